@@ -1,0 +1,124 @@
+"""ASCII board maps: parse a designer's drawing, and draw a board back.
+
+A map draws every cell 3 characters wide between '+' corners::
+
+         1   2   3
+       +---+---+---+
+     2 | E |     X |        '---' between corners: a wall on that edge
+       +   +---+   +        '|' between cells:     a wall on that edge
+     1 |       | M |        ' E ': the middle character is a legend key
+       +---+---+---+        '###': a solid wall cell
+
+Row labels on the left and a header of column numbers are optional and ignored.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import BoardError
+from .model import Cell
+
+
+@dataclass
+class ParsedMap:
+    width: int
+    height: int
+    north: set[Cell]
+    east: set[Cell]
+    solid: set[Cell]
+    glyphs: dict[Cell, tuple[str, int]]   # cell -> (character, file line)
+
+
+def parse_map(text: str, path: str, first_line: int) -> ParsedMap:
+    """Parse a map drawing; ``first_line`` is the file line of the drawing's first line."""
+    lines = [(first_line + i, raw.rstrip()) for i, raw in enumerate(text.split("\n"))]
+    borders = [(n, s) for n, s in lines if s.lstrip().startswith("+")]
+    if not borders:
+        raise BoardError(path, first_line, "map: no '+---+' border line found",
+                         "draw the board with '+---+' rows and '|' walls (see README, 'Board files')")
+    top_line, top = borders[0]
+    col0 = top.index("+")
+    body = [(n, s) for n, s in lines if n >= top_line and s.strip()]
+    span = len(top) - col0
+    if (span - 1) % 4 or span < 5:
+        raise BoardError(path, top_line, "map: a border line must read '+---+---+...', 4 characters per cell")
+    width = (span - 1) // 4
+    # Alternate: border, row, border, row, ..., border.
+    if len(body) % 2 == 0:
+        raise BoardError(path, body[-1][0], "map: rows and '+---+' border lines must alternate, "
+                         "starting and ending with a border line")
+    height = len(body) // 2
+    north: set[Cell] = set()
+    east: set[Cell] = set()
+    solid: set[Cell] = set()
+    glyphs: dict[Cell, tuple[str, int]] = {}
+    for index, (number, raw) in enumerate(body):
+        prefix, line = raw[:col0], raw[col0:]
+        if prefix.strip() and not prefix.strip().isdigit():
+            raise BoardError(path, number, f"map: unexpected text '{prefix.strip()}' left of the board",
+                             "only row numbers may stand left of the board")
+        if len(line) > span:
+            raise BoardError(path, number, f"map: this line is {len(line)} characters wide, "
+                             f"the board is {span}", "every map line must have the same width")
+        line = line.ljust(span)
+        if index % 2 == 0:
+            _parse_border(line, index, height, width, number, path, north)
+        else:
+            y = height - index // 2
+            _parse_row(line, y, width, number, path, east, solid, glyphs)
+    return ParsedMap(width, height, north, east, solid, glyphs)
+
+
+def _parse_border(line, index, height, width, number, path, north):
+    if not line.startswith("+"):
+        raise BoardError(path, number, "map: expected a '+---+' border line here")
+    y_below = height - index // 2       # the row under this border (0 for the bottom border)
+    for x in range(1, width + 1):
+        corner = line[4 * x]
+        segment = line[4 * x - 3: 4 * x]
+        if corner != "+":
+            raise BoardError(path, number, f"map: expected '+' at column {4 * x + 1} of the border",
+                             "every map line must have the same width, 4 characters per cell")
+        if segment == "---":
+            if 1 <= y_below < height:
+                north.add((x, y_below))
+        elif segment.strip():
+            raise BoardError(path, number, f"map: '{segment}' above cell x={x} is neither '---' nor blank")
+
+
+def _parse_row(line, y, width, number, path, east, solid, glyphs):
+    for x in range(0, width + 1):
+        mark = line[4 * x]
+        if mark not in "| ":
+            raise BoardError(path, number, f"map: '{mark}' where a wall '|' or a blank belongs",
+                             "each cell is 3 characters wide between walls")
+        if mark == "|" and 1 <= x < width:
+            east.add((x, y))
+    for x in range(1, width + 1):
+        content = line[4 * x - 3: 4 * x]
+        if content == "###":
+            solid.add((x, y))
+            continue
+        if content[0] != " " or content[2] != " ":
+            raise BoardError(path, number, f"map: cell ({x},{y}) reads '{content}'",
+                             "write one legend character in the middle of a cell, e.g. ' E ', or '###'")
+        if content[1] != " ":
+            glyphs[(x, y)] = (content[1], number)
+
+
+def draw(width: int, height: int, north, east, solid, glyph_at) -> list[str]:
+    """Draw a board as map lines with row and column numbers; ``glyph_at(cell)`` gives a character."""
+    lines = ["    " + "".join(f"{x:^4}" for x in range(1, width + 1)).rstrip()]
+    for y in range(height, 0, -1):
+        top = "+"
+        for x in range(1, width + 1):
+            walled = y == height or (x, y) in north
+            top += ("---" if walled else "   ") + "+"
+        lines.append("   " + top)
+        row = "|"
+        for x in range(1, width + 1):
+            cell = "###" if (x, y) in solid else f" {glyph_at((x, y)) or ' '} "
+            row += cell + ("|" if x == width or (x, y) in east else " ")
+        lines.append(f"{y:>2} " + row)
+    lines.append("   " + "+---" * width + "+")
+    return lines

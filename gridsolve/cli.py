@@ -1,0 +1,116 @@
+"""The ``gridsolve`` command line: each command parses its options and calls one library function.
+
+Errors from the library (:class:`~gridsolve.errors.GridsolveError`) are printed as
+``Error: ...`` on standard error with the exit code documented in ``gridsolve.errors``.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .compiler import compile_program
+from .errors import GridsolveError, QueryError
+from .loader import load_board
+from .position import QUERY_KINDS, make_position, make_query
+from .render import describe_position, draw_position, format_answer
+from .solver import solve as solve_query
+
+
+def reports_errors(command):
+    """Turn gridsolve's exceptions into a one-line message and a documented exit code."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except GridsolveError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+    return wrapper
+
+
+BOARD = click.argument("board", type=click.Path(dir_okay=False, path_type=Path))
+
+
+def position_options(command):
+    """--at, --turn and --step: a position other than the board's initial one."""
+    command = click.option("--step", type=int, help="The step number of the original game.")(command)
+    command = click.option("--turn", metavar="ROLE", help="The role to move.")(command)
+    command = click.option("--at", "at", multiple=True, metavar="PIECE=X,Y",
+                           help="Put a piece on a cell (repeatable).")(command)
+    return command
+
+
+def query_options(command):
+    command = click.option("--horizon", type=int, metavar="N",
+                           help="Look at most N plies ahead (on top of the game's own step limit).")(command)
+    command = click.option("--query", "kind", type=click.Choice(QUERY_KINDS), default="value",
+                           show_default=True, help="value: the guaranteed score; win: force the best score; "
+                           "survive: avoid every losing end.")(command)
+    command = click.option("--role", help="The role the question is about (default: the first role).")(command)
+    return position_options(command)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="gridsolve")
+def main():
+    """Exact answers for turn-based grid games: boards in YAML, solved by clingo."""
+
+
+@main.command()
+@BOARD
+@position_options
+@reports_errors
+def show(board, at, turn, step):
+    """Draw BOARD (walls, pieces, marks) for the initial or a given position."""
+    loaded = load_board(board)
+    position = make_position(loaded, at, turn, step)
+    click.echo(describe_position(loaded, position))
+    click.echo(draw_position(loaded, position))
+
+
+@main.command()
+@BOARD
+@query_options
+@click.option("--strategy", "want_strategy", is_flag=True, help="Include the strategy part.")
+@reports_errors
+def compile(board, role, kind, at, turn, step, horizon, want_strategy):
+    """Print the complete clingo program for a query on BOARD (run it with `python -m clingo`)."""
+    loaded = load_board(board)
+    query = make_query(loaded, role, kind, at, turn, step, horizon, want_strategy)
+    click.echo(compile_program(loaded, query).text, nl=False)
+
+
+@main.command()
+@BOARD
+@query_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--strategy", "strategy_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the winning (win) or surviving (survive) strategy to this JSON file.")
+@click.option("--force", is_flag=True, help="Overwrite the --strategy file if it exists.")
+@reports_errors
+def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force):
+    """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
+    if strategy_file is not None:
+        if kind == "value":
+            raise QueryError("--strategy needs --query win or --query survive")
+        if strategy_file.exists() and not force:
+            raise QueryError(f"--strategy {strategy_file}: the file exists", "choose another name, or add --force")
+    loaded = load_board(board)
+    query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None)
+    answer = solve_query(loaded, query)
+    if strategy_file is not None:
+        payload = {"board": str(board), "role": answer.role, "query": answer.query, "holds": answer.holds,
+                   "strategy": answer.strategy or []}
+        strategy_file.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    if as_json:
+        click.echo(json.dumps(answer.as_dict() if strategy_file is None else
+                              {**answer.as_dict(), "strategy": str(strategy_file)}, indent=1))
+    else:
+        click.echo(format_answer(loaded, answer, query.position))
+        if strategy_file is not None:
+            click.echo(f"strategy: {len(answer.strategy or [])} positions written to {strategy_file}")

@@ -1,0 +1,111 @@
+"""Positions and queries: what the user asks about, checked against the board."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .errors import QueryError
+from .model import Board, Cell
+
+QUERY_KINDS = ("value", "win", "survive")
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where every piece stands, which side is to move, and the step number of the original game."""
+
+    pieces: tuple[tuple[str, Cell], ...]
+    side: int
+    step: int
+
+    def cell(self, piece: str) -> Cell:
+        return dict(self.pieces)[piece]
+
+    def as_dict(self, board: Board) -> dict:
+        return {
+            "pieces": {p: list(c) for p, c in self.pieces},
+            "turn": list(board.rules.turns[self.side]),
+            "step": self.step,
+        }
+
+
+@dataclass(frozen=True)
+class Query:
+    role: str
+    kind: str = "value"
+    position: Position | None = None
+    horizon: int | None = None
+    strategy: bool = False
+
+    def remaining(self, board: Board) -> int:
+        left = board.rules.last_step - self.position.step
+        return left if self.horizon is None else min(left, self.horizon)
+
+
+def initial_position(board: Board) -> Position:
+    return Position(tuple((r, board.pieces[r]) for r in board.rules.roles), 0, board.rules.first_step)
+
+
+_CELL = re.compile(r"^\s*\(?\s*(\d+)\s*,\s*(\d+)\s*\)?\s*$")
+
+
+def parse_placement(text: str, board: Board) -> tuple[str, Cell]:
+    """``PIECE=X,Y`` as written after ``--at``."""
+    if "=" not in text:
+        raise QueryError(f"--at {text}: expected PIECE=X,Y, e.g. --at explorer=3,4")
+    piece, _, where = text.partition("=")
+    piece = piece.strip()
+    if piece not in board.rules.roles:
+        raise QueryError(f"--at {text}: unknown piece '{piece}'",
+                         f"the pieces of {board.name} are: {', '.join(board.rules.roles)}")
+    match = _CELL.match(where)
+    if not match:
+        raise QueryError(f"--at {text}: '{where}' is not a cell", "write X,Y, e.g. 3,4")
+    cell = (int(match.group(1)), int(match.group(2)))
+    if not board.on_board(cell):
+        raise QueryError(f"--at {text}: ({cell[0]},{cell[1]}) is not a free cell of the "
+                         f"{board.width}x{board.height} board")
+    return piece, cell
+
+
+def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = None,
+                  step: int | None = None) -> Position:
+    """The initial position with ``--at`` placements, ``--turn`` and ``--step`` applied.
+
+    With ``--step`` but no ``--turn``, the side to move follows from the step number (turns
+    alternate from the first step); with ``--turn`` but no ``--step``, the step is the first
+    one at which that side moves.
+    """
+    rules = board.rules
+    pieces = dict(board.pieces)
+    for text in at:
+        piece, cell = parse_placement(text, board)
+        pieces[piece] = cell
+    if turn is not None and turn not in rules.roles:
+        raise QueryError(f"--turn {turn}: unknown role", f"roles are: {', '.join(rules.roles)}")
+    if step is not None and not rules.first_step <= step <= rules.last_step:
+        raise QueryError(f"--step {step}: outside the game's steps {rules.first_step}..{rules.last_step}")
+    if turn is not None:
+        side = rules.side_of(turn)
+    elif step is not None:
+        side = (step - rules.first_step) % len(rules.turns)
+    else:
+        side = 0
+    if step is None:
+        step = rules.first_step + side
+    return Position(tuple((r, pieces[r]) for r in rules.roles), side, step)
+
+
+def make_query(board: Board, role: str | None = None, kind: str = "value", at: tuple[str, ...] = (),
+               turn: str | None = None, step: int | None = None, horizon: int | None = None,
+               strategy: bool = False) -> Query:
+    """Check the command-line query against the board and build it."""
+    rules = board.rules
+    role = role or rules.roles[0]
+    if role not in rules.roles:
+        raise QueryError(f"--role {role}: unknown role", f"roles are: {', '.join(rules.roles)}")
+    if kind not in QUERY_KINDS:
+        raise QueryError(f"--query {kind}: unknown query", f"use one of: {', '.join(QUERY_KINDS)}")
+    if horizon is not None and horizon < 0:
+        raise QueryError(f"--horizon {horizon}: must be 0 or more")
+    return Query(role, kind, make_position(board, at, turn, step), horizon, strategy)

@@ -1,0 +1,73 @@
+"""Text output: boards drawn in the terminal, and readable answers."""
+from __future__ import annotations
+
+from .asciimap import draw
+from .model import Board
+from .position import Position
+from .solver import Answer
+
+
+def glyphs(board: Board) -> dict[str, str]:
+    """A character for every piece and mark: the board's own legend where it has one."""
+    out = {}
+    for char, meaning in board.legend.items():
+        out.setdefault(meaning, char)
+    for name in list(board.rules.roles) + sorted(board.marks):
+        if name not in out:
+            taken = set(out.values())
+            char = next((c for c in (name[0].upper(), name[0].lower(), *name.upper()) if c not in taken), "?")
+            out[name] = char
+    return out
+
+
+def draw_position(board: Board, position: Position) -> str:
+    chars = glyphs(board)
+    at = {}
+    for mark, cells in board.marks.items():
+        for cell in cells:
+            at[cell] = chars[mark]
+    placed = set()
+    for piece, cell in position.pieces:
+        at[cell] = "*" if cell in placed else chars[piece]   # '*': several pieces share a cell
+        placed.add(cell)
+    lines = draw(board.width, board.height, board.north, board.east, board.solid, at.get)
+    legend = ", ".join(f"{c} = {name}" for name, c in chars.items()) + ", * = pieces together"
+    return "\n".join(lines + [f"   {legend}"])
+
+
+def describe_position(board: Board, position: Position) -> str:
+    side = "+".join(board.rules.turns[position.side])
+    left = board.rules.last_step - position.step
+    return f"{board.name}: {side} to move, step {position.step} ({left} plies to the step limit)"
+
+
+def _plies(n: int | None) -> str:
+    return "-" if n is None else str(n)
+
+
+def format_answer(board: Board, answer: Answer, position: Position) -> str:
+    role = answer.role
+    out = [describe_position(board, position), draw_position(board, position), ""]
+    horizon = f"within {answer.remaining} plies"
+    if answer.query == "value":
+        tail = f", the game ends in {answer.plies} plies" if answer.plies is not None else \
+            ", nothing better or worse can be forced"
+        out.append(f"value for {role}: {answer.value} {horizon}{tail}")
+    elif answer.query == "win":
+        out.append(f"{role} can force a win {horizon}: {'yes' if answer.holds else 'no'}"
+                   + (f", in {answer.plies} plies at best" if answer.holds and answer.plies is not None else ""))
+    else:
+        out.append(f"{role} can survive {horizon}: {'yes' if answer.holds else 'no'}"
+                   + ("" if answer.holds else f", the others force a losing end in {answer.plies} plies"))
+    out.append(f"(value {answer.value}; win {'yes' if answer.win else 'no'}; "
+               f"survive {'yes' if answer.survives else 'no'})")
+    if answer.moves:
+        width = max(len(m.move) for m in answer.moves)
+        out += ["", "moves of the side to move (value for " + role + ", plies after the move):"]
+        for m in answer.moves:
+            out.append(f"  {m.move:<{width}}  value {m.value:>4}  plies {_plies(m.plies):>3}")
+    if answer.line:
+        out += ["", "principal line: " + ", ".join(f"{'+'.join(p['side'])} {p['move']}" for p in answer.line)]
+    stats = answer.stats
+    out += ["", f"solved in {stats.get('total_s', 0):.2f} s; ground program: {stats.get('ground_rules', 0)} rules"]
+    return "\n".join(out)

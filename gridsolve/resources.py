@@ -1,0 +1,39 @@
+"""Find the files shipped with gridsolve: the encodings (encodings/) and named rule sets (rules/).
+
+In a source checkout they are the top-level folders; in an installed wheel they are the
+packages ``gridsolve.encodings`` and ``gridsolve.rulesets`` (see pyproject.toml).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+_SOURCE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _folder(package: str, source_name: str) -> Path:
+    try:
+        found = resources.files(package)
+        path = Path(str(found))
+        if path.is_dir():
+            return path
+    except (ModuleNotFoundError, TypeError):
+        pass
+    return _SOURCE_ROOT / source_name
+
+
+@lru_cache(maxsize=None)
+def encodings_dir() -> Path:
+    return _folder("gridsolve.encodings", "encodings")
+
+
+@lru_cache(maxsize=None)
+def rules_dir() -> Path:
+    return _folder("gridsolve.rulesets", "rules")
+
+
+@lru_cache(maxsize=None)
+def encoding(name: str) -> str:
+    """The text of ``encodings/<name>``."""
+    return (encodings_dir() / name).read_text(encoding="utf-8")

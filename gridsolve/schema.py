@@ -1,0 +1,76 @@
+"""The board and rule-set file format, defined once.
+
+``gridsolve.loader`` validates files with these definitions and ``gridsolve schema`` prints
+them as JSON Schema.  Every key is documented here; the README points to this file.
+"""
+from __future__ import annotations
+
+from .spec import Bool, Cell, Either, Enum, Field, Int, ListOf, MapOf, Object, Str
+
+MOVE = Object(doc="How one role makes a move: a sequence of single-cell steps.", fields={
+    "steps": Field(Int(1, 4, doc="number of single-cell steps in one move"), default=1),
+    "idle": Field(Bool(doc="a step may be 'nowhere' (stand still for that step)"), default=True),
+    "first_step_real": Field(Bool(doc="the first step must be north/south/east/west"), default=False),
+    "blocked": Field(Enum(("illegal", "stay"),
+                          doc="a step into a wall or off the board is illegal, or means staying put"),
+                     default="illegal"),
+    "end_differs_from_start": Field(Bool(doc="the move may not end on the cell it started from"),
+                                    default=False),
+    "may_not_end_on": Field(ListOf(Str(), doc="pieces whose current cell the move may not end on"),
+                            default=[]),
+})
+
+CONDITION = Object(doc="All conditions given must hold (a conjunction).", fields={
+    "same_cell": Field(ListOf(Str(), min_items=2, doc="these pieces stand on one cell")),
+    "reaches": Field(MapOf(Str(doc="a mark name from the board (e.g. exit)"), key_doc="piece",
+                           doc="each piece stands on a cell with the given mark")),
+})
+
+END = Object(doc="An end condition. The first one in the list that holds decides the scores.", fields={
+    "name": Field(Str(doc="a short name such as captured or escaped"), required=True),
+    "when": Field(CONDITION, required=True),
+    "scores": Field(MapOf(Int(), key_doc="role", doc="each role's score when this end holds"),
+                    required=True),
+    "loss_for": Field(ListOf(Str(), doc="roles that must avoid this end (the survive query); "
+                                        "default: roles that get their lowest score here"),
+                      default=None),
+})
+
+STEPS = Object(doc="Step numbering as in the original game: the game ends when `last` is reached.", fields={
+    "first": Field(Int(0, doc="the step number of the initial position"), default=1),
+    "last": Field(Int(1, doc="the step number at which the game ends by timeout"), required=True),
+})
+
+RULES_FIELDS = {
+    "name": Field(Str(doc="the rule set's name")),
+    "description": Field(Str(doc="what these rules are; where they come from")),
+    "use": Field(Str(doc="a named rule set from rules/ that this one extends or overrides")),
+    "roles": Field(ListOf(Str(), min_items=1, doc="the roles, in order; each moves the piece of its name")),
+    "turns": Field(ListOf(ListOf(Str(), min_items=1), min_items=1,
+                          doc="turn order: a list of sides, each a list of roles that move together; "
+                              "default: one side per role, in role order")),
+    "moves": Field(MapOf(MOVE, key_doc="role", doc="how each role moves")),
+    "ends": Field(ListOf(END, doc="end conditions in order of precedence")),
+    "steps": Field(STEPS),
+    "timeout": Field(MapOf(Int(), key_doc="role", doc="each role's score when the step limit ends the game")),
+}
+RULES = Object(doc="The rules a board plays under.", fields=RULES_FIELDS)
+
+BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under.", fields={
+    "name": Field(Str(doc="the board's title")),
+    "description": Field(Str(doc="free text")),
+    "rules": Field(Either(((str, Str(doc="the name of a rule set in rules/")), (dict, RULES)),
+                          doc="a named rule set, or rules written here (with `use:` to extend one)"),
+                   required=True),
+    "map": Field(Str(doc="an ASCII drawing of the board: '+---+' rows and '|' walls, 3 characters per "
+                         "cell; a cell's middle character is a legend key")),
+    "legend": Field(MapOf(Str(), key_doc="character",
+                          doc="what each map character stands for: a piece (role) or a mark (e.g. exit)")),
+    "size": Field(ListOf(Int(1, 64), min_items=2, doc="[width, height], when there is no map")),
+    "walls": Field(Object(doc="blocked edges", fields={
+        "north": Field(ListOf(Cell(), doc="edge between [x, y] and [x, y+1]"), default=[]),
+        "east": Field(ListOf(Cell(), doc="edge between [x, y] and [x+1, y]"), default=[]),
+    })),
+    "pieces": Field(MapOf(Cell(), key_doc="piece", doc="where each piece starts")),
+    "marks": Field(MapOf(ListOf(Cell()), key_doc="mark", doc="named cells, e.g. exit: [[1, 3]]")),
+})

@@ -1,0 +1,100 @@
+"""Read YAML while remembering the line of every key and list item, for error messages."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from .errors import BoardError
+
+
+class LineDict(dict):
+    """A mapping that knows the line of each of its keys (``lines[key]``) and its own ``line``."""
+
+    line: int = 0
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lines: dict = {}
+
+    def line_of(self, key) -> int:
+        return self.lines.get(key, self.line)
+
+
+class LineList(list):
+    """A sequence that knows the line of each item (``lines[i]``) and its own ``line``."""
+
+    line: int = 0
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.lines: list[int] = []
+
+    def line_of(self, index: int) -> int:
+        return self.lines[index] if index < len(self.lines) else self.line
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader whose mappings and sequences carry line numbers; duplicate keys are errors."""
+
+    path = "<string>"
+
+
+def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
+    loader.flatten_mapping(node)
+    result = LineDict()
+    result.line = node.start_mark.line + 1
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
+        if key in result:
+            raise BoardError(loader.path, line, f"duplicate key '{key}'",
+                             f"it is already set on line {result.lines[key]}; keep one of them")
+        try:
+            hash(key)
+        except TypeError:
+            raise BoardError(loader.path, line, "a key must be a plain word or number") from None
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.lines[key] = line
+    return result
+
+
+def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
+    result = LineList(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1
+    result.lines = [child.start_mark.line + 1 for child in node.value]
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
+
+
+def load_text(text: str, path: str):
+    """Parse YAML text; syntax errors become :class:`BoardError` with the file and line."""
+    loader = _Loader(text)
+    loader.path = path
+    try:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise BoardError(path, line, f"invalid YAML: {problem}",
+                         "check the indentation and quoting on this line") from None
+    except yaml.YAMLError as exc:
+        raise BoardError(path, None, f"invalid YAML: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def load_file(path: str | Path):
+    """Read and parse a YAML file; a missing or unreadable file is a :class:`BoardError`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BoardError(str(path), None, "no such file", "check the path") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BoardError(str(path), None, f"cannot read file: {exc}") from None
+    return load_text(text, str(path))

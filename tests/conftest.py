@@ -1,0 +1,46 @@
+"""Shared test helpers: tiny boards written as YAML, and plain clingo runs."""
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import clingo
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from gridsolve.loader import load_board  # noqa: E402
+
+
+def run_clingo(program: str) -> set[str]:
+    """The shown atoms of the single answer set of ``program``, as strings."""
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    models = []
+    ctl.solve(on_model=lambda m: models.append({str(s) for s in m.symbols(shown=True)}))
+    assert len(models) == 1, f"expected one answer set, got {len(models)}"
+    return models[0]
+
+
+@pytest.fixture
+def make_board(tmp_path):
+    """Write a board file from YAML text and load it."""
+    def make(text: str, name: str = "board.yaml"):
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return load_board(path)
+    return make
+
+
+@pytest.fixture
+def board_file(tmp_path):
+    """Write a board file from YAML text and return its path."""
+    def make(text: str, name: str = "board.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+    return make
