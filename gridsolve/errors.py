@@ -17,6 +17,12 @@ EXIT_LIMIT = 3
 EXIT_INTERNAL = 4
 
 
+def _sentence(text: str) -> str:
+    """A hint as a sentence: capitalised, ending with a full stop or question mark."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 class GridsolveError(Exception):
     """Base class of every error gridsolve reports to the user."""
 
@@ -28,7 +34,7 @@ class GridsolveError(Exception):
         self.hint = hint
 
     def __str__(self) -> str:
-        return self.message if not self.hint else f"{self.message} ({self.hint})"
+        return self.message if not self.hint else f"{self.message}. {_sentence(self.hint)}"
 
 
 class BoardError(GridsolveError):
@@ -44,7 +50,7 @@ class BoardError(GridsolveError):
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         text = f"{where}: {self.message}"
-        return f"{text}. {self.hint}" if self.hint else text
+        return f"{text}. {_sentence(self.hint)}" if self.hint else text
 
 
 class QueryError(GridsolveError):

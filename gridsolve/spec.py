@@ -205,7 +205,8 @@ class Object(Spec):
             if key not in self.fields:
                 near = difflib.get_close_matches(str(key), list(self.fields), n=1)
                 hint = f"did you mean '{near[0]}'?" if near else f"known keys: {', '.join(self.fields)}"
-                where.child(value, key).fail(f"unknown key '{key}'", hint)
+                line = value.line_of(key) if hasattr(value, "line_of") else where.line
+                Where(where.path, line, where.key).fail(f"unknown key '{key}'", hint)
         out = {}
         for name, fld in self.fields.items():
             if name in value:

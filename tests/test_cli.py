@@ -1,0 +1,177 @@
+"""The command line: exit codes, exact error messages, and the commands end to end."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from gridsolve.cli import main
+
+from conftest import ROOT, run_clingo
+
+SEED_2007 = str(ROOT / "boards" / "mummymaze2p-2007.yaml")
+SEED_GDL = str(ROOT / "boards" / "mummymaze2p.yaml")
+
+CORRIDOR = """
+name: Corridor
+rules: mummy-maze-2007
+legend: {E: explorer, M: mummy, X: exit}
+map: |
+  +---+---+---+---+
+  |     E       X |
+  +   +---+---+   +
+  | M             |
+  +---+---+---+---+
+"""
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def assert_error(result, message):
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"Error: {message}\n"
+    assert "Traceback" not in result.output
+
+
+# - Bad input: file:line, what, how to fix; exit code 2 ---
+
+def test_invalid_yaml(board_file):
+    path = board_file("rules: [unclosed\nsize: [3, 1]\n")
+    assert_error(run("solve", path), f"{path}:2: invalid YAML: expected ',' or ']', but got ':'. "
+                                     "Check the indentation and quoting on this line.")
+
+
+def test_unknown_key_suggests_the_nearest(board_file):
+    path = board_file("rules: mummy-maze-2007\nlegend: {E: explorer}\nmapp: x\n")
+    assert_error(run("solve", path), f"{path}:3: unknown key 'mapp'. Did you mean 'map'?")
+
+
+def test_unknown_key_in_an_override(board_file):
+    path = board_file("rules: {use: mummy-maze-2007, moves: {mummy: {stepz: 2}}}\nsize: [3, 1]\n")
+    assert_error(run("solve", path), f"{path}:1: rules.moves.mummy: unknown key 'stepz'. Did you mean 'steps'?")
+
+
+def test_piece_off_the_board(board_file):
+    path = board_file("rules: mummy-maze-2007\nsize: [3, 1]\npieces: {explorer: [1, 1], mummy: [5, 1]}\n"
+                      "marks: {exit: [[3, 1]]}\n")
+    assert_error(run("solve", path), f"{path}:3: the piece 'mummy' at (5,1) is off the 3x1 board")
+
+
+def test_piece_inside_a_wall(board_file):
+    path = board_file("rules: mummy-maze-2007\nlegend: {E: explorer, X: exit}\nmap: |\n"
+                      "  +---+---+---+\n  | E |###  X |\n  +---+---+---+\npieces: {mummy: [2, 1]}\n")
+    assert_error(run("solve", path), f"{path}:7: the piece 'mummy' at (2,1) stands inside a wall")
+
+
+def test_map_rows_of_different_widths(board_file):
+    path = board_file("rules: mummy-maze-2007\nlegend: {E: explorer, M: mummy, X: exit}\nmap: |\n"
+                      "  +---+---+---+\n  | E   M   X |\n  +---+---+---+---+\n")
+    assert_error(run("solve", path), f"{path}:6: map: this line is 17 characters wide, the board is 13. "
+                                     "Every map line must have the same width.")
+
+
+def test_map_character_missing_from_the_legend(board_file):
+    path = board_file("rules: mummy-maze-2007\nlegend: {E: explorer, M: mummy}\nmap: |\n"
+                      "  +---+---+---+\n  | E   M   X |\n  +---+---+---+\n")
+    assert_error(run("solve", path), f"{path}:5: map: the character 'X' at (3,1) is not in the legend. "
+                                     "Add it under 'legend:', e.g. X: exit.")
+
+
+def test_unknown_rule_set(board_file):
+    path = board_file("rules: mummy-maze-1999\nsize: [2, 1]\n")
+    result = run("solve", path)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {path}:1: rules: no rule set named 'mummy-maze-1999'. "
+                                    "Known rule sets: mummy-maze-2007")
+
+
+def test_unknown_role_in_at():
+    assert_error(run("solve", SEED_GDL, "--at", "ghost=1,1"),
+                 "--at ghost=1,1: unknown piece 'ghost'. The pieces of Mummy Maze 2p are: explorer, mummy.")
+
+
+def test_cell_off_the_board_in_at():
+    assert_error(run("solve", SEED_GDL, "--at", "explorer=9,1"),
+                 "--at explorer=9,1: (9,1) is not a free cell of the 8x8 board")
+
+
+def test_unknown_role():
+    assert_error(run("solve", SEED_GDL, "--role", "ghost"),
+                 "--role ghost: unknown role. Roles are: explorer, mummy.")
+
+
+def test_missing_file(tmp_path):
+    path = tmp_path / "nothere.yaml"
+    assert_error(run("solve", path), f"{path}: no such file. Check the path.")
+
+
+# - Commands ---
+
+def test_show_draws_the_board(board_file):
+    result = run("show", board_file(CORRIDOR), "--at", "mummy=2,1", "--at", "explorer=1,2")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[1:8] == [
+        "     1   2   3   4",
+        "   +---+---+---+---+",
+        " 2 | E           X |",
+        "   +   +---+---+   +",
+        " 1 |     M         |",
+        "   +---+---+---+---+",
+        "   E = explorer, M = mummy, X = exit, * = pieces together",
+    ]
+
+
+def test_solve_json_fields(board_file):
+    result = run("solve", board_file(CORRIDOR), "--query", "win", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    for key in ("role", "query", "holds", "value", "plies", "moves", "line", "stats"):
+        assert key in answer
+    # The explorer steps east twice; in between the mummy (two steps a move) only gets next to it.
+    assert answer["role"] == "explorer" and answer["query"] == "win"
+    assert answer["holds"] is True and answer["plies"] == 3
+    assert answer["line"][0] == {"ply": 0, "side": ["explorer"], "move": "east"}
+    assert {m["move"] for m in answer["moves"]} == {"east", "west", "nowhere"}
+    assert answer["stats"]["ground_rules"] > 0
+
+
+def test_compile_runs_in_plain_clingo_with_the_same_answer(board_file):
+    board = board_file(CORRIDOR)
+    for role in ("explorer", "mummy"):
+        program = run("compile", board, "--role", role).output
+        answer = json.loads(run("solve", board, "--role", role, "--json").output)
+        atoms = run_clingo(program)
+        assert f"value(0,at,{answer['value']})" in atoms
+        if answer["plies"] is not None:
+            assert f"plies(0,at,{answer['plies']})" in atoms
+
+
+def test_compile_output_of_a_seed_is_a_documented_program():
+    program = run("compile", SEED_2007).output
+    assert program.startswith("% gridsolve program: board Mummy Maze 2p (2007 competition)")
+    for header in ("% - Board facts ---", "% === Compiled game rules ===", "% === encodings/solve.lp ===",
+                   "% === encodings/solve.lp #program level(49) ==="):
+        assert header in program
+
+
+def test_strategy_file_is_written_and_never_overwritten(board_file, tmp_path):
+    board = board_file(CORRIDOR)
+    target = tmp_path / "strategy.json"
+    first = run("solve", board, "--query", "win", "--strategy", target)
+    assert first.exit_code == 0, first.output
+    strategy = json.loads(target.read_text())
+    assert strategy["holds"] is True and strategy["strategy"]
+    target.write_text("my notes")
+    again = run("solve", board, "--query", "win", "--strategy", target)
+    assert again.exit_code == 2
+    assert again.stderr == f"Error: --strategy {target}: the file exists. Choose another name, or add --force.\n"
+    assert target.read_text() == "my notes"
+    forced = run("solve", board, "--query", "win", "--strategy", target, "--force")
+    assert forced.exit_code == 0 and json.loads(target.read_text())["holds"] is True
+
+
+def test_strategy_needs_win_or_survive(board_file, tmp_path):
+    assert_error(run("solve", board_file(CORRIDOR), "--strategy", tmp_path / "s.json"),
+                 "--strategy needs --query win or --query survive")
