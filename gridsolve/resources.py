@@ -13,13 +13,13 @@ _SOURCE_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _folder(package: str, source_name: str) -> Path:
+    """The installed package folder, else the top-level folder of a source checkout."""
     try:
-        found = resources.files(package)
-        path = Path(str(found))
-        if path.is_dir():
-            return path
-    except (ModuleNotFoundError, TypeError):
-        pass
+        path = Path(str(resources.files(package)))
+    except ModuleNotFoundError:
+        path = None
+    if path is not None and path.is_dir() and any(path.iterdir()):
+        return path
     return _SOURCE_ROOT / source_name
 
 

@@ -1,0 +1,1 @@
+"""The hand-written clingo encodings, shipped as package data (gridsolve.encodings)."""

@@ -1,0 +1,1 @@
+"""The named rule sets, shipped as package data (gridsolve.rulesets)."""

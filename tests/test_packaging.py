@@ -1,0 +1,46 @@
+"""A plain `pip install .` (a wheel, not an editable install) ships and finds the encodings."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
+                           capture_output=True, text=True)
+    if build.returncode != 0:
+        pytest.fail(f"pip wheel failed:\n{build.stdout}\n{build.stderr}")
+    (path,) = out.glob("gridsolve-*.whl")
+    return path
+
+
+def test_wheel_contains_encodings_and_rule_sets(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for encoding in ("board.lp", "moves.lp", "solve.lp", "answer.lp"):
+        assert f"gridsolve/encodings/{encoding}" in names
+    assert "gridsolve/rulesets/mummy-maze-2007.yaml" in names
+
+
+def test_installed_wheel_solves_a_board_away_from_the_source_tree(wheel, tmp_path):
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    board = tmp_path / "board.yaml"
+    board.write_text((ROOT / "boards" / "mummymaze2p-2007.yaml").read_text())
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    where = subprocess.run([sys.executable, "-c", "import gridsolve; print(gridsolve.__file__)"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert where.stdout.startswith(str(site))
+    result = subprocess.run([sys.executable, "-m", "gridsolve", "solve", str(board), "--role", "mummy",
+                             "--query", "win", "--json"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["holds"] is True and answer["plies"] == 20
