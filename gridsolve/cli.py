@@ -17,6 +17,7 @@ from .compiler import compile_program
 from .errors import GridsolveError, QueryError
 from .loader import load_board
 from .position import QUERY_KINDS, make_position, make_query
+from .play import play as play_game
 from .render import describe_position, draw_position, format_answer
 from .solver import solve as solve_query
 
@@ -114,3 +115,18 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
         click.echo(format_answer(loaded, answer, query.position))
         if strategy_file is not None:
             click.echo(f"strategy: {len(answer.strategy or [])} positions written to {strategy_file}")
+
+
+@main.command()
+@BOARD
+@click.option("--as", "humans", multiple=True, metavar="ROLE",
+              help="A role you play (repeatable); the solver plays the others. Default: the first role. "
+                   "Name every role for a game between humans.")
+@position_options
+@reports_errors
+def play(board, humans, at, turn, step):
+    """Play BOARD in the terminal against the solver's optimal strategy (moves from standard input)."""
+    loaded = load_board(board)
+    start = make_position(loaded, at, turn, step)
+    lines = iter(sys.stdin)
+    play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start)
