@@ -6,20 +6,25 @@ packages ``gridsolve.encodings`` and ``gridsolve.rulesets`` (see pyproject.toml)
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 
 _SOURCE_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _folder(package: str, source_name: str) -> Path:
-    """The installed package folder, else the top-level folder of a source checkout."""
+    """The installed package folder, else the top-level folder of a source checkout.
+
+    The folders have no ``__init__.py`` (a top-level ``encodings`` package would shadow
+    Python's own), so they are namespace packages: ask the import system where they are."""
     try:
-        path = Path(str(resources.files(package)))
+        spec = find_spec(package)
     except ModuleNotFoundError:
-        path = None
-    if path is not None and path.is_dir() and any(path.iterdir()):
-        return path
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(location)
+        if path.is_dir() and any(path.iterdir()):
+            return path
     return _SOURCE_ROOT / source_name
 
 

@@ -44,3 +44,8 @@ def test_installed_wheel_solves_a_board_away_from_the_source_tree(wheel, tmp_pat
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     assert answer["holds"] is True and answer["plies"] == 20
+
+
+def test_encodings_folder_does_not_shadow_the_standard_library():
+    # a top-level `encodings` package would hide Python's own codec package
+    assert not (ROOT / "encodings" / "__init__.py").exists()

@@ -1,1 +1,0 @@
-"""The hand-written clingo encodings, shipped as package data (gridsolve.encodings)."""

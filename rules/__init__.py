@@ -1,1 +1,0 @@
-"""The named rule sets, shipped as package data (gridsolve.rulesets)."""
