@@ -20,6 +20,10 @@ from .position import QUERY_KINDS, make_position, make_query
 from .play import play as play_game
 from .render import describe_position, draw_position, format_answer
 from .solver import solve as solve_query
+from .errors import EXIT_FAILED, EXIT_INVALID
+from .reports import FORMATS, format_report
+from .schema import board_json_schema
+from .verify import verify_paths
 
 
 def reports_errors(command):
@@ -130,3 +134,35 @@ def play(board, humans, at, turn, step):
     start = make_position(loaded, at, turn, step)
     lines = iter(sys.stdin)
     play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: a table; json; junit: JUnit XML; github: the table and ::error annotations.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Check this many boards at once (worker processes).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Give up on a board after this many seconds (status timeout, counts as a failure).")
+@click.option("--update", is_flag=True, help="Write the measured values into the expect blocks.")
+@reports_errors
+def verify(paths, fmt, jobs, timeout, update):
+    """Check the board files in PATHS (files or folders; default: boards/) and their expect blocks.
+
+    Exit code 0: every expectation holds; 1: one does not (or timed out); 2: a file is invalid.
+    """
+    report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update)
+    click.echo(format_report(report, fmt), nl=False)
+    for check in report.checks:
+        if check.key == "schema" and check.status == "error":
+            click.echo(f"Error: {check.location}: {check.message}", err=True)
+    if report.invalid:
+        sys.exit(EXIT_INVALID)
+    if report.failed:
+        sys.exit(EXIT_FAILED)
+
+
+@main.command()
+def schema():
+    """Print the JSON Schema of board files (for editors and other validators)."""
+    click.echo(json.dumps(board_json_schema(), indent=2))

@@ -56,6 +56,38 @@ RULES_FIELDS = {
 }
 RULES = Object(doc="The rules a board plays under.", fields=RULES_FIELDS)
 
+RANGE = Object(doc="A range of whole numbers: give min, max or both (both ends included).", fields={
+    "min": Field(Int(0, doc="the smallest number that passes")),
+    "max": Field(Int(0, doc="the largest number that passes")),
+})
+
+EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve verify` (see README, "
+                         "'Verifying levels in CI'). It is about one role, from the initial position or "
+                         "a stated one, and holds when every key given holds.", fields={
+    "role": Field(Str(doc="the role the expectation is about (default: the first role)")),
+    "at": Field(MapOf(Cell(), key_doc="piece",
+                      doc="put pieces on cells, e.g. {explorer: [2, 3]}; other pieces stay where the board "
+                          "has them (as `gridsolve solve --at`)")),
+    "turn": Field(Str(doc="the role to move (as `--turn`; default: follows from step, else the first side)")),
+    "step": Field(Int(0, doc="the step number of the original game (as `--step`)")),
+    "horizon": Field(Int(0, doc="look at most this many plies ahead (as `--horizon`)")),
+    "win": Field(Bool(doc="the role can (true) or cannot (false) force its top score (`--query win`)")),
+    "survive": Field(Bool(doc="the role can (true) or cannot (false) avoid every end it must avoid "
+                              "(`--query survive`)")),
+    "value": Field(Int(doc="the score the role can guarantee (`--query value`)")),
+    "plies": Field(Either(((int, Int(0)), (dict, RANGE),
+                           (type(None), Enum((None,), doc="null: nothing is forced either way"))),
+                          doc="the plies of the value query: when the role wins, the length of its fastest "
+                              "forced win; when it loses, how long it can delay the loss; null when nothing "
+                              "is forced. A number or a range {min, max}")),
+    "winning_first_moves": Field(Either(((int, Int(0)), (dict, RANGE)),
+                                        doc="how many first moves of the role keep a forced win, counting "
+                                            "moves that lead to the same position once; the role must be "
+                                            "the one to move. A number or a range {min, max}")),
+    "no_beeline": Field(Bool(doc="true: no shortest path to the role's goal, worked out as if the other "
+                                 "pieces stood still and then followed blindly, wins against every reply")),
+})
+
 BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under.", fields={
     "name": Field(Str(doc="the board's title")),
     "description": Field(Str(doc="free text")),
@@ -73,4 +105,12 @@ BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under."
     })),
     "pieces": Field(MapOf(Cell(), key_doc="piece", doc="where each piece starts")),
     "marks": Field(MapOf(ListOf(Cell()), key_doc="mark", doc="named cells, e.g. exit: [[1, 3]]")),
+    "expect": Field(ListOf(EXPECTATION, doc="what the level designer expects of this board; "
+                                            "`gridsolve verify` checks it")),
 })
+
+
+def board_json_schema() -> dict:
+    """The JSON Schema of board files, as ``gridsolve schema`` prints it."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "gridsolve board", **BOARD.schema()}

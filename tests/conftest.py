@@ -15,6 +15,21 @@ if str(ROOT) not in sys.path:
 from gridsolve.loader import load_board  # noqa: E402
 
 
+# A 4x2 corridor used across the tests: the explorer steps east twice to escape, and the mummy
+# (two steps a move, from the bottom-left corner) only gets next to it in between.
+CORRIDOR = """\
+name: Corridor
+rules: mummy-maze-2007
+legend: {E: explorer, M: mummy, X: exit}
+map: |
+  +---+---+---+---+
+  |     E       X |
+  +   +---+---+   +
+  | M             |
+  +---+---+---+---+
+"""
+
+
 def run_clingo(program: str) -> set[str]:
     """The shown atoms of the single answer set of ``program``, as strings."""
     ctl = clingo.Control(["--warn=none"])

@@ -7,22 +7,11 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 
-from conftest import ROOT, run_clingo
+from conftest import CORRIDOR, ROOT, run_clingo
 
 SEED_2007 = str(ROOT / "boards" / "mummymaze2p-2007.yaml")
 SEED_GDL = str(ROOT / "boards" / "mummymaze2p.yaml")
 
-CORRIDOR = """
-name: Corridor
-rules: mummy-maze-2007
-legend: {E: explorer, M: mummy, X: exit}
-map: |
-  +---+---+---+---+
-  |     E       X |
-  +   +---+---+   +
-  | M             |
-  +---+---+---+---+
-"""
 
 
 def run(*args):

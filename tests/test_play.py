@@ -5,16 +5,8 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 
-CORRIDOR = """
-rules: mummy-maze-2007
-legend: {E: explorer, M: mummy, X: exit}
-map: |
-  +---+---+---+---+
-  |     E       X |
-  +   +---+---+   +
-  | M             |
-  +---+---+---+---+
-"""
+from conftest import CORRIDOR
+
 
 
 def play(board, *args, stdin=""):

@@ -1,0 +1,285 @@
+"""The ``no_beeline`` check: does walking the shortest path to the goal, blindly, already win?
+
+Definitions (also in the README, "Verifying levels in CI"):
+
+* The role's **goal** is any end condition that gives it its top score (above its timeout
+  score): for the Mummy Maze explorer, standing on the exit.
+* A **shortest path** is a shortest sequence of the role's own moves from the position to a
+  goal, worked out as if the other pieces stood still where the position has them and the
+  role moved on every turn.  A path may not pass through a position where another end holds
+  (the explorer does not walk through the mummy).  Moves that lead to the same cell count as
+  one (the alphabetically first is played); two paths differ when they visit different cells.
+* A shortest path **wins** when the role plays its moves in order, whatever the others do,
+  and every line of play ends in a goal within the remaining plies (the step limit or the
+  horizon).  A line fails when another end comes first (capture), the plies run out, a side
+  has no legal move, the next move of the path is illegal in the actual position, or the
+  path is used up without a goal.
+* ``no_beeline`` holds when no shortest path wins; in particular when the goal cannot be
+  reached at all.  The level is "trivial" if any shortest path wins.
+
+Everything is computed by the game's compiled rules, the program of
+:func:`gridsolve.explore.examine` (legal moves, successors and end conditions, via clingo),
+never by a second rules engine in Python.  Two clingo runs per check: the role's moves from
+every cell with the others frozen, and the game graph reachable from the position.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import clingo
+
+from .compiler import OPTIONAL_INPUTS, board_facts, game_rules, rule_facts
+from .errors import LimitError
+from .expect import goal_ends
+from .model import Board
+from .position import Position
+from .resources import encoding
+from .solver import format_move
+
+MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
+
+_State = tuple                 # (pieces, side): a position without its step number
+# reach(s(..)), outcome(s(..),E), edge(s(..),M,s(..)) as clingo prints them
+_ATOM = re.compile(r"(reach|outcome|edge)\(s\(([-\d,]+)\)([^ ]*)\)(?= |$)")
+
+
+@dataclass
+class BeelineResult:
+    holds: bool                          # no shortest path wins
+    length: int | None                   # moves of a shortest path; None: the goal is out of reach
+    paths: int                           # distinct shortest paths (by the cells they visit)
+    winning: tuple[str, ...] | None      # a shortest path that wins against every reply
+
+    def describe(self, role: str) -> str:
+        if self.length is None:
+            return f"{role} cannot reach its goal even if the others stand still"
+        if self.winning is not None:
+            moves = ", ".join(self.winning) if self.winning else "no move"
+            return (f"the shortest path of {role} ({self.length} moves: {moves}) wins against every reply")
+        paths = "the shortest path" if self.paths == 1 else f"none of the {self.paths} shortest paths"
+        verb = "does not win" if self.paths == 1 else "wins"
+        return f"{paths} of {role} ({self.length} moves) {verb} against every reply"
+
+
+class _Game:
+    """A part of the game graph: for each position, the end that holds and the legal moves.
+
+    It is computed by the compiled game rules in one clingo run: the program of
+    :func:`gridsolve.explore.examine`, with several roots and (``explore``) every position
+    reachable from them.  Positions are ``(pieces, side)``, without the step number."""
+
+    def __init__(self, board: Board, roots: str, explore: bool):
+        self.graph: dict[_State, tuple[str | None, dict[str, _State]]] = {}
+        roles = board.rules.roles
+        program = "\n".join([
+            " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS), board_facts(board),
+            rule_facts(board.rules), roots, game_rules(board, explore=explore),
+            encoding("board.lp"), encoding("moves.lp"),
+            "overridden(S,E) :- term(S,E), term(S,E2), precedes(E2,E).",
+            "outcome(S,E) :- term(S,E), not overridden(S,E).",
+            "#show edge/3. #show outcome/2. #show reach/1."])
+        ctl = clingo.Control(["--warn=none"])
+        ctl.add("base", [], program)
+        ctl.ground([("base", [])])
+
+        # clingo's Symbol API costs microseconds per call: read the model as one text instead.
+        texts: list[str] = []
+        ctl.solve(on_model=lambda model: texts.append(str(model)))
+        decoded: dict = {}
+
+        def state(text: str) -> _State:
+            if text not in decoded:
+                args = [int(a) for a in text.split(",")]
+                decoded[text] = (tuple((r, (args[1 + 2 * i], args[2 + 2 * i])) for i, r in enumerate(roles)),
+                                 args[0])
+            return decoded[text]
+
+        def move(text: str) -> str:
+            if ("m", text) not in decoded:
+                decoded[("m", text)] = format_move(clingo.parse_term(text))
+            return decoded[("m", text)]
+
+        ends, moves = {}, {}
+        for atom in _ATOM.finditer(texts[0] if texts else ""):
+            name, first, rest = atom.group(1), atom.group(2), atom.group(3)
+            if name == "reach":
+                moves.setdefault(state(first), {})
+            elif name == "outcome":
+                ends[state(first)] = rest[1:]
+            else:
+                move_text, _, target = rest[1:-1].rpartition(",s(")
+                moves.setdefault(state(first), {})[move(move_text)] = state(target)
+        for key, successors in moves.items():
+            end = ends.get(key)
+            self.graph[key] = (end, {} if end is not None else successors)
+
+    def look(self, state: _State) -> tuple[str | None, dict[str, _State]]:
+        return self.graph[state]
+
+
+def _term(side: int, coords) -> str:
+    return f"s({side},{','.join(f'{x},{y}' for x, y in coords)})"
+
+
+def check_beeline(board: Board, role: str, position: Position, remaining: int) -> BeelineResult:
+    """Measure ``no_beeline`` for ``role`` from ``position`` with ``remaining`` plies left."""
+    rules = board.rules
+    goals = set(goal_ends(board, role))
+    side = rules.side_of(role)
+    start = (position.pieces, position.side)
+    frozen_start = (position.pieces, side)
+    # Every cell of the role, the others where the position has them, the role to move.
+    coords = ["X,Y" if piece == role else f"{x},{y}" for piece, (x, y) in position.pieces]
+    frozen = _Game(board, f"root(s({side},{','.join(coords)})) :- cell(X,Y).", explore=False)
+    dag, length, goal_cells = _shortest_paths(frozen, role, frozen_start, goals)
+    if length is None:
+        return BeelineResult(True, None, 0, None)
+    paths = _count_paths(dag, _cell(frozen_start, role), goal_cells, length)
+    # The game graph from the position, where the role stands on a shortest path (elsewhere it
+    # never stands when it follows one).
+    index = rules.roles.index(role) + 1
+    coords = ",".join(f"X{i},Y{i}" for i in range(1, len(rules.roles) + 1))
+    on_path = {c for c in dag} | set(goal_cells)
+    game = _Game(board, "\n".join([
+        f"root({_term(position.side, [c for _, c in position.pieces])}).",
+        " ".join(f"on_path({x},{y})." for x, y in sorted(on_path)),
+        f"reach(s(T,{coords})) :- edge(_,_,s(T,{coords})), on_path(X{index},Y{index})."]), explore=False)
+    player = _BlindPlay(game, goals, side, remaining)
+    opening = player.settle({start}, 0)
+    if opening is _WON:
+        return BeelineResult(False, length, paths, ())
+    if opening is _LOST:
+        return BeelineResult(True, length, paths, None)
+    winning = player.search(dag, _cell(frozen_start, role), 0, length, *opening)
+    return BeelineResult(winning is None, length, paths, None if winning is None else tuple(winning))
+
+
+def _cell(state: _State, role: str):
+    return dict(state[0])[role]
+
+
+def _shortest_paths(game: _Game, role: str, start: _State, goals: set[str]):
+    """Breadth-first over the role's moves with everyone else frozen.
+
+    Returns the DAG of shortest paths ``{cell: [(move, next cell), ...]}``, their length in
+    moves and the goal cells (None, None, None when no goal is reachable)."""
+    side = start[1]
+    pieces = dict(start[0])
+
+    def state_at(cell) -> _State:
+        return (tuple((p, cell if p == role else c) for p, c in pieces.items()), side)
+
+    origin = pieces[role]
+    dist = {origin: 0}
+    edges: dict = {}
+    level, depth, goal_cells = [origin], 0, set()
+    while level:
+        for cell in level:
+            end, _ = game.look(state_at(cell))
+            if end in goals:
+                goal_cells.add(cell)
+        if goal_cells:
+            break
+        following = []
+        for cell in level:
+            end, moves = game.look(state_at(cell))
+            if end is not None:
+                continue                      # another end: the path may not pass through here
+            targets = {}
+            for move in sorted(moves):
+                target = _cell(moves[move], role)
+                targets.setdefault(target, move)
+            edges[cell] = [(move, target) for target, move in targets.items()]
+            for target in targets:
+                if target not in dist:
+                    dist[target] = depth + 1
+                    following.append(target)
+        level, depth = following, depth + 1
+    if not goal_cells:
+        return None, None, None
+    # Keep only the edges that lie on a shortest path to a goal cell.
+    useful = set(goal_cells)
+    for d in range(depth - 1, -1, -1):
+        for cell in [c for c, k in dist.items() if k == d]:
+            if any(t in useful and dist.get(t) == d + 1 for _, t in edges.get(cell, [])):
+                useful.add(cell)
+    dag = {cell: [(m, t) for m, t in edges.get(cell, []) if t in useful and dist[t] == dist[cell] + 1]
+           for cell in useful if dist[cell] < depth}
+    return dag, depth, goal_cells
+
+
+def _count_paths(dag, origin, goal_cells, length) -> int:
+    counts = {}
+
+    def count(cell, k):
+        if k == length:
+            return 1 if cell in goal_cells else 0
+        if (cell, k) not in counts:
+            counts[(cell, k)] = sum(count(t, k + 1) for _, t in dag.get(cell, []))
+        return counts[(cell, k)]
+    return count(origin, 0)
+
+
+_WON, _LOST = object(), object()
+
+
+class _BlindPlay:
+    """Play a fixed sequence of the role's moves against every reply of the others.
+
+    A *frontier* is the set of positions (all with the role to move, at the same ply) that
+    the others can bring about; the sequence wins when every line ends in a goal."""
+
+    def __init__(self, game: _Game, goals: set[str], side: int, remaining: int):
+        self.game, self.goals, self.side, self.remaining = game, goals, side, remaining
+        self.failed: set = set()
+        self.prefixes = 0
+
+    def settle(self, level: set, ply: int):
+        """Let the game run from ``level`` (positions at ``ply``) until the role is to move.
+
+        Returns _WON (every line reached a goal), _LOST (some line did not) or
+        ``(frontier, ply)`` with the role to move."""
+        while True:
+            alive = set()
+            for state in level:
+                end, moves = self.game.look(state)
+                if end is not None:
+                    if end in self.goals:
+                        continue
+                    return _LOST                         # another end came first
+                if ply >= self.remaining or not moves:
+                    return _LOST                         # out of plies, or a side cannot move
+                alive.add(state)
+            if not alive:
+                return _WON
+            if next(iter(alive))[1] == self.side:
+                return frozenset(alive), ply
+            level = {target for state in alive for target in self.game.look(state)[1].values()}
+            ply += 1
+
+    def search(self, dag, cell, k: int, length: int, frontier: frozenset, ply: int):
+        """A winning continuation (list of moves) of the path from ``cell`` after ``k`` moves, or None."""
+        if k == length or (cell, frontier, ply) in self.failed:
+            return None
+        for move, target in dag.get(cell, []):
+            self.prefixes += 1
+            if self.prefixes > MAX_PREFIXES:
+                raise LimitError(f"no_beeline: more than {MAX_PREFIXES} shortest-path prefixes to play out",
+                                 "state the expectation from a position closer to the goal, or drop no_beeline")
+            moved = set()
+            for state in frontier:
+                target_state = self.game.look(state)[1].get(move)
+                if target_state is None:
+                    break                                # the move is illegal here: this path fails
+                moved.add(target_state)
+            else:
+                outcome = self.settle(moved, ply + 1)
+                if outcome is _WON:
+                    return [move]
+                if outcome is not _LOST:
+                    rest = self.search(dag, target, k + 1, length, *outcome)
+                    if rest is not None:
+                        return [move] + rest
+        self.failed.add((cell, frontier, ply))
+        return None

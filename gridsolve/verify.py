@@ -1,0 +1,315 @@
+"""``gridsolve verify``: check every board file and the expectations written in it.
+
+:func:`verify_paths` finds the board files, checks each one (in worker processes with
+``jobs`` > 1 or a ``timeout``; see :mod:`gridsolve.parallel`) and returns a :class:`Report`;
+:mod:`gridsolve.reports` formats it and :mod:`gridsolve.update` writes measured values back.
+
+A board's expectations share work: expectations about the same role, position and horizon
+are answered by one run of :func:`gridsolve.solver.solve` (value, win and survive at once).
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .beeline import check_beeline
+from .errors import BoardError, GridsolveError, QueryError
+from .expect import SOLVER_KEYS, Expectation, holds, load_expectations
+from .explore import examine
+from .loader import load_board
+from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
+from .position import Query
+from .solver import solve
+from .update import Change, update_file, updated_value
+
+PASS, FAIL, ERROR, TIMED_OUT, UPDATED = "pass", "fail", "error", "timeout", "updated"
+PENDING = "pending"
+
+# A board file has a top-level `rules:` key (rule sets and other YAML files do not).
+_BOARD_KEY = re.compile(r"""^(?:rules|"rules"|'rules')[ \t]*:""", re.MULTILINE)
+_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass
+class CheckResult:
+    """One row of the report: the schema of a file, or one key of one expectation."""
+
+    name: str                      # "schema", or e.g. "explorer plies at explorer=8,3"
+    key: str                       # "schema" or the expectation key (win, plies, ...)
+    file: str                      # where the check is written (for file:line)
+    line: int | None
+    expected: object               # "valid" for the schema; bool, int, None or Range
+    measured: object = None
+    status: str = PENDING
+    message: str = ""              # what is wrong, without the file:line prefix
+    time_s: float = 0.0
+    expectation: int | None = None  # index in the expect list (for --update)
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@dataclass
+class BoardResult:
+    path: str
+    name: str
+    checks: list[CheckResult] = field(default_factory=list)
+    time_s: float = 0.0
+    invalid: bool = False          # the file (or a rule set it uses) is not a valid board
+
+
+@dataclass
+class Report:
+    boards: list[BoardResult]
+    time_s: float = 0.0
+    jobs: int = 1
+    timeout: float | None = None
+    updated_files: list[str] = field(default_factory=list)
+
+    @property
+    def checks(self) -> list[CheckResult]:
+        return [check for board in self.boards for check in board.checks]
+
+    @property
+    def invalid(self) -> bool:
+        """Some file is not a valid board (exit code 2)."""
+        return any(board.invalid for board in self.boards)
+
+    @property
+    def failed(self) -> bool:
+        """Some expectation does not hold, or could not be checked (exit code 1)."""
+        return any(check.status in (FAIL, ERROR, TIMED_OUT) for check in self.checks)
+
+    def count(self, status: str) -> int:
+        return sum(1 for check in self.checks if check.status == status)
+
+
+# - Finding the boards ---
+
+def is_board_file(path: Path) -> bool:
+    """A YAML file with a top-level ``rules:`` key (unreadable files count: verify reports them)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True
+    return _BOARD_KEY.search(text) is not None
+
+
+def find_boards(paths) -> list[Path]:
+    """The board files among ``paths``: files, and folders searched recursively for *.yaml
+    and *.yml (hidden folders such as .git are skipped)."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            candidates = sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES and p.is_file()
+                                and not any(part.startswith(".") for part in p.relative_to(path).parts))
+        elif path.is_file():
+            candidates = [path]
+        else:
+            raise QueryError(f"{path}: no such file or folder", "give board files or folders that hold them")
+        found += [p for p in candidates if is_board_file(p)]
+    unique, seen = [], set()
+    for path in found:
+        if path.resolve() not in seen:
+            seen.add(path.resolve())
+            unique.append(path)
+    return unique
+
+
+# - Checking one board (runs in a worker process) ---
+
+def _plan(path: Path):
+    """Load the board and its expectations: the report rows to fill, or the invalid file."""
+    started = time.perf_counter()
+    result = BoardResult(str(path), path.stem)
+    try:
+        board = load_board(path)
+        result.name = board.name
+        expectations = load_expectations(board)
+    except BoardError as exc:
+        result.invalid = True
+        result.checks.append(CheckResult("schema", "schema", exc.path, exc.line, "valid", "invalid", ERROR,
+                                         _without_location(exc), time.perf_counter() - started))
+        return result, None, []
+    result.checks.append(CheckResult("schema", "schema", str(path), 1, "valid", "valid", PASS, "",
+                                     time.perf_counter() - started))
+    names: dict[str, int] = {}
+    for expectation in expectations:
+        for expected in expectation.checks:
+            name = expectation.check_name(expected.key)
+            names[name] = names.get(name, 0) + 1
+            if names[name] > 1:
+                name = f"{name} #{names[name]}"
+            result.checks.append(CheckResult(name, expected.key, str(path), expected.line, expected.value,
+                                             expectation=expectation.index))
+    return result, board, expectations
+
+
+def _without_location(exc: BoardError) -> str:
+    text, prefix = str(exc), f"{exc.path}:{exc.line}: " if exc.line else f"{exc.path}: "
+    return text[len(prefix):] if text.startswith(prefix) else text
+
+
+def check_board(path: Path):
+    """Check one board file, yielding ``("plan", BoardResult)`` first and then
+    ``("check", row, status, measured, message, seconds)`` for each expectation key."""
+    result, board, expectations = _plan(path)
+    yield ("plan", result)
+    if board is None:
+        return
+    rows = {}
+    row = 1
+    for expectation in expectations:
+        for expected in expectation.checks:
+            rows[(expectation.index, expected.key)] = row
+            row += 1
+    groups: dict[tuple, list[Expectation]] = {}
+    for expectation in expectations:
+        groups.setdefault(expectation.group, []).append(expectation)
+    for members in groups.values():
+        for index, key, status, measured, message, seconds in _measure_group(board, members):
+            yield ("check", rows[(index, key)], status, measured, message, seconds)
+
+
+def _measure_group(board, members: list[Expectation]):
+    """Measure every key of expectations that share (role, position, horizon)."""
+    first = members[0]
+    query = Query(first.role, "value", first.position, first.horizon)
+    wanted = [(e.index, x) for e in members for x in e.checks]
+    solver_keys = [(i, x) for i, x in wanted if x.key in SOLVER_KEYS]
+    if solver_keys:
+        started = time.perf_counter()
+        try:
+            answer = solve(board, query)
+            measured = {"win": answer.win, "survive": answer.survives, "value": answer.value,
+                        "plies": answer.plies}
+            summary = _summary(answer)
+            details = {key: summary for key in measured}
+            if any(x.key == "winning_first_moves" for _, x in solver_keys):
+                moves = _winning_first_moves(board, first, answer)
+                measured["winning_first_moves"] = len(set(moves.values()))
+                details["winning_first_moves"] = (
+                    f"winning first moves: {', '.join(sorted(moves))}, leading to "
+                    f"{len(set(moves.values()))} distinct positions" if moves else "no first move wins")
+            seconds = time.perf_counter() - started
+            for index, expected in solver_keys:
+                value = measured[expected.key]
+                ok = holds(expected.value, value)
+                yield (index, expected.key, PASS if ok else FAIL, value,
+                       "" if ok else _mismatch(expected, value, details[expected.key]), seconds)
+        except GridsolveError as exc:
+            seconds = time.perf_counter() - started
+            for index, expected in solver_keys:
+                yield (index, expected.key, ERROR, None, str(exc), seconds)
+    for index, expected in wanted:
+        if expected.key != "no_beeline":
+            continue
+        started = time.perf_counter()
+        try:
+            beeline = check_beeline(board, first.role, first.position, query.remaining(board))
+        except GridsolveError as exc:
+            yield (index, expected.key, ERROR, None, str(exc), time.perf_counter() - started)
+            continue
+        ok = holds(expected.value, beeline.holds)
+        yield (index, expected.key, PASS if ok else FAIL, beeline.holds,
+               "" if ok else _mismatch(expected, beeline.holds, beeline.describe(first.role)),
+               time.perf_counter() - started)
+
+
+def _winning_first_moves(board, expectation: Expectation, answer) -> dict[str, tuple]:
+    """{move: resulting position} for the role's first moves that keep a forced win."""
+    _, steps = examine(board, expectation.position)
+    after = {step.move: (step.position.pieces, step.position.side) for step in steps}
+    return {m.move: after[m.move] for m in answer.moves if m.win and m.move in after}
+
+
+def _summary(answer) -> str:
+    plies = "nothing is forced" if answer.plies is None else f"forced in {answer.plies} plies"
+    return f"value {answer.value}, {plies}"
+
+
+def show(value) -> str:
+    """An expected or measured value as written in a board file."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def _mismatch(expected, measured, detail: str) -> str:
+    text = f"expected {expected.key}: {show(expected.value)}, measured {show(measured)}"
+    return f"{text} ({detail})" if detail else text
+
+
+# - Checking many boards ---
+
+def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False) -> Report:
+    """Check every board file found under ``paths``; with ``update``, write measured values
+    into the expect blocks of the valid boards whose expectations failed."""
+    started = time.perf_counter()
+    boards = find_boards(paths)
+    results: list[BoardResult | None] = [None] * len(boards)
+
+    def on_item(i: int, item):
+        if item[0] == "plan":
+            results[i] = item[1]
+        else:
+            _, row, status, measured, message, seconds = item
+            check = results[i].checks[row]
+            check.status, check.measured, check.message, check.time_s = status, measured, message, seconds
+
+    outcomes = run_tasks(boards, check_board, jobs, timeout, on_item)
+    for i, (path, outcome) in enumerate(zip(boards, outcomes)):
+        if results[i] is None:
+            results[i] = BoardResult(str(path), path.stem, [CheckResult("board", "board", str(path), None, "valid")])
+        result = results[i]
+        result.time_s = outcome.elapsed
+        for check in result.checks:
+            if check.status != PENDING:
+                continue
+            check.time_s = outcome.elapsed
+            if outcome.status == TIMEOUT:
+                check.status, check.message = TIMED_OUT, f"the board did not finish within {timeout:g} s"
+            elif outcome.status == CRASHED:
+                check.status, check.message = ERROR, _crash_message(outcome.detail)
+            elif outcome.status == DONE:
+                check.status, check.message = ERROR, "not checked (internal error: please report it)"
+    report = Report(results, jobs=jobs, timeout=timeout)
+    if update:
+        _write_measured_values(report)
+    report.time_s = time.perf_counter() - started
+    return report
+
+
+def _write_measured_values(report: Report) -> None:
+    """--update: write the measured values of failed checks into their boards' expect blocks.
+
+    Files that are not valid boards are never touched; checks that timed out or could not be
+    measured keep their expected values."""
+    for board in report.boards:
+        if board.invalid:
+            continue
+        pairs = [(check, Change(check.expectation, check.key, check.expected,
+                                updated_value(check.expected, check.measured)))
+                 for check in board.checks if check.status == FAIL and check.expectation is not None]
+        if not pairs:
+            continue
+        try:
+            update_file(board.path, [change for _, change in pairs])
+        except GridsolveError as exc:
+            for check, _ in pairs:
+                check.status, check.message = ERROR, f"not updated: {exc}"
+            continue
+        for check, change in pairs:
+            check.status = UPDATED
+            check.message = f"updated: {check.key}: {show(change.old)} -> {show(change.new)}"
+        report.updated_files.append(board.path)
+
+
+def _crash_message(detail: str) -> str:
+    lines = [line for line in detail.strip().splitlines() if line.strip()]
+    return f"internal error: {lines[-1].strip() if lines else 'the check stopped'} (please report it)"
