@@ -21,9 +21,9 @@ from .play import play as play_game
 from .render import describe_position, draw_position, format_answer
 from .solver import solve as solve_query
 from .errors import EXIT_FAILED, EXIT_INVALID
-from .reports import FORMATS, format_report
 from .schema import board_json_schema
-from .verify import verify_paths
+
+REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.reports.FORMATS, checked by a test
 
 
 def reports_errors(command):
@@ -138,7 +138,7 @@ def play(board, humans, at, turn, step):
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default="text", show_default=True,
               help="text: a table; json; junit: JUnit XML; github: the table and ::error annotations.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Check this many boards at once (worker processes).")
@@ -151,6 +151,8 @@ def verify(paths, fmt, jobs, timeout, update):
 
     Exit code 0: every expectation holds; 1: one does not (or timed out); 2: a file is invalid.
     """
+    from .reports import format_report   # imported here: the other commands start faster without them
+    from .verify import verify_paths
     report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update)
     click.echo(format_report(report, fmt), nl=False)
     for check in report.checks:

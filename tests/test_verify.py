@@ -377,3 +377,9 @@ def test_pre_commit_hook_runs_verify_on_yaml_files():
     assert {k: hook[k] for k in ("id", "entry", "language", "files")} == {
         "id": "gridsolve-verify", "entry": "gridsolve verify", "language": "python", "files": r"\.ya?ml$"}
     assert re.search(hook["files"], "levels/a.yml") and not re.search(hook["files"], "notes.txt")
+
+
+def test_cli_report_formats_are_the_reports_module_formats():
+    from gridsolve.cli import REPORT_FORMATS
+    from gridsolve.reports import FORMATS
+    assert tuple(REPORT_FORMATS) == tuple(FORMATS)
