@@ -29,12 +29,11 @@ from dataclasses import dataclass
 
 import clingo
 
-from .compiler import OPTIONAL_INPUTS, board_facts, game_rules, rule_facts
+from .explore import game_program
 from .errors import LimitError
 from .expect import goal_ends
 from .model import Board
 from .position import Position
-from .resources import encoding
 from .solver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
@@ -72,13 +71,7 @@ class _Game:
     def __init__(self, board: Board, roots: str, explore: bool):
         self.graph: dict[_State, tuple[str | None, dict[str, _State]]] = {}
         roles = board.rules.roles
-        program = "\n".join([
-            " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS), board_facts(board),
-            rule_facts(board.rules), roots, game_rules(board, explore=explore),
-            encoding("board.lp"), encoding("moves.lp"),
-            "overridden(S,E) :- term(S,E), term(S,E2), precedes(E2,E).",
-            "outcome(S,E) :- term(S,E), not overridden(S,E).",
-            "#show edge/3. #show outcome/2. #show reach/1."])
+        program = game_program(board, roots, explore) + "\n#show reach/1."
         ctl = clingo.Control(["--warn=none"])
         ctl.add("base", [], program)
         ctl.ground([("base", [])])

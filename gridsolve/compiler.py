@@ -109,7 +109,7 @@ def game_rules(board: Board, explore: bool = True) -> str:
     sides = len(rules.turns)
     any_state = _state("T", roles)
     out = [
-        f"% - Position term ---",
+        "% - Position term ---",
         f"% {any_state}: side T to move ("
         + ", ".join(f"{t}: {'+'.join(side)}" for t, side in enumerate(rules.turns))
         + "); " + ", ".join(f"{r} on (X{i},Y{i})" for r, i in v.index.items()) + ".",

@@ -23,22 +23,28 @@ class Step:
     position: Position
 
 
-def _program(board: Board, position: Position) -> str:
+def game_program(board: Board, roots: str, explore: bool = False) -> str:
+    """The compiled game rules for the ``root/1`` facts in ``roots``: which end decides each
+    position (``outcome/2``) and its moves (``edge/3``); with ``explore``, for every position
+    reachable from the roots, else for the roots only."""
+    return "\n".join([
+        " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS), board_facts(board),
+        rule_facts(board.rules), roots, game_rules(board, explore=explore),
+        encoding("board.lp"), encoding("moves.lp"),
+        "overridden(S,E) :- term(S,E), term(S,E2), precedes(E2,E).",
+        "outcome(S,E) :- term(S,E), not overridden(S,E).",
+        "#show edge/3. #show outcome/2."])
+
+
+def root_fact(position: Position) -> str:
     coords = ",".join(f"{x},{y}" for _, (x, y) in position.pieces)
-    parts = [" ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS), board_facts(board),
-             rule_facts(board.rules), f"root(s({position.side},{coords})).",
-             game_rules(board, explore=False), encoding("board.lp"), encoding("moves.lp"),
-             "terminal(S) :- term(S,_).",
-             "overridden(S,E) :- term(S,E), term(S,E2), precedes(E2,E).",
-             "outcome(S,E) :- term(S,E), not overridden(S,E).",
-             "#show edge/3. #show outcome/2."]
-    return "\n".join(parts)
+    return f"root(s({position.side},{coords}))."
 
 
 def examine(board: Board, position: Position) -> tuple[str | None, list[Step]]:
     """The end condition that holds in ``position`` (None if the game goes on) and its moves."""
     ctl = clingo.Control(["--warn=none"])
-    ctl.add("base", [], _program(board, position))
+    ctl.add("base", [], game_program(board, root_fact(position)))
     ctl.ground([("base", [])])
     end, steps = None, []
     roles = board.rules.roles

@@ -9,7 +9,7 @@ import clingo
 from .compiler import Program, compile_program
 from .errors import EncodingError
 from .model import Board
-from .position import Position, Query
+from .position import Query
 
 
 @dataclass
