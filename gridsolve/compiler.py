@@ -206,10 +206,19 @@ def base_part(text: str) -> str:
 
 @dataclass
 class Program:
-    text: str
+    """The program as one text, and as the pieces it is made of (base, one text per level,
+    the answer parts), so that the solver can stop grounding levels at the fixpoint."""
+
     query: Query
     plan: RacePlan
     remaining: int
+    base: str
+    levels: list[str]
+    answer: str
+
+    @property
+    def text(self) -> str:
+        return "\n".join([self.base, *self.levels, self.answer]) + "\n"
 
 
 def compile_program(board: Board, query: Query) -> Program:
@@ -231,13 +240,13 @@ def compile_program(board: Board, query: Query) -> Program:
     for name in ENCODINGS:
         sections += [f"% === encodings/{name} ===", base_part(encoding(name)).rstrip(), ""]
     solve_text, answer_text = encoding("solve.lp"), encoding("answer.lp")
-    for d in range(1, remaining + 1):
-        sections += [f"% === encodings/solve.lp #program level({d}) ===",
-                     instantiate(solve_text, "encodings/solve.lp", "level", (d,))]
+    levels = [f"% === encodings/solve.lp #program level({d}) ===\n"
+              + instantiate(solve_text, "encodings/solve.lp", "level", (d,)) for d in range(1, remaining + 1)]
+    answer = []
     for i in range(0, remaining + 1):
-        sections += [f"% === encodings/answer.lp #program line({i}) ===",
-                     instantiate(answer_text, "encodings/answer.lp", "line", (i,))]
+        answer += [f"% === encodings/answer.lp #program line({i}) ===",
+                   instantiate(answer_text, "encodings/answer.lp", "line", (i,))]
     if query.strategy:
-        sections += ["% === encodings/answer.lp #program strategy ===",
-                     instantiate(answer_text, "encodings/answer.lp", "strategy", ())]
-    return Program("\n".join(sections) + "\n", query, plan, remaining)
+        answer += ["% === encodings/answer.lp #program strategy ===",
+                   instantiate(answer_text, "encodings/answer.lp", "strategy", ())]
+    return Program(query, plan, remaining, "\n".join(sections), levels, "\n".join(answer))

@@ -86,9 +86,10 @@ def run_program(program: Program, board: Board) -> Answer:
     started = time.perf_counter()
     ctl = clingo.Control(["--warn=none", "--stats"])
     try:
-        ctl.add("base", [], program.text)
+        levels = _ground_to_fixpoint(ctl, program)
         parsed = time.perf_counter()
-        ctl.ground([("base", [])])
+        ctl.add("answer", [], program.answer)
+        ctl.ground([("answer", [])])
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the program: {exc}") from exc
     grounded = time.perf_counter()
@@ -100,14 +101,34 @@ def run_program(program: Program, board: Board) -> Answer:
     stats = ctl.statistics
     lp = stats["problem"]["lp"]
     timing = {
-        "parse_s": round(parsed - started, 4),
-        "ground_s": round(grounded - parsed, 4),
+        "levels": levels,
+        "rank_s": round(parsed - started, 4),
+        "answer_s": round(grounded - parsed, 4),
+        "ground_s": round(grounded - started, 4),
         "solve_s": round(solved - grounded, 4),
         "ground_rules": int(lp["rules"]),
         "ground_atoms": int(lp["atoms"]),
         "choices": int(stats["solving"]["solvers"]["choices"]),
     }
     return _read_answer(model, program, board, timing)
+
+
+def _ground_to_fixpoint(ctl: clingo.Control, program: Program) -> int:
+    """Ground the base part, then the levels one call each until a level decides nothing.
+
+    The levels after that one would derive nothing, so the answer is the one of the
+    single-shot program ``program.text`` (what ``gridsolve compile`` prints); each level only
+    reads ranks of earlier calls, so no atom is used before the call that defines it."""
+    ctl.add("base", [], program.base)
+    ctl.ground([("base", [])])
+    for depth, text in enumerate(program.levels, 1):
+        name = f"level_{depth}"
+        ctl.add(name, [], text)
+        ctl.ground([(name, [])])
+        decided = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(depth)])]
+        if decided is None or not decided.is_fact:
+            return depth
+    return len(program.levels)
 
 
 def _opt_number(value):
