@@ -120,3 +120,20 @@ def test_survive_strategy_avoids_capture(seeds):
     answer = solve(board, query)
     assert answer.holds and answer.strategy
     _check_strategy(board, answer, "explorer", "survive")
+
+
+@pytest.mark.parametrize("role", ["explorer", "mummy"])
+def test_stopping_at_the_fixpoint_gives_the_single_shot_answer(seeds, role):
+    """solve() grounds levels until they stop changing; plain clingo grounds every level."""
+    from gridsolve.compiler import compile_program
+    from conftest import run_clingo
+    board = seeds["gdl"]
+    query = make_query(board, role, "value")
+    answer = solve(board, query)
+    assert answer.stats["levels"] < answer.remaining
+    atoms = run_clingo(compile_program(board, query).text)
+    assert f"value(0,at,{answer.value})" in atoms and f"plies(0,at,{answer.plies})" in atoms
+    line = sorted((a for a in atoms if a.startswith("line(")), key=lambda a: int(a[5:a.index(",")]))
+    assert len(line) == len(answer.line)
+    values = sorted(int(a[a.rindex(",") + 1:-1]) for a in atoms if a.startswith("value(0,") and ",at," not in a)
+    assert values == sorted(m.value for m in answer.moves)
