@@ -214,11 +214,12 @@ class Program:
     remaining: int
     base: str
     levels: list[str]
-    answer: str
+    lines: list[str]
+    strategy: str
 
     @property
     def text(self) -> str:
-        return "\n".join([self.base, *self.levels, self.answer]) + "\n"
+        return "\n".join([self.base, *self.levels, *self.lines, self.strategy]) + "\n"
 
 
 def compile_program(board: Board, query: Query) -> Program:
@@ -242,11 +243,10 @@ def compile_program(board: Board, query: Query) -> Program:
     solve_text, answer_text = encoding("solve.lp"), encoding("answer.lp")
     levels = [f"% === encodings/solve.lp #program level({d}) ===\n"
               + instantiate(solve_text, "encodings/solve.lp", "level", (d,)) for d in range(1, remaining + 1)]
-    answer = []
-    for i in range(0, remaining + 1):
-        answer += [f"% === encodings/answer.lp #program line({i}) ===",
-                   instantiate(answer_text, "encodings/answer.lp", "line", (i,))]
+    lines = [f"% === encodings/answer.lp #program line({i}) ===\n"
+             + instantiate(answer_text, "encodings/answer.lp", "line", (i,)) for i in range(0, remaining + 1)]
+    strategy = ""
     if query.strategy:
-        answer += ["% === encodings/answer.lp #program strategy ===",
-                   instantiate(answer_text, "encodings/answer.lp", "strategy", ())]
-    return Program(query, plan, remaining, "\n".join(sections), levels, "\n".join(answer))
+        strategy = ("% === encodings/answer.lp #program strategy ===\n"
+                    + instantiate(answer_text, "encodings/answer.lp", "strategy", ()))
+    return Program(query, plan, remaining, "\n".join(sections), levels, lines, strategy)
