@@ -281,6 +281,8 @@ def staged_grounding(board, query, count_atoms: bool = False) -> dict:
         chunk = stage_text[index]
         if name == "levels":
             pieces = [p for p in chunk.split("% === encodings/solve.lp #program level(") if p.strip()]
+            fixpoint = "level_decides(" in chunk
+            out["fixpoint"] = fixpoint
             total = 0.0
             for j, piece in enumerate(pieces):
                 t0 = time.perf_counter()
@@ -289,6 +291,10 @@ def staged_grounding(board, query, count_atoms: bool = False) -> dict:
                 dt = time.perf_counter() - t0
                 out["levels"].append(dt)
                 total += dt
+                if fixpoint:     # as gridsolve.solver does: stop after the first level deciding nothing
+                    atom = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(j + 1)])]
+                    if atom is None or not atom.is_fact:
+                        break
             out["stages"].append([name, total])
             continue
         t0 = time.perf_counter()
@@ -563,6 +569,9 @@ def figures(case: Case) -> dict:
         "total_s": med(s["total_s"] for s in stats),
         "compile_s": med(s["compile_s"] for s in stats),
         "parse_s": med(s.get("parse_s") for s in stats),
+        "rank_s": med(s.get("rank_s") for s in stats),
+        "answer_s": med(s.get("answer_s") for s in stats),
+        "levels": med(s.get("levels") for s in stats),
         "ground_s": med(s["ground_s"] for s in stats),
         "solve_s": med(s["solve_s"] for s in stats),
         "ground_rules": stats[0]["ground_rules"] if stats else None,
@@ -707,13 +716,19 @@ def breakdown(case: Case, args) -> list[str]:
     cli, total = f["cli_s"], f["total_s"]
     parts = [("Python start-up, imports, loading the board, printing (end to end − solve())",
               cli - total if cli and total else None),
-             ("compile: Python writes the ASP text (`compile_program`)", f["compile_s"]),
-             ("clingo parses the text (`Control.add`)", f["parse_s"]),
-             ("clingo grounds (`Control.ground`): the answer is computed here", f["ground_s"]),
-             ("clingo solves (`Control.solve`, 0 choices) and Python collects the model", f["solve_s"]),
-             ("Python reads the answer back (rest of `solve()`)",
-              total - sum(x or 0 for x in (f["compile_s"], f["parse_s"], f["ground_s"], f["solve_s"]))
-              if total else None)]
+             ("compile: Python writes the ASP text (`compile_program`)", f["compile_s"])]
+    if f["rank_s"] is not None:      # the solver grounds the levels one call each, to the fixpoint
+        parts += [(f"clingo ranks: base part, then levels one call each until one decides nothing "
+                   f"(`rank_s`; {fmt(f['levels'])} levels): the answer is computed here", f["rank_s"]),
+                  ("clingo grounds the answer parts (principal line) in one call (`answer_s`)", f["answer_s"])]
+        accounted = (f["compile_s"], f["rank_s"], f["answer_s"], f["solve_s"])
+    else:                            # one single-shot program
+        parts += [("clingo parses the text (`Control.add`)", f["parse_s"]),
+                  ("clingo grounds (`Control.ground`): the answer is computed here", f["ground_s"])]
+        accounted = (f["compile_s"], f["parse_s"], f["ground_s"], f["solve_s"])
+    parts += [("clingo solves (`Control.solve`, 0 choices) and Python collects the model", f["solve_s"]),
+              ("Python reads the answer back (rest of `solve()`)",
+               total - sum(x or 0 for x in accounted) if total else None)]
     lines += [f"Medians of {f['n']} runs. End to end {cli:.3f} s; `gridsolve.solver.solve` {total:.3f} s.", "",
               "| part | seconds | share of end to end |", "|---|---|---|"]
     for name, v in parts:
@@ -739,9 +754,11 @@ def split_lines(case: Case, res: dict) -> list[str]:
         return [f"(staged grounding of {case.label} failed: {failure(res)})"]
     d = res["result"]
     total = sum(t for _, t in d["stages"])
-    out = [f"Grounding by stage, {case.label} (one run; the same program ground in 4 consecutive multi-shot "
-           f"steps: {total:.3f} s in all, against {d['one_shot_s']:.3f} s in one shot — read the shares, "
-           "not the absolute figures):", "",
+    how = (f"levels one call each until the first that decides nothing ({len(d['levels'])} of {case.horizon}), "
+           "as `gridsolve.solver` does" if d.get("fixpoint") else f"all {len(d['levels'])} levels one call each")
+    out = [f"Grounding by stage, {case.label} (one run: the compiled program ground stage by stage in one Control, "
+           f"{how}; {total:.3f} s in all. The whole text in one shot, as `gridsolve compile | clingo` "
+           f"runs it: {d['one_shot_s']:.3f} s):", "",
            "| stage | what | seconds | share |", "|---|---|---|---|"]
     for (name, what), (_, t) in zip(STAGES, d["stages"]):
         out.append(f"| {name} | {what} | {t:.3f} | {100 * t / total:.0f}% |")
@@ -761,21 +778,27 @@ def split_lines(case: Case, res: dict) -> list[str]:
 
 
 def grounding_scaling(random_cases: list[Case]) -> list[str]:
-    """Per random case: share of compile / parse / ground / solve in solve(), and rules per move."""
-    lines = ["| case | compile | parse | ground | solve+read | ground_rules / baseline move | "
-             "ground s per 1k positions |", "|---|---|---|---|---|---|---|"]
+    """Per random case: shares of compile / ground / solve+read in solve(), levels ground, rules per move."""
+    lines = ["| case | compile | ground (all clingo calls before solve) | of which ranks (`rank_s`) | "
+             "of which answer parts (`answer_s`) | solve+read | levels ground | ground_rules / baseline move | "
+             "ground s per 1k positions |", "|---|---|---|---|---|---|---|---|---|"]
     for c in random_cases:
         f = figures(c)
         if not f["done"] or not f["total_s"]:
-            lines.append(f"| {c.label} | – | – | – | – | – | – |")
+            lines.append(f"| {c.label} | – | – | – | – | – | – | – | – |")
             continue
         t = f["total_s"]
-        rest = t - f["compile_s"] - (f["parse_s"] or 0) - f["ground_s"]
+        ground = f["ground_s"] + (f["parse_s"] or 0)
+        rest = t - f["compile_s"] - ground
         per_move = f["ground_rules"] / f["edges"] if f["edges"] else None
-        per_pos = 1000 * f["ground_s"] / f["positions"] if f["positions"] else None
-        lines.append(f"| {c.label} | {100 * f['compile_s'] / t:.0f}% | {100 * (f['parse_s'] or 0) / t:.0f}% | "
-                     f"{100 * f['ground_s'] / t:.0f}% | {100 * rest / t:.0f}% | {fmt(per_move, 1)} | "
-                     f"{fmt(per_pos, 4)} |")
+        per_pos = 1000 * ground / f["positions"] if f["positions"] else None
+
+        def share(v):
+            return f"{100 * v / t:.0f}%" if v is not None else "–"
+        lines.append(f"| {c.label} | {share(f['compile_s'])} | {share(ground)} | {share(f['rank_s'])} | "
+                     f"{share(f['answer_s'])} | {share(rest)} | "
+                     f"{fmt(f['levels']) if f['levels'] is not None else f'all {c.horizon} (single shot)'} | "
+                     f"{fmt(per_move, 1)} | {fmt(per_pos, 4)} |")
     return lines
 
 
@@ -805,6 +828,20 @@ def machine_info() -> str:
     import clingo
     return (f"{platform.platform()}; nproc {nproc}; {cpu}; {mem}; Python {platform.python_version()}; "
             f"clingo {clingo.__version__}; load average at start {load}")
+
+
+def tree_fingerprint() -> str:
+    """Hash of the code a run measures (gridsolve/, encodings/, rules/, tests/reference.py): the tree
+    is shared with other engineers, so the runner checks that it did not change during the run."""
+    import hashlib
+    h = hashlib.sha1()
+    files = sorted([*ROOT.glob("gridsolve/**/*.py"), *ROOT.glob("encodings/*.lp"), *ROOT.glob("rules/*.yaml"),
+                    ROOT / "tests" / "reference.py"])
+    for path in files:
+        if path.exists():
+            h.update(str(path.relative_to(ROOT)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:12]
 
 
 def git_rev() -> str:
@@ -839,6 +876,7 @@ def main(argv=None):
     out = Path(args.out) if args.out else BENCH / ("RESULTS-quick.md" if args.quick else "RESULTS.md")
     started = time.perf_counter()
     date = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    rev, fingerprint = git_rev(), tree_fingerprint()
     machine = machine_info()
     have_reference = (ROOT / "tests" / "reference.py").exists() and not args.no_reference
     log(f"gridsolve bench: repeat {args.repeat}, reference {'found' if have_reference else 'absent'}; {machine}")
@@ -884,8 +922,12 @@ def main(argv=None):
 
     gen_note = "generation: not implemented yet (no `gridsolve` generator command exists; nothing measured)"
     mismatches = [c for c in seed_cases + random_cases if c.mismatch]
+    changed = tree_fingerprint() != fingerprint
+    if changed:
+        log("WARNING: gridsolve's code changed during the run; the results mix versions")
     doc = [f"# gridsolve benchmark results{' (quick smoke run)' if args.quick else ''}", "",
-           f"- date: {date}; gridsolve commit {git_rev()} (working tree as found)",
+           f"- date: {date}; gridsolve commit {rev} at the start (working tree as found; code fingerprint "
+           f"{fingerprint}{', CHANGED during the run' if changed else ', unchanged during the run'})",
            f"- machine: {machine}",
            f"- command: `python bench/run.py {' '.join(a for a in (argv if argv is not None else sys.argv[1:]))}`"
            .rstrip() + f" — {args.repeat} repetition(s) per measurement, medians reported; "
@@ -896,6 +938,10 @@ def main(argv=None):
            + (" and `tests/reference.py` (the test suite's oracle: memoised recursion over (position, plies "
               "left), slow on purpose); both are cross-checked against gridsolve and both ratios are given"
               if have_reference else "; `tests/reference.py` was not used (absent or --no-reference)"), ""]
+    if changed:
+        doc += ["## ⚠ The code changed during this run", "",
+                f"gridsolve/, encodings/, rules/ or tests/reference.py changed between the start (commit {rev}) "
+                f"and the end (commit {git_rev()}) of the run: the rows below mix versions. Run it again.", ""]
     if mismatches:
         doc += ["## ⚠ MISMATCHES between gridsolve and the baseline", ""]
         for c in mismatches:
@@ -922,9 +968,11 @@ def main(argv=None):
         doc += ["Notes:", ""] + [f"- {c.label} {c.role} {c.query}: {n}" for c, n in notes] + [""]
     doc += ["## Where the time goes", ""] + split + [""]
     doc += ["### Shares of `solve()` per random case", "",
-            "compile = Python writes the program; parse = clingo reads it; ground = gringo computes the answer; "
-            "solve+read = the (choice-free) solve call and reading the model back. Baseline moves = distinct "
-            "(position, successor) pairs of the reachable graph.", ""]
+            "compile = Python writes the program; ground = every clingo call before solving (parsing "
+            "included): gringo computes the answer there; when the solver reports them, `rank_s` (base part "
+            "and levels up to the fixpoint) and `answer_s` (principal line) split it; solve+read = the "
+            "(choice-free) solve call and reading the model back. Baseline moves = distinct (position, "
+            "successor) pairs of the reachable graph.", ""]
     doc += grounding_scaling(random_cases) + [""]
     if size_splits:
         doc += ["### Grounding by stage at the full horizon, per size", ""] + size_splits
