@@ -130,13 +130,23 @@ def _ground_to_fixpoint(ctl: clingo.Control, program: Program) -> int:
     return len(program.levels)
 
 
-def _ground_line(ctl: clingo.Control, program: Program) -> None:
-    """Ground the answer parts (the principal line, and the strategy when asked) in one call.
+LINE_CHUNK = 10   # line parts ground per call: one call per part costs more than it saves
 
-    Unlike the levels, they are not ground one call each: the line's parts after its end
-    are empty, but a call per part costs more than grounding them all at once (measured)."""
-    ctl.add("answer", [], "\n".join(program.lines) + "\n" + program.strategy)
-    ctl.ground([("answer", [])])
+
+def _ground_line(ctl: clingo.Control, program: Program) -> None:
+    """Ground the answer parts along the principal line, a chunk per call, until the line has
+    ended (the later parts are empty), then the strategy part when one is asked for."""
+    for first in range(0, len(program.lines), LINE_CHUNK):
+        name = f"line_{first}"
+        ctl.add(name, [], "\n".join(program.lines[first:first + LINE_CHUNK]))
+        ctl.ground([(name, [])])
+        last = min(first + LINE_CHUNK, len(program.lines)) - 1
+        goes_on = ctl.symbolic_atoms[clingo.Function("line_goes_on", [clingo.Number(last)])]
+        if goes_on is None or not goes_on.is_fact:
+            break
+    if program.strategy:
+        ctl.add("strategy", [], program.strategy)
+        ctl.ground([("strategy", [])])
 
 
 def _opt_number(value):
