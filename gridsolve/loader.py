@@ -78,10 +78,10 @@ def _load_rules(raw, path: str, where: Where, board_path: Path, origin: _Origin,
         if key == "use" or value is None:
             continue
         if key == "moves" and "moves" in merged:
+            # an override changes only the keys it gives: merge them over the base's move
             moves = dict(merged["moves"])
-            for role, spec in value.items():
-                moves[role] = {**moves.get(role, {}), **{k: v for k, v in raw[key][role].items()}}
-                moves[role] = schema.MOVE.check(moves[role], where.child(raw, key))
+            for role in value:
+                moves[role] = schema.MOVE.check({**moves.get(role, {}), **raw[key][role]}, where.child(raw, key))
                 origin.record(f"moves.{role}", path, raw[key], role)
             merged["moves"] = moves
             continue
