@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import clingo
 
 from .explore import game_program
-from .errors import LimitError
-from .expect import goal_ends
+from .errors import LimitError, QueryError
+from .expect import beeline_unsupported, goal_ends
 from .model import Board
 from .position import Position
 from .solver import format_move
@@ -118,6 +118,10 @@ def _term(side: int, coords) -> str:
 def check_beeline(board: Board, role: str, position: Position, remaining: int) -> BeelineResult:
     """Measure ``no_beeline`` for ``role`` from ``position`` with ``remaining`` plies left."""
     rules = board.rules
+    reason = beeline_unsupported(board)
+    if reason:
+        raise QueryError(f"no_beeline is not defined for {board.name}: {reason}",
+                         "remove no_beeline from the expectation")
     goals = set(goal_ends(board, role))
     side = rules.side_of(role)
     start = (position.pieces, position.side)

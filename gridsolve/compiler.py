@@ -18,16 +18,25 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from .model import Board, Rules
+from collections import deque
+
+from .gamerules import game_rules, live_ends, score_rules, with_domain
+from .model import DELTA, DIRECTIONS, Board, Rules
 from .position import Position, Query
 from .resources import encoding
+from .state import NO_ITEM, Layout, layout_for
 from .unroll import instantiate
 
 ENCODINGS = ("board.lp", "moves.lp", "solve.lp", "answer.lp")
+LAYERED_ENCODINGS = ("board.lp", "moves.lp", "layered.lp")
 OPTIONAL_INPUTS = ("wall_north/2", "wall_east/2", "solid/2", "mark/3", "idle/1", "first_step_real/1",
                    "blocked_stays/1", "end_differs/1", "precedes/2", "race_up/2", "race_down/2",
                    "race_avoid/1", "race_win/1", "win_by_value/1", "race_target/2", "race_attacker/2",
-                   "strategy/2")
+                   "strategy/2", "frozen_on/2", "bump_on/2", "lose_turns/2", "markbit/4", "distance/5",
+                   "table/3", "turn_after/2", "turn_after/4", "turn_after/6", "turn_after/8",
+                   "split_edge/4", "edge/3", "term/2", "tmatch/2", "escore/2", "tscore/2",
+                   "own_turn/1", "other_turn/1", "split_turn/1", "wanted/1", "avoid_target/1",
+                   "max_score/1", "threshold/1", "value_races/0")
 
 
 @dataclass
@@ -47,13 +56,17 @@ class RacePlan:
         return self.races.index(key) + 1
 
 
-def plan_races(rules: Rules, role: str) -> RacePlan:
-    """Thresholds above the timeout score are races the role's side runs; those at or below
-    it are races the other sides run (the role must stop them)."""
+def plan_races(rules: Rules, role: str, value: bool = True) -> RacePlan:
+    """Thresholds above the timeout score are races the role's team runs; those at or below
+    it are races the others run (the role must stop them).  Without ``value`` (the role's
+    scores are not constants) only the race to avoid the role's losing ends."""
     plan = RacePlan()
-    timeout = rules.timeout[role]
-    own = {rules.side_of(role)}
+    own = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
     others = set(range(len(rules.turns))) - own
+    if not value:
+        plan.avoid = plan.race(others, {e.name for e in rules.ends if role in e.loss_for})
+        return plan
+    timeout = rules.timeout[role]
     scores = rules.scores_of(role)
     for threshold in scores:
         if threshold > timeout:
@@ -64,77 +77,6 @@ def plan_races(rules: Rules, role: str) -> RacePlan:
     if scores[-1] > timeout:
         plan.win = plan.up[scores[-1]]
     return plan
-
-
-def _state(side, roles, prefix="") -> str:
-    coords = ",".join(f"{prefix}X{i},{prefix}Y{i}" for i in range(1, len(roles) + 1))
-    return f"s({side},{coords})"
-
-
-class _Vars:
-    """Variable names of a piece's coordinates in the compiled rules."""
-
-    def __init__(self, roles):
-        self.index = {r: i for i, r in enumerate(roles, 1)}
-
-    def cell(self, piece, prefix="") -> str:
-        i = self.index[piece]
-        return f"({prefix}X{i},{prefix}Y{i})"
-
-    def xy(self, piece, prefix="") -> str:
-        i = self.index[piece]
-        return f"{prefix}X{i},{prefix}Y{i}"
-
-
-def _end_literals(end, v: _Vars) -> list[tuple[str, str]]:
-    """(literal, negated literal) pairs whose conjunction is the end condition."""
-    literals = []
-    for group in end.same_cell:
-        for other in group[1:]:
-            a, b = v.cell(group[0]), v.cell(other)
-            literals.append((f"{a} = {b}", f"{a} != {b}"))
-    for piece, mark in end.reaches:
-        atom = f"mark({mark},{v.xy(piece)})"
-        literals.append((atom, f"not {atom}"))
-    return literals
-
-
-def game_rules(board: Board, explore: bool = True) -> str:
-    """The rules that depend on this game's position term: moves, movers, end conditions.
-
-    With ``explore`` false only the root's own moves are derived (for listing legal moves)."""
-    rules = board.rules
-    roles = rules.roles
-    v = _Vars(roles)
-    sides = len(rules.turns)
-    any_state = _state("T", roles)
-    out = [
-        "% - Position term ---",
-        f"% {any_state}: side T to move ("
-        + ", ".join(f"{t}: {'+'.join(side)}" for t, side in enumerate(rules.turns))
-        + "); " + ", ".join(f"{r} on (X{i},Y{i})" for r, i in v.index.items()) + ".",
-        "reach(S) :- root(S).",
-        "reach(S) :- edge(_,_,S)." if explore else "% (only the root's moves: no exploration)",
-        f"mover({any_state},T) :- reach({any_state}).",
-        "",
-        "% - End conditions ---",
-    ]
-    for end in rules.ends:
-        body = ", ".join(lit for lit, _ in _end_literals(end, v))
-        out.append(f"term({any_state},{end.name}) :- reach({any_state}), {body}.")
-    out += ["", "% - Moves: one rule per side and per way of not having ended ---"]
-    negations = [[neg for _, neg in _end_literals(end, v)] for end in rules.ends]
-    for side, members in enumerate(rules.turns):
-        role = members[0]
-        move = rules.moves[role]
-        now = _state(side, roles)
-        after_coords = [v.xy(r, "N") if r == role else v.xy(r) for r in roles]
-        after = f"s({(side + 1) % sides},{','.join(after_coords)})"
-        extra = [f"{v.cell(role, 'N')} != {v.cell(piece)}" for piece in move.may_not_end_on]
-        for choice in itertools.product(*negations) if negations else [()]:
-            body = [f"reach({now})", *choice, f"cmove({role},{v.xy(role)},M,{v.xy(role, 'N')})", *extra]
-            out.append(f"edge({now},M,{after}) :- {', '.join(body)}.")
-    return "\n".join(out)
 
 
 def board_facts(board: Board) -> str:
@@ -160,26 +102,131 @@ def rule_facts(rules: Rules) -> str:
             out.append(f"blocked_stays({role}).")
         if move.end_differs_from_start:
             out.append(f"end_differs({role}).")
+        out += [f"frozen_on({role},{mark})." for mark in move.frozen_on]
+        out += [f"bump_on({role},{mark})." for mark in move.bump_on]
+        if move.bump_on:
+            out.append(f"lose_turns({role},{move.lose_turns}).")
     for first, second in itertools.combinations([e.name for e in rules.ends], 2):
         out.append(f"precedes({first},{second}).")
     for end in rules.ends:
-        out += [f"score({end.name},{role},{value})." for role, value in end.scores.items()]
+        out += [f"score({end.name},{role},{value})." for role, value in end.scores.items()
+                if isinstance(value, int)]
+    for table in rules.tables.values():
+        out.append(" ".join(f"table({table.name},{i},{v})." for i, v in enumerate(table.values)))
     return "\n".join(out)
 
 
-def query_facts(board: Board, query: Query, plan: RacePlan) -> str:
+def distances(board: Board, role: str, mark: str) -> dict:
+    """Fewest single steps from each cell to a cell with ``mark`` for ``role``'s piece: through
+    open edges, not entering cells it bumps on, ignoring the other pieces."""
+    bumps = {c for m in board.rules.moves[role].bump_on for c in board.marks.get(m, ())}
+    dist = {c: 0 for c in board.marks.get(mark, ()) if c not in bumps}
+    queue = deque(dist)
+    while queue:
+        cell = queue.popleft()
+        for direction in DIRECTIONS:
+            dx, dy = DELTA[direction]
+            prev = (cell[0] - dx, cell[1] - dy)
+            back = {"north": "south", "south": "north", "east": "west", "west": "east"}[direction]
+            if prev in dist or not board.on_board(prev) or not board.open_step(cell, back):
+                continue
+            if cell in bumps:
+                continue
+            dist[prev] = dist[cell] + 1
+            queue.append(prev)
+    return dist
+
+
+UNREACHABLE = 1_000_000
+
+
+def mechanism_facts(board: Board, layout: Layout) -> str:
+    """Facts the compiled rules of the mechanisms join with: mark bits, item bits, distances,
+    the turn order with lost turns."""
+    rules = board.rules
+    out = []
+    cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
+    for mark in sorted({m for _, m in layout.was}):
+        marked = board.marks.get(mark, frozenset())
+        out.append(" ".join(f"markbit({mark},{x},{y},{int((x, y) in marked)})." for x, y in cells))
+    for item in layout.collect:
+        rows = []
+        for cell in cells:
+            bits = [NO_ITEM] * item.words
+            found = item.bit(cell)
+            if found:
+                bits[found[0]] = found[1]
+            rows.append(f"ibit({item.name},{cell[0]},{cell[1]},{','.join(map(str, bits))}).")
+        out.append(" ".join(rows))
+    nearer = {(p, m) for when in [e.when for e in live_ends(board)] + [t.when for t in rules.timeout_when]
+              for piece, other, m in when.nearer for p in (piece, other)}
+    for role, mark in sorted(nearer):
+        dist = distances(board, role, mark)
+        out.append(" ".join(f"distance({role},{mark},{x},{y},{dist.get((x, y), UNREACHABLE)})." for x, y in cells))
+    if layout.lost:
+        out.append(" ".join(turn_order_facts(rules)))
+    return "\n".join(out)
+
+
+def next_turn(turn: int, lost: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """The entry after ``turn`` and the lost-turn counters after skipping."""
+    lost = list(lost)
+    nxt = (turn + 1) % len(lost)
+    while lost[nxt] > 0:
+        lost[nxt] -= 1
+        nxt = (nxt + 1) % len(lost)
+    return nxt, tuple(lost)
+
+
+def turn_order_facts(rules: Rules) -> list[str]:
+    """``turn_after(T,L1..Lm,T2,L1'..Lm')`` for every counter combination a game can have."""
+    top = max(m.lose_turns for m in rules.moves.values() if m.bump_on) * max(len(t) for t in rules.turns)
+    m = len(rules.turns)
+    out = []
+    for turn in range(m):
+        for lost in itertools.product(range(top + 1), repeat=m):
+            nxt, after = next_turn(turn, lost)
+            out.append(f"turn_after({turn},{','.join(map(str, lost))},{nxt},{','.join(map(str, after))}).")
+    return out
+
+
+@dataclass
+class Plan:
+    """How a query is answered: by races over every reachable position (``race``), or by
+    minimax layer by layer within the horizon (``layered``); and which state is kept."""
+
+    mode: str
+    layout: Layout
+    value: bool            # the value (and win) is computed
+    split_team: tuple[str, ...] = ()
+
+
+def plan_query(board: Board, query: Query) -> Plan:
+    """The cheapest exact way to answer ``query``: races when the role's scores are constants
+    and its team never moves at once with others; else the layered solver."""
+    rules = board.rules
+    role = query.role
+    split = any(rules.split_turn(t, role) for t in range(len(rules.turns)))
+    by_ends = {name for end in live_ends(board) for name, _ in end.when.collected}
+    constant = rules.constant_scores(role)
+    if not split and not by_ends and (constant or query.kind == "survive"):
+        return Plan("race", layout_for(board, by_ends), constant)
+    return Plan("layered", layout_for(board), True, rules.team_of(role) if split else ())
+
+
+def race_query_facts(board: Board, query: Query, plan: RacePlan, layout: Layout, value: bool) -> str:
     rules = board.rules
     pos: Position = query.position
-    coords = ",".join(f"{x},{y}" for _, (x, y) in pos.pieces)
     scores = rules.scores_of(query.role)
+    own = {t for t in range(len(rules.turns)) if rules.own_turn(t, query.role)}
     out = [
-        f"root(s({pos.side},{coords})).",
+        f"root({layout.root_term(pos, board)}).",
         f"remaining({query.remaining(board)}).",
-        f"role_side({rules.side_of(query.role)}).",
-        f"timeout_value({rules.timeout[query.role]}).",
-        f"min_score({scores[0]}).",
-        " ".join(f"threshold({t})." for t in scores),
+        " ".join(f"role_side({t})." for t in sorted(own)),
     ]
+    if value:
+        out += [f"timeout_value({rules.timeout[query.role]}).", f"min_score({scores[0]}).",
+                " ".join(f"threshold({t})." for t in scores)]
     for number, (attackers, targets) in enumerate(plan.races, 1):
         out.append(f"race({number}). " + " ".join(f"race_attacker({number},{t})." for t in sorted(attackers))
                    + " " + " ".join(f"race_target({number},{e})." for e in sorted(targets)))
@@ -188,13 +235,30 @@ def query_facts(board: Board, query: Query, plan: RacePlan) -> str:
     out.append(f"race_avoid({plan.avoid}).")
     if plan.win is not None:
         out.append(f"race_win({plan.win}).")
-    else:
+    elif value:
         out.append(f"win_by_value({scores[-1]}).")
     if query.strategy:
         if query.kind == "win" and plan.win is not None:
             out.append(f"strategy({plan.win},reach).")
         elif query.kind == "survive":
             out.append(f"strategy({plan.avoid},avoid).")
+    return "\n".join(line for line in out if line.strip())
+
+
+def layered_query_facts(board: Board, query: Query, layout: Layout) -> str:
+    rules = board.rules
+    role = query.role
+    scores = rules.scores_of(role)
+    turns = range(len(rules.turns))
+    out = [
+        f"root({layout.root_term(query.position, board)}).",
+        f"remaining({query.remaining(board)}).",
+        " ".join(f"threshold({t})." for t in scores) + f" max_score({scores[-1]}).",
+        " ".join(f"own_turn({t})." for t in turns if rules.own_turn(t, role)),
+        " ".join(f"split_turn({t})." for t in turns if rules.split_turn(t, role)),
+        " ".join(f"other_turn({t})." for t in turns if not set(rules.turns[t]) & set(rules.team_of(role))),
+        " ".join(f"avoid_target({e.name})." for e in live_ends(board) if role in e.loss_for),
+    ]
     return "\n".join(line for line in out if line.strip())
 
 
@@ -206,37 +270,66 @@ def base_part(text: str) -> str:
 
 @dataclass
 class Program:
-    """The program as one text, and as the pieces it is made of (base, one text per level,
-    the answer parts), so that the solver can stop grounding levels at the fixpoint."""
+    """The program as one text, and as the pieces it is made of, so that the solver can ground
+    it step by step (levels up to the fixpoint; layers, then the races the answer needs).
+
+    Race mode: ``base``, ``levels`` (solve.lp level(d)), ``lines`` (answer.lp line(i)),
+    ``strategy``.  Layered mode: ``base``, ``depths`` (depth(k) with the game rules), ``backs``
+    and ``ranks`` (for k = Rm..0), ``races`` (ground after the backs: which races the answer
+    needs), ``lines`` (line(i))."""
 
     query: Query
-    plan: RacePlan
+    plan: RacePlan | None
     remaining: int
     base: str
     levels: list[str]
     lines: list[str]
     strategy: str
+    mode: str = "race"
+    layout: Layout | None = None
+    value_known: bool = True
+    depths: list[str] = field(default_factory=list)
+    backs: list[str] = field(default_factory=list)
+    ranks: list[str] = field(default_factory=list)
+    races: str = ""
+    plan_team: tuple[str, ...] = ()     # the team that commits first in split plies
 
     @property
     def text(self) -> str:
+        if self.mode == "layered":
+            parts = [self.base, *self.depths, *self.backs, self.races, *self.ranks, *self.lines]
+            return "\n".join(parts) + "\n"
         return "\n".join([self.base, *self.levels, *self.lines, self.strategy]) + "\n"
 
 
-def compile_program(board: Board, query: Query) -> Program:
-    """The complete program for ``query`` on ``board``, as plain single-shot clingo text."""
-    plan = plan_races(board.rules, query.role)
-    remaining = query.remaining(board)
-    sections = [
+def _header(board: Board, query: Query, remaining: int, mode: str) -> list[str]:
+    return [
         f"% gridsolve program: board {board.name} ({board.path}), rules {board.rules.name}",
-        f"% query: {query.kind} for {query.role}, {remaining} plies left. Run: clingo THIS_FILE",
+        f"% query: {query.kind} for {query.role}, {remaining} plies left, {mode} solver. Run: clingo THIS_FILE",
         "",
         "% - Input predicates that a board may leave empty ---",
         " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS),
         "",
         "% - Board facts ---", board_facts(board), "",
         "% - Rule facts ---", rule_facts(board.rules), "",
-        "% - Query facts ---", query_facts(board, query, plan), "",
-        "% === Compiled game rules ===", game_rules(board), "",
+    ]
+
+
+def compile_program(board: Board, query: Query) -> Program:
+    """The complete program for ``query`` on ``board``, as plain single-shot clingo text."""
+    plan = plan_query(board, query)
+    if plan.mode == "layered":
+        return _compile_layered(board, query, plan)
+    races = plan_races(board.rules, query.role, plan.value)
+    remaining = query.remaining(board)
+    layout = plan.layout
+    rules_text = with_domain(game_rules(board, layout), "reach(", "reach(")
+    sections = _header(board, query, remaining, "race") + [
+        "% - Mechanism facts ---", mechanism_facts(board, layout), "",
+        "% - Query facts ---", race_query_facts(board, query, races, layout, plan.value), "",
+        "% === Compiled game rules ===",
+        f"% Position term {layout.state()}: turns entry T to move; pieces {', '.join(layout.roles)}.",
+        "reach(S) :- root(S).", "reach(S) :- edge(_,_,S).", rules_text, "",
     ]
     for name in ENCODINGS:
         sections += [f"% === encodings/{name} ===", base_part(encoding(name)).rstrip(), ""]
@@ -249,4 +342,33 @@ def compile_program(board: Board, query: Query) -> Program:
     if query.strategy:
         strategy = ("% === encodings/answer.lp #program strategy ===\n"
                     + instantiate(answer_text, "encodings/answer.lp", "strategy", ()))
-    return Program(query, plan, remaining, "\n".join(sections), levels, lines, strategy)
+    return Program(query, races, remaining, "\n".join(sections), levels, lines, strategy,
+                   layout=layout, value_known=plan.value)
+
+
+def _compile_layered(board: Board, query: Query, plan: Plan) -> Program:
+    remaining = query.remaining(board)
+    layout = plan.layout
+    text = encoding("layered.lp")
+    origin = "encodings/layered.lp"
+    rules_text = game_rules(board, layout, plan.split_team) + "\n" + "\n".join(score_rules(board, layout, query.role))
+    sections = _header(board, query, remaining, "layered") + [
+        "% - Mechanism facts ---", mechanism_facts(board, layout), "",
+        "% - Query facts ---", layered_query_facts(board, query, layout), "",
+    ]
+    for name in LAYERED_ENCODINGS:
+        sections += [f"% === encodings/{name} ===", base_part(encoding(name)).rstrip(), ""]
+    depths = []
+    for k in range(remaining + 1):
+        game = with_domain(rules_text, f"fresh({k},", f"expand({k},")
+        depths.append(f"% === encodings/layered.lp #program depth({k}), with the compiled game rules ===\n"
+                      + instantiate(text, origin, "depth", (k,)) + "\n" + game)
+    backs = [f"% === encodings/layered.lp #program back({k}) ===\n" + instantiate(text, origin, "back", (k,))
+             for k in range(remaining, -1, -1)]
+    ranks = [f"% === encodings/layered.lp #program rank({k}) ===\n" + instantiate(text, origin, "rank", (k,))
+             for k in range(remaining, -1, -1)]
+    lines = [f"% === encodings/layered.lp #program line({i}) ===\n" + instantiate(text, origin, "line", (i,))
+             for i in range(0, remaining + 1)]
+    races = "% === encodings/layered.lp #program races ===\n" + instantiate(text, origin, "races", ())
+    return Program(query, None, remaining, "\n".join(sections), [], lines, "", mode="layered", layout=layout,
+                   depths=depths, backs=backs, ranks=ranks, races=races, plan_team=plan.split_team)

@@ -15,6 +15,7 @@ from . import schema
 from .model import Board
 from .position import Position, make_position
 from .spec import Where
+from .state import layout_for
 from .yamlsrc import load_file
 
 # The keys that state something to check, in the order the README documents them.
@@ -87,9 +88,23 @@ def goal_ends(board: Board, role: str) -> list[str]:
     """The end conditions that give ``role`` its top score, when that is above its timeout score."""
     rules = board.rules
     top = max(rules.scores_of(role))
-    if top <= rules.timeout[role]:
+    if not rules.constant_scores(role) or top <= rules.timeout[role]:
         return []
     return [end.name for end in rules.ends if end.scores[role] == top]
+
+
+def beeline_unsupported(board: Board) -> str | None:
+    """Why ``no_beeline`` is not defined for ``board``'s rules, or None when it is.
+
+    A shortest path is a walk of one role's own moves; it is defined for games whose position
+    is the pieces' cells and whose turns entries hold one role each."""
+    rules = board.rules
+    if any(len(entry) > 1 for entry in rules.turns):
+        return "roles move at the same time in this game, so no role walks a path of its own"
+    layout = layout_for(board)
+    if layout.lost or layout.was or layout.collect:
+        return "the game keeps more than the pieces' cells (collectibles, lost turns or was_on)"
+    return None
 
 
 def parse_expectations(board: Board, raw_board) -> list[Expectation]:
@@ -141,6 +156,9 @@ def _parse_one(board: Board, raw, index: int, where: Where) -> Expectation:
             mover = "+".join(rules.turns[position.side])
             key_where.fail(f"counts the first moves of {role}, but {mover} is to move",
                            f"add 'turn: {role}' or remove winning_first_moves")
+        if key == "no_beeline" and beeline_unsupported(board):
+            key_where.fail(f"no_beeline is not defined here: {beeline_unsupported(board)}",
+                           "remove no_beeline")
         if key == "no_beeline" and not goal_ends(board, role):
             key_where.fail(f"no end condition gives {role} a score above its timeout score, "
                            "so it has no goal to walk to", "remove no_beeline or choose another role")

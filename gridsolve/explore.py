@@ -8,11 +8,13 @@ from dataclasses import dataclass
 
 import clingo
 
-from .compiler import board_facts, game_rules, rule_facts, OPTIONAL_INPUTS
+from .compiler import OPTIONAL_INPUTS, board_facts, mechanism_facts, rule_facts
+from .gamerules import game_rules, score_rules, with_domain
 from .model import Board
 from .position import Position
 from .resources import encoding
 from .solver import format_move
+from .state import layout_for
 
 
 @dataclass(frozen=True)
@@ -27,27 +29,27 @@ def game_program(board: Board, roots: str, explore: bool = False) -> str:
     """The compiled game rules for the ``root/1`` facts in ``roots``: which end decides each
     position (``outcome/2``) and its moves (``edge/3``); with ``explore``, for every position
     reachable from the roots, else for the roots only."""
+    layout = layout_for(board)
     return "\n".join([
         " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS), board_facts(board),
-        rule_facts(board.rules), roots, game_rules(board, explore=explore),
+        rule_facts(board.rules), mechanism_facts(board, layout), roots,
+        "reach(S) :- root(S).", "reach(S) :- edge(_,_,S)." if explore else "",
+        with_domain(game_rules(board, layout), "reach(", "reach("),
         encoding("board.lp"), encoding("moves.lp"),
-        "overridden(S,E) :- term(S,E), term(S,E2), precedes(E2,E).",
-        "outcome(S,E) :- term(S,E), not overridden(S,E).",
         "#show edge/3. #show outcome/2."])
 
 
-def root_fact(position: Position) -> str:
-    coords = ",".join(f"{x},{y}" for _, (x, y) in position.pieces)
-    return f"root(s({position.side},{coords}))."
+def root_fact(board: Board, position: Position) -> str:
+    return f"root({layout_for(board).root_term(position, board)})."
 
 
 def examine(board: Board, position: Position) -> tuple[str | None, list[Step]]:
     """The end condition that holds in ``position`` (None if the game goes on) and its moves."""
     ctl = clingo.Control(["--warn=none"])
-    ctl.add("base", [], game_program(board, root_fact(position)))
+    ctl.add("base", [], game_program(board, root_fact(board, position)))
     ctl.ground([("base", [])])
     end, steps = None, []
-    roles = board.rules.roles
+    layout = layout_for(board)
     step_number = position.step + 1
     with ctl.solve(yield_=True) as handle:
         for model in handle:
@@ -55,10 +57,37 @@ def examine(board: Board, position: Position) -> tuple[str | None, list[Step]]:
                 if sym.name == "outcome":
                     end = sym.arguments[1].name
                 elif sym.name == "edge":
-                    args = [a.number for a in sym.arguments[2].arguments]
-                    pieces = tuple((r, (args[1 + 2 * i], args[2 + 2 * i])) for i, r in enumerate(roles))
-                    steps.append(Step(format_move(sym.arguments[1]), Position(pieces, args[0], step_number)))
+                    parts = layout.decode([a.number for a in sym.arguments[2].arguments], board)
+                    after = Position(parts["pieces"], parts["side"], step_number, parts.get("items"),
+                                     parts.get("lost", ()), parts.get("was", frozenset()))
+                    steps.append(Step(format_move(sym.arguments[1]), after))
     if end is not None:
         steps = []
     steps.sort(key=lambda s: s.move)
     return end, steps
+
+
+def stop_scores(board: Board, position: Position) -> dict[str, int] | None:
+    """Every role's score if the game stops at ``position``: by the end that holds, else (at the
+    step limit, or when a role to move has no move) by the timeout entries; None if it goes on."""
+    layout = layout_for(board)
+    rules_text = "\n".join(line for role in board.rules.roles for line in score_rules(board, layout, role, True))
+    program = game_program(board, root_fact(board, position)) + "\n" + \
+        with_domain(rules_text, "reach(", "reach(") + "\n#show escore/3. #show tscore/3. #show edge/3."
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    ends, timeouts, moves = {}, {}, False
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            for sym in model.symbols(shown=True):
+                if sym.name == "edge":
+                    moves = True
+                elif sym.name in ("escore", "tscore"):
+                    target = ends if sym.name == "escore" else timeouts
+                    target[sym.arguments[1].name] = sym.arguments[2].number
+    if ends:
+        return ends
+    if position.step >= board.rules.last_step or not moves:
+        return timeouts
+    return None

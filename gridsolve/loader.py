@@ -9,7 +9,7 @@ from pathlib import Path
 from . import schema
 from .asciimap import parse_map
 from .errors import BoardError
-from .model import Board, End, MoveRule, Rules
+from .model import Board, Collect, Condition, End, MoveRule, Rules, ScoreTable, Timeout
 from .resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
@@ -81,7 +81,8 @@ def _load_rules(raw, path: str, where: Where, board_path: Path, origin: _Origin,
             # an override changes only the keys it gives: merge them over the base's move
             moves = dict(merged["moves"])
             for role in value:
-                moves[role] = schema.MOVE.check({**moves.get(role, {}), **raw[key][role]}, where.child(raw, key))
+                given = {k: v for k, v in moves.get(role, {}).items() if v is not None}
+                moves[role] = schema.MOVE.check({**given, **raw[key][role]}, where.child(raw, key))
                 origin.record(f"moves.{role}", path, raw[key], role)
             merged["moves"] = moves
             continue
@@ -105,6 +106,77 @@ def _default_loss_for(scores: dict[str, int], all_ends: list[dict], timeout: dic
     return tuple(losers)
 
 
+def _check_roles(roles, names, origin: _Origin, key: str, what: str):
+    for name in names:
+        if name not in roles:
+            origin.fail(key, f"{what}: unknown role '{name}'", f"roles are: {', '.join(roles)}")
+
+
+def _build_condition(when: dict, roles, collect: dict, origin: _Origin, key: str, what: str) -> Condition:
+    """The model of a `when` mapping, with every piece and collectible checked."""
+    same = tuple(tuple(group) for group in ([when["same_cell"]] if when["same_cell"] else []))
+    reaches = tuple((piece, mark) for piece, mark in (when["reaches"] or {}).items())
+    was_on = tuple((piece, mark) for piece, mark in (when["was_on"] or {}).items())
+    collected = []
+    for name, count in (when["collected"] or {}).items():
+        if name not in collect:
+            origin.fail(key, f"{what}: unknown collectible '{name}'",
+                        f"collectibles are: {', '.join(collect) or 'none (add collect:)'}")
+        collected.append((name, -1 if count == "all" else count))
+    nearer = ()
+    if when["nearer"]:
+        n = when["nearer"]
+        nearer = ((n["piece"], n["than"], n["to"]),)
+    pieces = [p for group in same for p in group] + [p for p, _ in reaches + was_on] + \
+        [p for entry in nearer for p in entry[:2]]
+    for piece in pieces:
+        if piece not in roles:
+            origin.fail(key, f"{what}: unknown piece '{piece}'", f"pieces are named after roles: {', '.join(roles)}")
+    return Condition(same, reaches, was_on, tuple(collected), nearer)
+
+
+def _check_scores(scores: dict, roles, tables: dict, origin: _Origin, key: str, what: str):
+    for role in roles:
+        if role not in scores:
+            origin.fail(key, f"{what} gives no score to role '{role}'")
+    for role, score in scores.items():
+        if role not in roles:
+            origin.fail(key, f"{what}: unknown role '{role}' in scores")
+        if isinstance(score, str) and score not in tables:
+            origin.fail(key, f"{what}: the score of '{role}' names an unknown score table '{score}'",
+                        f"score tables are: {', '.join(tables) or 'none (add score_tables:)'}")
+
+
+def _build_moves(merged: dict, roles, origin: _Origin) -> dict:
+    moves = {}
+    for role, spec in (merged.get("moves") or {}).items():
+        if role not in roles:
+            origin.fail(f"moves.{role}", f"moves: unknown role '{role}'", f"roles are: {', '.join(roles)}")
+        for piece in spec["may_not_end_on"]:
+            if piece not in roles:
+                origin.fail(f"moves.{role}", f"moves.{role}.may_not_end_on: unknown piece '{piece}'")
+        bump = spec["bump"]
+        if bump and spec["steps"] != 1:
+            origin.fail(f"moves.{role}", f"moves.{role}: bump needs steps: 1", "bumps are defined for one-step moves")
+        moves[role] = MoveRule(spec["steps"], spec["idle"], spec["first_step_real"], spec["blocked"],
+                               spec["end_differs_from_start"], tuple(spec["may_not_end_on"]),
+                               tuple(spec["frozen_on"]), tuple(bump["marks"]) if bump else (),
+                               bump["lose_turns"] if bump else 1)
+    for role in roles:
+        moves.setdefault(role, MoveRule())
+    return moves
+
+
+def _build_tables(merged: dict, collect: dict, origin: _Origin) -> dict:
+    tables = {}
+    for name, spec in (merged.get("score_tables") or {}).items():
+        if spec["count"] not in collect:
+            origin.fail("score_tables", f"score table '{name}' counts an unknown collectible '{spec['count']}'",
+                        f"collectibles are: {', '.join(collect) or 'none (add collect:)'}")
+        tables[name] = ScoreTable(name, spec["count"], tuple(spec["values"]))
+    return tables
+
+
 def build_rules(merged: dict, origin: _Origin) -> Rules:
     """Check the merged rule keys for consistency and build the model."""
     for key in ("roles", "ends", "steps", "timeout"):
@@ -115,33 +187,22 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
         origin.fail("roles", "a role is listed twice")
     turns = tuple(tuple(side) for side in (merged.get("turns") or [[r] for r in roles]))
     listed = [r for side in turns for r in side]
-    for role in listed:
-        if role not in roles:
-            origin.fail("turns", f"turns: unknown role '{role}'", f"roles are: {', '.join(roles)}")
+    _check_roles(roles, listed, origin, "turns", "turns")
     if sorted(listed) != sorted(roles):
-        origin.fail("turns", "turns: every role must appear in exactly one side")
-    for side in turns:
-        if len(side) > 1:
-            origin.fail("turns", f"turns: the side {list(side)} moves several roles at once",
-                        "simultaneous moves are not supported yet; give each role its own side")
-    moves = {}
-    for role, spec in (merged.get("moves") or {}).items():
-        if role not in roles:
-            origin.fail(f"moves.{role}", f"moves: unknown role '{role}'", f"roles are: {', '.join(roles)}")
-        for piece in spec["may_not_end_on"]:
-            if piece not in roles:
-                origin.fail(f"moves.{role}", f"moves.{role}.may_not_end_on: unknown piece '{piece}'")
-        moves[role] = MoveRule(spec["steps"], spec["idle"], spec["first_step_real"], spec["blocked"],
-                               spec["end_differs_from_start"], tuple(spec["may_not_end_on"]))
-    for role in roles:
-        moves.setdefault(role, MoveRule())
-    timeout = merged["timeout"]
-    for role in roles:
-        if role not in timeout:
-            origin.fail("timeout", f"timeout: no score for role '{role}'")
-    for role in timeout:
-        if role not in roles:
-            origin.fail("timeout", f"timeout: unknown role '{role}'")
+        origin.fail("turns", "turns: every role must appear in exactly one entry")
+    teams = tuple(tuple(team) for team in (merged.get("teams") or turns))
+    members = [r for team in teams for r in team]
+    _check_roles(roles, members, origin, "teams", "teams")
+    if sorted(members) != sorted(roles):
+        origin.fail("teams", "teams: every role must be in exactly one team")
+    moves = _build_moves(merged, roles, origin)
+    collect = {}
+    for name, spec in (merged.get("collect") or {}).items():
+        _check_roles(roles, [spec["piece"]], origin, "collect", f"collect.{name}.piece")
+        collect[name] = Collect(name, spec["piece"], spec["mark"])
+    tables = _build_tables(merged, collect, origin)
+    timeout, timeout_when = _build_timeout(merged["timeout"], roles, collect, tables, origin)
+    conditional = bool(timeout_when) or bool(tables)
     ends = []
     names = set()
     for index, raw_end in enumerate(merged["ends"]):
@@ -149,36 +210,49 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
         if raw_end["name"] in names:
             origin.fail(key, f"ends: the name '{raw_end['name']}' is used twice")
         names.add(raw_end["name"])
-        when = raw_end["when"]
-        same = tuple(tuple(group) for group in ([when["same_cell"]] if when["same_cell"] else []))
-        reaches = tuple((piece, mark) for piece, mark in (when["reaches"] or {}).items())
-        if not same and not reaches:
+        what = f"end '{raw_end['name']}'"
+        when = _build_condition(raw_end["when"], roles, collect, origin, key, what)
+        if when.is_empty():
             origin.fail(key, f"end '{raw_end['name']}' has an empty 'when'",
-                        "give same_cell or reaches")
-        for piece in [p for group in same for p in group] + [p for p, _ in reaches]:
-            if piece not in roles:
-                origin.fail(key, f"end '{raw_end['name']}': unknown piece '{piece}'",
-                            f"pieces are named after roles: {', '.join(roles)}")
+                        "give same_cell, reaches, was_on, collected or nearer")
         scores = raw_end["scores"]
-        for role in roles:
-            if role not in scores:
-                origin.fail(key, f"end '{raw_end['name']}' gives no score to role '{role}'")
-        for role in scores:
-            if role not in roles:
-                origin.fail(key, f"end '{raw_end['name']}': unknown role '{role}' in scores")
+        _check_scores(scores, roles, tables, origin, key, what)
         loss_for = raw_end["loss_for"]
         if loss_for is None:
+            if conditional:
+                origin.fail(key, f"end '{raw_end['name']}' needs 'loss_for'",
+                            "with score tables or a conditional timeout there is no default: list the roles "
+                            "that must avoid this end (or [])")
             loss_for = _default_loss_for(scores, merged["ends"], timeout)
-        for role in loss_for:
-            if role not in roles:
-                origin.fail(key, f"end '{raw_end['name']}': unknown role '{role}' in loss_for")
+        _check_roles(roles, loss_for, origin, key, f"end '{raw_end['name']}': loss_for")
         _, line = origin.places.get(key, ("", 0))
-        ends.append(End(raw_end["name"], same, reaches, dict(scores), tuple(loss_for), line or 0))
+        ends.append(End(raw_end["name"], when, dict(scores), tuple(loss_for), line or 0))
     steps = merged["steps"]
     if steps["last"] <= steps["first"]:
         origin.fail("steps", "steps: 'last' must be greater than 'first'")
     return Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
-                 tuple(ends), steps["first"], steps["last"], dict(timeout))
+                 tuple(ends), steps["first"], steps["last"], timeout, teams,
+                 merged.get("collisions") or "allowed", collect, tables, timeout_when)
+
+
+def _build_timeout(raw, roles, collect, tables, origin: _Origin):
+    """The default timeout scores and the conditional entries tried before them."""
+    if isinstance(raw, dict):
+        _check_scores(raw, roles, tables, origin, "timeout", "timeout")
+        return dict(raw), ()
+    entries = []
+    for index, entry in enumerate(raw):
+        what = f"timeout entry {index + 1}"
+        _check_scores(entry["scores"], roles, tables, origin, "timeout", what)
+        if entry["when"] is None:
+            if index != len(raw) - 1:
+                origin.fail("timeout", f"{what} has no 'when' but is not the last entry",
+                            "entries after it could never apply: move it to the end")
+            return dict(entry["scores"]), tuple(entries)
+        when = _build_condition(entry["when"], roles, collect, origin, "timeout", what)
+        entries.append(Timeout(when, dict(entry["scores"])))
+    origin.fail("timeout", "the last timeout entry has a 'when'",
+                "end the list with an entry without 'when': the scores when no other entry holds")
 
 
 def load_board(path: str | Path) -> Board:
@@ -278,8 +352,21 @@ def _check_layout(board: Board, top: Where):
         for x, y in cells:
             if not (1 <= x <= board.width and 1 <= y <= board.height) or (x, y) in board.solid:
                 where.fail(f"the mark '{mark}' at ({x},{y}) is off the board or inside a wall")
-    for end in board.rules.ends:
-        for _, mark in end.reaches:
-            if mark not in board.marks:
-                raise BoardError(board.path, top.line, f"end '{end.name}' needs cells marked '{mark}', "
-                                 "but the board has none", f"mark them in the legend, e.g. X: {mark}")
+    rules = board.rules
+    needed = [(f"end '{end.name}'", mark) for end in rules.ends for mark in _marks_of(end.when)]
+    needed += [("timeout", mark) for entry in rules.timeout_when for mark in _marks_of(entry.when)]
+    needed += [(f"collect.{c.name}", c.mark) for c in rules.collect.values()]
+    for what, mark in needed:
+        if mark not in board.marks:
+            raise BoardError(board.path, top.line, f"{what} needs cells marked '{mark}', "
+                             "but the board has none", f"mark them in the legend, e.g. X: {mark}")
+    for table in rules.tables.values():
+        items = len(board.marks.get(rules.collect[table.count].mark, ()))
+        if len(table.values) <= items:
+            raise BoardError(board.path, top.line, f"score table '{table.name}' has {len(table.values)} values, "
+                             f"but the board has {items} items of '{table.count}'",
+                             f"give a value for every count from 0 to {items}")
+
+
+def _marks_of(when) -> list[str]:
+    return [m for _, m in when.reaches] + [m for _, m in when.was_on] + [m for _, _, m in when.nearer]

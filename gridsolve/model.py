@@ -19,18 +19,72 @@ class MoveRule:
     blocked: str = "illegal"          # "illegal": no such move; "stay": the step stays put
     end_differs_from_start: bool = False
     may_not_end_on: tuple[str, ...] = ()
+    frozen_on: tuple[str, ...] = ()        # marks on which the piece can only stand still
+    bump_on: tuple[str, ...] = ()          # marks whose cells the piece bumps on (stays, loses turns)
+    lose_turns: int = 1                    # turns lost per bump
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A conjunction of conditions on a position (the ``when`` of an end or a timeout entry)."""
+
+    same_cell: tuple[tuple[str, ...], ...] = ()
+    reaches: tuple[tuple[str, str], ...] = ()        # (piece, mark)
+    was_on: tuple[tuple[str, str], ...] = ()         # (piece, mark) in the previous position
+    collected: tuple[tuple[str, int], ...] = ()      # (collectible, at least this many)
+    nearer: tuple[tuple[str, str, str], ...] = ()    # (piece, than piece, mark)
+
+    def is_empty(self) -> bool:
+        return not (self.same_cell or self.reaches or self.was_on or self.collected or self.nearer)
+
+
+@dataclass(frozen=True)
+class Collect:
+    """Items on every cell with ``mark``; ``piece`` takes one by ending a move on its cell."""
+
+    name: str
+    piece: str
+    mark: str
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """A score that depends on how many items of ``count`` were taken: ``values[taken]``."""
+
+    name: str
+    count: str
+    values: tuple[int, ...]
+
+
+Score = "int | str"   # a number, or the name of a score table
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """A conditional timeout entry: when ``when`` holds at the step limit, ``scores`` apply."""
+
+    when: Condition
+    scores: dict
 
 
 @dataclass(frozen=True)
 class End:
-    """An end condition: when every condition holds, the game ends with ``scores``."""
+    """An end condition: when every condition holds, the game ends with ``scores``
+    (a number, or the name of a score table, per role)."""
 
     name: str
-    same_cell: tuple[tuple[str, ...], ...]
-    reaches: tuple[tuple[str, str], ...]   # (piece, mark)
-    scores: dict[str, int]
+    when: Condition
+    scores: dict
     loss_for: tuple[str, ...]
     line: int = 0
+
+    @property
+    def same_cell(self):
+        return self.when.same_cell
+
+    @property
+    def reaches(self):
+        return self.when.reaches
 
 
 @dataclass
@@ -38,20 +92,55 @@ class Rules:
     name: str
     description: str
     roles: tuple[str, ...]
-    turns: tuple[tuple[str, ...], ...]
+    turns: tuple[tuple[str, ...], ...]      # the plies of one round: the roles moving in each
     moves: dict[str, MoveRule]
     ends: tuple[End, ...]
     first_step: int
     last_step: int
-    timeout: dict[str, int]
+    timeout: dict                           # scores at the step limit when no entry of timeout_when holds
+    teams: tuple[tuple[str, ...], ...] = ()  # coalitions (default: one per turns entry)
+    collisions: str = "allowed"             # "stay": two movers on one cell cancel the ply
+    collect: dict = field(default_factory=dict)        # name -> Collect
+    tables: dict = field(default_factory=dict)         # name -> ScoreTable
+    timeout_when: tuple[Timeout, ...] = ()  # conditional timeout entries, tried in order
+
+    def __post_init__(self):
+        if not self.teams:
+            self.teams = tuple(self.turns)
 
     def side_of(self, role: str) -> int:
+        """The index of the ``turns`` entry in which ``role`` moves."""
         return next(i for i, side in enumerate(self.turns) if role in side)
+
+    def team_of(self, role: str) -> tuple[str, ...]:
+        return next(team for team in self.teams if role in team)
+
+    def own_turn(self, turn: int, role: str) -> bool:
+        """Every role moving in ``turns[turn]`` is on ``role``'s team."""
+        return set(self.turns[turn]) <= set(self.team_of(role))
+
+    def split_turn(self, turn: int, role: str) -> bool:
+        """``turns[turn]`` moves ``role``'s team and others at once (they commit in two halves)."""
+        members = set(self.turns[turn])
+        return bool(members & set(self.team_of(role))) and not members <= set(self.team_of(role))
+
+    def score_values(self, score) -> list[int]:
+        """The numbers a score can stand for: itself, or every value of its table."""
+        return [score] if isinstance(score, int) else list(self.tables[score].values)
 
     def scores_of(self, role: str) -> list[int]:
         """Every score the role can get, ascending."""
-        values = {end.scores[role] for end in self.ends} | {self.timeout[role]}
+        values = set(self.score_values(self.timeout[role]))
+        for end in self.ends:
+            values.update(self.score_values(end.scores[role]))
+        for entry in self.timeout_when:
+            values.update(self.score_values(entry.scores[role]))
         return sorted(values)
+
+    def constant_scores(self, role: str) -> bool:
+        """The role's score depends only on which end holds (the race solver applies)."""
+        return (not self.timeout_when and isinstance(self.timeout[role], int)
+                and all(isinstance(end.scores[role], int) for end in self.ends))
 
     @property
     def max_plies(self) -> int:

@@ -12,21 +12,51 @@ QUERY_KINDS = ("value", "win", "survive")
 
 @dataclass(frozen=True)
 class Position:
-    """Where every piece stands, which side is to move, and the step number of the original game."""
+    """Where every piece stands, which ``turns`` entry is to move, the step number of the
+    original game, and the state the rules' mechanisms keep:
+
+    * ``items``: per collectible (in rule order), the cells that still hold an item
+      (None: as the board starts);
+    * ``lost``: per ``turns`` entry, how many of its next turns are skipped (empty: none);
+    * ``was``: the (piece, mark) pairs of ``was_on`` conditions that held in the position before.
+    """
 
     pieces: tuple[tuple[str, Cell], ...]
     side: int
     step: int
+    items: tuple[tuple[str, frozenset], ...] | None = None
+    lost: tuple[int, ...] = ()
+    was: frozenset = frozenset()
 
     def cell(self, piece: str) -> Cell:
         return dict(self.pieces)[piece]
 
+    def items_left(self, board: Board) -> dict[str, frozenset]:
+        """{collectible: cells still holding an item}."""
+        if self.items is None:
+            return {name: board.marks.get(c.mark, frozenset()) for name, c in board.rules.collect.items()}
+        return dict(self.items)
+
+    def lost_turns(self, board: Board) -> tuple[int, ...]:
+        return self.lost or (0,) * len(board.rules.turns)
+
     def as_dict(self, board: Board) -> dict:
-        return {
+        out = {
             "pieces": {p: list(c) for p, c in self.pieces},
             "turn": list(board.rules.turns[self.side]),
             "step": self.step,
         }
+        rules = board.rules
+        if rules.collect:
+            left = self.items_left(board)
+            out["items"] = {name: sorted(list(c) for c in left[name]) for name in rules.collect}
+            out["collected"] = {name: len(board.marks.get(c.mark, ())) - len(left[name])
+                                for name, c in rules.collect.items()}
+        if any(self.lost):
+            out["lost_turns"] = {"+".join(rules.turns[t]): n for t, n in enumerate(self.lost) if n}
+        if self.was:
+            out["was_on"] = {piece: mark for piece, mark in sorted(self.was)}
+        return out
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,19 @@ def glyphs(board: Board) -> dict[str, str]:
     return out
 
 
-def draw_position(board: Board, position: Position) -> str:
+def draw_position(board: Board, position: Position, hidden: frozenset = frozenset()) -> str:
+    """The board with the pieces where ``position`` has them; items already taken and the
+    marks in ``hidden`` (e.g. obstacles not yet revealed in play) are left out."""
     chars = glyphs(board)
     at = {}
+    left = position.items_left(board)
+    collected_marks = {c.mark: left[name] for name, c in board.rules.collect.items()}
     for mark, cells in board.marks.items():
+        if mark in hidden:
+            continue
         for cell in cells:
+            if mark in collected_marks and cell not in collected_marks[mark]:
+                continue
             at[cell] = chars[mark]
     placed = set()
     for piece, cell in position.pieces:
@@ -38,7 +46,21 @@ def draw_position(board: Board, position: Position) -> str:
 def describe_position(board: Board, position: Position) -> str:
     side = "+".join(board.rules.turns[position.side])
     left = board.rules.last_step - position.step
-    return f"{board.name}: {side} to move, step {position.step} ({left} plies to the step limit)"
+    extra = ""
+    for name, c in board.rules.collect.items():
+        taken = len(board.marks.get(c.mark, ())) - len(position.items_left(board)[name])
+        extra += f"; {c.piece} has taken {taken} {name}"
+    for turn, lost in enumerate(position.lost):
+        if lost:
+            extra += f"; {'+'.join(board.rules.turns[turn])} will skip {lost} turn{'s' if lost > 1 else ''}"
+    return f"{board.name}: {side} to move, step {position.step} ({left} plies to the step limit){extra}"
+
+
+def _line_move(ply: dict) -> str:
+    """``explorer west``; a joint move already names its roles: ``blinky east, inky east``."""
+    if len(ply["side"]) > 1:
+        return ply["move"]
+    return f"{ply['side'][0]} {ply['move']}"
 
 
 def _plies(n: int | None) -> str:
@@ -59,15 +81,25 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
     else:
         out.append(f"{role} can survive {horizon}: {'yes' if answer.holds else 'no'}"
                    + ("" if answer.holds else f", the others force a losing end in {answer.plies} plies"))
-    out.append(f"(value {answer.value}; win {'yes' if answer.win else 'no'}; "
-               f"survive {'yes' if answer.survives else 'no'})")
+    if answer.value is None:
+        out.append(f"(survive {'yes' if answer.survives else 'no'}; the value needs state this question "
+                   f"leaves out: ask --query value)")
+    else:
+        out.append(f"(value {answer.value}; win {'yes' if answer.win else 'no'}; "
+                   f"survive {'yes' if answer.survives else 'no'})")
     if answer.moves:
         width = max(len(m.move) for m in answer.moves)
-        out += ["", "moves of the side to move (value for " + role + ", plies after the move):"]
-        for m in answer.moves:
-            out.append(f"  {m.move:<{width}}  value {m.value:>4}  plies {_plies(m.plies):>3}")
+        if answer.value is None:
+            out += ["", f"moves of the side to move (does {role} survive after the move):"]
+            for m in answer.moves:
+                out.append(f"  {m.move:<{width}}  survives {'yes' if m.survives else 'no '}"
+                           f"  doom in {_plies(m.doom_plies):>3}")
+        else:
+            out += ["", "moves of the side to move (value for " + role + ", plies after the move):"]
+            for m in answer.moves:
+                out.append(f"  {m.move:<{width}}  value {m.value:>4}  plies {_plies(m.plies):>3}")
     if answer.line:
-        out += ["", "principal line: " + ", ".join(f"{'+'.join(p['side'])} {p['move']}" for p in answer.line)]
+        out += ["", "principal line: " + "; ".join(_line_move(p) for p in answer.line)]
     stats = answer.stats
     out += ["", f"solved in {stats.get('total_s', 0):.2f} s; ground program: {stats.get('ground_rules', 0)} rules"]
     return "\n".join(out)

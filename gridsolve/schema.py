@@ -16,20 +16,45 @@ MOVE = Object(doc="How one role makes a move: a sequence of single-cell steps.",
                      default="illegal"),
     "end_differs_from_start": Field(Bool(doc="the move may not end on the cell it started from"),
                                     default=False),
-    "may_not_end_on": Field(ListOf(Str(), doc="pieces whose current cell the move may not end on"),
-                            default=[]),
+    "may_not_end_on": Field(ListOf(Str(), doc="pieces whose cell (at the start of the ply) the move may "
+                                              "not aim at"), default=[]),
+    "frozen_on": Field(ListOf(Str(), doc="marks: on such a cell the piece can only stand still"), default=[]),
+    "bump": Field(Object(doc="a move into a cell with one of these marks fails: the piece stays and "
+                             "loses turns (needs steps: 1)", fields={
+        "marks": Field(ListOf(Str(), min_items=1, doc="the marks the piece bumps on"), required=True),
+        "lose_turns": Field(Int(0, 5, doc="how many of its next turns the piece's turns entry skips"),
+                            default=1),
+    })),
 })
 
 CONDITION = Object(doc="All conditions given must hold (a conjunction).", fields={
     "same_cell": Field(ListOf(Str(), min_items=2, doc="these pieces stand on one cell")),
     "reaches": Field(MapOf(Str(doc="a mark name from the board (e.g. exit)"), key_doc="piece",
                            doc="each piece stands on a cell with the given mark")),
+    "was_on": Field(MapOf(Str(doc="a mark name"), key_doc="piece",
+                          doc="each piece stood on a cell with the given mark in the position before")),
+    "collected": Field(MapOf(Either(((int, Int(0)), (str, Enum(("all",), doc="every item of the board")))),
+                             key_doc="collectible", doc="at least this many items were taken")),
+    "nearer": Field(Object(doc="the piece is nearer to a cell with the mark than the other piece "
+                               "(fewest steps, not entering cells it bumps on)", fields={
+        "piece": Field(Str(), required=True),
+        "than": Field(Str(), required=True),
+        "to": Field(Str(doc="a mark name"), required=True),
+    })),
+})
+
+SCORE = Either(((int, Int()), (str, Str(doc="the name of a score table"))),
+               doc="a score: a number, or the name of a score table (see score_tables)")
+
+TIMEOUT_ENTRY = Object(doc="Scores at the step limit when `when` holds (no `when`: always).", fields={
+    "when": Field(CONDITION),
+    "scores": Field(MapOf(SCORE, key_doc="role", doc="each role's score"), required=True),
 })
 
 END = Object(doc="An end condition. The first one in the list that holds decides the scores.", fields={
     "name": Field(Str(doc="a short name such as captured or escaped"), required=True),
     "when": Field(CONDITION, required=True),
-    "scores": Field(MapOf(Int(), key_doc="role", doc="each role's score when this end holds"),
+    "scores": Field(MapOf(SCORE, key_doc="role", doc="each role's score when this end holds"),
                     required=True),
     "loss_for": Field(ListOf(Str(), doc="roles that must avoid this end (the survive query); "
                                         "default: roles that get their lowest score here"),
@@ -49,10 +74,26 @@ RULES_FIELDS = {
     "turns": Field(ListOf(ListOf(Str(), min_items=1), min_items=1,
                           doc="turn order: a list of sides, each a list of roles that move together; "
                               "default: one side per role, in role order")),
+    "teams": Field(ListOf(ListOf(Str(), min_items=1), min_items=1,
+                          doc="who plays together: a list of teams, each a list of roles; default: the "
+                              "roles of each turns entry form one team")),
     "moves": Field(MapOf(MOVE, key_doc="role", doc="how each role moves")),
+    "collisions": Field(Enum(("allowed", "stay"), doc="stay: when two pieces that moved in a ply end on "
+                             "one cell, the ply has no effect"), default=None),
+    "collect": Field(MapOf(Object(doc="items to take", fields={
+        "piece": Field(Str(doc="the piece that takes them"), required=True),
+        "mark": Field(Str(doc="every cell with this mark starts with one item"), required=True),
+    }), key_doc="collectible", doc="collectibles, e.g. pellets: {piece: pacman, mark: pellet}")),
+    "score_tables": Field(MapOf(Object(doc="a score by the number of items taken", fields={
+        "count": Field(Str(doc="the collectible counted"), required=True),
+        "values": Field(ListOf(Int(), min_items=1, doc="the score for 0, 1, 2, ... items taken"),
+                        required=True),
+    }), key_doc="table", doc="named score tables")),
     "ends": Field(ListOf(END, doc="end conditions in order of precedence")),
     "steps": Field(STEPS),
-    "timeout": Field(MapOf(Int(), key_doc="role", doc="each role's score when the step limit ends the game")),
+    "timeout": Field(Either(((dict, MapOf(SCORE, key_doc="role")), (list, ListOf(TIMEOUT_ENTRY, min_items=1))),
+                            doc="each role's score when the step limit ends the game: a map of scores, or "
+                                "a list of entries of which the first whose `when` holds applies")),
 }
 RULES = Object(doc="The rules a board plays under.", fields=RULES_FIELDS)
 

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 import clingo
 
 from .compiler import Program, compile_program
-from .errors import EncodingError
+from .errors import EncodingError, LimitError, QueryError
 from .model import Board
 from .position import Query
 
@@ -15,23 +15,25 @@ from .position import Query
 @dataclass
 class MoveValue:
     move: str
-    value: int
+    value: int | None
     plies: int | None
-    win: bool
+    win: bool | None
     survives: bool
+    doom_plies: int | None = None
 
 
 @dataclass
 class Answer:
-    """What ``gridsolve solve`` reports (also its ``--json`` object)."""
+    """What ``gridsolve solve`` reports (also its ``--json`` object).  ``value`` and ``win``
+    are None when a survive question was answered without them (see README)."""
 
     board: str
     role: str
     query: str
     holds: bool
-    value: int
+    value: int | None
     plies: int | None
-    win: bool
+    win: bool | None
     win_plies: int | None
     survives: bool
     doom_plies: int | None
@@ -50,18 +52,25 @@ class Answer:
 
 
 def format_move(term: clingo.Symbol) -> str:
-    """``north`` for a one-step move, ``north east`` for the tuple (north,east), and so on."""
-    if term.type == clingo.SymbolType.Function and term.name == "" and term.arguments:
-        return " ".join(format_move(arg) for arg in term.arguments)
+    """``north`` for a one-step move, ``north east`` for the tuple (north,east), and so on;
+    ``blinky north, inky west`` for the joint move ``j(mv(blinky,north),mv(inky,west))``."""
+    if term.type == clingo.SymbolType.Function:
+        if term.name == "" and term.arguments:
+            return " ".join(format_move(arg) for arg in term.arguments)
+        if term.name == "j":
+            return ", ".join(f"{part.arguments[0]} {format_move(part.arguments[1])}" for part in term.arguments)
     return str(term)
 
 
-def decode_state(term: clingo.Symbol, board: Board) -> dict:
-    """The position described by a state term ``s(T,X1,Y1,...)``."""
-    args = [a.number for a in term.arguments]
-    rules = board.rules
-    pieces = {role: [args[1 + 2 * i], args[2 + 2 * i]] for i, role in enumerate(rules.roles)}
-    return {"pieces": pieces, "turn": list(rules.turns[args[0]])}
+def decode_state(term: clingo.Symbol, board: Board, layout) -> dict:
+    """The position described by a state term ``s(T,X1,Y1,...,fields)``."""
+    parts = layout.decode([a.number for a in term.arguments], board)
+    out = {"pieces": {r: list(c) for r, c in parts["pieces"]}, "turn": list(board.rules.turns[parts["side"]])}
+    for name, left in parts.get("items", ()):
+        out.setdefault("items", {})[name] = sorted(list(c) for c in left)
+    if any(parts.get("lost", ())):
+        out["lost_turns"] = list(parts["lost"])
+    return out
 
 
 @dataclass
@@ -81,12 +90,16 @@ class _Model:
         return out
 
 
-def run_program(program: Program, board: Board) -> Answer:
+def run_program(program: Program, board: Board, limits: Limits | None = None) -> Answer:
     """Ground and solve ``program``; every answer comes from the one model clingo computes."""
     started = time.perf_counter()
     ctl = clingo.Control(["--warn=none", "--stats"])
+    limits = limits or Limits()
     try:
-        levels = _ground_to_fixpoint(ctl, program)
+        if program.mode == "layered":
+            levels = _ground_layers(ctl, program, limits, started)
+        else:
+            levels = _ground_to_fixpoint(ctl, program)
         parsed = time.perf_counter()
         _ground_line(ctl, program)
     except RuntimeError as exc:
@@ -130,6 +143,49 @@ def _ground_to_fixpoint(ctl: clingo.Control, program: Program) -> int:
     return len(program.levels)
 
 
+@dataclass
+class Limits:
+    """How much work a layered solve may do before it stops with a :class:`LimitError`."""
+
+    atoms: int = 6_000_000          # ground atoms (about 1.5 GB of clingo memory)
+    seconds: float | None = None    # wall-clock time
+    progress: object = None         # called with a line of text as the layers are ground
+
+
+def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float) -> int:
+    """Ground the layered program part by part: the positions depth by depth (checking the
+    limits after each depth), the values and ranks back from the horizon."""
+    ctl.add("base", [], program.base)
+    ctl.ground([("base", [])])
+    total = len(program.depths)
+    for k, text in enumerate(program.depths):
+        _ground_part(ctl, f"depth_{k}", text)
+        atoms = len(ctl.symbolic_atoms)
+        elapsed = time.perf_counter() - started
+        if limits.progress and (elapsed > 2 or k == total - 1 and elapsed > 1):
+            limits.progress(f"depth {k}/{total - 1}: {atoms:,} ground atoms, {elapsed:.1f} s")
+        if atoms > limits.atoms or (limits.seconds is not None and elapsed > limits.seconds):
+            what = (f"{atoms:,} ground atoms (limit {limits.atoms:,})" if atoms > limits.atoms
+                    else f"{elapsed:.0f} s (limit {limits.seconds:.0f} s)")
+            raise LimitError(
+                f"the positions within {program.remaining} plies do not fit: {what} after exploring "
+                f"{k} of {program.remaining} plies",
+                f"Ask with a smaller horizon, e.g. --horizon {max(1, k - 1)}" + (
+                    f", or ask --query survive (it does not need the {', '.join(c.name for c in program.layout.collect)})"
+                    if program.layout.collect and program.query.kind != "survive" else "") + ".")
+    for k, text in enumerate(program.backs):
+        _ground_part(ctl, f"back_{k}", text)
+    _ground_part(ctl, "races", program.races)
+    for k, text in enumerate(program.ranks):
+        _ground_part(ctl, f"rank_{k}", text)
+    return total
+
+
+def _ground_part(ctl: clingo.Control, name: str, text: str) -> None:
+    ctl.add(name, [], text)
+    ctl.ground([(name, [])])
+
+
 LINE_CHUNK = 10   # line parts ground per call: one call per part costs more than it saves
 
 
@@ -161,21 +217,22 @@ def _read_answer(model: _Model, program: Program, board: Board, stats: dict) -> 
     win_plies = model.at_zero("win_plies")
     survives = model.at_zero("survives")
     doom = model.at_zero("doom_plies")
-    if "at" not in values:
+    known = program.value_known
+    if known and "at" not in values:
         raise EncodingError("clingo's answer has no value for the query position")
+    probes = values if known else survives_or_doom(survives, doom)
     moves = []
-    for probe, (value,) in values.items():
+    for probe in probes:
         if probe == "at":
             continue
-        moves.append(MoveValue(format_move(probe), value.number, _opt_number(plies.get(probe)),
-                               probe in wins, probe in survives))
+        moves.append(MoveValue(format_move(probe), values[probe][0].number if known else None,
+                               _opt_number(plies.get(probe)), (probe in wins) if known else None,
+                               probe in survives, _opt_number(doom.get(probe))))
     moves.sort(key=lambda m: m.move)
-    line_atoms = sorted(model.atoms.get("line", []), key=lambda a: a[0].number)
-    line = [{"ply": a[0].number, "side": list(board.rules.turns[a[1].number]), "move": format_move(a[2])}
-            for a in line_atoms]
-    win = "at" in wins
+    line = _read_line(model, program, board)
+    win = ("at" in wins) if known else None
     surv = "at" in survives
-    value = values["at"][0].number
+    value = values["at"][0].number if known else None
     if query.kind == "win":
         holds, answer_plies = win, _opt_number(win_plies.get("at"))
     elif query.kind == "survive":
@@ -184,7 +241,7 @@ def _read_answer(model: _Model, program: Program, board: Board, stats: dict) -> 
         holds, answer_plies = True, _opt_number(plies.get("at"))
     strategy = None
     if query.strategy:
-        strategy = [{"position": decode_state(s, board), "move": format_move(m)}
+        strategy = [{"position": decode_state(s, board, program.layout), "move": format_move(m)}
                     for s, m in model.atoms.get("strat", [])]
         strategy.sort(key=lambda e: str(e["position"]))
     return Answer(board.name, query.role, query.kind, holds, value, answer_plies, win,
@@ -192,12 +249,41 @@ def _read_answer(model: _Model, program: Program, board: Board, stats: dict) -> 
                   query.position.as_dict(board), moves, line, stats, strategy)
 
 
-def solve(board: Board, query: Query) -> Answer:
+def survives_or_doom(survives: dict, doom: dict) -> list:
+    """The probes of a survive question answered without values."""
+    return list(dict.fromkeys([*survives, *doom]))
+
+
+def _read_line(model: _Model, program: Program, board: Board) -> list[dict]:
+    """The principal line; a ply where the role's team commits first and the others answer is
+    one entry with the joint move."""
+    rules = board.rules
+    answers = {a[0].number: a[1] for a in model.atoms.get("line_answer", [])}
+    line = []
+    for args in sorted(model.atoms.get("line", []), key=lambda a: a[0].number):
+        ply, turn = args[0].number, args[1].number
+        move = format_move(args[2])
+        if ply in answers:
+            team = [r for r in rules.turns[turn] if r in program.plan_team]
+            others = [r for r in rules.turns[turn] if r not in program.plan_team]
+            first = move if len(team) > 1 else f"{team[0]} {move}"
+            second = format_move(answers[ply])
+            second = second if len(others) > 1 else f"{others[0]} {second}"
+            move = f"{first}, {second}"
+        line.append({"ply": ply, "side": list(rules.turns[turn]), "move": move})
+    return line
+
+
+def solve(board: Board, query: Query, limits: Limits | None = None) -> Answer:
     """Compile ``query`` on ``board`` and answer it with clingo."""
     started = time.perf_counter()
     program = compile_program(board, query)
+    if query.strategy and program.mode == "layered":
+        raise QueryError("--strategy: strategies are written for games solved by races only; "
+                         f"{board.name} asked this way needs the layered solver",
+                         "Ask without --strategy; per-move values and the principal line show the best play.")
     compiled = time.perf_counter()
-    answer = run_program(program, board)
+    answer = run_program(program, board, limits)
     answer.stats = {"compile_s": round(compiled - started, 4), **answer.stats,
                     "total_s": round(time.perf_counter() - started, 4)}
     return answer

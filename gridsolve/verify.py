@@ -177,9 +177,9 @@ def check_board(path: Path):
 def _measure_group(board, members: list[Expectation]):
     """Measure every key of expectations that share (role, position, horizon)."""
     first = members[0]
-    query = Query(first.role, "value", first.position, first.horizon)
     wanted = [(e.index, x) for e in members for x in e.checks]
     solver_keys = [(i, x) for i, x in wanted if x.key in SOLVER_KEYS]
+    query = Query(first.role, _query_kind({x.key for _, x in solver_keys}), first.position, first.horizon)
     if solver_keys:
         started = time.perf_counter()
         try:
@@ -219,11 +219,27 @@ def _measure_group(board, members: list[Expectation]):
                time.perf_counter() - started)
 
 
+def _query_kind(keys: set[str]) -> str:
+    """The cheapest query that measures ``keys``: survive alone needs no value."""
+    return "survive" if keys == {"survive"} else "value"
+
+
 def _winning_first_moves(board, expectation: Expectation, answer) -> dict[str, tuple]:
-    """{move: resulting position} for the role's first moves that keep a forced win."""
+    """{move: resulting position} for the role's first moves that keep a forced win.
+
+    Where the role's team moves at once with others, the position after a move depends on
+    their moves too: each of the team's winning moves counts as one."""
+    winning = [m.move for m in answer.moves if m.win]
+    if board.rules.split_turn(expectation.position.side, expectation.role):
+        return {move: move for move in winning}
     _, steps = examine(board, expectation.position)
-    after = {step.move: (step.position.pieces, step.position.side) for step in steps}
-    return {m.move: after[m.move] for m in answer.moves if m.win and m.move in after}
+    after = {step.move: _without_step(step.position) for step in steps}
+    return {move: after[move] for move in winning if move in after}
+
+
+def _without_step(position):
+    """A position without its step number: moves that lead to it count once."""
+    return (position.pieces, position.side, position.items, position.lost, position.was)
 
 
 def _summary(answer) -> str:

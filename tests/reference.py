@@ -1,56 +1,164 @@
 """An independent, plain explicit-state solver: the cross-check for the clingo solver.
 
-Written from the semantics in the README ("What the answers mean") and nothing else: it reads
-only the :mod:`gridsolve.model` data of a loaded board (and builds :class:`Position` values) and
-never touches the compiler, the encodings or clingo.  It is memoised recursion over
-(pieces, side to move, plies left); short and slow on purpose.
+Written from the semantics in the README ("What the answers mean") and docs/rule-language.md
+and nothing else: it reads only the :mod:`gridsolve.model` data of a loaded board (and builds
+:class:`Position` values) and never touches the compiler, the encodings or clingo.  It is
+memoised recursion over (state, plies left); short and slow on purpose.
 
-A state is ``(cells, side)``: ``cells`` the pieces' cells in role order, ``side`` an index
-into ``rules.turns``.
+A state is ``(cells, turn, items, lost, was)``:
+
+* ``cells``: the pieces' cells in role order;
+* ``turn``: the index of the ``turns`` entry to move;
+* ``items``: per collectible (in rule order) the frozenset of cells still holding an item;
+* ``lost``: per ``turns`` entry, how many of its next turns are skipped;
+* ``was``: the (piece, mark) pairs of the rules' ``was_on`` conditions that held in the
+  position before.
+
+The game, for the question about role R with team T (``rules.team_of(R)``):
+
+* A position *stops* when an end holds (the first in rule order decides), when no plies are
+  left, or when a role to move has no legal move; the last two are scored by the first
+  conditional timeout entry that holds, else by ``timeout``.
+* A ply of entry t: every role of ``turns[t]`` picks a move at once.  T maximises R's score,
+  everyone else minimises it.  An entry of T's roles only is T's choice, an entry without
+  them the others' (one coalition); in a *split* entry T commits its part first and the
+  others answer knowing it (the conservative guarantee).  Every node is therefore a list of
+  *groups* (T's choices) of *children* (the others' answers): the value is
+  ``max over groups of min over children``; an own entry has one child per group, an entry
+  of the others a single group.
+* Ranks ("fewest plies to force a stop with a property") are the same game as a reachability
+  game; a split ply (commit and answer) counts as one ply.
 """
 from __future__ import annotations
 
 import itertools
+from collections import deque
 
-from gridsolve.model import Board
+from gridsolve.model import Board, Condition
 from gridsolve.position import Position
 
 DIRECTIONS = ("north", "south", "east", "west")
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
+INF = float("inf")
+MOVE_REF = "query"    # see RoleSolver.move_summaries
+# Two readings the rule language leaves open (docs/rule-language.md); the defaults follow the
+# docs' words, the other values are there to try the other reading:
+# - "When the piece ends its move on a cell that still holds an item, it takes it": only a
+#   collector that moves in the ply takes an item ("mover"), or any collector that stands on
+#   an item after a ply ("any").
+COLLECT_BY = "mover"
+# - "a move into a cell with one of these marks fails": a move that stays on its cell
+#   (nowhere, a blocked step that stays) on a bump cell is no move into it (False), or bumps
+#   too (True).
+BUMP_IN_PLACE = False
 
 
 class Game:
-    """The game tree of one board: end conditions and moves (shared by every query on it)."""
+    """The rules of one board as plain Python: conditions, ends, scores, moves, successors
+    (shared by every query on it)."""
 
     def __init__(self, board: Board):
         self.board = board
-        self.rules = board.rules
-        self.roles = board.rules.roles
+        self.rules = rules = board.rules
+        self.roles = rules.roles
+        self.index = {r: i for i, r in enumerate(self.roles)}
+        self.collect = list(rules.collect.values())
+        self.start_items = tuple(frozenset(board.marks.get(c.mark, ())) for c in self.collect)
+        self.collect_index = {c.name: i for i, c in enumerate(self.collect)}
+        conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
+        self.was_pairs = tuple(dict.fromkeys(p for w in conditions for p in w.was_on))
+        # how positions are written (as gridsolve.explore writes them)
+        self.keeps_lost = any(m.bump_on and m.lose_turns for m in rules.moves.values())
         self._piece_moves: dict = {}
         self._successors: dict = {}
         self._ends: dict = {}
+        self._moves: dict = {}
+        self._distance: dict = {}
 
-    # --- ends ----------------------------------------------------------------------------
-    def end(self, cells):
-        """The first end (in rule order) whose every condition holds, or None."""
-        if cells not in self._ends:
-            at = dict(zip(self.roles, cells))
-            found = None
-            for end in self.rules.ends:
-                same = all(len({at[p] for p in group}) == 1 for group in end.same_cell)
-                reach = all(at[piece] in self.board.marks[mark] for piece, mark in end.reaches)
-                if same and reach:
-                    found = end
+    # --- marks, distances, conditions ---------------------------------------------------
+    def marked(self, cell, marks) -> bool:
+        return any(cell in self.board.marks.get(m, ()) for m in marks)
+
+    def distance(self, piece, mark, start):
+        """Fewest single steps from ``start`` to a cell with ``mark`` through open edges, not
+        entering cells the piece bumps on; INF when there is no way."""
+        key = (piece, mark, start)
+        if key not in self._distance:
+            goal = self.board.marks.get(mark, frozenset())
+            bump = self.rules.moves[piece].bump_on
+            seen, queue, found = {start: 0}, deque([start]), INF
+            while queue:
+                cell = queue.popleft()
+                if cell in goal:
+                    found = seen[cell]
                     break
-            self._ends[cells] = found
-        return self._ends[cells]
+                for d in DIRECTIONS:
+                    if not self.board.open_step(cell, d):
+                        continue
+                    nxt = (cell[0] + DELTA[d][0], cell[1] + DELTA[d][1])
+                    if nxt in seen or (bump and self.marked(nxt, bump)):
+                        continue
+                    seen[nxt] = seen[cell] + 1
+                    queue.append(nxt)
+            self._distance[key] = found
+        return self._distance[key]
+
+    def taken(self, state, name) -> int:
+        i = self.collect_index[name]
+        return len(self.start_items[i]) - len(state[2][i])
+
+    def holds(self, when: Condition, state) -> bool:
+        cells, _, _, _, was = state
+        at = {r: cells[i] for r, i in self.index.items()}
+        marks = self.board.marks
+        for group in when.same_cell:
+            if len({at[p] for p in group}) != 1:
+                return False
+        for piece, mark in when.reaches:
+            if at[piece] not in marks.get(mark, ()):
+                return False
+        for pair in when.was_on:
+            if pair not in was:
+                return False
+        for name, at_least in when.collected:
+            total = len(self.start_items[self.collect_index[name]])
+            if self.taken(state, name) < (total if at_least < 0 else at_least):
+                return False
+        for piece, other, mark in when.nearer:
+            if not self.distance(piece, mark, at[piece]) < self.distance(other, mark, at[other]):
+                return False
+        return True
+
+    def end(self, state):
+        """The first end (in rule order) whose condition holds, or None."""
+        key = state[0], state[2], state[4]     # ends depend on cells, items and was only
+        if key not in self._ends:
+            self._ends[key] = next((e for e in self.rules.ends if self.holds(e.when, state)), None)
+        return self._ends[key]
+
+    def score(self, score, state) -> int:
+        """A score (a number, or the name of a score table) in ``state``."""
+        if isinstance(score, int):
+            return score
+        table = self.rules.tables[score]
+        return table.values[self.taken(state, table.count)]
+
+    def timeout_score(self, role, state) -> int:
+        for entry in self.rules.timeout_when:
+            if self.holds(entry.when, state):
+                return self.score(entry.scores[role], state)
+        return self.score(self.rules.timeout[role], state)
 
     # --- moves ---------------------------------------------------------------------------
     def piece_moves(self, role, start):
-        """[(name, end cell)] of ``role`` from ``start``, before looking at the other pieces."""
+        """[(name, aimed cell)] of ``role`` from ``start``, before looking at the other pieces."""
         key = (role, start)
         if key not in self._piece_moves:
             rule = self.rules.moves[role]
+            if rule.frozen_on and self.marked(start, rule.frozen_on):
+                out = [(" ".join(["nowhere"] * rule.steps), start)] if rule.idle else []
+                self._piece_moves[key] = out
+                return out
             options = []
             for i in range(rule.steps):
                 dirs = list(DIRECTIONS)
@@ -78,24 +186,106 @@ class Game:
             self._piece_moves[key] = out
         return self._piece_moves[key]
 
+    def role_moves(self, role, cells):
+        """[(name, final cell, bumped)] of ``role``'s legal moves in a ply starting at ``cells``."""
+        rule = self.rules.moves[role]
+        start = cells[self.index[role]]
+        banned = frozenset(cells[self.index[p]] for p in rule.may_not_end_on)
+        key = (role, start, banned, BUMP_IN_PLACE)
+        if key not in self._moves:
+            out = []
+            for name, aim in self.piece_moves(role, start):
+                if aim in banned:
+                    continue
+                if rule.bump_on and (aim != start or BUMP_IN_PLACE) and self.marked(aim, rule.bump_on):
+                    out.append((name, start, True))
+                else:
+                    out.append((name, aim, False))
+            self._moves[key] = out
+        return self._moves[key]
+
+    def entry_moves(self, state, roles):
+        """[(name, {role: (final cell, bumped)})]: the joint moves of ``roles`` (in the order
+        given), named as the solver names them."""
+        per_role = [self.role_moves(r, state[0]) for r in roles]
+        out = []
+        for combo in itertools.product(*per_role):
+            if len(roles) == 1:
+                name = combo[0][0]
+            else:
+                name = ", ".join(f"{r} {m[0]}" for r, m in zip(roles, combo))
+            out.append((name, {r: (m[1], m[2]) for r, m in zip(roles, combo)}))
+        return out
+
+    def stuck(self, state) -> bool:
+        return any(not self.role_moves(r, state[0]) for r in self.rules.turns[state[1]])
+
+    def apply(self, state, chosen: dict):
+        """The state after the ply in which each role of ``chosen`` makes its move:
+        {role: (final cell, bumped)}."""
+        cells, t, items, lost, was = state
+        rules = self.rules
+        finals = {r: f for r, (f, _) in chosen.items()}
+        collide = False
+        if rules.collisions == "stay":
+            movers = list(chosen)
+            for a, b in itertools.combinations(movers, 2):
+                if finals[a] == finals[b] and (finals[a] != cells[self.index[a]]
+                                               or finals[b] != cells[self.index[b]]):
+                    collide = True
+                    break
+        new_cells, new_items, new_lost = cells, items, list(lost)
+        if not collide:
+            new_cells = list(cells)
+            for r, f in finals.items():
+                new_cells[self.index[r]] = f
+            new_cells = tuple(new_cells)
+            for r, (_, bumped) in chosen.items():
+                if bumped:
+                    new_lost[t] += rules.moves[r].lose_turns
+            new_items = list(items)
+            for i, c in enumerate(self.collect):
+                if c.piece in finals or COLLECT_BY == "any":
+                    cell = new_cells[self.index[c.piece]]
+                    if cell in new_items[i]:
+                        new_items[i] = new_items[i] - {cell}
+            new_items = tuple(new_items)
+        new_was = frozenset((p, m) for p, m in self.was_pairs
+                            if cells[self.index[p]] in self.board.marks.get(m, ()))
+        n = len(rules.turns)
+        t2 = (t + 1) % n
+        while new_lost[t2] > 0:
+            new_lost[t2] -= 1
+            t2 = (t2 + 1) % n
+        return new_cells, t2, new_items, tuple(new_lost), new_was
+
     def successors(self, state):
-        """{move name: successor state} of the side to move (empty if the game has ended)."""
+        """{joint move name: successor state} of the entry to move (empty if the game has
+        ended or a role to move has no move)."""
         if state not in self._successors:
-            cells, side = state
             out = {}
-            if self.end(cells) is None:
-                role = self.rules.turns[side][0]
-                index = self.roles.index(role)
-                at = dict(zip(self.roles, cells))
-                banned = {at[p] for p in self.rules.moves[role].may_not_end_on}
-                nxt = (side + 1) % len(self.rules.turns)
-                for name, cell in self.piece_moves(role, cells[index]):
-                    if cell in banned:
-                        continue
-                    new = cells[:index] + (cell,) + cells[index + 1:]
-                    out[name] = (new, nxt)
+            if self.end(state) is None:
+                roles = self.rules.turns[state[1]]
+                for name, chosen in self.entry_moves(state, roles):
+                    out[name] = self.apply(state, chosen)
             self._successors[state] = out
         return self._successors[state]
+
+    # --- positions -----------------------------------------------------------------------
+    def state_of(self, position: Position):
+        at = dict(position.pieces)
+        cells = tuple(tuple(at[r]) for r in self.roles)
+        left = position.items_left(self.board)
+        items = tuple(frozenset(left[c.name]) for c in self.collect)
+        lost = tuple(position.lost_turns(self.board))
+        was = frozenset(p for p in position.was if p in self.was_pairs)
+        return cells, position.side, items, lost, was
+
+    def position_of(self, state, step: int) -> Position:
+        cells, t, items, lost, was = state
+        return Position(tuple(zip(self.roles, cells)), t, step,
+                        tuple((c.name, items[i]) for i, c in enumerate(self.collect)) if self.collect else None,
+                        lost if self.keeps_lost else (), was)
 
 
 class RoleSolver:
@@ -105,77 +295,162 @@ class RoleSolver:
         self.game = game
         self.role = role
         rules = game.rules
-        self.timeout = rules.timeout[role]
-        self.scores = sorted({e.scores[role] for e in rules.ends} | {self.timeout})
-        self.own = frozenset(i for i, side in enumerate(rules.turns) if role in side)
-        self.others = frozenset(range(len(rules.turns))) - self.own
+        self.team = frozenset(rules.team_of(role))
+        self.scores = rules.scores_of(role)
         self._value: dict = {}
-        self._forced: dict = {}
+        self._rank: dict = {}
+        self._stop: dict = {}
+        self._groups: dict = {}
+
+    # --- the tree ----------------------------------------------------------------------
+    def stop(self, state, k):
+        """None if the game goes on from ``state`` with ``k`` plies left, else (the role's
+        score, the deciding end or None for a timeout stop)."""
+        key = (state, k == 0)
+        if key not in self._stop:
+            game = self.game
+            end = game.end(state)
+            if end is not None:
+                result = (game.score(end.scores[self.role], state), end)
+            elif k == 0 or game.stuck(state):
+                result = (game.timeout_score(self.role, state), None)
+            else:
+                result = None
+            self._stop[key] = result
+        return self._stop[key]
+
+    def groups(self, state):
+        """[(name of the team's choice or None, [child states])] of a position that goes on."""
+        if state not in self._groups:
+            game = self.game
+            roles = game.rules.turns[state[1]]
+            mine = [r for r in roles if r in self.team]
+            theirs = [r for r in roles if r not in self.team]
+            if not mine:
+                out = [(None, [game.apply(state, c) for _, c in game.entry_moves(state, theirs)])]
+            else:
+                answers = game.entry_moves(state, theirs) if theirs else [("", {})]
+                out = [(name, [game.apply(state, {**c, **a}) for _, a in answers])
+                       for name, c in game.entry_moves(state, mine)]
+            self._groups[state] = out
+        return self._groups[state]
+
+    def moves(self, state):
+        """[(move name as listed in answers, [child states])]: the team's moves (a split
+        entry: its commits) or the others' joint moves."""
+        groups = self.groups(state)
+        if groups[0][0] is None:
+            names = [n for n, _ in self.game.entry_moves(state, self.game.rules.turns[state[1]])]
+            return [(n, [child]) for n, child in zip(names, groups[0][1])]
+        return groups
 
     def value(self, state, k):
         key = (state, k)
         if key not in self._value:
-            end = self.game.end(state[0])
-            if end is not None:
-                result = end.scores[self.role]
+            stop = self.stop(state, k)
+            if stop is not None:
+                result = stop[0]
             else:
-                succ = self.game.successors(state)
-                if k == 0 or not succ:
-                    result = self.timeout
-                else:
-                    values = [self.value(s, k - 1) for s in succ.values()]
-                    result = max(values) if state[1] in self.own else min(values)
+                result = max(min(self.value(c, k - 1) for c in children)
+                             for _, children in self.groups(state))
             self._value[key] = result
         return self._value[key]
 
-    def targets(self, test):
-        return frozenset(e.name for e in self.game.rules.ends if test(e))
+    def goal(self, goal, stop) -> bool:
+        kind, x = goal
+        if kind == "ge":
+            return stop[0] >= x
+        if kind == "lt":
+            return stop[0] < x
+        return stop[1] is not None and self.role in stop[1].loss_for     # "loss"
 
-    def forced(self, attackers, targets, state, k):
-        """Fewest plies (<= k) in which ``attackers`` force an end in ``targets``, or None."""
-        key = (attackers, targets, state, k)
-        if key not in self._forced:
-            end = self.game.end(state[0])
-            if end is not None:
-                result = 0 if end.name in targets else None
-            elif k == 0:
-                result = None
+    def group_rank(self, team_attacks: bool, goal, children, k):
+        """The rank of a commit node (its children have ``k`` plies left), minus the ply."""
+        ranks = [self.rank(team_attacks, goal, c, k) for c in children]
+        if team_attacks:      # the others answer: they delay; every answer must be ranked
+            return None if None in ranks else max(ranks)
+        done = [r for r in ranks if r is not None]
+        return min(done) if done else None
+
+    def rank(self, team_attacks: bool, goal, state, k):
+        """Fewest plies (<= k) in which the attackers (the role's team, or the others) force
+        a stop with the property ``goal``; None if they cannot."""
+        key = (team_attacks, goal, state, k)
+        if key not in self._rank:
+            stop = self.stop(state, k)
+            if stop is not None:
+                result = 0 if self.goal(goal, stop) else None
             else:
-                depths = [self.forced(attackers, targets, s, k - 1)
-                          for s in self.game.successors(state).values()]
-                if not depths:
-                    result = None
-                elif state[1] in attackers:
-                    done = [d for d in depths if d is not None]
+                ranks = [self.group_rank(team_attacks, goal, children, k - 1)
+                         for _, children in self.groups(state)]
+                if team_attacks:
+                    done = [r for r in ranks if r is not None]
                     result = min(done) + 1 if done else None
                 else:
-                    result = None if None in depths else max(depths) + 1
-            self._forced[key] = result
-        return self._forced[key]
+                    result = None if None in ranks else max(ranks) + 1
+            self._rank[key] = result
+        return self._rank[key]
 
-    def summary(self, state, k) -> dict:
-        """value, value plies, win, win plies, survives, doom plies of ``state`` with ``k`` left."""
-        v = self.value(state, k)
-        t0 = self.timeout
-        if v > t0:
-            plies = self.forced(self.own, self.targets(lambda e: e.scores[self.role] >= v), state, k)
-        elif v < t0:
+    # --- answers -----------------------------------------------------------------------
+    def _summary(self, v, ref, rank) -> dict:
+        """value, plies, win, win plies, survives, doom plies from the value ``v``, the timeout
+        score ``ref`` and ``rank(team_attacks, goal)`` of the node."""
+        if v > ref:
+            plies = rank(True, ("ge", v))
+        elif v < ref:
             above = min(s for s in self.scores if s > v)
-            plies = self.forced(self.others, self.targets(lambda e: e.scores[self.role] < above), state, k)
+            plies = rank(False, ("lt", above))
         else:
             plies = None
         # self-check: a value away from the timeout score is forced by someone
-        assert (plies is None) == (v == t0), (v, t0, plies)
+        assert (plies is None) == (v == ref), (v, ref, plies)
         best = self.scores[-1]
-        if best > t0:
-            win_plies = self.forced(self.own, self.targets(lambda e: e.scores[self.role] >= best), state, k)
+        if best > ref:
+            win_plies = rank(True, ("ge", best))
             win = win_plies is not None
             assert win == (v == best), (win, v, best)
         else:
             win, win_plies = v == best, None
-        doom = self.forced(self.others, self.targets(lambda e: self.role in e.loss_for), state, k)
+        doom = rank(False, ("loss", None))
         return {"value": v, "value_plies": plies, "win": win, "win_plies": win_plies,
                 "survives": doom is None, "doom_plies": doom}
+
+    def summary(self, state, k, ref=None) -> dict:
+        """The answer's fields for ``state`` with ``k`` plies left; ``ref`` (default: the
+        role's timeout score in ``state``) is the score that nobody needs to force."""
+        if ref is None:
+            ref = self.game.timeout_score(self.role, state)
+        return self._summary(self.value(state, k), ref, lambda team, goal: self.rank(team, goal, state, k))
+
+    def commit_summary(self, state, children, k) -> dict:
+        """The fields of a commit node of ``state`` (the others still to answer; the children
+        have ``k`` plies left): its plies count the plies after the joint ply."""
+        v = min(self.value(c, k) for c in children)
+        return self._summary(v, self.game.timeout_score(self.role, state),
+                             lambda team, goal: self.group_rank(team, goal, children, k))
+
+    def move_summaries(self, state, k, move_ref: str | None = None) -> dict:
+        """{move name: summary} of the moves listed in an answer (``k`` plies left).
+
+        ``move_ref`` (default ``MOVE_REF``) says which timeout score a move's value is compared
+        with (value above it: the role's team forces it; below: the others do; equal: plies
+        null): ``"query"`` the role's timeout score in the position asked about (one reference
+        for every move of an answer, as for a split entry's commits, whose position is still
+        the one asked about), ``"position"`` the one in the position after the move (as if
+        that position were asked about).  The two differ only with conditional timeout
+        entries or score tables."""
+        if k == 0 or self.stop(state, k) is not None:
+            return {}
+        roles = self.game.rules.turns[state[1]]
+        split = any(r in self.team for r in roles) and any(r not in self.team for r in roles)
+        ref = self.game.timeout_score(self.role, state) if (move_ref or MOVE_REF) == "query" else None
+        out = {}
+        for name, children in self.moves(state):
+            if split:
+                out[name] = self.commit_summary(state, children, k - 1)
+            else:
+                out[name] = self.summary(children[0], k - 1, ref)
+        return out
 
 
 # --- the public interface -----------------------------------------------------------------
@@ -202,44 +477,52 @@ def _solver(board: Board, role: str) -> RoleSolver:
     return solvers[role]
 
 
-def _state(board: Board, position: Position):
-    at = dict(position.pieces)
-    return tuple(tuple(at[r]) for r in board.rules.roles), position.side
-
-
-def _position(board: Board, state, step: int) -> Position:
-    cells, side = state
-    return Position(tuple(zip(board.rules.roles, cells)), side, step)
-
-
 def remaining(board: Board, position: Position, horizon: int | None = None) -> int:
     left = board.rules.last_step - position.step
     return left if horizon is None else min(left, horizon)
 
 
 def end_of(board: Board, position: Position) -> str | None:
-    end = game_of(board).end(_state(board, position)[0])
+    game = game_of(board)
+    end = game.end(game.state_of(position))
     return None if end is None else end.name
 
 
 def legal_moves(board: Board, position: Position) -> dict[str, Position]:
-    """{move name: successor position} of the side to move; empty when the game has ended."""
-    succ = game_of(board).successors(_state(board, position))
-    return {name: _position(board, s, position.step + 1) for name, s in succ.items()}
+    """{joint move name: successor position} of the entry to move; empty when the game has
+    ended or a role to move has no move."""
+    game = game_of(board)
+    succ = game.successors(game.state_of(position))
+    return {name: game.position_of(s, position.step + 1) for name, s in succ.items()}
+
+
+def stop_scores(board: Board, position: Position, horizon: int | None = None) -> dict | None:
+    """Every role's score if the game stops at ``position`` (by an end, the step limit or the
+    horizon, or a role to move without a move); None if it goes on."""
+    game = game_of(board)
+    state = game.state_of(position)
+    k = remaining(board, position, horizon)
+    end = game.end(state)
+    if end is not None:
+        return {r: game.score(end.scores[r], state) for r in game.roles}
+    if k <= 0 or game.stuck(state):
+        return {r: game.timeout_score(r, state) for r in game.roles}
+    return None
 
 
 def reference_answer(board: Board, role: str, kind: str, position: Position,
-                     horizon: int | None = None) -> dict:
+                     horizon: int | None = None, move_ref: str | None = None) -> dict:
     """The answer to a query, as ``gridsolve.solver.solve`` should give it.
 
     Keys: ``value``, ``plies`` (as ``Answer.plies``: the value plies for ``kind="value"``, the
     win plies for ``"win"``, the doom plies for ``"survive"``), ``value_plies``, ``holds``,
     ``win``, ``win_plies``, ``survives``, ``doom_plies``, ``remaining`` and ``moves``:
-    {move name: (value, plies, win, survives)} of the position after each legal move, with one
-    ply fewer left (empty when the position has ended or no plies are left).
+    {move name: (value, plies, win, survives)} after each move listed (empty when the
+    position has stopped): the moves of the entry to move; in a split entry the role's
+    team's commits, valued at the commit node (plies counted after the joint ply).
     """
     solver = _solver(board, role)
-    state = _state(board, position)
+    state = solver.game.state_of(position)
     k = remaining(board, position, horizon)
     out = solver.summary(state, k)
     out["remaining"] = k
@@ -251,10 +534,6 @@ def reference_answer(board: Board, role: str, kind: str, position: Position,
         out["holds"], out["plies"] = out["survives"], out["doom_plies"]
     else:
         raise ValueError(kind)
-    moves = {}
-    if k > 0 and solver.game.end(state[0]) is None:
-        for name, succ in solver.game.successors(state).items():
-            s = solver.summary(succ, k - 1)
-            moves[name] = (s["value"], s["value_plies"], s["win"], s["survives"])
-    out["moves"] = moves
+    out["moves"] = {name: (s["value"], s["value_plies"], s["win"], s["survives"])
+                    for name, s in solver.move_summaries(state, k, move_ref).items()}
     return out

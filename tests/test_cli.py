@@ -72,8 +72,9 @@ def test_unknown_rule_set(board_file):
     path = board_file("rules: mummy-maze-1999\nsize: [2, 1]\n")
     result = run("solve", path)
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"Error: {path}:1: rules: no rule set named 'mummy-maze-1999'. "
-                                    "Known rule sets: mummy-maze-2007")
+    assert result.stderr == (f"Error: {path}:1: rules: no rule set named 'mummy-maze-1999'. "
+                             "Known rule sets: maze-runner-duel, mummy-maze-2007, mummy-maze-2007-prose, "
+                             "mummy-maze-gdl, pacman-3p, pacman-3p-prose, wallmaze.\n")
 
 
 def test_unknown_role_in_at():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from gridsolve.compiler import base_part
+from gridsolve.gamerules import outcome_rules, with_domain
 from gridsolve.resources import encoding
 from gridsolve.unroll import instantiate
 
@@ -78,7 +79,7 @@ edge(b,m,d). edge(b,m,e).            % defender at b: d or e
 edge(c,m,d). edge(c,m,f).            % defender at c: d or f (f never reaches the goal)
 edge(d,m,g). edge(e,m,d).            % attacker chains
 edge(f,m,f).
-term(g,goal).
+terminal(g). outcome(g,goal).
 #show won/3.
 """
 
@@ -97,7 +98,7 @@ def test_ranks_stop_at_the_levels_instantiated():
 
 def test_terminal_positions_are_decided_by_precedence():
     program = ("term(s,a). term(s,b). precedes(a,b). reach(s). #show outcome/2."
-               + base_part(encoding("solve.lp")))
+               + with_domain("\n".join(outcome_rules()), "reach(", "reach("))
     assert run_clingo(program) == {"outcome(s,a)"}
 
 

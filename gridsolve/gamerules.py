@@ -1,0 +1,245 @@
+"""The rules that depend on one game's position term: who moves, end conditions, moves.
+
+Every rule is written once per ``turns`` entry (and per way of not having ended), with the
+position term's variables spelled out (see :mod:`gridsolve.state`), so that gringo joins only
+small relations: ``rmove/9`` (one role's moves from a cell, encodings/moves.lp), ``ibit``,
+``markbit``, ``distance``, ``turn_after`` and ``table`` facts.
+
+Two domain predicates are left open: ``{STATE}`` (positions whose end conditions are derived)
+and ``{EXPAND}`` (positions whose moves are derived).  The race solver uses ``reach(S)`` for
+both; the layered solver instantiates the rules once per depth.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .model import Board, Condition, Rules
+from .state import Layout
+
+STATE, EXPAND = "{STATE}", "{EXPAND}"
+
+
+class Vars:
+    """Variable names of the position term's parts."""
+
+    def __init__(self, layout: Layout, prefix: str = ""):
+        self.layout = layout
+        self.prefix = prefix
+        self.index = {r: i for i, r in enumerate(layout.roles, 1)}
+        self.fields = layout.variables(prefix)
+
+    def x(self, piece):
+        return f"{self.prefix}X{self.index[piece]}"
+
+    def y(self, piece):
+        return f"{self.prefix}Y{self.index[piece]}"
+
+    def cell(self, piece):
+        return f"({self.x(piece)},{self.y(piece)})"
+
+    def was(self, pair):
+        return f"{self.prefix}W{self.layout.was.index(pair) + 1}"
+
+    def count(self, name):
+        index = [c.name for c in self.layout.collect].index(name) + 1
+        return f"{self.prefix}C{index}"
+
+
+def condition_literals(when: Condition, v: Vars, board: Board) -> list[tuple[str, str]]:
+    """(literal, negation) pairs whose conjunction is the condition."""
+    out = []
+    for group in when.same_cell:
+        for other in group[1:]:
+            a, b = v.cell(group[0]), v.cell(other)
+            out.append((f"{a} = {b}", f"{a} != {b}"))
+    for piece, mark in when.reaches:
+        atom = f"mark({mark},{v.x(piece)},{v.y(piece)})"
+        out.append((atom, f"not {atom}"))
+    for pair in when.was_on:
+        out.append((f"{v.was(pair)} = 1", f"{v.was(pair)} = 0"))
+    for name, at_least in when.collected:
+        total = len(board.marks.get(board.rules.collect[name].mark, ()))
+        need = total if at_least < 0 else at_least
+        out.append((f"{v.count(name)} >= {need}", f"{v.count(name)} < {need}"))
+    for piece, other, mark in when.nearer:
+        dists = (f"distance({piece},{mark},{v.x(piece)},{v.y(piece)},DA), "
+                 f"distance({other},{mark},{v.x(other)},{v.y(other)},DB)")
+        out.append((f"{dists}, DA < DB", f"{dists}, DA >= DB"))
+    return out
+
+
+def can_hold(when: Condition, board: Board) -> bool:
+    """False for a condition no position can meet (more items than the board has)."""
+    for name, at_least in when.collected:
+        if at_least > len(board.marks.get(board.rules.collect[name].mark, ())):
+            return False
+    return True
+
+
+def live_ends(board: Board) -> list:
+    return [end for end in board.rules.ends if can_hold(end.when, board)]
+
+
+def _score_literal(score, role: str, v: Vars, rules: Rules, out: str = "V") -> str:
+    if isinstance(score, int):
+        return f"{out} = {score}"
+    table = rules.tables[score]
+    return f"table({score},{v.count(table.count)},{out})"
+
+
+def end_rules(board: Board, layout: Layout) -> list[str]:
+    """``term/2``, ``outcome/2``, ``terminal/1`` for the positions of ``{STATE}``."""
+    v = Vars(layout)
+    s = layout.state()
+    out = ["% - End conditions (first that holds decides) ---"]
+    ends = live_ends(board)
+    for end in ends:
+        body = ", ".join(lit for lit, _ in condition_literals(end.when, v, board))
+        out.append(f"term({s},{end.name}) :- {STATE}({s}), {body}.")
+    return out + outcome_rules()
+
+
+def outcome_rules() -> list[str]:
+    """``terminal/1`` and ``outcome/2`` (the first end in rule order decides) from ``term/2``."""
+    return [f"terminal(S) :- {STATE}(S), term(S,_).",
+            f"overridden(S,E) :- {STATE}(S), term(S,E), term(S,E2), precedes(E2,E).",
+            f"outcome(S,E) :- {STATE}(S), term(S,E), not overridden(S,E)."]
+
+
+def score_rules(board: Board, layout: Layout, role: str, named: bool = False) -> list[str]:
+    """``escore(S,V)``: the role's score at the end that decides S; ``tscore(S,V)``: its score
+    if S is where the plies run out (the first timeout entry that holds, else the default).
+    With ``named``, the heads carry the role: ``escore(S,R,V)``, ``tscore(S,R,V)``."""
+    rules = board.rules
+    v = Vars(layout)
+    s = layout.state()
+    who = f",{role}" if named else ""
+    out = [f"% - Scores of {role}: at an end, and when the plies run out ---"]
+    for end in live_ends(board):
+        out.append(f"escore({s}{who},V) :- {STATE}({s}), outcome({s},{end.name}), "
+                   f"{_score_literal(end.scores[role], role, v, rules)}.")
+    for index, entry in enumerate(rules.timeout_when, 1):
+        body = ", ".join(lit for lit, _ in condition_literals(entry.when, v, board))
+        out.append(f"tmatch({s},{index}) :- {STATE}({s}), {body}.")
+    for index, entry in enumerate([*rules.timeout_when, None], 1):
+        scores = entry.scores if entry is not None else rules.timeout
+        earlier = [f"not tmatch({s},{j})" for j in range(1, index)]
+        match = [f"tmatch({s},{index})"] if entry is not None else []
+        body = ", ".join([f"{STATE}({s})", *match, *earlier, _score_literal(scores[role], role, v, rules)])
+        out.append(f"tscore({s}{who},V) :- {body}.")
+    return out
+
+
+def _joint_label(roles: list[str], moves: list[str]) -> str:
+    if len(roles) == 1:
+        return moves[0]
+    return "j(" + ",".join(f"mv({r},{m})" for r, m in zip(roles, moves)) + ")"
+
+
+def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = ()) -> list[str]:
+    """``mover/2`` and the moves: ``edge(S,M,S2)`` per ply, or for entries that move
+    ``split_team`` with others, ``split_edge(S,Mteam,Mothers,S2)``."""
+    rules = board.rules
+    v = Vars(layout)
+    n = Vars(layout, "N")
+    s = layout.state()
+    out = [f"mover({s},T) :- {EXPAND}({s}).", "",
+           "% - Moves: one rule per turns entry, per way of not having ended (and per collision case) ---"]
+    negations = [[neg for _, neg in condition_literals(end.when, v, board)] for end in live_ends(board)]
+    for turn, movers in enumerate(rules.turns):
+        now = layout.state(str(turn))
+        body = [f"{EXPAND}({now})"]
+        labels = []
+        for role in movers:
+            move = rules.moves[role]
+            i = v.index[role]
+            body.append(f"rmove({role},X{i},Y{i},M{i},AX{i},AY{i},PX{i},PY{i},B{i})")
+            body += [f"(AX{i},AY{i}) != {v.cell(p)}" for p in move.may_not_end_on]
+            labels.append(f"M{i}")
+        team = [r for r in movers if r in split_team]
+        split = bool(team) and len(team) < len(movers)
+        if split:
+            others = [r for r in movers if r not in split_team]
+            head_move = (f"split_edge({now},{_joint_label(team, [f'M{v.index[r]}' for r in team])},"
+                         f"{_joint_label(others, [f'M{v.index[r]}' for r in others])},")
+        else:
+            head_move = f"edge({now},{_joint_label(list(movers), labels)},"
+        for case_body, cells, effect in _outcomes(rules, movers, v):
+            after = _after(board, layout, turn, movers, cells, effect, v, n)
+            for choice in itertools.product(*negations) if negations else [()]:
+                rule_body = [*body[:1], *choice, *body[1:], *case_body, *after.body]
+                out.append(f"{head_move}{after.term}) :- {', '.join(rule_body)}.")
+    return out
+
+
+def _outcomes(rules: Rules, movers, v: Vars):
+    """(extra body, new cell per mover, ply has effect) for each collision case."""
+    moved = {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}
+    if rules.collisions != "stay" or len(movers) < 2:
+        yield [], moved, True
+        return
+    pairs = list(itertools.combinations(movers, 2))
+    # no collision: every pair ends apart, or neither of the two left its cell
+    for alternatives in itertools.product(*[
+            [[f"{moved[a]} != {moved[b]}"], [f"{moved[a]} = {v.cell(a)}", f"{moved[b]} = {v.cell(b)}"]]
+            for a, b in pairs]):
+        yield [lit for alt in alternatives for lit in alt], moved, True
+    # a collision: some pair ends on one cell and one of them moved; nothing changes
+    stay = {r: v.cell(r) for r in movers}
+    for a, b in pairs:
+        for mover in (a, b):
+            yield [f"{moved[a]} = {moved[b]}", f"{moved[mover]} != {v.cell(mover)}"], stay, False
+
+
+class _After:
+    def __init__(self, term: str, body: list[str]):
+        self.term, self.body = term, body
+
+
+def _after(board: Board, layout: Layout, turn: int, movers, cells: dict, effect: bool, v: Vars, n: Vars) -> _After:
+    """The position after the ply of ``turns[turn]`` with the movers on ``cells``."""
+    rules = board.rules
+    body = []
+    new_cells = []
+    for role in layout.roles:
+        cell = cells.get(role, v.cell(role))
+        new_cells.append(cell[1:-1])
+    fields = []
+    final = {r: cells.get(r, v.cell(r)) for r in layout.roles}
+    next_turn = str((turn + 1) % len(rules.turns))
+    if layout.lost:
+        lost_after = []
+        for t in range(1, layout.turns + 1):
+            bumps = [f"B{v.index[r]}" for r in movers] if t - 1 == turn and effect else []
+            lost_after.append("+".join([f"L{t}", *bumps]))
+        body.append(f"turn_after({turn},{','.join(lost_after)},TN,{','.join(n.fields[:layout.turns])})")
+        fields += n.fields[:layout.turns]
+        next_turn = "TN"
+    for pair in layout.was:
+        piece, mark = pair
+        bit = f"N{v.was(pair)}"
+        body.append(f"markbit({mark},{v.x(piece)},{v.y(piece)},{bit})")
+        fields.append(bit)
+    for index, item in enumerate(layout.collect, 1):
+        count, words = f"C{index}", [f"I{index}_{w}" for w in range(1, item.words + 1)]
+        if not effect or item.piece not in movers:
+            # a collector takes an item only when it ends its own move on the item's cell
+            fields += [count, *words]
+            continue
+        bits = [f"IB{index}_{w}" for w in range(1, item.words + 1)]
+        cell = final[item.piece][1:-1]
+        body.append(f"ibit({item.name},{cell},{','.join(bits)})")
+        taken = "+".join(f"({w}&{b})/{b}" for w, b in zip(words, bits))
+        fields.append(f"{count}+{taken}")
+        fields += [f"{w}-({w}&{b})" for w, b in zip(words, bits)]
+    return _After(layout.term(next_turn, new_cells, fields), body)
+
+
+def game_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = ()) -> str:
+    """End conditions and moves, with the domains ``{STATE}``/``{EXPAND}`` left open."""
+    return "\n".join(end_rules(board, layout) + [""] + move_rules(board, layout, split_team))
+
+
+def with_domain(text: str, state: str, expand: str) -> str:
+    """Fill in the domains: ``state``/``expand`` replace ``{STATE}(``/``{EXPAND}(``, e.g. ``reach(``."""
+    return text.replace(STATE + "(", state).replace(EXPAND + "(", expand)

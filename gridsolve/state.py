@@ -1,0 +1,120 @@
+"""The position term of a game: ``s(T, X1,Y1, ..., Xn,Yn, fields...)``.
+
+``T`` is the ``turns`` entry to move and ``(Xi,Yi)`` the cell of the i-th role's piece.  The
+fields after the pieces hold the state the rules' mechanisms keep, and only those a question
+needs (a *projection*: a field that no end, score or move depends on is left out):
+
+* one lost-turn counter per ``turns`` entry (``L1..Lm``), when some move can bump;
+* one bit per ``was_on`` pair (``W1..Wk``): the piece stood on the mark in the position before;
+* per collectible: the count taken (``C``) and the items left as bit words (``I1..Iq``, 30
+  items per word, bit b of word w for the item with index 30*w+b in the sorted mark cells).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import Board, Cell
+
+WORD_BITS = 30
+NO_ITEM = 1 << WORD_BITS        # the "bit" of a cell without an item: never set in any word
+
+
+@dataclass(frozen=True)
+class Collectible:
+    name: str
+    piece: str
+    cells: tuple[Cell, ...]      # item cells in index order
+
+    @property
+    def words(self) -> int:
+        return max(1, -(-len(self.cells) // WORD_BITS))
+
+    def bit(self, cell: Cell) -> tuple[int, int] | None:
+        """(word, bit value) of the item on ``cell``, None if the cell never holds one."""
+        if cell not in self.cells:
+            return None
+        index = self.cells.index(cell)
+        return index // WORD_BITS, 1 << (index % WORD_BITS)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which fields the position term of one compiled program has, and their variable names."""
+
+    roles: tuple[str, ...]
+    turns: int
+    lost: bool
+    was: tuple[tuple[str, str], ...]
+    collect: tuple[Collectible, ...]
+
+    def variables(self, prefix: str = "") -> list[str]:
+        """The field variables after T and the pieces, in term order."""
+        out = [f"{prefix}L{t}" for t in range(1, self.turns + 1)] if self.lost else []
+        out += [f"{prefix}W{k}" for k in range(1, len(self.was) + 1)]
+        for index, item in enumerate(self.collect, 1):
+            out.append(f"{prefix}C{index}")
+            out += [f"{prefix}I{index}_{w}" for w in range(1, item.words + 1)]
+        return out
+
+    def term(self, turn: str, cells: list[str], fields: list[str]) -> str:
+        return f"s({','.join([turn, *cells, *fields])})"
+
+    def state(self, turn="T", prefix="") -> str:
+        cells = [f"{prefix}X{i},{prefix}Y{i}" for i in range(1, len(self.roles) + 1)]
+        return self.term(turn, cells, self.variables(prefix))
+
+    def values(self, position, board: Board) -> list[int]:
+        """The field values of ``position``, in term order."""
+        out = list(position.lost_turns(board)) if self.lost else []
+        out += [1 if pair in position.was else 0 for pair in self.was]
+        left = position.items_left(board)
+        for item in self.collect:
+            cells = left[item.name]
+            words = [0] * item.words
+            for cell in cells:
+                word, bit = item.bit(cell)
+                words[word] |= bit
+            out.append(len(item.cells) - len(cells))
+            out += words
+        return out
+
+    def root_term(self, position, board: Board) -> str:
+        cells = [f"{x},{y}" for _, (x, y) in position.pieces]
+        return self.term(str(position.side), cells, [str(v) for v in self.values(position, board)])
+
+    def decode(self, args: list[int], board: Board) -> dict:
+        """The parts of a position term's arguments: side, pieces and the kept fields."""
+        n = len(self.roles)
+        pieces = tuple((r, (args[1 + 2 * i], args[2 + 2 * i])) for i, r in enumerate(self.roles))
+        rest = args[1 + 2 * n:]
+        out = {"side": args[0], "pieces": pieces}
+        if self.lost:
+            out["lost"], rest = tuple(rest[:self.turns]), rest[self.turns:]
+        if self.was:
+            bits, rest = rest[:len(self.was)], rest[len(self.was):]
+            out["was"] = frozenset(pair for pair, bit in zip(self.was, bits) if bit)
+        items = []
+        for item in self.collect:
+            words, rest = rest[1:1 + item.words], rest[1 + item.words:]
+            left = frozenset(c for c in item.cells if words[item.bit(c)[0]] & item.bit(c)[1])
+            items.append((item.name, left))
+        if self.collect:
+            out["items"] = tuple(items)
+        return out
+
+
+def layout_for(board: Board, keep_collect: set[str] | None = None) -> Layout:
+    """The position term of ``board``; ``keep_collect`` (default: all) names the collectibles kept."""
+    rules = board.rules
+    lost = any(m.bump_on and m.lose_turns for m in rules.moves.values())
+    was = []
+    conditions = [end.when for end in rules.ends] + [entry.when for entry in rules.timeout_when]
+    for when in conditions:
+        for pair in when.was_on:
+            if pair not in was:
+                was.append(pair)
+    collect = []
+    for name, c in rules.collect.items():
+        if keep_collect is None or name in keep_collect:
+            collect.append(Collectible(name, c.piece, tuple(sorted(board.marks.get(c.mark, ())))))
+    return Layout(rules.roles, len(rules.turns), lost, tuple(was), tuple(collect))
