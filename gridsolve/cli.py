@@ -126,14 +126,17 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
 @click.option("--as", "humans", multiple=True, metavar="ROLE",
               help="A role you play (repeatable); the solver plays the others. Default: the first role. "
                    "Name every role for a game between humans.")
+@click.option("--horizon", type=click.IntRange(min=1), metavar="N",
+              help="The solver looks at most N plies ahead (default: to the step limit, or fewer "
+                   "where that does not fit in 20 s).")
 @position_options
 @reports_errors
-def play(board, humans, at, turn, step):
+def play(board, humans, horizon, at, turn, step):
     """Play BOARD in the terminal against the solver's optimal strategy (moves from standard input)."""
     loaded = load_board(board)
     start = make_position(loaded, at, turn, step)
     lines = iter(sys.stdin)
-    play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start)
+    play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon)
 
 
 @main.command()

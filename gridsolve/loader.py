@@ -161,7 +161,7 @@ def _build_moves(merged: dict, roles, origin: _Origin) -> dict:
         moves[role] = MoveRule(spec["steps"], spec["idle"], spec["first_step_real"], spec["blocked"],
                                spec["end_differs_from_start"], tuple(spec["may_not_end_on"]),
                                tuple(spec["frozen_on"]), tuple(bump["marks"]) if bump else (),
-                               bump["lose_turns"] if bump else 1)
+                               bump["lose_turns"] if bump else 1, bool(bump and bump["hidden"]))
     for role in roles:
         moves.setdefault(role, MoveRule())
     return moves

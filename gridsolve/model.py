@@ -22,6 +22,7 @@ class MoveRule:
     frozen_on: tuple[str, ...] = ()        # marks on which the piece can only stand still
     bump_on: tuple[str, ...] = ()          # marks whose cells the piece bumps on (stays, loses turns)
     lose_turns: int = 1                    # turns lost per bump
+    bump_hidden: bool = False              # play hides the bump cells from the role until found
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,30 @@
 """Play a board in the terminal: humans against the solver's optimal strategy, or against each other.
 
-The game reads one command per line, so a script can drive it:
-a move name (or an unambiguous prefix), ``hint`` (every move's value and plies),
-``board`` (draw the position) or ``quit``.
+The game reads one command per line, so a script can drive it: a move name (or an
+unambiguous prefix), ``hint`` (every move's value and plies), ``board`` (draw the position)
+or ``quit``.  Where several roles move in one ply, every human among them enters a move,
+and the solver commits to its roles' moves without seeing the humans' (the conservative
+guarantee it solves for).  Cells a role bumps on that the rules mark ``hidden`` are not drawn
+for a human player until its piece has bumped on them.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from .errors import QueryError
-from .explore import Step, examine
-from .model import Board
+from .errors import LimitError, QueryError
+from .explore import Step, examine, stop_scores
+from .model import DELTA, Board, Cell
 from .position import Position, Query
 from .render import draw_position
-from .solver import solve
+from .solver import Answer, Limits, solve
 
+SECONDS_PER_MOVE = 20          # about how long the solver may think about a move
 
 @dataclass
 class Outcome:
-    end: str                      # the end condition's name, or "timeout", or "quit"
+    end: str                      # the end condition's name, "timeout", "stuck" or "quit"
     scores: dict[str, int]
     plies: int
 
@@ -28,80 +33,283 @@ def _cell(cell) -> str:
     return f"({cell[0]},{cell[1]})"
 
 
-def _choose(text: str, steps: list[Step]) -> Step | None:
-    """The move named by ``text``: an exact name, or a prefix of exactly one name."""
-    text = " ".join(text.lower().split())
-    exact = [s for s in steps if s.move == text]
-    if exact:
-        return exact[0]
-    prefixed = [s for s in steps if s.move.startswith(text)] if text else []
+def move_parts(label: str, roles) -> dict[str, str]:
+    """{role: move} of a move label: ``north`` for one role, ``blinky east, inky west`` for several."""
+    if len(roles) == 1:
+        return {roles[0]: label}
+    return dict(part.split(" ", 1) for part in label.split(", "))
+
+
+def target(board: Board, cell: Cell, move: str) -> Cell:
+    """The cell ``move`` walks to from ``cell``, before bumps and the other pieces count."""
+    for step in move.split():
+        if step != "nowhere" and board.open_step(cell, step):
+            cell = (cell[0] + DELTA[step][0], cell[1] + DELTA[step][1])
+    return cell
+
+
+ALIASES = {"up": "north", "down": "south", "left": "west", "right": "east", "stay": "nowhere"}
+
+
+def _choose(text: str, names: list[str]) -> str | None:
+    """The move named by ``text``: an exact name, or a prefix of exactly one name; ``up``,
+    ``down``, ``left``, ``right`` and ``stay`` stand for north, south, west, east and nowhere."""
+    text = " ".join(ALIASES.get(word, word) for word in text.lower().split())
+    if text in names:
+        return text
+    prefixed = [n for n in names if n.startswith(text)] if text else []
     return prefixed[0] if len(prefixed) == 1 else None
 
 
-def _optimal(board: Board, position: Position, role: str) -> str:
-    answer = solve(board, Query(role, "value", position))
-    return answer.line[0]["move"]
+class Thinker:
+    """Asks the solver.  Unless the player chose a horizon, the first question of each kind
+    about a role tells how far the solver can look for it: to the step limit if that fits in
+    about ``SECONDS_PER_MOVE``, else the largest horizon (2, 4, 6, ...) whose answer takes no
+    more than an eighth of that."""
+
+    def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None]):
+        self.board, self.horizon, self.say = board, horizon, say
+        self.horizons: dict[tuple[str, str], int | None] = {}
+
+    def ask(self, role: str, kind: str, position: Position) -> Answer:
+        if self.horizon is not None:
+            return solve(self.board, Query(role, kind, position, self.horizon))
+        if (role, kind) in self.horizons:
+            return solve(self.board, Query(role, kind, position, self.horizons[role, kind]))
+        answer = self._within_budget(role, kind, position, None)
+        if answer is not None:
+            self.horizons[role, kind] = None
+            return answer
+        kept, horizon = None, 2
+        while horizon < self.board.rules.last_step - position.step:
+            started = time.perf_counter()
+            answer = self._within_budget(role, kind, position, horizon)
+            if answer is None:
+                break
+            kept = answer
+            self.horizons[role, kind] = horizon
+            if time.perf_counter() - started > SECONDS_PER_MOVE / 8:
+                break
+            horizon += 2
+        if kept is None:
+            raise LimitError(f"the solver cannot look even 2 plies ahead for {role} in {SECONDS_PER_MOVE} s",
+                             "try a smaller board, or play between humans (--as every role)")
+        self.say(f"(the whole game does not fit in {SECONDS_PER_MOVE} s a move: for {role} the solver "
+                 f"looks {self.horizons[role, kind]} plies ahead; choose with --horizon N)")
+        return kept
+
+    def _within_budget(self, role: str, kind: str, position: Position, horizon: int | None) -> Answer | None:
+        started = time.perf_counter()
+        try:
+            answer = solve(self.board, Query(role, kind, position, horizon), Limits(seconds=SECONDS_PER_MOVE / 4))
+        except LimitError:
+            return None
+        return answer if time.perf_counter() - started <= SECONDS_PER_MOVE else None
+
+
+class Game:
+    """One game in the terminal, from a start position to its end."""
+
+    def __init__(self, board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
+                 horizon: int | None = None):
+        rules = board.rules
+        for role in sorted(humans):
+            if role not in rules.roles:
+                raise QueryError(f"--as {role}: unknown role", f"roles are: {', '.join(rules.roles)}")
+        self.board, self.humans, self.lines, self.say = board, humans, lines, say
+        self.thinker = Thinker(board, horizon, say)
+        self.found: dict[str, set[Cell]] = {role: set() for role in rules.roles}
+
+    # - What a player sees ---
+    def hidden(self, viewer: str | None) -> frozenset:
+        """(mark, cell) pairs ``viewer`` has not found yet; every role's when nobody in particular looks."""
+        rules = self.board.rules
+        viewers = [viewer] if viewer else [r for r in rules.roles if r in self.humans]
+        out = set()
+        for role in viewers:
+            move = rules.moves[role]
+            if not move.bump_hidden:
+                continue
+            for mark in move.bump_on:
+                out |= {(mark, c) for c in self.board.marks.get(mark, ()) if c not in self.found[role]}
+        return frozenset(out)
+
+    def draw(self, position: Position, viewer: str | None = None) -> str:
+        return draw_position(self.board, position, self.hidden(viewer))
+
+    # - The game ---
+    def run(self, start: Position) -> Outcome:
+        rules = self.board.rules
+        position, plies, before = start, 0, None
+        self.say(self.draw(position))
+        while True:
+            end, steps = examine(self.board, position)
+            if end is None and position.step >= rules.last_step:
+                end = "timeout"
+            if end is None and not steps:
+                self.say(f"\n{' and '.join(rules.turns[position.side])} cannot move: the game stops.")
+                end = "stuck"
+            if end is not None:
+                return self.finish(position, end, plies)
+            movers = rules.turns[position.side]
+            self.say("\n" + self.heading(position, before))
+            chosen = self.choose(position, movers, steps)
+            if chosen is None:
+                return Outcome("quit", {}, plies)
+            self.report(position, chosen, movers)
+            before, position = position, chosen.position
+            plies += 1
+
+    def heading(self, position: Position, before: Position | None) -> str:
+        rules = self.board.rules
+        movers = rules.turns[position.side]
+        names = " and ".join(movers)
+        title = f"{names[0].upper()}{names[1:]}'s turn (step {position.step})"
+        if before is not None:
+            expected = (before.side + 1) % len(rules.turns)
+            skipped = []
+            while expected != position.side:
+                skipped += rules.turns[expected]
+                expected = (expected + 1) % len(rules.turns)
+            if skipped:
+                title += f" ({' and '.join(skipped)} lost a turn)"
+        cells = ", ".join(f"{r} {_cell(position.cell(r))}" for r in movers)
+        here = _cell(position.cell(movers[0])) if len(movers) == 1 else cells
+        return f"{title}:\nCurrent position{'s' if len(movers) > 1 else ''}: {here}"
+
+    def own_moves(self, position: Position, role: str, steps: list[Step]) -> list[str]:
+        movers = self.board.rules.turns[position.side]
+        return sorted({move_parts(s.move, movers)[role] for s in steps})
+
+    def choose(self, position: Position, movers, steps: list[Step]) -> Step | None:
+        """The step the movers take: the solver's roles commit first, then the humans enter theirs."""
+        solver_roles = [r for r in movers if r not in self.humans]
+        planned = self.solver_moves(position, solver_roles) if solver_roles else {}
+        picked = dict(planned)
+        for role in movers:
+            if role not in self.humans:
+                continue
+            names = self.own_moves(position, role, steps)
+            here = position.cell(role)
+            self.say(f"Available moves{'' if len(movers) == 1 else ' of ' + role}: "
+                     + ", ".join(f"{n} {_cell(target(self.board, here, n))}" for n in names))
+            move = self.read_move(position, role, names)
+            if move is None:
+                return None
+            picked[role] = move
+        for role in solver_roles:
+            self.say(f"{role} plays: {picked[role]}")
+        return next(s for s in steps if move_parts(s.move, movers) == picked)
+
+    def read_move(self, position: Position, role: str, names: list[str]) -> str | None:
+        prompt = "Enter move" if len(self.board.rules.turns[position.side]) == 1 else f"Enter {role}'s move"
+        while True:
+            self.say(f"{prompt} (or hint, board, quit): ")
+            try:
+                text = next(self.lines).strip()
+            except StopIteration:
+                self.say("\nInput ended.")
+                return None
+            if text == "quit":
+                return None
+            if text == "board":
+                self.say(self.draw(position, role))
+                continue
+            if text == "hint":
+                self.hint(position, role)
+                continue
+            move = _choose(text, names)
+            if move is not None:
+                return move
+            self.say(f"'{text}' is not one of the available moves.")
+
+    def hint(self, position: Position, role: str) -> None:
+        answer = self.thinker.ask(role, "value", position)
+        self.say(f"  value for {role}: {answer.value} within {answer.remaining} plies")
+        for m in answer.moves:
+            plies_text = "-" if m.plies is None else m.plies
+            self.say(f"  {m.move:<14} value {m.value:>4}  plies {plies_text}")
+
+    def solver_moves(self, position: Position, roles: list[str]) -> dict[str, str]:
+        """The moves of the solver's roles: per team, the first move of its principal line."""
+        rules = self.board.rules
+        movers = rules.turns[position.side]
+        out: dict[str, str] = {}
+        for role in roles:
+            if role in out:
+                continue
+            answer = self.thinker.ask(role, "value", position)
+            label = self.tie_break(position, role, answer) or answer.line[0]["move"]
+            parts = move_parts(label, movers if len(answer.line[0]["side"]) > 1 else [role])
+            out.update({r: m for r, m in parts.items() if r in roles and r in rules.team_of(role)})
+        return out
+
+    def tie_break(self, position: Position, role: str, answer: Answer) -> str | None:
+        """Where the role's moves are all worth the same and nothing is forced, the move after
+        which another team's role is doomed soonest (the ghosts close in); else None."""
+        rules = self.board.rules
+        if rules.split_turn(position.side, role) or answer.plies is not None:
+            return None
+        best = [m for m in answer.moves if m.value == answer.value]
+        others = [r for r in rules.roles if r not in rules.team_of(role)
+                  and any(r in end.loss_for for end in rules.ends)]
+        if len(best) < 2 or not others:
+            return None
+        doom = {m.move: m for m in self.thinker.ask(others[0], "survive", position).moves}
+        doomed = [doom[m.move] for m in best if m.move in doom and not doom[m.move].survives]
+        return min(doomed, key=lambda m: (m.doom_plies, m.move)).move if doomed else None
+
+    def report(self, position: Position, chosen: Step, movers) -> None:
+        """What happened to each mover: moved, stayed, bumped (and found a hidden cell), collided."""
+        board, rules = self.board, self.board.rules
+        parts = move_parts(chosen.move, movers)
+        after = chosen.position
+        aims = {r: target(board, position.cell(r), parts[r]) for r in movers}
+        moved_any = any(after.cell(r) != position.cell(r) for r in movers)
+        for role in movers:
+            here, there, aim = position.cell(role), after.cell(role), aims[role]
+            bumped = aim != here and there == here and any(
+                aim in board.marks.get(m, ()) for m in rules.moves[role].bump_on)
+            prefix = f"{role}: " if len(movers) > 1 else ""
+            if bumped:
+                self.found[role].add(aim)
+                lost = rules.moves[role].lose_turns
+                turns = "your next turn" if lost == 1 else f"your next {lost} turns"
+                self.say(f"{prefix}Attempted to move to {_cell(aim)}")
+                self.say(f"Encountered an obstacle! You remain at {_cell(here)}"
+                         + (f" and lose {turns}." if lost else "."))
+            elif there != here:
+                self.say(f"{prefix}Moved to {_cell(there)}")
+            elif aim != here and not moved_any:
+                others = [r for r in movers if r != role and aims[r] == aim]
+                self.say(f"{prefix}Collision at {_cell(aim)} with {' and '.join(others) or 'another move'}: "
+                         f"nobody moves")
+            else:
+                self.say(f"{prefix}Stays at {_cell(here)}")
+        before_left, after_left = position.items_left(board), after.items_left(board)
+        for name, collect in rules.collect.items():
+            taken = len(before_left[name]) - len(after_left[name])
+            if taken:
+                total = len(board.marks.get(collect.mark, ()))
+                self.say(f"{collect.piece} takes {taken} of the {name} "
+                         f"({total - len(after_left[name])} of {total} taken)")
+
+    def finish(self, position: Position, end: str, plies: int) -> Outcome:
+        rules = self.board.rules
+        scores = stop_scores(self.board, position) or {}
+        if self.hidden(None):
+            self.say("\nThe board with everything revealed:")
+            self.say(draw_position(self.board, position))
+        self.say(f"\nGame over after {plies} pl{'y' if plies == 1 else 'ies'}: {end}.")
+        self.say("Scores: " + ", ".join(f"{r} {scores[r]}" for r in rules.roles))
+        best = max(scores.values())
+        winners = [r for r in rules.roles if scores[r] == best]
+        self.say(f"{' and '.join(winners).capitalize()} win{'s' if len(winners) == 1 else ''}!"
+                 if len(winners) < len(rules.roles) else "A draw.")
+        return Outcome(end, dict(scores), plies)
 
 
 def play(board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
-         start: Position) -> Outcome:
+         start: Position, horizon: int | None = None) -> Outcome:
     """Run one game from ``start``; roles in ``humans`` read their moves from ``lines``."""
-    for role in humans:
-        if role not in board.rules.roles:
-            raise QueryError(f"--as {role}: unknown role", f"roles are: {', '.join(board.rules.roles)}")
-    rules = board.rules
-    position = start
-    say(draw_position(board, position))
-    plies = 0
-    while True:
-        end, steps = examine(board, position)
-        if end is None and position.step >= rules.last_step:
-            end = "timeout"
-        if end is not None:
-            scores = rules.timeout if end == "timeout" else next(e.scores for e in rules.ends if e.name == end)
-            say(f"\nGame over after {plies} plies: {end}.")
-            say("Scores: " + ", ".join(f"{r} {scores[r]}" for r in rules.roles))
-            best = max(scores.values())
-            winners = [r for r in rules.roles if scores[r] == best]
-            say(f"{' and '.join(winners).capitalize()} win{'s' if len(winners) == 1 else ''}!"
-                if len(winners) < len(rules.roles) else "A draw.")
-            return Outcome(end, dict(scores), plies)
-        (role,) = rules.turns[position.side]
-        here = dict(position.pieces)[role]
-        say(f"\n{role.capitalize()}'s turn (step {position.step}):")
-        say(f"Current position: {_cell(here)}")
-        if not steps:
-            say("No legal move: the game cannot go on.")
-            return Outcome("stuck", dict(rules.timeout), plies)
-        say("Available moves: " + ", ".join(f"{s.move} {_cell(dict(s.position.pieces)[role])}" for s in steps))
-        if role in humans:
-            chosen = None
-            while chosen is None:
-                say("Enter move (or hint, board, quit): ")
-                try:
-                    text = next(lines).strip()
-                except StopIteration:
-                    say("\nInput ended.")
-                    return Outcome("quit", {}, plies)
-                if text == "quit":
-                    return Outcome("quit", {}, plies)
-                if text == "board":
-                    say(draw_position(board, position))
-                    continue
-                if text == "hint":
-                    answer = solve(board, Query(role, "value", position))
-                    for m in answer.moves:
-                        plies_text = "-" if m.plies is None else m.plies
-                        say(f"  {m.move:<14} value {m.value:>4}  plies {plies_text}")
-                    continue
-                chosen = _choose(text, steps)
-                if chosen is None:
-                    say(f"'{text}' is not one of the available moves.")
-        else:
-            name = _optimal(board, position, role)
-            chosen = next(s for s in steps if s.move == name)
-            say(f"{role} plays: {chosen.move}")
-        there = dict(chosen.position.pieces)[role]
-        say(f"Moved to {_cell(there)}" if there != here else f"Stays at {_cell(here)}")
-        position = chosen.position
-        plies += 1
+    return Game(board, humans, lines, say, horizon).run(start)

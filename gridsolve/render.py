@@ -22,15 +22,15 @@ def glyphs(board: Board) -> dict[str, str]:
 
 def draw_position(board: Board, position: Position, hidden: frozenset = frozenset()) -> str:
     """The board with the pieces where ``position`` has them; items already taken and the
-    marks in ``hidden`` (e.g. obstacles not yet revealed in play) are left out."""
+    (mark, cell) pairs in ``hidden`` (obstacles not yet found in play) are left out."""
     chars = glyphs(board)
     at = {}
     left = position.items_left(board)
     collected_marks = {c.mark: left[name] for name, c in board.rules.collect.items()}
     for mark, cells in board.marks.items():
-        if mark in hidden:
-            continue
         for cell in cells:
+            if (mark, cell) in hidden:
+                continue
             if mark in collected_marks and cell not in collected_marks[mark]:
                 continue
             at[cell] = chars[mark]

@@ -24,6 +24,8 @@ MOVE = Object(doc="How one role makes a move: a sequence of single-cell steps.",
         "marks": Field(ListOf(Str(), min_items=1, doc="the marks the piece bumps on"), required=True),
         "lose_turns": Field(Int(0, 5, doc="how many of its next turns the piece's turns entry skips"),
                             default=1),
+        "hidden": Field(Bool(doc="gridsolve play hides these cells from the role until it bumps on "
+                                 "one (the solver always knows them)"), default=False),
     })),
 })
 

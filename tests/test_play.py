@@ -1,6 +1,8 @@
 """`gridsolve play`, driven from standard input as a script would."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from click.testing import CliRunner
 
 from gridsolve.cli import main
@@ -48,3 +50,96 @@ def test_unknown_role_for_as(board_file):
     result = play(board_file(CORRIDOR), "--as", "ghost")
     assert result.exit_code == 2
     assert result.stderr == "Error: --as ghost: unknown role. Roles are: explorer, mummy.\n"
+
+
+# - The seed boards ---
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARDS = ROOT / "boards"
+EXAMPLE = Path(__file__).resolve().parent / "data" / "maze-runner-duel-example.yaml"
+
+
+def test_maze_runner_duel_rule_book_example_between_humans():
+    # The rule book's nine turns, in its own words (up/down/left/right), on the example board.
+    moves = ["right", "left", "down", "up", "up", "right", "down", "up", "board", "down"]
+    result = play(EXAMPLE, "--as", "p1", "--as", "p2", stdin="\n".join(moves) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert ("P1's turn (step 3):\nCurrent position: (2,5)\n"
+            "Available moves: east (3,5), south (2,4), west (1,5)\n"
+            "Enter move (or hint, board, quit): \n"
+            "Attempted to move to (2,4)\n"
+            "Encountered an obstacle! You remain at (2,5) and lose your next turn.\n") in out
+    assert "P2's turn (step 5) (p1 lost a turn):\nCurrent position: (4,2)\n" in out
+    assert "P1's turn (step 7) (p2 lost a turn):\nCurrent position: (3,5)\n" in out
+    assert out.count("Encountered an obstacle!") == 3
+    assert out.rstrip().endswith("Game over after 9 plies: p1_reaches_center.\nScores: p1 100, p2 0\nP1 wins!")
+
+
+def test_maze_runner_duel_hides_the_obstacles_a_player_has_not_found():
+    # Two humans: the first drawing hides every obstacle (each player's are secret from the
+    # other).  p1 bumps on p2's obstacle at (2,4); p1's own view then shows its own obstacles
+    # (P) and that one (p), not p2's others at (2,2) and (4,3).
+    result = play(EXAMPLE, "--as", "p1", "--as", "p2", stdin="right\nleft\ndown\nup\nup\nboard\nquit\n")
+    assert result.exit_code == 0, result.output
+    first, _, later = result.output.partition("P1's turn (step 6)")
+    assert "\n".join(first.splitlines()[2:9]) == "\n".join([
+        " 5 | 1                 |", "   +   +   +   +   +   +",
+        " 4 |                   |", "   +   +   +   +   +   +",
+        " 3 |         C         |", "   +   +   +   +   +   +",
+        " 2 |                   |"])
+    assert ("\n 5 |     1             |\n   +   +   +   +   +   +\n"
+            " 4 |     p   P         |\n   +   +   +   +   +   +\n"
+            " 3 |     P   C   P     |\n   +   +   +   +   +   +\n"
+            " 2 |         P   2     |\n") in later
+
+
+def test_wallmaze_simultaneous_moves_collide_between_humans():
+    result = play(BOARDS / "wallmaze.yaml", "--as", "white", "--as", "black", "--at", "white=6,5",
+                  "--at", "black=8,5", stdin="east\nwest\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert ("White and black's turn (step 1):\nCurrent positions: white (6,5), black (8,5)\n"
+            "Available moves of white: east (7,5), nowhere (6,5), west (5,5)\n"
+            "Enter white's move (or hint, board, quit): \n"
+            "Available moves of black: east (9,5), nowhere (8,5), west (7,5)\n"
+            "Enter black's move (or hint, board, quit): \n"
+            "white: Collision at (7,5) with black: nobody moves\n") in result.output
+    assert "White and black's turn (step 2):\nCurrent positions: white (6,5), black (8,5)\n" in result.output
+
+
+def test_wallmaze_solver_commits_without_seeing_white_and_arrives_together():
+    # Black's best move is west whatever white does: arriving together (50) beats arriving second.
+    result = play(BOARDS / "wallmaze.yaml", "--horizon", "2", "--at", "white=11,5", "--at", "black=3,5",
+                  stdin="hint\neast\n")
+    assert result.exit_code == 0, result.output
+    assert "  value for white: 50 within 2 plies\n  east           value   50  plies 1\n" in result.output
+    assert "black plays: west\nwhite: Moved to (12,5)\nblack: Moved to (2,5)\n" in result.output
+    assert result.output.rstrip().endswith("Game over after 1 ply: together.\nScores: white 50, black 50\nA draw.")
+
+
+def test_pacman_capture_by_inky_between_humans():
+    moves = ["east", "west", "east", "north", "east", "south", "north"]
+    result = play(BOARDS / "pacman3p.yaml", "--as", "pacman", "--as", "blinky", "--as", "inky",
+                  stdin="\n".join(moves) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Blinky and inky's turn (step 2):\nCurrent positions: blinky (4,6), inky (5,6)\n" in out
+    assert "pacman takes 1 of the pellets (3 of 33 taken)" in out
+    assert out.rstrip().endswith("Game over after 5 plies: caught_by_inky.\n"
+                                 "Scores: pacman 6, blinky 0, inky 100\nInky wins!")
+
+
+def test_pacman_against_the_ghost_team():
+    result = play(BOARDS / "pacman3p.yaml", "--horizon", "2", stdin="west\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Moved to (4,3)\npacman takes 1 of the pellets (1 of 33 taken)\n" in out
+    ghosts = out.split("Blinky and inky's turn (step 2):\n")[1]
+    assert ghosts.startswith("Current positions: blinky (4,6), inky (5,6)\nblinky plays: ")
+    assert "\ninky plays: " in ghosts and "Pacman's turn (step 3):" in ghosts
+
+
+def test_mummy_maze_seed_board_hint():
+    result = play(BOARDS / "mummymaze2p.yaml", stdin="hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "  value for explorer: 0 within 50 plies\n  east           value    0  plies 15\n  north          value    0  plies 17\n" in result.output
