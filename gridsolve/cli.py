@@ -19,7 +19,7 @@ from .loader import load_board
 from .position import QUERY_KINDS, make_position, make_query
 from .play import play as play_game
 from .render import describe_position, draw_position, format_answer
-from .solver import solve as solve_query
+from .solver import Limits, solve as solve_query
 from .errors import EXIT_FAILED, EXIT_INVALID
 from .schema import board_json_schema
 
@@ -97,8 +97,10 @@ def compile(board, role, kind, at, turn, step, horizon, want_strategy):
 @click.option("--strategy", "strategy_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the winning (win) or surviving (survive) strategy to this JSON file.")
 @click.option("--force", is_flag=True, help="Overwrite the --strategy file if it exists.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Stop (exit code 3) when the positions are not explored after this many seconds.")
 @reports_errors
-def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force):
+def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
     if strategy_file is not None:
         if kind == "value":
@@ -107,7 +109,7 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
             raise QueryError(f"--strategy {strategy_file}: the file exists", "choose another name, or add --force")
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None)
-    answer = solve_query(loaded, query)
+    answer = solve_query(loaded, query, Limits(seconds=timeout, progress=lambda line: click.echo(line, err=True)))
     if strategy_file is not None:
         payload = {"board": str(board), "role": answer.role, "query": answer.query, "holds": answer.holds,
                    "strategy": answer.strategy or []}
