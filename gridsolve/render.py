@@ -63,6 +63,18 @@ def _line_move(ply: dict) -> str:
     return f"{ply['side'][0]} {ply['move']}"
 
 
+def _runs(moves: list[str]) -> list[str]:
+    """Repeated plies once, with a count: ``white nowhere, black nowhere (x29)``."""
+    out: list[str] = []
+    count = 0
+    for i, move in enumerate(moves):
+        count += 1
+        if i + 1 == len(moves) or moves[i + 1] != move:
+            out.append(move if count == 1 else f"{move} (x{count})")
+            count = 0
+    return out
+
+
 def _plies(n: int | None) -> str:
     return "-" if n is None else str(n)
 
@@ -99,7 +111,7 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
             for m in answer.moves:
                 out.append(f"  {m.move:<{width}}  value {m.value:>4}  plies {_plies(m.plies):>3}")
     if answer.line:
-        out += ["", "principal line: " + "; ".join(_line_move(p) for p in answer.line)]
+        out += ["", "principal line: " + "; ".join(_runs([_line_move(p) for p in answer.line]))]
     stats = answer.stats
     out += ["", f"solved in {stats.get('total_s', 0):.2f} s; ground program: {stats.get('ground_rules', 0)} rules"]
     return "\n".join(out)
