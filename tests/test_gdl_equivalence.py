@@ -1,23 +1,22 @@
 """The shipped seed boards play exactly like their original GDL rule files.
 
-For each seed board (``boards/*.yaml``) and its KIF original (``tests/gdl/kif/``) we
-map GDL states to gridsolve positions and back (pieces, side to move from ``control``,
-step number) and check, state by state, that
+For each seed board (``boards/*.yaml``) and its KIF original (``tests/gdl/kif/``) a
+``Mapping`` translates GDL states to gridsolve positions and back (pieces, side to move,
+step, items left, ``was_on`` pairs) and we check, state by state, that
 
-* the layout (walls, pieces, exit) and the step range are the KIF's initial state and
-  terminal step;
+* the layout (cells, walls, pieces, marks) and the step range are the KIF's initial state
+  and terminal step;
 * a state is terminal in GDL exactly when ``examine`` reports an end or the step limit is
-  reached, and then both roles' GDL goals are the gridsolve scores (the deciding end's,
-  else the timeout scores);
-* otherwise the GDL legal moves of the player in control are exactly ``examine``'s moves
-  and every move leads to exactly ``examine``'s successor.
+  reached, and then every role's GDL goal is its gridsolve score (``stop_scores``);
+* otherwise the GDL joint moves are exactly ``examine``'s moves (the roles not to move in
+  gridsolve have a single GDL move), and every move leads to exactly ``examine``'s successor.
 
-The states checked are the first ``BFS_STATES`` reachable GDL states in breadth-first
-order, plus states taken from seeded random playouts that reach the deep steps and the
-step limit.  The GDL interpreter (``tests/gdl/interpreter.py``) is the oracle; gridsolve
-is never consulted about what the right answer is.  To keep the run short, a state that
-differs from an already examined one only in its step number reuses that examine()
-answer (see ``Checker.examine``); the GDL side is always computed afresh.
+The states checked are the first BFS states reachable in GDL in breadth-first order, plus
+states taken from seeded random playouts that reach the deep steps and the step limit.  The
+GDL interpreter (``tests/gdl/interpreter.py``) is the oracle; gridsolve is never consulted
+about what the right answer is.  To keep the run short, a state whose position differs from
+an already examined one only in its step number reuses that examine() answer (see
+``Checker.examine``); the GDL side is always computed afresh.
 
 A disagreement does not stop the search: all of them are collected and the test fails
 with the smallest ones (fewest plies from the start), GDL state, move and both
@@ -40,124 +39,254 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from gridsolve.explore import Step, examine  # noqa: E402
+from gridsolve.explore import Step, examine, stop_scores  # noqa: E402
 from gridsolve.loader import load_board  # noqa: E402
 from gridsolve.position import Position, make_position, make_query  # noqa: E402
 from gridsolve.solver import solve  # noqa: E402
-from tests.gdl.interpreter import GdlGame, parse_kif, to_kif  # noqa: E402
+from tests.gdl.interpreter import GdlGame, parse_kif, term_sort_key, to_kif  # noqa: E402
 
 KIF_DIR = ROOT / "tests" / "gdl" / "kif"
+
+
+@dataclasses.dataclass(frozen=True)
+class Seed:
+    """A seed board, its KIF original and how the KIF writes what gridsolve keeps."""
+
+    board: str
+    kif: str
+    policies: dict                  # role -> playout policies (see ``choose``), all combinations cycled
+    bfs_states: int = 600           # GDL states checked breadth-first
+    playouts: int = 60              # seeded random playouts
+    markers: dict = dataclasses.field(default_factory=dict)   # role -> its content in (cell x y c)
+    empty: str = ""                 # the content of an empty cell in (cell x y c)
+    arrivals: dict = dataclasses.field(default_factory=dict)  # fluent -> the (piece, mark) of was_on it records
+    counters: dict = dataclasses.field(default_factory=dict)  # fluent -> the collectible whose taken items it counts
+    unreachable: dict = dataclasses.field(default_factory=dict)  # end -> why no game reaches it
+
+
+MUMMY = {"explorer": ("random", "cautious", "seek exit", "hunt mummy"), "mummy": ("random", "cautious")}
 SEEDS = {
-    "2007": (ROOT / "boards" / "mummymaze2p-2007.yaml", KIF_DIR / "mummyMaze2p_2007.kif"),
-    "gdl": (ROOT / "boards" / "mummymaze2p.yaml", KIF_DIR / "mummymaze2p.kif"),
+    "2007": Seed("mummymaze2p-2007.yaml", "mummyMaze2p_2007.kif", MUMMY),
+    "gdl": Seed("mummymaze2p.yaml", "mummymaze2p.kif", MUMMY),
+    # the top and bottom loops (by (7,8) and (7,2)) are as long: both can arrive together
+    "wallmaze": Seed("wallmaze.yaml", "wallmaze.kif",
+                     {"white": ("seek white_goal", "seek 7,8 white_goal", "seek 7,2 white_goal", "random"),
+                      "black": ("seek black_goal", "seek 7,2 black_goal", "seek 7,8 black_goal", "random")},
+                     bfs_states=300, playouts=40, markers={"white": "a", "black": "b"}, empty="o",
+                     arrivals={"whitedone": ("white", "white_goal"), "blackdone": ("black", "black_goal")}),
+    "pacman": Seed("pacman3p.yaml", "pacman3p.kif",
+                   {"pacman": ("seek pellet", "cautious", "random"),
+                    "blinky": ("hunt pacman", "cautious", "random"), "inky": ("cautious", "hunt pacman")},
+                   bfs_states=400, playouts=36, counters={"collected": "pellets"},
+                   unreachable={"no_pellets": "35 pellets eaten, of 33",
+                                "caught_by_both": "both ghosts step in every ghost ply, so they stay on cells of "
+                                                  "different colours (x + y even, odd): never on one cell, nor both "
+                                                  "next to pacman"}),
 }
 SEED_IDS = sorted(SEEDS)
 
 # More with e.g. GDL_EQUIV_STATES=20000 GDL_EQUIV_PLAYOUTS=2000 (minutes instead of seconds).
-BFS_STATES = int(os.environ.get("GDL_EQUIV_STATES", 600))   # GDL states checked breadth-first, per board
-PLAYOUTS = int(os.environ.get("GDL_EQUIV_PLAYOUTS", 60))    # seeded random playouts per board
+BFS_STATES = os.environ.get("GDL_EQUIV_STATES")     # overrides every seed's bfs_states
+PLAYOUTS = os.environ.get("GDL_EQUIV_PLAYOUTS")     # ... and playouts
 RECHECK = 10                # every RECHECK-th reuse of an examine() answer runs examine() again
 MAX_REPORTED = 5            # disagreements shown in a failure message
-
-# The move a role makes while the other one is in control: GDL needs one, gridsolve has none.
-IDLE = {"explorer": ("move1", "nowhere"), "mummy": ("move2", "nowhere", "nowhere")}
-SIZE = 8
+WANDER = 0.05               # how often "seek" and "hunt" make a random move instead
 
 
 @functools.lru_cache(maxsize=None)
 def board_of(seed: str):
-    return load_board(SEEDS[seed][0])
+    return load_board(ROOT / "boards" / SEEDS[seed].board)
 
 
 @functools.lru_cache(maxsize=None)
 def game_of(seed: str) -> GdlGame:
-    return GdlGame.from_file(SEEDS[seed][1])
+    return GdlGame.from_file(KIF_DIR / SEEDS[seed].kif)
 
 
 @functools.lru_cache(maxsize=None)
 def kif_terms(seed: str) -> list:
-    return parse_kif(SEEDS[seed][1].read_text(encoding="utf-8"))
+    return parse_kif((KIF_DIR / SEEDS[seed].kif).read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def mapping_of(seed: str) -> "Mapping":
+    return Mapping(SEEDS[seed], board_of(seed), game_of(seed))
 
 
 # ---------------------------------------------------------------------------
 # GDL state <-> gridsolve position
 # ---------------------------------------------------------------------------
 
-
-def is_dynamic(fluent) -> bool:
-    """The fluents a move can change: piece locations (not the exit's), control, step."""
-    return isinstance(fluent, tuple) and (
-        (fluent[0] == "location" and fluent[1] in IDLE) or fluent[0] in ("control", "step"))
+DIRECTIONS = {(0, 1): "north", (0, -1): "south", (1, 0): "east", (-1, 0): "west"}
 
 
-def show_state(state) -> str:
-    """The changing part of a GDL state, in KIF (the static walls and exit are left out)."""
-    if state is None:
-        return "-"
-    return " ".join(to_kif(f) for f in sorted((f for f in state if is_dynamic(f)), key=str))
+def move_name(move) -> str:
+    """A GDL move in gridsolve's words: (move1 north) -> 'north', (move2 west nowhere) ->
+    'west nowhere', noop -> 'nowhere', (move 2 5 3 5) -> 'east'."""
+    if move == "noop":
+        return "nowhere"
+    args = move[1:]
+    if len(args) == 4 and all(a.isdigit() for a in args):
+        x1, y1, x2, y2 = map(int, args)
+        return DIRECTIONS.get((x2 - x1, y2 - y1), to_kif(move))
+    return " ".join(args)
+
+
+def joint_name(joint: dict, movers: tuple) -> str:
+    """gridsolve's name of a GDL joint move: the mover's move, or 'blinky north, inky west'."""
+    if len(movers) == 1:
+        return move_name(joint[movers[0]])
+    return ", ".join(f"{r} {move_name(joint[r])}" for r in movers)
+
+
+def cell_of(fluent) -> tuple[int, int]:
+    """The (x, y) of a ``(location what x y)`` or ``(cell x y ...)`` fluent."""
+    return (int(fluent[1]), int(fluent[2])) if fluent[0] == "cell" else (int(fluent[2]), int(fluent[3]))
+
+
+class Mapping:
+    """The correspondence between GDL states of one KIF file and positions of one board.
+
+    ``position`` is strict: it rebuilds the GDL state from the position and raises
+    ValueError unless that gives back the very state.  The one thing a position does not keep
+    is the step at which a piece arrived (wallmaze's ``whitedone``): only whether it was there
+    one position before (``was``), so that value is taken over from the GDL state."""
+
+    def __init__(self, seed: Seed, board, game: GdlGame):
+        self.seed, self.board, self.game, self.rules = seed, board, game, board.rules
+        self.owner = {marker: role for role, marker in seed.markers.items()}
+        self.item_of = {c.mark: name for name, c in self.rules.collect.items()}     # mark -> collectible
+        initial = game.initial()
+        self.static = frozenset(f for f in initial if not self.is_dynamic(f))
+        self.open_cells = frozenset(cell_of(f) for f in initial - self.static if f[0] == "cell")
+        self.unset = {name: self.value(initial, name) for name in seed.arrivals}
+        self.total = {name: sum(1 for f in initial if f[0] == "location" and f[1] == c.mark)
+                      for name, c in self.rules.collect.items()}
+        self.tokens = self.control_tokens()
+
+    def is_dynamic(self, fluent) -> bool:
+        """The fluents a move can change: pieces, items, cell contents, control, step, counters."""
+        name = fluent[0]
+        if name == "location":
+            return fluent[1] in self.rules.roles or fluent[1] in self.item_of
+        if name == "cell":
+            return len(fluent) == 4 and (fluent[3] in self.owner or fluent[3] == self.seed.empty)
+        return name in ("control", "step") or name in self.seed.arrivals or name in self.seed.counters
+
+    def control_tokens(self) -> tuple | None:
+        """The ``control`` value in each ``turns`` entry, as the GDL passes it on from the
+        initial state (None if the KIF has no control fluent)."""
+        g, state, tokens = self.game, self.game.initial(), []
+        if not any(f[0] == "control" for f in state):
+            return None
+        for _ in self.rules.turns:
+            tokens.append(self.value(state, "control"))
+            state = g.next(state, g.joint_moves(state)[0])
+        return tuple(tokens)
+
+    @staticmethod
+    def value(state, name: str) -> str:
+        values = [f[1] for f in state if f[0] == name and len(f) == 2]
+        if len(values) != 1:
+            raise ValueError(f"{len(values)} ({name} ...) fluents: {values}")
+        return values[0]
+
+    def cells(self, state) -> dict:
+        """{role: the cells the GDL puts it on}."""
+        out = {r: [] for r in self.rules.roles}
+        for f in state:
+            if f[0] == "location" and f[1] in out:
+                out[f[1]].append(cell_of(f))
+            elif f[0] == "cell" and len(f) == 4 and f[3] in self.owner:
+                out[self.owner[f[3]]].append(cell_of(f))
+        return out
+
+    def position(self, state) -> Position:
+        """The gridsolve position of a GDL state; ValueError if the state has no such image."""
+        rules = self.rules
+        cells = self.cells(state)
+        odd = {r: c for r, c in cells.items() if len(c) != 1}
+        if odd:
+            raise ValueError(f"pieces not on exactly one cell: {odd}")
+        side = 0 if self.tokens is None else self.tokens.index(self.value(state, "control"))
+        items = tuple((name, frozenset(cell_of(f) for f in state if f[0] == "location" and f[1] == c.mark))
+                      for name, c in rules.collect.items()) or None
+        was = frozenset(pair for name, pair in self.seed.arrivals.items() if self.value(state, name) != self.unset[name])
+        pos = Position(tuple((r, cells[r][0]) for r in rules.roles), side, int(self.value(state, "step")), items, (), was)
+        rebuilt = self.state(pos, {f for f in state if f[0] in self.seed.arrivals})
+        if rebuilt != state:
+            raise ValueError(f"not the state of {show_position(pos)}: only in GDL "
+                             f"{sorted(map(to_kif, state - rebuilt))}, missing {sorted(map(to_kif, rebuilt - state))}")
+        return pos
+
+    def state(self, pos: Position, arrivals=None) -> frozenset:
+        """The GDL state of a gridsolve position, with the ``arrivals`` fluents given for each
+        piece in ``pos.was`` (ValueError if one is needed and missing)."""
+        seed, rules = self.seed, self.rules
+        out = set(self.static)
+        for role, (x, y) in pos.pieces:
+            out.add(("cell", str(x), str(y), seed.markers[role]) if role in seed.markers else ("location", role, str(x), str(y)))
+        taken = {cell for _, cell in pos.pieces}
+        out |= {("cell", str(x), str(y), seed.empty) for x, y in self.open_cells - taken}
+        left = pos.items_left(self.board)
+        for name, c in rules.collect.items():
+            out |= {("location", c.mark, str(x), str(y)) for x, y in left[name]}
+        for counter, name in seed.counters.items():
+            out.add((counter, str(self.total[name] - len(left[name]))))
+        if self.tokens is not None:
+            out.add(("control", self.tokens[pos.side]))
+        out.add(("step", str(pos.step)))
+        for name, pair in seed.arrivals.items():
+            given = {f for f in arrivals or () if f[0] == name}
+            if pair not in pos.was:
+                out.add((name, self.unset[name]))
+            elif given:
+                out |= given
+            else:
+                raise ValueError(f"{pair} arrived at a step the position does not keep")
+        return frozenset(out)
+
+    def normal(self, pos: Position) -> Position:
+        """``pos`` with its items spelled out and no lost turns written as (): the form of ``position``."""
+        left = pos.items_left(self.board)
+        items = tuple((name, frozenset(left[name])) for name in self.rules.collect) or None
+        return dataclasses.replace(pos, items=items, lost=pos.lost if any(pos.lost) else ())
+
+    def show(self, state) -> str:
+        """The changing part of a GDL state, in KIF (static fluents and empty cells left out,
+        items in one list per mark)."""
+        if state is None:
+            return "-"
+        shown, items = [], collections.defaultdict(list)
+        for f in sorted((f for f in state if self.is_dynamic(f)), key=term_sort_key):
+            if f[0] == "location" and f[1] in self.item_of:
+                items[f[1]].append(f"{f[2]},{f[3]}")
+            elif not (f[0] == "cell" and f[3] == self.seed.empty):
+                shown.append(to_kif(f))
+        return " ".join(shown + [f"{len(v)} {mark}: {' '.join(v)}" for mark, v in items.items()])
 
 
 def show_position(pos) -> str:
     if pos is None:
         return "-"
-    pieces = ", ".join(f"{r} {x},{y}" for r, (x, y) in pos.pieces)
-    return f"[{pieces}; side {pos.side}; step {pos.step}]"
-
-
-def move_name(move) -> str:
-    """GDL (move1 north) -> 'north'; (move2 west nowhere) -> 'west nowhere'."""
-    assert isinstance(move, tuple) and move[0] == f"move{len(move) - 1}", move
-    return " ".join(move[1:])
-
-
-class Mapping:
-    """The correspondence between GDL states of one KIF file and positions of one board."""
-
-    def __init__(self, board, game: GdlGame):
-        self.board, self.game, self.rules = board, game, board.rules
-        initial = game.initial()
-        self.static = frozenset(f for f in initial if not is_dynamic(f))
-
-    def position(self, state) -> Position:
-        """The gridsolve position of a GDL state; ValueError if the state has no such image."""
-        rules = self.rules
-        if not self.static <= state:
-            raise ValueError(f"static fluents lost: {sorted(map(to_kif, self.static - state))}")
-        dynamic = state - self.static
-        odd = [f for f in dynamic if not is_dynamic(f)]
-        if odd:
-            raise ValueError(f"static fluents added: {sorted(map(to_kif, odd))}")
-        pieces = []
-        for role in rules.roles:
-            cells = [(int(f[2]), int(f[3])) for f in dynamic if f[0] == "location" and f[1] == role]
-            if len(cells) != 1:
-                raise ValueError(f"{len(cells)} locations for {role}: {cells}")
-            pieces.append((role, cells[0]))
-        control = [f[1] for f in dynamic if f[0] == "control"]
-        steps = [int(f[1]) for f in dynamic if f[0] == "step"]
-        if len(control) != 1 or len(steps) != 1:
-            raise ValueError(f"need one control and one step fluent, got {control} and {steps}")
-        return Position(tuple(pieces), rules.side_of(control[0]), steps[0])
-
-    def state(self, pos: Position) -> frozenset:
-        """The GDL state of a gridsolve position."""
-        (mover,) = self.rules.turns[pos.side]
-        dynamic = {("location", r, str(x), str(y)) for r, (x, y) in pos.pieces}
-        dynamic |= {("control", mover), ("step", str(pos.step))}
-        return self.static | dynamic
+    parts = [", ".join(f"{r} {x},{y}" for r, (x, y) in pos.pieces), f"side {pos.side}", f"step {pos.step}"]
+    parts += [f"{len(left)} {name}: {' '.join(f'{x},{y}' for x, y in sorted(left))}" for name, left in pos.items or ()]
+    parts += [f"lost {pos.lost}"] if pos.lost else []
+    parts += [f"was on {sorted(pos.was)}"] if pos.was else []
+    return "[" + "; ".join(parts) + "]"
 
 
 @dataclasses.dataclass
 class Disagreement:
     ply: int
     what: str
-    state: frozenset
+    state: str
     move: str = "-"
     gdl: str = "-"
     gridsolve: str = "-"
 
     def __str__(self):
-        return (f"ply {self.ply}: {self.what}\n  GDL state: {show_state(self.state)}\n"
+        return (f"ply {self.ply}: {self.what}\n  GDL state: {self.state}\n"
                 f"  move: {self.move}\n  GDL: {self.gdl}\n  gridsolve: {self.gridsolve}")
 
 
@@ -165,25 +294,26 @@ class Checker:
     """Checks GDL states against ``examine`` and collects every disagreement."""
 
     def __init__(self, seed: str):
-        self.board, self.game = board_of(seed), game_of(seed)
-        self.map = Mapping(self.board, self.game)
+        self.seed, self.board, self.game = seed, board_of(seed), game_of(seed)
+        self.map = mapping_of(seed)
         self.rules = self.board.rules
-        self.ends = {end.name: end for end in self.rules.ends}
         self.problems: list[Disagreement] = []
         self.done: dict = {}                        # GDL state -> GDL successors
-        self.outcomes = collections.Counter()       # how the checked terminal states ended
+        self.outcomes = collections.Counter()       # (end or "timeout", scores) of the checked terminal states
         self.max_step = 0
-        self.answers: dict = {}                     # (pieces, side) -> examine() answer
+        self.answers: dict = {}                     # position at step 0 -> examine() answer
+        self.scores: dict = {}                      # (position at step 0, at the step limit) -> stop_scores()
         self.calls = self.reused = 0
 
     def examine(self, state, pos: Position):
-        """``examine(board, pos)``, reusing the answer for the same pieces and side at another step.
+        """``examine(board, pos)``, reusing the answer for the same position at another step.
 
-        examine() builds its ASP program from the pieces and the side only; the step enters just
-        as ``successor step = step + 1``.  So a GDL state that differs from an earlier one only in
-        its step gets the earlier answer with the steps renumbered.  Every fresh call checks the
-        renumbering, and every RECHECK-th reuse calls examine() again and compares."""
-        key = (pos.pieces, pos.side)
+        examine() builds its ASP program from everything in the position but the step, which
+        enters just as ``successor step = step + 1``.  So a GDL state whose position differs
+        from an earlier one only in its step gets the earlier answer with the steps renumbered.
+        Every fresh call checks the renumbering, and every RECHECK-th reuse calls examine()
+        again and compares."""
+        key = dataclasses.replace(pos, step=0)
         known = self.answers.get(key)
         if known is not None:
             self.reused += 1
@@ -194,23 +324,36 @@ class Checker:
                 if s.position.step != pos.step + 1:
                     self.fail(state, "successor step is not step + 1", move=s.move,
                               gridsolve=show_position(s.position))
-            fresh = (end, tuple((s.move, s.position.pieces, s.position.side) for s in steps))
+            fresh = (end, tuple((s.move, dataclasses.replace(self.map.normal(s.position), step=0)) for s in steps))
             if known is not None and fresh != known:
                 self.fail(state, "examine() answers differently at another step",
                           gdl=str(known), gridsolve=str(fresh))
             self.answers[key] = known = fresh
         end, steps = known
-        return end, [Step(move, Position(pieces, side, pos.step + 1)) for move, pieces, side in steps]
+        return end, [Step(move, dataclasses.replace(after, step=pos.step + 1)) for move, after in steps]
+
+    def stop_scores(self, pos: Position) -> dict:
+        key = (dataclasses.replace(pos, step=0), pos.step >= self.rules.last_step)
+        if key not in self.scores:
+            self.scores[key] = stop_scores(self.board, pos)
+        return self.scores[key]
 
     def fail(self, state, what, **kw):
-        ply = self.map.position(state).step - self.rules.first_step
-        self.problems.append(Disagreement(ply, what, state, **kw))
+        ply = int(Mapping.value(state, "step")) - self.rules.first_step
+        self.problems.append(Disagreement(ply, what, self.map.show(state), **kw))
 
-    def gdl_successors(self, state) -> dict:
-        """{GDL move of the player in control: GDL successor}, following the oracle only."""
-        g = self.game
-        control, other = control_of(state)
-        return {m: g.next(state, {control: m, other: IDLE[other]}) for m in g.legal(state, control)}
+    def gdl_successors(self, state, movers: tuple) -> dict:
+        """{gridsolve name of a GDL joint move: GDL successor}, following the oracle only."""
+        g, out = self.game, {}
+        for role, moves in g.legal_moves(state).items():
+            if role not in movers and len(moves) != 1:
+                self.fail(state, f"{role} (not to move) has more than one GDL move", gdl=str(moves))
+        for joint in g.joint_moves(state):
+            name = joint_name(joint, movers)
+            if name in out:
+                self.fail(state, "two GDL joint moves have one gridsolve name", move=name)
+            out[name] = g.next(state, joint)
+        return out
 
     def check(self, state) -> dict:
         """Check one GDL state; returns its GDL successors (empty when terminal)."""
@@ -231,48 +374,41 @@ class Checker:
                       gridsolve=f"end={end}, step {pos.step} of {rules.last_step}")
         if gdl_terminal:
             if gs_terminal:
-                expected = self.ends[end].scores if end is not None else rules.timeout
-                self.outcomes[end or "timeout"] += 1
+                expected = self.stop_scores(pos)
+                self.outcomes[end or "timeout", tuple(sorted(expected.items()))] += 1
                 goals = g.goals(state)
-                if goals != dict(expected):
-                    self.fail(state, "scores differ", gdl=f"goals {goals}",
-                              gridsolve=f"{end or 'timeout'} {dict(expected)}")
+                if goals != expected:
+                    self.fail(state, "scores differ", gdl=f"goals {goals}", gridsolve=f"{end or 'timeout'} {expected}")
             return {}
-        successors = self.gdl_successors(state)
+        successors = self.gdl_successors(state, rules.turns[pos.side])
         self.done[state] = successors
         if gs_terminal:
             return successors
-        mover = rules.turns[pos.side][0]
-        for role in rules.roles:
-            if role != mover and g.legal(state, role) != [IDLE[role]]:
-                self.fail(state, f"{role} (not in control) has other GDL moves than the idle one",
-                          gdl=str(g.legal(state, role)))
         names = [s.move for s in steps]
         if len(set(names)) != len(names):
             self.fail(state, "examine lists a move twice", gridsolve=str(names))
         ours = {s.move: s.position for s in steps}
-        theirs = {move_name(m): nxt for m, nxt in successors.items()}
-        if set(ours) != set(theirs):
-            only_gdl = sorted(set(theirs) - set(ours))
-            only_gs = sorted(set(ours) - set(theirs))
-            self.fail(state, f"legal moves of {mover} differ: only in GDL {only_gdl}, only in gridsolve {only_gs}",
-                      move=", ".join(only_gdl + only_gs),
-                      gdl=" | ".join(f"{m} -> {show_state(theirs[m])}" for m in only_gdl) or "-",
+        only_gdl = sorted(set(successors) - set(ours))
+        only_gs = sorted(set(ours) - set(successors))
+        if only_gdl or only_gs:
+            self.fail(state, f"legal moves differ: only in GDL {only_gdl}, only in gridsolve {only_gs}",
+                      move=" | ".join(only_gdl + only_gs),
+                      gdl=" | ".join(f"{m} -> {self.map.show(successors[m])}" for m in only_gdl) or "-",
                       gridsolve=" | ".join(f"{m} -> {show_position(ours[m])}" for m in only_gs) or "-")
-        for name in sorted(set(ours) & set(theirs)):
-            nxt, mine = theirs[name], ours[name]
-            if self.map.state(mine) != nxt:     # (state() is one-to-one and position() its inverse)
-                try:
-                    image = self.map.position(nxt)
-                except ValueError as exc:
-                    image = f"no position ({exc})"
+        for name in sorted(set(ours) & set(successors)):
+            nxt, mine = successors[name], ours[name]
+            try:
+                image = self.map.position(nxt)
+            except ValueError as exc:
+                image = f"no position ({exc})"
+            if image != mine:
                 self.fail(state, "successors differ", move=name,
-                          gdl=f"{show_state(nxt)} = {show_position(image) if isinstance(image, Position) else image}",
+                          gdl=f"{self.map.show(nxt)} = {show_position(image) if isinstance(image, Position) else image}",
                           gridsolve=show_position(mine))
         return successors
 
     def report(self) -> str:
-        worst = sorted(self.problems, key=lambda p: (p.ply, show_state(p.state), p.move))
+        worst = sorted(self.problems, key=lambda p: (p.ply, p.state, p.move))
         lines = [f"{len(self.problems)} disagreement(s) between {self.board.path} and the GDL; "
                  f"the smallest {min(MAX_REPORTED, len(worst))}:"]
         lines += [str(p) for p in worst[:MAX_REPORTED]]
@@ -280,54 +416,48 @@ class Checker:
 
 
 # ---------------------------------------------------------------------------
-# 1. static layout and step range
+# 1. static layout, step range, counted ends and score tables
 # ---------------------------------------------------------------------------
-
-
-def locations(state) -> dict:
-    out = collections.defaultdict(set)
-    for f in state:
-        if f[0] == "location":
-            out[f[1]].add((int(f[2]), int(f[3])))
-    return out
 
 
 def kif_walls(seed: str):
     """(north, east) blocked edges of the KIF's initial state, in gridsolve's convention:
     north (x, y) blocks (x, y)-(x, y+1), east (x, y) blocks (x, y)-(x+1, y)."""
-    s = game_of(seed).initial()
-    if seed == "2007":
-        north = {(int(f[1]), int(f[2])) for f in s if f[0] == "blockedNorth"}
-        east = {(int(f[1]), int(f[2])) for f in s if f[0] == "blockedEast"}
-        return north, east
+    s, board = game_of(seed).initial(), board_of(seed)
+    north = {(int(f[1]), int(f[2])) for f in s if f[0] == "blockedNorth"}
+    east = {(int(f[1]), int(f[2])) for f in s if f[0] == "blockedEast"}
     walls = {(int(f[1]), int(f[2]), f[3]) for f in s if f[0] == "wall"}
-    assert {d for _, _, d in walls} <= {"north", "east"}
-    # the border walls: gridsolve's implicit board edge; all of them must be there
-    border = ({(x, y, "north") for x in range(1, SIZE + 1) for y in (0, SIZE)}
-              | {(x, y, "east") for x in (0, SIZE) for y in range(1, SIZE + 1)})
-    assert border <= walls, f"border walls missing from the KIF: {sorted(border - walls)}"
-    interior = walls - border
-    for x, y, d in interior:
-        assert 1 <= x <= SIZE and 1 <= y <= SIZE, (x, y, d)
-    return ({(x, y) for x, y, d in interior if d == "north"}, {(x, y) for x, y, d in interior if d == "east"})
+    if walls:
+        assert {d for _, _, d in walls} <= {"north", "east"}
+        # the border walls: gridsolve's implicit board edge; all of them must be there
+        w, h = board.width, board.height
+        border = ({(x, y, "north") for x in range(1, w + 1) for y in (0, h)}
+                  | {(x, y, "east") for x in (0, w) for y in range(1, h + 1)})
+        assert border <= walls, f"border walls missing from the KIF: {sorted(border - walls)}"
+        interior = walls - border
+        for x, y, d in interior:
+            assert 1 <= x <= w and 1 <= y <= h, (x, y, d)
+        north |= {(x, y) for x, y, d in interior if d == "north"}
+        east |= {(x, y) for x, y, d in interior if d == "east"}
+    return north, east
 
 
 def kif_cells(seed: str) -> set:
     g = game_of(seed)
     s = g.initial()
-    fluents = {(int(f[1]), int(f[2])) for f in s if f[0] == "cell"}
+    fluents = {cell_of(f) for f in s if f[0] == "cell"}
     if fluents:
         return fluents
     return {(int(x), int(y)) for x, y in g.query(s, "cell", 2)}
 
 
-def kif_timeout_step(seed: str) -> int:
-    """N of the one literal ``(true (step N))`` with a constant N in the KIF's rules."""
+def kif_constants(seed: str, fluent: str) -> set:
+    """Every N of a literal ``(true (fluent N))`` with a constant N in the KIF's rules."""
     found = set()
 
     def walk(t):
         if isinstance(t, tuple):
-            if len(t) == 2 and t[0] == "true" and isinstance(t[1], tuple) and t[1][0] == "step" \
+            if len(t) == 2 and t[0] == "true" and isinstance(t[1], tuple) and t[1][0] == fluent \
                     and len(t[1]) == 2 and not t[1][1].startswith("?"):
                 found.add(int(t[1][1]))
             for s in t:
@@ -335,51 +465,98 @@ def kif_timeout_step(seed: str) -> int:
 
     for term in kif_terms(seed):
         walk(term)
-    assert len(found) == 1, f"expected one terminal step in the KIF, found {found}"
-    return found.pop()
+    return found
+
+
+def kif_goal_cells(seed: str, role: str) -> set:
+    """The cells that the KIF's ``(goal role 100)`` rules require the role's marker on."""
+    marker = SEEDS[seed].markers[role]
+    return {(int(lit[1][1]), int(lit[1][2])) for t in kif_terms(seed)
+            if isinstance(t, tuple) and t[0] == "<=" and t[1] == ("goal", role, "100")
+            for lit in t[2:] if isinstance(lit, tuple) and lit[0] == "true" and lit[1][0] == "cell"
+            and lit[1][3] == marker and lit[1][1].isdigit() and lit[1][2].isdigit()}
+
+
+def kif_marks(seed: str) -> dict:
+    """The marked cells of the KIF: ``(location M x y)`` of all that is not a role, and for each
+    (piece, mark) that gridsolve's ends and timeouts test with ``reaches``, where the piece is a
+    cell marker, the cells its 100-goal requires."""
+    rules, s = board_of(seed).rules, game_of(seed).initial()
+    out = collections.defaultdict(set)
+    for f in s:
+        if f[0] == "location" and f[1] not in rules.roles:
+            out[f[1]].add(cell_of(f))
+    conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
+    for piece, mark in {pair for when in conditions for pair in when.reaches}:
+        if piece in SEEDS[seed].markers:
+            out[mark] |= kif_goal_cells(seed, piece)
+    return dict(out)
 
 
 @pytest.mark.parametrize("seed", SEED_IDS)
 def test_layout_is_the_kif_initial_state(seed):
-    board, g = board_of(seed), game_of(seed)
+    board, g, m = board_of(seed), game_of(seed), mapping_of(seed)
     s = g.initial()
-    assert tuple(g.roles) == board.rules.roles == ("explorer", "mummy")
-    assert board.rules.turns == (("explorer",), ("mummy",))
-    assert (board.width, board.height) == (SIZE, SIZE)
-    assert board.solid == frozenset()
-    assert {(x, y) for x in range(1, SIZE + 1) for y in range(1, SIZE + 1)} == kif_cells(seed)
+    assert tuple(g.roles) == board.rules.roles
+    assert {(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1)} == kif_cells(seed)
+    assert board.solid == {cell_of(f) for f in m.static if f[0] == "cell" and len(f) == 4}
     north, east = kif_walls(seed)
     assert set(board.north) == north, (sorted(set(board.north) - north), sorted(north - set(board.north)))
     assert set(board.east) == east, (sorted(set(board.east) - east), sorted(east - set(board.east)))
-    locs = locations(s)
-    assert set(locs) == {"explorer", "mummy", "exit"}
-    assert {piece: {cell} for piece, cell in board.pieces.items()} == {r: locs[r] for r in ("explorer", "mummy")}
-    assert set(board.marks) == {"exit"}
-    assert set(board.marks["exit"]) == locs["exit"]
+    assert {piece: [cell] for piece, cell in board.pieces.items()} == m.cells(s)
+    assert {mark: set(cells) for mark, cells in board.marks.items()} == kif_marks(seed)
     # the whole initial state, both ways
-    m = Mapping(board, g)
-    assert m.position(s) == make_position(board)
+    assert m.position(s) == m.normal(make_position(board))
     assert m.state(make_position(board)) == s
 
 
 @pytest.mark.parametrize("seed", SEED_IDS)
 def test_step_range_is_the_kifs(seed):
-    board, g = board_of(seed), game_of(seed)
-    s = g.initial()
-    (first,) = [int(f[1]) for f in s if f[0] == "step"]
-    last = kif_timeout_step(seed)
-    assert board.rules.first_step == first
+    board, g, m = board_of(seed), game_of(seed), mapping_of(seed)
+    (last,) = kif_constants(seed, "step")
+    assert board.rules.first_step == int(Mapping.value(g.initial(), "step"))
     assert board.rules.last_step == last
     # and that N really is the step limit of the initial layout
-    with_step = lambda n: frozenset({f for f in s if f[0] != "step"} | {("step", str(n))})  # noqa: E731
-    assert not g.terminal(with_step(last - 1))
-    assert g.terminal(with_step(last))
-    assert g.goals(with_step(last)) == board.rules.timeout
+    start = make_position(board)
+    at = lambda n: m.state(dataclasses.replace(start, step=n))  # noqa: E731
+    assert not g.terminal(at(last - 1))
+    assert g.terminal(at(last))
+    assert g.goals(at(last)) == stop_scores(board, dataclasses.replace(start, step=last))
+
+
+def with_fluent(state, name: str, value: int) -> frozenset:
+    return frozenset({f for f in state if f[0] != name} | {(name, str(value))})
+
+
+@pytest.mark.parametrize("seed", [s for s in SEED_IDS if SEEDS[s].counters])
+def test_counted_ends_and_score_tables_are_the_kifs(seed):
+    """Also where play cannot go: an end on items taken holds from the KIF's count on, and
+    every entry of a score table is the KIF's goal at that count (initial layout otherwise)."""
+    rules, g = board_of(seed).rules, game_of(seed)
+    s, checked = g.initial(), 0
+    for counter, name in SEEDS[seed].counters.items():
+        for end in rules.ends:
+            for n in (n for item, n in end.when.collected if item == name):
+                assert not g.terminal(with_fluent(s, counter, n - 1)) and g.terminal(with_fluent(s, counter, n)), end.name
+                checked += 1
+        for table in (t for t in rules.tables.values() if t.count == name):
+            roles = [r for r in rules.roles if rules.timeout[r] == table.name]
+            assert roles, table.name
+            for n, value in enumerate(table.values):
+                assert {r: g.goal(with_fluent(s, counter, n), r) for r in roles} == dict.fromkeys(roles, value), n
+                checked += 1
+    assert checked
 
 
 # ---------------------------------------------------------------------------
 # 2. transitions: breadth-first, then random playouts
 # ---------------------------------------------------------------------------
+
+
+def budget(seed: str) -> tuple[int, int]:
+    """(GDL states checked breadth-first, playouts) for a seed."""
+    s = SEEDS[seed]
+    return int(BFS_STATES or s.bfs_states), int(PLAYOUTS or s.playouts)
 
 
 @pytest.fixture(scope="module")
@@ -392,78 +569,116 @@ def test_breadth_first_transitions_match_gdl(seed, checkers):
     c = checkers[seed]
     start = c.game.initial()
     frontier, seen, checked = collections.deque([start]), {start}, 0
-    while frontier and checked < BFS_STATES:
+    while frontier and checked < budget(seed)[0]:
         state = frontier.popleft()
         for nxt in c.check(state).values():
             if nxt not in seen:
                 seen.add(nxt)
                 frontier.append(nxt)
         checked += 1
-    assert checked == BFS_STATES, f"only {checked} reachable states"
+    assert checked == budget(seed)[0], f"only {checked} reachable states"
     assert not c.problems, c.report()
 
 
-def control_of(state) -> tuple[str, str]:
-    """(role in control, the other role) of a GDL state."""
-    control = next(f[1] for f in state if f[0] == "control")
-    return control, next(r for r in IDLE if r != control)
-
-
 @functools.lru_cache(maxsize=None)
-def exit_distances(seed: str) -> dict:
-    """Explorer moves needed from each cell to the exit, by the GDL's own explorer moves
-    (they do not depend on the mummy in either file)."""
-    g = game_of(seed)
-    s = g.initial()
-    (exit_cell,) = locations(s)["exit"]
-    graph = collections.defaultdict(set)            # cell -> cells that reach it in one move
-    for x in range(1, SIZE + 1):
-        for y in range(1, SIZE + 1):
-            here = frozenset({f for f in s if not (f[0] == "location" and f[1] == "explorer")}
-                             | {("location", "explorer", str(x), str(y))})
-            for m in g.legal(here, "explorer"):
-                (to,) = locations(g.next(here, {"explorer": m, "mummy": IDLE["mummy"]}))["explorer"]
-                graph[to].add((x, y))
-    dist, frontier = {exit_cell: 0}, collections.deque([exit_cell])
+def move_graph(seed: str, role: str) -> dict:
+    """{cell: cells that reach it in one move of ``role``}, by the GDL's own moves, with every
+    other piece on the same cell (so that none stands in the way)."""
+    m, g, board = mapping_of(seed), game_of(seed), board_of(seed)
+    start = make_position(board)
+    graph = collections.defaultdict(set)
+    for x in range(1, board.width + 1):
+        for y in range(1, board.height + 1):
+            if (x, y) in board.solid:
+                continue
+            pieces = tuple((r, (x, y)) for r in board.rules.roles)
+            state = m.state(dataclasses.replace(start, pieces=pieces, side=board.rules.side_of(role)))
+            legal = g.legal_moves(state)
+            others = {r: moves[0] for r, moves in legal.items()}
+            for move in legal[role]:
+                for to in m.cells(g.next(state, {**others, role: move}))[role]:
+                    graph[to].add((x, y))
+    return graph
+
+
+@functools.lru_cache(maxsize=4096)
+def distances(seed: str, role: str, targets: frozenset, avoid: frozenset = frozenset()) -> dict:
+    """{cell: moves ``role`` needs from it to the nearest of ``targets``, not through ``avoid``}."""
+    graph, dist = move_graph(seed, role), dict.fromkeys(targets, 0)
+    frontier = collections.deque(targets)
     while frontier:
         cell = frontier.popleft()
         for prev in graph[cell]:
-            if prev not in dist:
+            if prev not in dist and prev not in avoid:
                 dist[prev] = dist[cell] + 1
                 frontier.append(prev)
     return dist
 
 
-def playout(seed: str, rng: random.Random, policy: dict) -> list:
-    """A random game to its end, by the GDL alone.  Policies: "random"; "cautious" avoids
-    moves that end the game when it can (which drives the game to the step limit); for the
-    explorer also "seeker", which walks a shortest way to the exit, avoiding capture when it
-    can, and "reckless", which walks straight at the mummy."""
-    game = game_of(seed)
-    state, path = game.initial(), [game.initial()]
-    while not game.terminal(state):
-        control, other = control_of(state)
-        moves = game.legal(state, control)
-        rng.shuffle(moves)
-        how = policy[control]
-        after = lambda m: game.next(state, {control: m, other: IDLE[other]})  # noqa: E731
-        if how == "random":
-            options = [after(moves[0])]
-        elif how == "cautious":
-            options = [next((n for n in map(after, moves) if not game.terminal(n)), after(moves[0]))]
-        elif how == "reckless":
-            options = [after(m) for m in moves]
-            (mummy,) = locations(state)["mummy"]
-            near = lambda n: sum(abs(a - b) for a, b in zip(min(locations(n)[control]), mummy))  # noqa: E731
-            best = min(map(near, options))
-            options = [n for n in options if near(n) == best]
-        else:
-            options = [after(m) for m in moves]
-            dist = exit_distances(seed)
-            safe = [n for n in options if not game.terminal(n) or game.goal(n, control) > 0] or options
-            best = min(dist.get(min(locations(n)[control]), 10 ** 6) for n in safe)
-            options = [n for n in safe if dist.get(min(locations(n)[control]), 10 ** 6) == best]
-        state = rng.choice(options)
+def target_cells(c: Checker, state, target: str) -> frozenset:
+    """The cells of a piece, of the items with that mark still in the GDL state, of a mark, or
+    the cell "x,y"."""
+    if target in c.rules.roles:
+        return frozenset(c.map.cells(state)[target])
+    if re.fullmatch(r"\d+,\d+", target):
+        return frozenset({tuple(map(int, target.split(",")))})
+    items = frozenset(cell_of(f) for f in state if f[0] == "location" and f[1] == target)
+    return items or frozenset(c.board.marks[target])
+
+
+def wins(game: GdlGame, state, role: str) -> bool:
+    goals = game.goals(state)
+    return goals[role] >= max(goals.values())
+
+
+def choose(c: Checker, state, role: str, legal: dict, kind: str, target: str, rng: random.Random):
+    """A move of ``role`` by policy ``kind``: "random"; "cautious" avoids moves that end the
+    game when it can; "seek" walks a shortest way to ``target`` around the other pieces,
+    avoiding ends it does not win when it can; "hunt" walks a shortest way whatever is on it
+    and whatever the end.  These two make a random move one time in 1/WANDER.  A move is
+    judged by where it leads with every other role making its first legal move."""
+    g, moves = c.game, legal[role]
+    if len(moves) == 1 or kind == "random" or (kind != "cautious" and rng.random() < WANDER):
+        return rng.choice(moves)
+    first = {r: ms[0] for r, ms in legal.items()}
+    after = {m: g.next(state, {**first, role: m}) for m in moves}
+    options = [m for m in moves if not g.terminal(after[m]) or (kind == "seek" and wins(g, after[m], role))]
+    if kind == "hunt" or not options:
+        options = moves
+    if kind == "cautious":
+        return rng.choice(options)
+    targets = target_cells(c, state, target)
+    others = frozenset(cell for r, cells in c.map.cells(state).items() if r != role for cell in cells)
+    dist = distances(c.seed, role, targets, frozenset() if kind == "hunt" else others - targets)
+    far = lambda m: min((dist.get(cell, 10 ** 6) for cell in c.map.cells(after[m])[role]), default=10 ** 6)  # noqa: E731
+    best = min(map(far, options))
+    return rng.choice([m for m in options if far(m) == best])
+
+
+def policy(seed: str, n: int) -> dict:
+    """The n-th combination (cycling) of the roles' playout policies."""
+    out = {}
+    for role, options in SEEDS[seed].policies.items():
+        out[role] = options[n % len(options)]
+        n //= len(options)
+    return out
+
+
+def playout(c: Checker, rng: random.Random, policies: dict) -> list:
+    """A random game to its end, by the GDL alone.  A policy is a kind (see ``choose``) and
+    for "seek" and "hunt" one or more targets, taken in turn: "seek 7,8 white_goal" goes to the
+    cell (7,8) first."""
+    g = c.game
+    plans = {role: how.split() for role, how in policies.items()}
+    state = g.initial()
+    path = [state]
+    while not g.terminal(state):
+        for role, plan in plans.items():
+            if len(plan) > 2 and set(c.map.cells(state)[role]) & target_cells(c, state, plan[1]):
+                del plan[1]
+        legal = g.legal_moves(state)
+        state = g.next(state, {r: choose(c, state, r, legal, plan[0], (plan[1:] or [""])[0], rng)
+                               for r, plan in plans.items()})
         path.append(state)
     return path
 
@@ -476,10 +691,8 @@ def test_random_playouts_match_gdl(seed, checkers):
     rng = random.Random(f"gdl-equivalence-{seed}")
     shallow = c.max_step - c.rules.first_step       # plies the breadth-first search reached
     lengths = []
-    for n in range(PLAYOUTS):
-        policy = {"explorer": ("random", "cautious", "seeker", "reckless")[n % 4],
-                  "mummy": rng.choice(("random", "cautious", "cautious"))}
-        path = playout(seed, rng, policy)
+    for n in range(budget(seed)[1]):
+        path = playout(c, rng, policy(seed, n))
         lengths.append(len(path) - 1)
         picks = {len(path) - 1, len(path) - 2}
         deep = range(shallow + 1, len(path) - 2)        # path[i] is the state after i plies
@@ -488,10 +701,13 @@ def test_random_playouts_match_gdl(seed, checkers):
         for i in sorted(picks):
             c.check(path[i])
     assert not c.problems, c.report()
-    # the playouts did reach the interesting places
+    # the playouts did reach the interesting places: the step limit, every end but the
+    # unreachable ones, and at least as many different timeout scores as timeout entries
     assert c.max_step == c.rules.last_step
-    assert set(c.outcomes) == {end.name for end in c.rules.ends} | {"timeout"}, c.outcomes
     assert max(lengths) == c.rules.last_step - c.rules.first_step
+    ends = {end for end, _ in c.outcomes}
+    assert ends == {end.name for end in c.rules.ends} - set(SEEDS[seed].unreachable) | {"timeout"}, c.outcomes
+    assert len({scores for end, scores in c.outcomes if end == "timeout"}) > len(c.rules.timeout_when), c.outcomes
 
 
 # ---------------------------------------------------------------------------
@@ -501,7 +717,7 @@ def test_random_playouts_match_gdl(seed, checkers):
 
 @pytest.fixture(scope="module")
 def prose_board(tmp_path_factory):
-    text = SEEDS["2007"][0].read_text(encoding="utf-8")
+    text = (ROOT / "boards" / SEEDS["2007"].board).read_text(encoding="utf-8")
     text, n = re.subn(r"(?m)^rules: mummy-maze-2007$", "rules: mummy-maze-2007-prose", text)
     assert n == 1
     path = tmp_path_factory.mktemp("prose") / "prose.yaml"
@@ -527,7 +743,7 @@ def prose_positions(base):
     the middle of a two-step move too), one where it cannot reach the explorer, and
     explorer-to-move positions."""
     rng = random.Random("prose")
-    cells = [(x, y) for x in range(1, SIZE + 1) for y in range(1, SIZE + 1)]
+    cells = [(x, y) for x in range(1, base.width + 1) for y in range(1, base.height + 1)]
     out = []
     while len(out) < 8:
         mummy = rng.choice(cells)
@@ -568,26 +784,26 @@ def test_prose_variant_removes_exactly_the_mummy_moves_ending_on_the_explorer(pr
 # ---------------------------------------------------------------------------
 
 
-def gdl_value(game: GdlGame, state, role: str, memo: dict) -> int:
+def gdl_value(seed: str, state, role: str, memo: dict) -> int:
+    """The GDL minimax value for ``role`` (max where it moves, min elsewhere)."""
+    game = game_of(seed)
     if state in memo:
         return memo[state]
     if game.terminal(state):
         value = game.goal(state, role)
     else:
-        control, other = control_of(state)
-        values = [gdl_value(game, game.next(state, {control: m, other: IDLE[other]}), role, memo)
-                  for m in game.legal(state, control)]
-        value = max(values) if control == role else min(values)
+        values = [gdl_value(seed, game.next(state, joint), role, memo) for joint in game.joint_moves(state)]
+        movers = board_of(seed).rules.turns[mapping_of(seed).position(state).side]
+        value = max(values) if role in movers else min(values)
     memo[state] = value
     return value
 
 
-@pytest.mark.parametrize("seed", SEED_IDS)
+@pytest.mark.parametrize("seed", ["2007", "gdl"])      # two players, one moving a ply: plain minimax
 def test_solver_values_near_the_step_limit_are_gdl_minimax(seed):
-    board, g = board_of(seed), game_of(seed)
-    m = Mapping(board, g)
+    board, g, m = board_of(seed), game_of(seed), mapping_of(seed)
     rng = random.Random(f"solve-{seed}")
-    cells = [(x, y) for x in range(1, SIZE + 1) for y in range(1, SIZE + 1)]
+    cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1)]
     step = board.rules.last_step - 3
     for _ in range(2):
         explorer, mummy = rng.sample(cells, 2)
@@ -596,9 +812,9 @@ def test_solver_values_near_the_step_limit_are_gdl_minimax(seed):
         answer = solve(board, query)
         state = m.state(query.position)
         memo: dict = {}
-        assert answer.value == gdl_value(g, state, "explorer", memo), show_state(state)
-        control, other = control_of(state)
+        assert answer.value == gdl_value(seed, state, "explorer", memo), m.show(state)
+        movers = board.rules.turns[query.position.side]
+        joints = {joint_name(joint, movers): joint for joint in g.joint_moves(state)}
         for mv in answer.moves:
-            gdl_move = (f"move{len(mv.move.split())}", *mv.move.split())
-            nxt = g.next(state, {control: gdl_move, other: IDLE[other]}, check_legal=True)
-            assert mv.value == gdl_value(g, nxt, "explorer", memo), (show_state(state), mv.move)
+            nxt = g.next(state, joints[mv.move], check_legal=True)
+            assert mv.value == gdl_value(seed, nxt, "explorer", memo), (m.show(state), mv.move)
