@@ -245,6 +245,13 @@ def race_query_facts(board: Board, query: Query, plan: RacePlan, layout: Layout,
     return "\n".join(line for line in out if line.strip())
 
 
+def period(board: Board, layout: Layout) -> int:
+    """Plies after which the same turns entry moves again: a round, or 1 when turns can be lost
+    (then any entry may follow any other).  A position met at depth k can only occur again at
+    depths k + j * period."""
+    return 1 if layout.lost else len(board.rules.turns)
+
+
 def layered_query_facts(board: Board, query: Query, layout: Layout) -> str:
     rules = board.rules
     role = query.role
@@ -252,7 +259,7 @@ def layered_query_facts(board: Board, query: Query, layout: Layout) -> str:
     turns = range(len(rules.turns))
     out = [
         f"root({layout.root_term(query.position, board)}).",
-        f"remaining({query.remaining(board)}).",
+        f"remaining({query.remaining(board)}). period({period(board, layout)}).",
         " ".join(f"threshold({t})." for t in scores) + f" max_score({scores[-1]}).",
         " ".join(f"own_turn({t})." for t in turns if rules.own_turn(t, role)),
         " ".join(f"split_turn({t})." for t in turns if rules.split_turn(t, role)),
@@ -274,9 +281,10 @@ class Program:
     it step by step (levels up to the fixpoint; layers, then the races the answer needs).
 
     Race mode: ``base``, ``levels`` (solve.lp level(d)), ``lines`` (answer.lp line(i)),
-    ``strategy``.  Layered mode: ``base``, ``depths`` (depth(k) with the game rules), ``backs``
-    and ``ranks`` (for k = Rm..0), ``races`` (ground after the backs: which races the answer
-    needs), ``lines`` (line(i))."""
+    ``strategy``.  Layered mode: ``base``, ``depths`` (depth(k) with the game rules, k = 0..Rm),
+    ``values`` and ``ranks`` (value(r,p), rank(r,p) for r = 0..Rm plies left), ``races`` (which
+    races the answer needs, from the values), ``lookup`` (where the ranks are read), ``lines``
+    (line(i))."""
 
     query: Query
     plan: RacePlan | None
@@ -289,15 +297,16 @@ class Program:
     layout: Layout | None = None
     value_known: bool = True
     depths: list[str] = field(default_factory=list)
-    backs: list[str] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)
     ranks: list[str] = field(default_factory=list)
     races: str = ""
+    lookup: str = ""
     plan_team: tuple[str, ...] = ()     # the team that commits first in split plies
 
     @property
     def text(self) -> str:
         if self.mode == "layered":
-            parts = [self.base, *self.depths, *self.backs, self.races, *self.ranks, *self.lines]
+            parts = [self.base, *self.depths, *self.values, self.races, *self.ranks, self.lookup, *self.lines]
             return "\n".join(parts) + "\n"
         return "\n".join([self.base, *self.levels, *self.lines, self.strategy]) + "\n"
 
@@ -363,12 +372,14 @@ def _compile_layered(board: Board, query: Query, plan: Plan) -> Program:
         game = with_domain(rules_text, f"fresh({k},", f"expand({k},")
         depths.append(f"% === encodings/layered.lp #program depth({k}), with the compiled game rules ===\n"
                       + instantiate(text, origin, "depth", (k,)) + "\n" + game)
-    backs = [f"% === encodings/layered.lp #program back({k}) ===\n" + instantiate(text, origin, "back", (k,))
-             for k in range(remaining, -1, -1)]
-    ranks = [f"% === encodings/layered.lp #program rank({k}) ===\n" + instantiate(text, origin, "rank", (k,))
-             for k in range(remaining, -1, -1)]
+    p = period(board, layout)
+    values, ranks = ([f"% === encodings/layered.lp #program {part}({r},{p}) ===\n"
+                      + instantiate(text, origin, part, (r, p)) for r in range(remaining + 1)]
+                     for part in ("value", "rank"))
     lines = [f"% === encodings/layered.lp #program line({i}) ===\n" + instantiate(text, origin, "line", (i,))
              for i in range(0, remaining + 1)]
-    races = "% === encodings/layered.lp #program races ===\n" + instantiate(text, origin, "races", ())
+    races, lookup = (f"% === encodings/layered.lp #program {part} ===\n" + instantiate(text, origin, part, ())
+                     for part in ("races", "lookup"))
     return Program(query, None, remaining, "\n".join(sections), [], lines, "", mode="layered", layout=layout,
-                   depths=depths, backs=backs, ranks=ranks, races=races, plan_team=plan.split_team)
+                   depths=depths, values=values, ranks=ranks, races=races, lookup=lookup,
+                   plan_team=plan.split_team)

@@ -96,8 +96,10 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
     ctl = clingo.Control(["--warn=none", "--stats"])
     limits = limits or Limits()
     try:
+        layered = {}
         if program.mode == "layered":
-            levels = _ground_layers(ctl, program, limits, started)
+            layered = _ground_layers(ctl, program, limits, started)
+            levels = layered.pop("depths")
         else:
             levels = _ground_to_fixpoint(ctl, program)
         parsed = time.perf_counter()
@@ -121,6 +123,7 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
         "ground_rules": int(lp["rules"]),
         "ground_atoms": int(lp["atoms"]),
         "choices": int(stats["solving"]["solvers"]["choices"]),
+        **layered,
     }
     return _read_answer(model, program, board, timing)
 
@@ -147,38 +150,89 @@ def _ground_to_fixpoint(ctl: clingo.Control, program: Program) -> int:
 class Limits:
     """How much work a layered solve may do before it stops with a :class:`LimitError`."""
 
-    atoms: int = 6_000_000          # ground atoms (about 1.5 GB of clingo memory)
+    atoms: int = 4_500_000          # ground atoms, with the values and ranks (about 1.5 GB in all)
     seconds: float | None = None    # wall-clock time
     progress: object = None         # called with a line of text as the layers are ground
 
 
-def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float) -> int:
-    """Ground the layered program part by part: the positions depth by depth (checking the
-    limits after each depth), the values and ranks back from the horizon."""
+VALUES_FACTOR = 3      # the values and ranks: about this many times the atoms of the explored positions
+PROGRESS_AFTER = 2.0   # seconds before progress lines are reported
+LEVEL_CHUNK = 4        # value or rank parts per call: fewer calls, few parts ground past the last needed
+
+
+class _Budget:
+    """The limits of one layered solve, checked as it is ground; reports progress."""
+
+    def __init__(self, ctl: clingo.Control, program: Program, limits: Limits, started: float):
+        self.ctl, self.program, self.limits, self.started = ctl, program, limits, started
+
+    def check(self, label: str, where: str, expected: int, hint_plies: int) -> None:
+        """Report progress (``label``); stop when ``expected`` atoms or the time exceed the limits,
+        saying ``where`` it got and which horizon to try."""
+        atoms, elapsed = len(self.ctl.symbolic_atoms), time.perf_counter() - self.started
+        if self.limits.progress and elapsed > PROGRESS_AFTER:
+            self.limits.progress(f"{label}: {atoms:,} ground atoms, {elapsed:.1f} s")
+        over_time = self.limits.seconds is not None and elapsed > self.limits.seconds
+        if expected <= self.limits.atoms and not over_time:
+            return
+        amount = (f"{elapsed:.0f} s (limit {self.limits.seconds:.0f} s)" if over_time else
+                  f"about {expected:,} ground atoms with the values (limit {self.limits.atoms:,})")
+        program = self.program
+        raise LimitError(
+            f"the positions within {program.remaining} plies do not fit: {amount} after {where}",
+            f"Ask with a smaller horizon, e.g. --horizon {max(1, hint_plies)}" + (
+                f", or ask --query survive (it does not need the {', '.join(c.name for c in program.layout.collect)})"
+                if program.layout.collect and program.query.kind != "survive" else "") + ".")
+
+
+def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float) -> dict:
+    """Ground the layered program: the positions depth by depth, one call each (a depth part
+    negates the positions of earlier calls, so that each is stratified) until a depth meets no
+    new position (the later depth parts are empty); then the values, the races and the ranks,
+    a few plies left per call, until they repeat (the later parts derive nothing).  The
+    limits are checked after each call, before a depth with the atoms it will add (the growth
+    of the last one) and its values.  Returns the depths explored and the value and rank parts
+    ground (the levels of plies left computed)."""
+    budget = _Budget(ctl, program, limits, started)
     ctl.add("base", [], program.base)
     ctl.ground([("base", [])])
     total = len(program.depths)
-    for k, text in enumerate(program.depths):
-        _ground_part(ctl, f"depth_{k}", text)
-        atoms = len(ctl.symbolic_atoms)
-        elapsed = time.perf_counter() - started
-        if limits.progress and (elapsed > 2 or k == total - 1 and elapsed > 1):
-            limits.progress(f"depth {k}/{total - 1}: {atoms:,} ground atoms, {elapsed:.1f} s")
-        if atoms > limits.atoms or (limits.seconds is not None and elapsed > limits.seconds):
-            what = (f"{atoms:,} ground atoms (limit {limits.atoms:,})" if atoms > limits.atoms
-                    else f"{elapsed:.0f} s (limit {limits.seconds:.0f} s)")
-            raise LimitError(
-                f"the positions within {program.remaining} plies do not fit: {what} after exploring "
-                f"{k} of {program.remaining} plies",
-                f"Ask with a smaller horizon, e.g. --horizon {max(1, k - 1)}" + (
-                    f", or ask --query survive (it does not need the {', '.join(c.name for c in program.layout.collect)})"
-                    if program.layout.collect and program.query.kind != "survive" else "") + ".")
-    for k, text in enumerate(program.backs):
-        _ground_part(ctl, f"back_{k}", text)
+    k, atoms = 0, len(ctl.symbolic_atoms)
+    while k < total:
+        _ground_part(ctl, f"depth_{k}", program.depths[k])
+        k, before, atoms = k + 1, atoms, len(ctl.symbolic_atoms)
+        goes_on = k < total and _is_fact(ctl, "grows", k)
+        growth = atoms / max(before, 1) if goes_on and k < program.remaining else 1.0   # depth Rm: no moves
+        budget.check(f"depth {k - 1}/{total - 1}", f"exploring {k - 1} of {program.remaining} plies",
+                     int(atoms * growth * VALUES_FACTOR), k - 1)
+        if not goes_on:
+            break
+    values = _ground_levels(budget, program.values, "value", "vconv")
     _ground_part(ctl, "races", program.races)
-    for k, text in enumerate(program.ranks):
-        _ground_part(ctl, f"rank_{k}", text)
-    return total
+    ranks = _ground_levels(budget, program.ranks, "rank", "rconv")
+    _ground_part(ctl, "lookup", program.lookup)
+    return {"depths": k, "value_levels": values, "rank_levels": ranks}
+
+
+def _ground_levels(budget: _Budget, parts: list[str], name: str, stop: str) -> int:
+    """Ground the parts r = 0, 1, ... a chunk per call until ``stop(r)`` holds: the later parts
+    would derive nothing.  Returns the number of levels computed (r = 0..stop)."""
+    r, ctl = 0, budget.ctl
+    while r < len(parts):
+        chunk = parts[r:r + LEVEL_CHUNK]
+        _ground_part(ctl, f"{name}_{r}", "\n".join(chunk))
+        r += len(chunk)
+        budget.check(f"{name}s, up to {r - 1} plies left", f"the {name}s with up to {r - 1} plies left",
+                     len(ctl.symbolic_atoms), budget.program.remaining - 1)
+        for j in range(r - len(chunk), r):
+            if _is_fact(ctl, stop, j):
+                return j + 1
+    return r
+
+
+def _is_fact(ctl: clingo.Control, name: str, number: int) -> bool:
+    atom = ctl.symbolic_atoms[clingo.Function(name, [clingo.Number(number)])]
+    return atom is not None and atom.is_fact
 
 
 def _ground_part(ctl: clingo.Control, name: str, text: str) -> None:
