@@ -22,6 +22,7 @@ from .render import describe_position, draw_position, format_answer
 from .solver import Limits, solve as solve_query
 from .errors import EXIT_FAILED, EXIT_INVALID
 from .schema import board_json_schema
+from .generate import METHODS, REQUIREMENTS, SYMMETRIES
 
 REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.reports.FORMATS, checked by a test
 
@@ -167,6 +168,57 @@ def verify(paths, fmt, jobs, timeout, update):
         sys.exit(EXIT_INVALID)
     if report.failed:
         sys.exit(EXIT_FAILED)
+
+
+@main.command()
+@click.option("--rules", "rules_name", metavar="NAME", help="The rule set of the new boards (a name from rules/).")
+@click.option("--like", type=click.Path(dir_okay=False, path_type=Path), metavar="BOARD",
+              help="Boards like this one: its rules, its marks (how many cells, on the border or not), its size.")
+@click.option("--size", metavar="WxH", help="The board size, e.g. 8x8 (default with --like: the board's).")
+@click.option("--walls", metavar="A..B", help="Interior walls, at least A and at most B.")
+@click.option("--require", type=click.Choice(REQUIREMENTS), default="win", show_default=True,
+              help="win: the role forces its top score; survive: it avoids every end it must avoid; "
+                   "lose: the others force such an end.")
+@click.option("--role", help="The role the requirement is about (default: the first role).")
+@click.option("--plies", metavar="A..B", help="win/lose: the plies of the forced end, from A to B.")
+@click.option("--horizon", type=int, metavar="N", help="Look at most N plies ahead (for games too big to "
+              "solve to the step limit); the boards' expectations then say horizon: N.")
+@click.option("--count", type=int, default=1, show_default=True, help="How many boards to write.")
+@click.option("--seed", type=int, default=1, show_default=True, help="The same seed writes the same boards.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="The folder to write the boards to.")
+@click.option("--name", metavar="PREFIX", help="File names PREFIX-1.yaml, ... (default: from the rules, "
+              "size and seed).")
+@click.option("--symmetry", type=click.Choice(SYMMETRIES), help="Walls symmetric: mirrored east-west, "
+              "or turned half round.")
+@click.option("--allow-sealed", is_flag=True, help="Allow cells that no piece can reach.")
+@click.option("--allow-trivial", is_flag=True, help="Keep levels where walking the shortest way already wins.")
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
+              help="asp: one clingo program carries the whole requirement; loop: clingo proposes, the "
+                   "solver judges; auto: asp for small games only.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Stop after this many seconds (boards written so far are kept).")
+@click.option("--force", is_flag=True, help="Replace existing files of the same names.")
+@reports_errors
+def generate(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
+             allow_sealed, allow_trivial, method, timeout, force):
+    """Write new boards that meet a requirement, each with an expect block of its measured values.
+
+    Exit code 0: every board was written; 2: the request is invalid or cannot be met;
+    3: --timeout was reached first.
+    """
+    from .generate import Request, format_generated, generate as generate_boards, parse_range, parse_size
+    request = Request(rules_name, like, parse_size(size), parse_range("--walls", walls), require, role,
+                      parse_range("--plies", plies), horizon, count, seed, out, name, symmetry, allow_sealed,
+                      allow_trivial, method, timeout, force)
+    if count > 1:
+        with click.progressbar(length=count, label="generating", file=sys.stderr, show_pos=True) as bar:
+            report = generate_boards(request, lambda progress: bar.update(progress.done - bar.pos))
+    else:
+        report = generate_boards(request)
+    click.echo(format_generated(report), nl=False)
+    if report.error is not None:
+        raise report.error
 
 
 @main.command()

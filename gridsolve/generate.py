@@ -1,0 +1,469 @@
+"""``gridsolve generate``: new board files that meet a request, proposed by clingo, judged exactly.
+
+Two methods (README, "Generating levels"):
+
+* ``asp``: one clingo program carries the whole request (encodings/generate.lp with its
+  ``game`` part): every layout it finds meets the requirement, and when it finds none, none
+  exists.  Its ground program grows with positions times plies, so it suits small boards.
+* ``loop`` (generate and test): clingo proposes layouts under the structural constraints
+  (and, where the game has the shape, the ``blind`` part against trivial levels); the exact
+  solver judges them (:mod:`gridsolve.judge`).  Where it can, it judges a new wall-and-mark
+  layout for every placement of the pieces at once and adds one nogood that keeps only the
+  placements that meet the requirement; clingo then places the pieces on those walls until
+  a board is accepted or none is left.
+
+When clingo finds no layout left, the request cannot be met.  The same request with the same
+seed writes the same files.
+"""
+from __future__ import annotations
+
+import random
+import re
+import shlex
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .difficulty import Difficulty, measure
+from .errors import GridsolveError, LimitError, QueryError
+from .expect import goal_ends
+from .genprogram import Structure, game_size, proposal_program, requirement_races
+from .genspec import GameSpec, Requirement, game_spec
+from .judge import NO_START, Verdict, judge, ranks_every_start, start_ranks
+from .levelfile import board_text, check_free, scalar, write_new
+from .position import initial_position
+from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_walls
+
+REQUIREMENTS = ("win", "survive", "lose")
+METHODS = ("auto", "asp", "loop")
+SYMMETRIES = ("mirror", "turn")
+GAME_PART_LIMIT = 2_000   # auto picks asp up to this many positions x levels (README: measured)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A ``gridsolve generate`` request; ranges are (min, max) with None for an open end."""
+
+    rules: str | None = None
+    like: Path | None = None
+    size: tuple | None = None
+    walls: tuple = (None, None)
+    require: str = "win"
+    role: str | None = None
+    plies: tuple = (None, None)
+    horizon: int | None = None
+    count: int = 1
+    seed: int = 1
+    out: Path = Path(".")
+    name: str | None = None
+    symmetry: str | None = None
+    sealed_ok: bool = False
+    trivial_ok: bool = False
+    method: str = "auto"
+    timeout: float | None = None
+    force: bool = False
+
+
+@dataclass
+class Generated:
+    """A board written: where, its layout, its expectation and how long it took."""
+
+    path: Path
+    layout: Layout
+    expect: dict
+    difficulty: Difficulty | None
+    seconds: float                  # from the previous board (or the start) to this one, written
+    candidates: int                 # layouts judged for this board
+
+
+@dataclass
+class Progress:
+    done: int
+    count: int
+    candidates: int
+    last: str                       # what happened to the last candidate
+
+
+@dataclass
+class Report:
+    request: Request
+    spec: GameSpec
+    requirement: Requirement
+    method: str
+    boards: list[Generated] = field(default_factory=list)
+    candidates: int = 0
+    rejected: Counter = field(default_factory=Counter)
+    seconds: float = 0.0
+    error: GridsolveError | None = None    # why the run stopped before writing every board
+
+    @property
+    def times(self) -> list[float]:
+        return [b.seconds for b in self.boards]
+
+    def time_summary(self) -> str:
+        if not self.times:
+            return "no board written"
+        return f"per board: median {statistics.median(self.times):.1f} s, max {max(self.times):.1f} s"
+
+
+# - The command line's text, read into a request ---
+
+_RANGE = re.compile(r"^\s*(\d*)\s*(?:(\.\.)\s*(\d*))?\s*$")
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+
+
+def parse_range(option: str, text: str | None) -> tuple:
+    """``A..B``, ``A..``, ``..B`` or ``A`` as (min, max); None: (None, None)."""
+    if text is None:
+        return None, None
+    match = _RANGE.match(text)
+    if not match or not (match.group(1) or match.group(3)):
+        raise QueryError(f"{option} {text}: expected a range A..B, A.. or ..B, or a number",
+                         f"e.g. {option} 20..30")
+    low = int(match.group(1)) if match.group(1) else None
+    high = int(match.group(3)) if match.group(3) else None
+    return (low, low) if match.group(2) is None else (low, high)
+
+
+def parse_size(text: str | None) -> tuple | None:
+    if text is None:
+        return None
+    match = _SIZE.match(text)
+    if not match or min(int(match.group(1)), int(match.group(2))) < 2:
+        raise QueryError(f"--size {text}: expected WIDTHxHEIGHT, each at least 2", "e.g. --size 8x8")
+    return int(match.group(1)), int(match.group(2))
+
+
+# - Generating ---
+
+def generate(request: Request, progress: Callable[[Progress], None] | None = None) -> Report:
+    """Write ``request.count`` boards; the report lists them (with the seconds each took) and
+    says why the run stopped early, if it did (``report.error``, not raised)."""
+    started = time.perf_counter()
+    if (request.rules is None) == (request.like is None):
+        raise QueryError("give either --rules NAME or --like BOARD", "e.g. --like boards/mummymaze2p-2007.yaml")
+    spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
+    req = _requirement(request, spec)
+    structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok)
+    paths = _paths(request, spec)
+    check_free(paths, request.force)
+    races = requirement_races(spec, req)
+    method = _method(request, spec, races)
+    every_start = method == "loop" and ranks_every_start(spec, req)
+    program, parts = proposal_program(spec, req, structure, races if method == "asp" else None)
+    search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed)
+    report = Report(request, spec, req, method)
+    deadline = None if request.timeout is None else started + request.timeout
+    board_started, tried = started, 0
+    while len(report.boards) < request.count:
+        index = len(report.boards)
+        try:
+            step = search.next(deadline, paths[index], _title(request, spec, index))
+        except ProposalTimeout:
+            report.error = _timed_out(report)
+            break
+        if step is None:
+            report.error = _exhausted(report)
+            break
+        board, layout, verdict = step
+        report.candidates += 1
+        tried += 1
+        if verdict.accepted:
+            expect, difficulty = _measures(board, spec, req, verdict.answer)
+            text = board_text(board, spec.rules_yaml, _header(request, spec, req, index, difficulty), expect)
+            write_new(paths[index], text, request.force)
+            now = time.perf_counter()
+            report.boards.append(Generated(paths[index], layout, expect, difficulty, now - board_started, tried))
+            board_started, tried = now, 0
+            last = f"wrote {paths[index].name}"
+        else:
+            report.rejected[verdict.reason] += 1
+            last = verdict.reason
+        if progress is not None:
+            progress(Progress(len(report.boards), request.count, report.candidates, last))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+class _Search:
+    """Proposals and verdicts.
+
+    Without ``every_start`` each proposed layout is judged alone.  With it, a new wall-and-mark
+    layout is ranked for every placement of the pieces at once (:func:`start_ranks`), and
+    clingo places the pieces on it, under the encoding's constraints (``blind``: not trivial),
+    among the placements of the best ranks: the best one it finds is the layout's *score*, and
+    one in the requirement's band is judged.  The walls and marks are then forbidden.
+
+    Long forced ends are rare among random layouts, so proposals search near the best layout
+    so far (a local search): clingo keeps its walls but for a few random edges, and usually
+    its marks.  After STALE layouts without a better score it starts afresh."""
+
+    NEAR = 0.8            # share of proposals near the best layout (while none meets the request)
+    STALE = 200           # layouts without a better score before the search starts afresh
+
+    def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int):
+        self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
+        self.random = random.Random(seed)
+        self.edges = edges(spec.template.width, spec.template.height)
+        self.best: tuple[tuple, Layout] | None = None   # (score, layout)
+        self.stale = 0
+        self.current = None          # (board, layout, {placement left to try: rank}, best rank of all)
+
+    def next(self, deadline: float | None, path: Path, title: str):
+        """(board, layout, verdict) for the next candidate; None when no layout is left;
+        ProposalTimeout after ``deadline`` (a ``time.perf_counter`` value)."""
+        width, height = self.spec.template.width, self.spec.template.height
+        while True:
+            if self.current is None:
+                layout = self._propose(deadline)
+                if layout is None:
+                    return None
+                board = self.spec.board(layout.north, layout.east, dict(layout.pieces), dict(layout.marks),
+                                        str(path), title)
+                if not self.every_start:
+                    verdict = judge(board, self.spec, self.req)
+                    self.proposer.forbid(exactly(layout, width, height))
+                    return board, layout, verdict
+                floor = self.req.plies[0] if self.best is None else min(self.req.plies[0], self.best[0][0])
+                ranks = start_ranks(board, self.spec, self.req)
+                top = max(ranks.values(), default=0)
+                self.current = (board, layout, {p: r for p, r in ranks.items() if r >= floor}, top)
+            step = self._place(deadline, path, title)
+            if step is not None:
+                return step
+
+    def _place(self, deadline, path: Path, title: str):
+        """Place the pieces on the current walls: a judged candidate, or the walls' rejection."""
+        board, layout, left, top = self.current
+        score = (0, top)              # the best rank the encoding allows, then the best rank of all
+        while left:
+            found = self.proposer.propose(_seconds(deadline), layout, among=left)
+            if found is None:
+                break
+            rank = left.pop(found.pieces)
+            if rank >= self.req.plies[0]:
+                placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
+                                         str(path), title)
+                verdict = judge(placed, self.spec, self.req)
+                if verdict.accepted:
+                    self._leave(layout)
+                    self.best, self.stale = None, 0
+                return placed, found, verdict
+            score = (rank, score[1])
+            left = {p: r for p, r in left.items() if r > rank}
+            self.current = (board, layout, left, top)
+        self._leave(layout)
+        self._scored(score, layout)
+        return board, layout, Verdict(None, NO_START)
+
+    def _leave(self, layout: Layout) -> None:
+        """Done with these walls and marks: never propose them again."""
+        self.current = None
+        self.proposer.forbid(same_walls(layout, self.spec.template.width, self.spec.template.height))
+
+    def _scored(self, score: tuple, layout: Layout) -> None:
+        if self.best is None or score >= self.best[0]:
+            self.stale = 0 if self.best is None or score > self.best[0] else self.stale + 1
+            self.best = (score, layout)
+        else:
+            self.stale += 1
+        if self.stale >= self.STALE:
+            self.best, self.stale = None, 0
+
+    def _propose(self, deadline) -> Layout | None:
+        if self.best is not None and self.random.random() < self.NEAR:
+            free = frozenset(self.random.sample(self.edges, self.random.randint(2, 6)))
+            layout = self.proposer.propose(_seconds(deadline), self.best[1], free, self.random.random() < 0.8)
+            if layout is not None:
+                return layout
+        return self.proposer.propose(_seconds(deadline))
+
+
+def _seconds(deadline: float | None) -> float | None:
+    if deadline is None:
+        return None
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        raise ProposalTimeout()
+    return left
+
+
+# - The request, checked ---
+
+def _requirement(request: Request, spec: GameSpec) -> Requirement:
+    if request.require not in REQUIREMENTS:
+        raise QueryError(f"--require {request.require}: unknown", f"use one of: {', '.join(REQUIREMENTS)}")
+    if request.horizon is not None and request.horizon < 1:
+        raise QueryError(f"--horizon {request.horizon}: must be at least 1")
+    board = spec.template
+    if request.require == "win" and not goal_ends(board, spec.role):
+        raise QueryError(f"--require win: no end gives {spec.role} a top score above its timeout score "
+                         f"under {board.rules.name}", "ask --require survive or --require lose")
+    left = Requirement(request.require, (0, 0), horizon=request.horizon).left(board)
+    if request.require == "survive":
+        if request.plies != (None, None):
+            raise QueryError("--plies does not apply to --require survive", "nothing is forced when the role survives")
+        return Requirement("survive", (left, left), request.trivial_ok, request.horizon)
+    low, high = request.plies
+    low = 1 if low is None else low
+    high = left if high is None else high
+    if low > high:
+        raise QueryError(f"--plies {low}..{high}: the range is empty")
+    if low > left:
+        limit = "the horizon" if request.horizon == left else "the step limit"
+        raise QueryError(f"--plies {low}..: the game ends after {left} plies ({limit})",
+                         f"ask for at most {left} plies")
+    return Requirement(request.require, (low, min(high, left)), request.trivial_ok, request.horizon)
+
+
+def _walls(request: Request, spec: GameSpec) -> tuple:
+    board = spec.template
+    slots = board.width * (board.height - 1) + board.height * (board.width - 1)
+    most = slots if request.sealed_ok else slots - (board.width * board.height - 1)
+    low, high = request.walls
+    low = min(round(0.3 * slots), most) if low is None else low
+    high = most if high is None else high
+    if low > high:
+        raise QueryError(f"--walls {low}..{high}: the range is empty")
+    if high > most:
+        what = f"a connected {board.width}x{board.height} board has at most {most} walls" if not request.sealed_ok \
+            else f"a {board.width}x{board.height} board has {slots} interior edges"
+        raise QueryError(f"--walls {low}..{high}: {what}", f"ask for at most {most} walls")
+    return low, high
+
+
+def _paths(request: Request, spec: GameSpec) -> list[Path]:
+    if request.count < 1:
+        raise QueryError(f"--count {request.count}: must be at least 1")
+    board = spec.template
+    prefix = request.name or f"{_source(request)}-{board.width}x{board.height}-s{request.seed}"
+    return [Path(request.out) / f"{prefix}-{i}.yaml" for i in range(1, request.count + 1)]
+
+
+def _source(request: Request) -> str:
+    return request.rules or Path(request.like).stem
+
+
+def _method(request: Request, spec: GameSpec, races) -> str:
+    if request.method not in METHODS:
+        raise QueryError(f"--method {request.method}: unknown", f"use one of: {', '.join(METHODS)}")
+    if request.symmetry not in (None, *SYMMETRIES):
+        raise QueryError(f"--symmetry {request.symmetry}: unknown", f"use one of: {', '.join(SYMMETRIES)}")
+    if request.method == "asp" and races is None:
+        raise QueryError("--method asp: this requirement cannot be written as races of the rules "
+                         "(sides that move at once mix teams)", "use --method loop")
+    if request.method == "auto":
+        return "asp" if races is not None and game_size(spec, races) <= GAME_PART_LIMIT else "loop"
+    return request.method
+
+
+def _title(request: Request, spec: GameSpec, index: int) -> str:
+    board = spec.template
+    return f"{_source(request)} {board.width}x{board.height}, seed {request.seed}, no. {index + 1}"
+
+
+# - What a written board carries ---
+
+def _measures(board, spec: GameSpec, req: Requirement, answer) -> tuple[dict, Difficulty | None]:
+    """The expectation (measured values, for `gridsolve verify`) and, for a win, the difficulty."""
+    rules = board.rules
+    expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
+    if req.horizon is not None:
+        expect["horizon"] = req.horizon
+    if req.kind == "win":
+        start = initial_position(board)
+        difficulty = measure(board, spec.role, start, answer, req.horizon)
+        expect.update({"win": True, "plies": answer.plies})
+        if start.side == rules.side_of(spec.role):
+            expect["winning_first_moves"] = difficulty.winning_first_moves
+        if not req.trivial_ok:
+            expect["no_beeline"] = True
+        return expect, difficulty
+    if answer.value is not None:
+        expect.update({"value": answer.value, "win": answer.win})
+    expect["survive"] = answer.survives
+    if answer.value is not None:
+        expect["plies"] = answer.plies
+    return expect, None
+
+
+def command_line(request: Request, spec: GameSpec) -> str:
+    """The ``gridsolve generate`` command that writes the same boards."""
+    board = spec.template
+    words = ["gridsolve", "generate"]
+    words += ["--rules", request.rules] if request.rules else ["--like", str(request.like)]
+    words += ["--size", f"{board.width}x{board.height}", "--require", request.require]
+    options = [("--walls", _range_text(request.walls)), ("--plies", _range_text(request.plies)),
+               ("--role", request.role), ("--horizon", request.horizon), ("--symmetry", request.symmetry),
+               ("--method", None if request.method == "auto" else request.method),
+               ("--count", request.count), ("--seed", request.seed)]
+    for option, value in options:
+        if value is not None:
+            words += [option, str(value)]
+    words += [flag for flag, on in (("--allow-sealed", request.sealed_ok), ("--allow-trivial", request.trivial_ok))
+              if on]
+    return shlex.join(words)
+
+
+def _range_text(bounds: tuple) -> str | None:
+    low, high = bounds
+    if low is None and high is None:
+        return None
+    return str(low) if low == high else f"{'' if low is None else low}..{'' if high is None else high}"
+
+
+def _header(request: Request, spec: GameSpec, req: Requirement, index: int, difficulty) -> list[str]:
+    trivial = "" if req.trivial_ok or req.kind != "win" else ", and not by walking the shortest way"
+    lines = [f"Board {index + 1} of `{command_line(request, spec)}`:",
+             f"{req.describe(spec.role)}{trivial}."]
+    if difficulty is not None:
+        lines.append(f"Difficulty: {difficulty.describe(spec.role)}.")
+    lines.append("The expect block holds the measured values; `gridsolve verify` re-checks them.")
+    return lines
+
+
+# - Stopping early ---
+
+def _done(report: Report) -> str:
+    written = len(report.boards)
+    return (f"wrote {written} of {report.request.count} boards after {report.candidates} candidates"
+            + (f" ({_rejections(report)})" if report.rejected else ""))
+
+
+def _rejections(report: Report) -> str:
+    return ", ".join(f"{n} {reason}" for reason, n in report.rejected.most_common())
+
+
+def _timed_out(report: Report) -> LimitError:
+    return LimitError(f"--timeout {report.request.timeout:g} s reached: {_done(report)}",
+                      "allow more time, or ask for an easier level (fewer plies, a larger board, other --walls)")
+
+
+def _exhausted(report: Report) -> QueryError:
+    board = report.spec.template
+    what = f"{board.width}x{board.height} board where {report.requirement.describe(report.spec.role)}"
+    if not report.requirement.trivial_ok and report.requirement.kind == "win":
+        what += ", not by walking the shortest way,"
+    if not report.boards and not report.candidates:
+        return QueryError(f"no {what} exists with these walls and marks (clingo proved it)",
+                          "ask for fewer plies, a larger board or other --walls")
+    return QueryError(f"no other {what} exists: {_done(report)}",
+                      "ask for fewer boards, fewer plies, a larger board or other --walls")
+
+
+def format_generated(report: Report) -> str:
+    """What ``gridsolve generate`` prints: a line per board written, then the totals."""
+    lines = []
+    for board in report.boards:
+        measured = ", ".join(f"{k} {scalar(v)}" for k, v in board.expect.items())
+        lines.append(f"{board.path}: {measured} ({board.seconds:.1f} s, {board.candidates} candidates)")
+        if board.difficulty is not None:
+            lines.append(f"  difficulty: {board.difficulty.describe(report.spec.role)}")
+    if report.boards:
+        lines.append(f"{len(report.boards)} board{'s' if len(report.boards) != 1 else ''} in "
+                     f"{report.seconds:.1f} s ({report.time_summary()}; method {report.method})")
+    return "".join(line + "\n" for line in lines)
+

@@ -1,0 +1,125 @@
+"""The exact solver judges the proposed layouts.
+
+:func:`judge` measures one layout as ``gridsolve verify`` will: the value query from the
+initial position (win, survive, plies; the survive query where the role's scores are not
+constants) and, for ``win``, the ``no_beeline`` check.  A rejected layout is forbidden alone.
+
+:func:`good_starts` judges the walls and marks of a layout for every placement of the pieces
+at once: one retrograde analysis ranks every position, and so every start (the race solver's
+program with every start as a root).
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass
+
+import clingo
+
+from .beeline import check_beeline
+from .compiler import compile_program
+from .errors import EncodingError
+from .genspec import GameSpec, Requirement
+from .model import Board
+from .position import Position, Query, initial_position
+from .solver import Answer, solve
+from .solver import _ground_to_fixpoint as ground_to_fixpoint   # the solver's level-by-level grounding
+
+START_LIMIT = 20_000       # good_starts ranks at most this many placements of the pieces
+
+# Why a layout was rejected (the keys of Report.rejected).
+NO_WIN, TOO_FAST, TOO_SLOW, TRIVIAL = "no forced win", "won too fast", "won too slowly", "trivial"
+SURVIVES, LOST_TOO_FAST, LOST_TOO_SLOWLY = "role survives", "lost too fast", "lost too slowly"
+LOSES = "role loses"
+NO_START = "no placement meets the requirement"     # start_ranks: on these walls and marks
+
+
+@dataclass
+class Verdict:
+    answer: Answer | None             # the query from the initial position (None: not asked)
+    reason: str | None = None         # None: accepted
+
+    @property
+    def accepted(self) -> bool:
+        return self.reason is None
+
+
+def query_kind(board: Board, role: str) -> str:
+    """The question that measures a layout: the value query where the role's scores are
+    constants, else (the layered solver would be needed) the survive query."""
+    return "value" if board.rules.constant_scores(role) else "survive"
+
+
+def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
+    """Measure ``board`` against ``req``."""
+    role, (low, high) = spec.role, req.plies
+    start = initial_position(board)
+    answer = solve(board, Query(role, query_kind(board, role), start, req.horizon))
+    if req.kind == "win":
+        if not answer.win or answer.win_plies > high:
+            return Verdict(answer, NO_WIN if not answer.win else TOO_SLOW)
+        if answer.win_plies < low:
+            return Verdict(answer, TOO_FAST)
+        if not req.trivial_ok and not check_beeline(board, role, start, req.left(board)).holds:
+            return Verdict(answer, TRIVIAL)
+    elif req.kind == "lose":
+        if answer.survives or answer.doom_plies > high:
+            return Verdict(answer, SURVIVES if answer.survives else LOST_TOO_SLOWLY)
+        if answer.doom_plies < low:
+            return Verdict(answer, LOST_TOO_FAST)
+    elif not answer.survives:
+        return Verdict(answer, LOSES)
+    return Verdict(answer)
+
+
+def _placements(board: Board) -> list[tuple]:
+    cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1)
+             if board.on_board((x, y))]
+    return list(itertools.permutations(cells, len(board.rules.roles)))
+
+
+def _start_program(board: Board, spec: GameSpec, req: Requirement):
+    """The race solver's program for ``req`` from the initial position, or None when the game
+    is not solved by races or has more than START_LIMIT placements of the pieces."""
+    if len(_placements(board)) > START_LIMIT:
+        return None
+    kind = query_kind(board, spec.role)
+    program = compile_program(board, Query(spec.role, kind, initial_position(board), req.horizon))
+    return program if program.mode == "race" else None
+
+
+def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:
+    """Does :func:`start_ranks` apply to this request (else each layout is judged alone)?"""
+    return _start_program(spec.template, spec, req) is not None
+
+
+def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
+    """For every placement of the pieces on ``board``'s walls and marks (as ``Layout.pieces``)
+    from which the requirement's race is decided within ``req.plies``' upper end: the plies it
+    is forced in (``win``: the role's fastest forced win; ``lose``: the others' fastest forced
+    end the role must avoid).  For ``survive``: 0 for every placement from which the role
+    survives.  Only when :func:`ranks_every_start`."""
+    rules = board.rules
+    program = _start_program(board, spec, req)
+    starts = {}
+    for placed in _placements(board):
+        position = Position(tuple(zip(rules.roles, placed)), 0, rules.first_step)
+        starts[program.layout.root_term(position, board)] = tuple(sorted(zip(rules.roles, placed)))
+    roots = "\n".join(f"root({term})." for term in starts)
+    ctl = clingo.Control(["--warn=none"])
+    try:
+        ground_to_fixpoint(ctl, dataclasses.replace(program, base=program.base + "\n" + roots))
+    except RuntimeError as exc:
+        raise EncodingError(f"clingo could not ground the start ranks: {exc}") from exc
+    plan = program.plan
+    race = plan.win if req.kind == "win" else plan.avoid
+    high = req.plies[1] if req.kind != "survive" else program.remaining
+    ranks = {}
+    for atom in ctl.symbolic_atoms.by_signature("won", 3):
+        number, state, rank = atom.symbol.arguments
+        placement = starts.get(str(state))
+        if placement is not None and number.number == race and rank.number <= high:
+            ranks[placement] = rank.number
+    if req.kind == "survive":
+        return {placement: 0 for placement in starts.values() if placement not in ranks}
+    return ranks

@@ -1,0 +1,70 @@
+"""Generated board files: the layout as an ASCII map and an ``expect:`` block of measured values.
+
+Files are created atomically (written beside the target, then linked into place), and an
+existing file is replaced only when asked.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from .asciimap import draw
+from .errors import QueryError
+from .model import Board
+
+
+def board_text(board: Board, rules_yaml: str, header: list[str], expect: dict) -> str:
+    """The board file: comment lines, name, rules, legend, map and one expectation."""
+    glyph = {cell: char for char, name in board.legend.items() for cell in
+             ([board.pieces[name]] if name in board.pieces else board.marks.get(name, ()))}
+    lines = [f"# {line}" if line else "#" for line in header]
+    lines += [f"name: {scalar(board.name)}", f"rules: {rules_yaml}",
+              "legend: {" + ", ".join(f"{char}: {name}" for char, name in board.legend.items()) + "}",
+              "map: |2"]
+    lines += ["  " + line for line in draw(board.width, board.height, board.north, board.east, board.solid,
+                                           glyph.get)]
+    lines += ["", "expect:"]
+    for index, (key, value) in enumerate(expect.items()):
+        lines.append(("  - " if index == 0 else "    ") + f"{key}: {scalar(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def scalar(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return json.dumps(value)            # a JSON string is a YAML double-quoted scalar
+    return str(value)
+
+
+def check_free(paths: list[Path], force: bool) -> None:
+    """Refuse to overwrite: every target must be new, unless ``force``."""
+    taken = [p for p in paths if p.exists()]
+    if taken and not force:
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        raise QueryError(f"{taken[0]} exists{more}", "choose another --name or --out, or add --force to replace it")
+
+
+def write_new(path: Path, text: str, force: bool) -> None:
+    """Write ``text`` to ``path`` atomically; an existing file is an error unless ``force``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if force:
+            os.replace(temporary, path)
+        else:
+            try:
+                os.link(temporary, path)          # fails if the file appeared meanwhile
+            except FileExistsError:
+                raise QueryError(f"{path} exists", "choose another --name or --out, or add --force") from None
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)

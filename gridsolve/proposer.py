@@ -1,0 +1,161 @@
+"""clingo proposes board layouts (encodings/generate.lp); rejected families are forbidden.
+
+One :class:`Proposer` keeps one clingo control for a whole run: each :meth:`Proposer.propose`
+asks for one more layout, each :meth:`Proposer.forbid` adds a constraint, and clingo's random
+choices (seeded) make the proposals independent of each other and the same for the same seed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import clingo
+
+from .errors import EncodingError
+
+KINDS = ("north", "east")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Walls, piece starts and marked cells: what clingo chooses."""
+
+    north: frozenset
+    east: frozenset
+    pieces: tuple                   # ((piece, (x, y)), ...)
+    marks: tuple                    # ((mark, ((x, y), ...)), ...)
+
+    @property
+    def walls(self) -> int:
+        return len(self.north) + len(self.east)
+
+
+@dataclass(frozen=True)
+class Family:
+    """Layouts with these walls present (True) or absent (False) on these edges, these piece
+    starts and these marks (no pieces: any placement of the pieces)."""
+
+    edges: tuple                    # (((kind, x, y), is_wall), ...)
+    pieces: tuple
+    marks: tuple
+
+    def constraint(self) -> str:
+        """The constraint that forbids the family."""
+        literals = [("" if wall else "not ") + f"wall({kind},{x},{y})" for (kind, x, y), wall in self.edges]
+        literals += [f"at({p},{x},{y})" for p, (x, y) in self.pieces]
+        literals += [f"mark({m},{x},{y})" for m, cells in self.marks for x, y in cells]
+        return ":- " + ", ".join(literals) + "."
+
+
+def edges(width: int, height: int) -> list[tuple]:
+    """Every interior edge of a ``width`` x ``height`` board: ("north" | "east", x, y)."""
+    return ([("north", x, y) for x in range(1, width + 1) for y in range(1, height)]
+            + [("east", x, y) for x in range(1, width) for y in range(1, height + 1)])
+
+
+def _edges(layout: Layout, width: int, height: int) -> tuple:
+    return tuple(((kind, x, y), (x, y) in (layout.north if kind == "north" else layout.east))
+                 for kind, x, y in edges(width, height))
+
+
+def exactly(layout: Layout, width: int, height: int) -> Family:
+    """The family of just this layout."""
+    return Family(_edges(layout, width, height), layout.pieces, layout.marks)
+
+
+def same_walls(layout: Layout, width: int, height: int) -> Family:
+    """The layouts with this layout's walls and marks, the pieces anywhere."""
+    return Family(_edges(layout, width, height), (), layout.marks)
+
+
+class ProposalTimeout(Exception):
+    """clingo did not find the next layout before the deadline."""
+
+
+class Proposer:
+    """Layouts from encodings/generate.lp with the request's facts and parts."""
+
+    def __init__(self, program: str, parts: tuple[str, ...], seed: int):
+        # Random signs (and a few random choices) spread the proposals over the layouts.
+        options = ["--warn=none", "--models=1", f"--seed={seed}", "--sign-def=rnd", "--rand-freq=0.02"]
+        self.ctl = clingo.Control(options)
+        try:
+            self.ctl.add("base", [], program)
+            self.ctl.ground([("base", [])] + [(part, []) for part in parts])
+        except RuntimeError as exc:
+            raise EncodingError(f"clingo could not ground encodings/generate.lp: {exc}") from exc
+        self._atoms = [(sym, atom.literal) for name, arity in (("wall", 3), ("at", 3), ("mark", 3))
+                       for atom in self.ctl.symbolic_atoms.by_signature(name, arity) for sym in [atom.symbol]]
+        self._forbidden = 0
+
+    def propose(self, seconds: float | None = None, keep: Layout | None = None, free: frozenset = frozenset(),
+                marks: bool = True, among=None) -> Layout | None:
+        """The next layout; None when no layout is left; ProposalTimeout after ``seconds``.
+
+        With ``keep``, the walls are those of ``keep`` except on the edges in ``free``
+        (("north" | "east", x, y) triples), and so are the marks (unless not ``marks``); with
+        ``among`` (a collection of ``Layout.pieces`` tuples), the pieces are placed as one of those."""
+        assumptions = [] if keep is None else self._assume(keep, free, marks)
+        external = None if among is None else self._among(among)
+        if external is not None:
+            self.ctl.assign_external(external, True)
+        found = []
+        with self.ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(self._read(m)),
+                            async_=True) as handle:
+            if not handle.wait(seconds):
+                handle.cancel()
+                raise ProposalTimeout()
+            handle.get()
+        if external is not None:
+            self.ctl.release_external(external)
+        return found[-1] if found else None
+
+    def forbid(self, family: Family) -> None:
+        self._forbidden += 1
+        name = f"forbid_{self._forbidden}"
+        self.ctl.add(name, [], family.constraint())
+        self.ctl.ground([(name, [])])
+
+    def _among(self, placements) -> clingo.Symbol:
+        """A new external atom that, while true, allows only ``placements`` (released after
+        one solve: then it is false for good and its rules are void)."""
+        self._forbidden += 1
+        name = f"among_{self._forbidden}"
+        rules = [f"{name}_ok :- " + ", ".join(f"at({p},{x},{y})" for p, (x, y) in pieces) + "."
+                 for pieces in sorted(placements)]
+        self.ctl.add(name, [], "\n".join([f"#external {name}.", *rules, f":- {name}, not {name}_ok."]))
+        self.ctl.ground([(name, [])])
+        return clingo.Function(name)
+
+    def _assume(self, layout: Layout, free: frozenset, marks: bool) -> list[int]:
+        """Literals that fix the walls of ``layout`` but on ``free`` edges, and (``marks``) its marks."""
+        marked = {(m, cell) for m, cells in layout.marks for cell in cells}
+        out = []
+        for sym, literal in self._atoms:
+            args = sym.arguments
+            if sym.name == "wall":
+                kind, cell = args[0].name, (args[1].number, args[2].number)
+                if (kind, *cell) in free:
+                    continue
+                present = cell in (layout.north if kind == "north" else layout.east)
+            elif sym.name == "mark" and marks:
+                present = (args[0].name, (args[1].number, args[2].number)) in marked
+            else:
+                continue
+            out.append(literal if present else -literal)
+        return out
+
+    def _read(self, model: clingo.Model) -> Layout:
+        walls = {kind: set() for kind in KINDS}
+        pieces, marks = {}, {}
+        for sym, literal in self._atoms:
+            if not model.is_true(literal):
+                continue
+            args = sym.arguments
+            if sym.name == "wall":
+                walls[args[0].name].add((args[1].number, args[2].number))
+            elif sym.name == "at":
+                pieces[args[0].name] = (args[1].number, args[2].number)
+            else:
+                marks.setdefault(args[0].name, []).append((args[1].number, args[2].number))
+        return Layout(frozenset(walls["north"]), frozenset(walls["east"]), tuple(sorted(pieces.items())),
+                      tuple(sorted((m, tuple(sorted(c))) for m, c in marks.items())))
