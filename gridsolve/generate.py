@@ -29,7 +29,7 @@ from typing import Callable
 
 from .difficulty import Difficulty, measure
 from .errors import GridsolveError, LimitError, QueryError
-from .expect import goal_ends
+from .expect import beeline_unsupported, goal_ends
 from .genprogram import Structure, game_size, proposal_program, requirement_races
 from .genspec import GameSpec, Requirement, game_spec
 from .judge import NO_START, Verdict, judge, ranks_every_start, start_ranks
@@ -40,7 +40,8 @@ from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_wa
 REQUIREMENTS = ("win", "survive", "lose")
 METHODS = ("auto", "asp", "loop")
 SYMMETRIES = ("mirror", "turn")
-GAME_PART_LIMIT = 2_000   # auto picks asp up to this many positions x levels (README: measured)
+GAME_PART_LIMIT = 10_000  # auto picks asp up to this many positions x levels: 3x3 Mummy Maze at 49 plies
+                          # (7,938; asp proves "none exists" in ~40 s where loop runs on; README)
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ class Report:
     rejected: Counter = field(default_factory=Counter)
     seconds: float = 0.0
     error: GridsolveError | None = None    # why the run stopped before writing every board
+    apart: int = 0                          # walls and marked cells two boards differ on at least
 
     @property
     def times(self) -> list[float]:
@@ -154,8 +156,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
     program, parts = proposal_program(spec, req, structure, races if method == "asp" else None)
-    search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed)
-    report = Report(request, spec, req, method)
+    search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed,
+                     apart(structure, spec))
+    report = Report(request, spec, req, method, apart=search.apart)
     deadline = None if request.timeout is None else started + request.timeout
     board_started, tried = started, 0
     while len(report.boards) < request.count:
@@ -204,8 +207,10 @@ class _Search:
     NEAR = 0.8            # share of proposals near the best layout (while none meets the request)
     STALE = 200           # layouts without a better score before the search starts afresh
 
-    def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int):
+    def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
+                 apart: int):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
+        self.apart = apart
         self.random = random.Random(seed)
         self.edges = edges(spec.template.width, spec.template.height)
         self.best: tuple[tuple, Layout] | None = None   # (score, layout)
@@ -226,6 +231,8 @@ class _Search:
                 if not self.every_start:
                     verdict = judge(board, self.spec, self.req)
                     self.proposer.forbid(exactly(layout, width, height))
+                    if verdict.accepted:
+                        self._accepted(layout)
                     return board, layout, verdict
                 floor = self.req.plies[0] if self.best is None else min(self.req.plies[0], self.best[0][0])
                 ranks = start_ranks(board, self.spec, self.req)
@@ -250,7 +257,7 @@ class _Search:
                 verdict = judge(placed, self.spec, self.req)
                 if verdict.accepted:
                     self._leave(layout)
-                    self.best, self.stale = None, 0
+                    self._accepted(layout)
                 return placed, found, verdict
             score = (rank, score[1])
             left = {p: r for p, r in left.items() if r > rank}
@@ -263,6 +270,14 @@ class _Search:
         """Done with these walls and marks: never propose them again."""
         self.current = None
         self.proposer.forbid(same_walls(layout, self.spec.template.width, self.spec.template.height))
+
+    def _accepted(self, layout: Layout) -> None:
+        """A board is written on this layout: every later board of the run differs from it on at
+        least :func:`apart` wall edges and marked cells (else other starts or another exit on
+        nearly the same walls would be a near copy), and the local search starts afresh."""
+        self.proposer.forbid(same_walls(layout, self.spec.template.width, self.spec.template.height))
+        self.proposer.keep_apart(layout, self.apart)
+        self.best, self.stale = None, 0
 
     def _scored(self, score: tuple, layout: Layout) -> None:
         if self.best is None or score >= self.best[0]:
@@ -299,14 +314,16 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
     if request.horizon is not None and request.horizon < 1:
         raise QueryError(f"--horizon {request.horizon}: must be at least 1")
     board = spec.template
-    if request.require == "win" and not goal_ends(board, spec.role):
+    if request.require == "win" and not can_win(board, spec.role):
         raise QueryError(f"--require win: no end gives {spec.role} a top score above its timeout score "
                          f"under {board.rules.name}", "ask --require survive or --require lose")
+    # Trivial levels are defined where no_beeline is (README): elsewhere every level is kept.
+    trivial_ok = request.trivial_ok or beeline_unsupported(board) is not None
     left = Requirement(request.require, (0, 0), horizon=request.horizon).left(board)
     if request.require == "survive":
         if request.plies != (None, None):
             raise QueryError("--plies does not apply to --require survive", "nothing is forced when the role survives")
-        return Requirement("survive", (left, left), request.trivial_ok, request.horizon)
+        return Requirement("survive", (left, left), trivial_ok, request.horizon)
     low, high = request.plies
     low = 1 if low is None else low
     high = left if high is None else high
@@ -316,7 +333,24 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
         limit = "the horizon" if request.horizon == left else "the step limit"
         raise QueryError(f"--plies {low}..: the game ends after {left} plies ({limit})",
                          f"ask for at most {left} plies")
-    return Requirement(request.require, (low, min(high, left)), request.trivial_ok, request.horizon)
+    return Requirement(request.require, (low, min(high, left)), trivial_ok, request.horizon)
+
+
+APART = 1 / 3    # boards of one run differ on this share of the walls and marked cells they may have
+
+
+def apart(structure: Structure, spec: GameSpec) -> int:
+    """How many wall edges and marked cells two boards of one run differ on at least: a third of
+    the most walls the request allows plus the marked cells."""
+    return max(1, round(APART * (structure.walls[1] + sum(spec.marks.values()))))
+
+
+def can_win(board, role: str) -> bool:
+    """Can ``role`` have a top score to force: an end that gives it a score above its timeout score,
+    or scores that depend on the position (a score table, a conditional timeout: then a win is
+    forcing the role's highest score, whatever ends the game)."""
+    scores = board.rules.scores_of(role)
+    return bool(goal_ends(board, role)) or (not board.rules.constant_scores(role) and len(scores) > 1)
 
 
 def _walls(request: Request, spec: GameSpec) -> tuple:
@@ -450,7 +484,8 @@ def _exhausted(report: Report) -> QueryError:
     if not report.boards and not report.candidates:
         return QueryError(f"no {what} exists with these walls and marks (clingo proved it)",
                           "ask for fewer plies, a larger board or other --walls")
-    return QueryError(f"no other {what} exists: {_done(report)}",
+    return QueryError(f"no other {what} exists that differs from the boards written on at least "
+                      f"{report.apart} walls and marked cells: {_done(report)}",
                       "ask for fewer boards, fewer plies, a larger board or other --walls")
 
 

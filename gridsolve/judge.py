@@ -31,6 +31,7 @@ START_LIMIT = 20_000       # good_starts ranks at most this many placements of t
 NO_WIN, TOO_FAST, TOO_SLOW, TRIVIAL = "no forced win", "won too fast", "won too slowly", "trivial"
 SURVIVES, LOST_TOO_FAST, LOST_TOO_SLOWLY = "role survives", "lost too fast", "lost too slowly"
 LOSES = "role loses"
+HELD = "top score held from the start"   # a conditional timeout already gives it: no forced end to measure
 NO_START = "no placement meets the requirement"     # start_ranks: on these walls and marks
 
 
@@ -44,18 +45,21 @@ class Verdict:
         return self.reason is None
 
 
-def query_kind(board: Board, role: str) -> str:
-    """The question that measures a layout: the value query where the role's scores are
-    constants, else (the layered solver would be needed) the survive query."""
-    return "value" if board.rules.constant_scores(role) else "survive"
+def query_kind(board: Board, role: str, kind: str) -> str:
+    """The question that measures a layout for a requirement of ``kind``: the value query where
+    the role's scores are constants or a win is asked (forcing the top score needs the values),
+    else (the values would need the layered solver) the survive query."""
+    return "value" if board.rules.constant_scores(role) or kind == "win" else "survive"
 
 
 def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
     """Measure ``board`` against ``req``."""
     role, (low, high) = spec.role, req.plies
     start = initial_position(board)
-    answer = solve(board, Query(role, query_kind(board, role), start, req.horizon))
+    answer = solve(board, Query(role, query_kind(board, role, req.kind), start, req.horizon))
     if req.kind == "win":
+        if answer.win and answer.win_plies is None:
+            return Verdict(answer, HELD)
         if not answer.win or answer.win_plies > high:
             return Verdict(answer, NO_WIN if not answer.win else TOO_SLOW)
         if answer.win_plies < low:
@@ -83,7 +87,7 @@ def _start_program(board: Board, spec: GameSpec, req: Requirement):
     is not solved by races or has more than START_LIMIT placements of the pieces."""
     if len(_placements(board)) > START_LIMIT:
         return None
-    kind = query_kind(board, spec.role)
+    kind = query_kind(board, spec.role, req.kind)
     program = compile_program(board, Query(spec.role, kind, initial_position(board), req.horizon))
     return program if program.mode == "race" else None
 

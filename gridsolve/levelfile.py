@@ -16,7 +16,8 @@ from .model import Board
 
 
 def board_text(board: Board, rules_yaml: str, header: list[str], expect: dict) -> str:
-    """The board file: comment lines, name, rules, legend, map and one expectation."""
+    """The board file: comment lines, name, rules, legend, map, the marks the legend has no
+    character for, and one expectation."""
     glyph = {cell: char for char, name in board.legend.items() for cell in
              ([board.pieces[name]] if name in board.pieces else board.marks.get(name, ()))}
     lines = [f"# {line}" if line else "#" for line in header]
@@ -25,6 +26,10 @@ def board_text(board: Board, rules_yaml: str, header: list[str], expect: dict) -
               "map: |2"]
     lines += ["  " + line for line in draw(board.width, board.height, board.north, board.east, board.solid,
                                            glyph.get)]
+    unlettered = {m: cells for m, cells in sorted(board.marks.items()) if m not in board.legend.values() and cells}
+    if unlettered:           # marks without a legend character (hidden obstacles): listed by cell
+        lines += ["marks:"] + [f"  {m}: [" + ", ".join(f"[{x}, {y}]" for x, y in sorted(cells)) + "]"
+                               for m, cells in unlettered.items()]
     lines += ["", "expect:"]
     for index, (key, value) in enumerate(expect.items()):
         lines.append(("  - " if index == 0 else "    ") + f"{key}: {scalar(value)}")

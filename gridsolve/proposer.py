@@ -115,6 +115,21 @@ class Proposer:
         self.ctl.add(name, [], family.constraint())
         self.ctl.ground([(name, [])])
 
+    def keep_apart(self, layout: Layout, distance: int) -> None:
+        """From now on, the layouts differ from ``layout`` on at least ``distance`` wall edges and
+        marked cells (a wall or a mark present in one and not in the other counts once)."""
+        self._forbidden += 1
+        name = f"apart_{self._forbidden}"
+        facts = [f"{name}_wall({kind},{x},{y})." for kind, cells in (("north", layout.north), ("east", layout.east))
+                 for x, y in sorted(cells)]
+        facts += [f"{name}_mark({m},{x},{y})." for m, cells in layout.marks for x, y in cells]
+        rule = (f":- #count{{ w,K,X,Y : wall(K,X,Y), not {name}_wall(K,X,Y); "
+                f"w,K,X,Y : {name}_wall(K,X,Y), not wall(K,X,Y); "
+                f"m,M,X,Y : mark(M,X,Y), not {name}_mark(M,X,Y); "
+                f"m,M,X,Y : {name}_mark(M,X,Y), not mark(M,X,Y) }} < {distance}.")
+        self.ctl.add(name, [], "\n".join([f"#defined {name}_wall/3.", f"#defined {name}_mark/3.", *facts, rule]))
+        self.ctl.ground([(name, [])])
+
     def _among(self, placements) -> clingo.Symbol:
         """A new external atom that, while true, allows only ``placements`` (released after
         one solve: then it is false for good and its rules are void)."""
