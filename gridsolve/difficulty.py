@@ -10,10 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import clingo
+
+from .compiler import compile_program
+from .errors import EncodingError
 from .explore import examine
 from .model import Board
 from .position import Position, Query
 from .solver import Answer, solve
+from .solver import _ground_to_fixpoint as ground_to_fixpoint   # the solver's level-by-level grounding
 
 
 @dataclass(frozen=True)
@@ -50,16 +55,22 @@ def _key(position: Position) -> tuple:
 
 def measure(board: Board, role: str, start: Position, answer: Answer, horizon: int | None = None) -> Difficulty:
     """The difficulty of a won level; ``answer`` is the value query from ``start`` (looking
-    ``horizon`` plies ahead, None: to the step limit)."""
+    ``horizon`` plies ahead, None: to the step limit).  Where the race solver answers, one
+    grounding ranks every position reachable from ``start`` and the moves along the line are
+    read off the ranks; elsewhere each of the role's positions on the line is solved."""
     side = board.rules.side_of(role)
+    ranked = win_ranks(board, role, start, horizon)
     position, current = start, answer
     first = losing = total = turns = 0
     for played, ply in enumerate(answer.line):
         if position.side == side:
-            if current is None:
-                ahead = None if horizon is None else horizon - played
-                current = solve(board, Query(role, "value", position, ahead))
-            wins, everything, after = winning_moves(board, position, current)
+            if ranked is not None:
+                wins, everything, after = _ranked_moves(board, position, ranked, played)
+            else:
+                if current is None:
+                    ahead = None if horizon is None else horizon - played
+                    current = solve(board, Query(role, "value", position, ahead))
+                wins, everything, after = winning_moves(board, position, current)
             if turns == 0:
                 first = len(wins)
             turns += 1
@@ -72,3 +83,45 @@ def measure(board: Board, role: str, start: Position, answer: Answer, horizon: i
             break
         position, current = after[ply["move"]], None
     return Difficulty(answer.win_plies, first, losing, total, turns)
+
+
+@dataclass(frozen=True)
+class WinRanks:
+    """The role's fastest forced win from every position reachable from a start (race games)."""
+
+    ranks: dict            # position term -> plies of the fastest forced win
+    layout: object         # the compiled position terms (gridsolve.state.Layout)
+    remaining: int         # plies left at the start
+
+    def wins(self, position: Position, board: Board, plies_left: int) -> bool:
+        rank = self.ranks.get(self.layout.root_term(position, board))
+        return rank is not None and rank <= plies_left
+
+
+def win_ranks(board: Board, role: str, start: Position, horizon: int | None) -> WinRanks | None:
+    """The ranks of ``role``'s win race for every position reachable from ``start``, from one
+    grounding of the race solver's program; None where the race solver does not answer."""
+    program = compile_program(board, Query(role, "value", start, horizon))
+    if program.mode != "race" or program.plan is None or program.plan.win is None:
+        return None
+    ctl = clingo.Control(["--warn=none"])
+    try:
+        ground_to_fixpoint(ctl, program)
+    except RuntimeError as exc:
+        raise EncodingError(f"clingo could not ground the win ranks: {exc}") from exc
+    ranks = {}
+    for atom in ctl.symbolic_atoms.by_signature("won", 3):
+        race, state, rank = atom.symbol.arguments
+        if race.number == program.plan.win:
+            ranks[str(state)] = rank.number
+    return WinRanks(ranks, program.layout, program.remaining)
+
+
+def _ranked_moves(board: Board, position: Position, ranked: WinRanks, played: int) -> tuple[set, set, dict]:
+    """As :func:`winning_moves`, read off the ranks: after the move, ``played + 1`` plies are gone."""
+    _, steps = examine(board, position)
+    after = {step.move: step.position for step in steps}
+    everything = {_key(p) for p in after.values()}
+    left = ranked.remaining - played - 1
+    wins = {_key(p) for p in after.values() if ranked.wins(p, board, left)}
+    return wins, everything, after

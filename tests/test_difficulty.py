@@ -1,0 +1,60 @@
+"""Difficulty measures of a won level (gridsolve/difficulty.py).
+
+The fast path reads every move along the winning line off one grounding's race ranks; it must
+give exactly what solving each of the role's positions on the line gives.
+"""
+from __future__ import annotations
+
+import pytest
+
+from gridsolve import difficulty
+from gridsolve.loader import load_board
+from gridsolve.position import Position, Query, initial_position
+from gridsolve.solver import solve
+
+from conftest import ROOT
+
+SEED = ROOT / "boards" / "mummymaze2p.yaml"
+
+
+def _position(board, explorer):
+    start = initial_position(board)
+    pieces = tuple((name, explorer if name == "explorer" else cell) for name, cell in start.pieces)
+    return Position(pieces, start.side, start.step)
+
+
+def _both_ways(board, position, horizon, monkeypatch):
+    answer = solve(board, Query("explorer", "value", position, horizon))
+    assert answer.win
+    fast = difficulty.measure(board, "explorer", position, answer, horizon)
+    with monkeypatch.context() as patch:
+        patch.setattr(difficulty, "win_ranks", lambda *args: None)
+        slow = difficulty.measure(board, "explorer", position, answer, horizon)
+    return fast, slow
+
+
+def test_hand_checked_first_moves():
+    # README of the seed board: from (8,4) the explorer escapes in 11 plies by going north or by
+    # waiting a ply (nowhere, or east into the edge: the same position), not south or west.
+    board = load_board(SEED)
+    position = _position(board, (8, 4))
+    answer = solve(board, Query("explorer", "value", position, None))
+    measured = difficulty.measure(board, "explorer", position, answer)
+    assert (measured.plies, measured.winning_first_moves) == (11, 2)
+    assert measured.turns == 6 and 0 < measured.losing_moves < measured.moves
+
+
+@pytest.mark.parametrize("explorer,horizon", [((7, 5), 15)])
+def test_ranks_agree_with_solving_each_position(explorer, horizon, monkeypatch):
+    board = load_board(SEED)
+    position = _position(board, explorer)
+    if not solve(board, Query("explorer", "value", position, horizon)).win:
+        pytest.skip("no forced win from this position")
+    fast, slow = _both_ways(board, position, horizon, monkeypatch)
+    assert fast == slow
+
+
+def test_generated_board_agrees(monkeypatch):
+    board = load_board(ROOT / "boards" / "generated" / "mummy-maze-2007-prose-8x8-s1-4.yaml")
+    fast, slow = _both_ways(board, initial_position(board), None, monkeypatch)
+    assert fast == slow and fast.plies == 21
