@@ -199,9 +199,11 @@ def verify(paths, fmt, jobs, timeout, update):
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Stop after this many seconds (boards written so far are kept).")
 @click.option("--force", is_flag=True, help="Replace existing files of the same names.")
+@click.option("--keep", metavar="NAMES", help="With --like: these pieces and marks (comma-separated) stay where "
+              "the board has them, e.g. --keep p1,p2,center.")
 @reports_errors
 def generate(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
-             allow_sealed, allow_trivial, method, timeout, force):
+             allow_sealed, allow_trivial, method, timeout, force, keep):
     """Write new boards that meet a requirement, each with an expect block of its measured values.
 
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
@@ -210,7 +212,8 @@ def generate(rules_name, like, size, walls, require, role, plies, horizon, count
     from .generate import Request, format_generated, generate as generate_boards, parse_range, parse_size
     request = Request(rules_name, like, parse_size(size), parse_range("--walls", walls), require, role,
                       parse_range("--plies", plies), horizon, count, seed, out, name, symmetry, allow_sealed,
-                      allow_trivial, method, timeout, force)
+                      allow_trivial, method, timeout, force,
+                      tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else ())
     if count > 1:
         with click.progressbar(length=count, label="generating", file=sys.stderr, show_pos=True) as bar:
             report = generate_boards(request, lambda progress: bar.update(progress.done - bar.pos))

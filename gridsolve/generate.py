@@ -34,6 +34,7 @@ from .genprogram import Structure, game_size, proposal_program, requirement_race
 from .genspec import GameSpec, Requirement, game_spec
 from .judge import NO_START, Verdict, judge, ranks_every_start, start_ranks
 from .levelfile import board_text, check_free, scalar, write_new
+from .loader import load_board
 from .position import initial_position
 from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_walls
 
@@ -66,6 +67,7 @@ class Request:
     method: str = "auto"
     timeout: float | None = None
     force: bool = False
+    keep: tuple = ()                # pieces and marks of the --like board that stay where it has them
 
 
 @dataclass
@@ -149,7 +151,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         raise QueryError("give either --rules NAME or --like BOARD", "e.g. --like boards/mummymaze2p-2007.yaml")
     spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
     req = _requirement(request, spec)
-    structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok)
+    structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
     paths = _paths(request, spec)
     check_free(paths, request.force)
     races = requirement_races(spec, req)
@@ -341,8 +343,34 @@ APART = 1 / 3    # boards of one run differ on this share of the walls and marke
 
 def apart(structure: Structure, spec: GameSpec) -> int:
     """How many wall edges and marked cells two boards of one run differ on at least: a third of
-    the most walls the request allows plus the marked cells."""
-    return max(1, round(APART * (structure.walls[1] + sum(spec.marks.values()))))
+    the most walls the request allows plus the marked cells it places (not the kept ones)."""
+    kept = sum(len(cells) for kind, _, cells in structure.keep if kind == "mark")
+    return max(1, round(APART * (structure.walls[1] + sum(spec.marks.values()) - kept)))
+
+
+def _kept(request: Request, spec: GameSpec) -> tuple:
+    """``--keep``: (("at" | "mark", name, cells), ...) from the --like board, checked."""
+    if not request.keep:
+        return ()
+    if request.like is None:
+        raise QueryError("--keep needs --like BOARD", "name pieces or marks of that board, e.g. --keep p1,p2,center")
+    original = load_board(request.like)
+    board = spec.template
+    out = []
+    for name in request.keep:
+        if name in original.pieces:
+            kind, cells = "at", (original.pieces[name],)
+        elif name in original.marks:
+            kind, cells = "mark", tuple(sorted(original.marks[name]))
+        else:
+            names = ", ".join([*original.pieces, *sorted(original.marks)])
+            raise QueryError(f"--keep {name}: {request.like} has no piece or mark of that name", f"name one of: {names}")
+        off = [c for c in cells if not (1 <= c[0] <= board.width and 1 <= c[1] <= board.height)]
+        if off:
+            raise QueryError(f"--keep {name}: {off[0]} is off a {board.width}x{board.height} board",
+                             "keep the size of the --like board, or keep fewer names")
+        out.append((kind, name, cells))
+    return tuple(out)
 
 
 def can_win(board, role: str) -> bool:
@@ -437,6 +465,8 @@ def command_line(request: Request, spec: GameSpec) -> str:
     for option, value in options:
         if value is not None:
             words += [option, str(value)]
+    if request.keep:
+        words += ["--keep", ",".join(request.keep)]
     words += [flag for flag, on in (("--allow-sealed", request.sealed_ok), ("--allow-trivial", request.trivial_ok))
               if on]
     return shlex.join(words)

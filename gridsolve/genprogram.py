@@ -31,6 +31,7 @@ class Structure:
     walls: tuple                     # (min, max) interior walls
     symmetry: str | None = None      # "mirror" or "turn"
     sealed_ok: bool = False
+    keep: tuple = ()                 # (("at" | "mark", name, cells), ...): placed as given
 
 
 def base_facts(spec: GameSpec, req: Requirement, structure: Structure) -> str:
@@ -44,6 +45,7 @@ def base_facts(spec: GameSpec, req: Requirement, structure: Structure) -> str:
         out.append(f"symmetric({structure.symmetry}).")
     if structure.sealed_ok:
         out.append("sealed_ok.")
+    out += [f"keep_{kind}({name},{x},{y})." for kind, name, cells in structure.keep for x, y in cells]
     if req.kind == "win" and _goals_need_marks(spec):
         # Winning within the band's last ply: the role moves at most that often.
         most = role_moves(board, spec.role, req.plies[1]) * board.rules.moves[spec.role].steps
