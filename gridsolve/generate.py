@@ -213,6 +213,7 @@ class _Search:
                  apart: int):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
         self.apart = apart
+        self.low = 0 if req.kind == "survive" else req.plies[0]   # start_ranks: 0 for every surviving start
         self.random = random.Random(seed)
         self.edges = edges(spec.template.width, spec.template.height)
         self.best: tuple[tuple, Layout] | None = None   # (score, layout)
@@ -236,7 +237,7 @@ class _Search:
                     if verdict.accepted:
                         self._accepted(layout)
                     return board, layout, verdict
-                floor = self.req.plies[0] if self.best is None else min(self.req.plies[0], self.best[0][0])
+                floor = self.low if self.best is None else min(self.low, self.best[0][0])
                 ranks = start_ranks(board, self.spec, self.req)
                 top = max(ranks.values(), default=0)
                 self.current = (board, layout, {p: r for p, r in ranks.items() if r >= floor}, top)
@@ -253,7 +254,7 @@ class _Search:
             if found is None:
                 break
             rank = left.pop(found.pieces)
-            if rank >= self.req.plies[0]:
+            if rank >= self.low:
                 placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
                                          str(path), title)
                 verdict = judge(placed, self.spec, self.req)
@@ -328,13 +329,13 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
         return Requirement("survive", (left, left), trivial_ok, request.horizon)
     low, high = request.plies
     low = 1 if low is None else low
-    high = left if high is None else high
-    if low > high:
-        raise QueryError(f"--plies {low}..{high}: the range is empty")
     if low > left:
         limit = "the horizon" if request.horizon == left else "the step limit"
         raise QueryError(f"--plies {low}..: the game ends after {left} plies ({limit})",
                          f"ask for at most {left} plies")
+    high = left if high is None else high
+    if low > high:
+        raise QueryError(f"--plies {low}..{high}: the range is empty")
     return Requirement(request.require, (low, min(high, left)), trivial_ok, request.horizon)
 
 
@@ -387,13 +388,13 @@ def _walls(request: Request, spec: GameSpec) -> tuple:
     most = slots if request.sealed_ok else slots - (board.width * board.height - 1)
     low, high = request.walls
     low = min(round(0.3 * slots), most) if low is None else low
+    if max(low, high or 0) > most:
+        what = f"a connected {board.width}x{board.height} board has at most {most} walls" if not request.sealed_ok \
+            else f"a {board.width}x{board.height} board has {slots} interior edges"
+        raise QueryError(f"--walls {_range_text(request.walls)}: {what}", f"ask for at most {most} walls")
     high = most if high is None else high
     if low > high:
         raise QueryError(f"--walls {low}..{high}: the range is empty")
-    if high > most:
-        what = f"a connected {board.width}x{board.height} board has at most {most} walls" if not request.sealed_ok \
-            else f"a {board.width}x{board.height} board has {slots} interior edges"
-        raise QueryError(f"--walls {low}..{high}: {what}", f"ask for at most {most} walls")
     return low, high
 
 

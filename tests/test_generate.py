@@ -280,17 +280,11 @@ def test_a_missing_like_board(tmp_path):
     assert_error(generate(tmp_path, "--like", missing, "--size", "5x5"), f"{missing}: no such file. Check the path.")
 
 
-@pytest.mark.xfail(strict=True, reason="an open --plies range past the step limit is reported as "
-                   "'--plies 60..49: the range is empty' (the default upper end is filled in before the "
-                   "step-limit check), not as the step-limit message")
 def test_an_open_plies_range_past_the_step_limit_says_where_the_game_ends(tmp_path):
     assert_error(generate(tmp_path, "--rules", "mummy-maze-2007", "--size", "5x5", "--plies", "60.."),
                  "--plies 60..: the game ends after 49 plies (the step limit). Ask for at most 49 plies.")
 
 
-@pytest.mark.xfail(strict=True, reason="an open --walls range past the maximum is reported as "
-                   "'--walls 50..40: the range is empty' (the default upper end is filled in first), "
-                   "not as the maximum-walls message")
 def test_an_open_walls_range_past_the_maximum_says_the_maximum(tmp_path):
     assert_error(generate(tmp_path, "--rules", "mummy-maze-2007", "--size", "5x5", "--walls", "50..",
                           "--allow-sealed"),
@@ -406,9 +400,6 @@ def test_require_survive_the_role_survives(tmp_path):
     assert_verifies(path)
 
 
-@pytest.mark.xfail(strict=True, reason="--require survive with the loop method never accepts a board: "
-                   "start_ranks gives surviving placements rank 0 but _Search keeps only ranks >= "
-                   "req.plies[0] (= the plies left, 49), so every layout is rejected")
 def test_require_survive_with_the_loop_method(tmp_path):
     # On the first 5x5 layouts most placements survive: a working search writes one at once.
     done, _ = run_process(["generate", "--rules", "mummy-maze-2007", "--size", "5x5", "--require", "survive",
