@@ -10,15 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import clingo
-
 from .compiler import compile_program
-from .errors import EncodingError
 from .explore import examine
 from .model import Board
 from .position import Position, Query
-from .solver import Answer, solve
-from .solver import _ground_to_fixpoint as ground_to_fixpoint   # the solver's level-by-level grounding
+from .solver import Answer, race_ranks, solve
 
 
 @dataclass(frozen=True)
@@ -104,16 +100,7 @@ def win_ranks(board: Board, role: str, start: Position, horizon: int | None) -> 
     program = compile_program(board, Query(role, "value", start, horizon))
     if program.mode != "race" or program.plan is None or program.plan.win is None:
         return None
-    ctl = clingo.Control(["--warn=none"])
-    try:
-        ground_to_fixpoint(ctl, program)
-    except RuntimeError as exc:
-        raise EncodingError(f"clingo could not ground the win ranks: {exc}") from exc
-    ranks = {}
-    for atom in ctl.symbolic_atoms.by_signature("won", 3):
-        race, state, rank = atom.symbol.arguments
-        if race.number == program.plan.win:
-            ranks[str(state)] = rank.number
+    ranks = race_ranks(program, program.plan.win)
     return WinRanks(ranks, program.layout, program.remaining)
 
 

@@ -10,20 +10,16 @@ program with every start as a root).
 """
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from dataclasses import dataclass
 
-import clingo
 
 from .beeline import check_beeline
 from .compiler import compile_program
-from .errors import EncodingError
 from .genspec import GameSpec, Requirement
 from .model import Board
 from .position import Position, Query, initial_position
-from .solver import Answer, solve
-from .solver import _ground_to_fixpoint as ground_to_fixpoint   # the solver's level-by-level grounding
+from .solver import Answer, race_ranks, solve
 
 START_LIMIT = 20_000       # good_starts ranks at most this many placements of the pieces
 
@@ -110,20 +106,11 @@ def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
         position = Position(tuple(zip(rules.roles, placed)), 0, rules.first_step)
         starts[program.layout.root_term(position, board)] = tuple(sorted(zip(rules.roles, placed)))
     roots = "\n".join(f"root({term})." for term in starts)
-    ctl = clingo.Control(["--warn=none"])
-    try:
-        ground_to_fixpoint(ctl, dataclasses.replace(program, base=program.base + "\n" + roots))
-    except RuntimeError as exc:
-        raise EncodingError(f"clingo could not ground the start ranks: {exc}") from exc
     plan = program.plan
     race = plan.win if req.kind == "win" else plan.avoid
     high = req.plies[1] if req.kind != "survive" else program.remaining
-    ranks = {}
-    for atom in ctl.symbolic_atoms.by_signature("won", 3):
-        number, state, rank = atom.symbol.arguments
-        placement = starts.get(str(state))
-        if placement is not None and number.number == race and rank.number <= high:
-            ranks[placement] = rank.number
+    ranks = {starts[state]: rank for state, rank in race_ranks(program, race, roots).items()
+             if state in starts and rank <= high}
     if req.kind == "survive":
         return {placement: 0 for placement in starts.values() if placement not in ranks}
     return ranks

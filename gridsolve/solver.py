@@ -1,6 +1,7 @@
 """Run a compiled program with clingo and read the answer back into Python objects."""
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -144,6 +145,23 @@ def _ground_to_fixpoint(ctl: clingo.Control, program: Program) -> int:
         if decided is None or not decided.is_fact:
             return depth
     return len(program.levels)
+
+
+def race_ranks(program: Program, race: int, roots: str = "") -> dict[str, int]:
+    """The ranks of race ``race`` (plies to its forced end) of every position reachable from the
+    program's root (and ``roots``, more root facts), from one level-by-level grounding of the
+    race solver's program: position term -> rank."""
+    ctl = clingo.Control(["--warn=none"])
+    try:
+        _ground_to_fixpoint(ctl, dataclasses.replace(program, base=program.base + "\n" + roots))
+    except RuntimeError as exc:
+        raise EncodingError(f"clingo could not ground the race ranks: {exc}") from exc
+    ranks = {}
+    for atom in ctl.symbolic_atoms.by_signature("won", 3):
+        number, state, rank = atom.symbol.arguments
+        if number.number == race:
+            ranks[str(state)] = rank.number
+    return ranks
 
 
 @dataclass
