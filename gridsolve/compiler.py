@@ -30,9 +30,9 @@ from .unroll import instantiate
 ENCODINGS = ("board.lp", "moves.lp", "solve.lp", "answer.lp")
 LAYERED_ENCODINGS = ("board.lp", "moves.lp", "layered.lp")
 OPTIONAL_INPUTS = ("wall_north/2", "wall_east/2", "solid/2", "mark/3", "idle/1", "first_step_real/1",
-                   "blocked_stays/1", "end_differs/1", "precedes/2", "race_up/2", "race_down/2",
-                   "race_avoid/1", "race_win/1", "win_by_value/1", "race_target/2", "race_attacker/2",
-                   "strategy/2", "frozen_on/2", "bump_on/2", "lose_turns/2", "markbit/4", "distance/5",
+                   "blocked_stays/1", "end_differs/1", "precedes/2", "race_up/3", "race_down/3",
+                   "race_avoid/2", "race_win/2", "win_by_value/2", "race_target/2", "race_attacker/2",
+                   "strategy/3", "query/4", "min_score/2", "timeout_value/2", "threshold/2", "role_side/2", "frozen_on/2", "bump_on/2", "lose_turns/2", "markbit/4", "distance/5",
                    "table/3", "turn_after/2", "turn_after/4", "turn_after/6", "turn_after/8",
                    "split_edge/4", "edge/3", "term/2", "tmatch/2", "escore/2", "tscore/2",
                    "own_turn/1", "other_turn/1", "split_turn/1", "wanted/1", "avoid_target/1",
@@ -77,6 +77,23 @@ def plan_races(rules: Rules, role: str, value: bool = True) -> RacePlan:
     if scores[-1] > timeout:
         plan.win = plan.up[scores[-1]]
     return plan
+
+
+def shared_races(rules: Rules, roles: dict[str, bool]) -> tuple[RacePlan, dict[str, tuple[RacePlan, bool]]]:
+    """The races of several roles in one numbering (equal races of different roles share a
+    number): the table of every race, and {role: (its plan in that numbering, value known)}
+    for the roles given as {role: whether its value is known}."""
+    table = RacePlan()
+    plans = {}
+    for role, value in roles.items():
+        own = plan_races(rules, role, value)
+
+        def number(k):
+            return None if k is None else table.race(*own.races[k - 1])
+        shared = RacePlan(table.races, {t: number(k) for t, k in own.up.items()},
+                          {t: number(k) for t, k in own.down.items()}, number(own.avoid), number(own.win))
+        plans[role] = (shared, value)
+    return table, plans
 
 
 def board_facts(board: Board) -> str:
@@ -214,35 +231,58 @@ def plan_query(board: Board, query: Query) -> Plan:
     return Plan("layered", layout_for(board), True, rules.team_of(role) if split else ())
 
 
-def race_query_facts(board: Board, query: Query, plan: RacePlan, layout: Layout, value: bool) -> str:
+def race_facts(races: RacePlan) -> str:
+    """``race/1``, ``race_attacker/2``, ``race_target/2`` of every race in the plan's numbering."""
+    return "\n".join(f"race({number}). " + " ".join(f"race_attacker({number},{t})." for t in sorted(attackers))
+                     + " " + " ".join(f"race_target({number},{e})." for e in sorted(targets))
+                     for number, (attackers, targets) in enumerate(races.races, 1))
+
+
+def role_facts(board: Board, role: str, plan: RacePlan, value: bool) -> str:
+    """What answer.lp knows of ``role``: its side, its scores, which races decide them."""
     rules = board.rules
-    pos: Position = query.position
-    scores = rules.scores_of(query.role)
-    own = {t for t in range(len(rules.turns)) if rules.own_turn(t, query.role)}
-    out = [
-        f"root({layout.root_term(pos, board)}).",
-        f"remaining({query.remaining(board)}).",
-        " ".join(f"role_side({t})." for t in sorted(own)),
-    ]
+    scores = rules.scores_of(role)
+    out = [" ".join(f"role_side({role},{t})." for t in range(len(rules.turns)) if rules.own_turn(t, role))]
     if value:
-        out += [f"timeout_value({rules.timeout[query.role]}).", f"min_score({scores[0]}).",
-                " ".join(f"threshold({t})." for t in scores)]
-    for number, (attackers, targets) in enumerate(plan.races, 1):
-        out.append(f"race({number}). " + " ".join(f"race_attacker({number},{t})." for t in sorted(attackers))
-                   + " " + " ".join(f"race_target({number},{e})." for e in sorted(targets)))
-    out += [f"race_up({k},{t})." for t, k in plan.up.items()]
-    out += [f"race_down({k},{t})." for t, k in plan.down.items()]
-    out.append(f"race_avoid({plan.avoid}).")
+        out += [f"timeout_value({role},{rules.timeout[role]}). min_score({role},{scores[0]}).",
+                " ".join(f"threshold({role},{t})." for t in scores)]
+    out += [" ".join(f"race_up({role},{k},{t})." for t, k in plan.up.items()),
+            " ".join(f"race_down({role},{k},{t})." for t, k in plan.down.items()),
+            f"race_avoid({role},{plan.avoid})."]
     if plan.win is not None:
-        out.append(f"race_win({plan.win}).")
+        out.append(f"race_win({role},{plan.win}).")
     elif value:
-        out.append(f"win_by_value({scores[-1]}).")
+        out.append(f"win_by_value({role},{scores[-1]}).")
+    return "\n".join(line for line in out if line.strip())
+
+
+def query_facts(number: int, board: Board, query: Query, plan: RacePlan, layout: Layout) -> str:
+    """``query(Q,R,S0,Rm)`` for query ``number``, and the strategy it asks for."""
+    out = [f"query({number},{query.role},{layout.root_term(query.position, board)},{query.remaining(board)})."]
     if query.strategy:
         if query.kind == "win" and plan.win is not None:
-            out.append(f"strategy({plan.win},reach).")
+            out.append(f"strategy({number},{plan.win},reach).")
         elif query.kind == "survive":
-            out.append(f"strategy({plan.avoid},avoid).")
-    return "\n".join(line for line in out if line.strip())
+            out.append(f"strategy({number},{plan.avoid},avoid).")
+    return " ".join(out)
+
+
+def query_parts(number: int, board: Board, query: Query, plan: RacePlan, layout: Layout,
+                remaining: int) -> tuple[list[str], str]:
+    """The answer parts of query ``number``: its line parts (the first one with the query's
+    facts and its ask part) and its strategy part ("" when none is asked for)."""
+    text = encoding("answer.lp")
+    origin = "encodings/answer.lp"
+    lines = [f"% === encodings/answer.lp #program line({number},{i}) ===\n"
+             + instantiate(text, origin, "line", (number, i)) for i in range(0, remaining + 1)]
+    lines[0] = ("% - Query facts ---\n" + query_facts(number, board, query, plan, layout) + "\n"
+                f"% === encodings/answer.lp #program ask({number}) ===\n"
+                + instantiate(text, origin, "ask", (number,)) + "\n" + lines[0])
+    strategy = ""
+    if query.strategy:
+        strategy = (f"% === encodings/answer.lp #program strategy({number}) ===\n"
+                    + instantiate(text, origin, "strategy", (number,)))
+    return lines, strategy
 
 
 def period(board: Board, layout: Layout) -> int:
@@ -311,10 +351,10 @@ class Program:
         return "\n".join([self.base, *self.levels, *self.lines, self.strategy]) + "\n"
 
 
-def _header(board: Board, query: Query, remaining: int, mode: str) -> list[str]:
+def _header(board: Board, what: str, mode: str) -> list[str]:
     return [
         f"% gridsolve program: board {board.name} ({board.path}), rules {board.rules.name}",
-        f"% query: {query.kind} for {query.role}, {remaining} plies left, {mode} solver. Run: clingo THIS_FILE",
+        f"% {what}, {mode} solver. Run: clingo THIS_FILE",
         "",
         "% - Input predicates that a board may leave empty ---",
         " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS),
@@ -331,28 +371,35 @@ def compile_program(board: Board, query: Query) -> Program:
         return _compile_layered(board, query, plan)
     races = plan_races(board.rules, query.role, plan.value)
     remaining = query.remaining(board)
-    layout = plan.layout
+    root = plan.layout.root_term(query.position, board)
+    base, levels = race_program(board, plan.layout, {query.role: (races, plan.value)}, races, [root], remaining,
+                                f"query 0: {query.kind} for {query.role}, {remaining} plies left")
+    lines, strategy = query_parts(0, board, query, races, plan.layout, remaining)
+    return Program(query, races, remaining, base, levels, lines, strategy, layout=plan.layout,
+                   value_known=plan.value)
+
+
+def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, bool]], races: RacePlan,
+                 roots: list[str], levels: int, what: str) -> tuple[str, list[str]]:
+    """The base part and the level parts 1..``levels`` of the race solver for ``roles`` (each
+    with its races, numbered in ``races``, and whether its value is known), over the positions
+    reachable from ``roots``; the queries are added as answer parts (:func:`query_parts`)."""
     rules_text = with_domain(game_rules(board, layout), "reach(", "reach(")
-    sections = _header(board, query, remaining, "race") + [
+    sections = _header(board, what, "race") + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
-        "% - Query facts ---", race_query_facts(board, query, races, layout, plan.value), "",
+        "% - Roots: the positions the ranks are computed from ---", " ".join(f"root({r})." for r in roots), "",
+        "% - Races and roles ---", race_facts(races),
+        *(role_facts(board, role, plan, value) for role, (plan, value) in roles.items()), "",
         "% === Compiled game rules ===",
         f"% Position term {layout.state()}: turns entry T to move; pieces {', '.join(layout.roles)}.",
         "reach(S) :- root(S).", "reach(S) :- edge(_,_,S).", rules_text, "",
     ]
     for name in ENCODINGS:
         sections += [f"% === encodings/{name} ===", base_part(encoding(name)).rstrip(), ""]
-    solve_text, answer_text = encoding("solve.lp"), encoding("answer.lp")
-    levels = [f"% === encodings/solve.lp #program level({d}) ===\n"
-              + instantiate(solve_text, "encodings/solve.lp", "level", (d,)) for d in range(1, remaining + 1)]
-    lines = [f"% === encodings/answer.lp #program line({i}) ===\n"
-             + instantiate(answer_text, "encodings/answer.lp", "line", (i,)) for i in range(0, remaining + 1)]
-    strategy = ""
-    if query.strategy:
-        strategy = ("% === encodings/answer.lp #program strategy ===\n"
-                    + instantiate(answer_text, "encodings/answer.lp", "strategy", ()))
-    return Program(query, races, remaining, "\n".join(sections), levels, lines, strategy,
-                   layout=layout, value_known=plan.value)
+    solve_text = encoding("solve.lp")
+    parts = [f"% === encodings/solve.lp #program level({d}) ===\n"
+             + instantiate(solve_text, "encodings/solve.lp", "level", (d,)) for d in range(1, levels + 1)]
+    return "\n".join(sections), parts
 
 
 def _compile_layered(board: Board, query: Query, plan: Plan) -> Program:
@@ -361,7 +408,7 @@ def _compile_layered(board: Board, query: Query, plan: Plan) -> Program:
     text = encoding("layered.lp")
     origin = "encodings/layered.lp"
     rules_text = game_rules(board, layout, plan.split_team) + "\n" + "\n".join(score_rules(board, layout, query.role))
-    sections = _header(board, query, remaining, "layered") + [
+    sections = _header(board, f"query: {query.kind} for {query.role}, {remaining} plies left", "layered") + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
         "% - Query facts ---", layered_query_facts(board, query, layout), "",
     ]

@@ -18,7 +18,8 @@ from .explore import Step, examine, stop_scores
 from .model import DELTA, Board, Cell
 from .position import Position, Query
 from .render import draw_position
-from .solver import Answer, Limits, solve
+from .engine import Asker
+from .solver import Answer, Limits
 
 SECONDS_PER_MOVE = 20          # about how long the solver may think about a move
 
@@ -65,17 +66,24 @@ class Thinker:
     """Asks the solver.  Unless the player chose a horizon, the first question of each kind
     about a role tells how far the solver can look for it: to the step limit if that fits in
     about ``SECONDS_PER_MOVE``, else the largest horizon (2, 4, 6, ...) whose answer takes no
-    more than an eighth of that."""
+    more than an eighth of that.  Questions the race solver answers share one grounding (an
+    :class:`~gridsolve.engine.Asker` rooted at the first position asked about: every later
+    position of the game is reachable from it); only the first move of a principal line is
+    computed, which is all the game uses."""
 
     def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None]):
         self.board, self.horizon, self.say = board, horizon, say
         self.horizons: dict[tuple[str, str], int | None] = {}
+        self.asker = Asker(board)
+
+    def _solve(self, query: Query, limits: Limits | None = None) -> Answer:
+        return self.asker.ask(query, limits, line_plies=1)
 
     def ask(self, role: str, kind: str, position: Position) -> Answer:
         if self.horizon is not None:
-            return solve(self.board, Query(role, kind, position, self.horizon))
+            return self._solve(Query(role, kind, position, self.horizon))
         if (role, kind) in self.horizons:
-            return solve(self.board, Query(role, kind, position, self.horizons[role, kind]))
+            return self._solve(Query(role, kind, position, self.horizons[role, kind]))
         answer = self._within_budget(role, kind, position, None)
         if answer is not None:
             self.horizons[role, kind] = None
@@ -101,7 +109,7 @@ class Thinker:
     def _within_budget(self, role: str, kind: str, position: Position, horizon: int | None) -> Answer | None:
         started = time.perf_counter()
         try:
-            answer = solve(self.board, Query(role, kind, position, horizon), Limits(seconds=SECONDS_PER_MOVE / 4))
+            answer = self._solve(Query(role, kind, position, horizon), Limits(seconds=SECONDS_PER_MOVE / 4))
         except LimitError:
             return None
         return answer if time.perf_counter() - started <= SECONDS_PER_MOVE else None

@@ -1,7 +1,6 @@
 """Run a compiled program with clingo and read the answer back into Python objects."""
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -76,18 +75,33 @@ def decode_state(term: clingo.Symbol, board: Board, layout) -> dict:
 
 @dataclass
 class _Model:
+    """The shown atoms of a model, by name.  Answers are keyed by a query number as their first
+    argument (answer.lp shows ``value(Q,P,V)``, ``line(Q,I,T,M)``; the layered solver answers
+    one query, numbered 0: its ``value(0,P,V)`` are line state 0's, its lines ``line(I,T,M)``)."""
+
     atoms: dict = field(default_factory=dict)
 
     def collect(self, symbols):
         for sym in symbols:
             self.atoms.setdefault(sym.name, []).append(sym.arguments)
 
-    def at_zero(self, name: str) -> dict:
-        """{probe: rest of the arguments} of the atoms ``name(0,P,...)``."""
+    def of_query(self, name: str, number: int) -> dict:
+        """{probe: rest of the arguments} of the atoms ``name(number,P,...)``."""
         out = {}
         for args in self.atoms.get(name, []):
-            if args[0].number == 0:
+            if args[0].number == number:
                 out[str(args[1]) if args[1].name == "at" and not args[1].arguments else args[1]] = args[2:]
+        return out
+
+    def rows(self, name: str, number: int, arity: int) -> list:
+        """The arguments of ``name`` for query ``number``, without it: those of arity ``arity``
+        are the query's, those of one fewer belong to the layered solver's one query."""
+        out = []
+        for args in self.atoms.get(name, []):
+            if len(args) == arity and args[0].number == number:
+                out.append(args[1:])
+            elif len(args) == arity - 1 and number == 0:
+                out.append(args)
         return out
 
 
@@ -102,9 +116,9 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
             layered = _ground_layers(ctl, program, limits, started)
             levels = layered.pop("depths")
         else:
-            levels = _ground_to_fixpoint(ctl, program)
+            levels = ground_ranks(ctl, program.base, program.levels)
         parsed = time.perf_counter()
-        _ground_line(ctl, program)
+        ground_answer(ctl, program, 0 if program.mode == "race" else None)
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the program: {exc}") from exc
     grounded = time.perf_counter()
@@ -126,25 +140,26 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
         "choices": int(stats["solving"]["solvers"]["choices"]),
         **layered,
     }
-    return _read_answer(model, program, board, timing)
+    return read_answer(model, program, board, timing)
 
 
-def _ground_to_fixpoint(ctl: clingo.Control, program: Program) -> int:
-    """Ground the base part, then the levels one call each until a level decides nothing.
+def ground_ranks(ctl: clingo.Control, base: str, levels: list[str]) -> int:
+    """Ground the base part, then the level parts one call each until a level decides nothing;
+    returns the levels ground.
 
     The levels after that one would derive nothing, so the answer is the one of the
-    single-shot program ``program.text`` (what ``gridsolve compile`` prints); each level only
-    reads ranks of earlier calls, so no atom is used before the call that defines it."""
-    ctl.add("base", [], program.base)
+    single-shot program (what ``gridsolve compile`` prints); each level only reads ranks of
+    earlier calls, so no atom is used before the call that defines it."""
+    ctl.add("base", [], base)
     ctl.ground([("base", [])])
-    for depth, text in enumerate(program.levels, 1):
+    for depth, text in enumerate(levels, 1):
         name = f"level_{depth}"
         ctl.add(name, [], text)
         ctl.ground([(name, [])])
         decided = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(depth)])]
         if decided is None or not decided.is_fact:
             return depth
-    return len(program.levels)
+    return len(levels)
 
 
 def race_ranks(program: Program, race: int, roots: str = "") -> dict[str, int]:
@@ -153,7 +168,7 @@ def race_ranks(program: Program, race: int, roots: str = "") -> dict[str, int]:
     race solver's program: position term -> rank."""
     ctl = clingo.Control(["--warn=none"])
     try:
-        _ground_to_fixpoint(ctl, dataclasses.replace(program, base=program.base + "\n" + roots))
+        ground_ranks(ctl, program.base + "\n" + roots, program.levels)
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the race ranks: {exc}") from exc
     ranks = {}
@@ -261,34 +276,43 @@ def _ground_part(ctl: clingo.Control, name: str, text: str) -> None:
 LINE_CHUNK = 10   # line parts ground per call: one call per part costs more than it saves
 
 
-def _ground_line(ctl: clingo.Control, program: Program) -> None:
+def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> int:
     """Ground the answer parts along the principal line, a chunk per call, until the line has
-    ended (the later parts are empty), then the strategy part when one is asked for."""
+    ended (the later parts are empty), then the strategy part when one is asked for.  ``number``
+    is the query number of the race solver's parts (``line_goes_on(Q,I)``), None for the
+    layered solver's (``line_goes_on(I)``).  Returns the number of parts ground."""
+    key = [] if number is None else [clingo.Number(number)]
+    ground = 0
     for first in range(0, len(program.lines), LINE_CHUNK):
-        name = f"line_{first}"
+        ground += len(program.lines[first:first + LINE_CHUNK])
+        name = f"line_{number}_{first}"
         ctl.add(name, [], "\n".join(program.lines[first:first + LINE_CHUNK]))
         ctl.ground([(name, [])])
         last = min(first + LINE_CHUNK, len(program.lines)) - 1
-        goes_on = ctl.symbolic_atoms[clingo.Function("line_goes_on", [clingo.Number(last)])]
+        goes_on = ctl.symbolic_atoms[clingo.Function("line_goes_on", key + [clingo.Number(last)])]
         if goes_on is None or not goes_on.is_fact:
             break
     if program.strategy:
-        ctl.add("strategy", [], program.strategy)
-        ctl.ground([("strategy", [])])
+        name = f"strategy_{number}"
+        ctl.add(name, [], program.strategy)
+        ctl.ground([(name, [])])
+        ground += 1
+    return ground
 
 
 def _opt_number(value):
     return value[0].number if value else None
 
 
-def _read_answer(model: _Model, program: Program, board: Board, stats: dict) -> Answer:
+def read_answer(model: _Model, program: Program, board: Board, stats: dict, number: int = 0) -> Answer:
+    """The answer to query ``number`` of ``program`` in clingo's model."""
     query: Query = program.query
-    values = model.at_zero("value")
-    plies = model.at_zero("plies")
-    wins = model.at_zero("win")
-    win_plies = model.at_zero("win_plies")
-    survives = model.at_zero("survives")
-    doom = model.at_zero("doom_plies")
+    values = model.of_query("value", number)
+    plies = model.of_query("plies", number)
+    wins = model.of_query("win", number)
+    win_plies = model.of_query("win_plies", number)
+    survives = model.of_query("survives", number)
+    doom = model.of_query("doom_plies", number)
     known = program.value_known
     if known and "at" not in values:
         raise EncodingError("clingo's answer has no value for the query position")
@@ -301,7 +325,7 @@ def _read_answer(model: _Model, program: Program, board: Board, stats: dict) -> 
                                _opt_number(plies.get(probe)), (probe in wins) if known else None,
                                probe in survives, _opt_number(doom.get(probe))))
     moves.sort(key=lambda m: m.move)
-    line = _read_line(model, program, board)
+    line = _read_line(model, program, board, number)
     win = ("at" in wins) if known else None
     surv = "at" in survives
     value = values["at"][0].number if known else None
@@ -314,7 +338,7 @@ def _read_answer(model: _Model, program: Program, board: Board, stats: dict) -> 
     strategy = None
     if query.strategy:
         strategy = [{"position": decode_state(s, board, program.layout), "move": format_move(m)}
-                    for s, m in model.atoms.get("strat", [])]
+                    for s, m in model.rows("strat", number, 3)]
         strategy.sort(key=lambda e: str(e["position"]))
     return Answer(board.name, query.role, query.kind, holds, value, answer_plies, win,
                   _opt_number(win_plies.get("at")), surv, _opt_number(doom.get("at")), program.remaining,
@@ -326,13 +350,13 @@ def survives_or_doom(survives: dict, doom: dict) -> list:
     return list(dict.fromkeys([*survives, *doom]))
 
 
-def _read_line(model: _Model, program: Program, board: Board) -> list[dict]:
+def _read_line(model: _Model, program: Program, board: Board, number: int) -> list[dict]:
     """The principal line; a ply where the role's team commits first and the others answer is
     one entry with the joint move."""
     rules = board.rules
-    answers = {a[0].number: a[1] for a in model.atoms.get("line_answer", [])}
+    answers = {a[0].number: a[1] for a in model.rows("line_answer", number, 3)}
     line = []
-    for args in sorted(model.atoms.get("line", []), key=lambda a: a[0].number):
+    for args in sorted(model.rows("line", number, 4), key=lambda a: a[0].number):
         ply, turn = args[0].number, args[1].number
         move = format_move(args[2])
         if ply in answers:

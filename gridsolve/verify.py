@@ -5,7 +5,8 @@
 :mod:`gridsolve.reports` formats it and :mod:`gridsolve.update` writes measured values back.
 
 A board's expectations share work: expectations about the same role, position and horizon
-are answered by one run of :func:`gridsolve.solver.solve` (value, win and survive at once).
+are answered by one query (value, win and survive at once), and the queries of a board share
+one grounding of the race solver (:class:`gridsolve.engine.Asker`).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from .explore import examine
 from .loader import load_board
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
 from .position import Query
-from .solver import solve
+from .engine import Asker
 from .update import Change, update_file, updated_value
 
 PASS, FAIL, ERROR, TIMED_OUT, UPDATED = "pass", "fail", "error", "timeout", "updated"
@@ -169,13 +170,17 @@ def check_board(path: Path):
     groups: dict[tuple, list[Expectation]] = {}
     for expectation in expectations:
         groups.setdefault(expectation.group, []).append(expectation)
+    firsts = [members[0] for members in groups.values()]
+    plies = [Query(e.role, position=e.position, horizon=e.horizon).remaining(board) for e in firsts]
+    asker = Asker(board, [e.position for e in firsts], max(plies, default=None))
     for members in groups.values():
-        for index, key, status, measured, message, seconds in _measure_group(board, members):
+        for index, key, status, measured, message, seconds in _measure_group(board, members, asker):
             yield ("check", rows[(index, key)], status, measured, message, seconds)
 
 
-def _measure_group(board, members: list[Expectation]):
-    """Measure every key of expectations that share (role, position, horizon)."""
+def _measure_group(board, members: list[Expectation], asker: Asker):
+    """Measure every key of expectations that share (role, position, horizon); the board's
+    groups share ``asker``, so the race solver grounds the board once for all of them."""
     first = members[0]
     wanted = [(e.index, x) for e in members for x in e.checks]
     solver_keys = [(i, x) for i, x in wanted if x.key in SOLVER_KEYS]
@@ -183,7 +188,7 @@ def _measure_group(board, members: list[Expectation]):
     if solver_keys:
         started = time.perf_counter()
         try:
-            answer = solve(board, query)
+            answer = asker.ask(query, line_plies=1)
             measured = {"win": answer.win, "survive": answer.survives, "value": answer.value,
                         "plies": answer.plies}
             summary = _summary(answer)

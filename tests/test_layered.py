@@ -75,7 +75,7 @@ def _single_shot(program, board):
     ctl.ground([("base", [])])
     model = solver._Model()
     ctl.solve(on_model=lambda m: model.collect(m.symbols(shown=True)))
-    return solver._read_answer(model, program, board, {})
+    return solver.read_answer(model, program, board, {})
 
 
 @pytest.mark.parametrize("name,options", [

@@ -143,10 +143,10 @@ def test_github_annotations_point_at_the_expectation(tmp_path):
 
 
 def test_a_board_that_runs_out_of_time_is_a_failure_and_the_run_goes_on(tmp_path):
-    # Four solver runs on the 8x8 seed (each about a second) against a corridor (a few ms).
-    seed = (BOARDS / "mummymaze2p-2007.yaml").read_text().split("\nexpect:")[0]
+    # Two layered solves on Wallmaze (each more than 2 s) against a corridor (a few ms).
+    seed = (BOARDS / "wallmaze.yaml").read_text().split("\nexpect:")[0]
     slow = write(tmp_path, "a_slow.yaml", seed + "\nexpect:\n" + "".join(
-        f"  - at: {{explorer: [{x}, 1]}}\n    value: 0\n" for x in (5, 6, 7, 8)))
+        f"  - role: white\n    horizon: {h}\n    value: 0\n" for h in (27, 28)))
     quick = write(tmp_path, "b_quick.yaml", CORRIDOR)
     result = run("verify", tmp_path, "--timeout", "1.5", "--format", "json")
     assert result.exit_code == 1, result.output
@@ -154,7 +154,7 @@ def test_a_board_that_runs_out_of_time_is_a_failure_and_the_run_goes_on(tmp_path
     by_path = {board["path"]: board for board in report["boards"]}
     slow_checks = by_path[str(slow)]["checks"]
     assert slow_checks[0]["status"] == "pass"
-    assert slow_checks[-1]["check"] == "explorer value at explorer=8,1"
+    assert slow_checks[-1]["check"] == "white value horizon 28"
     assert slow_checks[-1]["status"] == "timeout"
     assert slow_checks[-1]["message"] == "the board did not finish within 1.5 s"
     assert [c["status"] for c in by_path[str(quick)]["checks"]] == ["pass", "pass"]

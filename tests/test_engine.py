@@ -1,0 +1,218 @@
+"""Ground once, ask many times (gridsolve/engine.py).
+
+An engine grounds a board's race solver once and answers each query by adding only its answer
+parts (multi-shot solving).  Its answers must be those of solving each query alone, field by
+field and with the whole principal line, and those of the independent explicit-state search of
+``tests/reference.py``, on random boards asked many questions in a row; verify and play must
+ground each board once.
+"""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import gridsolve.engine as engine_module
+from gridsolve import verify
+from gridsolve.loader import load_board
+from gridsolve.compiler import plan_query, query_parts, race_program, shared_races
+from gridsolve.engine import Asker, Engine
+from gridsolve.play import play
+from gridsolve.position import Query, initial_position, make_position
+from gridsolve.solver import solve
+
+import reference
+from conftest import CORRIDOR, ROOT, run_clingo
+from randomboards import random_board, random_mechanism_board
+from test_differential import _comparable, _diff, _expected, _got, _load, mechanism_queries, plain_queries
+
+N_BOARDS = 16           # random boards of each kind
+BOARDS = ROOT / "boards"
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    return {"2007": load_board(BOARDS / "mummymaze2p-2007.yaml"), "wallmaze": load_board(BOARDS / "wallmaze.yaml")}
+
+
+@pytest.fixture
+def corridor(make_board):
+    return make_board(CORRIDOR, "corridor.yaml")
+
+
+def _without_stats(answer) -> dict:
+    out = answer.as_dict()
+    out.pop("stats")
+    return out
+
+
+def _more_questions(board, queries):
+    """The random queries, and at each of their positions the other kinds and another horizon."""
+    out = list(queries)
+    for label, query in queries:
+        for kind in ("value", "win", "survive"):
+            if kind != query.kind:
+                out.append((f"{label} [as {kind}]", Query(query.role, kind, query.position, query.horizon)))
+        out.append((f"{label} [horizon 3]", Query(query.role, query.kind, query.position, 3)))
+    return out
+
+
+def engine_problems(seed: int, tmp_path, mechanisms: bool) -> tuple[int, list[str]]:
+    """(queries the engine answered, disagreements) on one random board: one engine rooted at
+    every query position answers them all in a row, then the first again."""
+    rb = (random_mechanism_board if mechanisms else random_board)(seed)
+    board = _load(tmp_path, rb.text, f"engine-{seed}.yaml")
+    queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
+    asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode == "race"]
+    if not asked:
+        return 0, []
+    engine = Engine(board, [q.position for _, q in asked])
+    problems = []
+    for label, query in asked + asked[:1]:
+        assert engine.serves(query), label
+        answer = engine.answer(query)
+        if _without_stats(answer) != _without_stats(solve(board, query)):
+            problems.append(f"{label}\n  the engine's answer differs from solving the query alone")
+        got = _got(answer)
+        want = _expected(reference.reference_answer(board, query.role, query.kind, query.position, query.horizon))
+        got, want = _comparable(got, want, query.kind)
+        if got != want:
+            problems.append(f"{label}\n{_diff(got, want)}")
+    return len(asked) + 1, problems
+
+
+@pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
+def test_engine_agrees_with_solving_alone_and_with_the_reference(tmp_path, mechanisms):
+    answered, problems = 0, []
+    for seed in range(N_BOARDS):
+        count, found = engine_problems(seed, tmp_path, mechanisms)
+        answered += count
+        problems += [f"seed {seed}: {p}" for p in found]
+    assert not problems, "\n".join(problems)
+    assert answered >= (200 if not mechanisms else 100)     # the engine really was asked
+
+
+# - One program, several queries: the encoding's query numbers (hand-checked) ---
+
+def test_two_queries_in_one_program_each_get_their_own_answer(corridor):
+    """On the corridor the explorer escapes in 3 plies (east, the mummy's move, east);
+    query 1 asks for the explorer, query 2 for the mummy, in one plain clingo program."""
+    board = corridor
+    start = initial_position(board)
+    layout = plan_query(board, Query("explorer", position=start)).layout
+    table, plans = shared_races(board.rules, {"explorer": True, "mummy": True})
+    base, levels = race_program(board, layout, plans, table, [layout.root_term(start, board)], 6, "test")
+    parts = [base, *levels]
+    for number, role in ((1, "explorer"), (2, "mummy")):
+        query = Query(role, "value", start, 6)
+        lines, _ = query_parts(number, board, query, plans[role][0], layout, 6)
+        parts += lines
+    atoms = run_clingo("\n".join(parts))
+    assert {"value(1,at,100)", "plies(1,at,3)", "win(1,at)", "survives(1,at)",
+            "value(1,east,100)", "plies(1,east,2)", "value(1,west,0)", "value(1,nowhere,0)",
+            "line(1,0,0,east)", "line(1,2,0,east)"} <= atoms
+    assert {"value(2,at,0)", "plies(2,at,3)", "doom_plies(2,at,3)",
+            "value(2,west,100)", "plies(2,west,1)", "line(2,0,0,east)"} <= atoms
+    assert "win(2,at)" not in atoms and "survives(2,at)" not in atoms
+    assert not any(a.startswith(("value(0,", "line(0,")) for a in atoms)
+
+
+# - When the engine grounds again ---
+
+def test_one_grounding_answers_every_question_about_a_board(seeds):
+    board = seeds["2007"]
+    asker = Asker(board, [initial_position(board)])
+    start = initial_position(board)
+    later = make_position(board, at=("explorer=2,3",), turn="mummy")
+    for role, kind, horizon, position in itertools.product(board.rules.roles, ("value", "survive"),
+                                                           (None, 6), (start, later)):
+        query = Query(role, kind, position, horizon)
+        if asker.engine is not None:
+            assert asker.engine.serves(query)
+        assert _without_stats(asker.ask(query)) == _without_stats(solve(board, query))
+    assert asker.groundings == 1
+
+
+def test_a_position_the_roots_do_not_reach_is_ground_as_one_more_root(corridor):
+    board = corridor
+    escaped = make_position(board, at=("explorer=4,2",), turn="mummy")    # on the exit: the game is over
+    start = initial_position(board)
+    asker = Asker(board)
+    assert asker.ask(Query("explorer", "value", escaped)).value == 100
+    assert not asker.engine.serves(Query("explorer", "value", start))
+    answer = asker.ask(Query("explorer", "value", start))
+    assert (answer.value, answer.plies, asker.groundings) == (100, 3, 2)
+    assert asker.roots == [escaped, start]
+
+
+def test_more_plies_than_were_ground_are_ground_again(seeds):
+    board = seeds["2007"]
+    start = initial_position(board)
+    asker = Asker(board, [start], plies=2)
+    assert asker.ask(Query("mummy", "value", start, 2)).value == 50    # the timeout score: nothing is forced
+    assert not asker.engine.complete and not asker.engine.serves(Query("mummy", "value", start, 30))
+    answer = asker.ask(Query("mummy", "value", start, 30))
+    assert (answer.value, answer.plies, asker.groundings) == (100, 20, 2)
+
+
+def test_a_worn_engine_is_ground_afresh(seeds, monkeypatch):
+    monkeypatch.setattr(engine_module, "WORN_PARTS", 3)
+    board = seeds["2007"]
+    start = initial_position(board)
+    asker = Asker(board, [start])
+    answers = [asker.ask(Query("explorer", "value", start, 6), line_plies=1) for _ in range(6)]
+    assert asker.groundings == 2
+    assert all(_without_stats(a) == _without_stats(answers[0]) for a in answers)
+    assert [m["move"] for m in answers[0].as_dict()["line"]] == [solve(board, Query("explorer", "value", start, 6)).line[0]["move"]]
+
+
+def test_an_engine_does_not_answer_what_the_race_solver_cannot(seeds):
+    board = seeds["wallmaze"]
+    with pytest.raises(Exception, match="race solver does not answer"):
+        Engine(board, [initial_position(board)], roles=["white"])
+
+
+# - verify and play ground each board once ---
+
+class _Counting:
+    """Engine constructions, counted."""
+
+    def __init__(self, monkeypatch):
+        self.built = 0
+        original = Engine.__init__
+
+        def counted(engine, *args, **kwargs):
+            self.built += 1
+            original(engine, *args, **kwargs)
+        monkeypatch.setattr(Engine, "__init__", counted)
+
+
+def test_verify_grounds_a_board_once_for_all_its_expectations(seeds, tmp_path, monkeypatch):
+    """Seven expectation groups (two roles, three positions, a horizon), their values measured
+    by solving each query alone: verify passes them all from one grounding."""
+    board = seeds["2007"]
+    groups = [(role, x, None) for role in ("explorer", "mummy") for x in (5, 6, 7)] + [("explorer", None, 4)]
+    expect = ""
+    for role, x, horizon in groups:
+        at = ("explorer=" + f"{x},1",) if x else ()
+        answer = solve(board, Query(role, "value", make_position(board, at=at), horizon))
+        expect += (f"  - role: {role}\n" + (f"    at: {{explorer: [{x}, 1]}}\n" if x else "")
+                   + (f"    horizon: {horizon}\n" if horizon else "")
+                   + f"    value: {answer.value}\n    survive: {str(answer.survives).lower()}\n")
+    path = tmp_path / "many.yaml"
+    path.write_text((BOARDS / "mummymaze2p-2007.yaml").read_text().split("\nexpect:")[0] + "\nexpect:\n" + expect)
+    counting = _Counting(monkeypatch)
+    checks = [e for e in verify.check_board(path) if e[0] == "check"]
+    assert len(checks) == 14 and all(e[2] == "pass" for e in checks), checks
+    assert counting.built == 1
+
+
+def test_play_grounds_once_for_a_whole_game(seeds, monkeypatch):
+    board = seeds["2007"]
+    counting = _Counting(monkeypatch)
+    said = []
+    outcome = play(board, {"explorer"}, iter(["hint"] + ["east", "west", "north", "south"] * 20), said.append,
+                   initial_position(board))
+    assert outcome.end in ("captured", "escaped", "timeout") and outcome.plies > 4
+    assert any("value for explorer" in line for line in said)
+    assert counting.built == 1
