@@ -18,6 +18,7 @@ from .errors import GridsolveError, QueryError
 from .loader import load_board
 from .position import QUERY_KINDS, make_position, make_query
 from .play import play as play_game
+from .questions import ask_many
 from .render import describe_position, draw_position, format_answer
 from .solver import Limits, solve as solve_query
 from .errors import EXIT_FAILED, EXIT_INVALID
@@ -122,6 +123,25 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
         click.echo(format_answer(loaded, answer, query.position))
         if strategy_file is not None:
             click.echo(f"strategy: {len(answer.strategy or [])} positions written to {strategy_file}")
+
+
+@main.command()
+@BOARD
+@click.argument("questions", type=click.File("r", encoding="utf-8"), default="-")
+@reports_errors
+def ask(board, questions):
+    """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
+    (default: standard input) with solve's options, one JSON answer a line out."""
+    loaded = load_board(board)
+    source = "<stdin>" if questions.name == "<stdin>" else questions.name
+    lines = iter(questions.readline, "") if source == "<stdin>" else questions.read().splitlines()
+    worst = 0
+    for reply in ask_many(loaded, lines):
+        if reply.error is not None:
+            click.echo(f"Error: {source}:{reply.line}: {reply.error}", err=True)
+            worst = max(worst, reply.error.exit_code)
+        click.echo(json.dumps(reply.as_dict()))
+    sys.exit(worst)
 
 
 @main.command()

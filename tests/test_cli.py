@@ -176,3 +176,44 @@ def test_a_query_past_the_time_limit_stops_with_exit_code_3_and_says_what_to_try
                         r"\d+ of 99 plies\. Ask with a smaller horizon, e\.g\. --horizon \d+, or ask --query "
                         r"survive \(it does not need the pellets\)\.", last), last
     assert all(line.startswith("depth ") for line in result.stderr.strip().splitlines()[:-1])
+
+
+# - ask: many questions, one grounding ---
+
+def _replies(output: str) -> list[dict]:
+    return [json.loads(line) for line in output.splitlines()]
+
+
+def test_ask_answers_each_question_line_as_solve_does(board_file, tmp_path):
+    board = board_file(CORRIDOR)
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text('# the corridor\n{"query": "win"}\n\n{"role": "mummy", "at": {"explorer": [3, 2]}}\n'
+                         '{"role": "mummy", "at": ["explorer=3,2"], "turn": "mummy", "horizon": 1}\n')
+    result = run("ask", board, questions)
+    assert result.exit_code == 0, result.output
+    replies = _replies(result.stdout)
+    assert [r["question"] for r in replies] == [2, 4, 5]
+    assert [r["stats"]["queries"] for r in replies] == [1, 2, 3]     # one grounding, rooted at all three
+    cli = [json.loads(run("solve", board, *args, "--json").output) for args in
+           (["--query", "win"], ["--role", "mummy", "--at", "explorer=3,2"],
+            ["--role", "mummy", "--at", "explorer=3,2", "--turn", "mummy", "--horizon", "1"])]
+    for reply, alone in zip(replies, cli):
+        reply.pop("question"), reply.pop("stats"), alone.pop("stats")
+        assert reply == alone
+    assert replies[0]["holds"] is True and replies[0]["plies"] == 3
+
+
+def test_ask_reads_standard_input_and_keeps_going_after_a_bad_question(board_file):
+    board = board_file(CORRIDOR)
+    result = CliRunner().invoke(main, ["ask", str(board)],
+                                input='{"role": "mummy"}\n{"rol": "mummy"}\n[1]\n{"horizon": "5"}\n{"role": "explorer"}\n')
+    assert result.exit_code == 2
+    assert result.stderr == (f"Error: <stdin>:2: unknown key 'rol'. Did you mean 'role'?\n"
+                             f"Error: <stdin>:3: not a JSON object. Write one object a line, "
+                             'e.g. {"role": "mummy", "query": "win"}.\n'
+                             f'Error: <stdin>:4: horizon: "5" is not a whole number\n')
+    replies = _replies(result.stdout)
+    assert [r["question"] for r in replies] == [1, 2, 3, 4, 5]
+    assert replies[1] == {"question": 2, "error": "unknown key 'rol'. Did you mean 'role'?", "exit_code": 2}
+    assert replies[0]["value"] == 0 and replies[4]["value"] == 100
+    assert replies[4]["stats"]["queries"] == 2          # the second question of one grounding

@@ -1,0 +1,113 @@
+"""``gridsolve ask``: many questions about one board, answered from one grounding.
+
+Each question is one line of JSON with the options of ``gridsolve solve``::
+
+    {"role": "mummy", "query": "win", "at": {"explorer": [2, 3]}, "turn": "mummy", "horizon": 10}
+
+(every key optional; ``at`` may also be a list of ``"piece=x,y"``).  Blank lines and lines
+starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.engine.Asker`:
+the questions the race solver answers share one grounding; when all questions are known in
+advance (a file), it is rooted at all their positions, so that it grounds once.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from .engine import Asker
+from .errors import GridsolveError, QueryError
+from .model import Board
+from .position import Query, make_query
+
+QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon")
+
+
+@dataclass
+class Reply:
+    """The answer to the question on ``line`` of the input, or the error it raised; as JSON
+    (:meth:`as_dict`), the line number is ``question``."""
+
+    line: int
+    answer: dict | None = None
+    error: GridsolveError | None = None
+
+    def as_dict(self) -> dict:
+        if self.error is not None:
+            return {"question": self.line, "error": str(self.error), "exit_code": self.error.exit_code}
+        return {"question": self.line, **self.answer}
+
+
+def _at_words(value) -> tuple[str, ...]:
+    if isinstance(value, dict):
+        words = []
+        for piece, cell in value.items():
+            if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)):
+                raise QueryError(f"at: {piece}: {json.dumps(cell)} is not a cell", "write a cell as [x, y]")
+            words.append(f"{piece}={cell[0]},{cell[1]}")
+        return tuple(words)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise QueryError(f"at: {json.dumps(value)} is neither a mapping nor a list",
+                     'write {"explorer": [2, 3]} or ["explorer=2,3"]')
+
+
+def parse_question(board: Board, text: str) -> Query:
+    """The query a question line asks (see the module docstring)."""
+    try:
+        fields = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise QueryError(f"not a JSON object: {exc.msg} at column {exc.colno}",
+                         'write one object a line, e.g. {"role": "mummy", "query": "win"}') from None
+    if not isinstance(fields, dict):
+        raise QueryError("not a JSON object", 'write one object a line, e.g. {"role": "mummy", "query": "win"}')
+    for key in fields:
+        if key not in QUESTION_KEYS:
+            close = difflib.get_close_matches(key, QUESTION_KEYS, n=1)
+            raise QueryError(f"unknown key '{key}'",
+                             f"did you mean '{close[0]}'?" if close else f"the keys are {', '.join(QUESTION_KEYS)}")
+    for key in ("step", "horizon"):
+        if fields.get(key) is not None and (not isinstance(fields[key], int) or isinstance(fields[key], bool)):
+            raise QueryError(f"{key}: {json.dumps(fields[key])} is not a whole number")
+    for key in ("role", "query", "turn"):
+        if fields.get(key) is not None and not isinstance(fields[key], str):
+            raise QueryError(f"{key}: {json.dumps(fields[key])} is not a name")
+    return make_query(board, fields.get("role"), fields.get("query", "value"), _at_words(fields.get("at", [])),
+                      fields.get("turn"), fields.get("step"), fields.get("horizon"))
+
+
+def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(lines, 1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            yield number, line
+
+
+def ask_many(board: Board, lines: Iterable[str]) -> Iterator[Reply]:
+    """A reply to each question line, in order.  A list of lines is read through first, so
+    that one grounding is rooted at every position asked about; other iterables (standard
+    input) are answered as they come."""
+    questions = _numbered(lines)
+    asker = Asker(board)
+    if isinstance(lines, list):
+        parsed = []
+        for number, line in questions:
+            try:
+                parsed.append((number, parse_question(board, line), None))
+            except GridsolveError as exc:
+                parsed.append((number, None, exc))
+        queries = [q for _, q, _ in parsed if q is not None]
+        asker = Asker(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None))
+        items: Iterable = parsed
+    else:
+        items = ((number, line, None) for number, line in questions)
+    for number, query, error in items:
+        if error is not None:
+            yield Reply(number, error=error)
+            continue
+        try:
+            if isinstance(query, str):
+                query = parse_question(board, query)
+            yield Reply(number, asker.ask(query).as_dict())
+        except GridsolveError as exc:
+            yield Reply(number, error=exc)
