@@ -29,6 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
+sys.path.insert(0, str(BENCH))
+import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times)
 GENERATED = BENCH / "boards"
 SEED_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml"]
 ROLES = ["explorer", "mummy"]
@@ -211,6 +213,8 @@ def _baseline_fields(d: dict, kind: str) -> dict:
 def worker(spec: dict) -> dict:
     sys.path.insert(0, str(ROOT))
     kind = spec["kind"]
+    if kind == "multishot":
+        return multishot.worker(spec)
     from gridsolve.loader import load_board
     from gridsolve.position import make_query
     t0 = time.perf_counter()
@@ -1041,6 +1045,7 @@ def main(argv=None):
                 size_splits += split_lines(c, res) + [""]
 
     limits = [] if args.quick else limit_rows(args)
+    many = multishot.rows(args, run_worker, str(boards[8].relative_to(ROOT)), log)
     gen_note = (("not measured in the quick run", "not measured") if args.quick else generation_row(args))
     mismatches = [c for c in seed_cases + random_cases + mech_cases if c.mismatch]
     changed = tree_fingerprint() != fingerprint
@@ -1104,6 +1109,14 @@ def main(argv=None):
     notes = [(c, n) for c in seed_cases + random_cases + mech_cases for n in c.notes]
     if notes:
         doc += ["Notes:", ""] + [f"- {c.label} {c.role} {c.query}: {n}" for c, n in notes] + [""]
+    doc += ["## Ground once, ask many times", "",
+            "`gridsolve/engine.py`: one grounding of a board's race solver answers many questions, each adding "
+            "only its answer parts (multi-shot solving); `verify` (a board's expectations), `play` (the solver's "
+            "moves and hints) and `gridsolve ask` use it. Each set is answered in one fresh worker by one engine "
+            "and by `gridsolve.solver.solve` for each question alone (medians of the runs; *engine, all* includes "
+            "the grounding). *check*: both give the same answers (every field and move; the principal line, or "
+            "its first move where the engine computed only that, as play does). Bench script: "
+            "`bench/multishot.py`.", ""] + many + [""]
     doc += ["## Where the time goes", ""] + split + [""]
     doc += ["### Shares of `solve()` per random case", "",
             "compile = Python writes the program; ground = every clingo call before solving (parsing "

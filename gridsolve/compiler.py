@@ -256,31 +256,39 @@ def role_facts(board: Board, role: str, plan: RacePlan, value: bool) -> str:
     return "\n".join(line for line in out if line.strip())
 
 
-def query_facts(number: int, board: Board, query: Query, plan: RacePlan, layout: Layout) -> str:
-    """``query(Q,R,S0,Rm)`` for query ``number``, and the strategy it asks for."""
-    out = [f"query({number},{query.role},{layout.root_term(query.position, board)},{query.remaining(board)})."]
-    if query.strategy:
-        if query.kind == "win" and plan.win is not None:
-            out.append(f"strategy({number},{plan.win},reach).")
-        elif query.kind == "survive":
-            out.append(f"strategy({number},{plan.avoid},avoid).")
-    return " ".join(out)
+def strategy_facts(number: int, query: Query, plan: RacePlan) -> str:
+    """``strategy(Q,K,reach|avoid)``: the strategy query ``number`` asks for, if any."""
+    if query.strategy and query.kind == "win" and plan.win is not None:
+        return f"strategy({number},{plan.win},reach)."
+    if query.strategy and query.kind == "survive":
+        return f"strategy({number},{plan.avoid},avoid)."
+    return ""
+
+
+def ask_arguments(number: int, board: Board, query: Query, layout: Layout) -> tuple[str, str, str, str]:
+    """The parameters of answer.lp's ``#program ask(q,role,root,left)`` for query ``number``."""
+    return (str(number), query.role, layout.root_term(query.position, board), str(query.remaining(board)))
 
 
 def query_parts(number: int, board: Board, query: Query, plan: RacePlan, layout: Layout,
                 remaining: int) -> tuple[list[str], str]:
-    """The answer parts of query ``number``: its line parts (the first one with the query's
-    facts and its ask part) and its strategy part ("" when none is asked for)."""
+    """The answer parts of query ``number`` as text: its line parts i = 0..remaining (each
+    ``line(q,i)`` and ``next(q,i)``; the first with the query's ``ask`` part) and its strategy
+    part ("" when none is asked for)."""
     text = encoding("answer.lp")
     origin = "encodings/answer.lp"
-    lines = [f"% === encodings/answer.lp #program line({number},{i}) ===\n"
-             + instantiate(text, origin, "line", (number, i)) for i in range(0, remaining + 1)]
-    lines[0] = ("% - Query facts ---\n" + query_facts(number, board, query, plan, layout) + "\n"
-                f"% === encodings/answer.lp #program ask({number}) ===\n"
-                + instantiate(text, origin, "ask", (number,)) + "\n" + lines[0])
+    lines = [f"% === encodings/answer.lp #program line({number},{i}) and next({number},{i}) ===\n"
+             + instantiate(text, origin, "line", (number, i)) + "\n"
+             + instantiate(text, origin, "next", (number, i)) for i in range(0, remaining + 1)]
+    ask = ask_arguments(number, board, query, layout)
+    lines[0] = (f"% === encodings/answer.lp #program ask({','.join(ask)}) ===\n"
+                + instantiate(text, origin, "ask", ask) + "\n" + lines[0] + "\n"
+                + f"% === encodings/answer.lp #program output({number}) ===\n"
+                + instantiate(text, origin, "output", (number,)))
     strategy = ""
     if query.strategy:
         strategy = (f"% === encodings/answer.lp #program strategy({number}) ===\n"
+                    + strategy_facts(number, query, plan) + "\n"
                     + instantiate(text, origin, "strategy", (number,)))
     return lines, strategy
 

@@ -3,10 +3,13 @@
 The race ranks (``won(K,S,D)`` of encodings/solve.lp) are properties of positions: they do not
 depend on the position a query starts from nor on its horizon.  An :class:`Engine` grounds the
 game rules, every served role's races and the level parts once, over the positions reachable
-from its roots, to the level where the ranks stop changing.  Each query then only adds its
-answer parts to the same ``clingo.Control`` (``query(q,R,S0,Rm)``, ``ask(q)``, ``line(q,i)``
-and ``strategy(q)`` of encodings/answer.lp: multi-shot solving) and solves; the answer is the
-one :func:`gridsolve.solver.solve` gives for the query alone (tests/test_engine.py).
+from its roots, to the level where the ranks stop changing, and adds the answer parts of
+encodings/answer.lp once.  Each query then grounds those parts with its own parameters
+(``ask(q,role,root,left)``, ``line(q,i)``, ``next(q,i)``, ``output(q)``: multi-shot solving)
+and solves; the answer is the one :func:`gridsolve.solver.solve` gives for the query alone
+(tests/test_engine.py).  The parts are added once because clingo looks at every statement
+added so far in each ground call: text added per query would make each query slower than the
+one before.
 
 :class:`Asker` is what verify and play use: it answers each query from an engine when the race
 solver can (grounding a new one, with one more root, only for a position the current one does
@@ -18,11 +21,12 @@ import time
 
 import clingo
 
-from .compiler import Program, plan_query, query_parts, race_program, shared_races
+from .compiler import Program, plan_query, race_program, shared_races
+from .resources import encoding
 from .errors import EncodingError
 from .model import Board
 from .position import Position, Query
-from .solver import Answer, Limits, _Model, ground_answer, ground_ranks, read_answer, solve
+from .solver import Answer, Limits, _Model, ground_ranks, read_answer, solve
 
 
 def race_roles(board: Board) -> dict[str, bool]:
@@ -62,13 +66,15 @@ class Engine:
                                     [self.layout.root_term(p, board) for p in self.roots], self.plies,
                                     f"engine: roles {', '.join(roles)}, {len(self.roots)} roots")
         self.ctl = clingo.Control(["--warn=none", "--stats"])
+        answers = encoding("answer.lp")
         try:
             self.levels = ground_ranks(self.ctl, base, levels)
+            self.ctl.add("answers", [], answers[answers.index("\n#program "):])
             self.complete = self.levels < self.plies    # a level decided nothing: so would every later one
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the program: {exc}") from exc
         self.asked = 0
-        self.parts = 0
+        self.base_atoms = len(self.ctl.symbolic_atoms)
         self.ground_s = time.perf_counter() - started
 
     def serves(self, query: Query) -> bool:
@@ -89,45 +95,60 @@ class Engine:
             raise EncodingError(f"the engine cannot answer {query.kind} for {query.role} at this position")
         started = time.perf_counter()
         self.asked += 1
-        number = self.asked
+        number = clingo.Number(self.asked)
         plan, value = self.plans[query.role]
         remaining = query.remaining(self.board)
-        lines, strategy = query_parts(number, self.board, query, plan, self.layout, remaining)
-        if line_plies is not None:
-            lines = lines[:max(1, line_plies)]
-        program = Program(query, plan, remaining, "", [], lines, strategy, layout=self.layout, value_known=value)
+        last = remaining if line_plies is None else min(remaining, max(1, line_plies) - 1)
         try:
-            self.parts += ground_answer(self.ctl, program, number)
+            self._ground_line(number, query, last)
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the answer: {exc}") from exc
         grounded = time.perf_counter()
         model = _Model()
-        wanted = clingo.Number(number)
         result = self.ctl.solve(on_model=lambda m: model.collect(
-            s for s in m.symbols(shown=True) if s.arguments[0] == wanted))
+            s for s in m.symbols(shown=True) if s.arguments[0] == number))
         if not result.satisfiable:
             raise EncodingError("the program has no answer set (an encoding bug)")
         solved = time.perf_counter()
         stats = {"engine_ground_s": round(self.ground_s, 4), "levels": self.levels, "queries": self.asked,
                  "answer_s": round(grounded - started, 4), "solve_s": round(solved - grounded, 4),
                  "ground_atoms": len(self.ctl.symbolic_atoms), "total_s": round(solved - started, 4)}
-        return read_answer(model, program, self.board, stats, number)
+        program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
+        return read_answer(model, program, self.board, stats, self.asked)
 
     @property
     def worn(self) -> bool:
-        """Whether so many answer parts were added that grounding afresh is cheaper: clingo
-        looks at every part added so far in each ground call."""
-        return self.parts > WORN_PARTS
+        """Whether the answers have added so many atoms that grounding afresh is cheaper: each
+        ground call of a part with new parameters indexes the atoms of earlier queries too."""
+        return len(self.ctl.symbolic_atoms) - self.base_atoms > WORN_FRACTION * self.base_atoms
+
+    def _ground_line(self, number: clingo.Symbol, query: Query, last: int) -> None:
+        """Ground the answer parts of query ``number``, added once in __init__, with parameters:
+        ask, then line(q,i) (with output(q) for i = 0) and next(q,i), one part per call, until
+        the line ends or line state ``last`` is probed."""
+        root = clingo.parse_term(self.layout.root_term(query.position, self.board))
+        remaining = query.remaining(self.board)
+        self.ctl.ground([("ask", [number, clingo.Function(query.role), root, clingo.Number(remaining)])])
+        self.ctl.ground([("line", [number, clingo.Number(0)]), ("output", [number])])
+        i = 0
+        while i < last:
+            goes_on = self.ctl.symbolic_atoms[clingo.Function("line_goes_on", [number, clingo.Number(i)])]
+            if goes_on is None or not goes_on.is_fact:
+                break
+            self.ctl.ground([("next", [number, clingo.Number(i)])])
+            i += 1
+            self.ctl.ground([("line", [number, clingo.Number(i)])])
 
 
-WORN_PARTS = 400   # answer parts (each some 40 rules) after which each ground call costs ~0.05 s
+WORN_FRACTION = 0.5   # answers' atoms, as a fraction of the grounding's, after which it is ground afresh
 
 
 class Asker:
     """Answers queries about one board: from an :class:`Engine` where the race solver answers
     them, else by solving the query alone.  The engine is ground from ``roots`` with the ranks
     up to ``plies`` (None: the whole game); it is ground again only for a position the roots
-    do not reach (which becomes one more root), for more plies, or when it is worn.
+    do not reach (which becomes one more root), for more plies, or when it is worn (after some
+    hundreds of questions).
     ``groundings`` counts the engines built."""
 
     def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None):

@@ -273,31 +273,55 @@ def _ground_part(ctl: clingo.Control, name: str, text: str) -> None:
     ctl.ground([(name, [])])
 
 
-LINE_CHUNK = 10   # line parts ground per call: one call per part costs more than it saves
+LINE_CHUNK = 10   # line parts ground per call past the expected end of the line
 
 
 def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> int:
-    """Ground the answer parts along the principal line, a chunk per call, until the line has
-    ended (the later parts are empty), then the strategy part when one is asked for.  ``number``
-    is the query number of the race solver's parts (``line_goes_on(Q,I)``), None for the
-    layered solver's (``line_goes_on(I)``).  Returns the number of parts ground."""
+    """Ground the answer parts along the principal line until the line has ended (the later
+    parts are empty), then the strategy part when one is asked for.  Part 0 comes first: where
+    it forces an end in D plies, the line ends there, so parts 1..D follow in one call (else
+    parts 1..remaining); should the line still go on, a chunk per call.  (Few calls: each
+    ground call of a multi-shot engine costs time for every part added before.)  ``number``
+    is the query number of the race solver's parts (``line_goes_on(Q,I)``, ``plies(Q,I,P,D)``),
+    None for the layered solver's (``line_goes_on(I)``, ``plies(I,P,D)``).  Returns the number
+    of parts ground."""
     key = [] if number is None else [clingo.Number(number)]
-    ground = 0
-    for first in range(0, len(program.lines), LINE_CHUNK):
-        ground += len(program.lines[first:first + LINE_CHUNK])
+
+    def goes_on(i: int) -> bool:
+        atom = ctl.symbolic_atoms[clingo.Function("line_goes_on", key + [clingo.Number(i)])]
+        return atom is not None and atom.is_fact
+
+    def ground(first: int, last: int) -> None:
         name = f"line_{number}_{first}"
-        ctl.add(name, [], "\n".join(program.lines[first:first + LINE_CHUNK]))
+        ctl.add(name, [], "\n".join(program.lines[first:last + 1]))
         ctl.ground([(name, [])])
-        last = min(first + LINE_CHUNK, len(program.lines)) - 1
-        goes_on = ctl.symbolic_atoms[clingo.Function("line_goes_on", key + [clingo.Number(last)])]
-        if goes_on is None or not goes_on.is_fact:
-            break
+
+    total = len(program.lines)
+    ground(0, 0)
+    last = 0
+    if goes_on(0) and total > 1:
+        end = _forced_plies(ctl, key)
+        last = min(total - 1, end if end is not None else total - 1)
+        ground(1, last)
+        while goes_on(last) and last < total - 1:
+            first, last = last + 1, min(total - 1, last + LINE_CHUNK)
+            ground(first, last)
+    parts = last + 1
     if program.strategy:
         name = f"strategy_{number}"
         ctl.add(name, [], program.strategy)
         ctl.ground([(name, [])])
-        ground += 1
-    return ground
+        parts += 1
+    return parts
+
+
+def _forced_plies(ctl: clingo.Control, key: list) -> int | None:
+    """D of ``plies(key...,0,at,D)``: the plies to the end forced at line state 0, if any."""
+    for atom in ctl.symbolic_atoms.by_signature("plies", len(key) + 3):
+        args = atom.symbol.arguments
+        if args[:len(key)] == key and args[len(key)] == clingo.Number(0) and args[len(key) + 1].name == "at":
+            return args[-1].number
+    return None
 
 
 def _opt_number(value):

@@ -155,15 +155,31 @@ def test_more_plies_than_were_ground_are_ground_again(seeds):
     assert (answer.value, answer.plies, asker.groundings) == (100, 20, 2)
 
 
+def test_many_questions_in_a_row_keep_their_answers_apart(seeds):
+    """Forty questions of four kinds, asked round after round of one engine: each round gives
+    the first round's answers (the whole line, or only its first move where that is asked)."""
+    board = seeds["2007"]
+    start = initial_position(board)
+    engine = Engine(board, [start])
+    asked = [(Query("explorer", "value", start, 6), None), (Query("mummy", "win", start), None),
+             (Query("explorer", "survive", start), 1), (Query("mummy", "value", start, 3), 1)]
+    first = [_without_stats(engine.answer(q, plies)) for q, plies in asked]
+    for _ in range(9):
+        assert [_without_stats(engine.answer(q, plies)) for q, plies in asked] == first
+    assert engine.asked == 40
+    assert first[0] == _without_stats(solve(board, asked[0][0]))
+    alone = _without_stats(solve(board, asked[2][0]))
+    assert first[2] == {**alone, "line": alone["line"][:1]}
+
+
 def test_a_worn_engine_is_ground_afresh(seeds, monkeypatch):
-    monkeypatch.setattr(engine_module, "WORN_PARTS", 3)
+    monkeypatch.setattr(engine_module, "WORN_FRACTION", 0.0001)
     board = seeds["2007"]
     start = initial_position(board)
     asker = Asker(board, [start])
-    answers = [asker.ask(Query("explorer", "value", start, 6), line_plies=1) for _ in range(6)]
-    assert asker.groundings == 2
-    assert all(_without_stats(a) == _without_stats(answers[0]) for a in answers)
-    assert [m["move"] for m in answers[0].as_dict()["line"]] == [solve(board, Query("explorer", "value", start, 6)).line[0]["move"]]
+    answers = [_without_stats(asker.ask(Query("explorer", "value", start, 6))) for _ in range(3)]
+    assert asker.groundings == 3
+    assert answers == [_without_stats(solve(board, Query("explorer", "value", start, 6)))] * 3
 
 
 def test_an_engine_does_not_answer_what_the_race_solver_cannot(seeds):
