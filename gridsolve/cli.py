@@ -17,13 +17,10 @@ from .compiler import compile_program
 from .errors import GridsolveError, QueryError
 from .loader import load_board
 from .position import QUERY_KINDS, make_position, make_query
-from .play import play as play_game
-from .questions import ask_many
 from .render import describe_position, draw_position, format_answer
 from .solver import Limits, solve as solve_query
 from .errors import EXIT_FAILED, EXIT_INVALID
-from .schema import board_json_schema
-from .generate import METHODS, REQUIREMENTS, SYMMETRIES
+from .genchoices import METHODS, REQUIREMENTS, SYMMETRIES
 
 REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.reports.FORMATS, checked by a test
 
@@ -132,6 +129,7 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
 def ask(board, questions):
     """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
     (default: standard input) with solve's options, one JSON answer a line out."""
+    from .questions import ask_many
     loaded = load_board(board)
     source = "<stdin>" if questions.name == "<stdin>" else questions.name
     lines = iter(questions.readline, "") if source == "<stdin>" else questions.read().splitlines()
@@ -159,6 +157,7 @@ def play(board, humans, horizon, at, turn, step):
     loaded = load_board(board)
     start = make_position(loaded, at, turn, step)
     lines = iter(sys.stdin)
+    from .play import play as play_game
     play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon)
 
 
@@ -247,4 +246,5 @@ def generate(rules_name, like, size, walls, require, role, plies, horizon, count
 @main.command()
 def schema():
     """Print the JSON Schema of board files (for editors and other validators)."""
+    from .schema import board_json_schema
     click.echo(json.dumps(board_json_schema(), indent=2))

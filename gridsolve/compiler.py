@@ -16,6 +16,7 @@ The same text is what ``gridsolve compile`` prints and what the solver grounds.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from collections import deque
@@ -25,7 +26,7 @@ from .model import DELTA, DIRECTIONS, Board, Rules
 from .position import Position, Query
 from .resources import encoding
 from .state import NO_ITEM, Layout, layout_for
-from .unroll import instantiate
+from .unroll import Instances, instantiate
 
 ENCODINGS = ("board.lp", "moves.lp", "solve.lp", "answer.lp")
 LAYERED_ENCODINGS = ("board.lp", "moves.lp", "layered.lp")
@@ -271,20 +272,24 @@ def ask_arguments(number: int, board: Board, query: Query, layout: Layout) -> tu
 
 
 def query_parts(number: int, board: Board, query: Query, plan: RacePlan, layout: Layout,
-                remaining: int) -> tuple[list[str], str]:
+                remaining: int) -> tuple[Sequence[str], str]:
     """The answer parts of query ``number`` as text: its line parts i = 0..remaining (each
     ``line(q,i)`` and ``next(q,i)``; the first with the query's ``ask`` part) and its strategy
     part ("" when none is asked for)."""
     text = encoding("answer.lp")
     origin = "encodings/answer.lp"
-    lines = [f"% === encodings/answer.lp #program line({number},{i}) and next({number},{i}) ===\n"
-             + instantiate(text, origin, "line", (number, i)) + "\n"
-             + instantiate(text, origin, "next", (number, i)) for i in range(0, remaining + 1)]
     ask = ask_arguments(number, board, query, layout)
-    lines[0] = (f"% === encodings/answer.lp #program ask({','.join(ask)}) ===\n"
-                + instantiate(text, origin, "ask", ask) + "\n" + lines[0] + "\n"
+
+    def line(i: int) -> str:
+        text_i = (f"% === encodings/answer.lp #program line({number},{i}) and next({number},{i}) ===\n"
+                  + instantiate(text, origin, "line", (number, i)) + "\n" + instantiate(text, origin, "next", (number, i)))
+        if i > 0:
+            return text_i
+        return (f"% === encodings/answer.lp #program ask({','.join(ask)}) ===\n"
+                + instantiate(text, origin, "ask", ask) + "\n" + text_i + "\n"
                 + f"% === encodings/answer.lp #program output({number}) ===\n"
                 + instantiate(text, origin, "output", (number,)))
+    lines = Instances(line, remaining + 1)
     strategy = ""
     if query.strategy:
         strategy = (f"% === encodings/answer.lp #program strategy({number}) ===\n"
@@ -338,15 +343,15 @@ class Program:
     plan: RacePlan | None
     remaining: int
     base: str
-    levels: list[str]
-    lines: list[str]
+    levels: Sequence[str]
+    lines: Sequence[str]
     strategy: str
     mode: str = "race"
     layout: Layout | None = None
     value_known: bool = True
-    depths: list[str] = field(default_factory=list)
-    values: list[str] = field(default_factory=list)
-    ranks: list[str] = field(default_factory=list)
+    depths: Sequence[str] = field(default_factory=list)
+    values: Sequence[str] = field(default_factory=list)
+    ranks: Sequence[str] = field(default_factory=list)
     races: str = ""
     lookup: str = ""
     plan_team: tuple[str, ...] = ()     # the team that commits first in split plies
@@ -388,7 +393,7 @@ def compile_program(board: Board, query: Query) -> Program:
 
 
 def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, bool]], races: RacePlan,
-                 roots: list[str], levels: int, what: str) -> tuple[str, list[str]]:
+                 roots: list[str], levels: int, what: str) -> tuple[str, Sequence[str]]:
     """The base part and the level parts 1..``levels`` of the race solver for ``roles`` (each
     with its races, numbered in ``races``, and whether its value is known), over the positions
     reachable from ``roots``; the queries are added as answer parts (:func:`query_parts`)."""
@@ -405,8 +410,8 @@ def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, 
     for name in ENCODINGS:
         sections += [f"% === encodings/{name} ===", base_part(encoding(name)).rstrip(), ""]
     solve_text = encoding("solve.lp")
-    parts = [f"% === encodings/solve.lp #program level({d}) ===\n"
-             + instantiate(solve_text, "encodings/solve.lp", "level", (d,)) for d in range(1, levels + 1)]
+    parts = Instances(lambda i: f"% === encodings/solve.lp #program level({i + 1}) ===\n"
+                      + instantiate(solve_text, "encodings/solve.lp", "level", (i + 1,)), levels)
     return "\n".join(sections), parts
 
 
@@ -422,17 +427,18 @@ def _compile_layered(board: Board, query: Query, plan: Plan) -> Program:
     ]
     for name in LAYERED_ENCODINGS:
         sections += [f"% === encodings/{name} ===", base_part(encoding(name)).rstrip(), ""]
-    depths = []
-    for k in range(remaining + 1):
-        game = with_domain(rules_text, f"fresh({k},", f"expand({k},")
-        depths.append(f"% === encodings/layered.lp #program depth({k}), with the compiled game rules ===\n"
-                      + instantiate(text, origin, "depth", (k,)) + "\n" + game)
+
+    def depth(k: int) -> str:
+        return (f"% === encodings/layered.lp #program depth({k}), with the compiled game rules ===\n"
+                + instantiate(text, origin, "depth", (k,)) + "\n" + with_domain(rules_text, f"fresh({k},", f"expand({k},"))
+
+    def backwards(part: str) -> Instances:
+        return Instances(lambda r: f"% === encodings/layered.lp #program {part}({r},{p}) ===\n"
+                         + instantiate(text, origin, part, (r, p)), remaining + 1)
     p = period(board, layout)
-    values, ranks = ([f"% === encodings/layered.lp #program {part}({r},{p}) ===\n"
-                      + instantiate(text, origin, part, (r, p)) for r in range(remaining + 1)]
-                     for part in ("value", "rank"))
-    lines = [f"% === encodings/layered.lp #program line({i}) ===\n" + instantiate(text, origin, "line", (i,))
-             for i in range(0, remaining + 1)]
+    depths, values, ranks = Instances(depth, remaining + 1), backwards("value"), backwards("rank")
+    lines = Instances(lambda i: f"% === encodings/layered.lp #program line({i}) ===\n"
+                      + instantiate(text, origin, "line", (i,)), remaining + 1)
     races, lookup = (f"% === encodings/layered.lp #program {part} ===\n" + instantiate(text, origin, part, ())
                      for part in ("races", "lookup"))
     return Program(query, None, remaining, "\n".join(sections), [], lines, "", mode="layered", layout=layout,

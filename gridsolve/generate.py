@@ -33,14 +33,12 @@ from .expect import beeline_unsupported, goal_ends
 from .genprogram import Structure, game_size, proposal_program, requirement_races
 from .genspec import GameSpec, Requirement, game_spec
 from .judge import NO_START, Verdict, judge, ranks_every_start, start_ranks
+from .genchoices import METHODS, REQUIREMENTS, SYMMETRIES  # noqa: F401  (re-exported)
 from .levelfile import board_text, check_free, scalar, write_new
 from .loader import load_board
 from .position import initial_position
 from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_walls
 
-REQUIREMENTS = ("win", "survive", "lose")
-METHODS = ("auto", "asp", "loop")
-SYMMETRIES = ("mirror", "turn")
 GAME_PART_LIMIT = 10_000  # auto picks asp up to this many positions x levels: 3x3 Mummy Maze at 49 plies
                           # (7,938; asp proves "none exists" in ~40 s where loop runs on; README)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 import clingo
@@ -143,7 +144,7 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
     return read_answer(model, program, board, timing)
 
 
-def ground_ranks(ctl: clingo.Control, base: str, levels: list[str]) -> int:
+def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str]) -> int:
     """Ground the base part, then the level parts one call each until a level decides nothing;
     returns the levels ground.
 

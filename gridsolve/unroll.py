@@ -16,8 +16,10 @@ The rewritten program has the same answer sets as the original; it only grounds 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 import clingo
 from clingo import ast
@@ -223,3 +225,26 @@ def instantiate(text: str, origin: str, part: str, values: tuple[int, ...]) -> s
     if len(template.names) != len(values):
         raise EncodingError(f"{origin}: #program {part} takes {len(template.names)} parameters")
     return template.render(tuple(values))
+
+
+class Instances(Sequence):
+    """The texts of a part for i = 0..count-1 (``render(i)``), each rendered when first read: the
+    solver reads only the parts it grounds (the levels up to the fixpoint, the line up to its
+    end), ``Program.text`` all of them."""
+
+    def __init__(self, render: Callable[[int], str], count: int):
+        self._render, self._count, self._texts = render, count, {}
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        if index not in self._texts:
+            self._texts[index] = self._render(index)
+        return self._texts[index]
