@@ -18,7 +18,7 @@ import yaml
 
 from .errors import BoardError, QueryError
 from .expect import goal_ends
-from .loader import load_board, rule_set_search_path
+from .loader import load_board, locate_rule_set, rule_set_search_path
 from .model import Board, Cell
 from .yamlsrc import load_file
 
@@ -62,6 +62,9 @@ def game_spec(rules: str | None, like: Path | None, size: tuple[int, int] | None
         on_border = {m for m, cells in board.marks.items() if all(_on_border(board, c) for c in cells)}
         legend = dict(board.legend) or _legend(board.rules.roles, marks)
         rules_yaml = raw_rules if isinstance(raw_rules, str) else _flow(raw_rules)
+        named = raw_rules if isinstance(raw_rules, str) else raw_rules.get("use")
+        if isinstance(named, str):
+            _same_rule_set_from(named, like, out)
     else:
         if size is None:
             raise QueryError("--rules needs --size", "give --size WxH, e.g. --size 8x8")
@@ -130,8 +133,29 @@ def _legend(roles, marks) -> dict:
     return legend
 
 
+def _same_rule_set_from(name: str, like: Path, out: Path) -> None:
+    """The files written to ``out`` name the rule set ``name`` of the ``like`` board: it must
+    be the file gridsolve finds from there too."""
+    mine, theirs = locate_rule_set(name, like), locate_rule_set(name, out / "board.yaml")
+    if mine is None or (theirs is not None and theirs.resolve() == mine.resolve()):
+        return
+    found = f" (from there it finds {theirs})" if theirs is not None else ""
+    raise QueryError(f"--out {out}: the boards name the rule set '{name}' of {mine}, which gridsolve "
+                     f"does not find from there{found}",
+                     f"write them beside it (--out {mine.parent.parent}), or copy {mine.name} into {out / 'rules'}")
+
+
 def _flow(value) -> str:
-    return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10_000).strip()
+    return yaml.safe_dump(_plain(value), default_flow_style=True, sort_keys=False, width=10_000).strip()
+
+
+def _plain(value):
+    """The loader's mappings and lists (which carry line numbers) as plain dicts and lists."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
 
 
 # - Loading a named rule set: a board file beside the output, so rule lookups match the output's ---

@@ -52,11 +52,19 @@ def available_rule_sets(board_path: Path) -> list[str]:
     return sorted(names)
 
 
-def _find_rule_set(name: str, board_path: Path, where: Where) -> Path:
+def locate_rule_set(name: str, board_path: Path) -> Path | None:
+    """The file of the rule set ``name`` as a board at ``board_path`` finds it, or None."""
     for folder in rule_set_search_path(board_path):
         candidate = folder / f"{name}.yaml"
         if candidate.is_file():
             return candidate
+    return None
+
+
+def _find_rule_set(name: str, board_path: Path, where: Where) -> Path:
+    found = locate_rule_set(name, board_path)
+    if found is not None:
+        return found
     known = ", ".join(available_rule_sets(board_path))
     where.fail(f"no rule set named '{name}'", f"known rule sets: {known}")
 
