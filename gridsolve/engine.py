@@ -57,6 +57,8 @@ class Engine:
         if unknown:
             raise EncodingError(f"the race solver does not answer the questions of {', '.join(unknown)}")
         roles = list(roles or servable)
+        if not roles:
+            raise EncodingError(f"the race solver answers no question of {board.name}: ask each with solve()")
         self.races, self.plans = shared_races(board.rules, {role: servable[role] for role in roles})
         self.layout = plan_query(board, Query(roles[0], "survive")).layout
         self.roots = list(roots)

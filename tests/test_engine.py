@@ -186,6 +186,8 @@ def test_an_engine_does_not_answer_what_the_race_solver_cannot(seeds):
     board = seeds["wallmaze"]
     with pytest.raises(Exception, match="race solver does not answer"):
         Engine(board, [initial_position(board)], roles=["white"])
+    with pytest.raises(Exception, match="race solver answers no question of Wallmaze"):
+        Engine(board, [initial_position(board)])
 
 
 # - verify and play ground each board once ---
