@@ -280,7 +280,7 @@ def worker(spec: dict) -> dict:
 
 STAGES = [
     ("graph", "facts, compiled game rules, board.lp, moves.lp: reach/2, edge/3, term/2, cmove/6"),
-    ("solve base", "solve.lp + answer.lp base parts: terminal, succ, att/def, att_pred/def_pred, level 0"),
+    ("solve base", "solve.lp + answer.lp base parts: terminal, succ, pred, att/def, level 0"),
     ("levels", "solve.lp `#program level(d)`, d = 1..horizon: the retrograde ranks"),
     ("lines", "answer.lp `#program line(i)`, i = 0..horizon: probes, values, principal line"),
 ]
