@@ -65,7 +65,7 @@ def worker(spec: dict) -> dict:
     asked = questions(board, spec["what"])
     line_plies = spec["line_plies"]
     started = time.perf_counter()
-    asker = Asker(board, [q.position for q in asked], max(q.remaining(board) for q in asked))
+    asker = Asker.for_queries(board, asked)
     engine_answers = []
     for query in asked:
         t = time.perf_counter()

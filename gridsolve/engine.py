@@ -160,6 +160,12 @@ class Asker:
         self.engine: Engine | None = None
         self.groundings = 0
 
+    @classmethod
+    def for_queries(cls, board: Board, queries: list[Query]) -> "Asker":
+        """An Asker whose first grounding serves all of ``queries``: rooted at their positions,
+        with the ranks up to the most plies any of them has left."""
+        return cls(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None))
+
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
         principal line of an engine's answer (see :meth:`Engine.answer`)."""

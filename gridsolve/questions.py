@@ -77,37 +77,30 @@ def parse_question(board: Board, text: str) -> Query:
                       fields.get("turn"), fields.get("step"), fields.get("horizon"))
 
 
-def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Query | None, GridsolveError | None]]:
+    """(line number, query, None) or (line number, None, error) for each question line."""
     for number, line in enumerate(lines, 1):
-        if line.strip() and not line.lstrip().startswith("#"):
-            yield number, line
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            yield number, parse_question(board, line), None
+        except GridsolveError as exc:
+            yield number, None, exc
 
 
 def ask_many(board: Board, lines: Iterable[str]) -> Iterator[Reply]:
     """A reply to each question line, in order.  A list of lines is read through first, so
     that one grounding is rooted at every position asked about; other iterables (standard
     input) are answered as they come."""
-    questions = _numbered(lines)
+    items: Iterable = _parsed(board, lines)
     asker = Asker(board)
     if isinstance(lines, list):
-        parsed = []
-        for number, line in questions:
-            try:
-                parsed.append((number, parse_question(board, line), None))
-            except GridsolveError as exc:
-                parsed.append((number, None, exc))
-        queries = [q for _, q, _ in parsed if q is not None]
-        asker = Asker(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None))
-        items: Iterable = parsed
-    else:
-        items = ((number, line, None) for number, line in questions)
+        items = list(items)
+        asker = Asker.for_queries(board, [query for _, query, _ in items if query is not None])
     for number, query, error in items:
-        if error is not None:
-            yield Reply(number, error=error)
-            continue
         try:
-            if isinstance(query, str):
-                query = parse_question(board, query)
+            if error is not None:
+                raise error
             yield Reply(number, asker.ask(query).as_dict())
         except GridsolveError as exc:
             yield Reply(number, error=exc)

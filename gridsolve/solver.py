@@ -277,15 +277,13 @@ def _ground_part(ctl: clingo.Control, name: str, text: str) -> None:
 LINE_CHUNK = 10   # line parts ground per call past the expected end of the line
 
 
-def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> int:
+def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> None:
     """Ground the answer parts along the principal line until the line has ended (the later
     parts are empty), then the strategy part when one is asked for.  Part 0 comes first: where
     it forces an end in D plies, the line ends there, so parts 1..D follow in one call (else
-    parts 1..remaining); should the line still go on, a chunk per call.  (Few calls: each
-    ground call of a multi-shot engine costs time for every part added before.)  ``number``
-    is the query number of the race solver's parts (``line_goes_on(Q,I)``, ``plies(Q,I,P,D)``),
-    None for the layered solver's (``line_goes_on(I)``, ``plies(I,P,D)``).  Returns the number
-    of parts ground."""
+    parts 1..remaining); should the line still go on, a chunk per call.  ``number`` is the
+    query number of the race solver's parts (``line_goes_on(Q,I)``, ``plies(Q,I,P,D)``), None
+    for the layered solver's (``line_goes_on(I)``, ``plies(I,P,D)``)."""
     key = [] if number is None else [clingo.Number(number)]
 
     def goes_on(i: int) -> bool:
@@ -307,13 +305,10 @@ def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> 
         while goes_on(last) and last < total - 1:
             first, last = last + 1, min(total - 1, last + LINE_CHUNK)
             ground(first, last)
-    parts = last + 1
     if program.strategy:
         name = f"strategy_{number}"
         ctl.add(name, [], program.strategy)
         ctl.ground([(name, [])])
-        parts += 1
-    return parts
 
 
 def _forced_plies(ctl: clingo.Control, key: list) -> int | None:

@@ -170,9 +170,8 @@ def check_board(path: Path):
     groups: dict[tuple, list[Expectation]] = {}
     for expectation in expectations:
         groups.setdefault(expectation.group, []).append(expectation)
-    firsts = [members[0] for members in groups.values()]
-    plies = [Query(e.role, position=e.position, horizon=e.horizon).remaining(board) for e in firsts]
-    asker = Asker(board, [e.position for e in firsts], max(plies, default=None))
+    asker = Asker.for_queries(board, [Query(m[0].role, position=m[0].position, horizon=m[0].horizon)
+                                      for m in groups.values()])
     for members in groups.values():
         for index, key, status, measured, message, seconds in _measure_group(board, members, asker):
             yield ("check", rows[(index, key)], status, measured, message, seconds)
