@@ -288,8 +288,8 @@ def main(argv=None):
 
     here = Path(__file__).resolve().parent.parent
     sys.path.insert(0, str(here))
-    from gridsolve.loader import load_board
-    from gridsolve.position import make_position
+    from gridsolve.language.loader import load_board
+    from gridsolve.language.position import make_position
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("board")

@@ -1,8 +1,8 @@
-"""Benchmark of "ground once, ask many times" (gridsolve/engine.py), for bench/run.py.
+"""Benchmark of "ground once, ask many times" (gridsolve/solve/engine.py), for bench/run.py.
 
 Each set of questions is answered twice in one fresh worker process: by one engine
-(``gridsolve.engine.Asker``, as verify, play and ``gridsolve ask`` use it) and by
-``gridsolve.solver.solve`` for each question alone.  The answers must agree (every field and
+(``gridsolve.solve.engine.Asker``, as verify, play and ``gridsolve ask`` use it) and by
+``gridsolve.solve.solver.solve`` for each question alone.  The answers must agree (every field and
 every move; the principal line where the engine computed all of it, else its first move).
 """
 from __future__ import annotations
@@ -24,8 +24,8 @@ QUICK_SETS = SETS[1:2]
 
 def _walk(board, plies: int, seed: int):
     """Positions along a random game of at most ``plies`` plies from the initial position."""
-    from gridsolve.explore import examine
-    from gridsolve.position import initial_position
+    from gridsolve.solve.explore import examine
+    from gridsolve.language.position import initial_position
     rng = random.Random(seed)
     position, out = initial_position(board), []
     for _ in range(plies):
@@ -38,7 +38,7 @@ def _walk(board, plies: int, seed: int):
 
 
 def questions(board, what: str):
-    from gridsolve.position import Query
+    from gridsolve.language.position import Query
     rules = board.rules
     if what == "expectations":
         positions = _walk(board, 7, 1)[::6][:2]
@@ -58,9 +58,9 @@ def _comparable(answer, whole_line: bool) -> dict:
 
 def worker(spec: dict) -> dict:
     """Time one set: the engine's answers, then each question solved alone."""
-    from gridsolve.engine import Asker
-    from gridsolve.loader import load_board
-    from gridsolve.solver import solve
+    from gridsolve.solve.engine import Asker
+    from gridsolve.language.loader import load_board
+    from gridsolve.solve.solver import solve
     board = load_board(spec["board"])
     asked = questions(board, spec["what"])
     line_plies = spec["line_plies"]

@@ -162,7 +162,7 @@ def pick_position(path: Path, spec: dict) -> dict:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(BENCH))
     import baseline
-    from gridsolve.loader import load_board
+    from gridsolve.language.loader import load_board
     board = load_board(path)
     game = baseline.Game(board, [spec["explorer"], spec["mummy"]], 0)
     rank = game.ranks({0}, {"escaped"}, 10 ** 6)
@@ -215,14 +215,14 @@ def worker(spec: dict) -> dict:
     kind = spec["kind"]
     if kind == "multishot":
         return multishot.worker(spec)
-    from gridsolve.loader import load_board
-    from gridsolve.position import make_query
+    from gridsolve.language.loader import load_board
+    from gridsolve.language.position import make_query
     t0 = time.perf_counter()
     board = load_board(spec["board"])
     query = make_query(board, spec["role"], spec["query"], horizon=spec.get("horizon"))
     t1 = time.perf_counter()
     if kind == "gridsolve":
-        from gridsolve.solver import solve
+        from gridsolve.solve.solver import solve
         t1 = time.perf_counter()
         answer = solve(board, query).as_dict()
         t2 = time.perf_counter()
@@ -247,8 +247,8 @@ def worker(spec: dict) -> dict:
         import cProfile
         import io
         import pstats
-        from gridsolve.compiler import compile_program
-        from gridsolve.solver import solve
+        from gridsolve.compile.compiler import compile_program
+        from gridsolve.solve.solver import solve
         program = compile_program(board, query)
         prof = cProfile.Profile()
         t1 = time.perf_counter()
@@ -290,7 +290,7 @@ def staged_grounding(board, query, count_atoms: bool = False) -> dict:
     """Ground the compiled program in four consecutive stages (multi-shot, one Control) and time
     each; levels are also timed one by one.  Then time the one-shot ground of the same text."""
     import clingo
-    from gridsolve.compiler import compile_program
+    from gridsolve.compile.compiler import compile_program
     t0 = time.perf_counter()
     text = compile_program(board, query).text
     compile_s = time.perf_counter() - t0
@@ -314,7 +314,7 @@ def staged_grounding(board, query, count_atoms: bool = False) -> dict:
                 dt = time.perf_counter() - t0
                 out["levels"].append(dt)
                 total += dt
-                if fixpoint:     # as gridsolve.solver does: stop after the first level deciding nothing
+                if fixpoint:     # as gridsolve.solve.solver does: stop after the first level deciding nothing
                     atom = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(j + 1)])]
                     if atom is None or not atom.is_fact:
                         break
@@ -848,7 +848,7 @@ def breakdown(case: Case, args) -> list[str]:
     parts += [("clingo solves (`Control.solve`, 0 choices) and Python collects the model", f["solve_s"]),
               ("Python reads the answer back (rest of `solve()`)",
                total - sum(x or 0 for x in accounted) if total else None)]
-    lines += [f"Medians of {f['n']} runs. End to end {cli:.3f} s; `gridsolve.solver.solve` {total:.3f} s.", "",
+    lines += [f"Medians of {f['n']} runs. End to end {cli:.3f} s; `gridsolve.solve.solver.solve` {total:.3f} s.", "",
               "| part | seconds | share of end to end |", "|---|---|---|"]
     for name, v in parts:
         lines.append(f"| {name} | {fmt(v)} | {100 * v / cli:.0f}% |" if v is not None and cli else f"| {name} | – | – |")
@@ -860,7 +860,7 @@ def breakdown(case: Case, args) -> list[str]:
                   "| section | characters |", "|---|---|"]
         for name, size in sorted(p["sections"].items(), key=lambda kv: -kv[1]):
             lines.append(f"| {name} | {size:,} |")
-        lines += ["", f"cProfile of the in-process `gridsolve.solver.solve` ({p['time_s']:.3f} s under the "
+        lines += ["", f"cProfile of the in-process `gridsolve.solve.solver.solve` ({p['time_s']:.3f} s under the "
                   "profiler), top 10 by own time:", "", "```", p["profile"]["tottime"], "```", "",
                   "Top 10 by cumulative time:", "", "```", p["profile"]["cumulative"], "```"]
     else:
@@ -874,7 +874,7 @@ def split_lines(case: Case, res: dict) -> list[str]:
     d = res["result"]
     total = sum(t for _, t in d["stages"])
     how = (f"levels one call each until the first that decides nothing ({len(d['levels'])} of {case.horizon}), "
-           "as `gridsolve.solver` does" if d.get("fixpoint") else f"all {len(d['levels'])} levels one call each")
+           "as `gridsolve.solve.solver` does" if d.get("fixpoint") else f"all {len(d['levels'])} levels one call each")
     out = [f"Grounding by stage, {case.label} (one run: the compiled program ground stage by stage in one Control, "
            f"{how}; {total:.3f} s in all. The whole text in one shot, as `gridsolve compile | clingo` "
            f"runs it: {d['one_shot_s']:.3f} s):", "",
@@ -1076,7 +1076,7 @@ def main(argv=None):
     doc += ["## Targets", ""] + targets_table(seed_cases, random_cases, mech_cases, gen_note) + [""]
     doc += ["## Main table", "",
             "Times are medians, in seconds. *end to end*: `gridsolve solve BOARD --role R --query Q --json "
-            "[--horizon H]` in a fresh process, wall clock. *in-process*: `gridsolve.solver.solve` timed around "
+            "[--horizon H]` in a fresh process, wall clock. *in-process*: `gridsolve.solve.solver.solve` timed around "
             "the call in a fresh worker (for random boards: the `total_s` the CLI reports). "
             "*compile/ground/solve*: the solver's own stats. *peak RSS*: the largest ru_maxrss of the measured "
             "child processes. *baseline*: `bench/baseline.py` timed the same way (board loading excluded). "
@@ -1099,9 +1099,9 @@ def main(argv=None):
             "is also the number of ground atoms).", ""]
     doc += mech_table(mech_cases) + [""]
     if limits:
-        from gridsolve.solver import VALUES_FACTOR, Limits
+        from gridsolve.solve.solver import VALUES_FACTOR, Limits
         doc += ["### Limits", "",
-                "`gridsolve.solver.Limits`: a layered solve stops (exit code 3) when its ground atoms, with the "
+                "`gridsolve.solve.solver.Limits`: a layered solve stops (exit code 3) when its ground atoms, with the "
                 f"values and ranks still to come (estimated as {VALUES_FACTOR}× the explored positions' atoms, "
                 "after the next depth at the growth of the last one), would exceed "
                 f"{Limits().atoms:,}: about 1.5 GB. One run each: the largest Pacman value horizon that fits, "
@@ -1110,10 +1110,10 @@ def main(argv=None):
     if notes:
         doc += ["Notes:", ""] + [f"- {c.label} {c.role} {c.query}: {n}" for c, n in notes] + [""]
     doc += ["## Ground once, ask many times", "",
-            "`gridsolve/engine.py`: one grounding of a board's race solver answers many questions, each adding "
+            "`gridsolve/solve/engine.py`: one grounding of a board's race solver answers many questions, each adding "
             "only its answer parts (multi-shot solving); `verify` (a board's expectations), `play` (the solver's "
             "moves and hints) and `gridsolve ask` use it. Each set is answered in one fresh worker by one engine "
-            "and by `gridsolve.solver.solve` for each question alone (medians of the runs; *engine, all* includes "
+            "and by `gridsolve.solve.solver.solve` for each question alone (medians of the runs; *engine, all* includes "
             "the grounding). *check*: both give the same answers (every field and move; the principal line, or "
             "its first move where the engine computed only that, as play does). Bench script: "
             "`bench/multishot.py`.", ""] + many + [""]

@@ -13,16 +13,16 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .compiler import compile_program
+from .compile.compiler import compile_program
 from .errors import GridsolveError, QueryError
-from .loader import load_board
-from .position import QUERY_KINDS, make_position, make_query
+from .language.loader import load_board
+from .language.position import QUERY_KINDS, make_position, make_query
 from .render import describe_position, draw_position, format_answer
-from .solver import Limits, solve as solve_query
+from .solve.solver import Limits, solve as solve_query
 from .errors import EXIT_FAILED, EXIT_INVALID
-from .genchoices import METHODS, REQUIREMENTS, SYMMETRIES
+from .generate.genchoices import METHODS, REQUIREMENTS, SYMMETRIES
 
-REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.reports.FORMATS, checked by a test
+REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.verify.reports.FORMATS, checked by a test
 
 
 def reports_errors(command):
@@ -129,7 +129,7 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
 def ask(board, questions):
     """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
     (default: standard input) with solve's options, one JSON answer a line out."""
-    from .questions import ask_many
+    from .solve.questions import ask_many
     loaded = load_board(board)
     source = "<stdin>" if questions.name == "<stdin>" else questions.name
     lines = iter(questions.readline, "") if source == "<stdin>" else questions.read().splitlines()
@@ -176,8 +176,8 @@ def verify(paths, fmt, jobs, timeout, update):
 
     Exit code 0: every expectation holds; 1: one does not (or timed out); 2: a file is invalid.
     """
-    from .reports import format_report   # imported here: the other commands start faster without them
-    from .verify import verify_paths
+    from .verify.reports import format_report   # imported here: the other commands start faster without them
+    from .verify.verify import verify_paths
     report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update)
     click.echo(format_report(report, fmt), nl=False)
     for check in report.checks:
@@ -228,7 +228,7 @@ def generate(rules_name, like, size, walls, require, role, plies, horizon, count
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
     3: --timeout was reached first.
     """
-    from .generate import Request, format_generated, generate as generate_boards, parse_range, parse_size
+    from .generate.generate import Request, format_generated, generate as generate_boards, parse_range, parse_size
     request = Request(rules_name, like, parse_size(size), parse_range("--walls", walls), require, role,
                       parse_range("--plies", plies), horizon, count, seed, out, name, symmetry, allow_sealed,
                       allow_trivial, method, timeout, force,
@@ -246,5 +246,5 @@ def generate(rules_name, like, size, walls, require, role, plies, horizon, count
 @main.command()
 def schema():
     """Print the JSON Schema of board files (for editors and other validators)."""
-    from .schema import board_json_schema
+    from .language.schema import board_json_schema
     click.echo(json.dumps(board_json_schema(), indent=2))

@@ -1,10 +1,10 @@
 """Text output: boards drawn in the terminal, and readable answers."""
 from __future__ import annotations
 
-from .asciimap import draw
-from .model import Board
-from .position import Position
-from .solver import Answer
+from .language.asciimap import draw
+from .language.model import Board
+from .language.position import Position
+from .solve.solver import Answer
 
 
 def glyphs(board: Board) -> dict[str, str]:

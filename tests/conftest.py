@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from gridsolve.loader import load_board  # noqa: E402
+from gridsolve.language.loader import load_board  # noqa: E402
 
 
 # A 4x2 corridor used across the tests: the explorer steps east twice to escape, and the mummy

@@ -143,7 +143,7 @@ def _rules_yaml(rules: dict) -> list[str]:
 
 
 def _draw_map(b: RandomBoard, glyph: dict, labels: bool) -> list[str]:
-    """The ASCII map, drawn here (not with gridsolve.asciimap) so the parser is checked."""
+    """The ASCII map, drawn here (not with gridsolve.language.asciimap) so the parser is checked."""
     pad = 3 if labels else 0
     lines = []
     if labels:

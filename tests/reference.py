@@ -1,7 +1,7 @@
 """An independent, plain explicit-state solver: the cross-check for the clingo solver.
 
 Written from the semantics in the README ("What the answers mean") and docs/rule-language.md
-and nothing else: it reads only the :mod:`gridsolve.model` data of a loaded board (and builds
+and nothing else: it reads only the :mod:`gridsolve.language.model` data of a loaded board (and builds
 :class:`Position` values) and never touches the compiler, the encodings or clingo.  It is
 memoised recursion over (state, plies left); short and slow on purpose.
 
@@ -34,8 +34,8 @@ from __future__ import annotations
 import itertools
 from collections import deque
 
-from gridsolve.model import Board, Condition
-from gridsolve.position import Position
+from gridsolve.language.model import Board, Condition
+from gridsolve.language.position import Position
 
 DIRECTIONS = ("north", "south", "east", "west")
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
@@ -67,7 +67,7 @@ class Game:
         self.collect_index = {c.name: i for i, c in enumerate(self.collect)}
         conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
         self.was_pairs = tuple(dict.fromkeys(p for w in conditions for p in w.was_on))
-        # how positions are written (as gridsolve.explore writes them)
+        # how positions are written (as gridsolve.solve.explore writes them)
         self.keeps_lost = any(m.bump_on and m.lose_turns for m in rules.moves.values())
         self._piece_moves: dict = {}
         self._successors: dict = {}
@@ -512,7 +512,7 @@ def stop_scores(board: Board, position: Position, horizon: int | None = None) ->
 
 def reference_answer(board: Board, role: str, kind: str, position: Position,
                      horizon: int | None = None, move_ref: str | None = None) -> dict:
-    """The answer to a query, as ``gridsolve.solver.solve`` should give it.
+    """The answer to a query, as ``gridsolve.solve.solver.solve`` should give it.
 
     Keys: ``value``, ``plies`` (as ``Answer.plies``: the value plies for ``kind="value"``, the
     win plies for ``"win"``, the doom plies for ``"survive"``), ``value_plies``, ``holds``,

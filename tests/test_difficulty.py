@@ -1,4 +1,4 @@
-"""Difficulty measures of a won level (gridsolve/difficulty.py).
+"""Difficulty measures of a won level (gridsolve/generate/difficulty.py).
 
 The fast path reads every move along the winning line off one grounding's race ranks; it must
 give exactly what solving each of the role's positions on the line gives.
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from gridsolve import difficulty
-from gridsolve.loader import load_board
-from gridsolve.position import Position, Query, initial_position
-from gridsolve.solver import solve
+from gridsolve.generate import difficulty
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import Position, Query, initial_position
+from gridsolve.solve.solver import solve
 
 from conftest import ROOT
 

@@ -1,10 +1,10 @@
 """Each encoding's semantics, pinned on tiny hand-checked inputs."""
 from __future__ import annotations
 
-from gridsolve.compiler import base_part
-from gridsolve.gamerules import outcome_rules, with_domain
+from gridsolve.compile.compiler import base_part
+from gridsolve.compile.gamerules import outcome_rules, with_domain
 from gridsolve.resources import encoding
-from gridsolve.unroll import instantiate
+from gridsolve.compile.unroll import instantiate
 
 from conftest import run_clingo
 

@@ -1,4 +1,4 @@
-"""Ground once, ask many times (gridsolve/engine.py).
+"""Ground once, ask many times (gridsolve/solve/engine.py).
 
 An engine grounds a board's race solver once and answers each query by adding only its answer
 parts (multi-shot solving).  Its answers must be those of solving each query alone, field by
@@ -12,14 +12,14 @@ import itertools
 
 import pytest
 
-import gridsolve.engine as engine_module
-from gridsolve import verify
-from gridsolve.loader import load_board
-from gridsolve.compiler import plan_query, query_parts, race_program, shared_races
-from gridsolve.engine import Asker, Engine
+import gridsolve.solve.engine as engine_module
+from gridsolve.verify import verify
+from gridsolve.language.loader import load_board
+from gridsolve.compile.compiler import plan_query, query_parts, race_program, shared_races
+from gridsolve.solve.engine import Asker, Engine
 from gridsolve.play import play
-from gridsolve.position import Query, initial_position, make_position
-from gridsolve.solver import solve
+from gridsolve.language.position import Query, initial_position, make_position
+from gridsolve.solve.solver import solve
 
 import reference
 from conftest import CORRIDOR, ROOT, run_clingo

@@ -21,10 +21,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gridsolve.beeline import check_beeline
+from gridsolve.verify.beeline import check_beeline
 from gridsolve.cli import main
-from gridsolve.loader import load_board
-from gridsolve.position import initial_position
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import initial_position
 
 from conftest import CORRIDOR, ROOT
 

@@ -15,11 +15,11 @@ from pathlib import Path
 import clingo
 import pytest
 
-from gridsolve import solver
-from gridsolve.compiler import compile_program
+from gridsolve.solve import solver
+from gridsolve.compile.compiler import compile_program
 from gridsolve.errors import LimitError
-from gridsolve.loader import load_board
-from gridsolve.position import make_query
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import make_query
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = ROOT / "boards"

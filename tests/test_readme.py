@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from gridsolve.position import make_query
-from gridsolve.solver import solve
+from gridsolve.language.position import make_query
+from gridsolve.solve.solver import solve
 
 from conftest import ROOT
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import reference
-from gridsolve.position import Position, initial_position, make_query
+from gridsolve.language.position import Position, initial_position, make_query
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -389,7 +389,7 @@ def test_nearer_avoids_the_bump_cells(make_board):
 
 @pytest.fixture(scope="module")
 def wallmaze():
-    from gridsolve.loader import load_board
+    from gridsolve.language.loader import load_board
     return load_board(ROOT / "boards/wallmaze.yaml")
 
 
@@ -434,7 +434,7 @@ def test_wallmaze_both_next_to_their_goals(wallmaze):
 
 
 def test_pacman_capture_and_pellets():
-    from gridsolve.loader import load_board
+    from gridsolve.language.loader import load_board
     pacman = load_board(ROOT / "boards/pacman3p.yaml")
     position = play(pacman, initial_position(pacman), "east", "blinky west, inky east", "north",
                     "blinky east, inky south")
@@ -451,7 +451,7 @@ def test_pacman_capture_and_pellets():
 
 
 def test_maze_runner_duel_first_player_wins_in_seven():
-    from gridsolve.loader import load_board
+    from gridsolve.language.loader import load_board
     board = load_board(ROOT / "boards/maze-runner-duel.yaml")
     ans = ask(board, "p1", "win")
     assert fields(ans, "value", "plies", "win", "win_plies", "survives") == (100, 7, True, 7, True)
@@ -459,7 +459,7 @@ def test_maze_runner_duel_first_player_wins_in_seven():
 
 
 def test_maze_runner_duel_worked_example():
-    from gridsolve.loader import load_board
+    from gridsolve.language.loader import load_board
     board = load_board(DATA / "maze-runner-duel-example.yaml")
     moves = {"right": "east", "left": "west", "up": "north", "down": "south"}
     trace = [("p1", "right", (2, 5)), ("p2", "left", (4, 1)), ("p1", "down", (2, 5)),

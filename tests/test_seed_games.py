@@ -1,5 +1,5 @@
 """The three seed games added to the rule language: scenario traces played move by move with
-the compiled rules (gridsolve.explore), and solver answers checked by hand.
+the compiled rules (gridsolve.solve.explore), and solver answers checked by hand.
 
 * Wallmaze: the four scenario playouts of RULES.md (section C).
 * Pacman 3p: a capture by inky (inky 100, blinky 0, pacman keeps its pellets), the pellet
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from gridsolve.explore import examine, stop_scores
-from gridsolve.loader import load_board
-from gridsolve.position import Position, initial_position, make_query
-from gridsolve.solver import solve
+from gridsolve.solve.explore import examine, stop_scores
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import Position, initial_position, make_query
+from gridsolve.solve.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -136,7 +136,7 @@ def test_pacman_timeout_scores_the_pellets(pacman):
 
 
 def test_pacman_original_pellet_end_never_fires(pacman):
-    from gridsolve.gamerules import live_ends
+    from gridsolve.compile.gamerules import live_ends
     assert [e.name for e in live_ends(pacman)] == ["caught_by_both", "caught_by_blinky", "caught_by_inky"]
     prose = load_board(ROOT / "boards/pacman3p.yaml")
     assert prose.rules.name == "pacman-3p"

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from gridsolve.explore import examine
-from gridsolve.loader import load_board
-from gridsolve.position import Position, make_query
-from gridsolve.solver import solve
+from gridsolve.solve.explore import examine
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import Position, make_query
+from gridsolve.solve.solver import solve
 
 from conftest import ROOT
 
@@ -125,7 +125,7 @@ def test_survive_strategy_avoids_capture(seeds):
 @pytest.mark.parametrize("role", ["explorer", "mummy"])
 def test_stopping_at_the_fixpoint_gives_the_single_shot_answer(seeds, role):
     """solve() grounds levels until they stop changing; plain clingo grounds every level."""
-    from gridsolve.compiler import compile_program
+    from gridsolve.compile.compiler import compile_program
     from conftest import run_clingo
     board = seeds["gdl"]
     query = make_query(board, role, "value")

@@ -8,12 +8,12 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from gridsolve.beeline import _Game, check_beeline
+from gridsolve.verify.beeline import _Game, check_beeline
 from gridsolve.cli import main
-from gridsolve.explore import examine
-from gridsolve.expect import Range, load_expectations
-from gridsolve.position import Position, make_position
-from gridsolve.update import updated_value
+from gridsolve.solve.explore import examine
+from gridsolve.verify.expect import Range, load_expectations
+from gridsolve.language.position import Position, make_position
+from gridsolve.verify.update import updated_value
 
 from conftest import CORRIDOR as BASE_CORRIDOR, ROOT
 
@@ -380,5 +380,5 @@ def test_pre_commit_hook_runs_verify_on_yaml_files():
 
 def test_cli_report_formats_are_the_reports_module_formats():
     from gridsolve.cli import REPORT_FORMATS
-    from gridsolve.reports import FORMATS
+    from gridsolve.verify.reports import FORMATS
     assert tuple(REPORT_FORMATS) == tuple(FORMATS)

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 
 import clingo
 
-from .compiler import OPTIONAL_INPUTS, board_facts, mechanism_facts, rule_facts
-from .gamerules import game_rules, score_rules, with_domain
-from .model import Board
-from .position import Position
-from .resources import encoding
+from ..compile.compiler import OPTIONAL_INPUTS, board_facts, mechanism_facts, rule_facts
+from ..compile.gamerules import game_rules, score_rules, with_domain
+from ..language.model import Board
+from ..language.position import Position
+from ..resources import encoding
 from .solver import format_move
-from .state import layout_for
+from ..compile.state import layout_for
 
 
 @dataclass(frozen=True)

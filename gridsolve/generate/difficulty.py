@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .compiler import compile_program
-from .explore import examine
-from .model import Board
-from .position import Position, Query
-from .solver import Answer, race_ranks, solve
+from ..compile.compiler import compile_program
+from ..solve.explore import examine
+from ..language.model import Board
+from ..language.position import Position, Query
+from ..solve.solver import Answer, race_ranks, solve
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class WinRanks:
     """The role's fastest forced win from every position reachable from a start (race games)."""
 
     ranks: dict            # position term -> plies of the fastest forced win
-    layout: object         # the compiled position terms (gridsolve.state.Layout)
+    layout: object         # the compiled position terms (gridsolve.compile.state.Layout)
     remaining: int         # plies left at the start
 
     def wins(self, position: Position, board: Board, plies_left: int) -> bool:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import BoardError
+from ..errors import BoardError
 
 
 class LineDict(dict):

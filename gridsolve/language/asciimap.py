@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import BoardError
+from ..errors import BoardError
 from .model import Cell
 
 

@@ -1,4 +1,4 @@
-"""Load a board file (and the rule sets it uses) into a checked :class:`~gridsolve.model.Board`.
+"""Load a board file (and the rule sets it uses) into a checked :class:`~gridsolve.language.model.Board`.
 
 Every mistake is reported as a :class:`~gridsolve.errors.BoardError` naming the file and line.
 """
@@ -8,9 +8,9 @@ from pathlib import Path
 
 from . import schema
 from .asciimap import parse_map
-from .errors import BoardError
+from ..errors import BoardError
 from .model import Board, Collect, Condition, End, MoveRule, Rules, ScoreTable, Timeout
-from .resources import rules_dir
+from ..resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import QueryError
+from ..errors import QueryError
 from .model import Board, Cell
 
 QUERY_KINDS = ("value", "win", "survive")

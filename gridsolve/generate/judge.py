@@ -14,12 +14,12 @@ import itertools
 from dataclasses import dataclass
 
 
-from .beeline import check_beeline
-from .compiler import compile_program
+from ..verify.beeline import check_beeline
+from ..compile.compiler import compile_program
 from .genspec import GameSpec, Requirement
-from .model import Board
-from .position import Position, Query, initial_position
-from .solver import Answer, race_ranks, solve
+from ..language.model import Board
+from ..language.position import Position, Query, initial_position
+from ..solve.solver import Answer, race_ranks, solve
 
 START_LIMIT = 20_000       # good_starts ranks at most this many placements of the pieces
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Board, Cell
+from ..language.model import Board, Cell
 
 WORD_BITS = 30
 NO_ITEM = 1 << WORD_BITS        # the "bit" of a cell without an item: never set in any word

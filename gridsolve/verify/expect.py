@@ -1,6 +1,6 @@
 """The ``expect:`` block of a board file: what the level designer expects of the game.
 
-The keys and their types are defined in :data:`gridsolve.schema.EXPECTATION` (so the JSON
+The keys and their types are defined in :data:`gridsolve.language.schema.EXPECTATION` (so the JSON
 Schema of ``gridsolve schema`` describes them too); this module checks what the schema cannot
 (roles, pieces and cells that must exist on this board) and builds :class:`Expectation`
 objects that remember the line of every expected value.  Mistakes are
@@ -11,16 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import schema
-from .model import Board
-from .position import Position, make_position
-from .spec import Where
-from .state import layout_for
-from .yamlsrc import load_file
+from ..language import schema
+from ..language.model import Board
+from ..language.position import Position, make_position
+from ..language.spec import Where
+from ..compile.state import layout_for
+from ..language.yamlsrc import load_file
 
 # The keys that state something to check, in the order the README documents them.
 CHECK_KEYS = ("win", "survive", "value", "plies", "winning_first_moves", "no_beeline")
-# The keys answered by one clingo run of gridsolve.solver.solve (shared by a group).
+# The keys answered by one clingo run of gridsolve.solve.solver.solve (shared by a group).
 SOLVER_KEYS = ("win", "survive", "value", "plies", "winning_first_moves")
 
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import yaml
 
-from .errors import BoardError, QueryError
-from .expect import goal_ends
-from .loader import load_board, locate_rule_set, rule_set_search_path
-from .model import Board, Cell
-from .yamlsrc import load_file
+from ..errors import BoardError, QueryError
+from ..verify.expect import goal_ends
+from ..language.loader import load_board, locate_rule_set, rule_set_search_path
+from ..language.model import Board, Cell
+from ..language.yamlsrc import load_file
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from .explore import game_program, root_fact
-from .expect import goal_ends
+from ..solve.explore import game_program, root_fact
+from ..verify.expect import goal_ends
 from .genspec import GameSpec, Requirement, role_moves
-from .position import Position
-from .resources import encoding
+from ..language.position import Position
+from ..resources import encoding
 
 
 @dataclass(frozen=True)

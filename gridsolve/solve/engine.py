@@ -6,7 +6,7 @@ game rules, every served role's races and the level parts once, over the positio
 from its roots, to the level where the ranks stop changing, and adds the answer parts of
 encodings/answer.lp once.  Each query then grounds those parts with its own parameters
 (``ask(q,role,root,left)``, ``line(q,i)``, ``next(q,i)``, ``output(q)``: multi-shot solving)
-and solves; the answer is the one :func:`gridsolve.solver.solve` gives for the query alone
+and solves; the answer is the one :func:`gridsolve.solve.solver.solve` gives for the query alone
 (tests/test_engine.py).  The parts are added once because clingo looks at every statement
 added so far in each ground call: text added per query would make each query slower than the
 one before.
@@ -21,11 +21,11 @@ import time
 
 import clingo
 
-from .compiler import Program, plan_query, race_program, shared_races
-from .resources import encoding
-from .errors import EncodingError
-from .model import Board
-from .position import Position, Query
+from ..compile.compiler import Program, plan_query, race_program, shared_races
+from ..resources import encoding
+from ..errors import EncodingError
+from ..language.model import Board
+from ..language.position import Position, Query
 from .solver import Answer, Limits, _Model, ground_ranks, read_answer, solve
 
 

@@ -20,9 +20,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .errors import BoardError, GridsolveError
+from ..errors import BoardError, GridsolveError
 from .expect import Range
-from .yamlsrc import load_text
+from ..language.yamlsrc import load_text
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from typing import Callable
 import clingo
 from clingo import ast
 
-from .errors import EncodingError
+from ..errors import EncodingError
 
 _OPS = {
     ast.BinaryOperator.Plus: lambda a, b: a + b,

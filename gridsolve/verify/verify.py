@@ -1,12 +1,12 @@
 """``gridsolve verify``: check every board file and the expectations written in it.
 
 :func:`verify_paths` finds the board files, checks each one (in worker processes with
-``jobs`` > 1 or a ``timeout``; see :mod:`gridsolve.parallel`) and returns a :class:`Report`;
-:mod:`gridsolve.reports` formats it and :mod:`gridsolve.update` writes measured values back.
+``jobs`` > 1 or a ``timeout``; see :mod:`gridsolve.verify.parallel`) and returns a :class:`Report`;
+:mod:`gridsolve.verify.reports` formats it and :mod:`gridsolve.verify.update` writes measured values back.
 
 A board's expectations share work: expectations about the same role, position and horizon
 are answered by one query (value, win and survive at once), and the queries of a board share
-one grounding of the race solver (:class:`gridsolve.engine.Asker`).
+one grounding of the race solver (:class:`gridsolve.solve.engine.Asker`).
 """
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .beeline import check_beeline
-from .errors import BoardError, GridsolveError, QueryError
+from ..errors import BoardError, GridsolveError, QueryError
 from .expect import SOLVER_KEYS, Expectation, holds, load_expectations
-from .explore import examine
-from .loader import load_board
+from ..solve.explore import examine
+from ..language.loader import load_board
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
-from .position import Query
-from .engine import Asker
+from ..language.position import Query
+from ..solve.engine import Asker
 from .update import Change, update_file, updated_value
 
 PASS, FAIL, ERROR, TIMED_OUT, UPDATED = "pass", "fail", "error", "timeout", "updated"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import clingo
 
-from .errors import EncodingError
+from ..errors import EncodingError
 
 KINDS = ("north", "east")
 

@@ -1,6 +1,6 @@
 """A small declarative type language for YAML files: one definition validates and documents.
 
-The board format (``gridsolve.schema``) is written with these classes.  The same objects
+The board format (``gridsolve.language.schema``) is written with these classes.  The same objects
 check a parsed file (reporting the file and line of each mistake) and emit JSON Schema
 (``gridsolve schema``), so the editor schema can never drift from the loader.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from .errors import BoardError
+from ..errors import BoardError
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Format a :class:`~gridsolve.verify.Report` as text, JSON, JUnit XML or GitHub annotations."""
+"""Format a :class:`~gridsolve.verify.verify.Report` as text, JSON, JUnit XML or GitHub annotations."""
 from __future__ import annotations
 
 import json

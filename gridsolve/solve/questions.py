@@ -5,7 +5,7 @@ Each question is one line of JSON with the options of ``gridsolve solve``::
     {"role": "mummy", "query": "win", "at": {"explorer": [2, 3]}, "turn": "mummy", "horizon": 10}
 
 (every key optional; ``at`` may also be a list of ``"piece=x,y"``).  Blank lines and lines
-starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.engine.Asker`:
+starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.solve.engine.Asker`:
 the questions the race solver answers share one grounding; when all questions are known in
 advance (a file), it is rooted at all their positions, so that it grounds once.
 """
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from .engine import Asker
-from .errors import GridsolveError, QueryError
-from .model import Board
-from .position import Query, make_query
+from ..errors import GridsolveError, QueryError
+from ..language.model import Board
+from ..language.position import Query, make_query
 
 QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon")
 

@@ -7,10 +7,10 @@ from dataclasses import asdict, dataclass, field
 
 import clingo
 
-from .compiler import Program, compile_program
-from .errors import EncodingError, LimitError, QueryError
-from .model import Board
-from .position import Query
+from ..compile.compiler import Program, compile_program
+from ..errors import EncodingError, LimitError, QueryError
+from ..language.model import Board
+from ..language.position import Query
 
 
 @dataclass

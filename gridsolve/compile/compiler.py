@@ -9,7 +9,7 @@ The program has four layers, each printed under its own header:
    (``edge/3``), who moves (``mover/2``) and its end conditions (``term/2``);
 3. the generic encodings of ``encodings/`` (board, moves, solve, answer), verbatim;
 4. their parameterised parts (``level(d)``, ``line(i)``) instantiated for every level up
-   to the horizon (see :mod:`gridsolve.unroll`).
+   to the horizon (see :mod:`gridsolve.compile.unroll`).
 
 The same text is what ``gridsolve compile`` prints and what the solver grounds.
 """
@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from collections import deque
 
 from .gamerules import game_rules, live_ends, score_rules, with_domain
-from .model import DELTA, DIRECTIONS, Board, Rules
-from .position import Position, Query
-from .resources import encoding
+from ..language.model import DELTA, DIRECTIONS, Board, Rules
+from ..language.position import Position, Query
+from ..resources import encoding
 from .state import NO_ITEM, Layout, layout_for
 from .unroll import Instances, instantiate
 

@@ -18,7 +18,7 @@ Definitions (also in the README, "Verifying levels in CI"):
   reached at all.  The level is "trivial" if any shortest path wins.
 
 Everything is computed by the game's compiled rules, the program of
-:func:`gridsolve.explore.examine` (legal moves, successors and end conditions, via clingo),
+:func:`gridsolve.solve.explore.examine` (legal moves, successors and end conditions, via clingo),
 never by a second rules engine in Python.  Two clingo runs per check: the role's moves from
 every cell with the others frozen, and the game graph reachable from the position.
 """
@@ -29,12 +29,12 @@ from dataclasses import dataclass
 
 import clingo
 
-from .explore import game_program
-from .errors import LimitError, QueryError
+from ..solve.explore import game_program
+from ..errors import LimitError, QueryError
 from .expect import beeline_unsupported, goal_ends
-from .model import Board
-from .position import Position
-from .solver import format_move
+from ..language.model import Board
+from ..language.position import Position
+from ..solve.solver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
 
@@ -65,7 +65,7 @@ class _Game:
     """A part of the game graph: for each position, the end that holds and the legal moves.
 
     It is computed by the compiled game rules in one clingo run: the program of
-    :func:`gridsolve.explore.examine`, with several roots and (``explore``) every position
+    :func:`gridsolve.solve.explore.examine`, with several roots and (``explore``) every position
     reachable from them.  Positions are ``(pieces, side)``, without the step number."""
 
     def __init__(self, board: Board, roots: str, explore: bool):

@@ -10,9 +10,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from .asciimap import draw
-from .errors import QueryError
-from .model import Board
+from ..language.asciimap import draw
+from ..errors import QueryError
+from ..language.model import Board
 
 
 def board_text(board: Board, rules_yaml: str, header: list[str], expect: dict) -> str:

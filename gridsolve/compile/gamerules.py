@@ -1,7 +1,7 @@
 """The rules that depend on one game's position term: who moves, end conditions, moves.
 
 Every rule is written once per ``turns`` entry (and per way of not having ended), with the
-position term's variables spelled out (see :mod:`gridsolve.state`), so that gringo joins only
+position term's variables spelled out (see :mod:`gridsolve.compile.state`), so that gringo joins only
 small relations: ``rmove/9`` (one role's moves from a cell, encodings/moves.lp), ``ibit``,
 ``markbit``, ``distance``, ``turn_after`` and ``table`` facts.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 
-from .model import Board, Condition, Rules
+from ..language.model import Board, Condition, Rules
 from .state import Layout
 
 STATE, EXPAND = "{STATE}", "{EXPAND}"

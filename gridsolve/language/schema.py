@@ -1,6 +1,6 @@
 """The board and rule-set file format, defined once.
 
-``gridsolve.loader`` validates files with these definitions and ``gridsolve schema`` prints
+``gridsolve.language.loader`` validates files with these definitions and ``gridsolve schema`` prints
 them as JSON Schema.  Every key is documented here; the README points to this file.
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ Two methods (README, "Generating levels"):
   exists.  Its ground program grows with positions times plies, so it suits small boards.
 * ``loop`` (generate and test): clingo proposes layouts under the structural constraints
   (and, where the game has the shape, the ``blind`` part against trivial levels); the exact
-  solver judges them (:mod:`gridsolve.judge`).  Where it can, it judges a new wall-and-mark
+  solver judges them (:mod:`gridsolve.generate.judge`).  Where it can, it judges a new wall-and-mark
   layout for every placement of the pieces at once and adds one nogood that keeps only the
   placements that meet the requirement; clingo then places the pieces on those walls until
   a board is accepted or none is left.
@@ -28,15 +28,15 @@ from pathlib import Path
 from typing import Callable
 
 from .difficulty import Difficulty, measure
-from .errors import GridsolveError, LimitError, QueryError
-from .expect import beeline_unsupported, goal_ends
+from ..errors import GridsolveError, LimitError, QueryError
+from ..verify.expect import beeline_unsupported, goal_ends
 from .genprogram import Structure, game_size, proposal_program, requirement_races
 from .genspec import GameSpec, Requirement, game_spec
 from .judge import NO_START, Verdict, judge, ranks_every_start, start_ranks
 from .genchoices import METHODS, REQUIREMENTS, SYMMETRIES  # noqa: F401  (re-exported)
 from .levelfile import board_text, check_free, scalar, write_new
-from .loader import load_board
-from .position import initial_position
+from ..language.loader import load_board
+from ..language.position import initial_position
 from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_walls
 
 GAME_PART_LIMIT = 10_000  # auto picks asp up to this many positions x levels: 3x3 Mummy Maze at 49 plies
