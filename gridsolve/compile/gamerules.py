@@ -118,15 +118,24 @@ def score_rules(board: Board, layout: Layout, role: str, named: bool = False) ->
     for end in live_ends(board):
         out.append(f"escore({s}{who},V) :- {STATE}({s}), outcome({s},{end.name}), "
                    f"{_score_literal(end.scores[role], role, v, rules)}.")
-    for index, entry in enumerate(rules.timeout_when, 1):
-        body = ", ".join(lit for lit, _ in condition_literals(entry.when, v, board))
-        out.append(f"tmatch({s},{index}) :- {STATE}({s}), {body}.")
+    out += timeout_match_rules(board, layout)
     for index, entry in enumerate([*rules.timeout_when, None], 1):
         scores = entry.scores if entry is not None else rules.timeout
         earlier = [f"not tmatch({s},{j})" for j in range(1, index)]
         match = [f"tmatch({s},{index})"] if entry is not None else []
         body = ", ".join([f"{STATE}({s})", *match, *earlier, _score_literal(scores[role], role, v, rules)])
         out.append(f"tscore({s}{who},V) :- {body}.")
+    return out
+
+
+def timeout_match_rules(board: Board, layout: Layout) -> list[str]:
+    """``tmatch(S,I)``: the condition of the I-th conditional timeout entry holds at S."""
+    v = Vars(layout)
+    s = layout.state()
+    out = []
+    for index, entry in enumerate(board.rules.timeout_when, 1):
+        body = ", ".join(lit for lit, _ in condition_literals(entry.when, v, board))
+        out.append(f"tmatch({s},{index}) :- {STATE}({s}), {body}.")
     return out
 
 

@@ -170,7 +170,7 @@ class Asker:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
         principal line of an engine's answer (see :meth:`Engine.answer`)."""
         if query.strategy or plan_query(self.board, query).mode != "race":
-            return solve(self.board, query, limits)
+            return solve(self.board, query, limits, line_plies=line_plies)
         if self.engine is None or self.engine.worn or not self.engine.serves(query):
             if query.position not in self.roots:
                 self.roots.append(query.position)

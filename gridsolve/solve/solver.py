@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 
 import clingo
 
-from ..compile.compiler import Program, compile_program
+from ..compile.compiler import Program, compile_program, plan_query
 from ..errors import EncodingError, LimitError, QueryError
 from ..language.model import Board
 from ..language.position import Query
@@ -390,9 +390,18 @@ def _read_line(model: _Model, program: Program, board: Board, number: int) -> li
     return line
 
 
-def solve(board: Board, query: Query, limits: Limits | None = None) -> Answer:
-    """Compile ``query`` on ``board`` and answer it with clingo."""
+def solve(board: Board, query: Query, limits: Limits | None = None, bounded: bool = True,
+          line_plies: int | None = None) -> Answer:
+    """Compile ``query`` on ``board`` and answer it with clingo: by races, layer by layer, or
+    (games with items, where ``bounded``) by the bounded solver over the abstract game, whose
+    principal line stops after ``line_plies`` plies when given (the other solvers' lines are
+    cheap and always whole)."""
     started = time.perf_counter()
+    plan = plan_query(board, query)
+    if plan.mode == "layered" and bounded:
+        from .bounded import applies, solve_bounded
+        if applies(board, query, bool(plan.split_team)):
+            return solve_bounded(board, query, limits, line_plies=line_plies)
     program = compile_program(board, query)
     if query.strategy and program.mode == "layered":
         raise QueryError("--strategy: strategies are written for games solved by races only; "

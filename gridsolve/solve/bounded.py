@@ -1,0 +1,410 @@
+"""The bounded solver: exact answers for games with items, searched on top of the abstract game.
+
+A position is an abstract position (:mod:`gridsolve.solve.abstract`: pieces, side, lost turns,
+``was_on`` bits, ground by clingo from the compiled rules) and the items left (one bit per item
+cell).  Every question is a set of *threshold races*: "can the role's team force the game to
+stop with a score of at least v within d plies?" (and "can the others force one below T?").
+The value is the largest v the team forces, its plies the fewest d; win, survive, per-move
+values and the principal line follow as in the layered solver (``encodings/layered.lp``), whose
+answers these are, field for field.
+
+Each race is an AND-OR search with a transposition table, pruned by two bounds that come from
+the abstraction and are exact:
+
+* the others can force an end the role must avoid within ``doom`` plies, so the game stops by
+  then whatever the items; in ``min(doom, d)`` plies the collector moves at most g times, so at
+  any stop the count taken lies in ``[taken, taken + g]`` and the role's score is at most the
+  best score of that range: a race above it is lost without expanding the position;
+* once every score of that range reaches the threshold, the items no longer matter: the race
+  is then the abstract race "force a stop within d plies", read off ``stop_rank``.
+
+The search expands only positions that can still change the answer, so the full step limit is
+no obstacle where the others can force an end early (Pacman at 99 plies).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..compile.gamerules import live_ends
+from ..errors import LimitError, QueryError
+from ..language.model import Board
+from ..language.position import Query
+from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
+from .solver import Answer, Limits, MoveValue, format_move
+
+NODE_CHECK = 20_000        # positions searched between two checks of the limits
+ENTRY_BYTES = 400          # about this many bytes per transposition-table entry
+
+
+def applies(board: Board, query: Query, split: bool) -> bool:
+    """Whether the bounded solver answers ``query``: the game keeps items, no end and no timeout
+    entry counts them, scores are numbers or tables, the role's team never moves at once with
+    the others, and a collector takes the item where it ends each of its moves."""
+    rules = board.rules
+    if not rules.collect or split or query.strategy:
+        return False
+    conditions = [e.when for e in live_ends(board)] + [t.when for t in rules.timeout_when]
+    if any(when.collected for when in conditions):
+        return False
+    if rules.collisions == "stay":
+        collectors = {c.piece for c in rules.collect.values()}
+        if any(rules.moves[p].idle or rules.moves[p].blocked == "stay" for p in collectors):
+            return False
+    return True
+
+
+class _Items:
+    """The items left as one integer: a bit per item cell, collectible after collectible."""
+
+    def __init__(self, board: Board):
+        rules = board.rules
+        self.names = list(rules.collect)
+        self.piece = [rules.roles.index(rules.collect[n].piece) for n in self.names]
+        self.bit: list[dict] = []
+        self.mask: list[int] = []
+        self.total: list[int] = []
+        offset = 0
+        for name in self.names:
+            cells = sorted(board.marks.get(rules.collect[name].mark, ()))
+            self.bit.append({cell: 1 << (offset + k) for k, cell in enumerate(cells)})
+            self.mask.append(((1 << len(cells)) - 1) << offset)
+            self.total.append(len(cells))
+            offset += len(cells)
+
+    def of(self, left: dict) -> int:
+        out = 0
+        for k, name in enumerate(self.names):
+            for cell in left[name]:
+                out |= self.bit[k][cell]
+        return out
+
+    def taken(self, items: int) -> tuple[int, ...]:
+        return tuple(t - bin(items & m).count("1") for t, m in zip(self.total, self.mask))
+
+
+class _Scores:
+    """The role's score at every kind of stop as a function of the counts taken."""
+
+    def __init__(self, board: Board, role: str, items: _Items):
+        rules = board.rules
+        self.rules, self.items = rules, items
+        self.at_end = {e.name: e.scores[role] for e in rules.ends}
+        self.at_timeout = [t.scores[role] for t in rules.timeout_when] + [rules.timeout[role]]
+        self.kinds = list(dict.fromkeys([*self.at_end.values(), *self.at_timeout]))
+
+    def value(self, score, taken: tuple[int, ...]) -> int:
+        if isinstance(score, int):
+            return score
+        table = self.rules.tables[score]
+        return table.values[min(taken[self.items.names.index(table.count)], len(table.values) - 1)]
+
+    def span(self, taken: tuple[int, ...], gains: tuple[int, ...]) -> tuple[int, int]:
+        """(lowest, highest) score of any stop with counts from ``taken`` to ``taken + gains``."""
+        low, high = None, None
+        for score in self.kinds:
+            if isinstance(score, int):
+                values = [score]
+            else:
+                table = self.rules.tables[score]
+                k = self.items.names.index(table.count)
+                top = min(taken[k] + gains[k], self.items.total[k], len(table.values) - 1)
+                values = table.values[min(taken[k], top):top + 1]
+            low = min(values) if low is None else min(low, *values)
+            high = max(values) if high is None else max(high, *values)
+        return low, high
+
+
+@dataclass
+class _Race:
+    """One threshold race: the team (``up``: score >= threshold) or the others (score < threshold)."""
+
+    up: bool
+    threshold: int
+    memo: dict
+
+
+class BoundedSolver:
+    """Threshold races for one role over an abstract game; see the module docstring."""
+
+    def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
+                 prune: bool = True):
+        rules = board.rules
+        self.board, self.game, self.role, self.prune = board, game, role, prune
+        self.limits = limits or Limits()
+        self.items = _Items(board)
+        self.scores = _Scores(board, role, self.items)
+        self.thresholds = rules.scores_of(role)
+        self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
+        other_turns = set(range(len(rules.turns))) - self.team_turns
+        avoid = avoid_ends(board, role)
+        self.doom = game.retrograde(other_turns, lambda i: game.outcome[i] in avoid)
+        self.team_stops = game.retrograde(self.team_turns, game.stops)
+        self.others_stop = game.retrograde(other_turns, game.stops)
+        # the plies of each entry that move each collector, to count its moves in d plies
+        self.collector_turns = [{t for t, roles in enumerate(rules.turns) if rules.roles[p] in roles}
+                                for p in self.items.piece]
+        self.lost = game.layout.lost
+        self.races: dict = {}
+        self.nodes = 0
+        self.started = time.perf_counter()
+        self.max_entries = max(10_000, self.limits.atoms * 300 // ENTRY_BYTES)
+
+    # --- the game on top of the abstraction ----------------------------------------------------
+    def children(self, i: int, items: int):
+        """[(move, j, items after)] of abstract position ``i`` with ``items`` left."""
+        game = self.game
+        out = []
+        movers = self.board.rules.turns[game.turn[i]]
+        for move, j in game.succ[i]:
+            after = items
+            for k, piece in enumerate(self.items.piece):
+                if self.board.rules.roles[piece] in movers:
+                    bit = self.items.bit[k].get(game.cells[j][piece])
+                    if bit is not None:
+                        after &= ~bit
+            out.append((move, j, after))
+        return out
+
+    def stop_score(self, i: int, items: int, left: int) -> int | None:
+        """The role's score if the game stops at ``i`` with ``left`` plies left, else None."""
+        game = self.game
+        taken = self.items.taken(items)
+        if game.outcome[i] is not None:
+            return self.scores.value(self.scores.at_end[game.outcome[i]], taken)
+        if left == 0 or not game.succ[i]:
+            entry = game.tmatch[i] if game.tmatch[i] is not None else len(self.scores.at_timeout) - 1
+            return self.scores.value(self.scores.at_timeout[entry], taken)
+        return None
+
+    def gains(self, i: int, plies: int) -> tuple[int, ...]:
+        """The most moves each collector makes in the next ``plies`` plies from ``i``."""
+        m = len(self.board.rules.turns)
+        out = []
+        for turns in self.collector_turns:
+            if self.lost:
+                out.append(plies)
+            else:
+                out.append(sum(1 for j in range(plies) if (self.game.turn[i] + j) % m in turns))
+        return tuple(out)
+
+    # --- races ------------------------------------------------------------------------------------
+    def race(self, up: bool, threshold: int) -> _Race:
+        key = (up, threshold)
+        if key not in self.races:
+            self.races[key] = _Race(up, threshold, {})
+        return self.races[key]
+
+    def _goal(self, race: _Race, score: int) -> bool:
+        return score >= race.threshold if race.up else score < race.threshold
+
+    def forces(self, race: _Race, i: int, items: int, left: int, d: int) -> bool:
+        """Whether the race's attackers force a stop meeting its goal within ``d`` plies
+        (``d <= left``) from abstract position ``i`` with ``items`` left and ``left`` plies left."""
+        score = self.stop_score(i, items, left)
+        if score is not None:
+            return self._goal(race, score)
+        if d == 0:
+            return False
+        key = (i, items, d == left)
+        known = race.memo.get(key)
+        if known is not None:
+            lost_up_to, won_from = known
+            if d <= lost_up_to:
+                return False
+            if d >= won_from:
+                return True
+        result = self._search(race, i, items, left, d)
+        lost_up_to, won_from = known if known is not None else (-1, UNFORCED)
+        race.memo[key] = (lost_up_to, min(won_from, d)) if result else (max(lost_up_to, d), won_from)
+        return result
+
+    def _search(self, race: _Race, i: int, items: int, left: int, d: int) -> bool:
+        self.nodes += 1
+        if self.nodes % NODE_CHECK == 0:
+            self._check()
+        game = self.game
+        if self.prune:
+            decided = self._bound(race, i, items, left, d)
+            if decided is not None:
+                return decided
+        attacking = (game.turn[i] in self.team_turns) == race.up
+        kids = self.children(i, items)
+        if race.up:
+            kids.sort(key=lambda kid: self.doom[kid[1]], reverse=attacking)
+        for _, j, after in kids:
+            if self.forces(race, j, after, left - 1, d - 1) == attacking:
+                return attacking
+        return not attacking
+
+    def _bound(self, race: _Race, i: int, items: int, left: int, d: int) -> bool | None:
+        """The race's answer where the abstraction decides it, else None."""
+        taken = self.items.taken(items)
+        if race.up:
+            low, high = self.scores.span(taken, self.gains(i, min(d, self.doom[i])))
+            if high < race.threshold:
+                return False
+            low, _ = self.scores.span(taken, self.gains(i, d))
+            if low >= race.threshold:
+                return d == left or self.team_stops[i] <= d
+            return None
+        low, high = self.scores.span(taken, self.gains(i, d))
+        if low >= race.threshold:
+            return False
+        if high < race.threshold:
+            return d == left or self.others_stop[i] <= d
+        return None
+
+    def _check(self) -> None:
+        entries = sum(len(r.memo) for r in self.races.values())
+        elapsed = time.perf_counter() - self.started
+        if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
+            self.limits.progress(f"bounded search: {self.nodes:,} positions, {entries:,} remembered, {elapsed:.1f} s")
+        if self.limits.seconds is not None and elapsed > self.limits.seconds:
+            raise LimitError(f"the bounded search did not finish in {self.limits.seconds:.0f} s "
+                             f"({self.nodes:,} positions searched)", "Ask with a smaller horizon (--horizon N).")
+        if entries > self.max_entries:
+            raise LimitError(f"the bounded search does not fit: {entries:,} positions remembered "
+                             f"(limit {self.max_entries:,})", "Ask with a smaller horizon (--horizon N).")
+
+    # --- answers --------------------------------------------------------------------------------
+    def value(self, i: int, items: int, left: int) -> int:
+        """The role's minimax score: the largest threshold its team forces."""
+        score = self.stop_score(i, items, left)
+        if score is not None:
+            return score
+        candidates = self.thresholds
+        if self.prune:
+            _, high = self.scores.span(self.items.taken(items), self.gains(i, min(left, self.doom[i])))
+            low, _ = self.scores.span(self.items.taken(items), self.gains(i, left))
+            candidates = [t for t in candidates if low <= t <= high] or [low]
+        for threshold in reversed(candidates):
+            if threshold == candidates[0] or self.forces(self.race(True, threshold), i, items, left, left):
+                return threshold
+        return candidates[0]
+
+    def rank(self, race: _Race, i: int, items: int, left: int) -> int | None:
+        """The fewest plies in which the race is forced, None if it is not."""
+        if not self.forces(race, i, items, left, left):
+            return None
+        low, high = 0, left          # forced within high plies, not within fewer than low
+        while low < high:            # forced within d plies implies within d + 1
+            middle = (low + high) // 2
+            if self.forces(race, i, items, left, middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    def summary(self, i: int, items: int, left: int, ref: int) -> dict:
+        """value, plies, win, win_plies, survives, doom_plies of one probe (as layered.lp)."""
+        value = self.value(i, items, left)
+        top = self.thresholds[-1]
+        plies = None
+        if value > ref:
+            plies = self.rank(self.race(True, value), i, items, left)
+        elif value < ref:
+            above = min(t for t in self.thresholds if t > value)
+            plies = self.rank(self.race(False, above), i, items, left)
+        win_plies = None
+        if value == top and top > ref:
+            win_plies = plies if value > ref else self.rank(self.race(True, top), i, items, left)
+        doom = self.doom[i] if self.doom[i] <= left else None
+        return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
+                "survives": doom is None, "doom_plies": doom}
+
+    def moves(self, i: int, items: int, left: int, ref: int) -> list[tuple]:
+        """[(move symbol, j, items after, summary)] of the side to move (none where the game stops)."""
+        if self.stop_score(i, items, left) is not None:
+            return []
+        return [(move, j, after, self.summary(j, after, left - 1, ref)) for move, j, after in self.children(i, items)]
+
+    def line(self, i: int, items: int, left: int, ref: int, probes: list, most: int | None = None) -> list[dict]:
+        """The principal line: the side to move picks its best move by (value, hurry above the
+        reference, delay below), ties broken by the move term, as layered.lp does.  Along the
+        line every state has the root's value V, so after the first ply only moves worth V
+        are candidates, tried in the order of that key."""
+        rules = self.board.rules
+        out = []
+        team = self.game.turn[i] in self.team_turns
+        scored = [(move, j, after, s["value"], s["plies"]) for move, j, after, s in probes]
+        if not scored:
+            return out
+        value = (max if team else min)(c[3] for c in scored)
+        chosen = (max if team else min)((c for c in scored if c[3] == value), key=lambda c: self._key(c, ref))
+        while chosen is not None:
+            move, j, after = chosen[:3]
+            out.append({"ply": len(out), "side": list(rules.turns[self.game.turn[i]]), "move": format_move(move)})
+            if most is not None and len(out) >= most:
+                break
+            i, items, left = j, after, left - 1
+            chosen = self._pick(i, items, left, value, ref)
+        return out
+
+    @staticmethod
+    def _key(candidate: tuple, ref: int) -> tuple:
+        v, d = candidate[3], candidate[4]
+        return ((v, -d) if v > ref else (v, d) if v < ref else (v, 0)), candidate[0]
+
+    def _pick(self, i: int, items: int, left: int, value: int, ref: int) -> tuple | None:
+        """The best move ``(move, j, items after, value, plies)`` of a line state whose value is
+        ``value``, None where the game stops.  The team's moves are worth at most the value,
+        the others' at least: a move is a candidate when it is worth exactly that."""
+        if self.stop_score(i, items, left) is not None:
+            return None
+        team = self.game.turn[i] in self.team_turns
+        above = [t for t in self.thresholds if t > value]
+        up = self.race(True, value)
+        candidates = []
+        for move, j, after in self.children(i, items):
+            if team and value != self.thresholds[0] and not self.forces(up, j, after, left - 1, left - 1):
+                continue                                  # worth less than the value
+            plies = 0
+            if value > ref:
+                plies = self.rank(up, j, after, left - 1)
+            elif value < ref:
+                plies = self.rank(self.race(False, above[0]), j, after, left - 1)
+                if plies is None:
+                    continue                              # worth more than the value
+            candidates.append((move, j, after, value, plies))
+        candidates.sort(key=lambda c: self._key(c, ref), reverse=team)
+        if team or value < ref or not above:
+            return candidates[0] if candidates else None
+        nxt = self.race(True, above[0])                  # the others: the first worth no more than the value
+        return next((c for c in candidates if not self.forces(nxt, c[1], c[2], left - 1, left - 1)), None)
+
+
+def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prune: bool = True,
+                  line_plies: int | None = None) -> Answer:
+    """Answer ``query`` with the bounded solver (the caller checked :func:`applies`); the
+    principal line stops after ``line_plies`` plies when given."""
+    started = time.perf_counter()
+    limits = limits or Limits()
+    if query.strategy:
+        raise QueryError("--strategy: strategies are written for games solved by races only")
+    game = abstract_game(board, [query.position], limits.atoms)
+    grounded = time.perf_counter()
+    solver = BoundedSolver(board, game, query.role, limits, prune)
+    root = game.state_of(query.position)
+    items = solver.items.of(query.position.items_left(board))
+    left = query.remaining(board)
+    entry = game.tmatch[root] if game.tmatch[root] is not None else len(solver.scores.at_timeout) - 1
+    ref = solver.scores.value(solver.scores.at_timeout[entry], solver.items.taken(items))
+    at = solver.summary(root, items, left, ref)
+    probes = solver.moves(root, items, left, ref)
+    line = solver.line(root, items, left, ref, probes, line_plies)
+    moves = sorted((MoveValue(format_move(m), s["value"], s["plies"], s["win"], s["survives"], s["doom_plies"])
+                    for m, _, _, s in probes), key=lambda mv: mv.move)
+    if query.kind == "win":
+        holds, plies = at["win"], at["win_plies"]
+    elif query.kind == "survive":
+        holds, plies = at["survives"], at["doom_plies"]
+    else:
+        holds, plies = True, at["plies"]
+    solved = time.perf_counter()
+    stats = {"solver": "bounded", "abstract_positions": len(game), "ground_s": round(grounded - started, 4),
+             "ground_atoms": game.ground_atoms, "search_s": round(solved - grounded, 4),
+             "searched": solver.nodes, "remembered": sum(len(r.memo) for r in solver.races.values()),
+             "races": len(solver.races), "choices": 0}
+    return Answer(board.name, query.role, query.kind, holds, at["value"], plies, at["win"], at["win_plies"],
+                  at["survives"], at["doom_plies"], left, query.position.as_dict(board), moves, line, stats)

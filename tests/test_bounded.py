@@ -1,0 +1,150 @@
+"""The bounded solver (gridsolve/solve/bounded.py) for games with items.
+
+It must give the layered solver's answers field for field (value, plies, win, survive, every
+move, the principal line), with and without its pruning bounds; the random mechanism boards
+of tests/test_differential.py also check it against tests/reference.py.
+"""
+from __future__ import annotations
+
+import pytest
+
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import make_query
+from gridsolve.solve.abstract import abstract_game
+from gridsolve.solve.bounded import BoundedSolver, applies, solve_bounded
+from gridsolve.solve.solver import solve
+from randomboards import random_mechanism_board
+
+from conftest import ROOT
+
+# A 5x1 corridor: pacman (west end) and one ghost (east end); pellets on cells 2 and 3.
+# Neither piece may stand still, so the ghost, cornered at the east end, must step west.
+CORRIDOR = """\
+name: Pellet corridor
+rules:
+  name: pellet-corridor
+  roles: [pacman, ghost]
+  turns: [[pacman], [ghost]]
+  moves:
+    pacman: {idle: false, blocked: illegal}
+    ghost: {idle: false, blocked: illegal}
+  collect:
+    pellets: {piece: pacman, mark: pellet}
+  score_tables:
+    eaten: {count: pellets, values: [0, 10, 30]}
+  ends:
+    - name: caught
+      when: {same_cell: [pacman, ghost]}
+      scores: {pacman: eaten, ghost: 100}
+      loss_for: [pacman]
+  steps: {first: 1, last: 11}
+  timeout: {pacman: eaten, ghost: 0}
+legend: {P: pacman, G: ghost, .: pellet}
+map: |
+  +---+---+---+---+---+
+  | P   .   .       G |
+  +---+---+---+---+---+
+"""
+
+FIELDS = ("holds", "value", "plies", "win", "win_plies", "survives", "doom_plies", "remaining", "moves", "line")
+
+
+def _same(a, b) -> dict:
+    da, db = a.as_dict(), b.as_dict()
+    return {k: (da[k], db[k]) for k in FIELDS if da[k] != db[k]}
+
+
+def _corridor(tmp_path):
+    path = tmp_path / "corridor.yaml"
+    path.write_text(CORRIDOR, encoding="utf-8")
+    return load_board(path)
+
+
+def test_corridor_by_hand(tmp_path):
+    """Pacman steps east and eats (10); the ghost's only step is west: pacman on 2, ghost on 4.
+    Pacman eats cell 3 (30, the top score).  To delay the end the ghost steps back east, pacman
+    follows, and the cornered ghost must step onto pacman: the game stops after 6 plies.
+    Pacman cannot avoid capture: stepping back west only lets the ghost corner it at ply 6."""
+    board = _corridor(tmp_path)
+    answer = solve(board, make_query(board, "pacman"))
+    assert answer.stats["solver"] == "bounded"
+    assert (answer.value, answer.win, answer.survives, answer.doom_plies) == (30, True, False, 6)
+    assert answer.plies == 6 and answer.win_plies == 6
+    assert [m["move"] for m in answer.line] == ["east", "west", "east", "east", "east", "west"]
+    assert _same(answer, solve(board, make_query(board, "pacman"), bounded=False)) == {}
+
+
+def test_corridor_abstract_races(tmp_path):
+    """The abstraction (no pellets): the ghost forces the capture in 6 plies from the start,
+    and so does pacman, walking the ghost into its corner."""
+    board = _corridor(tmp_path)
+    query = make_query(board, "pacman")
+    game = abstract_game(board, [query.position])
+    solver = BoundedSolver(board, game, "pacman")
+    root = game.state_of(query.position)
+    assert solver.doom[root] == 6
+    assert solver.team_stops[root] == 6
+    assert len(game) < 2 * 5 * 5                         # only placements reachable from the start
+    assert all(game.outcome[i] == "caught" for i in range(len(game)) if game.cells[i][0] == game.cells[i][1])
+
+
+def test_bounds_change_no_answer_on_the_corridor(tmp_path):
+    board = _corridor(tmp_path)
+    for horizon in (1, 2, 3, 5, 8):
+        for role in ("pacman", "ghost"):
+            query = make_query(board, role, "value", horizon=horizon)
+            assert _same(solve_bounded(board, query), solve_bounded(board, query, prune=False)) == {}
+
+
+def _item_boards(tmp_path, seeds):
+    for seed in seeds:
+        rb = random_mechanism_board(seed)
+        path = tmp_path / f"mech-{seed}.yaml"
+        path.write_text(rb.text, encoding="utf-8")
+        board = load_board(path)
+        if board.rules.collect:
+            yield seed, board
+
+
+def _check_item_boards(tmp_path, seeds):
+    checked = 0
+    for seed, board in _item_boards(tmp_path, seeds):
+        for role in board.rules.roles:
+            for horizon in (3, 6):
+                query = make_query(board, role, "value", horizon=horizon)
+                if not applies(board, query, any(board.rules.split_turn(t, role)
+                                                  for t in range(len(board.rules.turns)))):
+                    continue
+                pruned = solve_bounded(board, query)
+                assert _same(pruned, solve(board, query, bounded=False)) == {}, (seed, role, horizon)
+                assert _same(pruned, solve_bounded(board, query, prune=False)) == {}, (seed, role, horizon)
+                checked += 1
+    return checked
+
+
+def test_bounded_equals_layered_on_random_item_boards(tmp_path):
+    assert _check_item_boards(tmp_path, range(0, 12)) >= 2
+
+
+@pytest.mark.slow
+def test_bounded_equals_layered_on_many_random_item_boards(tmp_path):
+    assert _check_item_boards(tmp_path, range(12, 300)) >= 30
+
+
+@pytest.mark.slow
+def test_pacman_seed_equals_layered_within_a_horizon():
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    for role, horizon in (("pacman", 4), ("blinky", 3)):
+        query = make_query(board, role, "value", horizon=horizon)
+        assert _same(solve(board, query), solve(board, query, bounded=False)) == {}
+
+
+@pytest.mark.slow
+def test_pacman_seed_at_the_full_step_limit():
+    """The seed's question: pacman makes sure of 7 pellets (14 points) over the 99 plies; the
+    ghosts catch it within 16 plies whatever it does, so 8 (16 points) cannot be forced."""
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    answer = solve(board, make_query(board, "pacman", "win"))
+    assert answer.stats["solver"] == "bounded"
+    assert (answer.value, answer.win, answer.holds, answer.survives, answer.doom_plies) == (14, False, False, False, 16)
+    assert answer.remaining == 99
