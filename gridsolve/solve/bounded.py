@@ -80,7 +80,9 @@ class _Items:
         return out
 
     def taken(self, items: int) -> tuple[int, ...]:
-        return tuple(t - bin(items & m).count("1") for t, m in zip(self.total, self.mask))
+        if len(self.total) == 1:
+            return (self.total[0] - items.bit_count(),)
+        return tuple(t - (items & m).bit_count() for t, m in zip(self.total, self.mask))
 
 
 class _Scores:
@@ -92,6 +94,7 @@ class _Scores:
         self.at_end = {e.name: e.scores[role] for e in rules.ends}
         self.at_timeout = [t.scores[role] for t in rules.timeout_when] + [rules.timeout[role]]
         self.kinds = list(dict.fromkeys([*self.at_end.values(), *self.at_timeout]))
+        self._spans: dict = {}
 
     def value(self, score, taken: tuple[int, ...]) -> int:
         if isinstance(score, int):
@@ -101,6 +104,13 @@ class _Scores:
 
     def span(self, taken: tuple[int, ...], gains: tuple[int, ...]) -> tuple[int, int]:
         """(lowest, highest) score of any stop with counts from ``taken`` to ``taken + gains``."""
+        key = (taken, gains)
+        found = self._spans.get(key)
+        if found is None:
+            found = self._spans[key] = self._span(taken, gains)
+        return found
+
+    def _span(self, taken: tuple[int, ...], gains: tuple[int, ...]) -> tuple[int, int]:
         low, high = None, None
         for score in self.kinds:
             if isinstance(score, int):
@@ -146,47 +156,65 @@ class BoundedSolver:
                                 for p in self.items.piece]
         self.lost = game.layout.lost
         self.races: dict = {}
+        self._plies: dict = {}
+        self._order: dict = {}
+        self._gains: dict = {}
         self.nodes = 0
         self.started = time.perf_counter()
         self.max_entries = max(10_000, self.limits.atoms * 300 // ENTRY_BYTES)
 
     # --- the game on top of the abstraction ----------------------------------------------------
+    def plies_from(self, i: int) -> list[tuple]:
+        """[(move, j, kept)] of abstract position ``i``: ``items & kept`` are the items left
+        after the ply (a collector that moves takes the item where its move ends)."""
+        found = self._plies.get(i)
+        if found is None:
+            game, rules = self.game, self.board.rules
+            movers = rules.turns[game.turn[i]]
+            found = []
+            for move, j in game.succ[i]:
+                taken = 0
+                for k, piece in enumerate(self.items.piece):
+                    if rules.roles[piece] in movers:
+                        taken |= self.items.bit[k].get(game.cells[j][piece], 0)
+                found.append((move, j, ~taken))
+            self._plies[i] = found
+        return found
+
+    def search_order(self, i: int, first_longest: bool) -> list[tuple]:
+        """:meth:`plies_from` with the moves after which an avoided end is forced latest first
+        (or soonest first): the team looks for a way out, the others for the closing move."""
+        key = (i, first_longest)
+        found = self._order.get(key)
+        if found is None:
+            found = self._order[key] = sorted(self.plies_from(i), key=lambda ply: self.doom[ply[1]],
+                                              reverse=first_longest)
+        return found
+
     def children(self, i: int, items: int):
         """[(move, j, items after)] of abstract position ``i`` with ``items`` left."""
-        game = self.game
-        out = []
-        movers = self.board.rules.turns[game.turn[i]]
-        for move, j in game.succ[i]:
-            after = items
-            for k, piece in enumerate(self.items.piece):
-                if self.board.rules.roles[piece] in movers:
-                    bit = self.items.bit[k].get(game.cells[j][piece])
-                    if bit is not None:
-                        after &= ~bit
-            out.append((move, j, after))
-        return out
+        return [(move, j, items & kept) for move, j, kept in self.plies_from(i)]
 
     def stop_score(self, i: int, items: int, left: int) -> int | None:
         """The role's score if the game stops at ``i`` with ``left`` plies left, else None."""
         game = self.game
-        taken = self.items.taken(items)
         if game.outcome[i] is not None:
-            return self.scores.value(self.scores.at_end[game.outcome[i]], taken)
+            return self.scores.value(self.scores.at_end[game.outcome[i]], self.items.taken(items))
         if left == 0 or not game.succ[i]:
             entry = game.tmatch[i] if game.tmatch[i] is not None else len(self.scores.at_timeout) - 1
-            return self.scores.value(self.scores.at_timeout[entry], taken)
+            return self.scores.value(self.scores.at_timeout[entry], self.items.taken(items))
         return None
 
     def gains(self, i: int, plies: int) -> tuple[int, ...]:
         """The most moves each collector makes in the next ``plies`` plies from ``i``."""
-        m = len(self.board.rules.turns)
-        out = []
-        for turns in self.collector_turns:
-            if self.lost:
-                out.append(plies)
-            else:
-                out.append(sum(1 for j in range(plies) if (self.game.turn[i] + j) % m in turns))
-        return tuple(out)
+        key = (self.game.turn[i], plies)
+        found = self._gains.get(key)
+        if found is None:
+            m = len(self.board.rules.turns)
+            found = self._gains[key] = tuple(
+                plies if self.lost else sum(1 for j in range(plies) if (key[0] + j) % m in turns)
+                for turns in self.collector_turns)
+        return found
 
     # --- races ------------------------------------------------------------------------------------
     def race(self, up: bool, threshold: int) -> _Race:
@@ -229,11 +257,9 @@ class BoundedSolver:
             if decided is not None:
                 return decided
         attacking = (game.turn[i] in self.team_turns) == race.up
-        kids = self.children(i, items)
-        if race.up:
-            kids.sort(key=lambda kid: self.doom[kid[1]], reverse=attacking)
-        for _, j, after in kids:
-            if self.forces(race, j, after, left - 1, d - 1) == attacking:
+        plies = self.search_order(i, attacking) if race.up else self.plies_from(i)
+        for _, j, kept in plies:
+            if self.forces(race, j, items & kept, left - 1, d - 1) == attacking:
                 return attacking
         return not attacking
 
