@@ -6,7 +6,11 @@ of tests/test_differential.py also check it against tests/reference.py.
 """
 from __future__ import annotations
 
+import random
+
 import pytest
+
+import reference
 
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
@@ -14,6 +18,7 @@ from gridsolve.solve.abstract import abstract_game
 from gridsolve.solve.bounded import BoundedSolver, applies, solve_bounded
 from gridsolve.solve.solver import solve
 from randomboards import random_mechanism_board
+from test_differential import _comparable, _diff, _expected, _got
 
 from conftest import ROOT
 
@@ -148,3 +153,51 @@ def test_pacman_seed_at_the_full_step_limit():
     assert answer.stats["solver"] == "bounded"
     assert (answer.value, answer.win, answer.holds, answer.survives, answer.doom_plies) == (14, False, False, False, 16)
     assert answer.remaining == 99
+
+
+def pacman_like_board(seed: int) -> str:
+    """A small board under the Pacman seed's rules (a short step limit): random walls, the three
+    pieces on distinct cells, pellets on about half the other cells."""
+    rng = random.Random(seed)
+    width, height = rng.choice([(4, 3), (4, 4), (5, 3)])
+    cells = [(x, y) for x in range(1, width + 1) for y in range(1, height + 1)]
+    north = [[x, y] for x, y in cells if y < height and rng.random() < 0.15]
+    east = [[x, y] for x, y in cells if x < width and rng.random() < 0.15]
+    pacman, blinky, inky = rng.sample(cells, 3)
+    rest = [c for c in cells if c not in (pacman, blinky, inky)]
+    pellets = sorted(rng.sample(rest, max(2, len(rest) // 2)))
+    last = rng.choice([9, 11, 13])
+    return "\n".join([
+        f"name: pacman-like {seed}",
+        "rules: {use: pacman-3p, steps: {first: 1, last: " + str(last) + "}}",
+        f"size: [{width}, {height}]",
+        f"walls: {{north: {north}, east: {east}}}",
+        f"pieces: {{pacman: {list(pacman)}, blinky: {list(blinky)}, inky: {list(inky)}}}",
+        f"marks: {{pellet: {[list(c) for c in pellets]}}}", ""])
+
+
+def _check_pacman_like(tmp_path, seeds) -> int:
+    checked = 0
+    for seed in seeds:
+        path = tmp_path / f"pacman-like-{seed}.yaml"
+        path.write_text(pacman_like_board(seed), encoding="utf-8")
+        board = load_board(path)
+        for role, kind in (("pacman", "value"), ("pacman", "win"), ("blinky", "value")):
+            query = make_query(board, role, kind)
+            answer = solve(board, query)
+            assert (answer.stats.get("solver") == "bounded") == (role == "pacman")   # blinky's scores: races
+            got, want = _comparable(_got(answer), _expected(reference.reference_answer(
+                board, role, kind, query.position, None)), kind)
+            assert got == want, f"seed {seed} {role} {kind}\n{_diff(got, want)}"
+            checked += 1
+    return checked
+
+
+def test_pacman_like_boards_agree_with_the_reference(tmp_path):
+    """Value, plies, win, survive and every move against tests/reference.py (full step limit)."""
+    assert _check_pacman_like(tmp_path, range(3)) == 9
+
+
+@pytest.mark.slow
+def test_many_pacman_like_boards_agree_with_the_reference(tmp_path):
+    assert _check_pacman_like(tmp_path, range(3, 40)) == 111
