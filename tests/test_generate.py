@@ -472,6 +472,23 @@ def test_like_a_board_with_a_local_rule_set_writes_loadable_files(tmp_path):
     assert_verifies(path)
 
 
+def test_like_a_board_whose_rule_set_the_output_finds_in_another_version_is_refused(tmp_path):
+    # The --like board finds the built-in mummy-maze-gdl; --out has its own, different one.
+    out = tmp_path / "levels"
+    (out / "rules").mkdir(parents=True)
+    theirs = out / "rules" / "mummy-maze-gdl.yaml"
+    theirs.write_text((ROOT / "rules" / "mummy-maze-gdl.yaml").read_text(encoding="utf-8").replace(
+        "last: 50", "last: 40"), encoding="utf-8")
+    result = generate(out, "--like", SEED_GDL, "--size", "4x4", "--allow-trivial", "--plies", "3..")
+    assert result.exit_code == 2, result.output
+    assert f"from there gridsolve finds another 'mummy-maze-gdl' ({theirs}, which differs" in result.stderr
+    assert written(out) == []
+    # An identical copy is the same rule set.
+    theirs.write_text((ROOT / "rules" / "mummy-maze-gdl.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert_ok(generate(out, "--like", SEED_GDL, "--size", "4x4", "--allow-trivial", "--plies", "3.."))
+    assert len(written(out)) == 1
+
+
 # - 8. --symmetry ---
 
 def mirrored(board) -> tuple:
