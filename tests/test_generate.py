@@ -112,6 +112,7 @@ def on_border(board, cell) -> bool:
 
 # - 1. The boards meet the request, by an independent solve, and verify ---
 
+@pytest.mark.slow
 def test_boards_meet_the_request_and_need_more_than_the_shortest_way(tmp_path):
     result = generate(tmp_path, *PROSE, "--plies", "5..", "--count", "2", "--seed", "3")
     assert_ok(result)
@@ -133,6 +134,7 @@ def test_boards_meet_the_request_and_need_more_than_the_shortest_way(tmp_path):
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_an_upper_end_of_the_band_is_kept_and_trivial_levels_carry_no_no_beeline(tmp_path):
     result = generate(tmp_path, *TRIVIAL_2007, "--plies", "5..9", "--count", "2")
     assert_ok(result)
@@ -161,6 +163,7 @@ def shared_run(tmp_path_factory):
     return result, written(out)
 
 
+@pytest.mark.slow
 def test_the_same_seed_writes_byte_identical_files(shared_run, tmp_path):
     _, files = shared_run
     assert_ok(generate(tmp_path, *SHARED))
@@ -170,6 +173,7 @@ def test_the_same_seed_writes_byte_identical_files(shared_run, tmp_path):
         assert a.read_bytes() == b.read_bytes()
 
 
+@pytest.mark.slow
 def test_another_seed_writes_other_boards(shared_run, tmp_path):
     # Two boards each: the chance that random 5x5 layouts (walls, exit, pieces) coincide is nil.
     # (The files differ anyway: their titles name the seed; the layouts are compared.)
@@ -180,6 +184,7 @@ def test_another_seed_writes_other_boards(shared_run, tmp_path):
     assert {layout(p) for p in other} != {layout(p) for p in files}
 
 
+@pytest.mark.slow
 def test_the_header_names_the_command_that_writes_the_same_boards(shared_run, tmp_path):
     _, files = shared_run
     commands = set()
@@ -307,6 +312,7 @@ def test_a_board_too_small_for_the_request_is_proved_impossible(tmp_path):
     assert written(tmp_path) == [] and leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_an_impossible_request_is_reported_quickly_not_as_a_hang(tmp_path):
     # No 3x3 board has a 40-ply forced escape.  --timeout bounds the run (exit code 3 would
     # mean it did not find that out in time); README: proved impossible in about 20 s.
@@ -335,6 +341,7 @@ def test_timeout_stops_with_exit_code_3_and_says_how_many_boards_were_written(tm
     assert written(tmp_path) == [] and leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_boards_written_before_the_timeout_are_kept_and_counted(tmp_path):
     # Each 5x5 prose board takes about a second: eight do not fit in 1.5 seconds.
     result = generate(tmp_path, *PROSE, "--plies", "5..", "--count", "8", "--timeout", "1.5")
@@ -366,6 +373,7 @@ def test_require_lose_the_others_force_the_end_within_the_band(tmp_path):
     assert_verifies(path)
 
 
+@pytest.mark.slow
 def test_role_selects_whose_requirement_it_is(tmp_path):
     lose = generate(tmp_path / "lose", "--rules", "mummy-maze-2007", "--size", "5x5", "--require", "lose",
                     "--role", "mummy", "--plies", "3..")
@@ -400,6 +408,7 @@ def test_require_survive_the_role_survives(tmp_path):
     assert_verifies(path)
 
 
+@pytest.mark.slow
 def test_require_survive_with_the_loop_method(tmp_path):
     # On the first 5x5 layouts most placements survive: a working search writes one at once.
     done, _ = run_process(["generate", "--rules", "mummy-maze-2007", "--size", "5x5", "--require", "survive",
@@ -411,6 +420,7 @@ def test_require_survive_with_the_loop_method(tmp_path):
 
 # - 7. --like BOARD ---
 
+@pytest.mark.slow
 @pytest.mark.parametrize("like", [SEED_2007, SEED_GDL], ids=["2007", "gdl"])
 def test_like_keeps_the_rules_and_puts_the_exit_on_the_border(tmp_path, like):
     original = load_board(like)
@@ -501,6 +511,7 @@ def turned(board) -> tuple:
     return ({(w + 1 - x, h - y) for x, y in board.north}, {(w - x, h + 1 - y) for x, y in board.east})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("symmetry, image", [("mirror", mirrored), ("turn", turned)])
 def test_symmetric_walls(tmp_path, symmetry, image):
     result = generate(tmp_path, *TRIVIAL_2007, "--plies", "3..", "--symmetry", symmetry)
@@ -543,6 +554,7 @@ def test_both_methods_write_valid_boards(tmp_path, method):
 
 # - 10. --count and --name, and what is printed ---
 
+@pytest.mark.slow
 def test_count_and_name_write_numbered_files_and_list_them(shared_run):
     result, files = shared_run
     assert [p.name for p in files] == ["lvl-1.yaml", "lvl-2.yaml"]
@@ -563,6 +575,7 @@ def test_count_and_name_write_numbered_files_and_list_them(shared_run):
         assert_verifies(path)
 
 
+@pytest.mark.slow
 def test_the_boards_of_one_run_differ_on_a_third_of_the_walls_and_marks(shared_run):
     _, files = shared_run
     first, second = (load_board(p) for p in files)
@@ -593,6 +606,7 @@ def test_maze_runner_duel_lose(tmp_path):
     assert_verifies(path)
 
 
+@pytest.mark.slow
 def test_maze_runner_duel_win_has_no_no_beeline(tmp_path):
     # Scores depend on the position (nearer the center at the step limit): a win is forcing
     # the top score; no_beeline is not defined for this game, so every level is kept.
@@ -623,6 +637,7 @@ def test_like_maze_runner_duel_places_its_obstacles_too(tmp_path):
     assert_verifies(path)
 
 
+@pytest.mark.slow
 def test_pacman_with_a_horizon(tmp_path):
     result = generate(tmp_path, "--rules", "pacman-3p", "--size", "4x4", "--horizon", "4", "--require", "lose")
     assert_ok(result)
@@ -635,9 +650,6 @@ def test_pacman_with_a_horizon(tmp_path):
     assert_verifies(path)
 
 
-@pytest.mark.xfail(strict=True, reason="the expect block's plies is the survive query's (doom plies: null) "
-                   "where verify measures the value query's plies (e.g. 4): the written file fails "
-                   "`gridsolve verify` (exit 1)")
 def test_wallmaze_survive_with_a_horizon(tmp_path):
     result = generate(tmp_path, "--rules", "wallmaze", "--size", "4x4", "--horizon", "4", "--require", "survive")
     assert_ok(result)
@@ -648,9 +660,7 @@ def test_wallmaze_survive_with_a_horizon(tmp_path):
     assert_verifies(path)
 
 
-@pytest.mark.xfail(strict=True, reason="wallmaze --require win: the expect block says winning_first_moves 0 "
-                   "(the difficulty measure finds no winning first move of a forced win) where verify "
-                   "measures 2: the written file fails `gridsolve verify` (exit 1)")
+@pytest.mark.slow
 def test_wallmaze_win_with_a_horizon(tmp_path):
     result = generate(tmp_path, "--rules", "wallmaze", "--size", "4x4", "--horizon", "4")
     assert_ok(result)

@@ -23,6 +23,7 @@ def wheel(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_wheel_contains_encodings_and_rule_sets(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for encoding in ("board.lp", "moves.lp", "solve.lp", "answer.lp"):
@@ -30,6 +31,7 @@ def test_wheel_contains_encodings_and_rule_sets(wheel):
     assert "gridsolve/rulesets/mummy-maze-2007.yaml" in names
 
 
+@pytest.mark.slow
 def test_installed_wheel_solves_a_board_away_from_the_source_tree(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -51,6 +53,7 @@ def test_encodings_folder_does_not_shadow_the_standard_library():
     assert not (ROOT / "encodings" / "__init__.py").exists()
 
 
+@pytest.mark.slow
 def test_installed_wheel_generates_like_a_board_of_the_checkout(wheel, tmp_path):
     # The board finds the checkout's rules/mummy-maze-gdl.yaml, the output folder (outside the
     # checkout) the installed copy of it: the same rules, so the request is not refused.

@@ -443,10 +443,11 @@ def _measures(board, spec: GameSpec, req: Requirement, answer) -> tuple[dict, Di
         if not req.trivial_ok:
             expect["no_beeline"] = True
         return expect, difficulty
-    if answer.value is not None:
+    valued = answer.query == "value" and answer.value is not None   # else plies are the survive query's
+    if valued:
         expect.update({"value": answer.value, "win": answer.win})
     expect["survive"] = answer.survives
-    if answer.value is not None:
+    if valued:
         expect["plies"] = answer.plies
     return expect, None
 

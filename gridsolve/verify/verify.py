@@ -193,7 +193,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker):
             summary = _summary(answer)
             details = {key: summary for key in measured}
             if any(x.key == "winning_first_moves" for _, x in solver_keys):
-                moves = _winning_first_moves(board, first, answer)
+                moves = winning_first_moves(board, first.role, first.position, answer)
                 measured["winning_first_moves"] = len(set(moves.values()))
                 details["winning_first_moves"] = (
                     f"winning first moves: {', '.join(sorted(moves))}, leading to "
@@ -228,15 +228,16 @@ def _query_kind(keys: set[str]) -> str:
     return "survive" if keys == {"survive"} else "value"
 
 
-def _winning_first_moves(board, expectation: Expectation, answer) -> dict[str, tuple]:
-    """{move: resulting position} for the role's first moves that keep a forced win.
-
-    Where the role's team moves at once with others, the position after a move depends on
-    their moves too: each of the team's winning moves counts as one."""
+def winning_first_moves(board, role: str, position, answer) -> dict[str, tuple]:
+    """{move: resulting position} for the first moves of ``role`` in ``position`` that keep a
+    forced win (``answer``: the value query from there); moves that lead to the same position
+    count once.  Where the role's team moves at once with others, the position after a move
+    depends on their moves too: each of the team's winning moves counts as one.  (The
+    generator's difficulty measure counts with this too, so its files verify.)"""
     winning = [m.move for m in answer.moves if m.win]
-    if board.rules.split_turn(expectation.position.side, expectation.role):
+    if board.rules.split_turn(position.side, role):
         return {move: move for move in winning}
-    _, steps = examine(board, expectation.position)
+    _, steps = examine(board, position)
     after = {step.move: _without_step(step.position) for step in steps}
     return {move: after[move] for move in winning if move in after}
 
