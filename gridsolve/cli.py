@@ -170,15 +170,19 @@ def play(board, humans, horizon, at, turn, step):
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Give up on a board after this many seconds (status timeout, counts as a failure).")
 @click.option("--update", is_flag=True, help="Write the measured values into the expect blocks.")
+@click.option("--shard", metavar="K/N", help="Check only the K-th of N disjoint, stable parts of the boards "
+              "(a CI matrix of N jobs checks every board once).")
 @reports_errors
-def verify(paths, fmt, jobs, timeout, update):
+def verify(paths, fmt, jobs, timeout, update, shard):
     """Check the board files in PATHS (files or folders; default: boards/) and their expect blocks.
 
     Exit code 0: every expectation holds; 1: one does not (or timed out); 2: a file is invalid.
     """
     from .verify.reports import format_report   # imported here: the other commands start faster without them
+    from .verify.shard import parse_shard
     from .verify.verify import verify_paths
-    report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update)
+    report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update,
+                          shard=parse_shard(shard))
     click.echo(format_report(report, fmt), nl=False)
     for check in report.checks:
         if check.key == "schema" and check.status == "error":

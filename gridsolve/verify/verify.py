@@ -21,6 +21,7 @@ from .expect import SOLVER_KEYS, Expectation, holds, load_expectations
 from ..solve.explore import examine
 from ..language.loader import load_board
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
+from .shard import Shard, select
 from ..language.position import Query
 from ..solve.engine import Asker
 from .update import Change, update_file, updated_value
@@ -69,6 +70,8 @@ class Report:
     jobs: int = 1
     timeout: float | None = None
     updated_files: list[str] = field(default_factory=list)
+    shard: Shard | None = None     # --shard K/N: the boards are part K of N
+    found: int = 0                 # boards found under the paths (in every part)
 
     @property
     def checks(self) -> list[CheckResult]:
@@ -268,11 +271,14 @@ def _mismatch(expected, measured, detail: str) -> str:
 
 # - Checking many boards ---
 
-def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False) -> Report:
-    """Check every board file found under ``paths``; with ``update``, write measured values
-    into the expect blocks of the valid boards whose expectations failed."""
+def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
+                 shard: Shard | None = None) -> Report:
+    """Check every board file found under ``paths`` (with ``shard``, only its part of them:
+    :mod:`gridsolve.verify.shard`); with ``update``, write measured values into the expect
+    blocks of the valid boards whose expectations failed."""
     started = time.perf_counter()
-    boards = find_boards(paths)
+    found = find_boards(paths)
+    boards = select(found, paths, shard)
     results: list[BoardResult | None] = [None] * len(boards)
 
     def on_item(i: int, item):
@@ -299,7 +305,7 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
                 check.status, check.message = ERROR, _crash_message(outcome.detail)
             elif outcome.status == DONE:
                 check.status, check.message = ERROR, "not checked (internal error: please report it)"
-    report = Report(results, jobs=jobs, timeout=timeout)
+    report = Report(results, jobs=jobs, timeout=timeout, shard=shard, found=len(found))
     if update:
         _write_measured_values(report)
     report.time_s = time.perf_counter() - started
