@@ -335,10 +335,70 @@ def test_timeout_stops_with_exit_code_3_and_says_how_many_boards_were_written(tm
     assert time.perf_counter() - started < 15
     assert result.exit_code == 3, result.output
     assert re.fullmatch(r"Error: --timeout 0\.5 s reached: wrote 0 of 1 boards after \d+ candidates"
-                        r"(?: \([^)]*\))?\. Allow more time, or ask for an easier level \(fewer plies, a larger "
-                        r"board, other --walls\)\.\n", result.stderr), result.stderr
+                        r"(?: \([^)]*\))?(?:\. [^\n]*)?\. Allow more time \(--timeout SECONDS, 0: no limit\), or "
+                        r"relax the request: [^\n]*fewer plies[^\n]*\.\n", result.stderr), result.stderr
     assert "Traceback" not in result.output
     assert written(tmp_path) == [] and leftovers(tmp_path) == []
+
+
+def test_a_request_without_timeout_stops_at_the_default_budget_and_says_so(tmp_path, monkeypatch):
+    import gridsolve.cli
+    monkeypatch.setattr(gridsolve.cli, "DEFAULT_TIMEOUT", 0.5)
+    result = generate(tmp_path, "--rules", "mummy-maze-2007", "--size", "8x8", "--plies", "30..")
+    assert result.exit_code == 3, result.output
+    assert result.stderr.startswith("Error: --timeout 0.5 s (the default time budget) reached: wrote 0 of 1 boards")
+    help_text = run("generate", "--help").output
+    assert "(default 600; 0: no limit)" in re.sub(r"\s+", " ", help_text)
+
+
+def test_progress_lines_go_to_standard_error_on_a_pipe(tmp_path):
+    # CliRunner's standard error is no terminal: a line for each board written.
+    result = generate(tmp_path, *TRIVIAL_2007, "--plies", "3..", "--count", "2", "--seed", "5")
+    assert_ok(result)
+    lines = result.stderr.splitlines()
+    assert [line.split(", ")[1] for line in lines] == ["1 of 2 boards", "2 of 2 boards"], lines
+    assert all(re.match(r"generate: \d+ s, \d of 2 boards, \d+ candidates", line) for line in lines)
+    assert "generate:" not in result.stdout
+
+
+def test_progress_lines_are_at_most_one_per_period_unless_a_board_is_written():
+    from gridsolve.generate.generate import Progress, SearchStats, progress_lines
+    printed = []
+    report = progress_lines(printed.append, every=10)
+    stats = SearchStats(layouts=4, in_band=1, longest=23)
+    for seconds, done in [(1, 0), (5, 0), (11, 0), (12, 1), (13, 1), (25, 1)]:
+        report(Progress(done, 3, seconds, "trivial", seconds, stats, (20, 50)))
+    assert [line.split(",")[0] for line in printed] == ["generate: 11 s", "generate: 12 s", "generate: 25 s"]
+    assert printed[0] == ("generate: 11 s, 0 of 3 boards, 11 candidates; 4 wall layouts ranked, 1 with a start "
+                          "in the band (20..50 plies); longest forced end seen: 23 plies; last: trivial")
+
+
+def _diagnosed(tmp_path, plies, trivial_ok=False, **stats):
+    from collections import Counter
+    from gridsolve.generate.generate import Report, Request, SearchStats, diagnosis
+    from gridsolve.generate.genspec import Requirement, game_spec
+    spec = game_spec(None, SEED_GDL, None, tmp_path, None)
+    request = Request(like=SEED_GDL, out=tmp_path)
+    report = Report(request, spec, Requirement("win", plies, trivial_ok), "loop", candidates=9,
+                    rejected=Counter({"no placement meets the requirement": 9}), search=SearchStats(**stats))
+    return diagnosis(report)
+
+
+def test_when_no_layout_has_a_start_in_the_band_the_plies_are_the_rarest_part(tmp_path):
+    finding, hints = _diagnosed(tmp_path, (20, 50), layouts=9, in_band=0, longest=17)
+    assert finding == ("none of the 9 wall layouts ranked has a start with a forced win in 20 to 50 plies "
+                       "(the longest seen: 17 plies): the plies are the rarest part of the request")
+    assert hints[0] == "fewer plies (--plies 17..)"
+    assert "--rules mummy-maze-2007-prose" in hints[-1]
+
+
+def test_when_every_start_in_the_band_is_trivial_that_is_the_rarest_part(tmp_path):
+    finding, hints = _diagnosed(tmp_path, (20, 50), layouts=26, in_band=5, band_starts=41, allowed=0, longest=23)
+    assert finding.startswith("5 of the 26 wall layouts ranked have starts with a forced win in 20 to 50 plies "
+                              "(41 starts), but walking the shortest way wins")
+    assert finding.endswith("a level that is not trivial is the rarest part")
+    assert hints[:2] == ["--allow-trivial", "fewer plies"]
+    assert any("mummy-maze-2007-prose" in hint for hint in hints)
 
 
 @pytest.mark.slow

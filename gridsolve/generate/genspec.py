@@ -16,9 +16,9 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import BoardError, QueryError
+from ..errors import BoardError, GridsolveError, QueryError
 from ..verify.expect import goal_ends
-from ..language.loader import load_board, locate_rule_set, rule_set_search_path
+from ..language.loader import available_rule_sets, load_board, locate_rule_set, rule_set_search_path
 from ..language.model import Board, Cell
 from ..language.yamlsrc import load_file
 
@@ -240,6 +240,25 @@ def _marks_in(value) -> list[str]:
         for item in value:
             out += _marks_in(item)
     return out
+
+
+def kindred_rule_sets(spec: GameSpec, out: Path) -> list[str]:
+    """The other rule sets found from ``out`` for the same pieces and marks (what a request that
+    finds no board may try instead): variants of this rule set first, then other variants."""
+    current = spec.template.rules.name
+    found = []
+    for name in available_rule_sets(out / "board.yaml"):
+        if name == current:
+            continue
+        try:
+            roles, marks = _raw_names(name, out)
+            base = load_file(locate_rule_set(name, out / "board.yaml"))
+        except GridsolveError:
+            continue
+        if sorted(roles) == sorted(spec.pieces) and marks == sorted(spec.marks):
+            uses = base.get("use") if isinstance(base, dict) else None
+            found.append((uses != current, uses is None, name))
+    return [name for *_, name in sorted(found)]
 
 
 @dataclass(frozen=True)
