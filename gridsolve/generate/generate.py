@@ -595,7 +595,8 @@ def diagnosis(report: Report) -> tuple[str, list[str]]:
                 f"(the longest seen: {longest}): the plies are the rarest part of the request",
                 [fewer, "a larger board or other --walls", *variants])
     if stats.layouts and trivial and stats.in_band and not report.boards:
-        return (f"{stats.in_band} of the {stats.layouts} wall layouts ranked have starts with {forced} in {band} "
+        return (f"{stats.in_band} of the {stats.layouts} wall layouts ranked {'has' if stats.in_band == 1 else 'have'} "
+                f"starts with {forced} in {band} "
                 f"({stats.band_starts} starts), but walking the shortest way wins from "
                 f"{'every one of them' if not stats.allowed else 'all but those judged'} "
                 f"({stats.allowed} layouts had a start the non-trivial constraint allows, "
