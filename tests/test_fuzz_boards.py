@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from gridsolve.cli import main
+from conftest import ROOT
 from mutants import Mutant, mutants, probe
 
 
@@ -66,3 +67,17 @@ def test_a_rule_set_name_that_is_no_file_name_is_unknown(tmp_path):
     path.write_text("rules: " + "a/b " * 100 + "\n")
     result = CliRunner().invoke(main, ["show", str(path)])
     assert result.exit_code == 2 and "no rule set named 'a/b a/b" in result.output
+
+
+def test_a_later_end_without_a_role_s_score_is_an_error_at_its_line(tmp_path):
+    # (found by the fuzz test: the default loss_for of the first end read the second end's scores)
+    rules = (ROOT / "rules" / "mummy-maze-gdl.yaml").read_text(encoding="utf-8")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "mummy-maze-gdl.yaml").write_text(
+        rules.replace("scores: {explorer: 100, mummy: 0}", "scores: {explZrer: 100, mummy: 0}"), encoding="utf-8")
+    board = tmp_path / "board.yaml"
+    board.write_text((ROOT / "boards" / "mummymaze2p.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["show", str(board)])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(f"Error: {tmp_path / 'rules' / 'mummy-maze-gdl.yaml'}:")
+    assert "end 'escaped' gives no score to role 'explorer'" in result.output

@@ -214,6 +214,8 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
     tables = _build_tables(merged, collect, origin)
     timeout, timeout_when = _build_timeout(merged["timeout"], roles, collect, tables, origin)
     conditional = bool(timeout_when) or bool(tables)
+    for index, raw_end in enumerate(merged["ends"]):     # every end's scores first: default loss_for reads them all
+        _check_scores(raw_end["scores"], roles, tables, origin, f"ends[{index}]", f"end '{raw_end['name']}'")
     ends = []
     names = set()
     for index, raw_end in enumerate(merged["ends"]):
@@ -227,7 +229,6 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
             origin.fail(key, f"end '{raw_end['name']}' has an empty 'when'",
                         "give same_cell, reaches, was_on, collected or nearer")
         scores = raw_end["scores"]
-        _check_scores(scores, roles, tables, origin, key, what)
         loss_for = raw_end["loss_for"]
         if loss_for is None:
             if conditional:
