@@ -597,10 +597,12 @@ def diagnosis(report: Report) -> tuple[str, list[str]]:
     if stats.layouts and trivial and stats.in_band and not report.boards:
         return (f"{stats.in_band} of the {stats.layouts} wall layouts ranked {'has' if stats.in_band == 1 else 'have'} "
                 f"starts with {forced} in {band} "
-                f"({stats.band_starts} starts), but walking the shortest way wins from "
-                f"{'every one of them' if not stats.allowed else 'all but those judged'} "
-                f"({stats.allowed} layouts had a start the non-trivial constraint allows, "
-                f"{rejected.get(TRIVIAL, 0)} judged trivial): a level that is not trivial is the rarest part",
+                f"({stats.band_starts} starts), but "
+                + ("walking the shortest way wins from every one of them (the non-trivial constraint allowed none)"
+                   if not stats.allowed else
+                   f"the non-trivial constraint allowed starts on {stats.allowed} of them only, and the exact "
+                   f"check judged {rejected.get(TRIVIAL, 0)} trivial")
+                + ": a level that is not trivial is the rarest part",
                 ["--allow-trivial", fewer, *variants])
     if not stats.layouts and rejected:
         reason, _ = rejected.most_common(1)[0]
