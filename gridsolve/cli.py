@@ -20,7 +20,7 @@ from .language.position import QUERY_KINDS, make_position, make_query
 from .render import describe_position, draw_position, format_answer
 from .solve.solver import Limits, solve as solve_query
 from .errors import EXIT_FAILED, EXIT_INVALID
-from .generate.genchoices import METHODS, REQUIREMENTS, SYMMETRIES
+from .generate.genchoices import DEFAULT_TIMEOUT, METHODS, REQUIREMENTS, SYMMETRIES
 
 REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.verify.reports.FORMATS, checked by a test
 
@@ -170,15 +170,19 @@ def play(board, humans, horizon, at, turn, step):
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Give up on a board after this many seconds (status timeout, counts as a failure).")
 @click.option("--update", is_flag=True, help="Write the measured values into the expect blocks.")
+@click.option("--shard", metavar="K/N", help="Check only the K-th of N disjoint, stable parts of the boards "
+              "(a CI matrix of N jobs checks every board once).")
 @reports_errors
-def verify(paths, fmt, jobs, timeout, update):
+def verify(paths, fmt, jobs, timeout, update, shard):
     """Check the board files in PATHS (files or folders; default: boards/) and their expect blocks.
 
     Exit code 0: every expectation holds; 1: one does not (or timed out); 2: a file is invalid.
     """
     from .verify.reports import format_report   # imported here: the other commands start faster without them
+    from .verify.shard import parse_shard
     from .verify.verify import verify_paths
-    report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update)
+    report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update,
+                          shard=parse_shard(shard))
     click.echo(format_report(report, fmt), nl=False)
     for check in report.checks:
         if check.key == "schema" and check.status == "error":
@@ -215,8 +219,9 @@ def verify(paths, fmt, jobs, timeout, update):
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="asp: one clingo program carries the whole requirement; loop: clingo proposes, the "
                    "solver judges; auto: asp for small games only.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="Stop after this many seconds (boards written so far are kept).")
+@click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
+              help=f"Stop after this many seconds (default {DEFAULT_TIMEOUT}; 0: no limit); the boards written "
+                   "so far are kept, and the message says which part of the request was rarest.")
 @click.option("--force", is_flag=True, help="Replace existing files of the same names.")
 @click.option("--keep", metavar="NAMES", help="With --like: these pieces and marks (comma-separated) stay where "
               "the board has them, e.g. --keep p1,p2,center.")
@@ -228,16 +233,13 @@ def generate(rules_name, like, size, walls, require, role, plies, horizon, count
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
     3: --timeout was reached first.
     """
-    from .generate.generate import Request, format_generated, generate as generate_boards, parse_range, parse_size
+    from .generate.generate import (Request, format_generated, generate as generate_boards, parse_range, parse_size,
+                                    progress_lines)
     request = Request(rules_name, like, parse_size(size), parse_range("--walls", walls), require, role,
                       parse_range("--plies", plies), horizon, count, seed, out, name, symmetry, allow_sealed,
-                      allow_trivial, method, timeout, force,
-                      tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else ())
-    if count > 1:
-        with click.progressbar(length=count, label="generating", file=sys.stderr, show_pos=True) as bar:
-            report = generate_boards(request, lambda progress: bar.update(progress.done - bar.pos))
-    else:
-        report = generate_boards(request)
+                      allow_trivial, method, DEFAULT_TIMEOUT if timeout is None else timeout or None, force,
+                      tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (), timeout is not None)
+    report = generate_boards(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
     if report.error is not None:
         raise report.error

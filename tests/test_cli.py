@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from gridsolve.cli import main
@@ -168,6 +169,7 @@ def test_strategy_needs_win_or_survive(board_file, tmp_path):
                  "--strategy needs --query win or --query survive")
 
 
+@pytest.mark.slow
 def test_a_query_past_the_time_limit_stops_with_exit_code_3_and_says_what_to_try():
     result = run("solve", ROOT / "boards/pacman3p.yaml", "--timeout", "1")
     assert result.exit_code == 3, result.output

@@ -35,6 +35,7 @@ from randomboards import random_board, random_mechanism_board
 
 N_BOARDS = 100
 QUERIES_PER_BOARD = 3
+QUICK = 8                 # boards of each kind in the quick tier (the rest run in the slow tier)
 N_MECH_BOARDS = 50        # boards with the newer mechanisms (random_mechanism_board)
 # the board checks run in this many processes (GRIDSOLVE_TEST_WORKERS=1: in the test process)
 WORKERS = int(os.environ.get("GRIDSOLVE_TEST_WORKERS", min(2, os.cpu_count() or 1)))
@@ -306,18 +307,23 @@ def checks(request):
                 future.cancel()
 
 
+def tiered(count: int) -> list:
+    """Seeds 0..count-1: the first QUICK in the quick tier, the others marked slow."""
+    return [seed if seed < QUICK else pytest.param(seed, marks=pytest.mark.slow) for seed in range(count)]
+
+
 def _problems(checks: dict, kind: str, seed: int) -> list[str]:
     future = checks.get((kind, seed))
     return future.result() if future is not None else run_check(kind, seed)
 
 
-@pytest.mark.parametrize("seed", range(N_BOARDS), ids=lambda s: f"seed-{s}")
+@pytest.mark.parametrize("seed", tiered(N_BOARDS), ids=lambda s: f"seed-{s}")
 def test_solver_agrees_with_reference(seed, checks):
     problems = _problems(checks, "plain", seed)
     assert not problems, _report(seed, problems)
 
 
-@pytest.mark.parametrize("seed", range(N_MECH_BOARDS), ids=lambda s: f"mech-{s}")
+@pytest.mark.parametrize("seed", tiered(N_MECH_BOARDS), ids=lambda s: f"mech-{s}")
 def test_solver_agrees_with_reference_on_mechanisms(seed, checks):
     problems = _problems(checks, "mech", seed)
     assert not problems, _report(seed, problems, mechanisms=True)

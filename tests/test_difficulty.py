@@ -44,6 +44,7 @@ def test_hand_checked_first_moves():
     assert measured.turns == 6 and 0 < measured.losing_moves < measured.moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("explorer,horizon", [((7, 5), 15)])
 def test_ranks_agree_with_solving_each_position(explorer, horizon, monkeypatch):
     board = load_board(SEED)
@@ -54,6 +55,7 @@ def test_ranks_agree_with_solving_each_position(explorer, horizon, monkeypatch):
     assert fast == slow
 
 
+@pytest.mark.slow
 def test_generated_board_agrees(monkeypatch):
     board = load_board(ROOT / "boards" / "generated" / "mummy-maze-2007-prose-8x8-s1-4.yaml")
     fast, slow = _both_ways(board, initial_position(board), None, monkeypatch)

@@ -81,6 +81,7 @@ def engine_problems(seed: int, tmp_path, mechanisms: bool) -> tuple[int, list[st
     return len(asked) + 1, problems
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
 def test_engine_agrees_with_solving_alone_and_with_the_reference(tmp_path, mechanisms):
     answered, problems = 0, []
@@ -119,6 +120,7 @@ def test_two_queries_in_one_program_each_get_their_own_answer(corridor):
 
 # - When the engine grounds again ---
 
+@pytest.mark.slow
 def test_one_grounding_answers_every_question_about_a_board(seeds):
     board = seeds["2007"]
     asker = Asker(board, [initial_position(board)])
@@ -155,6 +157,7 @@ def test_more_plies_than_were_ground_are_ground_again(seeds):
     assert (answer.value, answer.plies, asker.groundings) == (100, 20, 2)
 
 
+@pytest.mark.slow
 def test_many_questions_in_a_row_keep_their_answers_apart(seeds):
     """Forty questions of four kinds, asked round after round of one engine: each round gives
     the first round's answers (the whole line, or only its first move where that is asked)."""
@@ -205,6 +208,7 @@ class _Counting:
         monkeypatch.setattr(Engine, "__init__", counted)
 
 
+@pytest.mark.slow
 def test_verify_grounds_a_board_once_for_all_its_expectations(seeds, tmp_path, monkeypatch):
     """Seven expectation groups (two roles, three positions, a horizon), their values measured
     by solving each query alone: verify passes them all from one grounding."""

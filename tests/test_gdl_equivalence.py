@@ -564,6 +564,7 @@ def checkers():
     return {seed: Checker(seed) for seed in SEED_IDS}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEED_IDS)
 def test_breadth_first_transitions_match_gdl(seed, checkers):
     c = checkers[seed]
@@ -683,6 +684,7 @@ def playout(c: Checker, rng: random.Random, policies: dict) -> list:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEED_IDS)
 def test_random_playouts_match_gdl(seed, checkers):
     """States along seeded random games to every depth: the end of each game, the move into
@@ -799,6 +801,7 @@ def gdl_value(seed: str, state, role: str, memo: dict) -> int:
     return value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", ["2007", "gdl"])      # two players, one moving a ply: plain minimax
 def test_solver_values_near_the_step_limit_are_gdl_minimax(seed):
     board, g, m = board_of(seed), game_of(seed), mapping_of(seed)

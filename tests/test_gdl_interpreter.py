@@ -791,7 +791,7 @@ class _LazyGame(GdlGame):
     MATERIALIZE_LIMIT = 0  # evaluate (almost) every non-recursive component on demand
 
 
-@pytest.mark.parametrize("name", [A, B, C, D])
+@pytest.mark.parametrize("name", [A, B, pytest.param(C, marks=pytest.mark.slow), D])
 def test_demand_driven_evaluation_agrees(name):
     g = game(name)
     lazy = _LazyGame.from_file(KIF_DIR / f"{name}.kif")

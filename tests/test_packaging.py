@@ -23,6 +23,7 @@ def wheel(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_wheel_contains_encodings_and_rule_sets(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for encoding in ("board.lp", "moves.lp", "solve.lp", "answer.lp"):
@@ -30,6 +31,7 @@ def test_wheel_contains_encodings_and_rule_sets(wheel):
     assert "gridsolve/rulesets/mummy-maze-2007.yaml" in names
 
 
+@pytest.mark.slow
 def test_installed_wheel_solves_a_board_away_from_the_source_tree(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -49,3 +51,23 @@ def test_installed_wheel_solves_a_board_away_from_the_source_tree(wheel, tmp_pat
 def test_encodings_folder_does_not_shadow_the_standard_library():
     # a top-level `encodings` package would hide Python's own codec package
     assert not (ROOT / "encodings" / "__init__.py").exists()
+
+
+@pytest.mark.slow
+def test_installed_wheel_generates_like_a_board_of_the_checkout(wheel, tmp_path):
+    # The board finds the checkout's rules/mummy-maze-gdl.yaml, the output folder (outside the
+    # checkout) the installed copy of it: the same rules, so the request is not refused.
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    out = tmp_path / "levels"
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    result = subprocess.run([sys.executable, "-m", "gridsolve", "generate", "--like",
+                             str(ROOT / "boards" / "mummymaze2p.yaml"), "--out", str(out), "--size", "4x4",
+                             "--plies", "3..", "--allow-trivial"], cwd=tmp_path, env=env, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    [path] = sorted(out.glob("*.yaml"))
+    verified = subprocess.run([sys.executable, "-m", "gridsolve", "verify", str(path)], cwd=tmp_path, env=env,
+                              capture_output=True, text=True)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "rules: mummy-maze-gdl" in path.read_text(encoding="utf-8")

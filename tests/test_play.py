@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from gridsolve.cli import main
@@ -129,6 +130,7 @@ def test_pacman_capture_by_inky_between_humans():
                                  "Scores: pacman 6, blinky 0, inky 100\nInky wins!")
 
 
+@pytest.mark.slow
 def test_pacman_against_the_ghost_team():
     result = play(BOARDS / "pacman3p.yaml", "--horizon", "2", stdin="west\nquit\n")
     assert result.exit_code == 0, result.output

@@ -44,3 +44,14 @@ def test_example_rule_set_is_the_shipped_one(make_board):
     assert ends(inline.rules) == ends(named.rules)
     assert (inline.rules.first_step, inline.rules.last_step, inline.rules.timeout) == \
         (named.rules.first_step, named.rules.last_step, named.rules.timeout)
+
+
+def test_the_project_refers_only_to_its_own_files():
+    # Rule sets, docs and the README cite the original games by files that ship in the repository.
+    texts = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "rules").glob("*.yaml"))]
+    for path in texts:
+        text = path.read_text(encoding="utf-8")
+        assert "../" not in text.replace("](../", "]("), f"{path.name} refers outside the repository"
+        for cited in re.findall(r"\b((?:docs|tests/gdl/kif)/[\w./-]+\.(?:md|kif))", text):
+            assert (ROOT / cited).is_file(), f"{path.name} cites {cited}, which does not exist"
+    assert (ROOT / "docs" / "original-games.md").is_file()

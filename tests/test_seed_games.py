@@ -57,6 +57,7 @@ def run_wallmaze(board, white_moves, black_moves):
     return position
 
 
+@pytest.mark.slow
 def test_wallmaze_white_straight_black_bottom_loop(wallmaze):
     position = run_wallmaze(wallmaze, [EAST] * 10, BOTTOM_LOOP_BLACK)
     assert position.cell("white") == (12, 5) and position.cell("black") == (2, 5)
@@ -64,6 +65,7 @@ def test_wallmaze_white_straight_black_bottom_loop(wallmaze):
     assert stop_scores(wallmaze, position) == {"white": 75, "black": 25}
 
 
+@pytest.mark.slow
 def test_wallmaze_white_arrives_at_step_11(wallmaze):
     position = run_wallmaze(wallmaze, [EAST] * 10, BOTTOM_LOOP_BLACK[:10])
     assert position.step == 11 and position.cell("white") == (12, 5)
@@ -72,6 +74,7 @@ def test_wallmaze_white_arrives_at_step_11(wallmaze):
     assert all(m.startswith("white nowhere,") for m in frozen)
 
 
+@pytest.mark.slow
 def test_wallmaze_head_on_collides_and_times_out(wallmaze):
     position = run_wallmaze(wallmaze, [EAST] * 4, [WEST] * 4)
     assert (position.cell("white"), position.cell("black")) == ((6, 5), (8, 5))
@@ -82,6 +85,7 @@ def test_wallmaze_head_on_collides_and_times_out(wallmaze):
     assert stop_scores(wallmaze, final) == {"white": 0, "black": 0}
 
 
+@pytest.mark.slow
 def test_wallmaze_no_entering_a_cell_being_left(wallmaze):
     position = run_wallmaze(wallmaze, [EAST] * 4, [WEST] * 5)       # white (6,5), black (7,5)
     assert (position.cell("white"), position.cell("black")) == ((6, 5), (7, 5))
@@ -89,12 +93,14 @@ def test_wallmaze_no_entering_a_cell_being_left(wallmaze):
     assert "white east, black east" not in legal and "white east, black north" not in legal
 
 
+@pytest.mark.slow
 def test_wallmaze_loops_arrive_together(wallmaze):
     position = run_wallmaze(wallmaze, TOP_LOOP_WHITE, BOTTOM_LOOP_BLACK)
     assert position.step == 17
     assert stop_scores(wallmaze, position) == {"white": 50, "black": 50}
 
 
+@pytest.mark.slow
 def test_wallmaze_both_next_to_their_goals(wallmaze):
     """White commits first: black arrives at the same time (50), not later (white first: 75).
     Plies count to the game's stop with at least 50 while black delays it: black can stay away
@@ -142,6 +148,7 @@ def test_pacman_original_pellet_end_never_fires(pacman):
     assert prose.rules.name == "pacman-3p"
 
 
+@pytest.mark.slow
 def test_pacman_ghosts_force_a_capture(pacman):
     answer = solve(pacman, make_query(pacman, "pacman", "survive"))
     assert (answer.survives, answer.doom_plies) == (False, 16)
@@ -202,6 +209,7 @@ def test_maze_runner_duel_own_obstacles_do_not_stop():
     assert set(moves) == {"east", "south"}          # up and left are off the board
 
 
+@pytest.mark.slow
 def test_maze_runner_duel_first_player_wins():
     board = load_board(ROOT / "boards/maze-runner-duel.yaml")
     answer = solve(board, make_query(board, "p1", "value"))

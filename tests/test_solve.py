@@ -18,6 +18,7 @@ def seeds():
     return {name: load_board(path) for name, path in SEEDS.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed,plies", [("2007", 20), ("gdl", 18)])
 def test_seed_initial_positions_are_forced_captures(seeds, seed, plies):
     board = seeds[seed]
@@ -106,6 +107,7 @@ def answer_root(board, answer):
     return Position(pieces, board.rules.turns.index(tuple(answer.position["turn"])), answer.position["step"])
 
 
+@pytest.mark.slow
 def test_win_strategy_is_closed_and_winning(seeds):
     board = seeds["2007"]
     query = make_query(board, "explorer", "win", at=("explorer=2,3", "mummy=8,8"), strategy=True)
@@ -114,6 +116,7 @@ def test_win_strategy_is_closed_and_winning(seeds):
     _check_strategy(board, answer, "explorer", "win")
 
 
+@pytest.mark.slow
 def test_survive_strategy_avoids_capture(seeds):
     board = seeds["gdl"]
     query = make_query(board, "explorer", "survive", horizon=6, strategy=True)
@@ -122,6 +125,7 @@ def test_survive_strategy_avoids_capture(seeds):
     _check_strategy(board, answer, "explorer", "survive")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("role", ["explorer", "mummy"])
 def test_stopping_at_the_fixpoint_gives_the_single_shot_answer(seeds, role):
     """solve() grounds levels until they stop changing; plain clingo grounds every level."""

@@ -142,6 +142,7 @@ def test_github_annotations_point_at_the_expectation(tmp_path):
     assert lines[10] == "  - win: true" and lines[12] == "    value: 50"
 
 
+@pytest.mark.slow
 def test_a_board_that_runs_out_of_time_is_a_failure_and_the_run_goes_on(tmp_path):
     # Two layered solves on Wallmaze (each more than 2 s) against a corridor (a few ms).
     seed = (BOARDS / "wallmaze.yaml").read_text().split("\nexpect:")[0]
@@ -355,6 +356,7 @@ def test_schema_command_prints_the_json_schema_that_validates_the_boards(tmp_pat
 
 # - The shipped boards ---
 
+@pytest.mark.slow
 def test_every_shipped_board_has_expectations_and_they_hold_with_two_jobs(tmp_path, capsys):
     for path in sorted(BOARDS.glob("*.yaml")):
         assert "\nexpect:\n" in path.read_text(), path

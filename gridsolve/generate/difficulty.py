@@ -15,6 +15,7 @@ from ..solve.explore import examine
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.solver import Answer, race_ranks, solve
+from ..verify.verify import winning_first_moves
 
 
 @dataclass(frozen=True)
@@ -36,10 +37,13 @@ class Difficulty:
                 f"in {self.turns} turns)")
 
 
-def winning_moves(board: Board, position: Position, answer: Answer) -> tuple[set, set, dict]:
-    """(winning, all) successor positions of the side to move, and {move: successor}."""
+def winning_moves(board: Board, role: str, position: Position, answer: Answer) -> tuple[set, set, dict]:
+    """(winning, all) successor positions of the side to move, and {move: successor}.  Where
+    the role's team moves at once with others, its own moves instead of the positions."""
     _, steps = examine(board, position)
     after = {step.move: step.position for step in steps}
+    if board.rules.split_turn(position.side, role):
+        return {m.move for m in answer.moves if m.win}, {m.move for m in answer.moves}, after
     everything = {_key(p) for p in after.values()}
     wins = {_key(after[m.move]) for m in answer.moves if m.win and m.move in after}
     return wins, everything, after
@@ -66,9 +70,9 @@ def measure(board: Board, role: str, start: Position, answer: Answer, horizon: i
                 if current is None:
                     ahead = None if horizon is None else horizon - played
                     current = solve(board, Query(role, "value", position, ahead))
-                wins, everything, after = winning_moves(board, position, current)
-            if turns == 0:
-                first = len(wins)
+                wins, everything, after = winning_moves(board, role, position, current)
+            if turns == 0:             # counted as `gridsolve verify` counts them
+                first = len(set(winning_first_moves(board, role, start, answer).values()))
             turns += 1
             losing += len(everything - wins)
             total += len(everything)

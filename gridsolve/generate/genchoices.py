@@ -4,3 +4,5 @@
 REQUIREMENTS = ("win", "survive", "lose")
 METHODS = ("auto", "asp", "loop")
 SYMMETRIES = ("mirror", "turn")
+DEFAULT_TIMEOUT = 600          # seconds: generate stops then (exit code 3) unless --timeout says otherwise
+PROGRESS_EVERY = 10.0          # seconds between generate's progress lines on standard error

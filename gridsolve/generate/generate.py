@@ -31,9 +31,10 @@ from .difficulty import Difficulty, measure
 from ..errors import GridsolveError, LimitError, QueryError
 from ..verify.expect import beeline_unsupported, goal_ends
 from .genprogram import Structure, game_size, proposal_program, requirement_races
-from .genspec import GameSpec, Requirement, game_spec
-from .judge import NO_START, Verdict, judge, ranks_every_start, start_ranks
-from .genchoices import METHODS, REQUIREMENTS, SYMMETRIES  # noqa: F401  (re-exported)
+from .genspec import GameSpec, Requirement, game_spec, kindred_rule_sets
+from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
+                    Verdict, judge, ranks_every_start, start_ranks)
+from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
 from ..language.position import initial_position
@@ -66,6 +67,7 @@ class Request:
     timeout: float | None = None
     force: bool = False
     keep: tuple = ()                # pieces and marks of the --like board that stay where it has them
+    timeout_given: bool = True      # False: the timeout is the default budget (said so when it is reached)
 
 
 @dataclass
@@ -86,6 +88,24 @@ class Progress:
     count: int
     candidates: int
     last: str                       # what happened to the last candidate
+    seconds: float = 0.0            # since the run started
+    search: "SearchStats | None" = None
+    plies: tuple | None = None      # the requested band (None: survive)
+
+
+@dataclass
+class SearchStats:
+    """What the search has seen: how far the request is from what the layouts offer."""
+
+    layouts: int = 0                # wall-and-mark layouts ranked for every placement of the pieces
+    in_band: int = 0                # layouts with a placement in the plies band (trivial or not)
+    band_starts: int = 0            # such placements
+    allowed: int = 0                # layouts where the non-trivial constraint left one of them
+    longest: int | None = None      # the most plies of a forced end seen (within the band's upper end)
+
+    def seen(self, top: int | None) -> None:
+        if top is not None and (self.longest is None or top > self.longest):
+            self.longest = top
 
 
 @dataclass
@@ -97,6 +117,7 @@ class Report:
     boards: list[Generated] = field(default_factory=list)
     candidates: int = 0
     rejected: Counter = field(default_factory=Counter)
+    search: SearchStats = field(default_factory=SearchStats)
     seconds: float = 0.0
     error: GridsolveError | None = None    # why the run stopped before writing every board
     apart: int = 0                          # walls and marked cells two boards differ on at least
@@ -158,7 +179,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     program, parts = proposal_program(spec, req, structure, races if method == "asp" else None)
     search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed,
                      apart(structure, spec))
-    report = Report(request, spec, req, method, apart=search.apart)
+    report = Report(request, spec, req, method, apart=search.apart, search=search.stats)
     deadline = None if request.timeout is None else started + request.timeout
     board_started, tried = started, 0
     while len(report.boards) < request.count:
@@ -186,7 +207,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
             report.rejected[verdict.reason] += 1
             last = verdict.reason
         if progress is not None:
-            progress(Progress(len(report.boards), request.count, report.candidates, last))
+            progress(Progress(len(report.boards), request.count, report.candidates, last,
+                              time.perf_counter() - started, search.stats,
+                              None if req.kind == "survive" else req.plies))
     report.seconds = time.perf_counter() - started
     return report
 
@@ -217,6 +240,8 @@ class _Search:
         self.best: tuple[tuple, Layout] | None = None   # (score, layout)
         self.stale = 0
         self.current = None          # (board, layout, {placement left to try: rank}, best rank of all)
+        self.stats = SearchStats()
+        self.allowed_on = None       # the layout last counted in stats.allowed
 
     def next(self, deadline: float | None, path: Path, title: str):
         """(board, layout, verdict) for the next candidate; None when no layout is left;
@@ -231,6 +256,7 @@ class _Search:
                                         str(path), title)
                 if not self.every_start:
                     verdict = judge(board, self.spec, self.req)
+                    self.stats.seen(_forced_plies(verdict, self.req))
                     self.proposer.forbid(exactly(layout, width, height))
                     if verdict.accepted:
                         self._accepted(layout)
@@ -238,6 +264,7 @@ class _Search:
                 floor = self.low if self.best is None else min(self.low, self.best[0][0])
                 ranks = start_ranks(board, self.spec, self.req)
                 top = max(ranks.values(), default=0)
+                self._count(ranks)
                 self.current = (board, layout, {p: r for p, r in ranks.items() if r >= floor}, top)
             step = self._place(deadline, path, title)
             if step is not None:
@@ -253,6 +280,8 @@ class _Search:
                 break
             rank = left.pop(found.pieces)
             if rank >= self.low:
+                if self.allowed_on is not layout:       # the first on these walls the constraints allow
+                    self.stats.allowed, self.allowed_on = self.stats.allowed + 1, layout
                 placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
                                          str(path), title)
                 verdict = judge(placed, self.spec, self.req)
@@ -266,6 +295,16 @@ class _Search:
         self._leave(layout)
         self._scored(score, layout)
         return board, layout, Verdict(None, NO_START)
+
+    def _count(self, ranks: dict) -> None:
+        """Statistics of one layout's ranked placements (ranks: placement -> plies, up to the band's top)."""
+        stats = self.stats
+        stats.layouts += 1
+        band = [r for r in ranks.values() if r >= self.low]
+        stats.in_band += bool(band)
+        stats.band_starts += len(band)
+        if self.req.kind != "survive":
+            stats.seen(max(ranks.values(), default=None))
 
     def _leave(self, layout: Layout) -> None:
         """Done with these walls and marks: never propose them again."""
@@ -296,6 +335,14 @@ class _Search:
             if layout is not None:
                 return layout
         return self.proposer.propose(_seconds(deadline))
+
+
+def _forced_plies(verdict: Verdict, req: Requirement) -> int | None:
+    """The plies of the forced end the requirement is about, as judged (None: none forced)."""
+    answer = verdict.answer
+    if answer is None or req.kind == "survive":
+        return None
+    return answer.win_plies if req.kind == "win" else answer.doom_plies
 
 
 def _seconds(deadline: float | None) -> float | None:
@@ -443,10 +490,11 @@ def _measures(board, spec: GameSpec, req: Requirement, answer) -> tuple[dict, Di
         if not req.trivial_ok:
             expect["no_beeline"] = True
         return expect, difficulty
-    if answer.value is not None:
+    valued = answer.query == "value" and answer.value is not None   # else plies are the survive query's
+    if valued:
         expect.update({"value": answer.value, "win": answer.win})
     expect["survive"] = answer.survives
-    if answer.value is not None:
+    if valued:
         expect["plies"] = answer.plies
     return expect, None
 
@@ -501,8 +549,12 @@ def _rejections(report: Report) -> str:
 
 
 def _timed_out(report: Report) -> LimitError:
-    return LimitError(f"--timeout {report.request.timeout:g} s reached: {_done(report)}",
-                      "allow more time, or ask for an easier level (fewer plies, a larger board, other --walls)")
+    finding, hints = diagnosis(report)
+    budget = "" if report.request.timeout_given else " (the default time budget)"
+    return LimitError(f"--timeout {report.request.timeout:g} s{budget} reached: {_done(report)}"
+                      + (f". {finding[:1].upper()}{finding[1:]}" if finding else ""),
+                      "allow more time (--timeout SECONDS, 0: no limit), or relax the request: "
+                      + "; ".join(hints or ["fewer plies, a larger board or other --walls"]))
 
 
 def _exhausted(report: Report) -> QueryError:
@@ -513,9 +565,77 @@ def _exhausted(report: Report) -> QueryError:
     if not report.boards and not report.candidates:
         return QueryError(f"no {what} exists with these walls and marks (clingo proved it)",
                           "ask for fewer plies, a larger board or other --walls")
+    finding, hints = diagnosis(report)
     return QueryError(f"no other {what} exists that differs from the boards written on at least "
-                      f"{report.apart} walls and marked cells: {_done(report)}",
-                      "ask for fewer boards, fewer plies, a larger board or other --walls")
+                      f"{report.apart} walls and marked cells: {_done(report)}"
+                      + (f". {finding[:1].upper()}{finding[1:]}" if finding else ""),
+                      "ask for fewer boards, or relax the request: "
+                      + "; ".join(hints or ["fewer plies, a larger board or other --walls"]))
+
+
+def diagnosis(report: Report) -> tuple[str, list[str]]:
+    """Which part of the request the layouts tried met least often, and the options that relax
+    it: (a sentence, or "" when there is nothing to say; hints)."""
+    req, stats, rejected = report.requirement, report.search, report.rejected
+    if req.kind == "survive":
+        return "", []
+    low, high = req.plies
+    band = f"{low} plies" if low == high else f"{low} to {high} plies"
+    forced = "a forced win" if req.kind == "win" else "a forced loss"
+    trivial = req.kind == "win" and not req.trivial_ok
+    fewer = (f"fewer plies (--plies {stats.longest}..)" if stats.longest and stats.longest < low
+             else "fewer plies")
+    kindred = kindred_rule_sets(report.spec, Path(report.request.out))
+    variants = [f"another rule set for the same pieces and marks, e.g. --rules {kindred[0]} "
+                f"(also: {', '.join(kindred[1:])})" if len(kindred) > 1 else f"the rule set --rules {kindred[0]}"] \
+        if kindred else []
+    longest = "none" if stats.longest is None else f"{stats.longest} plies"
+    if stats.layouts and not stats.in_band:
+        return (f"none of the {stats.layouts} wall layouts ranked has a start with {forced} in {band} "
+                f"(the longest seen: {longest}): the plies are the rarest part of the request",
+                [fewer, "a larger board or other --walls", *variants])
+    if stats.layouts and trivial and stats.in_band and not report.boards:
+        return (f"{stats.in_band} of the {stats.layouts} wall layouts ranked {'has' if stats.in_band == 1 else 'have'} "
+                f"starts with {forced} in {band} "
+                f"({stats.band_starts} starts), but "
+                + ("walking the shortest way wins from every one of them (the non-trivial constraint allowed none)"
+                   if not stats.allowed else
+                   f"the non-trivial constraint allowed starts on {stats.allowed} of them only, and the exact "
+                   f"check judged {rejected.get(TRIVIAL, 0)} trivial")
+                + ": a level that is not trivial is the rarest part",
+                ["--allow-trivial", fewer, *variants])
+    if not stats.layouts and rejected:
+        reason, _ = rejected.most_common(1)[0]
+        hint = {TRIVIAL: "--allow-trivial", NO_WIN: fewer, TOO_SLOW: fewer, TOO_FAST: "more plies",
+                SURVIVES: fewer, LOST_TOO_SLOWLY: fewer, LOST_TOO_FAST: "more plies"}.get(reason)
+        return (f"of {report.candidates} candidates, the most rejected as '{reason}' (the longest forced end "
+                f"seen: {longest})", [h for h in (hint, "a larger board or other --walls") if h] + variants)
+    return "", []
+
+
+def describe_progress(progress: Progress) -> str:
+    """One progress line: time, boards, candidates and what the search has seen."""
+    line = (f"generate: {progress.seconds:.0f} s, {progress.done} of {progress.count} boards, "
+            f"{progress.candidates} candidates")
+    stats = progress.search
+    if stats is not None and stats.layouts:
+        band = "" if progress.plies is None else f" ({_range_text(progress.plies)} plies)"
+        line += f"; {stats.layouts} wall layouts ranked, {stats.in_band} with a start in the band{band}"
+    if stats is not None and stats.longest is not None:
+        line += f"; longest forced end seen: {stats.longest} plies"
+    return line + f"; last: {progress.last}"
+
+
+def progress_lines(echo: Callable[[str], None], every: float = PROGRESS_EVERY) -> Callable[[Progress], None]:
+    """A progress callback that writes a line with ``echo`` when a board is written and at most
+    every ``every`` seconds otherwise (on a terminal and on a pipe alike)."""
+    state = {"at": 0.0, "done": 0}
+
+    def report(progress: Progress) -> None:
+        if progress.done != state["done"] or progress.seconds - state["at"] >= every:
+            state["at"], state["done"] = progress.seconds, progress.done
+            echo(describe_progress(progress))
+    return report
 
 
 def format_generated(report: Report) -> str:

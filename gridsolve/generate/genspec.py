@@ -16,9 +16,9 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import BoardError, QueryError
+from ..errors import BoardError, GridsolveError, QueryError
 from ..verify.expect import goal_ends
-from ..language.loader import load_board, locate_rule_set, rule_set_search_path
+from ..language.loader import available_rule_sets, load_board, locate_rule_set, rule_set_search_path
 from ..language.model import Board, Cell
 from ..language.yamlsrc import load_file
 
@@ -134,15 +134,36 @@ def _legend(roles, marks) -> dict:
 
 
 def _same_rule_set_from(name: str, like: Path, out: Path) -> None:
-    """The files written to ``out`` name the rule set ``name`` of the ``like`` board: it must
-    be the file gridsolve finds from there too."""
-    mine, theirs = locate_rule_set(name, like), locate_rule_set(name, out / "board.yaml")
-    if mine is None or (theirs is not None and theirs.resolve() == mine.resolve()):
+    """The files written to ``out`` name the rule set ``name`` of the ``like`` board: what
+    gridsolve finds from there must be the same rules (the same file, or a copy of it, such as
+    a checkout's rules/ and the installed package's), and so must every rule set it uses."""
+    mine, theirs = _rule_chain(name, like), _rule_chain(name, out / "board.yaml")
+    if not mine or mine[-1][1] is None or [c[:2] for c in mine] == [c[:2] for c in theirs]:
         return
-    found = f" (from there it finds {theirs})" if theirs is not None else ""
-    raise QueryError(f"--out {out}: the boards name the rule set '{name}' of {mine}, which gridsolve "
-                     f"does not find from there{found}",
-                     f"write them beside it (--out {mine.parent.parent}), or copy {mine.name} into {out / 'rules'}")
+    source = locate_rule_set(name, like)
+    differs = next(((a, b) for a, b in zip(mine, theirs) if a[1] != b[1]), (mine[-1], None))
+    if differs[1] is None or differs[1][1] is None:
+        what = "which gridsolve does not find from there"
+    else:
+        what = (f"and from there gridsolve finds another '{differs[1][0]}' ({differs[1][2]}, which differs "
+                f"from {differs[0][2]})")
+    raise QueryError(f"--out {out}: the boards name the rule set '{name}' of {source}, {what}",
+                     f"write them beside it (--out {source.parent.parent}), or copy {source.name} (and the "
+                     f"rule sets it uses) into {out / 'rules'}")
+
+
+def _rule_chain(name: str, board_path: Path) -> list[tuple]:
+    """(name, bytes, path) of the rule set ``name`` as a board at ``board_path`` finds it, then of
+    each rule set it ``use``s; bytes and path are None for one that is not found."""
+    chain: list[tuple] = []
+    while isinstance(name, str) and name not in [n for n, _, _ in chain]:
+        found = locate_rule_set(name, board_path)
+        if found is None:
+            return chain + [(name, None, None)]
+        chain.append((name, found.read_bytes(), found))
+        raw = load_file(found)
+        name = raw.get("use") if isinstance(raw, dict) else None
+    return chain
 
 
 def _flow(value) -> str:
@@ -219,6 +240,25 @@ def _marks_in(value) -> list[str]:
         for item in value:
             out += _marks_in(item)
     return out
+
+
+def kindred_rule_sets(spec: GameSpec, out: Path) -> list[str]:
+    """The other rule sets found from ``out`` for the same pieces and marks (what a request that
+    finds no board may try instead): variants of this rule set first, then other variants."""
+    current = spec.template.rules.name
+    found = []
+    for name in available_rule_sets(out / "board.yaml"):
+        if name == current:
+            continue
+        try:
+            roles, marks = _raw_names(name, out)
+            base = load_file(locate_rule_set(name, out / "board.yaml"))
+        except GridsolveError:
+            continue
+        if sorted(roles) == sorted(spec.pieces) and marks == sorted(spec.marks):
+            uses = base.get("use") if isinstance(base, dict) else None
+            found.append((uses != current, uses is None, name))
+    return [name for *_, name in sorted(found)]
 
 
 @dataclass(frozen=True)

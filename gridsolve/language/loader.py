@@ -54,6 +54,8 @@ def available_rule_sets(board_path: Path) -> list[str]:
 
 def locate_rule_set(name: str, board_path: Path) -> Path | None:
     """The file of the rule set ``name`` as a board at ``board_path`` finds it, or None."""
+    if not name or len(name) > 200 or any(c in name for c in "/\\\0\n"):
+        return None                      # not a file name: no rule set has it
     for folder in rule_set_search_path(board_path):
         candidate = folder / f"{name}.yaml"
         if candidate.is_file():
@@ -66,7 +68,8 @@ def _find_rule_set(name: str, board_path: Path, where: Where) -> Path:
     if found is not None:
         return found
     known = ", ".join(available_rule_sets(board_path))
-    where.fail(f"no rule set named '{name}'", f"known rule sets: {known}")
+    shown = name if len(name) <= 60 else name[:57] + "..."
+    where.fail(f"no rule set named '{shown}'", f"known rule sets: {known}")
 
 
 def _load_rules(raw, path: str, where: Where, board_path: Path, origin: _Origin, seen: tuple = ()) -> dict:
@@ -211,6 +214,8 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
     tables = _build_tables(merged, collect, origin)
     timeout, timeout_when = _build_timeout(merged["timeout"], roles, collect, tables, origin)
     conditional = bool(timeout_when) or bool(tables)
+    for index, raw_end in enumerate(merged["ends"]):     # every end's scores first: default loss_for reads them all
+        _check_scores(raw_end["scores"], roles, tables, origin, f"ends[{index}]", f"end '{raw_end['name']}'")
     ends = []
     names = set()
     for index, raw_end in enumerate(merged["ends"]):
@@ -224,7 +229,6 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
             origin.fail(key, f"end '{raw_end['name']}' has an empty 'when'",
                         "give same_cell, reaches, was_on, collected or nearer")
         scores = raw_end["scores"]
-        _check_scores(scores, roles, tables, origin, key, what)
         loss_for = raw_end["loss_for"]
         if loss_for is None:
             if conditional:

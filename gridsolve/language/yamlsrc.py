@@ -39,6 +39,15 @@ class _Loader(yaml.SafeLoader):
 
     path = "<string>"
 
+    def construct_object(self, node, deep=False):
+        """A value its explicit tag cannot hold (``!!int true``) is an error at its line."""
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise BoardError(self.path, node.start_mark.line + 1,
+                             f"the value {str(node.value)[:40]!r} cannot be read as {node.tag}: {exc}",
+                             "remove the tag (the text starting with '!'); board files need no tags") from None
+
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     loader.flatten_mapping(node)
@@ -70,9 +79,23 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
 
 
+def _unreadable_character(text: str, path: str, exc: yaml.reader.ReaderError) -> BoardError:
+    """A character YAML refuses (a NUL byte, a control character): where it is and what to do."""
+    before = text[:exc.position]
+    line, column = before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1
+    code = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+    what = "a NUL byte" if exc.character == 0 else f"the character {code}"
+    return BoardError(path, line, f"{what} at column {column}: YAML files may not contain it",
+                      "remove it; a board file is plain UTF-8 text (is this a binary file, "
+                      "or one saved in another encoding?)")
+
+
 def load_text(text: str, path: str):
     """Parse YAML text; syntax errors become :class:`BoardError` with the file and line."""
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:
+        raise _unreadable_character(text, path, exc) from None
     loader.path = path
     try:
         return loader.get_single_data()
@@ -80,8 +103,9 @@ def load_text(text: str, path: str):
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
-        raise BoardError(path, line, f"invalid YAML: {problem}",
-                         "check the indentation and quoting on this line") from None
+        hint = "indent with spaces: YAML does not allow tabs there" if "'\\t'" in problem \
+            else "check the indentation and quoting on this line"
+        raise BoardError(path, line, f"invalid YAML: {problem}", hint) from None
     except yaml.YAMLError as exc:
         raise BoardError(path, None, f"invalid YAML: {exc}") from None
     finally:
@@ -92,9 +116,15 @@ def load_file(path: str | Path):
     """Read and parse a YAML file; a missing or unreadable file is a :class:`BoardError`."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise BoardError(str(path), None, "no such file", "check the path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BoardError(str(path), None, f"cannot read file: {exc}") from None
+    except OSError as exc:
+        raise BoardError(str(path), None, f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise BoardError(str(path), line, f"the byte 0x{data[exc.start]:02x} is not UTF-8 text",
+                         "save the file as UTF-8") from None
     return load_text(text, str(path))

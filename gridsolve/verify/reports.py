@@ -27,8 +27,12 @@ def summary(report: Report) -> str:
         if report.count(status):
             parts.append(f"{report.count(status)} {word}")
     jobs = f", {report.jobs} jobs" if report.jobs > 1 else ""
-    return (f"{len(checks)} check{'s' * (len(checks) != 1)} on {boards} board{'s' * (boards != 1)}: "
+    return (f"{len(checks)} check{'s' * (len(checks) != 1)} on {boards} board{'s' * (boards != 1)}{_part(report)}: "
             f"{', '.join(parts)} ({report.time_s:.1f} s{jobs})")
+
+
+def _part(report: Report) -> str:
+    return "" if report.shard is None else f" (shard {report.shard} of {report.found})"
 
 
 def problems(report: Report) -> list[str]:
@@ -43,6 +47,8 @@ def problems(report: Report) -> list[str]:
 
 
 def text_report(report: Report) -> str:
+    if not report.boards and report.shard is not None and report.found:
+        return f"shard {report.shard} holds none of the {report.found} boards found: nothing to check\n"
     if not report.boards:
         return "no board files found (a board file is a .yaml file with a top-level 'rules:' key)\n"
     header = ("board", "check", "expected", "measured", "time", "status")
@@ -91,6 +97,8 @@ def json_report(report: Report) -> str:
             "failed": report.failed,
             "updated_files": report.updated_files,
             "time_s": round(report.time_s, 4),
+            "shard": None if report.shard is None else {"index": report.shard.index, "count": report.shard.count,
+                                                        "boards_in_all_parts": report.found},
         },
     }
     return json.dumps(payload, indent=1) + "\n"

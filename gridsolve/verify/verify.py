@@ -21,6 +21,7 @@ from .expect import SOLVER_KEYS, Expectation, holds, load_expectations
 from ..solve.explore import examine
 from ..language.loader import load_board
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
+from .shard import Shard, select
 from ..language.position import Query
 from ..solve.engine import Asker
 from .update import Change, update_file, updated_value
@@ -69,6 +70,8 @@ class Report:
     jobs: int = 1
     timeout: float | None = None
     updated_files: list[str] = field(default_factory=list)
+    shard: Shard | None = None     # --shard K/N: the boards are part K of N
+    found: int = 0                 # boards found under the paths (in every part)
 
     @property
     def checks(self) -> list[CheckResult]:
@@ -193,7 +196,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker):
             summary = _summary(answer)
             details = {key: summary for key in measured}
             if any(x.key == "winning_first_moves" for _, x in solver_keys):
-                moves = _winning_first_moves(board, first, answer)
+                moves = winning_first_moves(board, first.role, first.position, answer)
                 measured["winning_first_moves"] = len(set(moves.values()))
                 details["winning_first_moves"] = (
                     f"winning first moves: {', '.join(sorted(moves))}, leading to "
@@ -228,15 +231,16 @@ def _query_kind(keys: set[str]) -> str:
     return "survive" if keys == {"survive"} else "value"
 
 
-def _winning_first_moves(board, expectation: Expectation, answer) -> dict[str, tuple]:
-    """{move: resulting position} for the role's first moves that keep a forced win.
-
-    Where the role's team moves at once with others, the position after a move depends on
-    their moves too: each of the team's winning moves counts as one."""
+def winning_first_moves(board, role: str, position, answer) -> dict[str, tuple]:
+    """{move: resulting position} for the first moves of ``role`` in ``position`` that keep a
+    forced win (``answer``: the value query from there); moves that lead to the same position
+    count once.  Where the role's team moves at once with others, the position after a move
+    depends on their moves too: each of the team's winning moves counts as one.  (The
+    generator's difficulty measure counts with this too, so its files verify.)"""
     winning = [m.move for m in answer.moves if m.win]
-    if board.rules.split_turn(expectation.position.side, expectation.role):
+    if board.rules.split_turn(position.side, role):
         return {move: move for move in winning}
-    _, steps = examine(board, expectation.position)
+    _, steps = examine(board, position)
     after = {step.move: _without_step(step.position) for step in steps}
     return {move: after[move] for move in winning if move in after}
 
@@ -267,11 +271,14 @@ def _mismatch(expected, measured, detail: str) -> str:
 
 # - Checking many boards ---
 
-def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False) -> Report:
-    """Check every board file found under ``paths``; with ``update``, write measured values
-    into the expect blocks of the valid boards whose expectations failed."""
+def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
+                 shard: Shard | None = None) -> Report:
+    """Check every board file found under ``paths`` (with ``shard``, only its part of them:
+    :mod:`gridsolve.verify.shard`); with ``update``, write measured values into the expect
+    blocks of the valid boards whose expectations failed."""
     started = time.perf_counter()
-    boards = find_boards(paths)
+    found = find_boards(paths)
+    boards = select(found, paths, shard)
     results: list[BoardResult | None] = [None] * len(boards)
 
     def on_item(i: int, item):
@@ -298,7 +305,7 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
                 check.status, check.message = ERROR, _crash_message(outcome.detail)
             elif outcome.status == DONE:
                 check.status, check.message = ERROR, "not checked (internal error: please report it)"
-    report = Report(results, jobs=jobs, timeout=timeout)
+    report = Report(results, jobs=jobs, timeout=timeout, shard=shard, found=len(found))
     if update:
         _write_measured_values(report)
     report.time_s = time.perf_counter() - started
