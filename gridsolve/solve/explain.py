@@ -12,10 +12,11 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
+from ..errors import QueryError
 from ..language.model import Board
 from ..language.position import Position, Query
 from .engine import Asker
-from .explore import examine
+from .explore import examine, move_parts
 from .solver import Answer
 from .walls import Outcome, Wall, WallGraph, graph_supported, interior_walls, solve_outcome, solve_variant
 
@@ -40,17 +41,17 @@ class CriticalWall:
 
 @dataclass
 class Refutation:
-    """One move of the role's side, with its value and the line that answers it."""
+    """One move of the role's side, the answer after it and the line that answers it."""
 
     move: str
-    value: int | None
-    plies: int | None
-    win: bool | None
-    survives: bool
+    outcome: Outcome
+    kind: str
     line: list[dict]
 
     def as_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        _, plies = self.outcome.key(self.kind)
+        return {"move": self.move, "value": self.outcome.value, "plies": plies, "win": self.outcome.win,
+                "survives": self.outcome.survives, "line": self.line}
 
 
 @dataclass
@@ -84,11 +85,7 @@ def _later(query: Query, position: Position, plies: int) -> Query:
 
 def _same_move(label: str, ply: dict) -> bool:
     """Does the move label of :func:`examine` name the line's ply ``{side, move}``?"""
-    def parts(text: str, side: list[str]) -> set:
-        if len(side) == 1 and not text.startswith(f"{side[0]} "):
-            return {f"{side[0]} {text}"}
-        return set(text.split(", "))
-    return parts(label, ply["side"]) == parts(ply["move"], ply["side"])
+    return move_parts(label, ply["side"]) == move_parts(ply["move"], ply["side"])
 
 
 def refute(board: Board, query: Query, answer: Answer, asker: Asker,
@@ -114,32 +111,34 @@ def refute(board: Board, query: Query, answer: Answer, asker: Asker,
         after = asker.ask(_later(query, step.position, len(before) + 1), line_plies=plies)
         offset = len(before) + 1
         line = [{**ply, "ply": ply["ply"] + offset} for ply in after.line[:plies]]
-        out.append(Refutation(step.move, after.value, after.plies if after.query == "value" else
-                              (after.win_plies if after.query == "win" else after.doom_plies),
-                              after.win, after.survives, line))
+        out.append(Refutation(step.move, Outcome.of(after), query.kind, line))
     return out, before
+
+
+def wall_outcomes(board: Board, query: Query, method: str = "auto") -> tuple[Outcome, list[tuple[Wall, Outcome]], str]:
+    """The answer to ``query`` on the board, the answer with each interior wall edge toggled,
+    and the method used (``graph``: one shared game graph; ``solve``: a solve per edge)."""
+    if method not in METHODS:
+        raise QueryError(f"--method {method}: unknown method", f"use one of: {', '.join(METHODS)}")
+    if method == "auto":
+        method = "graph" if graph_supported(board, query) else "solve"
+    elif method == "graph" and not graph_supported(board, query):
+        raise QueryError(f"--method graph: {board.name} asked this way needs the layered solver or has ends "
+                         f"that depend on walls", "use --method solve (one solve per wall)")
+    walls = interior_walls(board)
+    if method == "graph":
+        graph = WallGraph(board, query)
+        return graph.outcome_for(None), [(wall, graph.outcome_for(wall)) for wall in walls], method
+    return solve_outcome(board, query), [(wall, solve_variant(board, query, wall)) for wall in walls], method
 
 
 def critical_walls(board: Board, query: Query, method: str = "auto") -> tuple[list[CriticalWall], int, str]:
     """Every interior wall edge whose toggling changes the answer to ``query``, the number of
-    edges tried and the method used (``graph``: one shared game graph; ``solve``: a solve per edge)."""
-    if method == "auto":
-        method = "graph" if graph_supported(board, query) else "solve"
-    walls = interior_walls(board)
-    if method == "graph":
-        graph = WallGraph(board, query)
-        base, answer_of = graph.outcome_for(None), graph.outcome_for
-    else:
-        base = solve_outcome(board, query)
-
-        def answer_of(wall: Wall) -> Outcome:
-            return solve_variant(board, query, wall)
-    out = []
-    for wall in walls:
-        outcome = answer_of(wall)
-        if outcome.key(query.kind) != base.key(query.kind):
-            out.append(CriticalWall(wall, "remove" if wall.present(board) else "add", outcome, query.kind))
-    return out, len(walls), method
+    edges tried and the method used (see :func:`wall_outcomes`)."""
+    base, outcomes, used = wall_outcomes(board, query, method)
+    found = [CriticalWall(wall, "remove" if wall.present(board) else "add", outcome, query.kind)
+             for wall, outcome in outcomes if outcome.key(query.kind) != base.key(query.kind)]
+    return found, len(outcomes), used
 
 
 def explain(board: Board, query: Query, walls: bool = True, method: str = "auto") -> Explanation:

@@ -25,6 +25,15 @@ class Step:
     position: Position
 
 
+def move_parts(label: str, roles) -> dict[str, str]:
+    """{role: move} of a move label: ``north`` for one role, ``blinky east, inky west`` for
+    several (a label of one role may name it too: ``explorer north``)."""
+    roles = list(roles)
+    if len(roles) == 1:
+        return {roles[0]: label[len(roles[0]) + 1:] if label.startswith(f"{roles[0]} ") else label}
+    return dict(part.split(" ", 1) for part in label.split(", "))
+
+
 def game_program(board: Board, roots: str, explore: bool = False,
                  show: str = "#show edge/3. #show outcome/2.") -> str:
     """The compiled game rules for the ``root/1`` facts in ``roots``: which end decides each

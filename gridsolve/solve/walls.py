@@ -90,6 +90,18 @@ class Outcome:
             return self.survives, self.doom_plies
         return self.value, self.plies
 
+    def describe(self, role: str, kind: str) -> str:
+        """The answer in words, for the question ``kind``."""
+        if kind == "win":
+            return f"{role} forces a win in {self.win_plies} plies" if self.win else f"{role} cannot force a win"
+        if kind == "survive":
+            return f"{role} survives" if self.survives else f"the others force a losing end in {self.doom_plies} plies"
+        if self.win:
+            return f"{role} forces a win in {self.plies} plies (value {self.value})"
+        if self.plies is None:
+            return f"value {self.value}, nothing is forced"
+        return f"value {self.value}, forced in {self.plies} plies"
+
     @classmethod
     def of(cls, answer) -> "Outcome":
         return cls(answer.value, answer.plies if answer.query == "value" else None, answer.win,
