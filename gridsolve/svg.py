@@ -21,7 +21,8 @@ from .solve.solver import Answer
 
 CELL = 44                 # pixels per cell
 MARGIN = 28               # room for the coordinates
-TITLE = 40                # room for the title above the board
+TITLE = 56                # room for the title (two lines) above the board
+CHAR = 6.8                # about the width of a character of the title, for the picture's width
 ROLE_COLOURS = ("#1f5fbf", "#c8281e", "#2a9a3c", "#8a3fb5", "#e07b00", "#0f8f8f")
 MARK_COLOURS = ("#b9e4b0", "#f6dc8c", "#c9d7f2", "#f2c6d8", "#d9d9d9")
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -74,12 +75,15 @@ def _path(board: Board, start: Cell, move: str, end: Cell) -> list[Cell]:
 
 def board_svg(board: Board, position: Position, answer: Answer | None = None, title: str | None = None) -> str:
     """The SVG text of ``board`` at ``position``; with ``answer``, its principal line and verdict."""
-    width, height = board.width * CELL + 2 * MARGIN, board.height * CELL + MARGIN + TITLE + 30
     roles = board.rules.roles
     chars = glyphs(board)
     colour = {role: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, role in enumerate(roles)}
     if title is None:
         title = describe_position(board, position) if answer is None else f"{board.name}: {verdict(answer)}"
+    head, _, tail = title.partition(": ")
+    with_line = answer is not None and bool(answer.line)
+    width = int(max(board.width * CELL + 2 * MARGIN, CHAR * max(len(head), len(tail)) + 2 * MARGIN))
+    height = board.height * CELL + MARGIN + TITLE + (44 if with_line else 28)
     svg = ET.Element("svg", {"xmlns": SVG_NS, "width": str(width), "height": str(height),
                              "viewBox": f"0 0 {width} {height}", "font-family": "sans-serif"})
     _sub(svg, "title", title)
@@ -89,13 +93,14 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
                       markerWidth=5, markerHeight=5, orient="auto-start-reverse")
         _sub(marker, "path", d="M 0 0 L 10 5 L 0 10 z", fill=colour[role])
     _sub(svg, "rect", x=0, y=0, width=width, height=height, fill="white")
-    _sub(svg, "text", title, x=MARGIN, y=TITLE - 14, font_size=13, font_weight="bold")
+    _sub(svg, "text", head, x=MARGIN, y=TITLE - 34, font_size=13, font_weight="bold")
+    _sub(svg, "text", tail, x=MARGIN, y=TITLE - 14, font_size=12)
     _draw_cells(svg, board, position, chars)
     _draw_walls(svg, board)
     if answer is not None and answer.line:
         _draw_line(svg, board, position, answer.line, colour)
     _draw_pieces(svg, board, position, chars, colour)
-    _draw_legend(svg, board, chars, colour, height - 12, answer is not None and bool(answer.line))
+    _draw_legend(svg, board, chars, colour, TITLE + board.height * CELL + 40, with_line)
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
 
@@ -184,7 +189,8 @@ def _draw_legend(svg, board: Board, chars: dict, colour: dict, y: float, with_li
     for i, (label, fill) in enumerate(parts):
         _sub(text, "tspan", ("   " if i else "") + label, fill=fill)
     if with_line:
-        _sub(text, "tspan", "   arrows: the principal line, numbered by ply", fill="#555555")
+        _sub(svg, "text", "arrows: the principal line, numbered by ply; dashed circle: the piece stays",
+             x=MARGIN, y=y + 16, font_size=11, fill="#555555")
 
 
 def check_target(target: str | None, force: bool) -> None:

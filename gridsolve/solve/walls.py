@@ -97,7 +97,7 @@ class Outcome:
         if kind == "survive":
             return f"{role} survives" if self.survives else f"the others force a losing end in {self.doom_plies} plies"
         if self.win:
-            return f"{role} forces a win in {self.plies} plies (value {self.value})"
+            return f"{role} forces a win in {self.plies} plies, value {self.value}"
         if self.plies is None:
             return f"value {self.value}, nothing is forced"
         return f"value {self.value}, forced in {self.plies} plies"
