@@ -218,7 +218,7 @@ def test_cli_explain_text(tmp_path):
     assert "critical walls (10 interior edges tried" in result.output
     # walled in on (2,2), the explorer is caught at once (the mummy: north, east); walled in on
     # (3,2) after its step east, two plies later (the mummy: north east to (2,2), then east)
-    assert "2 change the answer; now: explorer forces a win in 3 plies (value 100)" in result.output
+    assert "2 change the answer; now: explorer forces a win in 3 plies, value 100)" in result.output
     assert "add the wall east of (2,2): value 0, forced in 2 plies" in result.output
     assert "add the wall east of (3,2): value 0, forced in 4 plies" in result.output
 
