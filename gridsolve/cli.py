@@ -154,15 +154,17 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
 @click.option("--method", type=click.Choice(("auto", "graph", "solve")), default="auto", show_default=True,
               help="Critical walls: graph: one shared game graph, each wall's moves patched in; solve: one "
                    "solve per wall; auto: graph where it applies.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Critical walls: try the walls in this many worker processes.")
 @reports_errors
-def explain(board, role, kind, at, turn, step, horizon, as_json, no_walls, method):
+def explain(board, role, kind, at, turn, step, horizon, as_json, no_walls, method, jobs):
     """Why BOARD's position has its answer: the principal line, the refutation of each of the
     role's moves, and the critical walls (each single wall whose removal or addition changes it)."""
     from .render import format_explanation
     from .solve.explain import explain as explain_position
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon)
-    explanation = explain_position(loaded, query, walls=not no_walls, method=method)
+    explanation = explain_position(loaded, query, walls=not no_walls, method=method, jobs=jobs)
     if as_json:
         click.echo(json.dumps(explanation.as_dict(), indent=1))
     else:

@@ -17,6 +17,7 @@ one where there is none.  Its answer can be computed two ways, with the same res
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 from dataclasses import dataclass
 
 import clingo
@@ -291,6 +292,26 @@ class WallGraph:
 
         forced = {k: d for k in range(1, len(self.races.races) + 1) if (d := rank(k)) is not None}
         return read_outcome(self.board, self.query.role, self.races, self.plan.value, forced)
+
+
+_SHARED: list = []      # the graph a forked worker of :func:`outcomes` reads (inherited, never pickled)
+
+
+def _outcome_in_worker(wall: Wall) -> Outcome:
+    return _SHARED[0].outcome_for(wall)
+
+
+def outcomes(graph: WallGraph, walls: list[Wall], jobs: int = 1) -> list[Outcome]:
+    """:meth:`WallGraph.outcome_for` of every wall; with ``jobs`` > 1, in that many forked worker
+    processes (each inherits the graph; where fork is missing, one after the other here)."""
+    if jobs <= 1 or len(walls) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [graph.outcome_for(wall) for wall in walls]
+    _SHARED[:] = [graph]
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            return pool.map(_outcome_in_worker, walls, chunksize=max(1, len(walls) // (4 * jobs)))
+    finally:
+        _SHARED.clear()
 
 
 def read_outcome(board: Board, role: str, races, value_known: bool, forced: dict[int, int]) -> Outcome:
