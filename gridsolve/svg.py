@@ -147,11 +147,12 @@ def _draw_walls(svg, board: Board) -> None:
 def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: dict) -> None:
     roles = board.rules.roles
     group = _sub(svg, "g", id="principal-line")
+    placed: list[tuple[float, float]] = []
     for ply, before, after in follow_line(board, position, line):
         moves = move_parts(ply["move"], ply["side"])
         for role, move in moves.items():
             start, end = before.cell(role), after.cell(role)
-            shift = (roles.index(role) - (len(roles) - 1) / 2) * 5     # roles side by side
+            shift = (roles.index(role) - (len(roles) - 1) / 2) * 8     # roles side by side
             points = [_centre(board, c) for c in _path(board, start, move, end)]
             points = [(px + shift, py + shift) for px, py in points]
             number = str(ply["ply"] + 1)
@@ -164,14 +165,37 @@ def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: 
                 _sub(group, "polyline", points=" ".join(f"{px:.1f},{py:.1f}" for px, py in points),
                      fill="none", stroke=colour[role], stroke_width=2.5, stroke_opacity=0.8,
                      marker_end=f"url(#arrow-{role})")
-                (ax, ay), (bx, by) = points[0], points[1]
-                label = ((ax + bx) / 2, (ay + by) / 2)
+                label = _midpoint(points)
+            label = _free_spot(label, placed)
             ply_label = _sub(group, "g")
             _sub(ply_label, "title", f"ply {number}: {role} {move}")
             _sub(ply_label, "circle", cx=f"{label[0]:.1f}", cy=f"{label[1]:.1f}", r=7.5, fill="white",
                  stroke=colour[role], stroke_width=1.5)
             _sub(ply_label, "text", number, x=f"{label[0]:.1f}", y=f"{label[1] + 3.5:.1f}", font_size=9,
                  text_anchor="middle", fill=colour[role], font_weight="bold")
+
+
+def _midpoint(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """The point halfway along a polyline."""
+    lengths = [abs(bx - ax) + abs(by - ay) for (ax, ay), (bx, by) in zip(points, points[1:])]
+    left = sum(lengths) / 2
+    for ((ax, ay), (bx, by)), length in zip(zip(points, points[1:]), lengths):
+        if left <= length and length:
+            t = left / length
+            return ax + (bx - ax) * t, ay + (by - ay) * t
+        left -= length
+    return points[-1]
+
+
+def _free_spot(spot: tuple[float, float], placed: list) -> tuple[float, float]:
+    """``spot``, or the nearest of a few spots around it that no ply number covers yet."""
+    x, y = spot
+    for dx, dy in ((0, 0), (0, -15), (15, 0), (0, 15), (-15, 0), (15, -15), (-15, 15), (15, 15), (-15, -15)):
+        if all(abs(x + dx - px) > 13 or abs(y + dy - py) > 13 for px, py in placed):
+            placed.append((x + dx, y + dy))
+            return x + dx, y + dy
+    placed.append(spot)
+    return spot
 
 
 def _draw_pieces(svg, board: Board, position: Position, chars: dict, colour: dict) -> None:

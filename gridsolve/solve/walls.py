@@ -25,7 +25,7 @@ import clingo
 from ..compile.compiler import plan_query, plan_races
 from ..compile.state import layout_for
 from ..errors import EncodingError
-from ..language.model import Board, Cell
+from ..language.model import DELTA, Board, Cell
 from ..language.position import Query
 from .explore import game_program
 from .solver import solve
@@ -204,14 +204,19 @@ class WallGraph:
 
     def affected(self, wall: Wall) -> set[int]:
         """The positions whose moves may cross or bump into ``wall``: a role of the side to move
-        stands at most (its steps - 1) cells from one of the edge's two cells."""
+        stands where it can walk to one of the edge's two cells in fewer steps than its move has
+        (along open steps of the board: those do not depend on the toggled edge)."""
         out: set[int] = set()
+        board = self.board
         for role in self.layout.roles:
-            reach = self.board.rules.moves[role].steps - 1
-            for (x, y) in (wall.cell, wall.other()):
-                for dx in range(-reach, reach + 1):
-                    for dy in range(-reach + abs(dx), reach - abs(dx) + 1):
-                        out.update(self.moving.get((role, (x + dx, y + dy)), ()))
+            near = {wall.cell, wall.other()}
+            frontier = set(near)
+            for _ in range(board.rules.moves[role].steps - 1):
+                frontier = {(x + dx, y + dy) for (x, y) in frontier for d, (dx, dy) in DELTA.items()
+                            if d != "nowhere" and board.open_step((x, y), d)} - near
+                near |= frontier
+            for cell in near:
+                out.update(self.moving.get((role, cell), ()))
         return out
 
     def outcome_for(self, wall: Wall | None = None) -> Outcome:
@@ -226,9 +231,10 @@ class WallGraph:
             affected = self.affected(wall)
             found = explore_graph(board, [self.names[s] for s in affected], False) if affected else {}
             unseen = {t for entry in found.values() for t in entry[2] if t not in self.index}
-            if unseen:   # the toggled wall opens positions the board never reaches
-                found.update({k: v for k, v in explore_graph(board, sorted(unseen), True).items()
-                              if k not in found})
+            while unseen:   # the toggled wall opens positions the board never reaches: explore them
+                more = explore_graph(board, sorted(unseen), False)
+                found.update(more)
+                unseen = {t for entry in more.values() for t in entry[2] if t not in self.index and t not in found}
             index = dict(self.index)
             for name in found:
                 index.setdefault(name, len(index))
