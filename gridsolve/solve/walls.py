@@ -254,11 +254,15 @@ class WallGraph:
                 succ[s] = [index[t] for t in targets]
                 for t in succ[s]:
                     extra_pred.setdefault(t, []).append(s)
+        # the predecessors of the patched positions' old and new successors, as patched
+        pred = {t: [p for p in self.pred[t] if not patched[p]] if t < n else []
+                for s in range(len(patched)) if patched[s] for t in (self.succ[s] if s < n else ())}
+        for t, extra in extra_pred.items():
+            pred[t] = (pred[t] if t in pred else [p for p in self.pred[t] if not patched[p]] if t < n else []) + extra
         base_pred = self.pred
         root = self.index[self.root]
         left = self.query.remaining(self.board)
         size = len(succ)
-        patched_any = any(patched)
 
         def rank(race: int) -> int | None:
             """Plies in which the race's attackers force one of its targets from the root (None: never)."""
@@ -274,10 +278,7 @@ class WallGraph:
             for d in range(1, left + 1):
                 following = []
                 for t in frontier:
-                    preds = base_pred[t] if t < n else ()
-                    if patched_any:
-                        preds = [s for s in preds if not patched[s]] + extra_pred.get(t, [])
-                    for s in preds:
+                    for s in pred[t] if t in pred else base_pred[t]:
                         if ranked[s]:
                             continue
                         if attacks[s]:
