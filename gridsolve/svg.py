@@ -145,9 +145,12 @@ def _draw_walls(svg, board: Board) -> None:
 
 
 def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: dict) -> None:
+    """Each ply an arrow with its number; a piece that stays on a cell ply after ply gets one
+    dashed circle, numbered with the first and last of those plies."""
     roles = board.rules.roles
     group = _sub(svg, "g", id="principal-line")
     placed: list[tuple[float, float]] = []
+    staying: dict[str, tuple] = {}        # role -> (cell, first ply, plies, its label's title, rect, text)
     for ply, before, after in follow_line(board, position, line):
         moves = move_parts(ply["move"], ply["side"])
         for role, move in moves.items():
@@ -155,7 +158,17 @@ def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: 
             shift = (roles.index(role) - (len(roles) - 1) / 2) * 8     # roles side by side
             points = [_centre(board, c) for c in _path(board, start, move, end)]
             points = [(px + shift, py + shift) for px, py in points]
-            number = str(ply["ply"] + 1)
+            number = ply["ply"] + 1
+            if len(points) == 1 and role in staying and staying[role][0] == start:
+                cell, first, plies, title, rect, text = staying[role]
+                plies.append(number)
+                title.text = f"plies {', '.join(map(str, plies))}: {role} stays"
+                text.text = f"{first}–{number}"
+                width = 6 + 5.5 * len(text.text)
+                rect.set("x", f"{float(text.get('x')) - width / 2:.1f}")
+                rect.set("width", f"{width:.1f}")
+                continue
+            staying.pop(role, None)
             if len(points) == 1:          # a pass, or a bump back to where it stood
                 px, py = points[0]
                 _sub(group, "circle", cx=px, cy=py, r=CELL * 0.36, fill="none", stroke=colour[role],
@@ -168,11 +181,13 @@ def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: 
                 label = _midpoint(points)
             label = _free_spot(label, placed)
             ply_label = _sub(group, "g")
-            _sub(ply_label, "title", f"ply {number}: {role} {move}")
-            _sub(ply_label, "circle", cx=f"{label[0]:.1f}", cy=f"{label[1]:.1f}", r=7.5, fill="white",
-                 stroke=colour[role], stroke_width=1.5)
-            _sub(ply_label, "text", number, x=f"{label[0]:.1f}", y=f"{label[1] + 3.5:.1f}", font_size=9,
-                 text_anchor="middle", fill=colour[role], font_weight="bold")
+            title = _sub(ply_label, "title", f"ply {number}: {role} {move}")
+            rect = _sub(ply_label, "rect", x=f"{label[0] - 7.5:.1f}", y=f"{label[1] - 7.5:.1f}", width=15,
+                        height=15, rx=7.5, fill="white", stroke=colour[role], stroke_width=1.5)
+            text = _sub(ply_label, "text", str(number), x=f"{label[0]:.1f}", y=f"{label[1] + 3.5:.1f}", font_size=9,
+                        text_anchor="middle", fill=colour[role], font_weight="bold")
+            if len(points) == 1:
+                staying[role] = (start, number, [number], title, rect, text)
 
 
 def _midpoint(points: list[tuple[float, float]]) -> tuple[float, float]:

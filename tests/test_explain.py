@@ -176,8 +176,10 @@ def test_every_seed_board_renders_its_principal_line(name):
     followed = follow_line(board, query.position, answer.line)
     assert len(followed) == len(answer.line)
     labels = [g.find(f"{SVG}title").text for g in root.iter(f"{SVG}g") if g.find(f"{SVG}title") is not None]
+    numbered = [int(n) for label in labels for n in label.split(":")[0].split(" ", 1)[1].split(", ")]
     movers = sum(len(p["side"]) for p in answer.line)
-    assert len(labels) == movers and labels[0].startswith("ply 1: ")
+    assert len(numbered) == movers and labels[0].startswith(("ply 1: ", "plies 1, "))
+    assert sorted(set(numbered)) == list(range(1, len(answer.line) + 1))
 
 
 def answer_title_tail(answer) -> str:
@@ -276,3 +278,28 @@ def test_cli_verify_explain_names_the_restoring_walls(tmp_path):
     result = CliRunner().invoke(main, ["verify", str(path), "--explain"])
     assert result.exit_code == 1
     assert "restored by: remove the wall east of (3,2)" in result.output
+
+
+def test_cli_generate_svg_writes_a_picture_beside_each_board(tmp_path):
+    runner = CliRunner()
+    argv = ["generate", "--rules", "mummy-maze-2007", "--size", "3x3", "--plies", "3..5", "--allow-trivial",
+            "--count", "2", "--out", str(tmp_path), "--svg"]
+    result = runner.invoke(main, argv)
+    assert result.exit_code == 0, result.output
+    boards = sorted(tmp_path.glob("*.yaml"))
+    assert len(boards) == 2
+    for board in boards:
+        picture = board.with_suffix(".svg")
+        assert f"picture: {picture}" in result.output
+        root = _parse(picture.read_text(encoding="utf-8"))
+        assert "explorer" in root.find(f"{SVG}title").text
+        assert [g for g in root.iter(f"{SVG}g") if g.get("id") == "principal-line"]
+
+
+def test_readme_picture_is_the_2007_seed():
+    """docs/mummymaze2p-2007.svg, shown in the README, is what `solve --svg` draws for the seed."""
+    board = load_board(ROOT / "boards" / "mummymaze2p-2007.yaml")
+    answer = solve(board, make_query(board))
+    root = _parse((ROOT / "docs" / "mummymaze2p-2007.svg").read_text(encoding="utf-8"))
+    assert root.find(f"{SVG}title").text == f"{board.name}: {answer_title_tail(answer)}"
+    assert "docs/mummymaze2p-2007.svg" in (ROOT / "README.md").read_text(encoding="utf-8")
