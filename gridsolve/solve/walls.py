@@ -11,7 +11,7 @@ one where there is none.  Its answer can be computed two ways, with the same res
   moves again from clingo (on the toggled board), and the races of the question are ranked on
   the patched graph by the retrograde analysis of ``encodings/solve.lp`` (attackers: one
   successor of rank d-1; defenders: every successor ranked, the last at d-1), from which the
-  answer is read as ``encodings/answer.lp`` reads it.  About 20 times faster on 8x8 boards
+  answer is read as ``encodings/answer.lp`` reads it.  About 4 to 6 times faster on 8x8 boards
   (bench/run.py, "explain").
 """
 from __future__ import annotations
