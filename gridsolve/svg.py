@@ -241,7 +241,15 @@ def check_target(target: str | None, force: bool) -> None:
 def write_svg(text: str, target: str | Path, force: bool = False) -> None:
     """Write the picture to the file ``target``; an existing file is kept unless ``force``."""
     check_target(str(target), force)
-    Path(target).write_text(text, encoding="utf-8")
+    _write(Path(target), text)
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise QueryError(f"--svg {path}: cannot write the picture: {exc.strerror or exc}",
+                         "write it to a folder that exists and that you may write to") from exc
 
 
 def board_picture(path: Path, role: str | None, kind: str, horizon: int | None) -> str:
@@ -262,5 +270,5 @@ def write_pictures(paths: list[Path], role: str | None, kind: str, horizon: int 
     for target in targets:
         check_target(str(target), force)
     for path, target in zip(paths, targets):
-        target.write_text(board_picture(path, role, kind, horizon), encoding="utf-8")
+        _write(target, board_picture(path, role, kind, horizon))
     return targets

@@ -264,6 +264,9 @@ def test_cli_svg_files(tmp_path):
     _parse(shown.output)
     both = runner.invoke(main, ["solve", str(path), "--svg", "-", "--json"])
     assert both.exit_code == 2 and "Error: --svg - and --json" in both.output
+    nowhere = runner.invoke(main, ["show", str(path), "--svg", str(tmp_path / "missing" / "c.svg")])
+    assert nowhere.exit_code == 2 and "cannot write the picture" in nowhere.output
+    assert "Traceback" not in nowhere.output
 
 
 def test_cli_verify_explain_names_the_restoring_walls(tmp_path):
