@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 sys.path.insert(0, str(BENCH))
 import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times)
+import explainbench  # noqa: E402  (bench/explainbench.py: gridsolve explain, critical walls)
 GENERATED = BENCH / "boards"
 SEED_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml"]
 ROLES = ["explorer", "mummy"]
@@ -776,7 +777,7 @@ def _under_target(cases: list[Case]) -> tuple[str, str, bool] | None:
     return measured, f"{worst['cli_s'] / TARGET_SEED_S:.1f}× the target", n_ok == len(fs)
 
 
-def targets_table(seed_cases, random_cases, mech_cases, gen_note) -> list[str]:
+def targets_table(seed_cases, random_cases, mech_cases, gen_note, extra_rows=()) -> list[str]:
     rows = []
     # 1. every seed query < 0.5 s end to end (the Mummy Maze seeds; the newer games for information)
     seed_f = [(c, figures(c)) for c in seed_cases]
@@ -821,6 +822,7 @@ def targets_table(seed_cases, random_cases, mech_cases, gen_note) -> list[str]:
                          "–", "**not met**"])
     rows.append(["generation: five 8×8 Mummy Maze boards, forced escapes of 20+ plies, not trivial",
                  gen_note[0], "–", gen_note[1]])
+    rows += list(extra_rows)
     lines = ["| target | measured | ratio | status |", "|---|---|---|---|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return lines
@@ -1049,6 +1051,8 @@ def main(argv=None):
 
     limits = [] if args.quick else limit_rows(args)
     many = multishot.rows(args, run_worker, str(boards[8].relative_to(ROOT)), log)
+    explained, explain_target = explainbench.rows(args, run_child, gridsolve_cli(), str(boards[8].relative_to(ROOT)),
+                                                  log)
     gen_note = (("not measured in the quick run", "not measured") if args.quick else generation_row(args))
     mismatches = [c for c in seed_cases + random_cases + mech_cases if c.mismatch]
     changed = tree_fingerprint() != fingerprint
@@ -1076,7 +1080,8 @@ def main(argv=None):
         for c in mismatches:
             doc += [f"- **{c.label} {c.role} {c.query}**: " + "; ".join(c.mismatch[:8])]
         doc += [""]
-    doc += ["## Targets", ""] + targets_table(seed_cases, random_cases, mech_cases, gen_note) + [""]
+    doc += ["## Targets", ""] + targets_table(seed_cases, random_cases, mech_cases, gen_note,
+                                              [explain_target]) + [""]
     doc += ["## Main table", "",
             "Times are medians, in seconds. *end to end*: `gridsolve solve BOARD --role R --query Q --json "
             "[--horizon H]` in a fresh process, wall clock. *in-process*: `gridsolve.solve.solver.solve` timed around "
@@ -1121,6 +1126,12 @@ def main(argv=None):
             "the grounding). *check*: both give the same answers (every field and move; the principal line, or "
             "its first move where the engine computed only that, as play does). Bench script: "
             "`bench/multishot.py`.", ""] + many + [""]
+    doc += ["## explain: critical walls", "",
+            "`gridsolve explain BOARD --json --method M [--jobs N]` end to end, one run each: every interior wall "
+            "edge toggled (removed or added) and the question answered again. *graph*: the game graph computed "
+            "once, each variant's affected positions re-derived by clingo and the races ranked on the patched "
+            "graph (`gridsolve/solve/walls.py`); *solve*: one solve of each toggled board. *agrees*: the same "
+            "critical walls as the first method. `bench/explainbench.py`.", ""] + explained + [""]
     doc += ["## Where the time goes", ""] + split + [""]
     doc += ["### Shares of `solve()` per random case", "",
             "compile = Python writes the program; ground = every clingo call before solving (parsing "

@@ -65,16 +65,29 @@ def main():
     """Exact answers for turn-based grid games: boards in YAML, solved by clingo."""
 
 
+SVG = click.option("--svg", "svg", metavar="FILE", help="Also draw an SVG picture to FILE ('-': standard output, "
+                   "instead of the text).")
+
+
 @main.command()
 @BOARD
 @position_options
+@SVG
+@click.option("--force", is_flag=True, help="Overwrite the --svg file if it exists.")
 @reports_errors
-def show(board, at, turn, step):
+def show(board, at, turn, step, svg, force):
     """Draw BOARD (walls, pieces, marks) for the initial or a given position."""
+    from .svg import board_svg, check_target, write_svg
+    check_target(svg, force)
     loaded = load_board(board)
     position = make_position(loaded, at, turn, step)
+    if svg == "-":
+        click.echo(board_svg(loaded, position), nl=False)
+        return
     click.echo(describe_position(loaded, position))
     click.echo(draw_position(loaded, position))
+    if svg is not None:
+        write_svg(board_svg(loaded, position), svg, force)
 
 
 @main.command()
@@ -95,17 +108,22 @@ def compile(board, role, kind, at, turn, step, horizon, want_strategy):
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--strategy", "strategy_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the winning (win) or surviving (survive) strategy to this JSON file.")
-@click.option("--force", is_flag=True, help="Overwrite the --strategy file if it exists.")
+@click.option("--force", is_flag=True, help="Overwrite the --strategy or --svg file if it exists.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Stop (exit code 3) when the positions are not explored after this many seconds.")
+@SVG
 @reports_errors
-def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout):
+def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
     if strategy_file is not None:
         if kind == "value":
             raise QueryError("--strategy needs --query win or --query survive")
         if strategy_file.exists() and not force:
             raise QueryError(f"--strategy {strategy_file}: the file exists", "choose another name, or add --force")
+    if svg == "-" and as_json:
+        raise QueryError("--svg - and --json both write to standard output", "write the picture to a file")
+    from .svg import board_svg, check_target, write_svg
+    check_target(svg, force)
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None)
     answer = solve_query(loaded, query, Limits(seconds=timeout, progress=lambda line: click.echo(line, err=True)))
@@ -113,6 +131,12 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
         payload = {"board": str(board), "role": answer.role, "query": answer.query, "holds": answer.holds,
                    "strategy": answer.strategy or []}
         strategy_file.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    if svg is not None:
+        picture = board_svg(loaded, query.position, answer)
+        if svg == "-":
+            click.echo(picture, nl=False)
+            return
+        write_svg(picture, svg, force)
     if as_json:
         click.echo(json.dumps(answer.as_dict() if strategy_file is None else
                               {**answer.as_dict(), "strategy": str(strategy_file)}, indent=1))
@@ -120,6 +144,31 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
         click.echo(format_answer(loaded, answer, query.position))
         if strategy_file is not None:
             click.echo(f"strategy: {len(answer.strategy or [])} positions written to {strategy_file}")
+
+
+@main.command()
+@BOARD
+@query_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--no-walls", is_flag=True, help="Leave out the critical walls (the slow part).")
+@click.option("--method", type=click.Choice(("auto", "graph", "solve")), default="auto", show_default=True,
+              help="Critical walls: graph: one shared game graph, each wall's moves patched in; solve: one "
+                   "solve per wall; auto: graph where it applies.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Critical walls: try the walls in this many worker processes.")
+@reports_errors
+def explain(board, role, kind, at, turn, step, horizon, as_json, no_walls, method, jobs):
+    """Why BOARD's position has its answer: the principal line, the refutation of each of the
+    role's moves, and the critical walls (each single wall whose removal or addition changes it)."""
+    from .render import format_explanation
+    from .solve.explain import explain as explain_position
+    loaded = load_board(board)
+    query = make_query(loaded, role, kind, at, turn, step, horizon)
+    explanation = explain_position(loaded, query, walls=not no_walls, method=method, jobs=jobs)
+    if as_json:
+        click.echo(json.dumps(explanation.as_dict(), indent=1))
+    else:
+        click.echo(format_explanation(loaded, explanation, query.position))
 
 
 @main.command()
@@ -172,8 +221,10 @@ def play(board, humans, horizon, at, turn, step):
 @click.option("--update", is_flag=True, help="Write the measured values into the expect blocks.")
 @click.option("--shard", metavar="K/N", help="Check only the K-th of N disjoint, stable parts of the boards "
               "(a CI matrix of N jobs checks every board once).")
+@click.option("--explain", "explain_failures", is_flag=True,
+              help="Name the single wall changes that would restore each failing expectation (slower).")
 @reports_errors
-def verify(paths, fmt, jobs, timeout, update, shard):
+def verify(paths, fmt, jobs, timeout, update, shard, explain_failures):
     """Check the board files in PATHS (files or folders; default: boards/) and their expect blocks.
 
     Exit code 0: every expectation holds; 1: one does not (or timed out); 2: a file is invalid.
@@ -182,7 +233,7 @@ def verify(paths, fmt, jobs, timeout, update, shard):
     from .verify.shard import parse_shard
     from .verify.verify import verify_paths
     report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update,
-                          shard=parse_shard(shard))
+                          shard=parse_shard(shard), explain=explain_failures)
     click.echo(format_report(report, fmt), nl=False)
     for check in report.checks:
         if check.key == "schema" and check.status == "error":
@@ -225,9 +276,11 @@ def verify(paths, fmt, jobs, timeout, update, shard):
 @click.option("--force", is_flag=True, help="Replace existing files of the same names.")
 @click.option("--keep", metavar="NAMES", help="With --like: these pieces and marks (comma-separated) stay where "
               "the board has them, e.g. --keep p1,p2,center.")
+@click.option("--svg", "svg", is_flag=True, help="Write a picture beside each board (NAME.svg) with its "
+              "principal line.")
 @reports_errors
 def generate(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
-             allow_sealed, allow_trivial, method, timeout, force, keep):
+             allow_sealed, allow_trivial, method, timeout, force, keep, svg):
     """Write new boards that meet a requirement, each with an expect block of its measured values.
 
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
@@ -241,6 +294,11 @@ def generate(rules_name, like, size, walls, require, role, plies, horizon, count
                       tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (), timeout is not None)
     report = generate_boards(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
+    if svg and report.boards:
+        from .svg import write_pictures
+        for picture in write_pictures([b.path for b in report.boards], role, "survive" if require == "survive"
+                                      else "value", horizon, force):
+            click.echo(f"picture: {picture}")
     if report.error is not None:
         raise report.error
 

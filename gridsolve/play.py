@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from .errors import LimitError, QueryError
-from .solve.explore import Step, examine, stop_scores
+from .solve.explore import Step, examine, move_parts, stop_scores
 from .language.model import DELTA, Board, Cell
 from .language.position import Position, Query
 from .render import draw_position
@@ -32,13 +32,6 @@ class Outcome:
 
 def _cell(cell) -> str:
     return f"({cell[0]},{cell[1]})"
-
-
-def move_parts(label: str, roles) -> dict[str, str]:
-    """{role: move} of a move label: ``north`` for one role, ``blinky east, inky west`` for several."""
-    if len(roles) == 1:
-        return {roles[0]: label}
-    return dict(part.split(" ", 1) for part in label.split(", "))
 
 
 def target(board: Board, cell: Cell, move: str) -> Cell:

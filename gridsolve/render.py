@@ -79,20 +79,24 @@ def _plies(n: int | None) -> str:
     return "-" if n is None else str(n)
 
 
-def format_answer(board: Board, answer: Answer, position: Position) -> str:
+def verdict(answer: Answer) -> str:
+    """The answer in one line: ``value for explorer: 0 within 49 plies, the game ends in 20 plies``."""
     role = answer.role
-    out = [describe_position(board, position), draw_position(board, position), ""]
     horizon = f"within {answer.remaining} plies"
     if answer.query == "value":
         tail = f", the game ends in {answer.plies} plies" if answer.plies is not None else \
             ", nothing better or worse can be forced"
-        out.append(f"value for {role}: {answer.value} {horizon}{tail}")
-    elif answer.query == "win":
-        out.append(f"{role} can force a win {horizon}: {'yes' if answer.holds else 'no'}"
-                   + (f", in {answer.plies} plies at best" if answer.holds and answer.plies is not None else ""))
-    else:
-        out.append(f"{role} can survive {horizon}: {'yes' if answer.holds else 'no'}"
-                   + ("" if answer.holds else f", the others force a losing end in {answer.plies} plies"))
+        return f"value for {role}: {answer.value} {horizon}{tail}"
+    if answer.query == "win":
+        return (f"{role} can force a win {horizon}: {'yes' if answer.holds else 'no'}"
+                + (f", in {answer.plies} plies at best" if answer.holds and answer.plies is not None else ""))
+    return (f"{role} can survive {horizon}: {'yes' if answer.holds else 'no'}"
+            + ("" if answer.holds else f", the others force a losing end in {answer.plies} plies"))
+
+
+def format_answer(board: Board, answer: Answer, position: Position) -> str:
+    role = answer.role
+    out = [describe_position(board, position), draw_position(board, position), "", verdict(answer)]
     if answer.value is None:
         out.append(f"(survive {'yes' if answer.survives else 'no'}; the value needs state this question "
                    f"leaves out: ask --query value)")
@@ -114,4 +118,34 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
         out += ["", "principal line: " + "; ".join(_runs([_line_move(p) for p in answer.line]))]
     stats = answer.stats
     out += ["", f"solved in {stats.get('total_s', 0):.2f} s; ground program: {stats.get('ground_rules', 0)} rules"]
+    return "\n".join(out)
+
+
+def format_explanation(board: Board, explanation, position: Position) -> str:
+    """What ``gridsolve explain`` prints: the answer, the refutation, the critical walls."""
+    from .solve.walls import Outcome
+    answer = explanation.answer
+    role, kind = answer.role, answer.query
+    out = [format_answer(board, answer, position).rsplit("\n\n", 1)[0]]
+    if explanation.refutation is not None:
+        others = [r for r in board.rules.roles if r not in board.rules.team_of(role)]
+        before = "".join(f"after {_line_move(p)}, " for p in explanation.refutation_after)
+        out += ["", f"refutation ({before}each move of {role}'s side and the answer of {', '.join(others)}):"]
+        width = max((len(r.move) for r in explanation.refutation), default=0)
+        for r in explanation.refutation:
+            got = r.outcome.describe(role, kind)
+            line = "; ".join(f"ply {p['ply'] + 1} {_line_move(p)}" for p in r.line) or "the game ends"
+            out.append(f"  {r.move:<{width}}  {got}: {line}")
+    stats = explanation.stats
+    if stats.get("walls_method"):
+        now = Outcome.of(answer).describe(role, kind)
+        out += ["", f"critical walls ({explanation.walls_tried} interior edges tried, "
+                    f"{len(explanation.critical_walls)} change the answer; now: {now}):"]
+        for c in explanation.critical_walls:
+            out.append(f"  {c.change} {c.wall.describe()}: {c.outcome.describe(role, kind)}")
+        if not explanation.critical_walls:
+            out.append("  none: no single wall removed or added changes the answer")
+    out += ["", f"explained in {stats['explain_s']:.2f} s"
+            + (f" (critical walls: {stats['walls_s']:.2f} s, method {stats['walls_method']})"
+               if stats.get("walls_method") else "")]
     return "\n".join(out)

@@ -25,10 +25,20 @@ class Step:
     position: Position
 
 
-def game_program(board: Board, roots: str, explore: bool = False) -> str:
+def move_parts(label: str, roles) -> dict[str, str]:
+    """{role: move} of a move label: ``north`` for one role, ``blinky east, inky west`` for
+    several (a label of one role may name it too: ``explorer north``)."""
+    roles = list(roles)
+    if len(roles) == 1:
+        return {roles[0]: label[len(roles[0]) + 1:] if label.startswith(f"{roles[0]} ") else label}
+    return dict(part.split(" ", 1) for part in label.split(", "))
+
+
+def game_program(board: Board, roots: str, explore: bool = False,
+                 show: str = "#show edge/3. #show outcome/2.") -> str:
     """The compiled game rules for the ``root/1`` facts in ``roots``: which end decides each
     position (``outcome/2``) and its moves (``edge/3``); with ``explore``, for every position
-    reachable from the roots, else for the roots only."""
+    reachable from the roots, else for the roots only.  ``show``: the #show statements."""
     layout = layout_for(board)
     return "\n".join([
         " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS), board_facts(board),
@@ -36,7 +46,7 @@ def game_program(board: Board, roots: str, explore: bool = False) -> str:
         "reach(S) :- root(S).", "reach(S) :- edge(_,_,S)." if explore else "",
         with_domain(game_rules(board, layout), "reach(", "reach("),
         encoding("board.lp"), encoding("moves.lp"),
-        "#show edge/3. #show outcome/2."])
+        show])
 
 
 def root_fact(board: Board, position: Position) -> str:

@@ -10,6 +10,7 @@ one grounding of the race solver (:class:`gridsolve.solve.engine.Asker`).
 """
 from __future__ import annotations
 
+import functools
 import re
 import time
 from dataclasses import dataclass, field
@@ -157,8 +158,9 @@ def _without_location(exc: BoardError) -> str:
     return text[len(prefix):] if text.startswith(prefix) else text
 
 
-def check_board(path: Path):
-    """Check one board file, yielding ``("plan", BoardResult)`` first and then
+def check_board(path: Path, explain: bool = False):
+    """Check one board file (with ``explain``: failing expectations name the single wall
+    changes that restore them), yielding ``("plan", BoardResult)`` first and then
     ``("check", row, status, measured, message, seconds)`` for each expectation key."""
     result, board, expectations = _plan(path)
     yield ("plan", result)
@@ -176,11 +178,11 @@ def check_board(path: Path):
     asker = Asker.for_queries(board, [Query(m[0].role, position=m[0].position, horizon=m[0].horizon)
                                       for m in groups.values()])
     for members in groups.values():
-        for index, key, status, measured, message, seconds in _measure_group(board, members, asker):
+        for index, key, status, measured, message, seconds in _measure_group(board, members, asker, explain):
             yield ("check", rows[(index, key)], status, measured, message, seconds)
 
 
-def _measure_group(board, members: list[Expectation], asker: Asker):
+def _measure_group(board, members: list[Expectation], asker: Asker, explain: bool = False):
     """Measure every key of expectations that share (role, position, horizon); the board's
     groups share ``asker``, so the race solver grounds the board once for all of them."""
     first = members[0]
@@ -202,11 +204,13 @@ def _measure_group(board, members: list[Expectation], asker: Asker):
                     f"winning first moves: {', '.join(sorted(moves))}, leading to "
                     f"{len(set(moves.values()))} distinct positions" if moves else "no first move wins")
             seconds = time.perf_counter() - started
+            restore = _restorer(board, query) if explain else None
             for index, expected in solver_keys:
                 value = measured[expected.key]
                 ok = holds(expected.value, value)
                 yield (index, expected.key, PASS if ok else FAIL, value,
-                       "" if ok else _mismatch(expected, value, details[expected.key]), seconds)
+                       "" if ok else _mismatch(expected, value, details[expected.key]) +
+                       (restore(expected) if restore else ""), seconds)
         except GridsolveError as exc:
             seconds = time.perf_counter() - started
             for index, expected in solver_keys:
@@ -224,6 +228,34 @@ def _measure_group(board, members: list[Expectation], asker: Asker):
         yield (index, expected.key, PASS if ok else FAIL, beeline.holds,
                "" if ok else _mismatch(expected, beeline.holds, beeline.describe(first.role)),
                time.perf_counter() - started)
+
+
+FEW_WALLS = 3     # --explain names this many wall changes that restore an expectation, else counts them
+
+
+def _restorer(board, query: Query):
+    """For --explain: a function from a failing expectation key to the note on the single wall
+    changes that restore it; the walls are tried once, when the first note is asked for."""
+    from ..solve.explain import wall_outcomes
+    cache: list = []
+
+    def note(expected) -> str:
+        if expected.key not in ("win", "survive", "value", "plies"):
+            return ""
+        if not cache:
+            cache.append(wall_outcomes(board, query))
+        _, outcomes, _ = cache[0]
+        fixes = [(wall, outcome) for wall, outcome in outcomes
+                 if holds(expected.value, {"win": outcome.win, "survive": outcome.survives, "value": outcome.value,
+                                           "plies": outcome.plies}[expected.key])]
+        if not fixes:
+            return f"; no single wall change restores it ({len(outcomes)} tried)"
+        named = "; ".join(f"{'remove' if wall.present(board) else 'add'} {wall.describe()} "
+                          f"({outcome.describe(query.role, 'value')})" for wall, outcome in fixes[:FEW_WALLS])
+        if len(fixes) <= FEW_WALLS:
+            return f"; restored by: {named}"
+        return f"; {len(fixes)} single wall changes restore it, e.g. {named}"
+    return note
 
 
 def _query_kind(keys: set[str]) -> str:
@@ -272,10 +304,11 @@ def _mismatch(expected, measured, detail: str) -> str:
 # - Checking many boards ---
 
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
-                 shard: Shard | None = None) -> Report:
+                 shard: Shard | None = None, explain: bool = False) -> Report:
     """Check every board file found under ``paths`` (with ``shard``, only its part of them:
     :mod:`gridsolve.verify.shard`); with ``update``, write measured values into the expect
-    blocks of the valid boards whose expectations failed."""
+    blocks of the valid boards whose expectations failed; with ``explain``, failing
+    expectations name the single wall changes that would restore them."""
     started = time.perf_counter()
     found = find_boards(paths)
     boards = select(found, paths, shard)
@@ -289,7 +322,8 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
             check = results[i].checks[row]
             check.status, check.measured, check.message, check.time_s = status, measured, message, seconds
 
-    outcomes = run_tasks(boards, check_board, jobs, timeout, on_item)
+    outcomes = run_tasks(boards, functools.partial(check_board, explain=explain) if explain else check_board,
+                         jobs, timeout, on_item)
     for i, (path, outcome) in enumerate(zip(boards, outcomes)):
         if results[i] is None:
             results[i] = BoardResult(str(path), path.stem, [CheckResult("board", "board", str(path), None, "valid")])
