@@ -59,6 +59,17 @@ def query_options(command):
     return position_options(command)
 
 
+def hidden_options(command):
+    """--hidden and the role's knowledge (--free, --found): the robust question."""
+    command = click.option("--found", multiple=True, metavar="[MARK=]X,Y",
+                           help="With --hidden: an obstacle the role found by bumping (repeatable).")(command)
+    command = click.option("--free", multiple=True, metavar="X,Y",
+                           help="With --hidden: a cell the role knows free, it stood there (repeatable).")(command)
+    command = click.option("--hidden", is_flag=True, help="The robust answer: the role knows only its own "
+                           "marks and what it has seen; the others place the hidden ones.")(command)
+    return command
+
+
 @click.group()
 @click.version_option(__version__, prog_name="gridsolve")
 def main():
@@ -80,12 +91,13 @@ def show(board, at, turn, step):
 @main.command()
 @BOARD
 @query_options
+@hidden_options
 @click.option("--strategy", "want_strategy", is_flag=True, help="Include the strategy part.")
 @reports_errors
-def compile(board, role, kind, at, turn, step, horizon, want_strategy):
+def compile(board, role, kind, at, turn, step, horizon, hidden, free, found, want_strategy):
     """Print the complete clingo program for a query on BOARD (run it with `python -m clingo`)."""
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at, turn, step, horizon, want_strategy)
+    query = make_query(loaded, role, kind, at, turn, step, horizon, want_strategy, hidden, free, found)
     click.echo(compile_program(loaded, query).text, nl=False)
 
 
@@ -98,8 +110,9 @@ def compile(board, role, kind, at, turn, step, horizon, want_strategy):
 @click.option("--force", is_flag=True, help="Overwrite the --strategy file if it exists.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Stop (exit code 3) when the positions are not explored after this many seconds.")
+@hidden_options
 @reports_errors
-def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout):
+def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, hidden, free, found):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
     if strategy_file is not None:
         if kind == "value":
@@ -107,7 +120,7 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
         if strategy_file.exists() and not force:
             raise QueryError(f"--strategy {strategy_file}: the file exists", "choose another name, or add --force")
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None)
+    query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None, hidden, free, found)
     answer = solve_query(loaded, query, Limits(seconds=timeout, progress=lambda line: click.echo(line, err=True)))
     if strategy_file is not None:
         payload = {"board": str(board), "role": answer.role, "query": answer.query, "holds": answer.holds,

@@ -21,6 +21,7 @@ class MoveValue:
     win: bool | None
     survives: bool
     doom_plies: int | None = None
+    exact: bool | None = None       # --hidden, deepened: the move's answer holds for every horizon
 
 
 @dataclass
@@ -44,11 +45,17 @@ class Answer:
     line: list[dict]
     stats: dict
     strategy: list[dict] | None = None
+    hidden: bool = False        # the robust answer of a --hidden question
 
     def as_dict(self) -> dict:
         out = asdict(self)
         if self.strategy is None:
             out.pop("strategy")
+        if not self.hidden:
+            out.pop("hidden")
+        for move in out["moves"]:
+            if move["exact"] is None:
+                move.pop("exact")
         return out
 
 
@@ -362,12 +369,15 @@ def read_answer(model: _Model, program: Program, board: Board, stats: dict, numb
         strategy.sort(key=lambda e: str(e["position"]))
     return Answer(board.name, query.role, query.kind, holds, value, answer_plies, win,
                   _opt_number(win_plies.get("at")), surv, _opt_number(doom.get("at")), program.remaining,
-                  query.position.as_dict(board), moves, line, stats, strategy)
+                  query.position.as_dict(board), moves, line, stats, strategy, query.hidden)
 
 
 def survives_or_doom(survives: dict, doom: dict) -> list:
     """The probes of a survive question answered without values."""
     return list(dict.fromkeys([*survives, *doom]))
+
+
+HIDDEN_ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
 
 
 def _read_line(model: _Model, program: Program, board: Board, number: int) -> list[dict]:
@@ -379,7 +389,9 @@ def _read_line(model: _Model, program: Program, board: Board, number: int) -> li
     for args in sorted(model.rows("line", number, 4), key=lambda a: a[0].number):
         ply, turn = args[0].number, args[1].number
         move = format_move(args[2])
-        if ply in answers:
+        if ply in answers and program.layout.knows is not None:
+            move = f"{move} ({HIDDEN_ANSWERS.get(answers[ply].name, answers[ply].name)})"
+        elif ply in answers:
             team = [r for r in rules.turns[turn] if r in program.plan_team]
             others = [r for r in rules.turns[turn] if r not in program.plan_team]
             first = move if len(team) > 1 else f"{team[0]} {move}"
@@ -391,7 +403,11 @@ def _read_line(model: _Model, program: Program, board: Board, number: int) -> li
 
 
 def solve(board: Board, query: Query, limits: Limits | None = None) -> Answer:
-    """Compile ``query`` on ``board`` and answer it with clingo."""
+    """Compile ``query`` on ``board`` and answer it with clingo (a ``--hidden`` question without
+    a horizon: :func:`gridsolve.solve.robust.solve_hidden`)."""
+    if query.hidden and query.horizon is None:
+        from .robust import solve_hidden
+        return solve_hidden(board, query, limits)
     started = time.perf_counter()
     program = compile_program(board, query)
     if query.strategy and program.mode == "layered":
