@@ -76,9 +76,7 @@ class HiddenGame:
     def distance(self, piece, mark, start, found):
         goal = self.board.marks.get(mark, frozenset())
         blocked = self.known_marks(piece) | (found if piece == self.role else set())
-        seen, queue = {start: 0}, deque([start])
-        if start in blocked:
-            return INF if start not in goal else 0
+        seen, queue = {start: 0}, deque([start])       # a piece may step off a cell it bumps on
         while queue:
             cell = queue.popleft()
             if cell in goal:

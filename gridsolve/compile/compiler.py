@@ -387,7 +387,7 @@ def _header(board: Board, what: str, mode: str) -> list[str]:
 def compile_program(board: Board, query: Query) -> Program:
     """The complete program for ``query`` on ``board``, as plain single-shot clingo text."""
     if query.hidden:
-        return _compile_hidden(board, query)
+        return compile_hidden(board, query)
     plan = plan_query(board, query)
     if plan.mode == "layered":
         return _compile_layered(board, query, plan)
@@ -424,15 +424,18 @@ def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, 
     return "\n".join(sections), parts
 
 
-def _compile_hidden(board: Board, query: Query) -> Program:
+def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:
     """The robust game of a ``--hidden`` question for the layered solver: the board without
-    the role's hidden marks, the position term with its knowledge (:mod:`.knowledge`)."""
+    the role's hidden marks, the position term with its knowledge (:mod:`.knowledge`);
+    ``found_sets``: the only sets of found obstacles the positions have (complete placements)."""
     knows = knowledge_for(board, query.role)
     robust = robust_board(board, knows)
-    return _compile_layered(robust, query, Plan("layered", layout_for(robust, knows=knows), True))
+    layout = layout_for(robust, knows=knows)
+    facts = knowledge_facts(robust, layout, frozenset(c for _, c in query.position.found), found_sets)
+    return _compile_layered(robust, query, Plan("layered", layout, True), facts)
 
 
-def _compile_layered(board: Board, query: Query, plan: Plan) -> Program:
+def _compile_layered(board: Board, query: Query, plan: Plan, knowledge: str = "") -> Program:
     remaining = query.remaining(board)
     layout = plan.layout
     text = encoding("layered.lp")
@@ -440,8 +443,7 @@ def _compile_layered(board: Board, query: Query, plan: Plan) -> Program:
     rules_text = game_rules(board, layout, plan.split_team) + "\n" + "\n".join(score_rules(board, layout, query.role))
     sections = _header(board, f"query: {query.kind} for {query.role}, {remaining} plies left", "layered") + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
-        *(["% - What the role knows of its hidden marks ---", knowledge_facts(board, layout), ""]
-          if layout.knows else []),
+        *(["% - What the role knows of its hidden marks ---", knowledge, ""] if knowledge else []),
         "% - Query facts ---", layered_query_facts(board, query, layout), "",
     ]
     for name in LAYERED_ENCODINGS:

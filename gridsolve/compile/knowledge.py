@@ -8,20 +8,22 @@ compiled for the board without them, and the others place them as the role bumps
   the knowledge words (0 in the other words);
 * ``hallow(J,X,Y)``: hidden mark J (1..h) may occupy the cell;
 * ``hdistance(M,X,Y,O1..Ow,D)``: the role's distance to mark M (``nearer``) around the
-  obstacles ``O`` it has found, for every set of found obstacles it can have.
+  obstacles ``O`` it has found (and the cells it bumps on that it sees), for every set of
+  found obstacles it can have (as ``distance/5``: a piece may step off such a cell).
 """
 from __future__ import annotations
 
 import itertools
 import math
+from collections import deque
 from dataclasses import replace
 
 from ..errors import LimitError, QueryError
-from ..language.model import Board
+from ..language.model import DELTA, DIRECTIONS, Board
 from ..language.secret import allowed_cells, hidden_marks, secret_count
 from .state import Knowledge, Layout
 
-MAX_DISTANCE_FACTS = 400_000
+MAX_FOUND_SETS = 20_000
 
 
 def knowledge_for(board: Board, role: str) -> Knowledge:
@@ -44,7 +46,10 @@ def robust_board(board: Board, knows: Knowledge) -> Board:
     return replace(board, marks={m: c for m, c in board.marks.items() if m not in knows.marks})
 
 
-def knowledge_facts(board: Board, layout: Layout) -> str:
+def knowledge_facts(board: Board, layout: Layout, root_found=frozenset(), found_sets=None) -> str:
+    """The facts of the knowledge fields; the distances for every set of found obstacles that
+    can follow ``root_found`` (the cells found at the query position), or for ``found_sets``
+    only (each a complete placement: nothing more can be found)."""
     knows = layout.knows
     out = []
     for cell in knows.cells:
@@ -56,25 +61,45 @@ def knowledge_facts(board: Board, layout: Layout) -> str:
     rules = board.rules
     conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
     goals = sorted({m for when in conditions for piece, other, m in when.nearer if knows.role in (piece, other)})
+    if goals and found_sets is None:
+        found_sets = list(_found_sets(board, knows, frozenset(root_found)))
     for mark in goals:
-        out += _distance_facts(board, knows, mark)
+        out += _distance_facts(board, knows, mark, found_sets)
     return "\n".join(out)
 
 
-def _distance_facts(board: Board, knows: Knowledge, mark: str) -> list[str]:
-    from .compiler import UNREACHABLE, distances
-    total = sum(knows.counts)
-    sets = sum(math.comb(len(knows.cells), k) for k in range(total + 1))
+def _found_sets(board: Board, knows: Knowledge, root: frozenset):
+    """Every set of found obstacles a position after one with ``root`` found can have."""
+    more = sum(knows.counts) - len(root)
+    rest = [c for c in knows.cells if c not in root]
+    sets = sum(math.comb(len(rest), k) for k in range(more + 1))
+    if sets > MAX_FOUND_SETS:
+        raise LimitError(f"--hidden: {sets:,} sets of obstacles the role may find (limit {MAX_FOUND_SETS:,}), "
+                         "each with its distances", "use fewer hidden obstacles or a smaller board")
+    for k in range(more + 1):
+        for found in itertools.combinations(rest, k):
+            yield root | frozenset(found)
+
+
+def _distance_facts(board: Board, knows: Knowledge, mark: str, found_sets) -> list[str]:
+    from .compiler import UNREACHABLE
     cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
-    if sets * len(cells) > MAX_DISTANCE_FACTS:
-        raise LimitError(f"--hidden: the distances to '{mark}' around every set of up to {total} found obstacles "
-                         f"are {sets * len(cells):,} facts (limit {MAX_DISTANCE_FACTS:,})",
-                         "use fewer hidden obstacles or a smaller board")
+    steps = {c: [(c[0] + DELTA[d][0], c[1] + DELTA[d][1]) for d in DIRECTIONS if board.open_step(c, d)] for c in cells}
+    seen = {c for m in board.rules.moves[knows.role].bump_on for c in board.marks.get(m, ())}
+    goal = board.marks.get(mark, frozenset())
     out = []
-    for k in range(total + 1):
-        for found in itertools.combinations(knows.cells, k):
-            words = ",".join(map(str, knows.pack(found)))
-            dist = distances(board, knows.role, mark, frozenset(found))
-            out.append(" ".join(f"hdistance({mark},{x},{y},{words},{dist.get((x, y), UNREACHABLE)})."
-                                for x, y in cells))
+    for found in found_sets:
+        blocked = seen | found
+        dist = {c: 0 for c in goal if c not in blocked}
+        queue = deque(dist)
+        while queue:          # backwards from the goal, never through a blocked cell
+            cell = queue.popleft()
+            if cell in blocked:
+                continue
+            for prev in steps[cell]:
+                if prev not in dist:
+                    dist[prev] = dist[cell] + 1
+                    queue.append(prev)
+        words = ",".join(map(str, knows.pack(found)))
+        out.append(" ".join(f"hdistance({mark},{x},{y},{words},{dist.get((x, y), UNREACHABLE)})." for x, y in cells))
     return out

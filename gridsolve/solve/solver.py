@@ -226,8 +226,9 @@ class _Budget:
                 if program.layout.collect and program.query.kind != "survive" else "") + ".")
 
 
-def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float) -> dict:
-    """Ground the layered program: the positions depth by depth, one call each (a depth part
+def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float,
+                   ranks: bool = True) -> dict:
+    """Ground the layered program (``ranks``: with the ranks): the positions depth by depth, one call each (a depth part
     negates the positions of earlier calls, so that each is stratified) until a depth meets no
     new position (the later depth parts are empty); then the values, the races and the ranks,
     a few plies left per call, until they repeat (the later parts derive nothing).  The
@@ -250,6 +251,8 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
             break
     values = _ground_levels(budget, program.values, "value", "vconv")
     _ground_part(ctl, "races", program.races)
+    if not ranks:
+        return {"depths": k, "value_levels": values}
     ranks = _ground_levels(budget, program.ranks, "rank", "rconv")
     _ground_part(ctl, "lookup", program.lookup)
     return {"depths": k, "value_levels": values, "rank_levels": ranks}
