@@ -163,15 +163,18 @@ def ask(board, questions):
 @click.option("--horizon", type=click.IntRange(min=1), metavar="N",
               help="The solver looks at most N plies ahead (default: to the step limit, or fewer "
                    "where that does not fit in 20 s).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seeds the computer's secret placements and the placements it samples.")
 @position_options
 @reports_errors
-def play(board, humans, horizon, at, turn, step):
+def play(board, humans, horizon, seed, at, turn, step):
     """Play BOARD in the terminal against the solver's optimal strategy (moves from standard input)."""
     loaded = load_board(board)
     start = make_position(loaded, at, turn, step)
     lines = iter(sys.stdin)
     from .play import play as play_game
-    play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon)
+    play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon, seed,
+              click.clear if sys.stdout.isatty() else None)
 
 
 @main.command()
