@@ -20,11 +20,14 @@ from .language.position import Position, Query
 from .language.secret import allowed_cells, hidden_marks, secret_count
 from .placement import goals, routes
 from .solve.share import placement_values
+from .errors import LimitError
+from .solve.robust import solve_hidden
 from .solve.solver import Answer, solve
 
 ROBUST_HORIZON = 6       # plies the robust question looks ahead in play
 SHARE_HORIZON = 8        # plies each placement is solved ahead
 SAMPLES = 12             # placements solved at most per decision
+WHOLE_PLIES = 10         # hint: the robust answer for the rest of the game, if settled within this many plies
 
 
 @dataclass
@@ -80,10 +83,17 @@ def placements(board: Board, role: str, blind: Blind, rng: random.Random, limit:
     return chosen, total
 
 
-def robust_answer(board: Board, role: str, position: Position, blind: Blind) -> Answer:
+def robust_answer(board: Board, role: str, position: Position, blind: Blind, whole: bool = False) -> Answer:
+    """The robust answer from what ``role`` knows, within ``ROBUST_HORIZON`` plies; with ``whole``,
+    for the rest of the game where that is settled within ``WHOLE_PLIES``."""
     left = board.rules.last_step - position.step
-    return solve(board, Query(role, "value", known_position(board, role, position, blind),
-                              min(left, ROBUST_HORIZON), hidden=True))
+    known = known_position(board, role, position, blind)
+    if whole and left > ROBUST_HORIZON:
+        try:
+            return solve_hidden(board, Query(role, "value", known, hidden=True), deepest=WHOLE_PLIES)
+        except LimitError:
+            pass
+    return solve(board, Query(role, "value", known, min(left, ROBUST_HORIZON), hidden=True))
 
 
 def shares(board: Board, role: str, position: Position, blind: Blind, rng: random.Random) -> tuple[dict, int, int]:

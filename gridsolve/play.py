@@ -301,7 +301,7 @@ class Game:
         """The robust answer from what ``role`` knows, and each move's share of the placements
         it cannot rule out that the move wins against."""
         known = self.knowledge(role)
-        robust = blind.robust_answer(self.board, role, position, known)
+        robust = blind.robust_answer(self.board, role, position, known, whole=True)
         won, solved, total = blind.shares(self.board, role, position, known, self.rng)
         state = "a robust win" if robust.win and robust.plies is not None else \
             ("robust survival" if robust.survives else "no robust survival")

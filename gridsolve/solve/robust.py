@@ -32,9 +32,10 @@ def certain(value, plies, survives, doom, left: int, scores: list[int]) -> bool:
     return value == scores[0] and (not survives and doom is not None and doom < left)
 
 
-def solve_hidden(board: Board, query: Query, limits: Limits | None = None) -> Answer:
-    """The robust answer to ``query`` (a ``--hidden`` question): exact at its horizon when one
-    is given or the whole game fits, else from the first horizon whose answer is certain."""
+def solve_hidden(board: Board, query: Query, limits: Limits | None = None, deepest: int | None = None) -> Answer:
+    """The robust answer to ``query`` (a ``--hidden`` question without a horizon): exact when the
+    whole game fits, else from the first horizon whose answer is certain; a LimitError when none
+    is up to ``deepest`` plies (default: as deep as the limits allow)."""
     remaining = query.remaining(board)
     if remaining <= FIRST_HORIZON:
         return solve_exact(board, replace(query, horizon=remaining), limits)
@@ -53,6 +54,8 @@ def solve_hidden(board: Board, query: Query, limits: Limits | None = None) -> An
         if certain(answer.value, answer.plies, answer.survives, answer.doom_plies, horizon, scores):
             return _widened(answer, remaining, horizon, scores)
         last, horizon = answer, horizon + STEP
+        if deepest is not None and horizon > deepest:
+            raise LimitError(f"the robust answer within {remaining} plies is not settled by the first {deepest} plies")
     return solve_exact(board, replace(query, horizon=remaining), limits)
 
 
