@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 sys.path.insert(0, str(BENCH))
 import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times)
+import hidden as hidden_bench  # noqa: E402  (bench/hidden.py: the game with secret obstacles)
 GENERATED = BENCH / "boards"
 SEED_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml"]
 ROLES = ["explorer", "mummy"]
@@ -773,8 +774,8 @@ def _under_target(cases: list[Case]) -> tuple[str, str, bool] | None:
     return measured, f"{worst['cli_s'] / TARGET_SEED_S:.1f}× the target", n_ok == len(fs)
 
 
-def targets_table(seed_cases, random_cases, mech_cases, gen_note) -> list[str]:
-    rows = []
+def targets_table(seed_cases, random_cases, mech_cases, gen_note, extra_rows=()) -> list[str]:
+    rows = [list(r) for r in extra_rows]
     # 1. every seed query < 0.5 s end to end (the Mummy Maze seeds; the newer games for information)
     seed_f = [(c, figures(c)) for c in seed_cases]
     under = _under_target(seed_cases)
@@ -1046,6 +1047,11 @@ def main(argv=None):
 
     limits = [] if args.quick else limit_rows(args)
     many = multishot.rows(args, run_worker, str(boards[8].relative_to(ROOT)), log)
+    hidden_solves = [] if args.quick else hidden_bench.solve_rows(run_child, gridsolve_cli(), args.timeout,
+                                                                  args.mem_limit_mb, log)
+    hidden_moves, move_target = hidden_bench.move_rows(run_child, args.timeout * 5, args.mem_limit_mb, log)
+    hidden_target = [f"a computer move in `play` < {hidden_bench.TARGET_MOVE_S:.0f} s (secret obstacles, the "
+                     "computer does not peek)", *move_target]
     gen_note = (("not measured in the quick run", "not measured") if args.quick else generation_row(args))
     mismatches = [c for c in seed_cases + random_cases + mech_cases if c.mismatch]
     changed = tree_fingerprint() != fingerprint
@@ -1073,7 +1079,7 @@ def main(argv=None):
         for c in mismatches:
             doc += [f"- **{c.label} {c.role} {c.query}**: " + "; ".join(c.mismatch[:8])]
         doc += [""]
-    doc += ["## Targets", ""] + targets_table(seed_cases, random_cases, mech_cases, gen_note) + [""]
+    doc += ["## Targets", ""] + targets_table(seed_cases, random_cases, mech_cases, gen_note, [hidden_target]) + [""]
     doc += ["## Main table", "",
             "Times are medians, in seconds. *end to end*: `gridsolve solve BOARD --role R --query Q --json "
             "[--horizon H]` in a fresh process, wall clock. *in-process*: `gridsolve.solve.solver.solve` timed around "
@@ -1117,6 +1123,11 @@ def main(argv=None):
             "the grounding). *check*: both give the same answers (every field and move; the principal line, or "
             "its first move where the engine computed only that, as play does). Bench script: "
             "`bench/multishot.py`.", ""] + many + [""]
+    doc += ["## Secret obstacles (`--hidden`)", "",
+            "Maze Runner Duel as its rule book plays it (issue 14): the robust value from the start for the whole "
+            "game (40 plies; deepened until the answer is certain, *settled at*), the largest exact horizon "
+            "and the next one, and the computer's moves in `play`. Bench script: `bench/hidden.py`.", ""]
+    doc += hidden_solves + [""] + hidden_moves + [""]
     doc += ["## Where the time goes", ""] + split + [""]
     doc += ["### Shares of `solve()` per random case", "",
             "compile = Python writes the program; ground = every clingo call before solving (parsing "
