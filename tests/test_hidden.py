@@ -194,3 +194,14 @@ def test_bad_placement_in_the_board_file(board_file, replace, message):
     path = board_file(RULE_BOOK.read_text().replace("p2_obstacle: [[2, 4], [4, 3], [2, 2]]", replace))
     result = run("solve", path)
     assert result.exit_code == 2 and message in result.stderr, result.stderr
+
+
+def test_readable_answer_draws_only_what_the_role_knows():
+    result = run("solve", RULE_BOOK, "--hidden", "--role", "p2", "--at", "p2=5,2", "--found", "4,2",
+                 "--free", "4,1", "--horizon", "2")
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if "|" in line]
+    assert rows[2] == " 3 |         C   p     |"               # p1's obstacles on the board are not drawn
+    assert rows[3] == " 2 |     p       P   2 |"               # the one p2 found is
+    assert "robust answer (--hidden): p2 does not see p1_obstacle (not drawn)" in result.stdout
+    assert "It knows: free (4,1); found (4,2)." in result.stdout
