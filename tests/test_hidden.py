@@ -205,3 +205,13 @@ def test_readable_answer_draws_only_what_the_role_knows():
     assert rows[3] == " 2 |     p       P   2 |"               # the one p2 found is
     assert "robust answer (--hidden): p2 does not see p1_obstacle (not drawn)" in result.stdout
     assert "It knows: free (4,1); found (4,2)." in result.stdout
+
+
+def test_verify_checks_hidden_expectations(board_file):
+    result = run("verify", ROOT / "boards" / "maze-runner-duel-secret.yaml")
+    assert result.exit_code == 0, result.output
+    assert "p1 value hidden" in result.stdout and "p2 plies hidden" in result.stdout
+    text = (ROOT / "boards" / "maze-runner-duel-secret.yaml").read_text().replace("hidden: true\n    value: 0\n    plies: 6\n    survive",
+                                                                                  "value: 0\n    plies: 6\n    survive", 1)
+    result = run("verify", board_file(text))
+    assert result.exit_code == 2 and "the board leaves p1_obstacle, p2_obstacle unplaced. Add hidden: true" in result.stderr

@@ -121,6 +121,8 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
     "turn": Field(Str(doc="the role to move (as `--turn`; default: follows from step, else the first side)")),
     "step": Field(Int(0, doc="the step number of the original game (as `--step`)")),
     "horizon": Field(Int(0, doc="look at most this many plies ahead (as `--horizon`)")),
+    "hidden": Field(Bool(doc="the robust answer: the role knows only its own secret marks (as `--hidden`)"),
+                    default=False),
     "win": Field(Bool(doc="the role can (true) or cannot (false) force its top score (`--query win`)")),
     "survive": Field(Bool(doc="the role can (true) or cannot (false) avoid every end it must avoid "
                               "(`--query survive`)")),
