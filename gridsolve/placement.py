@@ -13,7 +13,7 @@ from collections import deque
 
 from .errors import QueryError
 from .language.model import DELTA, DIRECTIONS, Board, Cell
-from .language.secret import allowed_cells, not_on  # noqa: F401 (not_on: used by play)
+from .language.secret import allowed_cells, not_on
 
 SAMPLE = 4000          # placements scored at most (seeded sample beyond)
 FAR = 1000             # the extra steps of a goal made unreachable

@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 
 from . import blind, placement
 from .errors import LimitError, QueryError
-from .language.secret import hidden_marks, owner
+from .language.secret import hidden_marks, not_on, owner
 from .solve.explore import Step, examine, stop_scores
 from .language.model import DELTA, Board, Cell
 from .language.position import Position, Query
@@ -180,7 +180,7 @@ class Game:
         keyboard) so that the next player does not see them."""
         while True:
             self.say(f"{role}: place your {count} {mark} cells in secret, as X,Y separated by spaces "
-                     f"(not on {', '.join(placement.not_on(self.board, mark))}): ")
+                     f"(not on {', '.join(not_on(self.board, mark))}): ")
             try:
                 text = next(self.lines).strip()
             except StopIteration:

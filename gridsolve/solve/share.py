@@ -8,7 +8,6 @@ computes the values of every position once, however many placements share it.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import clingo
@@ -18,7 +17,7 @@ from ..compile.knowledge import knowledge_for, robust_board
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
-from .solver import Limits, _ground_layers, format_move
+from .solver import Limits, format_move, ground_values
 
 
 def placement_values(board: Board, role: str, position: Position, placements: list[dict],
@@ -35,7 +34,7 @@ def placement_values(board: Board, role: str, position: Position, placements: li
     program.base += "\n" + " ".join(f"root({t})." for t in terms[1:]) + "\n"
     ctl = clingo.Control(["--warn=none"])
     try:
-        _ground_layers(ctl, program, limits or Limits(), time.perf_counter(), ranks=False)
+        ground_values(ctl, program, limits)
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the placements: {exc}") from exc
     left = program.remaining

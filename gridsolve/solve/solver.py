@@ -258,6 +258,12 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
     return {"depths": k, "value_levels": values, "rank_levels": ranks}
 
 
+def ground_values(ctl: clingo.Control, program: Program, limits: Limits | None = None) -> dict:
+    """Ground a layered program's positions and values only (no ranks, no answer parts): every
+    position's value is then a fact ``lval``/``pval`` of ``ctl``'s symbolic atoms."""
+    return _ground_layers(ctl, program, limits or Limits(), time.perf_counter(), ranks=False)
+
+
 def _ground_levels(budget: _Budget, parts: list[str], name: str, stop: str) -> int:
     """Ground the parts r = 0, 1, ... a chunk per call until ``stop(r)`` holds: the later parts
     would derive nothing.  Returns the number of levels computed (r = 0..stop)."""
