@@ -215,3 +215,12 @@ def test_verify_checks_hidden_expectations(board_file):
                                                                                   "value: 0\n    plies: 6\n    survive", 1)
     result = run("verify", board_file(text))
     assert result.exit_code == 2 and "the board leaves p1_obstacle, p2_obstacle unplaced. Add hidden: true" in result.stderr
+
+
+def test_ask_takes_hidden_questions():
+    questions = ('{"role": "p1", "hidden": true, "horizon": 4, "at": {"p1": [3, 5]}, "free": [[2, 5]], '
+                 '"found": [[3, 4]]}\n{"hidden": "yes"}\n')
+    result = CliRunner().invoke(main, ["ask", str(RULE_BOOK)], input=questions)
+    first, second = [json.loads(line) for line in result.stdout.splitlines()]
+    assert first["hidden"] is True and first["position"]["found"] == [["p2_obstacle", [3, 4]]]
+    assert second["error"] == 'hidden: "yes" is not true or false' and result.exit_code == 2
