@@ -32,6 +32,7 @@ BENCH = ROOT / "bench"
 sys.path.insert(0, str(BENCH))
 import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times)
 import explainbench  # noqa: E402  (bench/explainbench.py: gridsolve explain, critical walls)
+import hidden as hidden_bench  # noqa: E402  (bench/hidden.py: the game with secret obstacles)
 GENERATED = BENCH / "boards"
 SEED_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml"]
 ROLES = ["explorer", "mummy"]
@@ -1053,6 +1054,11 @@ def main(argv=None):
     many = multishot.rows(args, run_worker, str(boards[8].relative_to(ROOT)), log)
     explained, explain_target = explainbench.rows(args, run_child, gridsolve_cli(), str(boards[8].relative_to(ROOT)),
                                                   log)
+    hidden_solves = [] if args.quick else hidden_bench.solve_rows(run_child, gridsolve_cli(), args.timeout,
+                                                                  args.mem_limit_mb, log)
+    hidden_moves, move_target = hidden_bench.move_rows(run_child, args.timeout * 5, args.mem_limit_mb, log)
+    hidden_target = [f"a computer move in `play` < {hidden_bench.TARGET_MOVE_S:.0f} s (secret obstacles, the "
+                     "computer does not peek)", *move_target]
     gen_note = (("not measured in the quick run", "not measured") if args.quick else generation_row(args))
     mismatches = [c for c in seed_cases + random_cases + mech_cases if c.mismatch]
     changed = tree_fingerprint() != fingerprint
@@ -1081,7 +1087,7 @@ def main(argv=None):
             doc += [f"- **{c.label} {c.role} {c.query}**: " + "; ".join(c.mismatch[:8])]
         doc += [""]
     doc += ["## Targets", ""] + targets_table(seed_cases, random_cases, mech_cases, gen_note,
-                                              [explain_target]) + [""]
+                                              [explain_target, hidden_target]) + [""]
     doc += ["## Main table", "",
             "Times are medians, in seconds. *end to end*: `gridsolve solve BOARD --role R --query Q --json "
             "[--horizon H]` in a fresh process, wall clock. *in-process*: `gridsolve.solve.solver.solve` timed around "
@@ -1132,6 +1138,11 @@ def main(argv=None):
             "once, each variant's affected positions re-derived by clingo and the races ranked on the patched "
             "graph (`gridsolve/solve/walls.py`); *solve*: one solve of each toggled board. *agrees*: the same "
             "critical walls as the first method. `bench/explainbench.py`.", ""] + explained + [""]
+    doc += ["## Secret obstacles (`--hidden`)", "",
+            "Maze Runner Duel as its rule book plays it (issue 14): the robust value from the start for the whole "
+            "game (40 plies; deepened until the answer is certain, *settled at*), the largest exact horizon "
+            "and the next one, and the computer's moves in `play`. Bench script: `bench/hidden.py`.", ""]
+    doc += hidden_solves + [""] + hidden_moves + [""]
     doc += ["## Where the time goes", ""] + split + [""]
     doc += ["### Shares of `solve()` per random case", "",
             "compile = Python writes the program; ground = every clingo call before solving (parsing "

@@ -59,6 +59,17 @@ def query_options(command):
     return position_options(command)
 
 
+def hidden_options(command):
+    """--hidden and the role's knowledge (--free, --found): the robust question."""
+    command = click.option("--found", multiple=True, metavar="[MARK=]X,Y",
+                           help="With --hidden: an obstacle the role found by bumping (repeatable).")(command)
+    command = click.option("--free", multiple=True, metavar="X,Y",
+                           help="With --hidden: a cell the role knows free, it stood there (repeatable).")(command)
+    command = click.option("--hidden", is_flag=True, help="The robust answer: the role knows only its own "
+                           "marks and what it has seen; the others place the hidden ones.")(command)
+    return command
+
+
 @click.group()
 @click.version_option(__version__, prog_name="gridsolve")
 def main():
@@ -93,12 +104,13 @@ def show(board, at, turn, step, svg, force):
 @main.command()
 @BOARD
 @query_options
+@hidden_options
 @click.option("--strategy", "want_strategy", is_flag=True, help="Include the strategy part.")
 @reports_errors
-def compile(board, role, kind, at, turn, step, horizon, want_strategy):
+def compile(board, role, kind, at, turn, step, horizon, hidden, free, found, want_strategy):
     """Print the complete clingo program for a query on BOARD (run it with `python -m clingo`)."""
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at, turn, step, horizon, want_strategy)
+    query = make_query(loaded, role, kind, at, turn, step, horizon, want_strategy, hidden, free, found)
     click.echo(compile_program(loaded, query).text, nl=False)
 
 
@@ -112,8 +124,9 @@ def compile(board, role, kind, at, turn, step, horizon, want_strategy):
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Stop (exit code 3) when the positions are not explored after this many seconds.")
 @SVG
+@hidden_options
 @reports_errors
-def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg):
+def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg, hidden, free, found):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
     if strategy_file is not None:
         if kind == "value":
@@ -125,7 +138,7 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
     from .svg import board_svg, check_target, write_svg
     check_target(svg, force)
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None)
+    query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None, hidden, free, found)
     answer = solve_query(loaded, query, Limits(seconds=timeout, progress=lambda line: click.echo(line, err=True)))
     if strategy_file is not None:
         payload = {"board": str(board), "role": answer.role, "query": answer.query, "holds": answer.holds,
@@ -199,15 +212,18 @@ def ask(board, questions):
 @click.option("--horizon", type=click.IntRange(min=1), metavar="N",
               help="The solver looks at most N plies ahead (default: to the step limit, or fewer "
                    "where that does not fit in 20 s).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seeds the computer's secret placements and the placements it samples.")
 @position_options
 @reports_errors
-def play(board, humans, horizon, at, turn, step):
+def play(board, humans, horizon, seed, at, turn, step):
     """Play BOARD in the terminal against the solver's optimal strategy (moves from standard input)."""
     loaded = load_board(board)
     start = make_position(loaded, at, turn, step)
     lines = iter(sys.stdin)
     from .play import play as play_game
-    play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon)
+    play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon, seed,
+              click.clear if sys.stdout.isatty() else None)
 
 
 @main.command()

@@ -6,14 +6,23 @@ or ``quit``.  Where several roles move in one ply, every human among them enters
 and the solver commits to its roles' moves without seeing the humans' (the conservative
 guarantee it solves for).  Cells a role bumps on that the rules mark ``hidden`` are not drawn
 for a human player until its piece has bumped on them.
+
+Secret marks the board leaves unplaced are placed first: each human player types its cells
+(never shown to the others), the computer chooses its own (:mod:`gridsolve.placement`).  A
+computer role whose bump marks are hidden does not peek: it decides from its own knowledge
+(:mod:`gridsolve.blind`), and ``hint`` gives a human in that role the robust answer and each
+move's share of the placements it wins against.
 """
 from __future__ import annotations
 
+import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
+from . import blind, placement
 from .errors import LimitError, QueryError
+from .language.secret import hidden_marks, not_on, owner
 from .solve.explore import Step, examine, move_parts, stop_scores
 from .language.model import DELTA, Board, Cell
 from .language.position import Position, Query
@@ -112,7 +121,7 @@ class Game:
     """One game in the terminal, from a start position to its end."""
 
     def __init__(self, board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
-                 horizon: int | None = None):
+                 horizon: int | None = None, seed: int = 1, clear: Callable[[], None] | None = None):
         rules = board.rules
         for role in sorted(humans):
             if role not in rules.roles:
@@ -120,6 +129,8 @@ class Game:
         self.board, self.humans, self.lines, self.say = board, humans, lines, say
         self.thinker = Thinker(board, horizon, say)
         self.found: dict[str, set[Cell]] = {role: set() for role in rules.roles}
+        self.stood: dict[str, set[Cell]] = {role: set() for role in rules.roles}
+        self.rng, self.clear = random.Random(seed), clear
 
     # - What a player sees ---
     def hidden(self, viewer: str | None) -> frozenset:
@@ -139,9 +150,52 @@ class Game:
         return draw_position(self.board, position, self.hidden(viewer))
 
     # - The game ---
+    # - Secret placements ---
+    def place_secrets(self) -> bool:
+        """Place the marks the board leaves unplaced: humans type their cells, the computer
+        chooses; False if the input ended."""
+        marks = {}
+        for mark, count in sorted(self.board.unplaced.items()):
+            role = owner(self.board, mark)
+            if role in self.humans:
+                cells = self.read_placement(role, mark, count)
+                if cells is None:
+                    return False
+            else:
+                cells = placement.choose_placement(self.board, mark, count, self.rng)
+                self.say(f"{role} has placed its {count} {mark} cells in secret.")
+            marks[mark] = cells
+        self.board = replace(self.board, marks={**self.board.marks, **marks}, unplaced={})
+        return True
+
+    def read_placement(self, role: str, mark: str, count: int):
+        """A human's cells for ``mark``; the screen is cleared (or a line asks to pass the
+        keyboard) so that the next player does not see them."""
+        while True:
+            self.say(f"{role}: place your {count} {mark} cells in secret, as X,Y separated by spaces "
+                     f"(not on {', '.join(not_on(self.board, mark))}): ")
+            try:
+                text = next(self.lines).strip()
+            except StopIteration:
+                self.say("\nInput ended.")
+                return None
+            try:
+                cells = placement.parse_cells(text, self.board, mark, count)
+            except QueryError as exc:
+                self.say(f"Not placed: {exc}")
+                continue
+            if self.clear is not None:
+                self.clear()
+            self.say(f"{role}'s {mark} cells are placed. -- Pass the keyboard on; do not look back. --")
+            return cells
+
     def run(self, start: Position) -> Outcome:
+        if self.board.unplaced and not self.place_secrets():
+            return Outcome("quit", {}, 0)
         rules = self.board.rules
         position, plies, before = start, 0, None
+        for role in rules.roles:
+            self.stood[role].add(position.cell(role))
         self.say(self.draw(position))
         while True:
             end, steps = examine(self.board, position)
@@ -225,11 +279,32 @@ class Game:
             self.say(f"'{text}' is not one of the available moves.")
 
     def hint(self, position: Position, role: str) -> None:
+        if hidden_marks(self.board, role):
+            return self.blind_hint(position, role)
         answer = self.thinker.ask(role, "value", position)
         self.say(f"  value for {role}: {answer.value} within {answer.remaining} plies")
         for m in answer.moves:
             plies_text = "-" if m.plies is None else m.plies
             self.say(f"  {m.move:<14} value {m.value:>4}  plies {plies_text}")
+
+    def knowledge(self, role: str) -> blind.Blind:
+        return blind.Blind(set(self.stood[role]), set(self.found[role]))
+
+    def blind_hint(self, position: Position, role: str) -> None:
+        """The robust answer from what ``role`` knows, and each move's share of the placements
+        it cannot rule out that the move wins against."""
+        known = self.knowledge(role)
+        robust = blind.robust_answer(self.board, role, position, known, whole=True)
+        won, solved, total = blind.shares(self.board, role, position, known, self.rng)
+        state = "a robust win" if robust.win and robust.plies is not None else \
+            ("robust survival" if robust.survives else "no robust survival")
+        self.say(f"  robust value for {role}: {robust.value} within {robust.remaining} plies ({state}, "
+                 f"whatever the others hid)")
+        self.say(f"  {total} placements you cannot rule out" + (f", {solved} of them solved" if solved < total else ""))
+        for m in robust.moves:
+            plies_text = "-" if m.plies is None else m.plies
+            self.say(f"  {m.move:<8} robust value {m.value:>4}  plies {plies_text:<3} "
+                     f"wins against {won.get(m.move, 0.0):.0%} of the placements you cannot rule out")
 
     def solver_moves(self, position: Position, roles: list[str]) -> dict[str, str]:
         """The moves of the solver's roles: per team, the first move of its principal line."""
@@ -238,6 +313,11 @@ class Game:
         out: dict[str, str] = {}
         for role in roles:
             if role in out:
+                continue
+            if hidden_marks(self.board, role):
+                choice = blind.choose(self.board, role, position, self.knowledge(role), self.rng)
+                self.say(f"({role} decides from what it knows: {choice.why})")
+                out[role] = choice.move
                 continue
             answer = self.thinker.ask(role, "value", position)
             label = self.tie_break(position, role, answer) or answer.line[0]["move"]
@@ -272,6 +352,7 @@ class Game:
             bumped = aim != here and there == here and any(
                 aim in board.marks.get(m, ()) for m in rules.moves[role].bump_on)
             prefix = f"{role}: " if len(movers) > 1 else ""
+            self.stood[role].add(there)
             if bumped:
                 self.found[role].add(aim)
                 lost = rules.moves[role].lose_turns
@@ -311,6 +392,8 @@ class Game:
 
 
 def play(board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
-         start: Position, horizon: int | None = None) -> Outcome:
-    """Run one game from ``start``; roles in ``humans`` read their moves from ``lines``."""
-    return Game(board, humans, lines, say, horizon).run(start)
+         start: Position, horizon: int | None = None, seed: int = 1,
+         clear: Callable[[], None] | None = None) -> Outcome:
+    """Run one game from ``start``; roles in ``humans`` read their moves (and secret cells) from
+    ``lines``; ``seed`` drives the computer's placements and samples; ``clear`` clears the screen."""
+    return Game(board, humans, lines, say, horizon, seed, clear).run(start)

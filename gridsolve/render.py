@@ -1,6 +1,8 @@
 """Text output: boards drawn in the terminal, and readable answers."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .language.asciimap import draw
 from .language.model import Board
 from .language.position import Position
@@ -94,9 +96,35 @@ def verdict(answer: Answer) -> str:
             + ("" if answer.holds else f", the others force a losing end in {answer.plies} plies"))
 
 
+def _seen(board: Board, answer: Answer, position: Position) -> Board:
+    """The board as a --hidden answer's role sees it: of its hidden marks only the cells it found."""
+    if not answer.hidden:
+        return board
+    from .language.secret import hidden_marks
+    marks = dict(board.marks)
+    for mark in hidden_marks(board, answer.role):
+        marks[mark] = frozenset(c for m, c in position.found if m == mark)
+    return replace(board, marks=marks)
+
+
+def _robust_note(board: Board, answer: Answer, position: Position) -> str:
+    from .language.secret import hidden_marks
+    marks = ", ".join(hidden_marks(board, answer.role))
+    known = [f"free {' '.join(f'({x},{y})' for x, y in sorted(position.free))}" if position.free else "",
+             f"found {' '.join(f'({x},{y})' for _, (x, y) in sorted(position.found))}" if position.found else ""]
+    known = "; ".join(k for k in known if k) or "only the cell it stands on"
+    settled = answer.stats.get("settled_at")
+    return (f"robust answer (--hidden): {answer.role} does not see {marks} (not drawn); the others place them "
+            f"as it moves. It knows: {known}."
+            + (f" Settled at {settled} plies: it holds for all {answer.remaining}." if settled else ""))
+
+
 def format_answer(board: Board, answer: Answer, position: Position) -> str:
     role = answer.role
-    out = [describe_position(board, position), draw_position(board, position), "", verdict(answer)]
+    out = [describe_position(board, position), draw_position(_seen(board, answer, position), position), ""]
+    if answer.hidden:
+        out += [_robust_note(board, answer, position), ""]
+    out.append(verdict(answer))
     if answer.value is None:
         out.append(f"(survive {'yes' if answer.survives else 'no'}; the value needs state this question "
                    f"leaves out: ask --query value)")
@@ -113,7 +141,8 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
         else:
             out += ["", "moves of the side to move (value for " + role + ", plies after the move):"]
             for m in answer.moves:
-                out.append(f"  {m.move:<{width}}  value {m.value:>4}  plies {_plies(m.plies):>3}")
+                exact = "" if m.exact is None else ("" if m.exact else "  (within the plies solved)")
+                out.append(f"  {m.move:<{width}}  value {m.value:>4}  plies {_plies(m.plies):>3}{exact}")
     if answer.line:
         out += ["", "principal line: " + "; ".join(_runs([_line_move(p) for p in answer.line]))]
     stats = answer.stats

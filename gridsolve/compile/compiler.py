@@ -27,6 +27,7 @@ from ..language.position import Position, Query
 from ..resources import encoding
 from .state import NO_ITEM, Layout, layout_for
 from .unroll import Instances, instantiate
+from .knowledge import knowledge_facts, knowledge_for, robust_board
 
 ENCODINGS = ("board.lp", "moves.lp", "solve.lp", "answer.lp")
 LAYERED_ENCODINGS = ("board.lp", "moves.lp", "layered.lp")
@@ -37,7 +38,7 @@ OPTIONAL_INPUTS = ("wall_north/2", "wall_east/2", "solid/2", "mark/3", "idle/1",
                    "table/3", "turn_after/2", "turn_after/4", "turn_after/6", "turn_after/8",
                    "split_edge/4", "edge/3", "term/2", "tmatch/2", "escore/2", "tscore/2",
                    "own_turn/1", "other_turn/1", "split_turn/1", "wanted/1", "avoid_target/1",
-                   "max_score/1", "threshold/1", "value_races/0")
+                   "max_score/1", "threshold/1", "value_races/0", "hcand/2", "hallow/3")
 
 
 @dataclass
@@ -134,10 +135,11 @@ def rule_facts(rules: Rules) -> str:
     return "\n".join(out)
 
 
-def distances(board: Board, role: str, mark: str) -> dict:
+def distances(board: Board, role: str, mark: str, found: frozenset = frozenset()) -> dict:
     """Fewest single steps from each cell to a cell with ``mark`` for ``role``'s piece: through
-    open edges, not entering cells it bumps on, ignoring the other pieces."""
-    bumps = {c for m in board.rules.moves[role].bump_on for c in board.marks.get(m, ())}
+    open edges, not entering cells it bumps on (and the obstacles ``found``), ignoring the
+    other pieces."""
+    bumps = {c for m in board.rules.moves[role].bump_on for c in board.marks.get(m, ())} | found
     dist = {c: 0 for c in board.marks.get(mark, ()) if c not in bumps}
     queue = deque(dist)
     while queue:
@@ -306,16 +308,21 @@ def period(board: Board, layout: Layout) -> int:
 
 
 def layered_query_facts(board: Board, query: Query, layout: Layout) -> str:
+    """The query facts of layered.lp; in a ``--hidden`` question the role's plies are split:
+    it commits to its move, the others answer what the cell it aims at holds."""
     rules = board.rules
     role = query.role
     scores = rules.scores_of(role)
     turns = range(len(rules.turns))
+
+    def split(t):
+        return role in rules.turns[t] if layout.knows else rules.split_turn(t, role)
     out = [
         f"root({layout.root_term(query.position, board)}).",
         f"remaining({query.remaining(board)}). period({period(board, layout)}).",
         " ".join(f"threshold({t})." for t in scores) + f" max_score({scores[-1]}).",
-        " ".join(f"own_turn({t})." for t in turns if rules.own_turn(t, role)),
-        " ".join(f"split_turn({t})." for t in turns if rules.split_turn(t, role)),
+        " ".join(f"own_turn({t})." for t in turns if rules.own_turn(t, role) and not split(t)),
+        " ".join(f"split_turn({t})." for t in turns if split(t)),
         " ".join(f"other_turn({t})." for t in turns if not set(rules.turns[t]) & set(rules.team_of(role))),
         " ".join(f"avoid_target({e.name})." for e in live_ends(board) if role in e.loss_for),
     ]
@@ -379,6 +386,8 @@ def _header(board: Board, what: str, mode: str) -> list[str]:
 
 def compile_program(board: Board, query: Query) -> Program:
     """The complete program for ``query`` on ``board``, as plain single-shot clingo text."""
+    if query.hidden:
+        return compile_hidden(board, query)
     plan = plan_query(board, query)
     if plan.mode == "layered":
         return _compile_layered(board, query, plan)
@@ -415,7 +424,18 @@ def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, 
     return "\n".join(sections), parts
 
 
-def _compile_layered(board: Board, query: Query, plan: Plan) -> Program:
+def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:
+    """The robust game of a ``--hidden`` question for the layered solver: the board without
+    the role's hidden marks, the position term with its knowledge (:mod:`.knowledge`);
+    ``found_sets``: the only sets of found obstacles the positions have (complete placements)."""
+    knows = knowledge_for(board, query.role)
+    robust = robust_board(board, knows)
+    layout = layout_for(robust, knows=knows)
+    facts = knowledge_facts(robust, layout, frozenset(c for _, c in query.position.found), found_sets)
+    return _compile_layered(robust, query, Plan("layered", layout, True), facts)
+
+
+def _compile_layered(board: Board, query: Query, plan: Plan, knowledge: str = "") -> Program:
     remaining = query.remaining(board)
     layout = plan.layout
     text = encoding("layered.lp")
@@ -423,6 +443,7 @@ def _compile_layered(board: Board, query: Query, plan: Plan) -> Program:
     rules_text = game_rules(board, layout, plan.split_team) + "\n" + "\n".join(score_rules(board, layout, query.role))
     sections = _header(board, f"query: {query.kind} for {query.role}, {remaining} plies left", "layered") + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
+        *(["% - What the role knows of its hidden marks ---", knowledge, ""] if knowledge else []),
         "% - Query facts ---", layered_query_facts(board, query, layout), "",
     ]
     for name in LAYERED_ENCODINGS:

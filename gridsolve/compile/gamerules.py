@@ -62,10 +62,18 @@ def condition_literals(when: Condition, v: Vars, board: Board) -> list[tuple[str
         need = total if at_least < 0 else at_least
         out.append((f"{v.count(name)} >= {need}", f"{v.count(name)} < {need}"))
     for piece, other, mark in when.nearer:
-        dists = (f"distance({piece},{mark},{v.x(piece)},{v.y(piece)},DA), "
-                 f"distance({other},{mark},{v.x(other)},{v.y(other)},DB)")
+        dists = f"{_distance(v, piece, mark, 'DA')}, {_distance(v, other, mark, 'DB')}"
         out.append((f"{dists}, DA < DB", f"{dists}, DA >= DB"))
     return out
+
+
+def _distance(v: Vars, piece: str, mark: str, out: str) -> str:
+    """The piece's distance to the mark; a ``--hidden`` role's avoids the obstacles it found."""
+    knows = v.layout.knows
+    if knows is not None and piece == knows.role:
+        found = ",".join(v.layout.knowledge_variables(v.prefix)[knows.words:2 * knows.words])
+        return f"hdistance({mark},{v.x(piece)},{v.y(piece)},{found},{out})"
+    return f"distance({piece},{mark},{v.x(piece)},{v.y(piece)},{out})"
 
 
 def can_hold(when: Condition, board: Board) -> bool:
@@ -157,6 +165,9 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = ()) -
     negations = [[neg for _, neg in condition_literals(end.when, v, board)] for end in live_ends(board)]
     for turn, movers in enumerate(rules.turns):
         now = layout.state(str(turn))
+        if layout.knows is not None and layout.knows.role in movers:
+            out += _hidden_turn_rules(board, layout, turn, negations, v, n)
+            continue
         body = [f"{EXPAND}({now})"]
         labels = []
         for role in movers:
@@ -200,13 +211,60 @@ def _outcomes(rules: Rules, movers, v: Vars):
             yield [f"{moved[a]} = {moved[b]}", f"{moved[mover]} != {v.cell(mover)}"], stay, False
 
 
+def _hidden_turn_rules(board: Board, layout: Layout, turn: int, negations, v: Vars, n: Vars) -> list[str]:
+    """The ply of a ``--hidden`` question's role, as a split edge: the role commits to its move
+    M, the others answer what the cell it aims at holds, ``free`` or ``obstacle``; they choose
+    only for a cell the role does not know, and place an obstacle of mark j (``placed(j)``)
+    only while they have one left and the rules allow it there."""
+    knows, rules = layout.knows, board.rules
+    role, i, w = knows.role, v.index[knows.role], knows.words
+    move = rules.moves[role]
+    fields = layout.knowledge_variables()
+    free, found, used = fields[:w], fields[w:2 * w], fields[2 * w:]
+    bits = [f"HB{k}" for k in range(1, w + 1)]
+    now = layout.state(str(turn))
+    body = [f"{EXPAND}({now})", f"rmove({role},X{i},Y{i},M{i},AX{i},AY{i},PX{i},PY{i},B{i})"]
+    body += [f"(AX{i},AY{i}) != {v.cell(p)}" for p in move.may_not_end_on]
+    aim, here = f"(AX{i},AY{i})", v.cell(role)
+    hbit = f"hbit(AX{i},AY{i},{','.join(bits)})"
+    known_free = "+".join(f"({f}&{b})" for f, b in zip(free, bits))
+    known_found = "+".join(f"({o}&{b})" for o, b in zip(found, bits))
+    placed, total = "+".join(used), sum(knows.counts)
+    stay, go, bump, moved = here, f"(PX{i},PY{i})", move.lose_turns, f"B{i}"
+    cases = [  # (extra body, answer, cell after, turns lost, knowledge after)
+        ([f"{aim} = {here}"], "free", go, moved, fields),
+        ([f"{aim} != {here}", f"not hcand(AX{i},AY{i})"], "free", go, moved, fields),
+        ([hbit, f"{known_free} > 0"], "free", go, moved, fields),
+        ([hbit, f"{known_found} > 0"], "obstacle", stay, bump, fields),
+        ([hbit, f"{known_free} + {known_found} = 0", f"{placed} < {total}"], "free", go, moved,
+         [f"{f}?{b}" for f, b in zip(free, bits)] + found + used),
+        ([hbit, f"{known_free} + {known_found} = 0", f"{placed} = {total}"], "free", go, moved, fields),
+    ]
+    for j, count in enumerate(knows.counts):
+        more = [f"{k}+1" if k == used[j] else k for k in used]
+        after_found = [f"{o}?{b}" for o, b in zip(found, bits)]
+        base = [hbit, f"{known_free} + {known_found} = 0", f"{used[j]} < {count}", f"hallow({j + 1},AX{i},AY{i})"]
+        cases.append((base + [f"{placed}+1 < {total}"], f"placed({j + 1})", stay, bump, free + after_found + more))
+        cases.append((base + [f"{placed}+1 = {total}"], f"placed({j + 1})", stay, bump, ["0"] * w + after_found + more))
+    out = []
+    for extra, answer, cell, lost, know in cases:
+        after = _after(board, layout, turn, (role,), {role: cell}, True, v, n, know, {role: str(lost)})
+        for choice in itertools.product(*negations) if negations else [()]:
+            rule_body = [*body[:1], *choice, *body[1:], *extra, *after.body]
+            out.append(f"split_edge({now},M{i},{answer},{after.term}) :- {', '.join(rule_body)}.")
+    return out
+
+
 class _After:
     def __init__(self, term: str, body: list[str]):
         self.term, self.body = term, body
 
 
-def _after(board: Board, layout: Layout, turn: int, movers, cells: dict, effect: bool, v: Vars, n: Vars) -> _After:
-    """The position after the ply of ``turns[turn]`` with the movers on ``cells``."""
+def _after(board: Board, layout: Layout, turn: int, movers, cells: dict, effect: bool, v: Vars, n: Vars,
+           knowledge: list[str] | None = None, lost: dict | None = None) -> _After:
+    """The position after the ply of ``turns[turn]`` with the movers on ``cells``; the knowledge
+    fields become ``knowledge`` (default: unchanged) and a mover in ``lost`` loses that many
+    turns (default: what ``rmove`` says)."""
     rules = board.rules
     body = []
     new_cells = []
@@ -219,7 +277,7 @@ def _after(board: Board, layout: Layout, turn: int, movers, cells: dict, effect:
     if layout.lost:
         lost_after = []
         for t in range(1, layout.turns + 1):
-            bumps = [f"B{v.index[r]}" for r in movers] if t - 1 == turn and effect else []
+            bumps = [(lost or {}).get(r, f"B{v.index[r]}") for r in movers] if t - 1 == turn and effect else []
             lost_after.append("+".join([f"L{t}", *bumps]))
         body.append(f"turn_after({turn},{','.join(lost_after)},TN,{','.join(n.fields[:layout.turns])})")
         fields += n.fields[:layout.turns]
@@ -241,6 +299,7 @@ def _after(board: Board, layout: Layout, turn: int, movers, cells: dict, effect:
         taken = "+".join(f"({w}&{b})/{b}" for w, b in zip(words, bits))
         fields.append(f"{count}+{taken}")
         fields += [f"{w}-({w}&{b})" for w, b in zip(words, bits)]
+    fields += layout.knowledge_variables() if knowledge is None else knowledge
     return _After(layout.term(next_turn, new_cells, fields), body)
 
 

@@ -7,7 +7,11 @@ needs (a *projection*: a field that no end, score or move depends on is left out
 * one lost-turn counter per ``turns`` entry (``L1..Lm``), when some move can bump;
 * one bit per ``was_on`` pair (``W1..Wk``): the piece stood on the mark in the position before;
 * per collectible: the count taken (``C``) and the items left as bit words (``I1..Iq``, 30
-  items per word, bit b of word w for the item with index 30*w+b in the sorted mark cells).
+  items per word, bit b of word w for the item with index 30*w+b in the sorted mark cells);
+* for a ``--hidden`` question (:class:`Knowledge`), last: what the role knows of the marks
+  hidden from it, over the cells they may occupy: known free (``F1..Fw``) and found
+  obstacles (``O1..Ow``) as bit words, and per hidden mark the obstacles placed so far
+  (``K1..Kh``).  Once every obstacle is placed, every unknown cell is free: ``F`` is 0.
 """
 from __future__ import annotations
 
@@ -19,23 +23,60 @@ WORD_BITS = 30
 NO_ITEM = 1 << WORD_BITS        # the "bit" of a cell without an item: never set in any word
 
 
-@dataclass(frozen=True)
-class Collectible:
-    name: str
-    piece: str
-    cells: tuple[Cell, ...]      # item cells in index order
+class BitCells:
+    """Cells numbered in ``cells`` order, 30 to a bit word."""
+
+    cells: tuple[Cell, ...]
 
     @property
     def words(self) -> int:
         return max(1, -(-len(self.cells) // WORD_BITS))
 
     def bit(self, cell: Cell) -> tuple[int, int] | None:
-        """(word, bit value) of the item on ``cell``, None if the cell never holds one."""
+        """(word, bit value) of ``cell``, None if it is not one of the cells."""
         if cell not in self.cells:
             return None
         index = self.cells.index(cell)
         return index // WORD_BITS, 1 << (index % WORD_BITS)
 
+    def pack(self, cells) -> list[int]:
+        """The bit words with the bits of ``cells`` (those among the cells) set."""
+        words = [0] * self.words
+        for cell in cells:
+            found = self.bit(cell)
+            if found:
+                words[found[0]] |= found[1]
+        return words
+
+    def unpack(self, words) -> frozenset:
+        return frozenset(c for c in self.cells if words[self.bit(c)[0]] & self.bit(c)[1])
+
+
+@dataclass(frozen=True)
+class Collectible(BitCells):
+    name: str
+    piece: str
+    cells: tuple[Cell, ...]      # item cells in index order
+
+
+@dataclass(frozen=True)
+class Knowledge(BitCells):
+    """What ``role`` knows of its hidden marks (``marks``, each with ``counts`` cells, allowed on
+    ``allowed`` cells), over ``cells``: every cell some hidden mark may occupy."""
+
+    role: str
+    marks: tuple[str, ...]
+    counts: tuple[int, ...]
+    allowed: tuple[frozenset, ...]
+    cells: tuple[Cell, ...]
+
+    def values(self, position) -> list[int]:
+        """F words, O words, K per mark of ``position``'s knowledge (F includes the role's cell)."""
+        used = [sum(1 for mark, _ in position.found if mark == m) for m in self.marks]
+        free = set(position.free) | {position.cell(self.role)}
+        exhausted = sum(used) >= sum(self.counts)
+        return ([0] * self.words if exhausted else self.pack(free)) + \
+            self.pack(c for _, c in position.found) + used
 
 @dataclass(frozen=True)
 class Layout:
@@ -46,6 +87,7 @@ class Layout:
     lost: bool
     was: tuple[tuple[str, str], ...]
     collect: tuple[Collectible, ...]
+    knows: Knowledge | None = None
 
     def variables(self, prefix: str = "") -> list[str]:
         """The field variables after T and the pieces, in term order."""
@@ -54,7 +96,15 @@ class Layout:
         for index, item in enumerate(self.collect, 1):
             out.append(f"{prefix}C{index}")
             out += [f"{prefix}I{index}_{w}" for w in range(1, item.words + 1)]
-        return out
+        return out + self.knowledge_variables(prefix)
+
+    def knowledge_variables(self, prefix: str = "") -> list[str]:
+        """The variables of the knowledge fields: F words, O words, K per hidden mark."""
+        k = self.knows
+        if k is None:
+            return []
+        return ([f"{prefix}F{w}" for w in range(1, k.words + 1)] + [f"{prefix}O{w}" for w in range(1, k.words + 1)]
+                + [f"{prefix}K{j}" for j in range(1, len(k.marks) + 1)])
 
     def term(self, turn: str, cells: list[str], fields: list[str]) -> str:
         return f"s({','.join([turn, *cells, *fields])})"
@@ -76,7 +126,7 @@ class Layout:
                 words[word] |= bit
             out.append(len(item.cells) - len(cells))
             out += words
-        return out
+        return out + (self.knows.values(position) if self.knows else [])
 
     def root_term(self, position, board: Board) -> str:
         cells = [f"{x},{y}" for _, (x, y) in position.pieces]
@@ -96,15 +146,19 @@ class Layout:
         items = []
         for item in self.collect:
             words, rest = rest[1:1 + item.words], rest[1 + item.words:]
-            left = frozenset(c for c in item.cells if words[item.bit(c)[0]] & item.bit(c)[1])
-            items.append((item.name, left))
+            items.append((item.name, item.unpack(words)))
         if self.collect:
             out["items"] = tuple(items)
+        if self.knows:
+            k = self.knows
+            free, found = k.unpack(rest[:k.words]), k.unpack(rest[k.words:2 * k.words])
+            out["free"], out["found_cells"], out["used"] = free, found, tuple(rest[2 * k.words:])
         return out
 
 
-def layout_for(board: Board, keep_collect: set[str] | None = None) -> Layout:
-    """The position term of ``board``; ``keep_collect`` (default: all) names the collectibles kept."""
+def layout_for(board: Board, keep_collect: set[str] | None = None, knows: Knowledge | None = None) -> Layout:
+    """The position term of ``board``; ``keep_collect`` (default: all) names the collectibles kept;
+    ``knows``: the knowledge fields of a ``--hidden`` question."""
     rules = board.rules
     lost = any(m.bump_on and m.lose_turns for m in rules.moves.values())
     was = []
@@ -117,4 +171,4 @@ def layout_for(board: Board, keep_collect: set[str] | None = None) -> Layout:
     for name, c in rules.collect.items():
         if keep_collect is None or name in keep_collect:
             collect.append(Collectible(name, c.piece, tuple(sorted(board.marks.get(c.mark, ())))))
-    return Layout(rules.roles, len(rules.turns), lost, tuple(was), tuple(collect))
+    return Layout(rules.roles, len(rules.turns), lost, tuple(was), tuple(collect), knows)

@@ -9,7 +9,7 @@ from pathlib import Path
 from . import schema
 from .asciimap import parse_map
 from ..errors import BoardError
-from .model import Board, Collect, Condition, End, MoveRule, Rules, ScoreTable, Timeout
+from .model import Board, Collect, Condition, End, MoveRule, Placement, Rules, ScoreTable, Timeout
 from ..resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
@@ -239,12 +239,16 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
         _check_roles(roles, loss_for, origin, key, f"end '{raw_end['name']}': loss_for")
         _, line = origin.places.get(key, ("", 0))
         ends.append(End(raw_end["name"], when, dict(scores), tuple(loss_for), line or 0))
+    placement = {}
+    for mark, spec in (merged.get("placement") or {}).items():
+        _check_roles(roles, [spec["by"]], origin, "placement", f"placement.{mark}.by")
+        placement[mark] = Placement(mark, spec["by"], spec["count"], tuple(spec["not_on"]))
     steps = merged["steps"]
     if steps["last"] <= steps["first"]:
         origin.fail("steps", "steps: 'last' must be greater than 'first'")
     return Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
                  tuple(ends), steps["first"], steps["last"], timeout, teams,
-                 merged.get("collisions") or "allowed", collect, tables, timeout_when)
+                 merged.get("collisions") or "allowed", collect, tables, timeout_when, placement)
 
 
 def _build_timeout(raw, roles, collect, tables, origin: _Origin):
@@ -337,13 +341,18 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
             where.fail(f"the piece '{piece}' is placed twice", "it is already drawn on the map")
         pieces[piece] = cell
         lines[f"pieces.{piece}"] = where.line
+    unplaced: dict[str, int] = {}
     for mark, cells in (checked["marks"] or {}).items():
-        marks.setdefault(mark, set()).update(cells)
         lines.setdefault(f"marks.{mark}", raw["marks"].line_of(mark))
+        if isinstance(cells, dict):
+            unplaced[mark] = cells["unplaced"]
+            continue
+        marks.setdefault(mark, set()).update(cells)
     board = Board(name, checked["name"] or Path(name).stem, width, height, frozenset(north), frozenset(east),
                   frozenset(solid), pieces, {k: frozenset(v) for k, v in marks.items()}, rules, lines,
-                  dict(checked["legend"] or {}))
+                  dict(checked["legend"] or {}), unplaced)
     _check_layout(board, top)
+    _check_placement(board)
     return board
 
 
@@ -378,6 +387,35 @@ def _check_layout(board: Board, top: Where):
             raise BoardError(board.path, top.line, f"score table '{table.name}' has {len(table.values)} values, "
                              f"but the board has {items} items of '{table.count}'",
                              f"give a value for every count from 0 to {items}")
+
+
+def _check_placement(board: Board):
+    """Secret marks: placed cells where the rules allow them, unplaced ones only where the rules
+    say how to place them and with enough cells to place them on."""
+    from .secret import allowed_cells      # the placement rules, shared with the solver and play
+    rules = board.rules
+    for mark, spec in rules.placement.items():
+        for name in spec.not_on:
+            if name not in rules.roles and name not in board.marks and name not in rules.placement:
+                raise BoardError(board.path, board.line(f"marks.{mark}"), f"placement.{mark}.not_on names "
+                                 f"'{name}', neither a piece nor a mark of this board",
+                                 f"pieces are {', '.join(rules.roles)}; marks are {', '.join(sorted(board.marks))}")
+    for mark, count in board.unplaced.items():
+        where = Where(board.path, board.line(f"marks.{mark}"), "")
+        if mark not in rules.placement:
+            where.fail(f"marks.{mark}: unplaced, but the rules say nothing about placing '{mark}'",
+                       "give its cells as a list, or add placement: {" + mark + ": {by: ROLE, count: N}} to the rules")
+        free = allowed_cells(board, mark)
+        if count > len(free):
+            where.fail(f"marks.{mark}: {count} cells to place, but the rules allow only {len(free)}")
+    for mark, cells in board.marks.items():
+        if mark not in rules.placement:
+            continue
+        bad = sorted(set(cells) - allowed_cells(board, mark))
+        if bad:
+            Where(board.path, board.line(f"marks.{mark}"), "").fail(
+                f"marks.{mark}: ({bad[0][0]},{bad[0][1]}) is a cell the rules forbid for it "
+                f"(not on: {', '.join(rules.placement[mark].not_on)})", "move it to another cell")
 
 
 def _marks_of(when) -> list[str]:

@@ -26,6 +26,17 @@ class MoveRule:
 
 
 @dataclass(frozen=True)
+class Placement:
+    """Secret marks a role places before the game: ``count`` cells, none on a start cell of
+    the pieces or a cell of the marks ``not_on`` names."""
+
+    mark: str
+    by: str
+    count: int
+    not_on: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Condition:
     """A conjunction of conditions on a position (the ``when`` of an end or a timeout entry)."""
 
@@ -104,6 +115,7 @@ class Rules:
     collect: dict = field(default_factory=dict)        # name -> Collect
     tables: dict = field(default_factory=dict)         # name -> ScoreTable
     timeout_when: tuple[Timeout, ...] = ()  # conditional timeout entries, tried in order
+    placement: dict = field(default_factory=dict)      # mark -> Placement (secret marks)
 
     def __post_init__(self):
         if not self.teams:
@@ -162,6 +174,7 @@ class Board:
     rules: Rules
     lines: dict[str, int] = field(default_factory=dict)
     legend: dict[str, str] = field(default_factory=dict)   # map character -> piece or mark
+    unplaced: dict[str, int] = field(default_factory=dict)  # secret mark -> cells still to place
 
     def on_board(self, cell: Cell) -> bool:
         x, y = cell

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import QueryError
 from .model import Board, Cell
@@ -18,7 +18,10 @@ class Position:
     * ``items``: per collectible (in rule order), the cells that still hold an item
       (None: as the board starts);
     * ``lost``: per ``turns`` entry, how many of its next turns are skipped (empty: none);
-    * ``was``: the (piece, mark) pairs of ``was_on`` conditions that held in the position before.
+    * ``was``: the (piece, mark) pairs of ``was_on`` conditions that held in the position before;
+    * ``free``, ``found``: what the role of a ``--hidden`` question knows of the marks hidden
+      from it: cells it knows free (besides the cell it stands on), and the (mark, cell) pairs
+      of the obstacles it found by bumping.
     """
 
     pieces: tuple[tuple[str, Cell], ...]
@@ -27,6 +30,8 @@ class Position:
     items: tuple[tuple[str, frozenset], ...] | None = None
     lost: tuple[int, ...] = ()
     was: frozenset = frozenset()
+    free: frozenset = frozenset()
+    found: frozenset = frozenset()
 
     def cell(self, piece: str) -> Cell:
         return dict(self.pieces)[piece]
@@ -56,6 +61,10 @@ class Position:
             out["lost_turns"] = {"+".join(rules.turns[t]): n for t, n in enumerate(self.lost) if n}
         if self.was:
             out["was_on"] = {piece: mark for piece, mark in sorted(self.was)}
+        if self.free:
+            out["known_free"] = sorted(list(c) for c in self.free)
+        if self.found:
+            out["found"] = sorted([mark, list(c)] for mark, c in self.found)
         return out
 
 
@@ -66,6 +75,7 @@ class Query:
     position: Position | None = None
     horizon: int | None = None
     strategy: bool = False
+    hidden: bool = False      # the robust game: the role knows only what it has seen
 
     def remaining(self, board: Board) -> int:
         left = board.rules.last_step - self.position.step
@@ -128,8 +138,10 @@ def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = Non
 
 def make_query(board: Board, role: str | None = None, kind: str = "value", at: tuple[str, ...] = (),
                turn: str | None = None, step: int | None = None, horizon: int | None = None,
-               strategy: bool = False) -> Query:
-    """Check the command-line query against the board and build it."""
+               strategy: bool = False, hidden: bool = False, free: tuple[str, ...] = (),
+               found: tuple[str, ...] = ()) -> Query:
+    """Check the command-line query against the board and build it (``hidden``: the robust
+    question, with the role's knowledge from ``--free`` and ``--found``)."""
     rules = board.rules
     role = role or rules.roles[0]
     if role not in rules.roles:
@@ -138,4 +150,15 @@ def make_query(board: Board, role: str | None = None, kind: str = "value", at: t
         raise QueryError(f"--query {kind}: unknown query", f"use one of: {', '.join(QUERY_KINDS)}")
     if horizon is not None and horizon < 0:
         raise QueryError(f"--horizon {horizon}: must be 0 or more")
-    return Query(role, kind, make_position(board, at, turn, step), horizon, strategy)
+    position = make_position(board, at, turn, step)
+    if (free or found) and not hidden:
+        raise QueryError("--free and --found state what the role knows: they need --hidden")
+    if hidden:
+        from .secret import knowledge_of      # the secret marks' rules
+        position = replace(position, **knowledge_of(board, role, position, free, found))
+    elif board.unplaced:
+        raise QueryError(f"{board.name} leaves {', '.join(sorted(board.unplaced))} unplaced",
+                         "ask with --hidden (the robust answer), or place them in the board file")
+    if strategy and hidden:
+        raise QueryError("--strategy: not for --hidden questions", "per-move values show the best play")
+    return Query(role, kind, position, horizon, strategy, hidden)

@@ -93,6 +93,13 @@ RULES_FIELDS = {
     }), key_doc="table", doc="named score tables")),
     "ends": Field(ListOf(END, doc="end conditions in order of precedence")),
     "steps": Field(STEPS),
+    "placement": Field(MapOf(Object(doc="a secret mark one role places before the game", fields={
+        "by": Field(Str(doc="the role that places it (gridsolve play asks that role's player)"), required=True),
+        "count": Field(Int(0, doc="how many cells it places"), required=True),
+        "not_on": Field(ListOf(Str(), doc="where it may not go: pieces (their start cells) and marks "
+                                          "(their cells)"), default=[]),
+    }), key_doc="mark", doc="secret marks placed before the game (Maze Runner Duel's obstacles); a board "
+                            "may leave them unplaced")),
     "timeout": Field(Either(((dict, MapOf(SCORE, key_doc="role")), (list, ListOf(TIMEOUT_ENTRY, min_items=1))),
                             doc="each role's score when the step limit ends the game: a map of scores, or "
                                 "a list of entries of which the first whose `when` holds applies")),
@@ -114,6 +121,8 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
     "turn": Field(Str(doc="the role to move (as `--turn`; default: follows from step, else the first side)")),
     "step": Field(Int(0, doc="the step number of the original game (as `--step`)")),
     "horizon": Field(Int(0, doc="look at most this many plies ahead (as `--horizon`)")),
+    "hidden": Field(Bool(doc="the robust answer: the role knows only its own secret marks (as `--hidden`)"),
+                    default=False),
     "win": Field(Bool(doc="the role can (true) or cannot (false) force its top score (`--query win`)")),
     "survive": Field(Bool(doc="the role can (true) or cannot (false) avoid every end it must avoid "
                               "(`--query survive`)")),
@@ -147,7 +156,10 @@ BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under."
         "east": Field(ListOf(Cell(), doc="edge between [x, y] and [x+1, y]"), default=[]),
     })),
     "pieces": Field(MapOf(Cell(), key_doc="piece", doc="where each piece starts")),
-    "marks": Field(MapOf(ListOf(Cell()), key_doc="mark", doc="named cells, e.g. exit: [[1, 3]]")),
+    "marks": Field(MapOf(Either(((list, ListOf(Cell())), (dict, Object(
+        doc="a secret mark left unplaced: its cells are chosen before play (the rules' placement)",
+        fields={"unplaced": Field(Int(0, doc="how many cells are still to place"), required=True)})))),
+        key_doc="mark", doc="named cells, e.g. exit: [[1, 3]]; a secret mark may be {unplaced: 3}")),
     "expect": Field(ListOf(EXPECTATION, doc="what the level designer expects of this board; "
                                             "`gridsolve verify` checks it")),
 })

@@ -42,7 +42,7 @@ def applies(board: Board, query: Query, split: bool) -> bool:
     entry counts them, scores are numbers or tables, the role's team never moves at once with
     the others, and a collector takes the item where it ends each of its moves."""
     rules = board.rules
-    if not rules.collect or split or query.strategy:
+    if not rules.collect or split or query.strategy or query.hidden:
         return False
     conditions = [e.when for e in live_ends(board)] + [t.when for t in rules.timeout_when]
     if any(when.collected for when in conditions):

@@ -169,7 +169,7 @@ class Asker:
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
         principal line of an engine's answer (see :meth:`Engine.answer`)."""
-        if query.strategy or plan_query(self.board, query).mode != "race":
+        if query.strategy or query.hidden or plan_query(self.board, query).mode != "race":
             return solve(self.board, query, limits, line_plies=line_plies)
         if self.engine is None or self.engine.worn or not self.engine.serves(query):
             if query.position not in self.roots:

@@ -21,7 +21,7 @@ from ..errors import GridsolveError, QueryError
 from ..language.model import Board
 from ..language.position import Query, make_query
 
-QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon")
+QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon", "hidden", "free", "found")
 
 
 @dataclass
@@ -73,8 +73,27 @@ def parse_question(board: Board, text: str) -> Query:
     for key in ("role", "query", "turn"):
         if fields.get(key) is not None and not isinstance(fields[key], str):
             raise QueryError(f"{key}: {json.dumps(fields[key])} is not a name")
+    if not isinstance(fields.get("hidden", False), bool):
+        raise QueryError(f"hidden: {json.dumps(fields['hidden'])} is not true or false")
     return make_query(board, fields.get("role"), fields.get("query", "value"), _at_words(fields.get("at", [])),
-                      fields.get("turn"), fields.get("step"), fields.get("horizon"))
+                      fields.get("turn"), fields.get("step"), fields.get("horizon"), False,
+                      fields.get("hidden", False), _cell_words("free", fields.get("free", [])),
+                      _cell_words("found", fields.get("found", [])))
+
+
+def _cell_words(key: str, value) -> tuple[str, ...]:
+    """``free``/``found`` as the command line writes them: [[x, y], ...] or ["x,y", "MARK=x,y", ...]."""
+    if not isinstance(value, list):
+        raise QueryError(f"{key}: {json.dumps(value)} is not a list", f'write e.g. "{key}": [[2, 5]]')
+    out = []
+    for item in value:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, list) and len(item) == 2 and all(isinstance(v, int) for v in item):
+            out.append(f"{item[0]},{item[1]}")
+        else:
+            raise QueryError(f"{key}: {json.dumps(item)} is not a cell", "write a cell as [x, y]")
+    return tuple(out)
 
 
 def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Query | None, GridsolveError | None]]:
@@ -96,7 +115,7 @@ def ask_many(board: Board, lines: Iterable[str]) -> Iterator[Reply]:
     asker = Asker(board)
     if isinstance(lines, list):
         items = list(items)
-        asker = Asker.for_queries(board, [query for _, query, _ in items if query is not None])
+        asker = Asker.for_queries(board, [query for _, query, _ in items if query is not None and not query.hidden])
     for number, query, error in items:
         try:
             if error is not None:

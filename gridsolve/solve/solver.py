@@ -21,6 +21,7 @@ class MoveValue:
     win: bool | None
     survives: bool
     doom_plies: int | None = None
+    exact: bool | None = None       # --hidden, deepened: the move's answer holds for every horizon
 
 
 @dataclass
@@ -44,11 +45,17 @@ class Answer:
     line: list[dict]
     stats: dict
     strategy: list[dict] | None = None
+    hidden: bool = False        # the robust answer of a --hidden question
 
     def as_dict(self) -> dict:
         out = asdict(self)
         if self.strategy is None:
             out.pop("strategy")
+        if not self.hidden:
+            out.pop("hidden")
+        for move in out["moves"]:
+            if move["exact"] is None:
+                move.pop("exact")
         return out
 
 
@@ -219,8 +226,9 @@ class _Budget:
                 if program.layout.collect and program.query.kind != "survive" else "") + ".")
 
 
-def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float) -> dict:
-    """Ground the layered program: the positions depth by depth, one call each (a depth part
+def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float,
+                   ranks: bool = True) -> dict:
+    """Ground the layered program (``ranks``: with the ranks): the positions depth by depth, one call each (a depth part
     negates the positions of earlier calls, so that each is stratified) until a depth meets no
     new position (the later depth parts are empty); then the values, the races and the ranks,
     a few plies left per call, until they repeat (the later parts derive nothing).  The
@@ -243,9 +251,17 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
             break
     values = _ground_levels(budget, program.values, "value", "vconv")
     _ground_part(ctl, "races", program.races)
+    if not ranks:
+        return {"depths": k, "value_levels": values}
     ranks = _ground_levels(budget, program.ranks, "rank", "rconv")
     _ground_part(ctl, "lookup", program.lookup)
     return {"depths": k, "value_levels": values, "rank_levels": ranks}
+
+
+def ground_values(ctl: clingo.Control, program: Program, limits: Limits | None = None) -> dict:
+    """Ground a layered program's positions and values only (no ranks, no answer parts): every
+    position's value is then a fact ``lval``/``pval`` of ``ctl``'s symbolic atoms."""
+    return _ground_layers(ctl, program, limits or Limits(), time.perf_counter(), ranks=False)
 
 
 def _ground_levels(budget: _Budget, parts: list[str], name: str, stop: str) -> int:
@@ -362,12 +378,15 @@ def read_answer(model: _Model, program: Program, board: Board, stats: dict, numb
         strategy.sort(key=lambda e: str(e["position"]))
     return Answer(board.name, query.role, query.kind, holds, value, answer_plies, win,
                   _opt_number(win_plies.get("at")), surv, _opt_number(doom.get("at")), program.remaining,
-                  query.position.as_dict(board), moves, line, stats, strategy)
+                  query.position.as_dict(board), moves, line, stats, strategy, query.hidden)
 
 
 def survives_or_doom(survives: dict, doom: dict) -> list:
     """The probes of a survive question answered without values."""
     return list(dict.fromkeys([*survives, *doom]))
+
+
+HIDDEN_ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
 
 
 def _read_line(model: _Model, program: Program, board: Board, number: int) -> list[dict]:
@@ -379,7 +398,9 @@ def _read_line(model: _Model, program: Program, board: Board, number: int) -> li
     for args in sorted(model.rows("line", number, 4), key=lambda a: a[0].number):
         ply, turn = args[0].number, args[1].number
         move = format_move(args[2])
-        if ply in answers:
+        if ply in answers and program.layout.knows is not None:
+            move = f"{move} ({HIDDEN_ANSWERS.get(answers[ply].name, answers[ply].name)})"
+        elif ply in answers:
             team = [r for r in rules.turns[turn] if r in program.plan_team]
             others = [r for r in rules.turns[turn] if r not in program.plan_team]
             first = move if len(team) > 1 else f"{team[0]} {move}"
@@ -395,7 +416,11 @@ def solve(board: Board, query: Query, limits: Limits | None = None, bounded: boo
     """Compile ``query`` on ``board`` and answer it with clingo: by races, layer by layer, or
     (games with items, where ``bounded``) by the bounded solver over the abstract game, whose
     principal line stops after ``line_plies`` plies when given (the other solvers' lines are
-    cheap and always whole)."""
+    cheap and always whole).  A ``--hidden`` question without a horizon goes to
+    :func:`gridsolve.solve.robust.solve_hidden`."""
+    if query.hidden and query.horizon is None:
+        from .robust import solve_hidden
+        return solve_hidden(board, query, limits)
     started = time.perf_counter()
     plan = plan_query(board, query)
     if plan.mode == "layered" and bounded:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..language import schema
 from ..language.model import Board
+from ..language.secret import hidden_marks
 from ..language.position import Position, make_position
 from ..language.spec import Where
 from ..compile.state import layout_for
@@ -74,11 +75,12 @@ class Expectation:
     horizon: int | None
     stated: str                        # how the position was stated, e.g. "at explorer=8,3 turn explorer"
     checks: tuple[Expected, ...]
+    hidden: bool = False               # the robust question (solve --hidden)
 
     @property
     def group(self) -> tuple:
         """Expectations with the same group are answered by the same solver run."""
-        return (self.role, self.position, self.horizon)
+        return (self.role, self.position, self.horizon, self.hidden)
 
     def check_name(self, key: str) -> str:
         return " ".join(part for part in (self.role, key, self.stated) if part)
@@ -174,7 +176,17 @@ def _parse_one(board: Board, raw, index: int, where: Where) -> Expectation:
         stated.append(f"step {step}")
     if checked["horizon"] is not None:
         stated.append(f"horizon {checked['horizon']}")
-    return Expectation(index, where.line, role, position, checked["horizon"], " ".join(stated), tuple(checks))
+    if checked["hidden"]:
+        stated.append("hidden")
+        if not hidden_marks(board, role):
+            where.child(raw, "hidden").fail(f"{role} sees every mark of this board", "remove hidden: true")
+        for key in ("winning_first_moves", "no_beeline"):
+            if key in raw:
+                where.child(raw, key).fail(f"{key} is not defined for hidden: true", f"remove {key}")
+    elif board.unplaced:
+        where.fail(f"the board leaves {', '.join(sorted(board.unplaced))} unplaced", "add hidden: true")
+    return Expectation(index, where.line, role, position, checked["horizon"], " ".join(stated), tuple(checks),
+                       checked["hidden"])
 
 
 def _range(value: dict, where: Where) -> Range:

@@ -176,7 +176,7 @@ def check_board(path: Path, explain: bool = False):
     for expectation in expectations:
         groups.setdefault(expectation.group, []).append(expectation)
     asker = Asker.for_queries(board, [Query(m[0].role, position=m[0].position, horizon=m[0].horizon)
-                                      for m in groups.values()])
+                                      for m in groups.values() if not m[0].hidden])
     for members in groups.values():
         for index, key, status, measured, message, seconds in _measure_group(board, members, asker, explain):
             yield ("check", rows[(index, key)], status, measured, message, seconds)
@@ -188,7 +188,8 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
     first = members[0]
     wanted = [(e.index, x) for e in members for x in e.checks]
     solver_keys = [(i, x) for i, x in wanted if x.key in SOLVER_KEYS]
-    query = Query(first.role, _query_kind({x.key for _, x in solver_keys}), first.position, first.horizon)
+    query = Query(first.role, _query_kind({x.key for _, x in solver_keys}), first.position, first.horizon,
+                  hidden=first.hidden)
     if solver_keys:
         started = time.perf_counter()
         try:

@@ -1,0 +1,105 @@
+"""The robust game of a ``--hidden`` question: what the role knows, as facts and a board.
+
+The role does not see its hidden marks (:mod:`gridsolve.language.secret`): the program is
+compiled for the board without them, and the others place them as the role bumps
+(:func:`gridsolve.compile.gamerules.move_rules`).  The facts here say where they may go:
+
+* ``hcand(X,Y)``, ``hbit(X,Y,B1..Bw)``: a cell some hidden mark may occupy, and its bit in
+  the knowledge words (0 in the other words);
+* ``hallow(J,X,Y)``: hidden mark J (1..h) may occupy the cell;
+* ``hdistance(M,X,Y,O1..Ow,D)``: the role's distance to mark M (``nearer``) around the
+  obstacles ``O`` it has found (and the cells it bumps on that it sees), for every set of
+  found obstacles it can have (as ``distance/5``: a piece may step off such a cell).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from collections import deque
+from dataclasses import replace
+
+from ..errors import LimitError, QueryError
+from ..language.model import DELTA, DIRECTIONS, Board
+from ..language.secret import allowed_cells, hidden_marks, secret_count
+from .state import Knowledge, Layout
+
+MAX_FOUND_SETS = 20_000
+
+
+def knowledge_for(board: Board, role: str) -> Knowledge:
+    """The knowledge fields of ``role``'s robust game; a QueryError where it has nothing hidden
+    or moves together with others."""
+    marks = hidden_marks(board, role)
+    if not marks:
+        raise QueryError(f"--hidden: {role} sees every mark of {board.name}",
+                         "--hidden is for roles whose bump marks are hidden: true (Maze Runner Duel)")
+    if any(len(side) > 1 and role in side for side in board.rules.turns):
+        raise QueryError(f"--hidden: {role} moves at once with other roles",
+                         "--hidden answers games where the role moves alone in its ply")
+    allowed = tuple(allowed_cells(board, m) for m in marks)
+    cells = tuple(sorted(set().union(*allowed)))
+    return Knowledge(role, marks, tuple(secret_count(board, m) for m in marks), allowed, cells)
+
+
+def robust_board(board: Board, knows: Knowledge) -> Board:
+    """``board`` without the marks hidden from the role (the others place them in play)."""
+    return replace(board, marks={m: c for m, c in board.marks.items() if m not in knows.marks})
+
+
+def knowledge_facts(board: Board, layout: Layout, root_found=frozenset(), found_sets=None) -> str:
+    """The facts of the knowledge fields; the distances for every set of found obstacles that
+    can follow ``root_found`` (the cells found at the query position), or for ``found_sets``
+    only (each a complete placement: nothing more can be found)."""
+    knows = layout.knows
+    out = []
+    for cell in knows.cells:
+        word, bit = knows.bit(cell)
+        bits = [bit if k == word else 0 for k in range(knows.words)]
+        out.append(f"hcand({cell[0]},{cell[1]}). hbit({cell[0]},{cell[1]},{','.join(map(str, bits))}).")
+    for j, allowed in enumerate(knows.allowed, 1):
+        out.append(" ".join(f"hallow({j},{x},{y})." for x, y in sorted(allowed)))
+    rules = board.rules
+    conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
+    goals = sorted({m for when in conditions for piece, other, m in when.nearer if knows.role in (piece, other)})
+    if goals and found_sets is None:
+        found_sets = list(_found_sets(board, knows, frozenset(root_found)))
+    for mark in goals:
+        out += _distance_facts(board, knows, mark, found_sets)
+    return "\n".join(out)
+
+
+def _found_sets(board: Board, knows: Knowledge, root: frozenset):
+    """Every set of found obstacles a position after one with ``root`` found can have."""
+    more = sum(knows.counts) - len(root)
+    rest = [c for c in knows.cells if c not in root]
+    sets = sum(math.comb(len(rest), k) for k in range(more + 1))
+    if sets > MAX_FOUND_SETS:
+        raise LimitError(f"--hidden: {sets:,} sets of obstacles the role may find (limit {MAX_FOUND_SETS:,}), "
+                         "each with its distances", "use fewer hidden obstacles or a smaller board")
+    for k in range(more + 1):
+        for found in itertools.combinations(rest, k):
+            yield root | frozenset(found)
+
+
+def _distance_facts(board: Board, knows: Knowledge, mark: str, found_sets) -> list[str]:
+    from .compiler import UNREACHABLE
+    cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
+    steps = {c: [(c[0] + DELTA[d][0], c[1] + DELTA[d][1]) for d in DIRECTIONS if board.open_step(c, d)] for c in cells}
+    seen = {c for m in board.rules.moves[knows.role].bump_on for c in board.marks.get(m, ())}
+    goal = board.marks.get(mark, frozenset())
+    out = []
+    for found in found_sets:
+        blocked = seen | found
+        dist = {c: 0 for c in goal if c not in blocked}
+        queue = deque(dist)
+        while queue:          # backwards from the goal, never through a blocked cell
+            cell = queue.popleft()
+            if cell in blocked:
+                continue
+            for prev in steps[cell]:
+                if prev not in dist:
+                    dist[prev] = dist[cell] + 1
+                    queue.append(prev)
+        words = ",".join(map(str, knows.pack(found)))
+        out.append(" ".join(f"hdistance({mark},{x},{y},{words},{dist.get((x, y), UNREACHABLE)})." for x, y in cells))
+    return out

@@ -1,0 +1,69 @@
+"""Robust answers (``solve --hidden``) for the whole game: deepen until the answer is certain.
+
+The robust game keeps what the role knows in its positions, so far fewer plies fit than with
+full information (Maze Runner Duel: about 12 of 40).  A horizon h is enough for the answer
+with more plies left when it is *certain*: the value is the role's lowest or highest score
+and is forced in D < h plies.  Then every forcing line stops (at an end, or where a side has
+no move) before the horizon, so the same strategy forces it with any number of plies left,
+and no faster one exists there either (it would stop before h too); the win, survival and
+doom answers follow the same way.  A move's answer is certain when its value is extreme and
+forced before its own horizon (h - 1 plies after the move); the others are given as found
+within the horizon and marked ``"exact": false``.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..errors import LimitError
+from ..language.model import Board
+from ..language.position import Query
+from .solver import Answer, Limits, solve as solve_exact
+
+FIRST_HORIZON = 8
+STEP = 2
+
+
+def certain(value, plies, survives, doom, left: int, scores: list[int]) -> bool:
+    """Does the answer with ``left`` plies hold with any number of plies left?"""
+    if plies is None or plies >= left:
+        return False
+    if value == scores[-1]:
+        return True
+    return value == scores[0] and (not survives and doom is not None and doom < left)
+
+
+def solve_hidden(board: Board, query: Query, limits: Limits | None = None, deepest: int | None = None) -> Answer:
+    """The robust answer to ``query`` (a ``--hidden`` question without a horizon): exact when the
+    whole game fits, else from the first horizon whose answer is certain; a LimitError when none
+    is up to ``deepest`` plies (default: as deep as the limits allow)."""
+    remaining = query.remaining(board)
+    if remaining <= FIRST_HORIZON:
+        return solve_exact(board, replace(query, horizon=remaining), limits)
+    scores = board.rules.scores_of(query.role)
+    horizon, last = FIRST_HORIZON, None
+    while horizon < remaining:
+        try:
+            answer = solve_exact(board, replace(query, horizon=horizon), limits)
+        except LimitError as exc:
+            if last is None:
+                raise
+            raise LimitError(
+                f"the robust answer within {remaining} plies is not settled by the first {last.remaining} "
+                f"plies (there: value {last.value}, plies {last.plies}), and {horizon} plies do not fit: "
+                f"{exc.message}", f"ask with --horizon {last.remaining} for the answer within that many plies")
+        if certain(answer.value, answer.plies, answer.survives, answer.doom_plies, horizon, scores):
+            return _widened(answer, remaining, horizon, scores)
+        last, horizon = answer, horizon + STEP
+        if deepest is not None and horizon > deepest:
+            raise LimitError(f"the robust answer within {remaining} plies is not settled by the first {deepest} plies")
+    return solve_exact(board, replace(query, horizon=remaining), limits)
+
+
+def _widened(answer: Answer, remaining: int, horizon: int, scores: list[int]) -> Answer:
+    """The certain answer found at ``horizon``, stated for ``remaining`` plies; each move says
+    whether its own answer is certain too."""
+    for move in answer.moves:
+        move.exact = certain(move.value, move.plies, move.survives, move.doom_plies, horizon - 1, scores)
+    answer.remaining = remaining
+    answer.stats = {**answer.stats, "settled_at": horizon}
+    return answer
