@@ -92,6 +92,50 @@ def test_engine_agrees_with_solving_alone_and_with_the_reference(tmp_path, mecha
     assert answered >= (200 if not mechanisms else 100)     # the engine really was asked
 
 
+def _without_line(answer) -> dict:
+    out = _without_stats(answer)
+    out.pop("line")
+    return out
+
+
+@pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
+@pytest.mark.parametrize("seeds", [pytest.param(range(3), id="first"),
+                                   pytest.param(range(3, N_BOARDS), id="rest", marks=pytest.mark.slow)])
+def test_answers_without_a_line_equal_those_of_the_answer_parts(tmp_path, mechanisms, seeds):
+    """Read off the ranks (gridsolve/solve/rankread.py), every question's answer on random
+    boards is the answer parts' one, every move included, without the line; asked twice in
+    a row, interleaved with questions that ground their answer parts."""
+    answered, problems = 0, []
+    for seed in seeds:
+        rb = (random_mechanism_board if mechanisms else random_board)(seed)
+        board = _load(tmp_path, rb.text, f"noline-{seed}.yaml")
+        queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
+        asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode == "race"]
+        if not asked:
+            continue
+        engine = Engine(board, [q.position for _, q in asked])
+        for label, query in asked + asked[:3]:
+            quick = engine.answer(query, line_plies=0)
+            full = engine.answer(query)
+            assert quick.line is None and quick.as_dict()["line"] is None
+            answered += 1
+            if _without_line(quick) != _without_line(full):
+                problems.append(f"seed {seed}: {label}\n  {_without_line(quick)}\n  {_without_line(full)}")
+    assert not problems, "\n".join(problems)
+    assert answered >= 4 * len(seeds)     # the boards really were asked
+
+
+def test_a_question_without_a_line_costs_no_ground_call(seeds, monkeypatch):
+    board = seeds["2007"]
+    start = initial_position(board)
+    engine = Engine(board, [start])
+    engine.answer(Query("explorer", "value", start), line_plies=0)
+    monkeypatch.setattr(engine.ctl, "ground", None)     # any ground call would fail now
+    monkeypatch.setattr(engine.ctl, "solve", None)
+    answer = engine.answer(Query("mummy", "win", start), line_plies=0)
+    assert (answer.value, answer.plies, answer.win, answer.win_plies, answer.line) == (100, 20, True, 20, None)
+
+
 # - One program, several queries: the encoding's query numbers (hand-checked) ---
 
 def test_two_queries_in_one_program_each_get_their_own_answer(corridor):

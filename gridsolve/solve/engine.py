@@ -26,6 +26,7 @@ from ..resources import encoding
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
+from .rankread import RankIndex
 from .solver import Answer, Limits, _Model, ground_ranks, read_answer, solve
 
 
@@ -76,6 +77,7 @@ class Engine:
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the program: {exc}") from exc
         self.asked = 0
+        self.index: RankIndex | None = None     # read on the first question asked without a line
         self.base_atoms = len(self.ctl.symbolic_atoms)
         self.ground_s = time.perf_counter() - started
 
@@ -92,9 +94,12 @@ class Engine:
 
     def answer(self, query: Query, line_plies: int | None = None) -> Answer:
         """The answer to ``query`` (see :meth:`serves`), from this grounding plus its answer
-        parts; ``line_plies`` (at least 1) bounds the principal line computed (None: to its end)."""
+        parts; ``line_plies`` bounds the principal line computed (None: to its end; 0: no line,
+        the answer's ``line`` is None and is read off the ranks, see :meth:`answer_without_line`)."""
         if not self.serves(query):
             raise EncodingError(f"the engine cannot answer {query.kind} for {query.role} at this position")
+        if line_plies == 0:
+            return self.answer_without_line(query)
         started = time.perf_counter()
         self.asked += 1
         number = clingo.Number(self.asked)
@@ -117,6 +122,29 @@ class Engine:
                  "ground_atoms": len(self.ctl.symbolic_atoms), "total_s": round(solved - started, 4)}
         program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
         return read_answer(model, program, self.board, stats, self.asked)
+
+    def answer_without_line(self, query: Query) -> Answer:
+        """The answer to ``query`` without its principal line (``line`` None), read off the
+        ranks in Python (:mod:`gridsolve.solve.rankread`): no ground call, no solve, so its cost
+        does not grow with the questions asked before."""
+        started = time.perf_counter()
+        if self.index is None:
+            self.index = RankIndex(self.ctl)
+            self.index_s = time.perf_counter() - started
+        self.asked += 1
+        plan, value = self.plans[query.role]
+        remaining = query.remaining(self.board)
+        root = clingo.parse_term(self.layout.root_term(query.position, self.board))
+        model = _Model()
+        model.collect(self.index.shown(self.asked, self.board.rules, query.role, plan, value, root, remaining))
+        done = time.perf_counter()
+        stats = {"engine_ground_s": round(self.ground_s, 4), "index_s": round(self.index_s, 4),
+                 "levels": self.levels, "queries": self.asked, "answer_s": round(done - started, 4),
+                 "solve_s": 0.0, "ground_atoms": len(self.ctl.symbolic_atoms), "total_s": round(done - started, 4)}
+        program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
+        answer = read_answer(model, program, self.board, stats, self.asked)
+        answer.line = None
+        return answer
 
     @property
     def worn(self) -> bool:
@@ -168,9 +196,12 @@ class Asker:
 
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
-        principal line of an engine's answer (see :meth:`Engine.answer`)."""
+        principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
         if query.strategy or plan_query(self.board, query).mode != "race":
-            return solve(self.board, query, limits)
+            answer = solve(self.board, query, limits)
+            if line_plies == 0:
+                answer.line = None
+            return answer
         if self.engine is None or self.engine.worn or not self.engine.serves(query):
             if query.position not in self.roots:
                 self.roots.append(query.position)

@@ -4,7 +4,9 @@ Each question is one line of JSON with the options of ``gridsolve solve``::
 
     {"role": "mummy", "query": "win", "at": {"explorer": [2, 3]}, "turn": "mummy", "horizon": 10}
 
-(every key optional; ``at`` may also be a list of ``"piece=x,y"``).  Blank lines and lines
+(every key optional; ``at`` may also be a list of ``"piece=x,y"``; ``"line": false`` asks
+for the answer without its principal line, read off the ranks at a cost that does not grow
+with the questions asked before).  Blank lines and lines
 starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.solve.engine.Asker`:
 the questions the race solver answers share one grounding; when all questions are known in
 advance (a file), it is rooted at all their positions, so that it grounds once.
@@ -21,7 +23,7 @@ from ..errors import GridsolveError, QueryError
 from ..language.model import Board
 from ..language.position import Query, make_query
 
-QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon")
+QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon", "line")
 
 
 @dataclass
@@ -53,8 +55,16 @@ def _at_words(value) -> tuple[str, ...]:
                      'write {"explorer": [2, 3]} or ["explorer=2,3"]')
 
 
-def parse_question(board: Board, text: str) -> Query:
-    """The query a question line asks (see the module docstring)."""
+@dataclass(frozen=True)
+class Question:
+    """A parsed question line: the query, and whether its principal line is asked for."""
+
+    query: Query
+    line: bool = True
+
+
+def parse_question(board: Board, text: str) -> Question:
+    """The question a line asks (see the module docstring)."""
     try:
         fields = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -73,12 +83,16 @@ def parse_question(board: Board, text: str) -> Query:
     for key in ("role", "query", "turn"):
         if fields.get(key) is not None and not isinstance(fields[key], str):
             raise QueryError(f"{key}: {json.dumps(fields[key])} is not a name")
-    return make_query(board, fields.get("role"), fields.get("query", "value"), _at_words(fields.get("at", [])),
-                      fields.get("turn"), fields.get("step"), fields.get("horizon"))
+    if not isinstance(fields.get("line", True), bool):
+        raise QueryError(f"line: {json.dumps(fields['line'])} is not true or false",
+                         'write "line": false to leave the principal line out')
+    return Question(make_query(board, fields.get("role"), fields.get("query", "value"),
+                               _at_words(fields.get("at", [])), fields.get("turn"), fields.get("step"),
+                               fields.get("horizon")), fields.get("line", True))
 
 
-def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Query | None, GridsolveError | None]]:
-    """(line number, query, None) or (line number, None, error) for each question line."""
+def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Question | None, GridsolveError | None]]:
+    """(line number, question, None) or (line number, None, error) for each question line."""
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -96,11 +110,11 @@ def ask_many(board: Board, lines: Iterable[str]) -> Iterator[Reply]:
     asker = Asker(board)
     if isinstance(lines, list):
         items = list(items)
-        asker = Asker.for_queries(board, [query for _, query, _ in items if query is not None])
-    for number, query, error in items:
+        asker = Asker.for_queries(board, [question.query for _, question, _ in items if question is not None])
+    for number, question, error in items:
         try:
             if error is not None:
                 raise error
-            yield Reply(number, asker.ask(query).as_dict())
+            yield Reply(number, asker.ask(question.query, line_plies=None if question.line else 0).as_dict())
         except GridsolveError as exc:
             yield Reply(number, error=exc)

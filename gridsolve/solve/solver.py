@@ -41,7 +41,7 @@ class Answer:
     remaining: int
     position: dict
     moves: list[MoveValue]
-    line: list[dict]
+    line: list[dict] | None       # None: asked without the principal line (gridsolve ask)
     stats: dict
     strategy: list[dict] | None = None
 
