@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -38,6 +39,22 @@ def reports_errors(command):
 
 
 BOARD = click.argument("board", type=click.Path(dir_okay=False, path_type=Path))
+
+
+def _max_memory(ctx, param, value):
+    """--max-memory: the limit of this process and its workers, passed on as GRIDSOLVE_MAX_MEMORY."""
+    if value is not None:
+        from .solve.limits import ENV, parse_memory
+        try:
+            os.environ[ENV] = str(parse_memory(value, ""))
+        except GridsolveError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return value
+
+
+MAX_MEMORY = click.option("--max-memory", metavar="SIZE", callback=_max_memory, expose_value=False,
+                          is_eager=True, help="Stop (exit code 3) before the solver needs more memory than this, "
+                          "e.g. 1500MB or 4GB (default: $GRIDSOLVE_MAX_MEMORY, else 2GB).")
 
 
 def position_options(command):
@@ -98,6 +115,7 @@ def compile(board, role, kind, at, turn, step, horizon, want_strategy):
 @click.option("--force", is_flag=True, help="Overwrite the --strategy file if it exists.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Stop (exit code 3) when the positions are not explored after this many seconds.")
+@MAX_MEMORY
 @reports_errors
 def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
@@ -125,6 +143,7 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
 @main.command()
 @BOARD
 @click.argument("questions", type=click.File("r", encoding="utf-8"), default="-")
+@MAX_MEMORY
 @reports_errors
 def ask(board, questions):
     """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
@@ -151,6 +170,7 @@ def ask(board, questions):
               help="The solver looks at most N plies ahead (default: to the step limit, or fewer "
                    "where that does not fit in 20 s).")
 @position_options
+@MAX_MEMORY
 @reports_errors
 def play(board, humans, horizon, at, turn, step):
     """Play BOARD in the terminal against the solver's optimal strategy (moves from standard input)."""
@@ -170,6 +190,7 @@ def play(board, humans, horizon, at, turn, step):
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Give up on a board after this many seconds (status timeout, counts as a failure).")
 @click.option("--update", is_flag=True, help="Write the measured values into the expect blocks.")
+@MAX_MEMORY
 @reports_errors
 def verify(paths, fmt, jobs, timeout, update):
     """Check the board files in PATHS (files or folders; default: boards/) and their expect blocks.
@@ -220,6 +241,7 @@ def verify(paths, fmt, jobs, timeout, update):
 @click.option("--force", is_flag=True, help="Replace existing files of the same names.")
 @click.option("--keep", metavar="NAMES", help="With --like: these pieces and marks (comma-separated) stay where "
               "the board has them, e.g. --keep p1,p2,center.")
+@MAX_MEMORY
 @reports_errors
 def generate(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
              allow_sealed, allow_trivial, method, timeout, force, keep):

@@ -17,6 +17,7 @@ not reach) and otherwise with a single-shot solve (the layered solver).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import clingo
@@ -27,7 +28,8 @@ from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
 from .rankread import RankIndex
-from .solver import Answer, Limits, _Model, ground_ranks, read_answer, solve
+from .limits import Limits
+from .solver import Answer, _Model, ground_ranks, race_budget, read_answer, solve
 
 
 def race_roles(board: Board) -> dict[str, bool]:
@@ -47,10 +49,11 @@ class Engine:
     """The race solver of ``board`` ground once from ``roots`` for ``roles`` (default: every
     role the race solver serves), with the ranks up to ``plies`` (default: the whole game);
     :meth:`answer` answers any query about those roles at a position reachable from the roots
-    with at most ``plies`` plies left (any number, when the ranks stopped changing before)."""
+    with at most ``plies`` plies left (any number, when the ranks stopped changing before).
+    ``limits`` (default: :class:`~gridsolve.solve.limits.Limits`) bound the grounding."""
 
     def __init__(self, board: Board, roots: list[Position], roles: list[str] | None = None,
-                 plies: int | None = None):
+                 plies: int | None = None, limits: Limits | None = None):
         started = time.perf_counter()
         self.board = board
         servable = race_roles(board)
@@ -68,10 +71,11 @@ class Engine:
         base, levels = race_program(board, self.layout, self.plans, self.races,
                                     [self.layout.root_term(p, board) for p in self.roots], self.plies,
                                     f"engine: roles {', '.join(roles)}, {len(self.roots)} roots")
+        budget = race_budget(board, self.layout, self.roots, limits or Limits(), started)
         self.ctl = clingo.Control(["--warn=none", "--stats"])
         answers = encoding("answer.lp")
         try:
-            self.levels = ground_ranks(self.ctl, base, levels)
+            self.levels = ground_ranks(self.ctl, base, levels, budget)
             self.ctl.add("answers", [], answers[answers.index("\n#program "):])
             self.complete = self.levels < self.plies    # a level decided nothing: so would every later one
         except RuntimeError as exc:
@@ -207,6 +211,8 @@ class Asker:
                 self.roots.append(query.position)
             if self.plies is not None:
                 self.plies = max(self.plies, query.remaining(self.board))
-            self.engine = Engine(self.board, self.roots, plies=self.plies)
+            # the engine serves the questions after this one too: their memory limit, not this one's time
+            shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
+            self.engine = Engine(self.board, self.roots, plies=self.plies, limits=shared)
             self.groundings += 1
         return self.engine.answer(query, line_plies)
