@@ -55,6 +55,9 @@ MECH_CASES = [  # (board, role, query, horizon)
 ]
 # The limits: the largest Pacman value horizon that fits, and the first that must stop (exit 3).
 LIMIT_CASES = [("boards/pacman3p.yaml", "pacman", "value", 14), ("boards/pacman3p.yaml", "pacman", "value", 15)]
+# open boards (issue 13): the race solver must stop before --max-memory (default 2 GB), the 64x64 within a minute
+MEMORY_CASES = [("bench/boards/open-24x24.yaml", "explorer", "value", None),
+                ("bench/boards/open-64x64.yaml", "explorer", "value", None)]
 # The generation of issue 5: five 8x8 Mummy Mazes with non-trivial forced escapes of 20 plies or more.
 GENERATION = ["generate", "--rules", "mummy-maze-2007-prose", "--size", "8x8", "--plies", "20..", "--count", "5",
               "--seed", "1"]
@@ -215,6 +218,8 @@ def worker(spec: dict) -> dict:
     kind = spec["kind"]
     if kind == "multishot":
         return multishot.worker(spec)
+    if kind == "ask":
+        return multishot.ask_worker(spec)
     from gridsolve.language.loader import load_board
     from gridsolve.language.position import make_query
     t0 = time.perf_counter()
@@ -725,10 +730,10 @@ def limit_rows(args) -> list[str]:
     """One run each of LIMIT_CASES: the largest horizon that fits, and one that must stop (exit 3)."""
     lines = ["| case | outcome | end to end (s) | peak RSS (MB) | ground atoms | what gridsolve says |",
              "|---|---|---|---|---|---|"]
-    for board, role, query, horizon in LIMIT_CASES:
+    for board, role, query, horizon in LIMIT_CASES + MEMORY_CASES:
         log(f"  limits: {board} {role} {query} --horizon {horizon} ...")
         res = run_cli(board, role, query, horizon, args.timeout, args.mem_limit_mb)
-        label = f"{Path(board).stem} {role} {query} h{horizon}"
+        label = f"{Path(board).stem} {role} {query}" + (f" h{horizon}" if horizon is not None else "")
         if res.get("result"):
             stats, a = res["result"]["stats"], res["result"]["answer"]
             lines.append(f"| {label} | answered: {a['value']} in {a['plies']} | {res['wall_s']:.1f} | "
@@ -1046,6 +1051,7 @@ def main(argv=None):
 
     limits = [] if args.quick else limit_rows(args)
     many = multishot.rows(args, run_worker, str(boards[8].relative_to(ROOT)), log)
+    asked = [] if args.quick else multishot.ask_rows(args, run_worker, log)
     gen_note = (("not measured in the quick run", "not measured") if args.quick else generation_row(args))
     mismatches = [c for c in seed_cases + random_cases + mech_cases if c.mismatch]
     changed = tree_fingerprint() != fingerprint
@@ -1105,7 +1111,10 @@ def main(argv=None):
                 f"values and ranks still to come (estimated as {VALUES_FACTOR}× the explored positions' atoms, "
                 "after the next depth at the growth of the last one), would exceed "
                 f"{Limits().atoms:,}: about 1.5 GB. One run each: the largest Pacman value horizon that fits, "
-                "and the next one.", ""] + limits + [""]
+                "and the next one. Every solver path also stops before it passes `--max-memory` (default 2 GB; "
+                "`gridsolve/solve/limits.py`): the positions are estimated before grounding, the resident memory is "
+                "read between ground calls and the address space is capped during each; the open 24×24 and 64×64 "
+                "boards (`bench/boards/`) must stop so.", ""] + limits + [""]
     notes = [(c, n) for c in seed_cases + random_cases + mech_cases for n in c.notes]
     if notes:
         doc += ["Notes:", ""] + [f"- {c.label} {c.role} {c.query}: {n}" for c, n in notes] + [""]
@@ -1117,6 +1126,17 @@ def main(argv=None):
             "the grounding). *check*: both give the same answers (every field and move; the principal line, or "
             "its first move where the engine computed only that, as play does). Bench script: "
             "`bench/multishot.py`.", ""] + many + [""]
+    if asked:
+        doc += ["### 1,000 random questions per seed board", "",
+                f"`gridsolve ask` as a library call in a fresh worker (board loading included, Python start-up not): "
+                f"{multishot.ASK_QUESTIONS:,} random positions (pieces on random free cells, random side, role and "
+                "kind), with `\"line\": false` and, on the boards the race solver answers, with their principal lines; "
+                f"a set stops after {multishot.ASK_CAP_S:.0f} s and the rest is extrapolated from its pace. Without "
+                "lines the answers are read off the race ranks (`gridsolve/solve/rankread.py`); the first reply "
+                "includes the grounding and reading the ranks. Layered questions (Wallmaze, Pacman's value, Maze "
+                "Runner Duel) are solved one by one; an *error* is a question that does not fit the limits (exit "
+                "code 3). *check*: the answers with lines, their line left out, equal those without. One run each.",
+                ""] + asked + [""]
     doc += ["## Where the time goes", ""] + split + [""]
     doc += ["### Shares of `solve()` per random case", "",
             "compile = Python writes the program; ground = every clingo call before solving (parsing "

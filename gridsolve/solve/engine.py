@@ -11,9 +11,15 @@ and solves; the answer is the one :func:`gridsolve.solve.solver.solve` gives for
 added so far in each ground call: text added per query would make each query slower than the
 one before.
 
-:class:`Asker` is what verify and play use: it answers each query from an engine when the race
-solver can (grounding a new one, with one more root, only for a position the current one does
-not reach) and otherwise with a single-shot solve (the layered solver).
+An engine can also read every answer off the ranks in Python (:meth:`Engine.answer_from_ranks`,
+:mod:`gridsolve.solve.rankread`): after a one-time reading of the ranks and moves, a question
+costs no ground call and no solve, however many were asked before.  ``gridsolve ask`` answers
+so, and so does every question asked without its principal line; verify and play, which ask a
+few questions with short lines, use the answer parts (no reading of every move).
+
+:class:`Asker` is what verify, play and ask use: it answers each query from an engine when the
+race solver can (grounding a new one, with one more root, only for a position the current one
+does not reach) and otherwise with a single-shot solve (the layered solver).
 """
 from __future__ import annotations
 
@@ -81,7 +87,7 @@ class Engine:
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the program: {exc}") from exc
         self.asked = 0
-        self.index: RankIndex | None = None     # read on the first question asked without a line
+        self.index: RankIndex | None = None     # read on the first question answered from the ranks
         self.base_atoms = len(self.ctl.symbolic_atoms)
         self.ground_s = time.perf_counter() - started
 
@@ -103,7 +109,7 @@ class Engine:
         if not self.serves(query):
             raise EncodingError(f"the engine cannot answer {query.kind} for {query.role} at this position")
         if line_plies == 0:
-            return self.answer_without_line(query)
+            return self.answer_from_ranks(query, 0)
         started = time.perf_counter()
         self.asked += 1
         number = clingo.Number(self.asked)
@@ -127,10 +133,10 @@ class Engine:
         program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
         return read_answer(model, program, self.board, stats, self.asked)
 
-    def answer_without_line(self, query: Query) -> Answer:
-        """The answer to ``query`` without its principal line (``line`` None), read off the
-        ranks in Python (:mod:`gridsolve.solve.rankread`): no ground call, no solve, so its cost
-        does not grow with the questions asked before."""
+    def answer_from_ranks(self, query: Query, line_plies: int | None = None) -> Answer:
+        """The answer to ``query`` read off the ranks in Python (:mod:`gridsolve.solve.rankread`),
+        with the principal line as in :meth:`answer` (``line_plies`` 0: none, ``line`` None):
+        no ground call, no solve, so its cost does not grow with the questions asked before."""
         started = time.perf_counter()
         if self.index is None:
             self.index = RankIndex(self.ctl)
@@ -141,13 +147,17 @@ class Engine:
         root = clingo.parse_term(self.layout.root_term(query.position, self.board))
         model = _Model()
         model.collect(self.index.shown(self.asked, self.board.rules, query.role, plan, value, root, remaining))
+        if line_plies != 0:
+            last = remaining if line_plies is None else min(remaining, max(1, line_plies) - 1)
+            model.collect(self.index.line(self.asked, self.board.rules, query.role, plan, value, root, remaining, last))
         done = time.perf_counter()
         stats = {"engine_ground_s": round(self.ground_s, 4), "index_s": round(self.index_s, 4),
                  "levels": self.levels, "queries": self.asked, "answer_s": round(done - started, 4),
                  "solve_s": 0.0, "ground_atoms": len(self.ctl.symbolic_atoms), "total_s": round(done - started, 4)}
         program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
         answer = read_answer(model, program, self.board, stats, self.asked)
-        answer.line = None
+        if line_plies == 0:
+            answer.line = None
         return answer
 
     @property
@@ -185,18 +195,21 @@ class Asker:
     hundreds of questions).
     ``groundings`` counts the engines built."""
 
-    def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None):
+    def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None,
+                 from_ranks: bool = False):
         self.board = board
+        self.from_ranks = from_ranks     # every engine answer read off the ranks (many questions)
         self.roots = list(dict.fromkeys(roots))
         self.plies = plies
         self.engine: Engine | None = None
         self.groundings = 0
 
     @classmethod
-    def for_queries(cls, board: Board, queries: list[Query]) -> "Asker":
+    def for_queries(cls, board: Board, queries: list[Query], from_ranks: bool = False) -> "Asker":
         """An Asker whose first grounding serves all of ``queries``: rooted at their positions,
         with the ranks up to the most plies any of them has left."""
-        return cls(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None))
+        return cls(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None),
+                   from_ranks)
 
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
@@ -215,4 +228,6 @@ class Asker:
             shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
             self.engine = Engine(self.board, self.roots, plies=self.plies, limits=shared)
             self.groundings += 1
+        if self.from_ranks:
+            return self.engine.answer_from_ranks(query, line_plies)
         return self.engine.answer(query, line_plies)

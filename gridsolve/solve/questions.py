@@ -5,8 +5,7 @@ Each question is one line of JSON with the options of ``gridsolve solve``::
     {"role": "mummy", "query": "win", "at": {"explorer": [2, 3]}, "turn": "mummy", "horizon": 10}
 
 (every key optional; ``at`` may also be a list of ``"piece=x,y"``; ``"line": false`` asks
-for the answer without its principal line, read off the ranks at a cost that does not grow
-with the questions asked before).  Blank lines and lines
+for the answer without its principal line).  Blank lines and lines
 starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.solve.engine.Asker`:
 the questions the race solver answers share one grounding; when all questions are known in
 advance (a file), it is rooted at all their positions, so that it grounds once.
@@ -105,12 +104,14 @@ def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Question 
 def ask_many(board: Board, lines: Iterable[str]) -> Iterator[Reply]:
     """A reply to each question line, in order.  A list of lines is read through first, so
     that one grounding is rooted at every position asked about; other iterables (standard
-    input) are answered as they come."""
+    input) are answered as they come.  The race solver's answers are read off its ranks
+    (:meth:`~gridsolve.solve.engine.Engine.answer_from_ranks`): a question costs the same
+    however many were asked before."""
     items: Iterable = _parsed(board, lines)
-    asker = Asker(board)
+    asker = Asker(board, from_ranks=True)
     if isinstance(lines, list):
         items = list(items)
-        asker = Asker.for_queries(board, [question.query for _, question, _ in items if question is not None])
+        asker = Asker.for_queries(board, [question.query for _, question, _ in items if question is not None], True)
     for number, question, error in items:
         try:
             if error is not None:
