@@ -1131,9 +1131,9 @@ def main(argv=None):
                 f"`gridsolve ask` as a library call in a fresh worker (board loading included, Python start-up not): "
                 f"{multishot.ASK_QUESTIONS:,} random positions (pieces on random free cells, random side, role and "
                 "kind), with `\"line\": false` and, on the boards the race solver answers, with their principal lines; "
-                f"a set stops after {multishot.ASK_CAP_S:.0f} s and the rest is extrapolated from its pace. Without "
-                "lines the answers are read off the race ranks (`gridsolve/solve/rankread.py`); the first reply "
-                "includes the grounding and reading the ranks. Layered questions (Wallmaze, Pacman's value, Maze "
+                f"a set stops after {multishot.ASK_CAP_S:.0f} s and the rest is extrapolated from its pace. The race "
+                "solver's answers, lines included, are read off its ranks (`gridsolve/solve/rankread.py`); the first "
+                "reply includes the grounding and reading the ranks and moves. Layered questions (Wallmaze, Pacman's value, Maze "
                 "Runner Duel) are solved one by one; an *error* is a question that does not fit the limits (exit "
                 "code 3). *check*: the answers with lines, their line left out, equal those without. One run each.",
                 ""] + asked + [""]

@@ -18,7 +18,7 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, initial_position, make_query
 from gridsolve.solve import limits as limits_module
 from gridsolve.solve.engine import Engine
-from gridsolve.solve.limits import (ENV, Budget, Limits, estimate_positions, parse_memory, resident)
+from gridsolve.solve.limits import ENV, Budget, Limits, estimate_positions, parse_memory
 from gridsolve.solve.solver import race_ranks, solve
 
 from conftest import CORRIDOR, ROOT
@@ -97,7 +97,7 @@ def test_a_ground_call_past_the_limit_stops_with_a_limit_error_and_the_cap_is_li
     before = resource.getrlimit(resource.RLIMIT_AS)
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "p(X,Y) :- X = 1..4000, Y = 1..4000.")       # 16 million atoms: over 1 GB
-    budget = Budget(Limits(memory=resident() + 150 * 10 ** 6), "the test's atoms", lambda needed: "try fewer")
+    budget = Budget(Limits(memory=150 * 10 ** 6), "the test's atoms", lambda needed: "try fewer")
     with pytest.raises(MemoryLimitError, match=r"^the test's atoms do not fit: they reached the limit of \d+ MB "
                                                r"while grounding them\. Try fewer\.$"):
         budget.ground(ctl, [("base", [])], "while grounding them")
@@ -112,6 +112,16 @@ def test_a_ground_call_within_the_limit_is_left_alone():
     assert len(ctl.symbolic_atoms) == 1000
 
 
+def test_memory_the_process_held_before_is_not_counted():
+    held = b"x" * (300 * 10 ** 6)         # resident before the budget is made
+    budget = Budget(Limits(memory=100 * 10 ** 6), "the test's atoms", lambda needed: "")
+    budget.after("after nothing")
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "p(X) :- X = 1..1000.")
+    budget.ground(ctl, [("base", [])], "while grounding them")
+    assert len(ctl.symbolic_atoms) == 1000 and len(held) == 300 * 10 ** 6
+
+
 def test_the_layered_solver_stops_at_the_memory_limit():
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     program = compile_program(board, make_query(board, "pacman", horizon=12))
@@ -119,7 +129,7 @@ def test_the_layered_solver_stops_at_the_memory_limit():
     from gridsolve.solve.solver import run_program
     with pytest.raises(MemoryLimitError, match=r"^the positions within 12 plies do not fit: .*(limit \d+ MB).* "
                                                r"Ask with a smaller horizon, e\.g\. --horizon \d+"):
-        run_program(program, board, Limits(memory=resident() + 60 * 10 ** 6))
+        run_program(program, board, Limits(memory=60 * 10 ** 6))
 
 
 # - Every path: the 64x64 open board is refused before anything is ground ---

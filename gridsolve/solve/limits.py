@@ -17,7 +17,9 @@ and ``play``, the generator's judge) goes through a :class:`Budget`:
   error is the same :class:`~gridsolve.errors.LimitError`.
 
 The limit is ``Limits.memory``: by default ``GRIDSOLVE_MAX_MEMORY`` (``--max-memory`` sets it
-for the command and its worker processes), else ``DEFAULT_MEMORY``.
+for the command and its worker processes), else ``DEFAULT_MEMORY``.  It bounds the memory a
+grounding adds to what the process held when its budget was made (a command holds about
+40 MB then; a long-lived process, such as a test run, may hold much more).
 """
 from __future__ import annotations
 
@@ -180,6 +182,7 @@ class Budget:
                  started: float | None = None):
         self.limits, self.subject, self.hint = limits, subject, hint
         self.started = time.perf_counter() if started is None else started
+        self.base = resident()      # what the process held before: not counted
 
     def error(self, amount: str, where: str, needed: int | None = None, memory: bool = True) -> LimitError:
         """The error to raise: a :class:`MemoryLimitError` unless ``memory`` is False (time)."""
@@ -190,7 +193,7 @@ class Budget:
         """Refuse, before grounding, ``positions`` positions that need more than the limit: at
         the least a position needs, and, with ``board``, where the moves could make them pass
         it, at what its positions and their moves need."""
-        now = resident()
+        now = resident() - self.base
         needed = now + positions * BYTES_PER_POSITION
         if (board is not None and needed <= self.limits.memory
                 < now + positions * (POSITION_BYTES + EDGE_BYTES * MOST_MOVES)):
@@ -205,10 +208,10 @@ class Budget:
         elapsed = time.perf_counter() - self.started
         if self.limits.seconds is not None and elapsed > self.limits.seconds:
             raise self.error(f"{elapsed:.0f} s (limit {self.limits.seconds:.0f} s)", where, memory=False)
-        now = resident()
+        now = resident() - self.base
         if now + growth > self.limits.memory:
-            amount = (f"{format_bytes(now)} resident" if not growth else
-                      f"{format_bytes(now)} resident and about {format_bytes(growth)} more expected")
+            amount = (f"{format_bytes(now)} in use" if not growth else
+                      f"{format_bytes(now)} in use and about {format_bytes(growth)} more expected")
             raise self.error(f"{amount} (limit {format_bytes(self.limits.memory)})", where, now + growth)
 
     def ground(self, ctl, parts: list, where: str) -> None:
@@ -219,7 +222,7 @@ class Budget:
         cap = None
         if statm:
             size, rss = statm
-            cap = size + max(0, self.limits.memory - rss)
+            cap = size + max(0, self.limits.memory - (rss - self.base))
             for bound in (soft, hard):
                 if bound != resource.RLIM_INFINITY:
                     cap = min(cap, bound)
