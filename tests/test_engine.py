@@ -145,17 +145,22 @@ def test_a_question_without_a_line_costs_no_ground_call(seeds, monkeypatch):
 
 
 def test_ask_reads_every_answer_off_the_ranks(seeds, monkeypatch):
-    """gridsolve ask's Asker: a hundred questions, one grounding, no ground call after it."""
+    """gridsolve ask's Asker: after RANKS_AFTER questions answered by their parts, a hundred
+    more from the same grounding with no ground call."""
     board = seeds["2007"]
     start = initial_position(board)
     asker = Asker.for_queries(board, [Query("explorer", "value", start)], from_ranks=True)
     first = asker.ask(Query("explorer", "value", start))
+    for _ in range(engine_module.RANKS_AFTER - 1):
+        asker.ask(Query("mummy", "win", start), line_plies=0)
+    assert asker.engine.index is None
     monkeypatch.setattr(asker.engine.ctl, "ground", None)
     for role, kind in itertools.islice(itertools.cycle(itertools.product(board.rules.roles, QUERY_KINDS)), 100):
         answer = asker.ask(Query(role, kind, start))
         assert answer.line is not None and answer.stats["queries"] == asker.engine.asked
     assert _without_stats(first) == _without_stats(solve(board, Query("explorer", "value", start)))
-    assert asker.groundings == 1
+    assert _without_stats(asker.ask(Query("explorer", "value", start))) == _without_stats(first)
+    assert asker.groundings == 1 and asker.engine.index is not None
 
 
 # - One program, several queries: the encoding's query numbers (hand-checked) ---

@@ -13,9 +13,10 @@ one before.
 
 An engine can also read every answer off the ranks in Python (:meth:`Engine.answer_from_ranks`,
 :mod:`gridsolve.solve.rankread`): after a one-time reading of the ranks and moves, a question
-costs no ground call and no solve, however many were asked before.  ``gridsolve ask`` answers
-so, and so does every question asked without its principal line; verify and play, which ask a
-few questions with short lines, use the answer parts (no reading of every move).
+costs no ground call and no solve, however many were asked before.  Reading every move takes
+as long as some dozens of questions answered by their parts (8 s on a 16x16 maze), so
+``gridsolve ask`` answers so from its RANKS_AFTER-th question on; verify and play, which ask a
+few questions with short lines, always use the answer parts.
 
 :class:`Asker` is what verify, play and ask use: it answers each query from an engine when the
 race solver can (grounding a new one, with one more root, only for a position the current one
@@ -185,6 +186,7 @@ class Engine:
 
 
 WORN_FRACTION = 0.5   # answers' atoms, as a fraction of the grounding's, after which it is ground afresh
+RANKS_AFTER = 30      # questions an Asker answers by their parts before it reads the ranks (from_ranks)
 
 
 class Asker:
@@ -198,7 +200,8 @@ class Asker:
     def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None,
                  from_ranks: bool = False):
         self.board = board
-        self.from_ranks = from_ranks     # every engine answer read off the ranks (many questions)
+        self.from_ranks = from_ranks     # engine answers read off the ranks after RANKS_AFTER questions
+        self.asked = 0
         self.roots = list(dict.fromkeys(roots))
         self.plies = plies
         self.engine: Engine | None = None
@@ -228,6 +231,10 @@ class Asker:
             shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
             self.engine = Engine(self.board, self.roots, plies=self.plies, limits=shared)
             self.groundings += 1
-        if self.from_ranks:
+        self.asked += 1
+        if self.from_ranks and (self.engine.index is not None or self.asked > RANKS_AFTER):
             return self.engine.answer_from_ranks(query, line_plies)
-        return self.engine.answer(query, line_plies)
+        answer = self.engine.answer(query, 1 if line_plies == 0 else line_plies)
+        if line_plies == 0:
+            answer.line = None
+        return answer
