@@ -15,8 +15,8 @@ An engine can also read every answer off the ranks in Python (:meth:`Engine.answ
 :mod:`gridsolve.solve.rankread`): after a one-time reading of the ranks and moves, a question
 costs no ground call and no solve, however many were asked before.  Reading every move takes
 as long as some dozens of questions answered by their parts (8 s on a 16x16 maze), so
-``gridsolve ask`` answers so from its RANKS_AFTER-th question on; verify and play, which ask a
-few questions with short lines, always use the answer parts.
+``gridsolve ask`` answers so once an engine has answered RANKS_AFTER questions by their parts;
+verify and play, which ask a few questions with short lines, always use the answer parts.
 
 :class:`Asker` is what verify, play and ask use: it answers each query from an engine when the
 race solver can (grounding a new one, with one more root, only for a position the current one
@@ -200,8 +200,7 @@ class Asker:
     def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None,
                  from_ranks: bool = False):
         self.board = board
-        self.from_ranks = from_ranks     # engine answers read off the ranks after RANKS_AFTER questions
-        self.asked = 0
+        self.from_ranks = from_ranks     # an engine's answers read off its ranks after RANKS_AFTER questions
         self.roots = list(dict.fromkeys(roots))
         self.plies = plies
         self.engine: Engine | None = None
@@ -231,8 +230,7 @@ class Asker:
             shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
             self.engine = Engine(self.board, self.roots, plies=self.plies, limits=shared)
             self.groundings += 1
-        self.asked += 1
-        if self.from_ranks and (self.engine.index is not None or self.asked > RANKS_AFTER):
+        if self.from_ranks and (self.engine.index is not None or self.engine.asked >= RANKS_AFTER):
             return self.engine.answer_from_ranks(query, line_plies)
         answer = self.engine.answer(query, 1 if line_plies == 0 else line_plies)
         if line_plies == 0:
