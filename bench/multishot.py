@@ -107,3 +107,92 @@ def rows(args, run_worker, random_board: str, log) -> list[str]:
         lines.append(f"| {label} | {n} | {m('ground_s'):.2f} | {per} | {m('engine_s'):.2f} | {m('alone_s'):.2f} | "
                      f"{statistics.median(d['engine_s'] / d['alone_s'] for d in done):.2f}× | {check} |")
     return lines
+
+
+# - 1,000 random questions per seed board (gridsolve ask) ---
+
+ASK_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml", "boards/wallmaze.yaml",
+              "boards/pacman3p.yaml", "boards/maze-runner-duel.yaml"]
+ASK_QUESTIONS = 1000
+ASK_CAP_S = 60.0      # a set stops after this many seconds; the rest is extrapolated from its pace
+
+
+def question_lines(board, n: int, seed: int, line: bool) -> list[str]:
+    """``n`` random questions as ``gridsolve ask`` reads them: the pieces on random free cells
+    (two never share one), a random side to move, role and kind; ``"line": false`` unless ``line``."""
+    import json
+    rng = random.Random(seed)
+    cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
+    roles = board.rules.roles
+    out = []
+    for _ in range(n):
+        question = {"role": rng.choice(roles), "query": rng.choice(["value", "win", "survive"]),
+                    "at": {r: list(c) for r, c in zip(roles, rng.sample(cells, len(roles)))},
+                    "turn": rng.choice(roles)}
+        if not line:
+            question["line"] = False
+        out.append(json.dumps(question))
+    return out
+
+
+def ask_worker(spec: dict) -> dict:
+    """Answer the random questions of ``spec`` as ``gridsolve ask`` does (load the board, then
+    :func:`gridsolve.solve.questions.ask_many` over the lines) until all are answered or
+    ASK_CAP_S has passed: the time of each reply and a digest of each answer (stats and line left out)."""
+    import hashlib
+    import json
+    from gridsolve.language.loader import load_board
+    from gridsolve.solve.questions import ask_many
+    started = time.perf_counter()
+    board = load_board(spec["board"])
+    lines = question_lines(board, spec["n"], spec["seed"], spec["line"])
+    times, digests, errors, last = [], [], 0, time.perf_counter()
+    for reply in ask_many(board, lines):
+        now = time.perf_counter()
+        times.append(now - last)
+        last = now
+        answer = reply.as_dict()
+        errors += "error" in answer
+        for key in ("stats", "line", "question"):
+            answer.pop(key, None)
+        digests.append(hashlib.sha1(json.dumps(answer, sort_keys=True).encode()).hexdigest())
+        if now - started > spec["cap_s"]:
+            break
+    return {"total_s": time.perf_counter() - started, "times": times, "digests": digests, "errors": errors}
+
+
+def ask_rows(args, run_worker, log) -> list[str]:
+    """One run per seed board and mode: ASK_QUESTIONS random questions without lines (every
+    board) and with lines (the boards the race solver answers: elsewhere the line costs nothing
+    more), capped at ASK_CAP_S."""
+    lines = [f"| board | questions | lines | answered (errors) | time (s) | first reply (s) | median of replies 2-100 (s) | "
+             f"median of the last 100 (s) | {ASK_QUESTIONS:,} questions (s) | < 20 s | check |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for board in ASK_BOARDS:
+        runs = {}
+        for line in (False, True):
+            if line and board not in ASK_BOARDS[:2]:
+                continue
+            log(f"  ask: {ASK_QUESTIONS} random questions on {board}, lines {line} ...")
+            res = run_worker({"kind": "ask", "board": board, "n": ASK_QUESTIONS, "seed": args.seed, "line": line,
+                              "cap_s": ASK_CAP_S}, ASK_CAP_S + args.timeout, args.mem_limit_mb)
+            runs[line] = res.get("result")
+            r = runs[line]
+            if r is None:
+                lines.append(f"| {board} | {ASK_QUESTIONS:,} | {'yes' if line else 'no'} | – | – | – | – | – | – | – | "
+                             f"did not finish |")
+                continue
+            n, times = len(r["times"]), r["times"]
+            whole = r["total_s"] if n == ASK_QUESTIONS else r["total_s"] / n * ASK_QUESTIONS
+            early = statistics.median(times[1:100]) if n > 1 else None
+            late = statistics.median(times[-100:]) if n >= 200 else None
+            check = "–"
+            if line and runs.get(False):
+                same = sum(a == b for a, b in zip(r["digests"], runs[False]["digests"]))
+                check = f"{same} of {n} equal to the answers without lines" + ("" if same == n else " **differ**")
+            fmt = (lambda v: f"{v:.4f}" if v is not None else "–")
+            lines.append(f"| {board} | {ASK_QUESTIONS:,} | {'yes' if line else 'no'} | {n} ({r['errors']}) | "
+                         f"{r['total_s']:.1f} | {times[0]:.2f} | {fmt(early)} | {fmt(late)} | "
+                         f"{whole:.0f}{'' if n == ASK_QUESTIONS else ' (extrapolated)'} | "
+                         f"{'met' if whole < 20 else f'**not met** ({whole / 20:.1f}×)'} | {check} |")
+    return lines

@@ -59,6 +59,9 @@ MECH_CASES = [  # (board, role, query, horizon)
 # < 60 s and < 1.5 GB), and a horizon the layered solver alone could not fit (it stopped at 15).
 LIMIT_CASES = [("boards/pacman3p.yaml", "pacman", "value", None), ("boards/pacman3p.yaml", "pacman", "win", None),
                ("boards/pacman3p.yaml", "pacman", "value", 15)]
+# open boards (issue 13): the race solver must stop before --max-memory (default 2 GB), the 64x64 within a minute
+MEMORY_CASES = [("bench/boards/open-24x24.yaml", "explorer", "value", None),
+                ("bench/boards/open-64x64.yaml", "explorer", "value", None)]
 # The generation of issue 5: five 8x8 Mummy Mazes with non-trivial forced escapes of 20 plies or more.
 GENERATION = ["generate", "--rules", "mummy-maze-2007-prose", "--size", "8x8", "--plies", "20..", "--count", "5",
               "--seed", "1"]
@@ -219,6 +222,8 @@ def worker(spec: dict) -> dict:
     kind = spec["kind"]
     if kind == "multishot":
         return multishot.worker(spec)
+    if kind == "ask":
+        return multishot.ask_worker(spec)
     from gridsolve.language.loader import load_board
     from gridsolve.language.position import make_query
     t0 = time.perf_counter()
@@ -729,7 +734,7 @@ def limit_rows(args) -> list[str]:
     """One run each of LIMIT_CASES: answered (with time and peak memory), or stopped by the limits (exit 3)."""
     lines = ["| case | outcome | end to end (s) | peak RSS (MB) | ground atoms | what gridsolve says |",
              "|---|---|---|---|---|---|"]
-    for board, role, query, horizon in LIMIT_CASES:
+    for board, role, query, horizon in LIMIT_CASES + MEMORY_CASES:
         log(f"  limits: {board} {role} {query} --horizon {horizon} ...")
         res = run_cli(board, role, query, horizon, args.timeout, args.mem_limit_mb)
         label = f"{Path(board).stem} {role} {query} " + (f"h{horizon}" if horizon is not None else "full step limit")
@@ -1059,6 +1064,7 @@ def main(argv=None):
     hidden_moves, move_target = hidden_bench.move_rows(run_child, args.timeout * 5, args.mem_limit_mb, log)
     hidden_target = [f"a computer move in `play` < {hidden_bench.TARGET_MOVE_S:.0f} s (secret obstacles, the "
                      "computer does not peek)", *move_target]
+    asked = [] if args.quick else multishot.ask_rows(args, run_worker, log)
     gen_note = (("not measured in the quick run", "not measured") if args.quick else generation_row(args))
     mismatches = [c for c in seed_cases + random_cases + mech_cases if c.mismatch]
     changed = tree_fingerprint() != fingerprint
@@ -1120,7 +1126,10 @@ def main(argv=None):
                 "after the next depth at the growth of the last one), would exceed "
                 f"{Limits().atoms:,}: about 1.5 GB. Pacman's value and win are answered by the bounded solver "
                 "(`gridsolve/solve/bounded.py`) at the full step limit (target < 60 s and < 1.5 GB), and at the "
-                "horizon where the layered solver alone stopped (15). One run each.", ""] + limits + [""]
+                "horizon where the layered solver alone stopped (15). One run each. Every solver path also stops "
+                "before it passes `--max-memory` (default 2 GB; `gridsolve/solve/limits.py`): the positions are "
+                "estimated before grounding, the resident memory is read between ground calls and the address space "
+                "is capped during each; the open 24×24 and 64×64 boards (`bench/boards/`) must stop so.", ""] + limits + [""]
     notes = [(c, n) for c in seed_cases + random_cases + mech_cases for n in c.notes]
     if notes:
         doc += ["Notes:", ""] + [f"- {c.label} {c.role} {c.query}: {n}" for c, n in notes] + [""]
@@ -1143,6 +1152,17 @@ def main(argv=None):
             "game (40 plies; deepened until the answer is certain, *settled at*), the largest exact horizon "
             "and the next one, and the computer's moves in `play`. Bench script: `bench/hidden.py`.", ""]
     doc += hidden_solves + [""] + hidden_moves + [""]
+    if asked:
+        doc += ["### 1,000 random questions per seed board", "",
+                f"`gridsolve ask` as a library call in a fresh worker (board loading included, Python start-up not): "
+                f"{multishot.ASK_QUESTIONS:,} random positions (pieces on random free cells, random side, role and "
+                "kind), with `\"line\": false` and, on the boards the race solver answers, with their principal lines; "
+                f"a set stops after {multishot.ASK_CAP_S:.0f} s and the rest is extrapolated from its pace. The race "
+                "solver's answers, lines included, are read off its ranks (`gridsolve/solve/rankread.py`); the first "
+                "reply includes the grounding and reading the ranks and moves. Layered questions (Wallmaze, Pacman's value, Maze "
+                "Runner Duel) are solved one by one; an *error* is a question that does not fit the limits (exit "
+                "code 3). *check*: the answers with lines, their line left out, equal those without. One run each.",
+                ""] + asked + [""]
     doc += ["## Where the time goes", ""] + split + [""]
     doc += ["### Shares of `solve()` per random case", "",
             "compile = Python writes the program; ground = every clingo call before solving (parsing "

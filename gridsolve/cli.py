@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -38,6 +39,22 @@ def reports_errors(command):
 
 
 BOARD = click.argument("board", type=click.Path(dir_okay=False, path_type=Path))
+
+
+def _max_memory(ctx, param, value):
+    """--max-memory: the limit of this process and its workers, passed on as GRIDSOLVE_MAX_MEMORY."""
+    if value is not None:
+        from .solve.limits import ENV, parse_memory
+        try:
+            os.environ[ENV] = str(parse_memory(value, ""))
+        except GridsolveError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return value
+
+
+MAX_MEMORY = click.option("--max-memory", metavar="SIZE", callback=_max_memory, expose_value=False,
+                          is_eager=True, help="Stop (exit code 3) before the solver needs more memory than this, "
+                          "e.g. 1500MB or 4GB (default: $GRIDSOLVE_MAX_MEMORY, else 2GB).")
 
 
 def position_options(command):
@@ -125,6 +142,7 @@ def compile(board, role, kind, at, turn, step, horizon, hidden, free, found, wan
               help="Stop (exit code 3) when the positions are not explored after this many seconds.")
 @SVG
 @hidden_options
+@MAX_MEMORY
 @reports_errors
 def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg, hidden, free, found):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
@@ -187,6 +205,7 @@ def explain(board, role, kind, at, turn, step, horizon, as_json, no_walls, metho
 @main.command()
 @BOARD
 @click.argument("questions", type=click.File("r", encoding="utf-8"), default="-")
+@MAX_MEMORY
 @reports_errors
 def ask(board, questions):
     """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
@@ -215,6 +234,7 @@ def ask(board, questions):
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seeds the computer's secret placements and the placements it samples.")
 @position_options
+@MAX_MEMORY
 @reports_errors
 def play(board, humans, horizon, seed, at, turn, step):
     """Play BOARD in the terminal against the solver's optimal strategy (moves from standard input)."""
@@ -239,6 +259,7 @@ def play(board, humans, horizon, seed, at, turn, step):
               "(a CI matrix of N jobs checks every board once).")
 @click.option("--explain", "explain_failures", is_flag=True,
               help="Name the single wall changes that would restore each failing expectation (slower).")
+@MAX_MEMORY
 @reports_errors
 def verify(paths, fmt, jobs, timeout, update, shard, explain_failures):
     """Check the board files in PATHS (files or folders; default: boards/) and their expect blocks.
@@ -294,6 +315,7 @@ def verify(paths, fmt, jobs, timeout, update, shard, explain_failures):
               "the board has them, e.g. --keep p1,p2,center.")
 @click.option("--svg", "svg", is_flag=True, help="Write a picture beside each board (NAME.svg) with its "
               "principal line.")
+@MAX_MEMORY
 @reports_errors
 def generate(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
              allow_sealed, allow_trivial, method, timeout, force, keep, svg):

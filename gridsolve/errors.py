@@ -65,6 +65,10 @@ class LimitError(GridsolveError):
     exit_code = EXIT_LIMIT
 
 
+class MemoryLimitError(LimitError):
+    """A query does not fit the memory limit (``--max-memory``): fewer plies may not help."""
+
+
 class EncodingError(GridsolveError):
     """An encoding could not be parsed or grounded: a bug in gridsolve itself."""
 

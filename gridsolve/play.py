@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
 from . import blind, placement
-from .errors import LimitError, QueryError
+from .errors import LimitError, MemoryLimitError, QueryError
 from .language.secret import hidden_marks, not_on, owner
 from .solve.explore import Step, examine, move_parts, stop_scores
 from .language.model import DELTA, Board, Cell
@@ -76,6 +76,7 @@ class Thinker:
     def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None]):
         self.board, self.horizon, self.say = board, horizon, say
         self.horizons: dict[tuple[str, str], int | None] = {}
+        self.stopped: LimitError | None = None     # why the last question did not fit
         self.asker = Asker(board)
 
     def _solve(self, query: Query, limits: Limits | None = None) -> Answer:
@@ -101,6 +102,9 @@ class Thinker:
             if time.perf_counter() - started > SECONDS_PER_MOVE / 8:
                 break
             horizon += 2
+        if kept is None and isinstance(self.stopped, MemoryLimitError):
+            raise MemoryLimitError(f"the solver cannot look even 2 plies ahead for {role}: {self.stopped.message}",
+                                   self.stopped.hint)
         if kept is None:
             raise LimitError(f"the solver cannot look even 2 plies ahead for {role} in {SECONDS_PER_MOVE} s",
                              "try a smaller board, or play between humans (--as every role)")
@@ -112,7 +116,8 @@ class Thinker:
         started = time.perf_counter()
         try:
             answer = self._solve(Query(role, kind, position, horizon), Limits(seconds=SECONDS_PER_MOVE / 4))
-        except LimitError:
+        except LimitError as exc:
+            self.stopped = exc
             return None
         return answer if time.perf_counter() - started <= SECONDS_PER_MOVE else None
 

@@ -219,3 +219,24 @@ def test_ask_reads_standard_input_and_keeps_going_after_a_bad_question(board_fil
     assert replies[1] == {"question": 2, "error": "unknown key 'rol'. Did you mean 'role'?", "exit_code": 2}
     assert replies[0]["value"] == 0 and replies[4]["value"] == 100
     assert replies[4]["stats"]["queries"] == 2          # the second question of one grounding
+
+
+def test_ask_without_a_line(board_file):
+    """``"line": false``: the same answer with ``line`` null, also for a layered question;
+    anything but true or false is an error at its line."""
+    board = board_file(CORRIDOR)
+    result = CliRunner().invoke(main, ["ask", str(board)],
+                                input='{"query": "win", "line": false}\n{"query": "win"}\n{"line": "no"}\n')
+    assert result.exit_code == 2
+    assert result.stderr == ('Error: <stdin>:3: line: "no" is not true or false. '
+                             'Write "line": false to leave the principal line out.\n')
+    quick, full, _ = _replies(result.stdout)
+    assert quick["line"] is None and len(full["line"]) == 3
+    for reply in (quick, full):
+        reply.pop("question"), reply.pop("stats"), reply.pop("line")
+    assert quick == full
+    layered = CliRunner().invoke(main, ["ask", str(ROOT / "boards/wallmaze.yaml")],
+                                 input='{"at": {"white": [11, 5], "black": [4, 8]}, "horizon": 3, "line": false}\n')
+    assert layered.exit_code == 0, layered.output
+    answer = _replies(layered.stdout)[0]
+    assert answer["line"] is None and answer["value"] is not None

@@ -18,7 +18,7 @@ from gridsolve.language.loader import load_board
 from gridsolve.compile.compiler import plan_query, query_parts, race_program, shared_races
 from gridsolve.solve.engine import Asker, Engine
 from gridsolve.play import play
-from gridsolve.language.position import Query, initial_position, make_position
+from gridsolve.language.position import QUERY_KINDS, Query, initial_position, make_position
 from gridsolve.solve.solver import solve
 
 import reference
@@ -91,6 +91,77 @@ def test_engine_agrees_with_solving_alone_and_with_the_reference(tmp_path, mecha
         problems += [f"seed {seed}: {p}" for p in found]
     assert not problems, "\n".join(problems)
     assert answered >= (200 if not mechanisms else 100)     # the engine really was asked
+
+
+def _without_line(answer) -> dict:
+    out = _without_stats(answer)
+    out.pop("line")
+    return out
+
+
+@pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
+@pytest.mark.parametrize("seeds", [pytest.param(range(1), id="first"),
+                                   pytest.param(range(1, N_BOARDS), id="rest", marks=pytest.mark.slow)])
+def test_answers_read_off_the_ranks_equal_those_of_the_answer_parts(tmp_path, mechanisms, seeds):
+    """Read off the ranks (gridsolve/solve/rankread.py), every question's answer on random
+    boards is the answer parts' one, every move and the whole principal line (or its first
+    move) included, and without a line the same but the line; the questions asked again at
+    the end, interleaved with questions that ground their answer parts."""
+    answered, problems = 0, []
+    for seed in seeds:
+        rb = (random_mechanism_board if mechanisms else random_board)(seed)
+        board = _load(tmp_path, rb.text, f"noline-{seed}.yaml")
+        queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
+        asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode == "race"]
+        if not asked:
+            continue
+        engine = Engine(board, [q.position for _, q in asked])
+        for label, query in asked + asked[:3]:
+            quick = engine.answer(query, line_plies=0)
+            full = engine.answer(query)
+            assert quick.line is None and quick.as_dict()["line"] is None
+            answered += 1
+            if _without_line(quick) != _without_line(full):
+                problems.append(f"seed {seed}: {label}\n  {_without_line(quick)}\n  {_without_line(full)}")
+            for plies in (None, 1):
+                ranked, parts = engine.answer_from_ranks(query, plies), engine.answer(query, plies)
+                if _without_stats(ranked) != _without_stats(parts):
+                    problems.append(f"seed {seed}: {label}, line plies {plies}\n  {_without_stats(ranked)}\n"
+                                    f"  {_without_stats(parts)}")
+    assert not problems, "\n".join(problems)
+    assert answered >= 4 * len(seeds)     # the boards really were asked
+
+
+def test_a_question_without_a_line_costs_no_ground_call(seeds, monkeypatch):
+    board = seeds["2007"]
+    start = initial_position(board)
+    engine = Engine(board, [start])
+    engine.answer(Query("explorer", "value", start), line_plies=0)
+    monkeypatch.setattr(engine.ctl, "ground", None)     # any ground call would fail now
+    monkeypatch.setattr(engine.ctl, "solve", None)
+    answer = engine.answer(Query("mummy", "win", start), line_plies=0)
+    assert (answer.value, answer.plies, answer.win, answer.win_plies, answer.line) == (100, 20, True, 20, None)
+    line = engine.answer_from_ranks(Query("mummy", "win", start)).line
+    assert len(line) == 20 and line[0] == {"ply": 0, "side": ["explorer"], "move": line[0]["move"]}
+
+
+def test_ask_reads_every_answer_off_the_ranks(seeds, monkeypatch):
+    """gridsolve ask's Asker: after RANKS_AFTER questions answered by their parts, a hundred
+    more from the same grounding with no ground call."""
+    board = seeds["2007"]
+    start = initial_position(board)
+    asker = Asker.for_queries(board, [Query("explorer", "value", start)], from_ranks=True)
+    first = asker.ask(Query("explorer", "value", start))
+    for _ in range(engine_module.RANKS_AFTER - 1):
+        asker.ask(Query("mummy", "win", start), line_plies=0)
+    assert asker.engine.index is None
+    monkeypatch.setattr(asker.engine.ctl, "ground", None)
+    for role, kind in itertools.islice(itertools.cycle(itertools.product(board.rules.roles, QUERY_KINDS)), 100):
+        answer = asker.ask(Query(role, kind, start))
+        assert answer.line is not None and answer.stats["queries"] == asker.engine.asked
+    assert _without_stats(first) == _without_stats(solve(board, Query("explorer", "value", start)))
+    assert _without_stats(asker.ask(Query("explorer", "value", start))) == _without_stats(first)
+    assert asker.groundings == 1 and asker.engine.index is not None
 
 
 # - One program, several queries: the encoding's query numbers (hand-checked) ---

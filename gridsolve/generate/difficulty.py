@@ -104,7 +104,7 @@ def win_ranks(board: Board, role: str, start: Position, horizon: int | None) -> 
     program = compile_program(board, Query(role, "value", start, horizon))
     if program.mode != "race" or program.plan is None or program.plan.win is None:
         return None
-    ranks = race_ranks(program, program.plan.win)
+    ranks = race_ranks(program, program.plan.win, board=board)
     return WinRanks(ranks, program.layout, program.remaining)
 
 

@@ -11,6 +11,7 @@ program with every start as a root).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 
@@ -72,16 +73,18 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
     return Verdict(answer)
 
 
+def _cells(board: Board) -> list[tuple]:
+    return [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
+
+
 def _placements(board: Board) -> list[tuple]:
-    cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1)
-             if board.on_board((x, y))]
-    return list(itertools.permutations(cells, len(board.rules.roles)))
+    return list(itertools.permutations(_cells(board), len(board.rules.roles)))
 
 
 def _start_program(board: Board, spec: GameSpec, req: Requirement):
     """The race solver's program for ``req`` from the initial position, or None when the game
     is not solved by races or has more than START_LIMIT placements of the pieces."""
-    if len(_placements(board)) > START_LIMIT:
+    if math.perm(len(_cells(board)), len(board.rules.roles)) > START_LIMIT:    # counted, not listed
         return None
     kind = query_kind(board, spec.role, req.kind)
     program = compile_program(board, Query(spec.role, kind, initial_position(board), req.horizon))
@@ -109,7 +112,7 @@ def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
     plan = program.plan
     race = plan.win if req.kind == "win" else plan.avoid
     high = req.plies[1] if req.kind != "survive" else program.remaining
-    ranks = {starts[state]: rank for state, rank in race_ranks(program, race, roots).items()
+    ranks = {starts[state]: rank for state, rank in race_ranks(program, race, roots, board).items()
              if state in starts and rank <= high}
     if req.kind == "survive":
         return {placement: 0 for placement in starts.values() if placement not in ranks}

@@ -11,12 +11,20 @@ and solves; the answer is the one :func:`gridsolve.solve.solver.solve` gives for
 added so far in each ground call: text added per query would make each query slower than the
 one before.
 
-:class:`Asker` is what verify and play use: it answers each query from an engine when the race
-solver can (grounding a new one, with one more root, only for a position the current one does
-not reach) and otherwise with a single-shot solve (the layered solver).
+An engine can also read every answer off the ranks in Python (:meth:`Engine.answer_from_ranks`,
+:mod:`gridsolve.solve.rankread`): after a one-time reading of the ranks and moves, a question
+costs no ground call and no solve, however many were asked before.  Reading every move takes
+as long as some dozens of questions answered by their parts (8 s on a 16x16 maze), so
+``gridsolve ask`` answers so once an engine has answered RANKS_AFTER questions by their parts;
+verify and play, which ask a few questions with short lines, always use the answer parts.
+
+:class:`Asker` is what verify, play and ask use: it answers each query from an engine when the
+race solver can (grounding a new one, with one more root, only for a position the current one
+does not reach) and otherwise with a single-shot solve (the layered solver).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import clingo
@@ -26,7 +34,9 @@ from ..resources import encoding
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
-from .solver import Answer, Limits, _Model, ground_ranks, read_answer, solve
+from .rankread import RankIndex
+from .limits import Limits
+from .solver import Answer, _Model, ground_ranks, race_budget, read_answer, solve
 
 
 def race_roles(board: Board) -> dict[str, bool]:
@@ -46,10 +56,11 @@ class Engine:
     """The race solver of ``board`` ground once from ``roots`` for ``roles`` (default: every
     role the race solver serves), with the ranks up to ``plies`` (default: the whole game);
     :meth:`answer` answers any query about those roles at a position reachable from the roots
-    with at most ``plies`` plies left (any number, when the ranks stopped changing before)."""
+    with at most ``plies`` plies left (any number, when the ranks stopped changing before).
+    ``limits`` (default: :class:`~gridsolve.solve.limits.Limits`) bound the grounding."""
 
     def __init__(self, board: Board, roots: list[Position], roles: list[str] | None = None,
-                 plies: int | None = None):
+                 plies: int | None = None, limits: Limits | None = None):
         started = time.perf_counter()
         self.board = board
         servable = race_roles(board)
@@ -67,15 +78,17 @@ class Engine:
         base, levels = race_program(board, self.layout, self.plans, self.races,
                                     [self.layout.root_term(p, board) for p in self.roots], self.plies,
                                     f"engine: roles {', '.join(roles)}, {len(self.roots)} roots")
+        budget = race_budget(board, self.layout, self.roots, limits or Limits(), started)
         self.ctl = clingo.Control(["--warn=none", "--stats"])
         answers = encoding("answer.lp")
         try:
-            self.levels = ground_ranks(self.ctl, base, levels)
+            self.levels = ground_ranks(self.ctl, base, levels, budget)
             self.ctl.add("answers", [], answers[answers.index("\n#program "):])
             self.complete = self.levels < self.plies    # a level decided nothing: so would every later one
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the program: {exc}") from exc
         self.asked = 0
+        self.index: RankIndex | None = None     # read on the first question answered from the ranks
         self.base_atoms = len(self.ctl.symbolic_atoms)
         self.ground_s = time.perf_counter() - started
 
@@ -92,9 +105,12 @@ class Engine:
 
     def answer(self, query: Query, line_plies: int | None = None) -> Answer:
         """The answer to ``query`` (see :meth:`serves`), from this grounding plus its answer
-        parts; ``line_plies`` (at least 1) bounds the principal line computed (None: to its end)."""
+        parts; ``line_plies`` bounds the principal line computed (None: to its end; 0: no line,
+        the answer's ``line`` is None and is read off the ranks, see :meth:`answer_without_line`)."""
         if not self.serves(query):
             raise EncodingError(f"the engine cannot answer {query.kind} for {query.role} at this position")
+        if line_plies == 0:
+            return self.answer_from_ranks(query, 0)
         started = time.perf_counter()
         self.asked += 1
         number = clingo.Number(self.asked)
@@ -117,6 +133,33 @@ class Engine:
                  "ground_atoms": len(self.ctl.symbolic_atoms), "total_s": round(solved - started, 4)}
         program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
         return read_answer(model, program, self.board, stats, self.asked)
+
+    def answer_from_ranks(self, query: Query, line_plies: int | None = None) -> Answer:
+        """The answer to ``query`` read off the ranks in Python (:mod:`gridsolve.solve.rankread`),
+        with the principal line as in :meth:`answer` (``line_plies`` 0: none, ``line`` None):
+        no ground call, no solve, so its cost does not grow with the questions asked before."""
+        started = time.perf_counter()
+        if self.index is None:
+            self.index = RankIndex(self.ctl)
+            self.index_s = time.perf_counter() - started
+        self.asked += 1
+        plan, value = self.plans[query.role]
+        remaining = query.remaining(self.board)
+        root = clingo.parse_term(self.layout.root_term(query.position, self.board))
+        model = _Model()
+        model.collect(self.index.shown(self.asked, self.board.rules, query.role, plan, value, root, remaining))
+        if line_plies != 0:
+            last = remaining if line_plies is None else min(remaining, max(1, line_plies) - 1)
+            model.collect(self.index.line(self.asked, self.board.rules, query.role, plan, value, root, remaining, last))
+        done = time.perf_counter()
+        stats = {"engine_ground_s": round(self.ground_s, 4), "index_s": round(self.index_s, 4),
+                 "levels": self.levels, "queries": self.asked, "answer_s": round(done - started, 4),
+                 "solve_s": 0.0, "ground_atoms": len(self.ctl.symbolic_atoms), "total_s": round(done - started, 4)}
+        program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
+        answer = read_answer(model, program, self.board, stats, self.asked)
+        if line_plies == 0:
+            answer.line = None
+        return answer
 
     @property
     def worn(self) -> bool:
@@ -143,6 +186,7 @@ class Engine:
 
 
 WORN_FRACTION = 0.5   # answers' atoms, as a fraction of the grounding's, after which it is ground afresh
+RANKS_AFTER = 30      # questions an Asker answers by their parts before it reads the ranks (from_ranks)
 
 
 class Asker:
@@ -153,29 +197,42 @@ class Asker:
     hundreds of questions).
     ``groundings`` counts the engines built."""
 
-    def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None):
+    def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None,
+                 from_ranks: bool = False):
         self.board = board
+        self.from_ranks = from_ranks     # an engine's answers read off its ranks after RANKS_AFTER questions
         self.roots = list(dict.fromkeys(roots))
         self.plies = plies
         self.engine: Engine | None = None
         self.groundings = 0
 
     @classmethod
-    def for_queries(cls, board: Board, queries: list[Query]) -> "Asker":
+    def for_queries(cls, board: Board, queries: list[Query], from_ranks: bool = False) -> "Asker":
         """An Asker whose first grounding serves all of ``queries``: rooted at their positions,
         with the ranks up to the most plies any of them has left."""
-        return cls(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None))
+        return cls(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None),
+                   from_ranks)
 
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
-        principal line of an engine's answer (see :meth:`Engine.answer`)."""
+        principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
         if query.strategy or query.hidden or plan_query(self.board, query).mode != "race":
-            return solve(self.board, query, limits, line_plies=line_plies)
+            answer = solve(self.board, query, limits, line_plies=None if line_plies is None else max(1, line_plies))
+            if line_plies == 0:
+                answer.line = None
+            return answer
         if self.engine is None or self.engine.worn or not self.engine.serves(query):
             if query.position not in self.roots:
                 self.roots.append(query.position)
             if self.plies is not None:
                 self.plies = max(self.plies, query.remaining(self.board))
-            self.engine = Engine(self.board, self.roots, plies=self.plies)
+            # the engine serves the questions after this one too: their memory limit, not this one's time
+            shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
+            self.engine = Engine(self.board, self.roots, plies=self.plies, limits=shared)
             self.groundings += 1
-        return self.engine.answer(query, line_plies)
+        if self.from_ranks and (self.engine.index is not None or self.engine.asked >= RANKS_AFTER):
+            return self.engine.answer_from_ranks(query, line_plies)
+        answer = self.engine.answer(query, 1 if line_plies == 0 else line_plies)
+        if line_plies == 0:
+            answer.line = None
+        return answer

@@ -4,7 +4,8 @@ Each question is one line of JSON with the options of ``gridsolve solve``::
 
     {"role": "mummy", "query": "win", "at": {"explorer": [2, 3]}, "turn": "mummy", "horizon": 10}
 
-(every key optional; ``at`` may also be a list of ``"piece=x,y"``).  Blank lines and lines
+(every key optional; ``at`` may also be a list of ``"piece=x,y"``; ``"line": false`` asks
+for the answer without its principal line).  Blank lines and lines
 starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.solve.engine.Asker`:
 the questions the race solver answers share one grounding; when all questions are known in
 advance (a file), it is rooted at all their positions, so that it grounds once.
@@ -21,7 +22,7 @@ from ..errors import GridsolveError, QueryError
 from ..language.model import Board
 from ..language.position import Query, make_query
 
-QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon", "hidden", "free", "found")
+QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon", "hidden", "free", "found", "line")
 
 
 @dataclass
@@ -53,8 +54,16 @@ def _at_words(value) -> tuple[str, ...]:
                      'write {"explorer": [2, 3]} or ["explorer=2,3"]')
 
 
-def parse_question(board: Board, text: str) -> Query:
-    """The query a question line asks (see the module docstring)."""
+@dataclass(frozen=True)
+class Question:
+    """A parsed question line: the query, and whether its principal line is asked for."""
+
+    query: Query
+    line: bool = True
+
+
+def parse_question(board: Board, text: str) -> Question:
+    """The question a line asks (see the module docstring)."""
     try:
         fields = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -75,10 +84,14 @@ def parse_question(board: Board, text: str) -> Query:
             raise QueryError(f"{key}: {json.dumps(fields[key])} is not a name")
     if not isinstance(fields.get("hidden", False), bool):
         raise QueryError(f"hidden: {json.dumps(fields['hidden'])} is not true or false")
-    return make_query(board, fields.get("role"), fields.get("query", "value"), _at_words(fields.get("at", [])),
-                      fields.get("turn"), fields.get("step"), fields.get("horizon"), False,
-                      fields.get("hidden", False), _cell_words("free", fields.get("free", [])),
-                      _cell_words("found", fields.get("found", [])))
+    if not isinstance(fields.get("line", True), bool):
+        raise QueryError(f"line: {json.dumps(fields['line'])} is not true or false",
+                         'write "line": false to leave the principal line out')
+    return Question(make_query(board, fields.get("role"), fields.get("query", "value"),
+                               _at_words(fields.get("at", [])), fields.get("turn"), fields.get("step"),
+                               fields.get("horizon"), False, fields.get("hidden", False),
+                               _cell_words("free", fields.get("free", [])),
+                               _cell_words("found", fields.get("found", []))), fields.get("line", True))
 
 
 def _cell_words(key: str, value) -> tuple[str, ...]:
@@ -96,8 +109,8 @@ def _cell_words(key: str, value) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Query | None, GridsolveError | None]]:
-    """(line number, query, None) or (line number, None, error) for each question line."""
+def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Question | None, GridsolveError | None]]:
+    """(line number, question, None) or (line number, None, error) for each question line."""
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -110,16 +123,19 @@ def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Query | N
 def ask_many(board: Board, lines: Iterable[str]) -> Iterator[Reply]:
     """A reply to each question line, in order.  A list of lines is read through first, so
     that one grounding is rooted at every position asked about; other iterables (standard
-    input) are answered as they come."""
+    input) are answered as they come.  The race solver's answers are read off its ranks
+    (:meth:`~gridsolve.solve.engine.Engine.answer_from_ranks`): a question costs the same
+    however many were asked before."""
     items: Iterable = _parsed(board, lines)
-    asker = Asker(board)
+    asker = Asker(board, from_ranks=True)
     if isinstance(lines, list):
         items = list(items)
-        asker = Asker.for_queries(board, [query for _, query, _ in items if query is not None and not query.hidden])
-    for number, query, error in items:
+        asker = Asker.for_queries(board, [question.query for _, question, _ in items
+                                          if question is not None and not question.query.hidden], True)
+    for number, question, error in items:
         try:
             if error is not None:
                 raise error
-            yield Reply(number, asker.ask(query).as_dict())
+            yield Reply(number, asker.ask(question.query, line_plies=None if question.line else 0).as_dict())
         except GridsolveError as exc:
             yield Reply(number, error=exc)

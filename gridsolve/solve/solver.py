@@ -11,6 +11,7 @@ from ..compile.compiler import Program, compile_program, plan_query
 from ..errors import EncodingError, LimitError, QueryError
 from ..language.model import Board
 from ..language.position import Query
+from .limits import Budget, Limits, estimate_positions, format_bytes, resident
 
 
 @dataclass
@@ -42,7 +43,7 @@ class Answer:
     remaining: int
     position: dict
     moves: list[MoveValue]
-    line: list[dict]
+    line: list[dict] | None       # None: asked without the principal line (gridsolve ask)
     stats: dict
     strategy: list[dict] | None = None
     hidden: bool = False        # the robust answer of a --hidden question
@@ -114,7 +115,8 @@ class _Model:
 
 
 def run_program(program: Program, board: Board, limits: Limits | None = None) -> Answer:
-    """Ground and solve ``program``; every answer comes from the one model clingo computes."""
+    """Ground and solve ``program``; every answer comes from the one model clingo computes.
+    ``limits`` (default: :class:`Limits`) are checked before and while it is ground."""
     started = time.perf_counter()
     ctl = clingo.Control(["--warn=none", "--stats"])
     limits = limits or Limits()
@@ -124,7 +126,8 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
             layered = _ground_layers(ctl, program, limits, started)
             levels = layered.pop("depths")
         else:
-            levels = ground_ranks(ctl, program.base, program.levels)
+            budget = race_budget(board, program.layout, [program.query.position], limits, started)
+            levels = ground_ranks(ctl, program.base, program.levels, budget)
         parsed = time.perf_counter()
         ground_answer(ctl, program, 0 if program.mode == "race" else None)
     except RuntimeError as exc:
@@ -151,32 +154,56 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
     return read_answer(model, program, board, timing)
 
 
-def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str]) -> int:
+def race_budget(board: Board, layout, roots: list, limits: Limits, started: float | None = None) -> Budget:
+    """The budget of a race solver's grounding from ``roots``: it ranks every position reachable
+    from them, whatever the horizon, so the error suggests a smaller board or more memory."""
+    def hint(needed: int | None) -> str:
+        more = (f"raise --max-memory (to about {format_bytes(needed * 1.25)}) if the machine has it"
+                if needed else "raise --max-memory if the machine has it")
+        return (f"The race solver ranks every position reachable from the position asked about, whatever "
+                f"the horizon: ask about a smaller board, or {more}")
+    budget = Budget(limits, "the positions reachable from the position asked about", hint, started)
+    budget.before(estimate_positions(board, layout, roots), board)
+    return budget
+
+
+def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], budget: Budget) -> int:
     """Ground the base part, then the level parts one call each until a level decides nothing;
-    returns the levels ground.
+    returns the levels ground.  ``budget`` is checked after each call, with the growth of the
+    last level expected of the next one.
 
     The levels after that one would derive nothing, so the answer is the one of the
     single-shot program (what ``gridsolve compile`` prints); each level only reads ranks of
     earlier calls, so no atom is used before the call that defines it."""
     ctl.add("base", [], base)
-    ctl.ground([("base", [])])
+    budget.ground(ctl, [("base", [])], "while grounding the game's positions")
+    budget.after("after grounding the game's positions")
+    before = resident_now = resident()
     for depth, text in enumerate(levels, 1):
         name = f"level_{depth}"
         ctl.add(name, [], text)
-        ctl.ground([(name, [])])
+        budget.ground(ctl, [(name, [])], f"while ranking level {depth}")
         decided = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(depth)])]
         if decided is None or not decided.is_fact:
             return depth
+        before, resident_now = resident_now, resident()
+        budget.after(f"after ranking {depth} levels", max(0, resident_now - before))
     return len(levels)
 
 
-def race_ranks(program: Program, race: int, roots: str = "") -> dict[str, int]:
+def race_ranks(program: Program, race: int, roots: str = "", board: Board | None = None,
+               limits: Limits | None = None) -> dict[str, int]:
     """The ranks of race ``race`` (plies to its forced end) of every position reachable from the
     program's root (and ``roots``, more root facts), from one level-by-level grounding of the
-    race solver's program: position term -> rank."""
+    race solver's program: position term -> rank.  With ``board``, the positions are estimated
+    before grounding (from the cells each piece reaches on it); ``limits`` apply in any case."""
     ctl = clingo.Control(["--warn=none"])
+    limits = limits or Limits()
+    budget = (race_budget(board, program.layout, [program.query.position], limits) if board is not None else
+              Budget(limits, "the positions reachable from the position asked about",
+                     lambda needed: "ask about a smaller board, or raise --max-memory if the machine has it"))
     try:
-        ground_ranks(ctl, program.base + "\n" + roots, program.levels)
+        ground_ranks(ctl, program.base + "\n" + roots, program.levels, budget)
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the race ranks: {exc}") from exc
     ranks = {}
@@ -187,17 +214,9 @@ def race_ranks(program: Program, race: int, roots: str = "") -> dict[str, int]:
     return ranks
 
 
-@dataclass
-class Limits:
-    """How much work a layered solve may do before it stops with a :class:`LimitError`."""
-
-    atoms: int = 4_500_000          # ground atoms, with the values and ranks (about 1.5 GB in all)
-    seconds: float | None = None    # wall-clock time
-    progress: object = None         # called with a line of text as the layers are ground
-
-
 VALUES_FACTOR = 3      # the values and ranks: about this many times the atoms of the explored positions
 PROGRESS_AFTER = 2.0   # seconds before progress lines are reported
+BYTES_PER_ATOM = 250   # resident memory per ground atom of the layered solver (160 to 330 measured)
 LEVEL_CHUNK = 4        # value or rank parts per call: fewer calls, few parts ground past the last needed
 
 
@@ -206,24 +225,34 @@ class _Budget:
 
     def __init__(self, ctl: clingo.Control, program: Program, limits: Limits, started: float):
         self.ctl, self.program, self.limits, self.started = ctl, program, limits, started
+        self.hint_plies = program.remaining
+        self.memory = Budget(limits, f"the positions within {program.remaining} plies", self._hint, started)
+
+    def _hint(self, needed: int | None = None) -> str:
+        program = self.program
+        return (f"Ask with a smaller horizon, e.g. --horizon {max(1, self.hint_plies)}" + (
+            f", or ask --query survive (it does not need the {', '.join(c.name for c in program.layout.collect)})"
+            if program.layout.collect and program.query.kind != "survive" else "") + ".")
+
+    def ground(self, name: str, text: str, where: str) -> None:
+        """Ground one part, within the memory limit (see :meth:`gridsolve.solve.limits.Budget.ground`)."""
+        self.ctl.add(name, [], text)
+        self.memory.ground(self.ctl, [(name, [])], where)
 
     def check(self, label: str, where: str, expected: int, hint_plies: int) -> None:
-        """Report progress (``label``); stop when ``expected`` atoms or the time exceed the limits,
-        saying ``where`` it got and which horizon to try."""
+        """Report progress (``label``); stop when ``expected`` atoms, the memory they need or the
+        time exceed the limits, saying ``where`` it got and which horizon to try."""
+        self.hint_plies = hint_plies
         atoms, elapsed = len(self.ctl.symbolic_atoms), time.perf_counter() - self.started
         if self.limits.progress and elapsed > PROGRESS_AFTER:
             self.limits.progress(f"{label}: {atoms:,} ground atoms, {elapsed:.1f} s")
         over_time = self.limits.seconds is not None and elapsed > self.limits.seconds
         if expected <= self.limits.atoms and not over_time:
+            self.memory.after(f"after {where}", max(0, expected - atoms) * BYTES_PER_ATOM)
             return
         amount = (f"{elapsed:.0f} s (limit {self.limits.seconds:.0f} s)" if over_time else
                   f"about {expected:,} ground atoms with the values (limit {self.limits.atoms:,})")
-        program = self.program
-        raise LimitError(
-            f"the positions within {program.remaining} plies do not fit: {amount} after {where}",
-            f"Ask with a smaller horizon, e.g. --horizon {max(1, hint_plies)}" + (
-                f", or ask --query survive (it does not need the {', '.join(c.name for c in program.layout.collect)})"
-                if program.layout.collect and program.query.kind != "survive" else "") + ".")
+        raise self.memory.error(amount, f"after {where}", memory=not over_time)
 
 
 def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float,
@@ -236,12 +265,11 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
     of the last one) and its values.  Returns the depths explored and the value and rank parts
     ground (the levels of plies left computed)."""
     budget = _Budget(ctl, program, limits, started)
-    ctl.add("base", [], program.base)
-    ctl.ground([("base", [])])
+    budget.ground("base", program.base, "while grounding the game's facts")
     total = len(program.depths)
     k, atoms = 0, len(ctl.symbolic_atoms)
     while k < total:
-        _ground_part(ctl, f"depth_{k}", program.depths[k])
+        budget.ground(f"depth_{k}", program.depths[k], f"while exploring {k} of {program.remaining} plies")
         k, before, atoms = k + 1, atoms, len(ctl.symbolic_atoms)
         goes_on = k < total and _is_fact(ctl, "grows", k)
         growth = atoms / max(before, 1) if goes_on and k < program.remaining else 1.0   # depth Rm: no moves
@@ -250,11 +278,11 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
         if not goes_on:
             break
     values = _ground_levels(budget, program.values, "value", "vconv")
-    _ground_part(ctl, "races", program.races)
+    budget.ground("races", program.races, "while grounding the races")
     if not ranks:
         return {"depths": k, "value_levels": values}
     ranks = _ground_levels(budget, program.ranks, "rank", "rconv")
-    _ground_part(ctl, "lookup", program.lookup)
+    budget.ground("lookup", program.lookup, "while grounding the ranks' lookup")
     return {"depths": k, "value_levels": values, "rank_levels": ranks}
 
 
@@ -270,7 +298,7 @@ def _ground_levels(budget: _Budget, parts: list[str], name: str, stop: str) -> i
     r, ctl = 0, budget.ctl
     while r < len(parts):
         chunk = parts[r:r + LEVEL_CHUNK]
-        _ground_part(ctl, f"{name}_{r}", "\n".join(chunk))
+        budget.ground(f"{name}_{r}", "\n".join(chunk), f"while computing the {name}s with up to {r + len(chunk) - 1} plies left")
         r += len(chunk)
         budget.check(f"{name}s, up to {r - 1} plies left", f"the {name}s with up to {r - 1} plies left",
                      len(ctl.symbolic_atoms), budget.program.remaining - 1)
@@ -283,11 +311,6 @@ def _ground_levels(budget: _Budget, parts: list[str], name: str, stop: str) -> i
 def _is_fact(ctl: clingo.Control, name: str, number: int) -> bool:
     atom = ctl.symbolic_atoms[clingo.Function(name, [clingo.Number(number)])]
     return atom is not None and atom.is_fact
-
-
-def _ground_part(ctl: clingo.Control, name: str, text: str) -> None:
-    ctl.add(name, [], text)
-    ctl.ground([(name, [])])
 
 
 LINE_CHUNK = 10   # line parts ground per call past the expected end of the line

@@ -1,0 +1,187 @@
+"""Limits on every solver path (gridsolve/solve/limits.py): estimates before grounding, the
+memory cap during a ground call, ``--max-memory``, and the same exit code 3 and message
+shape from solve, ask, play, verify and the generator's judge."""
+from __future__ import annotations
+
+import re
+import resource
+
+import clingo
+import pytest
+from click.testing import CliRunner
+
+from gridsolve.cli import main
+from gridsolve.compile.compiler import compile_program, plan_query
+from gridsolve.errors import LimitError, MemoryLimitError, QueryError
+from gridsolve.generate.judge import query_kind
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import Query, initial_position, make_query
+from gridsolve.solve import limits as limits_module
+from gridsolve.solve.engine import Engine
+from gridsolve.solve.limits import ENV, Budget, Limits, estimate_positions, parse_memory
+from gridsolve.solve.solver import race_ranks, solve
+
+from conftest import CORRIDOR, ROOT
+
+OPEN_64 = ROOT / "bench" / "boards" / "open-64x64.yaml"
+REFUSED = (r"the positions reachable from the position asked about do not fit: about 33,554,432 positions need "
+           r"about [\d.]+ GB \(limit 2\.0 GB\) by an estimate before grounding\. The race solver ranks every "
+           r"position reachable from the position asked about, whatever the horizon: ask about a smaller board, "
+           r"or raise --max-memory \(to about [\d.]+ GB\) if the machine has it\.")
+
+
+@pytest.fixture(autouse=True)
+def default_limit(monkeypatch):
+    """The default limit, whatever the environment says; --max-memory's changes are undone."""
+    monkeypatch.setenv(ENV, "2GB")
+
+
+def run(*args, **kwargs):
+    return CliRunner().invoke(main, [str(a) for a in args], **kwargs)
+
+
+# - Amounts of memory ---
+
+@pytest.mark.parametrize("text, amount", [("2GB", 2 * 10 ** 9), ("1500MB", 1_500_000_000), ("1.5GiB", 3 * 2 ** 29),
+                                          ("3G", 3 * 2 ** 30), ("500000000", 500_000_000), (" 4 gb ", 4 * 10 ** 9)])
+def test_amounts_of_memory(text, amount):
+    assert parse_memory(text) == amount
+
+
+def test_a_wrong_amount_says_how_to_write_one():
+    with pytest.raises(QueryError, match=r"--max-memory 2x: not an amount of memory\. Write e\.g\. 2GB"):
+        parse_memory("2x")
+    with pytest.raises(QueryError, match="less than 100 MB"):
+        parse_memory("5MB")
+
+
+def test_the_limit_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv(ENV, "3GB")
+    assert Limits().memory == 3 * 10 ** 9
+    monkeypatch.delenv(ENV)
+    assert Limits().memory == limits_module.DEFAULT_MEMORY == 2 * 10 ** 9
+
+
+# - Estimates (hand-checked on the corridor) ---
+
+def test_positions_are_estimated_from_the_cells_each_piece_reaches(make_board):
+    """The corridor's 8 cells are all open to both pieces: 8 x 8 placements x 2 sides.  Within
+    one ply the explorer makes one move (from (2,2): west, east or stay; south is walled) and
+    the mummy at most one of two steps (from (1,1): (2,1), (3,1), (1,2), (2,2) or stay); within
+    three plies each moves twice (the explorer also reaches (1,1) and (4,2); the mummy, four
+    steps, every cell)."""
+    board = make_board(CORRIDOR)
+    start = initial_position(board)
+    layout = plan_query(board, Query("explorer", position=start)).layout
+    assert estimate_positions(board, layout, [start]) == 128
+    assert estimate_positions(board, layout, [start], plies=1) == 3 * 5 * 2
+    assert estimate_positions(board, layout, [start], plies=2) == 3 * 5 * 2
+    assert estimate_positions(board, layout, [start], plies=3) == 5 * 8 * 2
+
+
+def test_items_taken_multiply_the_positions(make_board):
+    """Pacman's pellets: within p plies pacman takes at most ceil(p/2) of them."""
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    start = initial_position(board)
+    layout = plan_query(board, Query("pacman", "value", start)).layout
+    without = plan_query(board, Query("pacman", "survive", start)).layout
+    assert not without.collect and layout.collect
+    pellets = len(layout.collect[0].cells)
+    ratio = estimate_positions(board, layout, [start], 4) / estimate_positions(board, without, [start], 4)
+    assert ratio == 1 + pellets + pellets * (pellets - 1) // 2
+
+
+# - The cap during a ground call ---
+
+def test_a_ground_call_past_the_limit_stops_with_a_limit_error_and_the_cap_is_lifted():
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "p(X,Y) :- X = 1..4000, Y = 1..4000.")       # 16 million atoms: over 1 GB
+    budget = Budget(Limits(memory=150 * 10 ** 6), "the test's atoms", lambda needed: "try fewer")
+    with pytest.raises(MemoryLimitError, match=r"^the test's atoms do not fit: they reached the limit of \d+ MB "
+                                               r"while grounding them\. Try fewer\.$"):
+        budget.ground(ctl, [("base", [])], "while grounding them")
+    del ctl
+    assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
+def test_a_ground_call_within_the_limit_is_left_alone():
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "p(X) :- X = 1..1000.")
+    Budget(Limits(), "the test's atoms", lambda needed: "").ground(ctl, [("base", [])], "while grounding them")
+    assert len(ctl.symbolic_atoms) == 1000
+
+
+def test_memory_the_process_held_before_is_not_counted():
+    held = b"x" * (300 * 10 ** 6)         # resident before the budget is made
+    budget = Budget(Limits(memory=100 * 10 ** 6), "the test's atoms", lambda needed: "")
+    budget.after("after nothing")
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "p(X) :- X = 1..1000.")
+    budget.ground(ctl, [("base", [])], "while grounding them")
+    assert len(ctl.symbolic_atoms) == 1000 and len(held) == 300 * 10 ** 6
+
+
+def test_the_layered_solver_stops_at_the_memory_limit():
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    program = compile_program(board, make_query(board, "pacman", horizon=12))
+    assert program.mode == "layered"
+    from gridsolve.solve.solver import run_program
+    with pytest.raises(MemoryLimitError, match=r"^the positions within 12 plies do not fit: .*(limit \d+ MB).* "
+                                               r"Ask with a smaller horizon, e\.g\. --horizon \d+"):
+        run_program(program, board, Limits(memory=60 * 10 ** 6))
+
+
+# - Every path: the 64x64 open board is refused before anything is ground ---
+
+def test_solve_refuses_the_open_64x64_board_at_once():
+    board = load_board(OPEN_64)
+    with pytest.raises(MemoryLimitError, match=REFUSED):
+        solve(board, Query("explorer", "value", initial_position(board)))
+
+
+def test_the_engine_and_the_judge_refuse_it_too():
+    board = load_board(OPEN_64)
+    start = initial_position(board)
+    with pytest.raises(MemoryLimitError, match=REFUSED):
+        Engine(board, [start])
+    program = compile_program(board, Query("explorer", query_kind(board, "explorer", "win"), start))
+    with pytest.raises(MemoryLimitError, match=REFUSED):
+        race_ranks(program, program.plan.win, board=board)
+
+
+def test_the_commands_stop_with_exit_code_3_and_say_what_to_try(tmp_path):
+    solved = run("solve", OPEN_64)
+    assert solved.exit_code == 3 and re.fullmatch("Error: " + REFUSED + "\n", solved.stderr), solved.output
+    asked = run("ask", OPEN_64, input='{"line": false}\n')
+    assert asked.exit_code == 3 and re.fullmatch(f"Error: <stdin>:1: {REFUSED}\n", asked.stderr), asked.output
+    # (play on the 24x24 board: listing the moves of a 64x64 position takes seconds)
+    played = run("play", ROOT / "bench" / "boards" / "open-24x24.yaml", input="east\n")
+    assert played.exit_code == 3 and re.fullmatch(
+        "Error: the solver cannot look even 2 plies ahead for mummy: " + REFUSED.replace("33,554,432", "663,552")
+        + "\n", played.stderr), played.output
+    board = tmp_path / "open.yaml"
+    board.write_text(OPEN_64.read_text() + "expect:\n  - value: 0\n")
+    verified = run("verify", board)
+    assert verified.exit_code == 1 and re.search(REFUSED, verified.stdout), verified.output   # check status: error
+
+
+def test_max_memory_sets_the_limit(tmp_path):
+    """The 16x16 bench board needs about 600 MB: with 300MB it is refused before grounding."""
+    board = ROOT / "bench" / "boards" / "random-16x16-s1.yaml"
+    small = run("solve", board, "--horizon", "20", "--max-memory", "300MB")
+    assert small.exit_code == 3, small.output
+    assert re.fullmatch(r"Error: the positions reachable from the position asked about do not fit: about 131,072 "
+                        r"positions need about \d+ MB \(limit 300 MB\) by an estimate before grounding\. .*\n",
+                        small.stderr), small.stderr
+    wrong = run("solve", board, "--max-memory", "lots")
+    assert wrong.exit_code == 2 and "--max-memory" in wrong.stderr and "not an amount of memory" in wrong.stderr
+    fits = run("solve", ROOT / "boards" / "mummymaze2p-2007.yaml", "--max-memory", "1GB", "--json")
+    assert fits.exit_code == 0, fits.output
+
+
+def test_a_wrong_environment_variable_is_an_input_error(monkeypatch):
+    monkeypatch.setenv(ENV, "much")
+    result = run("solve", ROOT / "boards" / "mummymaze2p-2007.yaml")
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: {ENV} much: not an amount of memory. Write e.g. 2GB, 1500MB or 1.5GiB.\n"
