@@ -24,7 +24,7 @@ import clingo
 from ..compile.compiler import OPTIONAL_INPUTS, board_facts, mechanism_facts, rule_facts
 from ..compile.gamerules import game_rules, live_ends, timeout_match_rules, with_domain
 from ..compile.state import Layout, layout_for
-from ..errors import EncodingError, LimitError
+from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position
 from ..resources import encoding
@@ -113,8 +113,9 @@ def abstract_program(board: Board, layout: Layout, roots: list[str]) -> str:
         "#show edge/3. #show outcome/2. #show tmatch/2."])
 
 
-def abstract_game(board: Board, positions: list[Position], max_atoms: int | None = None) -> AbstractGame:
-    """Ground the abstraction of ``board`` (its layout without the collectibles) from ``positions``."""
+def abstract_game(board: Board, positions: list[Position]) -> AbstractGame:
+    """Ground the abstraction of ``board`` (its layout without the collectibles) from ``positions``
+    (the caller estimates its size first: :mod:`gridsolve.solve.limits`)."""
     import time
     started = time.perf_counter()
     layout = layout_for(board, set())
@@ -126,9 +127,6 @@ def abstract_game(board: Board, positions: list[Position], max_atoms: int | None
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the abstract game: {exc}") from exc
     atoms = len(ctl.symbolic_atoms)
-    if max_atoms is not None and atoms > max_atoms:
-        raise LimitError(f"the positions of {board.name} without their items do not fit: "
-                         f"{atoms:,} ground atoms (limit {max_atoms:,})", "Ask with a smaller board.")
 
     def number(term) -> int:
         found = game.index.get(term)

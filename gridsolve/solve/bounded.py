@@ -27,10 +27,12 @@ import time
 from dataclasses import dataclass
 
 from ..compile.gamerules import live_ends
-from ..errors import LimitError, QueryError
+from ..errors import QueryError
 from ..language.model import Board
 from ..language.position import Query
+from ..compile.state import layout_for
 from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
+from .limits import Budget, estimate_positions
 from .solver import Answer, Limits, MoveValue, format_move
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
@@ -138,7 +140,7 @@ class BoundedSolver:
     """Threshold races for one role over an abstract game; see the module docstring."""
 
     def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
-                 prune: bool = True):
+                 prune: bool = True, budget: Budget | None = None):
         rules = board.rules
         self.board, self.game, self.role, self.prune = board, game, role, prune
         self.limits = limits or Limits()
@@ -160,8 +162,7 @@ class BoundedSolver:
         self._order: dict = {}
         self._gains: dict = {}
         self.nodes = 0
-        self.started = time.perf_counter()
-        self.max_entries = max(10_000, self.limits.atoms * 300 // ENTRY_BYTES)
+        self.budget = budget or _budget(board, self.limits)
 
     # --- the game on top of the abstraction ----------------------------------------------------
     def plies_from(self, i: int) -> list[tuple]:
@@ -282,16 +283,12 @@ class BoundedSolver:
         return None
 
     def _check(self) -> None:
-        entries = sum(len(r.memo) for r in self.races.values())
-        elapsed = time.perf_counter() - self.started
+        """Report progress; stop at the time or memory limit (the positions remembered grow)."""
+        elapsed = time.perf_counter() - self.budget.started
         if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
+            entries = sum(len(r.memo) for r in self.races.values())
             self.limits.progress(f"bounded search: {self.nodes:,} positions, {entries:,} remembered, {elapsed:.1f} s")
-        if self.limits.seconds is not None and elapsed > self.limits.seconds:
-            raise LimitError(f"the bounded search did not finish in {self.limits.seconds:.0f} s "
-                             f"({self.nodes:,} positions searched)", "Ask with a smaller horizon (--horizon N).")
-        if entries > self.max_entries:
-            raise LimitError(f"the bounded search does not fit: {entries:,} positions remembered "
-                             f"(limit {self.max_entries:,})", "Ask with a smaller horizon (--horizon N).")
+        self.budget.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
 
     # --- answers --------------------------------------------------------------------------------
     def value(self, i: int, items: int, left: int) -> int:
@@ -400,6 +397,11 @@ class BoundedSolver:
         return next((c for c in candidates if not self.forces(nxt, c[1], c[2], left - 1, left - 1)), None)
 
 
+def _budget(board: Board, limits: Limits) -> Budget:
+    return Budget(limits, "the positions the bounded search meets",
+                  lambda needed: "Ask with a smaller horizon (--horizon N), or raise --max-memory.")
+
+
 def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prune: bool = True,
                   line_plies: int | None = None) -> Answer:
     """Answer ``query`` with the bounded solver (the caller checked :func:`applies`); the
@@ -408,9 +410,11 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     limits = limits or Limits()
     if query.strategy:
         raise QueryError("--strategy: strategies are written for games solved by races only")
-    game = abstract_game(board, [query.position], limits.atoms)
+    budget = _budget(board, limits)
+    budget.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
+    game = abstract_game(board, [query.position])
     grounded = time.perf_counter()
-    solver = BoundedSolver(board, game, query.role, limits, prune)
+    solver = BoundedSolver(board, game, query.role, limits, prune, budget)
     root = game.state_of(query.position)
     items = solver.items.of(query.position.items_left(board))
     left = query.remaining(board)
