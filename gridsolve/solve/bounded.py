@@ -162,7 +162,8 @@ class BoundedSolver:
         self._order: dict = {}
         self._gains: dict = {}
         self.nodes = 0
-        self.budget = budget or _budget(board, self.limits)
+        self.budget = budget or Budget(self.limits, f"the positions of {board.name}",
+                                       lambda needed: "Ask with a smaller horizon (--horizon N).")
 
     # --- the game on top of the abstraction ----------------------------------------------------
     def plies_from(self, i: int) -> list[tuple]:
@@ -397,9 +398,17 @@ class BoundedSolver:
         return next((c for c in candidates if not self.forces(nxt, c[1], c[2], left - 1, left - 1)), None)
 
 
-def _budget(board: Board, limits: Limits) -> Budget:
-    return Budget(limits, "the positions the bounded search meets",
-                  lambda needed: "Ask with a smaller horizon (--horizon N), or raise --max-memory.")
+def _budget(board: Board, query: Query, limits: Limits) -> Budget:
+    """The limits of one bounded solve; the message names the plies and what to try, as the
+    layered solver's does (a survive question needs no items: the race solver answers it)."""
+    left = query.remaining(board)
+    items = ", ".join(board.rules.collect)
+
+    def hint(needed: int | None) -> str:
+        return (f"Ask with a smaller horizon, e.g. --horizon {max(1, left // 2)}"
+                + (", or raise --max-memory" if needed is not None else "")
+                + (f", or ask --query survive (it does not need the {items})" if query.kind != "survive" else "") + ".")
+    return Budget(limits, f"the positions within {left} plies", hint)
 
 
 def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prune: bool = True,
@@ -410,7 +419,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     limits = limits or Limits()
     if query.strategy:
         raise QueryError("--strategy: strategies are written for games solved by races only")
-    budget = _budget(board, limits)
+    budget = _budget(board, query, limits)
     budget.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
     game = abstract_game(board, [query.position])
     grounded = time.perf_counter()
