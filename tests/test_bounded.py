@@ -133,7 +133,7 @@ def test_bounded_equals_layered_on_random_item_boards(tmp_path):
 
 @pytest.mark.slow
 def test_bounded_equals_layered_on_many_random_item_boards(tmp_path):
-    assert _check_item_boards(tmp_path, range(12, 160)) >= 15
+    assert _check_item_boards(tmp_path, range(12, 100)) >= 10
 
 
 @pytest.mark.slow
@@ -200,4 +200,4 @@ def test_pacman_like_boards_agree_with_the_reference(tmp_path):
 
 @pytest.mark.slow
 def test_many_pacman_like_boards_agree_with_the_reference(tmp_path):
-    assert _check_pacman_like(tmp_path, range(3, 40)) == 111
+    assert _check_pacman_like(tmp_path, range(3, 24)) == 63
