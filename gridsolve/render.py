@@ -146,7 +146,11 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
     if answer.line:
         out += ["", "principal line: " + "; ".join(_runs([_line_move(p) for p in answer.line]))]
     stats = answer.stats
-    out += ["", f"solved in {stats.get('total_s', 0):.2f} s; ground program: {stats.get('ground_rules', 0)} rules"]
+    if stats.get("solver") == "bounded":
+        out += ["", f"solved in {stats['total_s']:.2f} s by the bounded solver: {stats['abstract_positions']:,} "
+                    f"positions without items, {stats['searched']:,} searched with their items"]
+    else:
+        out += ["", f"solved in {stats.get('total_s', 0):.2f} s; ground program: {stats.get('ground_rules', 0)} rules"]
     return "\n".join(out)
 
 

@@ -444,6 +444,6 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     stats = {"solver": "bounded", "abstract_positions": len(game), "ground_s": round(grounded - started, 4),
              "ground_atoms": game.ground_atoms, "search_s": round(solved - grounded, 4),
              "searched": solver.nodes, "remembered": sum(len(r.memo) for r in solver.races.values()),
-             "races": len(solver.races), "choices": 0}
+             "races": len(solver.races), "choices": 0, "total_s": round(solved - started, 4)}
     return Answer(board.name, query.role, query.kind, holds, at["value"], plies, at["win"], at["win_plies"],
                   at["survives"], at["doom_plies"], left, query.position.as_dict(board), moves, line, stats)
