@@ -625,6 +625,8 @@ def figures(case: Case) -> dict:
         "ground_rules": stats[0].get("ground_rules") if stats else None,
         "value_levels": stats[0].get("value_levels") if stats else None,
         "rank_levels": stats[0].get("rank_levels") if stats else None,
+        "solver": stats[0].get("solver") if stats else None,
+        "searched": stats[0].get("searched") if stats else None,
         "rss_mb": max([r["maxrss_mb"] for r in case.cli + case.inproc], default=None),
         "base_s": med(r["result"]["time_s"] for r in ok_base),
         "base_rss_mb": max([r["maxrss_mb"] for r in case.base], default=None),
@@ -705,6 +707,8 @@ def main_table(cases: list[Case], have_reference: bool) -> list[str]:
 
 def solver_cell(f: dict) -> str:
     """Which solver answered: races, or layered with the levels of plies left it computed."""
+    if f.get("solver") == "bounded":
+        return f"bounded ({f['searched']:,} positions searched)"
     if f["value_levels"] is None:
         return "race"
     return f"layered (depths {int(f['levels'])}; values {f['value_levels']}, ranks {f['rank_levels']} levels)"
@@ -724,7 +728,7 @@ def mech_table(cases: list[Case]) -> list[str]:
         else:
             row = [c.label, f"{c.role} {c.query}", fmt(f["answer"]["remaining"]), answer_cell(c, f), solver_cell(f),
                    fmt(f["cli_s"]), fmt(f["cli_cpu_s"]), fmt(f["solve_time"]), fmt(f["compile_s"]),
-                   fmt(f["ground_s"]), fmt(f["solve_s"]), f"{f['ground_rules']:,}", fmt(f["rss_mb"], 0), fmt(f["ref_s"]), f"{f['ratio_ref']:.2f}×" if f["ratio_ref"] else "–",
+                   fmt(f["ground_s"]), fmt(f["solve_s"]), f"{f['ground_rules']:,}" if f["ground_rules"] is not None else "–", fmt(f["rss_mb"], 0), fmt(f["ref_s"]), f"{f['ratio_ref']:.2f}×" if f["ratio_ref"] else "–",
                    check_cell(c)]
         lines.append("| " + " | ".join(row) + " |")
     return lines
