@@ -203,9 +203,13 @@ class BoundedSolver:
         if game.outcome[i] is not None:
             return self.scores.value(self.scores.at_end[game.outcome[i]], self.items.taken(items))
         if left == 0 or not game.succ[i]:
-            entry = game.tmatch[i] if game.tmatch[i] is not None else len(self.scores.at_timeout) - 1
-            return self.scores.value(self.scores.at_timeout[entry], self.items.taken(items))
+            return self.timeout_score(i, items)
         return None
+
+    def timeout_score(self, i: int, items: int) -> int:
+        """The role's score if the plies run out at ``i``: the first timeout entry that holds."""
+        entry = self.game.tmatch[i] if self.game.tmatch[i] is not None else len(self.scores.at_timeout) - 1
+        return self.scores.value(self.scores.at_timeout[entry], self.items.taken(items))
 
     def gains(self, i: int, plies: int) -> tuple[int, ...]:
         """The most moves each collector makes in the next ``plies`` plies from ``i``."""
@@ -324,18 +328,23 @@ class BoundedSolver:
         """value, plies, win, win_plies, survives, doom_plies of one probe (as layered.lp)."""
         value = self.value(i, items, left)
         top = self.thresholds[-1]
-        plies = None
-        if value > ref:
-            plies = self.rank(self.race(True, value), i, items, left)
-        elif value < ref:
-            above = min(t for t in self.thresholds if t > value)
-            plies = self.rank(self.race(False, above), i, items, left)
+        plies = self.value_plies(value, ref, i, items, left)
         win_plies = None
         if value == top and top > ref:
             win_plies = plies if value > ref else self.rank(self.race(True, top), i, items, left)
         doom = self.doom[i] if self.doom[i] <= left else None
         return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
                 "survives": doom is None, "doom_plies": doom}
+
+    def value_plies(self, value: int, ref: int, i: int, items: int, left: int) -> int | None:
+        """The plies of ``value`` at a probe: the team forces it (above the reference), or the
+        others force less than the next score (below); None where it is the reference or,
+        below it, where the others cannot (the probe is worth more)."""
+        if value > ref:
+            return self.rank(self.race(True, value), i, items, left)
+        if value < ref:
+            return self.rank(self.race(False, min(t for t in self.thresholds if t > value)), i, items, left)
+        return None
 
     def moves(self, i: int, items: int, left: int, ref: int) -> list[tuple]:
         """[(move symbol, j, items after, summary)] of the side to move (none where the game stops)."""
@@ -383,13 +392,9 @@ class BoundedSolver:
         for move, j, after in self.children(i, items):
             if team and value != self.thresholds[0] and not self.forces(up, j, after, left - 1, left - 1):
                 continue                                  # worth less than the value
-            plies = 0
-            if value > ref:
-                plies = self.rank(up, j, after, left - 1)
-            elif value < ref:
-                plies = self.rank(self.race(False, above[0]), j, after, left - 1)
-                if plies is None:
-                    continue                              # worth more than the value
+            plies = self.value_plies(value, ref, j, after, left - 1)
+            if value < ref and plies is None:
+                continue                                  # worth more than the value
             candidates.append((move, j, after, value, plies))
         candidates.sort(key=lambda c: self._key(c, ref), reverse=team)
         if team or value < ref or not above:
@@ -427,8 +432,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     root = game.state_of(query.position)
     items = solver.items.of(query.position.items_left(board))
     left = query.remaining(board)
-    entry = game.tmatch[root] if game.tmatch[root] is not None else len(solver.scores.at_timeout) - 1
-    ref = solver.scores.value(solver.scores.at_timeout[entry], solver.items.taken(items))
+    ref = solver.timeout_score(root, items)
     at = solver.summary(root, items, left, ref)
     probes = solver.moves(root, items, left, ref)
     line = solver.line(root, items, left, ref, probes, line_plies)
