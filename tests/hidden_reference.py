@@ -224,16 +224,20 @@ class HiddenGame:
         v = self.value(state, k)
         ref = self.timeout_score(state)
         above = [t for t in self.scores if t > v]
-        if v > ref:
+        top = self.scores[-1]
+        # the top score where the timeout can give it too (the nearer player wins): R forces
+        # it, by an end or by the step limit, fastest
+        timeouts = {e.scores[self.role] for e in self.rules.timeout_when} | {self.rules.timeout[self.role]}
+        forced_top = v == ref == top and len(timeouts) > 1
+        if v > ref or forced_top:
             plies = self.rank(True, v, state, k)
         elif v < ref:
             plies = self.rank(False, above[0], state, k)
         else:
             plies = None
-        top = self.scores[-1]
         win = v == top
-        # as the solver reports it: the plies of a win only where it is more than the timeout score
-        win_plies = self.rank(True, top, state, k) if win and top > ref else None
+        # as the solver reports it: the plies of a win only where the role forces it
+        win_plies = self.rank(True, top, state, k) if win and (top > ref or forced_top) else None
         losing = [e for e in self.rules.ends if self.role in e.loss_for]
         doom = self.doom(state, k, frozenset(e.name for e in losing))
         return {"value": v, "plies": plies, "win": win, "win_plies": win_plies,

@@ -288,6 +288,15 @@ class Game:
                         lost if self.keeps_lost else (), was)
 
 
+def timeout_tops(rules, role) -> bool:
+    """Whether the role's score when the plies run out is not one constant and can be its top
+    score (then a top value equal to the timeout score counts as forced by the role)."""
+    values = set()
+    for score in [e.scores[role] for e in rules.timeout_when] + [rules.timeout[role]]:
+        values |= set(rules.tables[score].values) if isinstance(score, str) else {score}
+    return len(values) > 1 and max(rules.scores_of(role)) in values
+
+
 class RoleSolver:
     """Minimax values and forced races for one role."""
 
@@ -297,6 +306,7 @@ class RoleSolver:
         rules = game.rules
         self.team = frozenset(rules.team_of(role))
         self.scores = rules.scores_of(role)
+        self.timeout_tops = timeout_tops(rules, role)
         self._value: dict = {}
         self._rank: dict = {}
         self._stop: dict = {}
@@ -395,17 +405,20 @@ class RoleSolver:
     def _summary(self, v, ref, rank) -> dict:
         """value, plies, win, win plies, survives, doom plies from the value ``v``, the timeout
         score ``ref`` and ``rank(team_attacks, goal)`` of the node."""
-        if v > ref:
+        best = self.scores[-1]
+        # the top score where the timeout can give it too: the role forces it, by an end or
+        # by the step limit, and the plies count the fastest way
+        forced_top = v == ref == best and self.timeout_tops
+        if v > ref or forced_top:
             plies = rank(True, ("ge", v))
         elif v < ref:
             above = min(s for s in self.scores if s > v)
             plies = rank(False, ("lt", above))
         else:
             plies = None
-        # self-check: a value away from the timeout score is forced by someone
-        assert (plies is None) == (v == ref), (v, ref, plies)
-        best = self.scores[-1]
-        if best > ref:
+        # self-check: a value away from the timeout score (or a forced top) is forced by someone
+        assert (plies is None) == (v == ref and not forced_top), (v, ref, plies)
+        if best > ref or forced_top:
             win_plies = rank(True, ("ge", best))
             win = win_plies is not None
             assert win == (v == best), (win, v, best)

@@ -211,6 +211,16 @@ class BoundedSolver:
         entry = self.game.tmatch[i] if self.game.tmatch[i] is not None else len(self.scores.at_timeout) - 1
         return self.scores.value(self.scores.at_timeout[entry], self.items.taken(items))
 
+    def reference(self, i: int, items: int) -> float:
+        """The score the answers measure plies against: the timeout score at ``i``, except where
+        it is the top score and the timeout score varies (``Rules.timeout_tops``): the top is
+        then forced by the role (by an end or by the step limit), so the reference lies just
+        below it."""
+        ref = self.timeout_score(i, items)
+        if ref == self.thresholds[-1] and self.board.rules.timeout_tops(self.role):
+            return ref - 0.5
+        return ref
+
     def gains(self, i: int, plies: int) -> tuple[int, ...]:
         """The most moves each collector makes in the next ``plies`` plies from ``i``."""
         key = (self.game.turn[i], plies)
@@ -432,7 +442,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     root = game.state_of(query.position)
     items = solver.items.of(query.position.items_left(board))
     left = query.remaining(board)
-    ref = solver.timeout_score(root, items)
+    ref = solver.reference(root, items)
     at = solver.summary(root, items, left, ref)
     probes = solver.moves(root, items, left, ref)
     line = solver.line(root, items, left, ref, probes, line_plies)
