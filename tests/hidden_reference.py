@@ -2,7 +2,7 @@
 
 Written from the README's description of ``--hidden`` and nothing else: it reads only the
 :mod:`gridsolve.language.model` data of a loaded board and never touches the compiler, the
-encodings or clingo.  Memoised recursion over (state, plies left); plain and slow on purpose.
+encodings or clingo.  An AND-OR search with memo per (state, plies left, plies to force within), plain on purpose.
 
 The robust game for role R: R knows the cells it has stood on (free), the cells it bumped on
 (obstacles) and nothing else of the marks it bumps on that are ``hidden``.  The others (one
@@ -183,46 +183,83 @@ class HiddenGame:
             return self.timeout_score(state)
         return None
 
-    def value(self, state, k):
-        key = (state, k)
-        if key not in self._value:
-            stopped = self.stop(state, k)
-            if stopped is not None:
-                result = stopped
+    def forced(self, goal, state, k, d):
+        """Whether the attackers force a stop meeting ``goal`` within ``d <= k`` plies (``k`` left):
+        ``("ge", b)`` R, a score of at least b; ``("lt", b)`` the others, a score below b;
+        ``("loss", ends)`` the others, one of those ends.  A plain AND-OR search that stops at
+        the first move deciding it; within d < k plies the step limit is never reached, so
+        the answer does not depend on k there."""
+        key = (goal, state, k if d == k else None, d)
+        if key in self._rank:
+            return self._rank[key]
+        kind, x = goal
+        score = self.stop(state, k)
+        if score is not None:
+            if kind == "loss":
+                end = next((e for e in self.rules.ends if self.holds(e.when, state)), None)
+                result = end is not None and end.name in x
             else:
-                per_move = [min(self.value(c, k - 1) for c in children) for _, children in self.moves(state)]
-                result = max(per_move) if self.own(state) else min(per_move)
-            self._value[key] = result
-        return self._value[key]
+                result = score >= x if kind == "ge" else score < x
+        elif d == 0:
+            result = False
+        else:
+            up = kind == "ge"
+            attacker = self.own(state) == up
+            result = not attacker
+            for _, children in self.moves(state):
+                # R's move: the others answer; an attacker R needs every answer, the others one
+                # (the obstacle answers first: they decide most races soonest)
+                per = (all if up else any)(self.forced(goal, c, k - 1, d - 1) for c in reversed(children))
+                if per == attacker:
+                    result = attacker
+                    break
+        self._rank[key] = result
+        return result
+
+    def value(self, state, k):
+        """R's minimax score: the largest score it forces (by a stop within the k plies)."""
+        for bound in reversed(self.scores[1:]):
+            if self.forced(("ge", bound), state, k, k):
+                return bound
+        return self.scores[0]
+
+    def least(self, goal, state, k):
+        """The fewest plies in which ``goal`` is forced; INF if it is not."""
+        if not self.forced(goal, state, k, k):
+            return INF
+        return next(d for d in range(k + 1) if self.forced(goal, state, k, d))
 
     def rank(self, up: bool, bound: int, state, k):
         """Fewest plies in which R (``up``: a stop with score >= bound) or the others (a stop
         with score < bound) force such a stop; INF if they cannot."""
-        key = (up, bound, state, k)
-        if key in self._rank:
-            return self._rank[key]
-
-        def good(v):
-            return v >= bound if up else v < bound
-        if not good(self.value(state, k)):
-            result = INF
-        elif self.stop(state, k) is not None:
-            result = 0
-        else:
-            attacker = self.own(state) == up
-            per_move = []
-            for _, children in self.moves(state):
-                child = [self.rank(up, bound, c, k - 1) for c in children]
-                # R's move: the others answer; an attacker R needs every answer, the others one
-                per_move.append(max(child) if up else min(child))
-            result = 1 + (min(per_move) if attacker else max(per_move))
-        self._rank[key] = result
-        return result
+        return self.least(("ge" if up else "lt", bound), state, k)
 
     def answer(self, state, k):
         """{value, plies, win, win_plies, survives, doom_plies} as ``solve --hidden --json``."""
-        v = self.value(state, k)
+        losing = frozenset(e.name for e in self.rules.ends if self.role in e.loss_for)
+        return self._summary(self.value(state, k), self.timeout_score(state),
+                             lambda up, bound: self.rank(up, bound, state, k), self.doom(state, k, losing))
+
+    def move_answers(self, state, k):
+        """{move: the answer's fields} of the side to move's moves at ``state`` (``k`` plies
+        left), measured against the timeout score at ``state``; a move of R is valued before
+        the others answer: its value is the least of the answers', its plies count after the
+        ply (R's races need every answer, the others' one)."""
+        if self.stop(state, k) is not None:
+            return {}
         ref = self.timeout_score(state)
+        losing = frozenset(e.name for e in self.rules.ends if self.role in e.loss_for)
+        out = {}
+        for move, children in self.moves(state):
+            def rank(up, bound, children=children):
+                ranks = [self.rank(up, bound, c, k - 1) for c in children]
+                return max(ranks) if up else min(ranks)
+            v = min(self.value(c, k - 1) for c in children)
+            doom = min(self.doom(c, k - 1, losing) for c in children)
+            out[move] = self._summary(v, ref, rank, doom)
+        return out
+
+    def _summary(self, v, ref, rank, doom):
         above = [t for t in self.scores if t > v]
         top = self.scores[-1]
         # the top score where the timeout can give it too (the nearer player wins): R forces
@@ -230,36 +267,22 @@ class HiddenGame:
         timeouts = {e.scores[self.role] for e in self.rules.timeout_when} | {self.rules.timeout[self.role]}
         forced_top = v == ref == top and len(timeouts) > 1
         if v > ref or forced_top:
-            plies = self.rank(True, v, state, k)
+            plies = rank(True, v)
         elif v < ref:
-            plies = self.rank(False, above[0], state, k)
+            plies = rank(False, above[0])
         else:
             plies = None
+        plies = None if plies == INF else plies
         win = v == top
         # as the solver reports it: the plies of a win only where the role forces it
-        win_plies = self.rank(True, top, state, k) if win and (top > ref or forced_top) else None
-        losing = [e for e in self.rules.ends if self.role in e.loss_for]
-        doom = self.doom(state, k, frozenset(e.name for e in losing))
+        win_plies = rank(True, top) if win and (top > ref or forced_top) else None
+        win_plies = None if win_plies == INF else win_plies
         return {"value": v, "plies": plies, "win": win, "win_plies": win_plies,
                 "survives": doom == INF, "doom_plies": None if doom == INF else doom}
 
-    def doom(self, state, k, targets, memo=None):
+    def doom(self, state, k, targets):
         """Fewest plies in which the others force an end in ``targets``; INF if they cannot."""
-        memo = {} if memo is None else memo
-        key = (state, k)
-        if key in memo:
-            return memo[key]
-        end = next((e for e in self.rules.ends if self.holds(e.when, state)), None)
-        if end is not None:
-            result = 0 if end.name in targets else INF
-        elif k == 0 or not self.moves(state):
-            result = INF
-        else:
-            per_move = [min(self.doom(c, k - 1, targets, memo) for c in children)
-                        for _, children in self.moves(state)]
-            result = 1 + (max(per_move) if self.own(state) else min(per_move))
-        memo[key] = result
-        return result
+        return self.least(("loss", targets), state, k)
 
 
 def start_state(board: Board, role: str, position, free=(), found=()) -> tuple:

@@ -1,0 +1,564 @@
+"""Robust answers (``solve --hidden``) at the full step limit: the role's knowledge searched on
+top of the game without it.
+
+The robust game (README, "Secret obstacles") is the game in which the role knows only its own
+marks and what it has seen: the cells it stood on (free), the cells it bumped on (obstacles)
+and how many obstacles the others have placed.  The others place their obstacles as late as
+the role bumps, so every placement is open to them.  A position is therefore an *abstract*
+position (pieces, side, lost turns: the game on the board without the hidden marks, ground
+once by clingo from the compiled rules, :mod:`gridsolve.solve.abstract`) and the knowledge:
+three small integers (the cells known free and found blocked, as bits over the cells a hidden
+mark may occupy, and the obstacles placed per hidden mark).  Only the role's own plies change
+the knowledge: a move into a cell it does not know is answered by the others, ``free`` (the
+role steps there and knows it) or ``obstacle`` (placed now: the role stays, loses its turns
+and knows it); a found cell always bumps, a known free cell never does.
+
+Every question is a set of threshold races, as in the bounded solver
+(:mod:`gridsolve.solve.bounded`): "can the role force a stop with a score of at least v within d
+plies", "can the others force one below v", "can the others force an end the role must avoid".
+Each race is an AND-OR search with a transposition table over (abstract position, knowledge),
+and the game without knowledge gives the bounds that decide a position without expanding it:
+
+* the role is never better off than where it may *choose* to bump or not (the abstract game
+  with a bump beside every move into a cell a hidden mark may hold): where the others force
+  an end the role must avoid in that game within ``d`` plies, they force it in the robust game
+  too; where the role cannot force its top end there before the plies run out, no knowledge
+  lets it;
+* the role is never worse off than where every cell it does not know bumps (the others place
+  everywhere they may): a race the role wins there is won in the robust game.
+
+So the step limit (Maze Runner Duel: 40 plies) is no obstacle where the others or the role can
+force an end early, which the rule book's game mostly allows.  The answers are those of the
+layered solver's robust game (``encodings/layered.lp``), field for field: the role's ply is one
+ply in which it commits to its move and the others answer what the cell holds.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import replace
+
+import clingo
+
+from ..compile.compiler import UNREACHABLE, distances, next_turn
+from ..compile.gamerules import live_ends
+from ..compile.knowledge import knowledge_for, robust_board
+from ..language.model import Board
+from ..language.position import Position, Query
+from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
+from .limits import Budget
+from .solver import Answer, Limits, MoveValue, format_move
+
+NODE_CHECK = 20_000        # positions searched between two checks of the limits
+ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
+ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
+
+
+def applies(board: Board, query: Query) -> bool:
+    """Whether :func:`solve_knowing` answers the ``--hidden`` question ``query``: scores are
+    constants, the role moves one step at a time and alone in its ply, no item is kept, and
+    no end or timeout entry reads ``was_on`` or counts items (the compiled robust game of the
+    layered solver answers the others)."""
+    rules = board.rules
+    if not query.hidden or query.strategy or rules.collect:
+        return False
+    if any(not isinstance(s, int) for s in [*rules.timeout.values(), *(v for e in rules.ends for v in e.scores.values()),
+                                             *(v for t in rules.timeout_when for v in t.scores.values())]):
+        return False
+    conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
+    if any(when.was_on or when.collected for when in conditions):
+        return False
+    if any(query.role in (piece, other) for e in rules.ends for piece, other, _ in e.when.nearer):
+        return False
+    return all(len(movers) == 1 for movers in rules.turns if query.role in movers)
+
+
+class KnowingGame:
+    """The abstract game of the robust board, closed under the role's bumps, with what the
+    role's plies do to its knowledge (``kfree``, ``kfound`` bits over ``knows.cells``,
+    ``used`` obstacles per hidden mark)."""
+
+    def __init__(self, board: Board, role: str, position: Position):
+        self.board, self.role = board, role
+        rules = board.rules
+        self.knows = knowledge_for(board, role)
+        self.robust = robust_board(board, self.knows)
+        self.bit = {cell: 1 << k for k, cell in enumerate(self.knows.cells)}
+        self.allowed = [sum(self.bit[c] for c in cells if c in self.bit) for cells in self.knows.allowed]
+        self.total = sum(self.knows.counts)
+        self.index = rules.roles.index(role)
+        self.role_turns = {t for t, movers in enumerate(rules.turns) if role in movers}
+        self.lose = rules.moves[role].lose_turns
+        self.game = self._closed([replace(position, free=frozenset(), found=frozenset())])
+        self._plies: dict = {}
+        self._distance: dict = {}
+        self._tscore: dict = {}
+        self.conditions = [t.when for t in rules.timeout_when]
+        self.at_timeout = [t.scores[role] for t in rules.timeout_when] + [rules.timeout[role]]
+        self.knows_distance = any(role in (p, o) for when in self.conditions for p, o, _ in when.nearer)
+        self.other_distance = {(p, m): distances(self.robust, p, m)
+                               for when in self.conditions for piece, other, m in when.nearer
+                               for p in (piece, other) if p != role}
+
+    # --- the abstract game, closed under the bumps -------------------------------------------
+    def _closed(self, roots: list[Position]) -> AbstractGame:
+        """Ground the abstract game from ``roots`` and again from the bump positions it lacks."""
+        while True:
+            game = abstract_game(self.robust, roots)
+            missing = []
+            for i in range(len(game)):
+                if game.turn[i] in self.role_turns and game.outcome[i] is None:
+                    term = self._bump_term(game, i)
+                    if clingo.parse_term(term) not in game.index:
+                        missing.append(term)
+            if not missing:
+                break
+            roots = roots + [self._position_of(t) for t in dict.fromkeys(missing)]
+        self.bumped = [None] * len(game)
+        for i in range(len(game)):
+            if game.turn[i] in self.role_turns and game.outcome[i] is None:
+                self.bumped[i] = game.index[clingo.parse_term(self._bump_term(game, i))]
+        return game
+
+    def _lost_of(self, game: AbstractGame, i: int) -> tuple[int, ...]:
+        if not game.layout.lost:
+            return (0,) * len(self.board.rules.turns)
+        n = len(game.layout.roles)
+        return tuple(a.number for a in game.terms[i].arguments[1 + 2 * n:1 + 2 * n + game.layout.turns])
+
+    def _bump_term(self, game: AbstractGame, i: int) -> str:
+        """The position after the role bumps at ``i``: it stays, loses its turns, the next moves."""
+        lost = list(self._lost_of(game, i))
+        lost[game.turn[i]] += self.lose
+        turn, lost = next_turn(game.turn[i], tuple(lost))
+        cells = [f"{x},{y}" for x, y in game.cells[i]]
+        fields = [str(v) for v in lost] if game.layout.lost else []
+        return game.layout.term(str(turn), cells, fields)
+
+    def _position_of(self, term: str) -> Position:
+        args = [a.number for a in clingo.parse_term(term).arguments]
+        roles = self.board.rules.roles
+        pieces = tuple((r, (args[1 + 2 * k], args[2 + 2 * k])) for k, r in enumerate(roles))
+        lost = tuple(args[1 + 2 * len(roles):])
+        return Position(pieces, args[0], 0, lost=lost)
+
+    # --- knowledge -----------------------------------------------------------------------------
+    def knowledge(self, position: Position) -> tuple[int, int, tuple[int, ...]]:
+        """(free bits, found bits, obstacles placed per hidden mark) of ``position``."""
+        used = tuple(sum(1 for m, _ in position.found if m == mark) for mark in self.knows.marks)
+        found = sum(self.bit[c] for _, c in position.found if c in self.bit)
+        free = sum(self.bit[c] for c in {*position.free, position.cell(self.role)} if c in self.bit)
+        return self._canonical(free, found, used)
+
+    def _canonical(self, free: int, found: int, used: tuple) -> tuple:
+        """Once every obstacle is placed, every cell not found is free: the free bits say nothing."""
+        return (0 if sum(used) >= self.total else free & ~found, found, used)
+
+    def plies(self, i: int, know: tuple) -> list[tuple[str, list[tuple[str | None, int, tuple]]]]:
+        """[(move, [(answer, j, knowledge after)])]: the plies from abstract position ``i`` with
+        ``know``; the answers are the others' (``free``, ``obstacle``, ``placed``) where the role
+        moves, one ``None`` entry otherwise."""
+        key = (i, know) if self.game.turn[i] in self.role_turns else i
+        found = self._plies.get(key)
+        if found is None:
+            found = self._plies[key] = self._make_plies(i, know)
+        return found
+
+    def _make_plies(self, i: int, know: tuple) -> list:
+        game = self.game
+        edges = [(format_move(move), j) for move, j in game.succ[i]]
+        if game.turn[i] not in self.role_turns:
+            return [(move, [(None, j, know)]) for move, j in edges]
+        free, found, used = know
+        here = game.cells[i][self.index]
+        bump = self.bumped[i]
+        out = []
+        for move, j in edges:
+            aim = game.cells[j][self.index]
+            bit = self.bit.get(aim, 0)
+            if aim == here or not bit or free & bit:
+                out.append((move, [("free", j, know)]))
+            elif found & bit:
+                out.append((move, [("obstacle", bump, know)]))
+            elif sum(used) >= self.total:
+                out.append((move, [("free", j, know)]))
+            else:
+                answers = [("free", j, (free | bit, found, used))]
+                for k, count in enumerate(self.knows.counts):
+                    if used[k] < count and self.allowed[k] & bit:
+                        more = tuple(u + (n == k) for n, u in enumerate(used))
+                        answers.append((f"placed({k + 1})" if len(self.knows.marks) > 1 else "placed",
+                                        bump, self._canonical(free, found | bit, more)))
+                out.append((move, answers))
+        return out
+
+    # --- scores --------------------------------------------------------------------------------
+    def timeout_score(self, i: int, know: tuple) -> int:
+        """The role's score if the plies run out at ``i``: the first timeout entry that holds, the
+        role's distance (``nearer``) avoiding the obstacles it found."""
+        if not self.knows_distance or not know[1]:
+            entry = self.game.tmatch[i]
+            return self.at_timeout[entry if entry is not None else -1]
+        key = (i, know[1])
+        found = self._tscore.get(key)
+        if found is None:
+            found = self._tscore[key] = next(
+                (s for when, s in zip(self.conditions, self.at_timeout) if self._holds(when, i, know[1])),
+                self.at_timeout[-1])
+        return found
+
+    def _holds(self, when, i: int, found: int) -> bool:
+        cells = dict(zip(self.board.rules.roles, self.game.cells[i]))
+        for group in when.same_cell:
+            if len({cells[p] for p in group}) != 1:
+                return False
+        for piece, mark in when.reaches:
+            if cells[piece] not in self.robust.marks.get(mark, ()):
+                return False
+        for piece, other, mark in when.nearer:
+            if not self._dist(piece, mark, cells[piece], found) < self._dist(other, mark, cells[other], found):
+                return False
+        return True
+
+    def _dist(self, piece: str, mark: str, cell, found: int) -> int:
+        if piece != self.role:
+            return self.other_distance[(piece, mark)].get(cell, UNREACHABLE)
+        key = (mark, found)
+        table = self._distance.get(key)
+        if table is None:
+            table = self._distance[key] = self._role_distances(mark, found)
+        return table.get(cell, UNREACHABLE)
+
+    def _role_distances(self, mark: str, found: int) -> dict:
+        """The role's distance to ``mark`` from every cell, never through a found obstacle (a
+        piece may step off one: as ``hdistance`` of :mod:`gridsolve.compile.knowledge`)."""
+        from ..language.model import DELTA, DIRECTIONS
+        board = self.robust
+        blocked = {c for c, b in self.bit.items() if found & b}
+        cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
+        steps = {c: [(c[0] + DELTA[d][0], c[1] + DELTA[d][1]) for d in DIRECTIONS if board.open_step(c, d)]
+                 for c in cells}
+        dist = {c: 0 for c in board.marks.get(mark, ()) if c not in blocked}
+        queue = deque(dist)
+        while queue:
+            cell = queue.popleft()
+            for prev in steps[cell]:
+                if prev not in dist:
+                    dist[prev] = dist[cell] + 1
+                    if prev not in blocked:
+                        queue.append(prev)
+        return dist
+
+
+class KnowingSolver:
+    """Threshold races of one role over a :class:`KnowingGame`; see the module docstring."""
+
+    def __init__(self, kgame: KnowingGame, limits: Limits | None = None, budget: Budget | None = None,
+                 prune: bool = True):
+        self.k, self.game = kgame, kgame.game
+        board, role = kgame.board, kgame.role
+        rules = board.rules
+        self.role, self.prune = role, prune
+        self.limits = limits or Limits()
+        self.budget = budget or Budget(self.limits, "the robust positions", lambda needed: "")
+        self.thresholds = rules.scores_of(role)
+        self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
+        self.avoid = avoid_ends(board, role)
+        self.at_end = {e.name: e.scores[role] for e in live_ends(board)}
+        self.top_ends = {name for name, s in self.at_end.items() if s == self.thresholds[-1]}
+        self.memo: dict = {}
+        self.nodes = 0
+        self._bounds()
+
+    # --- the bounds of the game without knowledge --------------------------------------------
+    def _bounds(self) -> None:
+        """``doom_free``: the plies within which the others force an avoided end where the role
+        may choose to bump or not (the role at its strongest); ``top_free``: the plies within
+        which the role forces an end with its top score there; ``doom_walled``: the others'
+        avoided end where every unknown cell the role aims at bumps (the role at its weakest)."""
+        game, k = self.game, self.k
+        others = set(range(len(self.board_rules().turns))) - self.team_turns
+        n = len(game)
+        choice = [[j for _, j in game.succ[i]] + ([k.bumped[i]] if game.succ[i] and k.bumped[i] is not None else [])
+                  for i in range(n)]
+        self.doom_free = _retrograde(game, choice, others, lambda i: game.outcome[i] in self.avoid)
+        self.top_free = _retrograde(game, choice, self.team_turns, lambda i: game.outcome[i] in self.top_ends)
+
+    def board_rules(self):
+        return self.k.board.rules
+
+    # --- the game ------------------------------------------------------------------------------
+    def stop_score(self, i: int, know: tuple, left: int) -> int | None:
+        game = self.game
+        if game.outcome[i] is not None:
+            return self.at_end[game.outcome[i]]
+        if left == 0 or not game.succ[i]:
+            return self.k.timeout_score(i, know)
+        return None
+
+    def _goal(self, race: tuple, i: int, know: tuple, score: int) -> bool:
+        kind, threshold = race
+        if kind == "up":
+            return score >= threshold
+        if kind == "down":
+            return score < threshold
+        return self.game.outcome[i] in self.avoid
+
+    # --- races ---------------------------------------------------------------------------------
+    def forces(self, race: tuple, i: int, know: tuple, left: int, d: int) -> bool:
+        """Whether the race's attackers (``("up", v)``: the role's team, a stop with a score of at
+        least v; ``("down", v)``: the others, a stop below v; ``("avoid", None)``: the others, an
+        end the role must avoid) force its goal within ``d <= left`` plies."""
+        score = self.stop_score(i, know, left)
+        if score is not None:
+            return self._goal(race, i, know, score)
+        if d == 0:
+            return False
+        if d == left:          # the step limit can be the goal: the answer is for these plies only
+            key = (race, i, know, left)
+            known = self.memo.get(key)
+            if known is None:
+                known = self.memo[key] = self._search(race, i, know, left, d)
+            return known
+        key = (race, i, know)
+        known = self.memo.get(key)
+        if known is not None:
+            lost_up_to, won_from = known
+            if d <= lost_up_to:
+                return False
+            if d >= won_from:
+                return True
+        result = self._search(race, i, know, left, d)
+        lost_up_to, won_from = known if known is not None else (-1, UNFORCED)
+        self.memo[key] = (lost_up_to, min(won_from, d)) if result else (max(lost_up_to, d), won_from)
+        return result
+
+    def _search(self, race: tuple, i: int, know: tuple, left: int, d: int) -> bool:
+        self.nodes += 1
+        if self.nodes % NODE_CHECK == 0:
+            self._check()
+        if self.prune:
+            decided = self._bound(race, i, know, left, d)
+            if decided is not None:
+                return decided
+        up = race[0] == "up"
+        attacking = (self.game.turn[i] in self.team_turns) == up
+        for _, answers in self._ordered(i, know, attacking, up):
+            # the others answer the role's move: the role's side needs every answer, the others one
+            if up:
+                done = all(self.forces(race, j, k2, left - 1, d - 1) for _, j, k2 in answers)
+            else:
+                done = any(self.forces(race, j, k2, left - 1, d - 1) for _, j, k2 in answers)
+            if done == attacking:
+                return attacking
+        return not attacking
+
+    def _ordered(self, i: int, know: tuple, attacking: bool, up: bool) -> list:
+        """The plies, the likeliest to decide first: the role's moves nearest its top end, the
+        others' nearest an end the role must avoid."""
+        plies = self.k.plies(i, know)
+        rank = self.top_free if self.game.turn[i] in self.team_turns else self.doom_free
+        return sorted(plies, key=lambda ply: min(rank[j] for _, j, _ in ply[1]))
+
+    def _bound(self, race: tuple, i: int, know: tuple, left: int, d: int) -> bool | None:
+        """The race's answer where the game without knowledge decides it, else None."""
+        kind, threshold = race
+        top = self.thresholds[-1]
+        if kind == "avoid":
+            if self.doom_free[i] <= d:
+                return True          # the others force it even where the role chooses its bumps
+            return None
+        if kind == "up" and threshold == top and self.top_free[i] > d and d < left:
+            # no stop within d plies can score the top: an end with it is out of reach, and
+            # only an end or a side without a move stops the game before the limit
+            if not self._stuck_can_top():
+                return False
+        return None
+
+    def _stuck_can_top(self) -> bool:
+        found = getattr(self, "_stuck_top", None)
+        if found is None:
+            found = self._stuck_top = any(not self.game.succ[i] and self.game.outcome[i] is None
+                                          for i in range(len(self.game)))
+        return found
+
+    def _check(self) -> None:
+        elapsed = time.perf_counter() - self.budget.started
+        if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
+            self.limits.progress(f"robust search: {self.nodes:,} positions, {len(self.memo):,} remembered, "
+                                 f"{elapsed:.1f} s")
+        self.budget.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
+
+    # --- answers -------------------------------------------------------------------------------
+    def value(self, i: int, know: tuple, left: int) -> int:
+        score = self.stop_score(i, know, left)
+        if score is not None:
+            return score
+        for threshold in reversed(self.thresholds[1:]):
+            if self.forces(("up", threshold), i, know, left, left):
+                return threshold
+        return self.thresholds[0]
+
+    def rank(self, race: tuple, i: int, know: tuple, left: int) -> int | None:
+        """The fewest plies in which the race is forced, None if it is not."""
+        if not self.forces(race, i, know, left, left):
+            return None
+        low, high = 0, left
+        while low < high:
+            middle = (low + high) // 2
+            if self.forces(race, i, know, left, middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    def answer_rank(self, race: tuple, answers: list, left: int) -> int | None:
+        """The rank of a committed move (the others still to answer; ``left`` plies after the
+        ply): the role's races need every answer (the others delay), theirs one (they hurry)."""
+        ranks = [self.rank(race, j, k2, left) for _, j, k2 in answers]
+        if race[0] == "up":
+            return None if None in ranks else max(ranks)
+        done = [r for r in ranks if r is not None]
+        return min(done) if done else None
+
+    def summary(self, value: int, ref: float, rank) -> dict:
+        """value, plies, win, win_plies, survives, doom_plies from the value, the reference and
+        ``rank(race)`` of a node (as encodings/layered.lp)."""
+        top = self.thresholds[-1]
+        if value > ref:
+            plies = rank(("up", value))
+        elif value < ref:
+            plies = rank(("down", min(t for t in self.thresholds if t > value)))
+        else:
+            plies = None
+        win_plies = (plies if value > ref else rank(("up", top))) if value == top and top > ref else None
+        doom = rank(("avoid", None))
+        return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
+                "survives": doom is None, "doom_plies": doom}
+
+    def at(self, i: int, know: tuple, left: int, ref: float) -> dict:
+        return self.summary(self.value(i, know, left), ref, lambda race: self.rank(race, i, know, left))
+
+    def move(self, answers: list, left: int, ref: float) -> dict:
+        """The summary of a move whose answers lead to ``answers`` (``left`` plies after it)."""
+        values = [self.value(j, k2, left) for _, j, k2 in answers]
+        return self.summary(min(values), ref, lambda race: self.answer_rank(race, answers, left))
+
+    def moves(self, i: int, know: tuple, left: int, ref: float) -> list[tuple[str, list, dict]]:
+        if self.stop_score(i, know, left) is not None:
+            return []
+        return [(move, answers, self.move(answers, left - 1, ref)) for move, answers in self.k.plies(i, know)]
+
+    def line(self, i: int, know: tuple, left: int, ref: float, first: list, most: int | None = None) -> list[dict]:
+        """The principal line: the side to move picks its best move by (value, hurry above the
+        reference, delay below), the role's side the greatest, the others the least, ties by
+        the move's name; after the role's move the others answer as they pick."""
+        rules = self.k.board.rules
+        out = []
+        probes = first
+        while probes:
+            side = self.game.turn[i]
+            keyed = [(self._key(s, ref), move, answers) for move, answers, s in probes]
+            _, move, answers = (max if side in self.team_turns else min)(keyed, key=lambda c: (c[0], c[1]))
+            said = move
+            if answers[0][0] is not None:
+                replies = [(self._key(self._reply(j, k2, left - 1, ref), ref), name, j, k2) for name, j, k2 in answers]
+                _, name, i, know = min(replies, key=lambda c: (c[0], c[1]))
+                said = f"{move} ({ANSWERS.get(name.split('(')[0], name)})"
+            else:
+                i, know = answers[0][1], answers[0][2]
+            out.append({"ply": len(out), "side": list(rules.turns[side]), "move": said})
+            left -= 1
+            if most is not None and len(out) >= most:
+                break
+            probes = self.moves(i, know, left, ref)
+        return out
+
+    def _reply(self, j: int, know: tuple, left: int, ref: float) -> dict:
+        return self.summary(self.value(j, know, left), ref, lambda race: self.rank(race, j, know, left))
+
+    @staticmethod
+    def _key(s: dict, ref: float) -> tuple:
+        v, d = s["value"], s["plies"]
+        if v > ref and d is not None:
+            return (v, -d)
+        if v < ref and d is not None:
+            return (v, d)
+        return (v, 0)
+
+
+def _retrograde(game: AbstractGame, succ: list[list[int]], attackers: set[int], target) -> list[int]:
+    """As :meth:`AbstractGame.retrograde` over the successors ``succ``: the fewest plies in which
+    the sides ``attackers`` force a position where ``target`` holds (UNFORCED where they cannot)."""
+    n = len(game)
+    rank = [UNFORCED] * n
+    preds: list[list[int]] = [[] for _ in range(n)]
+    left = [0] * n
+    queue = deque()
+    for i in range(n):
+        if target(i):
+            rank[i] = 0
+            queue.append(i)
+        elif game.outcome[i] is None:
+            left[i] = len(succ[i])
+            for j in succ[i]:
+                preds[j].append(i)
+    while queue:
+        j = queue.popleft()
+        for i in preds[j]:
+            if rank[i] != UNFORCED:
+                continue
+            if game.turn[i] in attackers:
+                rank[i] = rank[j] + 1
+                queue.append(i)
+            else:
+                left[i] -= 1
+                if left[i] == 0:
+                    rank[i] = max(rank[k] for k in succ[i]) + 1
+                    queue.append(i)
+    return rank
+
+
+def _budget(board: Board, query: Query, limits: Limits) -> Budget:
+    left = query.remaining(board)
+
+    def hint(needed: int | None) -> str:
+        return ("Raise --max-memory or the time limit" if needed is not None else "Raise the time limit") + \
+            f", or ask about fewer plies with --horizon N (N < {left})."
+    return Budget(limits, f"the robust positions within {left} plies", hint)
+
+
+def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line_plies: int | None = None,
+                  prune: bool = True) -> Answer:
+    """The robust answer to the ``--hidden`` question ``query`` (the caller checked
+    :func:`applies`), exact for its plies left (the step limit, or ``--horizon``)."""
+    started = time.perf_counter()
+    limits = limits or Limits()
+    budget = _budget(board, query, limits)
+    kgame = KnowingGame(board, query.role, query.position)
+    grounded = time.perf_counter()
+    solver = KnowingSolver(kgame, limits, budget, prune)
+    root = kgame.game.state_of(replace(query.position, free=frozenset(), found=frozenset()))
+    know = kgame.knowledge(query.position)
+    left = query.remaining(board)
+    ref = kgame.timeout_score(root, know)
+    if ref == solver.thresholds[-1] and board.rules.timeout_tops(query.role):
+        ref -= 0.5          # the top is forced by the role, by an end or by the step limit
+    at = solver.at(root, know, left, ref)
+    probes = solver.moves(root, know, left, ref)
+    line = solver.line(root, know, left, ref, probes, line_plies)
+    moves = sorted((MoveValue(move, s["value"], s["plies"], s["win"], s["survives"], s["doom_plies"])
+                    for move, _, s in probes), key=lambda mv: mv.move)
+    if query.kind == "win":
+        holds, plies = at["win"], at["win_plies"]
+    elif query.kind == "survive":
+        holds, plies = at["survives"], at["doom_plies"]
+    else:
+        holds, plies = True, at["plies"]
+    solved = time.perf_counter()
+    stats = {"solver": "robust search", "abstract_positions": len(kgame.game), "ground_s": round(grounded - started, 4),
+             "ground_atoms": kgame.game.ground_atoms, "search_s": round(solved - grounded, 4),
+             "searched": solver.nodes, "remembered": len(solver.memo), "total_s": round(solved - started, 4)}
+    return Answer(board.name, query.role, query.kind, holds, at["value"], plies, at["win"], at["win_plies"],
+                  at["survives"], at["doom_plies"], left, query.position.as_dict(board), moves, line, stats,
+                  None, True)
