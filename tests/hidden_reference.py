@@ -8,8 +8,10 @@ The robust game for role R: R knows the cells it has stood on (free), the cells 
 (obstacles) and nothing else of the marks it bumps on that are ``hidden``.  The others (one
 coalition, minimising R's score) know everything and place those marks lazily: when R aims at
 a cell it does not know, they answer "free" or, with obstacles of that mark left and the cell
-allowed for it, "obstacle".  R's distance (``nearer``) avoids the obstacles it found; every
-other piece's avoids the cells it bumps on as the board has them.
+allowed for it, "obstacle".  R's distance (``nearer``) is the longest the others can make it
+with the obstacles they have left, placed on cells R does not know, around those it found (the
+compiled robust game of the layered solver: around the found ones only, ``worst=False``);
+every other piece's avoids the cells it bumps on as the board has them.
 
 A state is ``(cells, turn, lost, free, found, used)``: the pieces' cells in role order, the
 ``turns`` entry to move, the lost-turn counters, the cells R knows free and knows blocked
@@ -21,6 +23,7 @@ timeout entries on ``nearer``.
 """
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 from gridsolve.language.model import Board
@@ -47,8 +50,9 @@ def allowed_cells(board: Board, mark: str) -> frozenset:
 class HiddenGame:
     """The robust game of ``role`` on ``board``, from R's knowledge."""
 
-    def __init__(self, board: Board, role: str):
-        self.board, self.role = board, role
+    def __init__(self, board: Board, role: str, worst: bool = True):
+        self.board, self.role, self.worst = board, role, worst
+        self._worst = {}
         rules = board.rules
         self.rules = rules
         self.roles = rules.roles
@@ -73,6 +77,25 @@ class HiddenGame:
         return {c for m in self.rules.moves[role].bump_on if m not in skip for c in self.board.marks.get(m, ())}
 
     # --- distances, ends, scores ---
+    def measured(self, piece, mark, start, state):
+        """A piece's distance at a stop.  R's (with ``worst``): the longest it can be once the
+        others place the obstacles they have left on cells R does not know (R sees only
+        what it bumped on, and the others choose); without ``worst``, around the found ones."""
+        found = state[4]
+        if piece != self.role or not self.worst:
+            return self.distance(piece, mark, start, found)
+        free, used = state[3], state[5]
+        key = (mark, start, free, found, used)
+        if key not in self._worst:
+            options = [[()]]
+            for i, hidden in enumerate(self.hidden):
+                unknown = sorted(self.allowed[i] - free - found - {start})
+                left = min(self.counts[i] - used[i], len(unknown))
+                options.append(list(itertools.combinations(unknown, left)))
+            self._worst[key] = max(self.distance(piece, mark, start, found | {c for part in pick for c in part})
+                                   for pick in itertools.product(*options))
+        return self._worst[key]
+
     def distance(self, piece, mark, start, found):
         goal = self.board.marks.get(mark, frozenset())
         blocked = self.known_marks(piece) | (found if piece == self.role else set())
@@ -101,7 +124,7 @@ class HiddenGame:
             if at[piece] not in self.board.marks.get(mark, ()):
                 return False
         for piece, other, mark in when.nearer:
-            if not self.distance(piece, mark, at[piece], found) < self.distance(other, mark, at[other], found):
+            if not self.measured(piece, mark, at[piece], state) < self.measured(other, mark, at[other], state):
                 return False
         if when.was_on or when.collected:
             raise NotImplementedError("hidden_reference: was_on and collected are not modelled")

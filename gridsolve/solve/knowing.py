@@ -34,6 +34,8 @@ ply in which it commits to its move and the others answer what the cell holds.
 """
 from __future__ import annotations
 
+import itertools
+import math
 import time
 from collections import deque
 from dataclasses import replace
@@ -78,7 +80,7 @@ class KnowingGame:
     role's plies do to its knowledge (``kfree``, ``kfound`` bits over ``knows.cells``,
     ``used`` obstacles per hidden mark)."""
 
-    def __init__(self, board: Board, role: str, position: Position):
+    def __init__(self, board: Board, role: str, positions: list[Position]):
         self.board, self.role = board, role
         rules = board.rules
         self.knows = knowledge_for(board, role)
@@ -89,7 +91,8 @@ class KnowingGame:
         self.index = rules.roles.index(role)
         self.role_turns = {t for t, movers in enumerate(rules.turns) if role in movers}
         self.lose = rules.moves[role].lose_turns
-        self.game = self._closed([replace(position, free=frozenset(), found=frozenset())])
+        self.roots = [_abstract(p) for p in positions]
+        self.game = self._closed(self.roots)
         self._plies: dict = {}
         self._distance: dict = {}
         self._tscore: dict = {}
@@ -158,7 +161,7 @@ class KnowingGame:
         """[(move, [(answer, j, knowledge after)])]: the plies from abstract position ``i`` with
         ``know``; the answers are the others' (``free``, ``obstacle``, ``placed``) where the role
         moves, one ``None`` entry otherwise."""
-        key = (i, know) if self.game.turn[i] in self.role_turns else i
+        key = (i, know)
         found = self._plies.get(key)
         if found is None:
             found = self._plies[key] = self._make_plies(i, know)
@@ -196,18 +199,18 @@ class KnowingGame:
     def timeout_score(self, i: int, know: tuple) -> int:
         """The role's score if the plies run out at ``i``: the first timeout entry that holds, the
         role's distance (``nearer``) avoiding the obstacles it found."""
-        if not self.knows_distance or not know[1]:
+        if not self.knows_distance:
             entry = self.game.tmatch[i]
             return self.at_timeout[entry if entry is not None else -1]
-        key = (i, know[1])
+        key = (i, know)
         found = self._tscore.get(key)
         if found is None:
             found = self._tscore[key] = next(
-                (s for when, s in zip(self.conditions, self.at_timeout) if self._holds(when, i, know[1])),
+                (s for when, s in zip(self.conditions, self.at_timeout) if self._holds(when, i, know)),
                 self.at_timeout[-1])
         return found
 
-    def _holds(self, when, i: int, found: int) -> bool:
+    def _holds(self, when, i: int, know: tuple) -> bool:
         cells = dict(zip(self.board.rules.roles, self.game.cells[i]))
         for group in when.same_cell:
             if len({cells[p] for p in group}) != 1:
@@ -216,38 +219,66 @@ class KnowingGame:
             if cells[piece] not in self.robust.marks.get(mark, ()):
                 return False
         for piece, other, mark in when.nearer:
-            if not self._dist(piece, mark, cells[piece], found) < self._dist(other, mark, cells[other], found):
+            if not self._dist(piece, mark, cells[piece], know) < self._dist(other, mark, cells[other], know):
                 return False
         return True
 
-    def _dist(self, piece: str, mark: str, cell, found: int) -> int:
+    def _dist(self, piece: str, mark: str, cell, know: tuple) -> int:
+        """A piece's distance at a stop; the role's is the longest the others can make it with
+        the obstacles they have left, on cells it does not know (they place them as late as
+        that: the rule book measures "avoiding known obstacles", and the role cannot tell a
+        cell it never tried from an obstacle)."""
         if piece != self.role:
             return self.other_distance[(piece, mark)].get(cell, UNREACHABLE)
-        key = (mark, found)
-        table = self._distance.get(key)
-        if table is None:
-            table = self._distance[key] = self._role_distances(mark, found)
-        return table.get(cell, UNREACHABLE)
+        free, found, used = know
+        left = tuple(c - u for c, u in zip(self.knows.counts, used))
+        key = (mark, cell, free, found, left)
+        out = self._distance.get(key)
+        if out is None:
+            out = self._distance[key] = self._longest(mark, cell, found | free, found, left)
+        return out
 
-    def _role_distances(self, mark: str, found: int) -> dict:
-        """The role's distance to ``mark`` from every cell, never through a found obstacle (a
-        piece may step off one: as ``hdistance`` of :mod:`gridsolve.compile.knowledge`)."""
+    def _longest(self, mark: str, cell, known: int, blocked: int, left: tuple) -> int:
+        """The role's longest distance from ``cell`` when the others add up to ``left[k]``
+        obstacles of hidden mark k on allowed cells not ``known``: an added obstacle lengthens
+        it only on a shortest way, so only the cells of one such way are tried."""
+        path = self._shortest(mark, cell, blocked)
+        if path is None:
+            return UNREACHABLE
+        best = len(path) - 1
+        for c in path[1:]:
+            bit = self.bit.get(c, 0)
+            if not bit or known & bit:
+                continue
+            for k, more in enumerate(left):
+                if more and self.allowed[k] & bit:
+                    fewer = tuple(n - (j == k) for j, n in enumerate(left))
+                    best = max(best, self._longest(mark, cell, known | bit, blocked | bit, fewer))
+                    if best >= UNREACHABLE:
+                        return best
+        return best
+
+    def _shortest(self, mark: str, start, blocked: int) -> list | None:
+        """A shortest way of the role from ``start`` to ``mark`` never entering a blocked cell."""
         from ..language.model import DELTA, DIRECTIONS
-        board = self.robust
-        blocked = {c for c, b in self.bit.items() if found & b}
-        cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
-        steps = {c: [(c[0] + DELTA[d][0], c[1] + DELTA[d][1]) for d in DIRECTIONS if board.open_step(c, d)]
-                 for c in cells}
-        dist = {c: 0 for c in board.marks.get(mark, ()) if c not in blocked}
-        queue = deque(dist)
+        board, goal = self.robust, self.robust.marks.get(mark, ())
+        before = {start: None}
+        queue = deque([start])
         while queue:
-            cell = queue.popleft()
-            for prev in steps[cell]:
-                if prev not in dist:
-                    dist[prev] = dist[cell] + 1
-                    if prev not in blocked:
-                        queue.append(prev)
-        return dist
+            c = queue.popleft()
+            if c in goal:
+                path = []
+                while c is not None:
+                    path.append(c)
+                    c = before[c]
+                return path[::-1]
+            for d in DIRECTIONS:
+                if board.open_step(c, d):
+                    nxt = (c[0] + DELTA[d][0], c[1] + DELTA[d][1])
+                    if nxt not in before and not blocked & self.bit.get(nxt, 0):
+                        before[nxt] = c
+                        queue.append(nxt)
+        return None
 
 
 class KnowingSolver:
@@ -267,6 +298,7 @@ class KnowingSolver:
         self.at_end = {e.name: e.scores[role] for e in live_ends(board)}
         self.top_ends = {name for name, s in self.at_end.items() if s == self.thresholds[-1]}
         self.memo: dict = {}
+        self._order: dict = {}
         self.nodes = 0
         self._bounds()
 
@@ -356,9 +388,12 @@ class KnowingSolver:
     def _ordered(self, i: int, know: tuple, attacking: bool, up: bool) -> list:
         """The plies, the likeliest to decide first: the role's moves nearest its top end, the
         others' nearest an end the role must avoid."""
-        plies = self.k.plies(i, know)
-        rank = self.top_free if self.game.turn[i] in self.team_turns else self.doom_free
-        return sorted(plies, key=lambda ply: min(rank[j] for _, j, _ in ply[1]))
+        key = (i, know)
+        found = self._order.get(key)
+        if found is None:
+            rank = self.top_free if self.game.turn[i] in self.team_turns else self.doom_free
+            found = self._order[key] = sorted(self.k.plies(i, know), key=lambda ply: min(rank[j] for _, j, _ in ply[1]))
+        return found
 
     def _bound(self, race: tuple, i: int, know: tuple, left: int, d: int) -> bool | None:
         """The race's answer where the game without knowledge decides it, else None."""
@@ -528,6 +563,62 @@ def _budget(board: Board, query: Query, limits: Limits) -> Budget:
     return Budget(limits, f"the robust positions within {left} plies", hint)
 
 
+def _abstract(position: Position) -> Position:
+    return replace(position, free=frozenset(), found=frozenset())
+
+
+SHARED_ENTRIES = 1_000_000    # the transposition table kept for the next question: at most this many entries
+_PREPARED: dict = {}      # (board id, role, prune) -> (board, KnowingGame, KnowingSolver): the last few
+
+
+def _prepared(board: Board, query: Query, limits: Limits, budget: Budget, prune: bool):
+    """The game and solver of ``board`` and the query's role, kept between questions (``ask``:
+    the abstract game is ground once for the positions asked about so far, and the races'
+    transposition table, which does not depend on the position asked about, is shared)."""
+    key = (id(board), query.role, prune)
+    found = _PREPARED.get(key)
+    roots = [query.position]
+    if found is not None and found[0] is board:
+        kgame, solver = found[1], found[2]
+        term = clingo.parse_term(kgame.game.layout.root_term(_abstract(query.position), kgame.robust))
+        if term in kgame.game.index:
+            if len(solver.memo) + len(kgame._plies) > SHARED_ENTRIES:
+                solver.memo.clear(), solver._order.clear(), kgame._plies.clear()
+            solver.limits, solver.budget, solver.nodes = limits, budget, 0
+            return kgame, solver
+        roots = _every_position(board) or [*kgame.roots, query.position]
+    kgame = KnowingGame(board, query.role, roots)
+    solver = KnowingSolver(kgame, limits, budget, prune)
+    if len(_PREPARED) >= 4:
+        _PREPARED.pop(next(iter(_PREPARED)))
+    _PREPARED[key] = (board, kgame, solver)
+    return kgame, solver
+
+
+EVERY_POSITION = 20_000     # a second position asked about: ground every position if at most this many
+
+
+def _every_position(board: Board) -> list[Position] | None:
+    """Every placement of the pieces on distinct cells, side to move and lost turns (each turns
+    entry but the one to move may have lost up to the most a bump costs), if at most
+    ``EVERY_POSITION``: the abstract game of many questions, ground once."""
+    rules = board.rules
+    cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
+    lose = max((m.lose_turns for m in rules.moves.values() if m.bump_on), default=0)
+    entries = len(rules.turns)
+    count = math.perm(len(cells), len(rules.roles)) * entries * (lose + 1) ** (entries - 1)
+    if count > EVERY_POSITION:
+        return None
+    out = []
+    for placed in itertools.permutations(cells, len(rules.roles)):
+        pieces = tuple(zip(rules.roles, placed))
+        for side in range(entries):
+            for lost in itertools.product(range(lose + 1), repeat=entries):
+                if lost[side] == 0 and (lose or not any(lost)):
+                    out.append(Position(pieces, side, 0, lost=lost if lose else ()))
+    return out
+
+
 def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line_plies: int | None = None,
                   prune: bool = True) -> Answer:
     """The robust answer to the ``--hidden`` question ``query`` (the caller checked
@@ -535,10 +626,9 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     started = time.perf_counter()
     limits = limits or Limits()
     budget = _budget(board, query, limits)
-    kgame = KnowingGame(board, query.role, query.position)
+    kgame, solver = _prepared(board, query, limits, budget, prune)
     grounded = time.perf_counter()
-    solver = KnowingSolver(kgame, limits, budget, prune)
-    root = kgame.game.state_of(replace(query.position, free=frozenset(), found=frozenset()))
+    root = kgame.game.state_of(_abstract(query.position))
     know = kgame.knowledge(query.position)
     left = query.remaining(board)
     ref = kgame.timeout_score(root, know)
@@ -562,3 +652,26 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     return Answer(board.name, query.role, query.kind, holds, at["value"], plies, at["win"], at["win_plies"],
                   at["survives"], at["doom_plies"], left, query.position.as_dict(board), moves, line, stats,
                   None, True)
+
+
+def placement_values(board: Board, role: str, position: Position, placements: list[dict],
+                     limits: Limits | None = None) -> list[dict[str, int]]:
+    """For each placement ({hidden mark: cells}) of the marks hidden from ``role``, {move: value}
+    of the role's moves from ``position`` (the role to move) with full information, to the step
+    limit: the robust position with every obstacle found (then every other cell is free)."""
+    limits = limits or Limits()
+    query = Query(role, "value", position, hidden=True)
+    kgame, solver = _prepared(board, query, limits, _budget(board, query, limits), True)
+    i = kgame.game.state_of(_abstract(position))
+    left = query.remaining(board)
+    marks = kgame.knows.marks
+    out = []
+    for placement in placements:
+        used = tuple(len(placement.get(m, ())) for m in marks)
+        found = sum(kgame.bit[c] for cells in placement.values() for c in cells)
+        know = kgame._canonical(0, found, used)
+        values = {}
+        for move, answers in kgame.plies(i, know):
+            values[move] = min(solver.value(j, k2, left - 1) for _, j, k2 in answers)
+        out.append(values)
+    return out
