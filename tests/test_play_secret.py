@@ -91,11 +91,27 @@ def test_scripted_game_computer_bumps_into_the_obstacles_on_its_shortest_way():
     assert "p2 has placed its 3 p2_obstacle cells in secret." in out
 
 
-@pytest.mark.slow
+def test_scripted_issue_game_the_computer_tries_north():
+    """The issue's game: the human (p1) hides (4,1), (5,2) and (1,1), walling the computer's
+    corner in.  The computer bumps west into (4,1) once; then it tries north (untried, the only
+    move that can still bring it nearer the center) instead of bumping into (4,1) again."""
+    result = play(SECRET, "--as", "p1", "--seed", "3", stdin="4,1 5,2 1,1\neast\neast\nquit\n")
+    assert result.exit_code == 0, result.output
+    turns = result.output.split("P2's turn")[1:]
+    assert "p2 plays: west" in turns[0] and "Attempted to move to (4,1)" in turns[0]
+    assert "p2 plays: north" in turns[1], result.output
+    assert "not into the obstacle it found at (4,1)" in turns[1]
+    assert "within 37 plies" in turns[1] and "each solved 37 plies ahead" in turns[1]
+
+
 def test_hint_gives_the_robust_answer_and_the_shares():
-    result = play(SECRET, "--as", "p1", stdin="3,2 4,3 4,2\nhint\nquit\n")
+    result = play(SECRET, "--as", "p1", "--seed", "3", stdin="4,1 5,2 1,1\nhint\neast\nhint\nquit\n")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "  robust value for p1: 0 within 40 plies (no robust survival, whatever the others hid)\n" in out
-    assert "  1540 placements you cannot rule out, 12 of them solved\n" in out
-    assert "  east     robust value    0  plies 8   wins against 100% of the placements you cannot rule out" in out
+    assert "  robust value for p1: 50 within 40 plies (robust survival, whatever the others hid)\n" in out
+    assert ("  1540 placements you cannot rule out; 60 of them drawn at random solved with full information, "
+            "40 plies ahead\n") in out
+    # after bumping into (2,5): east is shown as a bump into the obstacle found
+    assert "(bumps into the obstacle you found at (2,5))" in out
+    east = next(line for line in out.splitlines() if line.startswith("  east ") and "bumps into" in line)
+    assert "robust value   50  plies -" in east
