@@ -136,6 +136,10 @@ class HiddenGame:
                 return end.scores[self.role]
         return None
 
+    def by_rule(self, state):
+        """Whether a conditional timeout entry (the step limit's rule) holds at ``state``."""
+        return any(self.holds(entry.when, state) for entry in self.rules.timeout_when)
+
     def timeout_score(self, state):
         for entry in self.rules.timeout_when:
             if self.holds(entry.when, state):
@@ -261,7 +265,8 @@ class HiddenGame:
         """{value, plies, win, win_plies, survives, doom_plies} as ``solve --hidden --json``."""
         losing = frozenset(e.name for e in self.rules.ends if self.role in e.loss_for)
         return self._summary(self.value(state, k), self.timeout_score(state),
-                             lambda up, bound: self.rank(up, bound, state, k), self.doom(state, k, losing))
+                             lambda up, bound: self.rank(up, bound, state, k), self.doom(state, k, losing),
+                             self.by_rule(state))
 
     def move_answers(self, state, k):
         """{move: the answer's fields} of the side to move's moves at ``state`` (``k`` plies
@@ -279,19 +284,19 @@ class HiddenGame:
                 return max(ranks) if up else min(ranks)
             v = min(self.value(c, k - 1) for c in children)
             doom = min(self.doom(c, k - 1, losing) for c in children)
-            out[move] = self._summary(v, ref, rank, doom)
+            out[move] = self._summary(v, ref, rank, doom, self.by_rule(state))
         return out
 
-    def _summary(self, v, ref, rank, doom):
+    def _summary(self, v, ref, rank, doom, by_rule):
         above = [t for t in self.scores if t > v]
-        top = self.scores[-1]
-        # the top score where the timeout can give it too (the nearer player wins): R forces
-        # it, by an end or by the step limit, fastest
-        timeouts = {e.scores[self.role] for e in self.rules.timeout_when} | {self.rules.timeout[self.role]}
-        forced_top = v == ref == top and len(timeouts) > 1
+        top, lowest = self.scores[-1], self.scores[0]
+        # the top or lowest score where the step limit's rule (a conditional timeout entry) gives
+        # it: R (top) or the others (lowest) force it, by an end or by the step limit, fastest
+        forced_top = by_rule and v == ref == top
+        forced_low = by_rule and v == ref == lowest and v != top
         if v > ref or forced_top:
             plies = rank(True, v)
-        elif v < ref:
+        elif v < ref or forced_low:
             plies = rank(False, above[0])
         else:
             plies = None

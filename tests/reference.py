@@ -143,6 +143,10 @@ class Game:
         table = self.rules.tables[score]
         return table.values[self.taken(state, table.count)]
 
+    def by_rule(self, state) -> bool:
+        """Whether a conditional timeout entry (the step limit's rule) holds at ``state``."""
+        return any(self.holds(entry.when, state) for entry in self.rules.timeout_when)
+
     def timeout_score(self, role, state) -> int:
         for entry in self.rules.timeout_when:
             if self.holds(entry.when, state):
@@ -288,15 +292,6 @@ class Game:
                         lost if self.keeps_lost else (), was)
 
 
-def timeout_tops(rules, role) -> bool:
-    """Whether the role's score when the plies run out is not one constant and can be its top
-    score (then a top value equal to the timeout score counts as forced by the role)."""
-    values = set()
-    for score in [e.scores[role] for e in rules.timeout_when] + [rules.timeout[role]]:
-        values |= set(rules.tables[score].values) if isinstance(score, str) else {score}
-    return len(values) > 1 and max(rules.scores_of(role)) in values
-
-
 class RoleSolver:
     """Minimax values and forced races for one role."""
 
@@ -306,7 +301,6 @@ class RoleSolver:
         rules = game.rules
         self.team = frozenset(rules.team_of(role))
         self.scores = rules.scores_of(role)
-        self.timeout_tops = timeout_tops(rules, role)
         self._value: dict = {}
         self._rank: dict = {}
         self._stop: dict = {}
@@ -402,22 +396,24 @@ class RoleSolver:
         return self._rank[key]
 
     # --- answers -----------------------------------------------------------------------
-    def _summary(self, v, ref, rank) -> dict:
+    def _summary(self, v, ref, rank, by_rule=False) -> dict:
         """value, plies, win, win plies, survives, doom plies from the value ``v``, the timeout
-        score ``ref`` and ``rank(team_attacks, goal)`` of the node."""
-        best = self.scores[-1]
-        # the top score where the timeout can give it too: the role forces it, by an end or
-        # by the step limit, and the plies count the fastest way
-        forced_top = v == ref == best and self.timeout_tops
+        score ``ref`` (``by_rule``: given by a conditional timeout entry) and
+        ``rank(team_attacks, goal)`` of the node."""
+        best, lowest = self.scores[-1], self.scores[0]
+        # a top or lowest score that the step limit's rule gives too is still forced: by the
+        # role (top) or the others (lowest), by an end or by the step limit, fastest
+        forced_top = by_rule and v == ref == best
+        forced_low = by_rule and v == ref == lowest and v != best
         if v > ref or forced_top:
             plies = rank(True, ("ge", v))
-        elif v < ref:
+        elif v < ref or forced_low:
             above = min(s for s in self.scores if s > v)
             plies = rank(False, ("lt", above))
         else:
             plies = None
-        # self-check: a value away from the timeout score (or a forced top) is forced by someone
-        assert (plies is None) == (v == ref and not forced_top), (v, ref, plies)
+        # self-check: a value away from the timeout score (or forced as above) is forced by someone
+        assert (plies is None) == (v == ref and not forced_top and not forced_low), (v, ref, plies)
         if best > ref or forced_top:
             win_plies = rank(True, ("ge", best))
             win = win_plies is not None
@@ -430,17 +426,18 @@ class RoleSolver:
 
     def summary(self, state, k, ref=None) -> dict:
         """The answer's fields for ``state`` with ``k`` plies left; ``ref`` (default: the
-        role's timeout score in ``state``) is the score that nobody needs to force."""
+        role's timeout score in ``state`` and whether the step limit's rule gives it) is the
+        score that nobody needs to force."""
         if ref is None:
-            ref = self.game.timeout_score(self.role, state)
-        return self._summary(self.value(state, k), ref, lambda team, goal: self.rank(team, goal, state, k))
+            ref = (self.game.timeout_score(self.role, state), self.game.by_rule(state))
+        return self._summary(self.value(state, k), ref[0], lambda team, goal: self.rank(team, goal, state, k), ref[1])
 
     def commit_summary(self, state, children, k) -> dict:
         """The fields of a commit node of ``state`` (the others still to answer; the children
         have ``k`` plies left): its plies count the plies after the joint ply."""
         v = min(self.value(c, k) for c in children)
         return self._summary(v, self.game.timeout_score(self.role, state),
-                             lambda team, goal: self.group_rank(team, goal, children, k))
+                             lambda team, goal: self.group_rank(team, goal, children, k), self.game.by_rule(state))
 
     def move_summaries(self, state, k, move_ref: str | None = None) -> dict:
         """{move name: summary} of the moves listed in an answer (``k`` plies left).
@@ -456,7 +453,8 @@ class RoleSolver:
             return {}
         roles = self.game.rules.turns[state[1]]
         split = any(r in self.team for r in roles) and any(r not in self.team for r in roles)
-        ref = self.game.timeout_score(self.role, state) if (move_ref or MOVE_REF) == "query" else None
+        ref = ((self.game.timeout_score(self.role, state), self.game.by_rule(state))
+               if (move_ref or MOVE_REF) == "query" else None)
         out = {}
         for name, children in self.moves(state):
             if split:

@@ -159,8 +159,8 @@ def test_many_small_boards_agree_with_the_reference(make_board):
 def test_from_the_start_the_answer_is_exact_for_all_forty_plies(rule_book):
     answer = solve(rule_book, Query("p1", "value", initial_position(rule_book), hidden=True))
     assert answer.remaining == 40
-    # 0 is also the step limit's score from here (the others could wall p1 in): plies null
-    assert (answer.value, answer.plies, answer.survives, answer.doom_plies) == (0, None, False, 6)
+    # 0 is also the step limit's score from here (the others could wall p1 in): they force it
+    assert (answer.value, answer.plies, answer.survives, answer.doom_plies) == (0, 6, False, 6)
     assert answer.line[0]["side"] == ["p1"] and answer.line[0]["move"].endswith(")")   # the others' answer
 
 
@@ -246,8 +246,8 @@ def test_verify_checks_hidden_expectations(board_file):
     result = run("verify", ROOT / "boards" / "maze-runner-duel-secret.yaml")
     assert result.exit_code == 0, result.output
     assert "p1 value hidden" in result.stdout and "p2 plies hidden" in result.stdout
-    text = (ROOT / "boards" / "maze-runner-duel-secret.yaml").read_text().replace("hidden: true\n    value: 0\n    plies: null\n    survive",
-                                                                                  "value: 0\n    plies: null\n    survive", 1)
+    text = (ROOT / "boards" / "maze-runner-duel-secret.yaml").read_text().replace("hidden: true\n    value: 0\n    plies: 6\n    survive",
+                                                                                  "value: 0\n    plies: 6\n    survive", 1)
     result = run("verify", board_file(text))
     assert result.exit_code == 2 and "the board leaves p1_obstacle, p2_obstacle unplaced. Add hidden: true" in result.stderr
 

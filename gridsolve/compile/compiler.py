@@ -38,8 +38,7 @@ OPTIONAL_INPUTS = ("wall_north/2", "wall_east/2", "solid/2", "mark/3", "idle/1",
                    "table/3", "turn_after/2", "turn_after/4", "turn_after/6", "turn_after/8",
                    "split_edge/4", "edge/3", "term/2", "tmatch/2", "escore/2", "tscore/2",
                    "own_turn/1", "other_turn/1", "split_turn/1", "wanted/1", "avoid_target/1",
-                   "max_score/1", "threshold/1", "value_races/0", "hcand/2", "hallow/3",
-                   "timeout_tops/0")
+                   "max_score/1", "threshold/1", "value_races/0", "hcand/2", "hallow/3")
 
 
 @dataclass
@@ -326,7 +325,6 @@ def layered_query_facts(board: Board, query: Query, layout: Layout) -> str:
         " ".join(f"split_turn({t})." for t in turns if split(t)),
         " ".join(f"other_turn({t})." for t in turns if not set(rules.turns[t]) & set(rules.team_of(role))),
         " ".join(f"avoid_target({e.name})." for e in live_ends(board) if role in e.loss_for),
-        "timeout_tops." if rules.timeout_tops(role) else "",
     ]
     return "\n".join(line for line in out if line.strip())
 

@@ -155,16 +155,6 @@ class Rules:
         return (not self.timeout_when and isinstance(self.timeout[role], int)
                 and all(isinstance(end.scores[role], int) for end in self.ends))
 
-    def timeout_tops(self, role: str) -> bool:
-        """The role's score when the plies run out depends on the position and can be its top
-        score (Maze Runner Duel: the nearer player wins): a top value equal to the timeout score
-        is then still forced by the role, by an end or by the step limit (the answers count its
-        plies).  False where the timeout score is one constant (a draw)."""
-        values = set(self.score_values(self.timeout[role]))
-        for entry in self.timeout_when:
-            values.update(self.score_values(entry.scores[role]))
-        return len(values) > 1 and self.scores_of(role)[-1] in values
-
     @property
     def max_plies(self) -> int:
         return self.last_step - self.first_step

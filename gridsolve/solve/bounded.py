@@ -212,13 +212,15 @@ class BoundedSolver:
         return self.scores.value(self.scores.at_timeout[entry], self.items.taken(items))
 
     def reference(self, i: int, items: int) -> float:
-        """The score the answers measure plies against: the timeout score at ``i``, except where
-        it is the top score and the timeout score varies (``Rules.timeout_tops``): the top is
-        then forced by the role (by an end or by the step limit), so the reference lies just
-        below it."""
+        """The score the answers measure plies against: the timeout score at ``i``, except where a
+        conditional timeout entry gives it and it is the role's top score (then forced by the
+        role, by an end or by the step limit: the reference lies just below it) or its lowest
+        (forced by the others: just above it)."""
         ref = self.timeout_score(i, items)
-        if ref == self.thresholds[-1] and self.board.rules.timeout_tops(self.role):
+        if self.game.tmatch[i] is not None and ref == self.thresholds[-1]:
             return ref - 0.5
+        if self.game.tmatch[i] is not None and ref == self.thresholds[0]:
+            return ref + 0.5
         return ref
 
     def gains(self, i: int, plies: int) -> tuple[int, ...]:

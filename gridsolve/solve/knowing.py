@@ -210,6 +210,12 @@ class KnowingGame:
                 self.at_timeout[-1])
         return found
 
+    def by_rule(self, i: int, know: tuple) -> bool:
+        """Whether a conditional timeout entry (the step limit's rule) holds at ``i``."""
+        if not self.knows_distance:
+            return self.game.tmatch[i] is not None
+        return any(self._holds(when, i, know) for when in self.conditions)
+
     def _holds(self, when, i: int, know: tuple) -> bool:
         cells = dict(zip(self.board.rules.roles, self.game.cells[i]))
         for group in when.same_cell:
@@ -484,42 +490,52 @@ class KnowingSolver:
             return []
         return [(move, answers, self.move(answers, left - 1, ref)) for move, answers in self.k.plies(i, know)]
 
-    def line(self, i: int, know: tuple, left: int, ref: float, first: list, most: int | None = None) -> list[dict]:
+    def line(self, i: int, know: tuple, left: int, ref: float, value: int, most: int | None = None) -> list[dict]:
         """The principal line: the side to move picks its best move by (value, hurry above the
         reference, delay below), the role's side the greatest, the others the least, ties by
-        the move's name; after the role's move the others answer as they pick."""
+        the move's name; after the role's move the others answer as they pick (as
+        encodings/layered.lp).  Along the line every position has the root's value, so only
+        the moves worth exactly that are candidates: one race each tells."""
         rules = self.k.board.rules
         out = []
-        probes = first
-        while probes:
+        while self.stop_score(i, know, left) is None and (most is None or len(out) < most):
             side = self.game.turn[i]
-            keyed = [(self._key(s, ref), move, answers) for move, answers, s in probes]
-            _, move, answers = (max if side in self.team_turns else min)(keyed, key=lambda c: (c[0], c[1]))
+            team = side in self.team_turns
+            keyed = []
+            for move, answers in self.k.plies(i, know):
+                if self._worth(value, answers, left - 1, team):
+                    keyed.append((self._tie(value, ref, answers, left - 1), move, answers))
+            if not keyed:
+                break
+            _, move, answers = (max if team else min)(keyed, key=lambda c: (c[0], c[1]))
             said = move
             if answers[0][0] is not None:
-                replies = [(self._key(self._reply(j, k2, left - 1, ref), ref), name, j, k2) for name, j, k2 in answers]
+                replies = [(self._tie(value, ref, [a], left - 1), a[0], a[1], a[2]) for a in answers
+                           if self._worth(value, [a], left - 1, False)]
                 _, name, i, know = min(replies, key=lambda c: (c[0], c[1]))
                 said = f"{move} ({ANSWERS.get(name.split('(')[0], name)})"
             else:
                 i, know = answers[0][1], answers[0][2]
             out.append({"ply": len(out), "side": list(rules.turns[side]), "move": said})
             left -= 1
-            if most is not None and len(out) >= most:
-                break
-            probes = self.moves(i, know, left, ref)
         return out
 
-    def _reply(self, j: int, know: tuple, left: int, ref: float) -> dict:
-        return self.summary(self.value(j, know, left), ref, lambda race: self.rank(race, j, know, left))
+    def _worth(self, value: int, answers: list, left: int, team: bool) -> bool:
+        """Whether a move (the others' answers to it) is worth exactly ``value``: a move of the
+        role's side is worth at most the line's value, one of the others at least."""
+        if team:
+            return value == self.thresholds[0] or all(
+                self.forces(("up", value), j, k2, left, left) for _, j, k2 in answers)
+        above = [t for t in self.thresholds if t > value]
+        return not above or not any(self.forces(("up", above[0]), j, k2, left, left) for _, j, k2 in answers)
 
-    @staticmethod
-    def _key(s: dict, ref: float) -> tuple:
-        v, d = s["value"], s["plies"]
-        if v > ref and d is not None:
-            return (v, -d)
-        if v < ref and d is not None:
-            return (v, d)
-        return (v, 0)
+    def _tie(self, value: int, ref: float, answers: list, left: int) -> int:
+        """-plies above the reference (hurry), +plies below (delay for the role), 0 at it."""
+        if value > ref:
+            return -self.answer_rank(("up", value), answers, left)
+        if value < ref:
+            return self.answer_rank(("down", min(t for t in self.thresholds if t > value)), answers, left)
+        return 0
 
 
 def _retrograde(game: AbstractGame, succ: list[list[int]], attackers: set[int], target) -> list[int]:
@@ -632,11 +648,13 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     know = kgame.knowledge(query.position)
     left = query.remaining(board)
     ref = kgame.timeout_score(root, know)
-    if ref == solver.thresholds[-1] and board.rules.timeout_tops(query.role):
-        ref -= 0.5          # the top is forced by the role, by an end or by the step limit
+    if kgame.by_rule(root, know) and ref in (solver.thresholds[0], solver.thresholds[-1]):
+        # the step limit's rule gives the role's top (lowest) score: the role (the others)
+        # force it, by an end or by the step limit, and the plies count the fastest way
+        ref += -0.5 if ref == solver.thresholds[-1] else 0.5
     at = solver.at(root, know, left, ref)
     probes = solver.moves(root, know, left, ref)
-    line = solver.line(root, know, left, ref, probes, line_plies)
+    line = solver.line(root, know, left, ref, at["value"], line_plies)
     moves = sorted((MoveValue(move, s["value"], s["plies"], s["win"], s["survives"], s["doom_plies"])
                     for move, _, s in probes), key=lambda mv: mv.move)
     if query.kind == "win":
