@@ -14,14 +14,15 @@ import math
 import random
 from dataclasses import dataclass, field, replace
 
-from .errors import QueryError
+from .errors import LimitError, QueryError
 from .language.model import Board, Cell
 from .language.position import Query, initial_position
 from .language.secret import allowed_cells, secret_count
 from .placement import FAR, hurt
 from .solve.solver import Answer, Limits, solve
 
-SAMPLE = 40
+SAMPLE = 24            # placements solved at most (half the most hurtful, half drawn with the seed)
+PLACEMENT_SECONDS = 3.0  # each placement's robust solve stops after this long (counted as not settled)
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Placed:
 
     @property
     def kind(self) -> str:
-        if self.extra >= FAR:
+        if self.extra > FAR // 2:          # hurt counts an unreachable goal as FAR steps away
             return "walls the other in (it can never reach its goal)"
         if self.extra > 0:
             return f"lengthens the other's way by {self.extra} steps"
@@ -48,6 +49,7 @@ class Advice:
     mark: str
     possible: int
     placed: list[Placed] = field(default_factory=list)
+    unsettled: list[tuple] = field(default_factory=list)     # not solved within PLACEMENT_SECONDS
 
     def groups(self) -> list[tuple[int, list[Placed]]]:
         """(value, placements) from the best value down; in each, the fastest forced first."""
@@ -58,6 +60,7 @@ class Advice:
 
     def as_dict(self) -> dict:
         return {"role": self.role, "mark": self.mark, "placements": self.possible, "solved": len(self.placed),
+                "unsettled": [[list(c) for c in cells] for cells in self.unsettled],
                 "groups": [{"value": v, "placements": [
                     {"cells": [list(c) for c in p.cells], "plies": p.answer.plies, "survives": p.answer.survives,
                      "kind": p.kind} for p in group]} for v, group in self.groups()]}
@@ -85,21 +88,26 @@ def placement_advice(board: Board, role: str, seed: int = 0, sample: int = SAMPL
         rest = ranked[sample // 2:]
         combos = ranked[:sample // 2] + random.Random(seed).sample(rest, sample - sample // 2)
     advice = Advice(role, mark, possible)
+    limits = limits or Limits()
+    each = replace(limits, seconds=min(limits.seconds or PLACEMENT_SECONDS, PLACEMENT_SECONDS), progress=None)
     for cells in combos:
         placed = replace(board, marks={**board.marks, mark: frozenset(cells)},
                          unplaced={m: n for m, n in board.unplaced.items() if m != mark})
-        answer = solve(placed, Query(role, "value", initial_position(placed), hidden=True), limits)
+        try:
+            answer = solve(placed, Query(role, "value", initial_position(placed), hidden=True), each)
+        except LimitError:
+            advice.unsettled.append(cells)
+            continue
         advice.placed.append(Placed(cells, answer, *hurt(board, mark, frozenset(cells))))
     return advice
 
 
 def format_advice(advice: Advice) -> str:
+    tried = len(advice.placed) + len(advice.unsettled)
     lines = [f"Placement advice for {advice.role} ({advice.mark}): the robust value (--hidden, to the step "
-             f"limit) with each placement; " + (f"all {advice.possible} placements solved." if len(advice.placed) ==
-                                                 advice.possible else
-                                                 f"{len(advice.placed)} of {advice.possible} placements solved (the "
-                                                 f"{len(advice.placed) // 2} that hurt the other most, the rest drawn "
-                                                 f"at random).")]
+             f"limit) with each placement; " + (f"all {advice.possible} placements tried." if tried == advice.possible
+                                                 else f"{tried} of {advice.possible} placements tried (the "
+                                                 f"{tried // 2} that hurt the other most, the rest drawn at random).")]
     groups = advice.groups()
     if groups:
         best = groups[0][1][0]
@@ -113,4 +121,8 @@ def format_advice(advice: Advice) -> str:
         for kind, members in kinds.items():
             shown = ", ".join(" ".join(f"{x},{y}" for x, y in p.cells) for p in members[:3])
             lines.append(f"  {len(members):>3} {kind}: e.g. {shown}")
+    if advice.unsettled:
+        shown = ", ".join(" ".join(f"{x},{y}" for x, y in cells) for cells in advice.unsettled[:3])
+        lines.append(f"not settled within {PLACEMENT_SECONDS:.0f} s each: {len(advice.unsettled)} placements, "
+                     f"e.g. {shown}")
     return "\n".join(lines)

@@ -115,3 +115,21 @@ def test_hint_gives_the_robust_answer_and_the_shares():
     assert "(bumps into the obstacle you found at (2,5))" in out
     east = next(line for line in out.splitlines() if line.startswith("  east ") and "bumps into" in line)
     assert "robust value   50  plies -" in east
+
+
+def test_placement_advice_groups_by_robust_value(secret):
+    from gridsolve.advice import format_advice, placement_advice
+    advice = placement_advice(secret, "p1", sample=4)
+    assert advice.possible == 1540 and len(advice.placed) + len(advice.unsettled) == 4
+    groups = advice.groups()
+    assert [v for v, _ in groups] == sorted({p.answer.value for p in advice.placed}, reverse=True)
+    # the two most hurtful placements wall player 2's corner in: a robust draw (50)
+    walled = [p for p in advice.placed if p.kind.startswith("walls the other in")]
+    assert walled and all(p.answer.value == 50 for p in walled)
+    text = format_advice(advice)
+    assert text.startswith("Placement advice for p1 (p1_obstacle)") and "4 of 1540 placements tried" in text
+
+
+def test_placement_advice_needs_hidden():
+    result = CliRunner().invoke(main, ["solve", str(SECRET), "--role", "p1", "--placement"])
+    assert result.exit_code == 2 and "--placement answers the robust question: it needs --hidden" in result.stderr
