@@ -54,20 +54,16 @@ def _atoms(ctl: clingo.Control, name: str, arity: int, args: int) -> array:
     sym, argv, size = _ffi.new("clingo_symbol_t*"), _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
     f_sym, f_args, f_next = _lib.clingo_symbolic_atoms_symbol, _lib.clingo_symbol_arguments, _lib.clingo_symbolic_atoms_next
     append, stop = out.append, end[0]      # (an iterator is a number: equal iterators are equal numbers)
-    if args == 1:
-        while it[0] != stop:
-            f_sym(atoms, it[0], sym)
-            f_args(sym[0], argv, size)
-            append(argv[0][0])
-            f_next(atoms, it[0], it)
-        return out
-    while it[0] != stop:
-        f_sym(atoms, it[0], sym)
+    here = it[0]
+    while here != stop:
+        f_sym(atoms, here, sym)
         f_args(sym[0], argv, size)
         values = argv[0]
         append(values[0])
-        append(values[1])
-        f_next(atoms, it[0], it)
+        if args == 2:
+            append(values[1])
+        f_next(atoms, here, it)
+        here = it[0]
     return out
 
 
@@ -132,6 +128,7 @@ class RaceGraph:
         del order, src, dst
         budget.after("after reading the game graph")
         self._moves: dict[clingo.Symbol, list] = {}
+        self._seen: dict[int, int] = {}
         self._moves_ctl: clingo.Control | None = None
         self.ground_s = round(grounded - started, 4)
         self.read_s = round(time.perf_counter() - grounded, 4)
@@ -139,12 +136,17 @@ class RaceGraph:
     # - Positions ---
 
     def _index(self, rep: int) -> int:
-        i = int(np.searchsorted(self.reps, np.uint64(rep)))
+        i = int(self.reps.searchsorted(rep))
         return i if i < self.n and int(self.reps[i]) == rep else -1
 
     def index(self, state: clingo.Symbol) -> int:
-        """The number of position ``state``, or -1 when the roots do not reach it."""
-        return self._index(state._rep)
+        """The number of position ``state``, or -1 when the roots do not reach it (remembered
+        for the positions answers have looked at)."""
+        rep = state._rep
+        found = self._seen.get(rep)
+        if found is None:
+            found = self._seen[rep] = self._index(rep)
+        return found
 
     def symbol(self, i: int) -> clingo.Symbol:
         """The position term of position number ``i``."""
