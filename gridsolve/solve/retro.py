@@ -69,14 +69,15 @@ def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
         raise EncodingError("the game graph has no answer set (an encoding bug)")
     argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
     f_args, marker, position = _lib.clingo_symbol_arguments, mark._rep, FUNCTION_TAG << 48
-    add_pair, add_position = pairs.extend, positions.append
+    add_pair, add_position = pairs.append, positions.append
     for rep in np.frombuffer(_ffi.buffer(found[0]), dtype=np.uint64).tolist():
         f_args(rep, argv, size)
         n = size[0]
         if n == 3:
             values = argv[0]
             if values[2] == marker:
-                add_pair(values[0:2])
+                add_pair(values[0])
+                add_pair(values[1])
         elif n == 1:
             value = argv[0][0]
             if value >> 48 == FUNCTION_TAG:
