@@ -1,6 +1,6 @@
 """An independent explicit search of the robust game with secret obstacles (``solve --hidden``).
 
-Written from the README's description of ``--hidden`` and docs/rule-language.md ("Secret
+Written from docs/secret-obstacles.md's description of ``--hidden`` and docs/rule-language.md ("Secret
 placements") and nothing else: it imports nothing from gridsolve and reads the board and rule
 files itself (tests/refboard.py; a board is given as its path or as a board gridsolve loaded,
 of which only the path is used).  Memoised recursion over (state, plies left); plain and slow

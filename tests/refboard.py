@@ -1,6 +1,6 @@
 """Board and rule files as the independent references read them (tests/reference.py,
 tests/hidden_reference.py): plain YAML (pyyaml), and every key read here from the manual
-(README, "Board files" and "Rule sets"; docs/rule-language.md) and nothing else.
+(docs/board-files.md, docs/rule-sets.md, docs/rule-language.md) and nothing else.
 
 Nothing here comes from gridsolve: not the loader, its schema, its defaults nor its model.  The
 references assume the files are valid (the loader's checks and messages are tested elsewhere),

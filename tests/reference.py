@@ -1,6 +1,6 @@
 """An independent, plain explicit-state solver: the cross-check for the clingo solver.
 
-Written from the semantics in the README ("What the answers mean") and docs/rule-language.md
+Written from the semantics in docs/answers.md ("What the answers mean") and docs/rule-language.md
 and nothing else: it imports nothing from gridsolve.  It reads the board and rule files itself
 (tests/refboard.py: plain YAML and its own reading of every rule option and default); a board
 may be given as its path or as a board gridsolve loaded, of which only the path is used.

@@ -14,7 +14,8 @@ import reference
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-YAML_BLOCKS = re.findall(r"```yaml\n(.*?)```", README, re.S)
+MANUAL = [README] + [page.read_text(encoding="utf-8") for page in sorted((ROOT / "docs").glob("*.md"))]
+YAML_BLOCKS = [block for text in MANUAL for block in re.findall(r"```yaml\n(.*?)```", text, re.S)]
 BOARDS = [block for block in YAML_BLOCKS if "map:" in block or "size:" in block]
 
 
@@ -30,7 +31,7 @@ def test_ci_runs_the_readme_test_command():
 
 @pytest.mark.parametrize("text", BOARDS)
 def test_example_boards_load_and_solve(text, make_board):
-    """The README states no answer for its example boards: the solver's is checked against the
+    """The manual states no answer for its example boards: the solver's is checked against the
     independent reference (tests/reference.py)."""
     board = make_board(text)
     query = make_query(board)
@@ -42,17 +43,13 @@ def test_example_boards_load_and_solve(text, make_board):
 
 # --- the answers the manual states for the seed games, solved ----------------------------------
 
-def _manual_pages() -> list[str]:
-    return [README] + [p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))]
-
-
 def stated_answers() -> list[tuple[str, list[str], str]]:
     """(board, the query's options, the stated answer) of every row of the manual's table
     "What gridsolve answers from the initial positions" (``| board | question | answer |``);
     a row asking two questions (``A / B``) gives two, the second taking the first's options it
     does not set itself."""
     rows = []
-    for page in _manual_pages():
+    for page in MANUAL:
         table = re.search(r"^\| board \| question \| answer \|\n\|[-|]+\|\n((?:\|.*\|\n)+)", page, re.M)
         if table is None:
             continue
@@ -140,3 +137,14 @@ def test_the_project_refers_only_to_its_own_files():
         for cited in re.findall(r"\b((?:docs|tests/gdl/kif)/[\w./-]+\.(?:md|kif))", text):
             assert (ROOT / cited).is_file(), f"{path.name} cites {cited}, which does not exist"
     assert (ROOT / "docs" / "original-games.md").is_file()
+
+
+@pytest.mark.parametrize("text", [block for block in BOARDS if "expect:" in block])
+def test_example_boards_meet_their_expectations(text, tmp_path):
+    import subprocess
+    import sys
+    (tmp_path / "example.yaml").write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "gridsolve", "verify", "example.yaml"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " passed" in done.stdout.splitlines()[-1]
