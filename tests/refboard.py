@@ -55,16 +55,21 @@ def _keys(mapping: dict, known: tuple, what: str) -> dict:
 
 @dataclass(frozen=True)
 class Move:
-    steps: int = 1
-    idle: bool = True
-    first_step_real: bool = False
-    blocked: str = "illegal"
-    end_differs_from_start: bool = False
-    may_not_end_on: tuple = ()
-    frozen_on: tuple = ()
-    bump_on: tuple = ()
-    lose_turns: int = 1
-    bump_hidden: bool = False
+    steps: int
+    idle: bool
+    first_step_real: bool
+    blocked: str
+    end_differs_from_start: bool
+    may_not_end_on: tuple
+    frozen_on: tuple
+    bump_on: tuple              # the bump's marks
+    lose_turns: int
+    bump_hidden: bool
+
+
+MOVE_DEFAULTS = {"steps": 1, "idle": True, "first_step_real": False, "blocked": "illegal",
+                 "end_differs_from_start": False, "may_not_end_on": (), "frozen_on": ()}
+BUMP_DEFAULTS = {"marks": (), "lose_turns": 1, "hidden": False}
 
 
 @dataclass(frozen=True)
@@ -147,8 +152,7 @@ class Rules:
 
 RULE_KEYS = ("name", "description", "use", "roles", "turns", "teams", "moves", "collisions", "collect",
              "score_tables", "ends", "steps", "placement", "timeout")
-MOVE_KEYS = ("steps", "idle", "first_step_real", "blocked", "end_differs_from_start", "may_not_end_on",
-             "frozen_on", "bump")
+MOVE_KEYS = (*MOVE_DEFAULTS, "bump")
 
 
 def _find_rule_set(name: str, board_path: Path) -> Path:
@@ -180,16 +184,12 @@ def _merged_rules(raw: dict, board_path: Path, read: list) -> dict:
 
 def _move(options: dict) -> Move:
     _keys(options, MOVE_KEYS, "a move")
-    bump = options.get("bump") or {}
-    _keys(bump, ("marks", "lose_turns", "hidden"), "a bump")
-    return Move(steps=options.get("steps", 1), idle=options.get("idle", True),
-                first_step_real=options.get("first_step_real", False),
-                blocked=options.get("blocked", "illegal"),
-                end_differs_from_start=options.get("end_differs_from_start", False),
-                may_not_end_on=tuple(options.get("may_not_end_on") or ()),
-                frozen_on=tuple(options.get("frozen_on") or ()),
-                bump_on=tuple(bump.get("marks", ())), lose_turns=bump.get("lose_turns", 1),
-                bump_hidden=bump.get("hidden", False))
+    bump = {**BUMP_DEFAULTS, **_keys(options.get("bump") or {}, tuple(BUMP_DEFAULTS), "a bump")}
+    given = {**MOVE_DEFAULTS, **{key: value for key, value in options.items() if key != "bump"}}
+    return Move(steps=given["steps"], idle=given["idle"], first_step_real=given["first_step_real"],
+                blocked=given["blocked"], end_differs_from_start=given["end_differs_from_start"],
+                may_not_end_on=tuple(given["may_not_end_on"] or ()), frozen_on=tuple(given["frozen_on"] or ()),
+                bump_on=tuple(bump["marks"]), lose_turns=bump["lose_turns"], bump_hidden=bump["hidden"])
 
 
 def _when(raw: dict | None) -> When:

@@ -160,3 +160,15 @@ def test_the_reader_refuses_a_key_it_does_not_read(tmp_path):
                     encoding="utf-8")
     with pytest.raises(refboard.UnreadKey, match="teleport"):
         refboard.read_board(path)
+
+
+def test_a_misread_default_is_caught(monkeypatch):
+    """The comparison has teeth: a reader that forgot the default ``loss_for`` or the default
+    ``first_step_real`` disagrees with the loader on a seed board."""
+    board = ROOT / "boards" / "mummymaze2p-2007.yaml"
+    assert _disagreements(board) == []
+    monkeypatch.setattr(refboard, "_default_loss_for", lambda scores, ends, timeout: ())
+    assert [p.split(":")[0] for p in _disagreements(board)] == ["ends"]
+    monkeypatch.undo()
+    monkeypatch.setitem(refboard.MOVE_DEFAULTS, "first_step_real", True)
+    assert [p.split(":")[0] for p in _disagreements(board)] == ["moves"]
