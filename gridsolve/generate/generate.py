@@ -17,6 +17,7 @@ seed writes the same files.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import shlex
@@ -32,6 +33,9 @@ from ..errors import GridsolveError, LimitError, QueryError
 from ..verify.expect import beeline_unsupported, goal_ends
 from .genprogram import Structure, game_size, proposal_program, requirement_races
 from .genspec import GameSpec, Requirement, game_spec, kindred_rule_sets
+from ..language.model import GoodLevel
+from .metrics import DIFFICULTY, METRICS, Metrics
+from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
                     Verdict, judge, ranks_every_start, start_ranks)
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
@@ -52,7 +56,7 @@ class Request:
     like: Path | None = None
     size: tuple | None = None
     walls: tuple = (None, None)
-    require: str = "win"
+    require: str | None = None      # None: the rule set's good level (its generate: block), else win
     role: str | None = None
     plies: tuple = (None, None)
     horizon: int | None = None
@@ -68,6 +72,10 @@ class Request:
     force: bool = False
     keep: tuple = ()                # pieces and marks of the --like board that stay where it has them
     timeout_given: bool = True      # False: the timeout is the default budget (said so when it is reached)
+    value: tuple = (None, None)     # --require value: the score the role guarantees
+    metrics: tuple = ()             # --metric NAME A..B: ((name, min, max), ...)
+    difficulty: str | None = None   # --difficulty easy|medium|hard
+    defaults: bool = True           # False (--no-defaults): ignore the rule set's good level
 
 
 @dataclass
@@ -80,6 +88,7 @@ class Generated:
     difficulty: Difficulty | None
     seconds: float                  # from the previous board (or the start) to this one, written
     candidates: int                 # layouts judged for this board
+    metrics: Metrics | None = None  # the difficulty metrics of a won level (where measured)
 
 
 @dataclass
@@ -151,6 +160,23 @@ def parse_range(option: str, text: str | None) -> tuple:
     return (low, low) if match.group(2) is None else (low, high)
 
 
+_NUMBER_RANGE = re.compile(r"^\s*(\d*\.?\d*)\s*(?:(\.\.)\s*(\d*\.?\d*))?\s*$")
+
+
+def parse_metric(name: str, text: str) -> tuple:
+    """``--metric NAME A..B`` (numbers with decimals allowed) as (name, min, max)."""
+    match = _NUMBER_RANGE.match(text or "")
+    try:
+        low = float(match.group(1)) if match and match.group(1) else None
+        high = float(match.group(3)) if match and match.group(3) else None
+    except ValueError:
+        match = None
+    if not match or (low is None and high is None):
+        raise QueryError(f"--metric {name} {text}: expected a range A..B, A.. or ..B, or a number",
+                         "e.g. --metric path_safety ..0.8")
+    return (name, low, low) if match.group(2) is None else (name, low, high)
+
+
 def parse_size(text: str | None) -> tuple | None:
     if text is None:
         return None
@@ -169,6 +195,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     if (request.rules is None) == (request.like is None):
         raise QueryError("give either --rules NAME or --like BOARD", "e.g. --like boards/mummymaze2p-2007.yaml")
     spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
+    request = with_good_level(request, spec.template.rules.good_level)
+    if request.role != spec.role:
+        spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
     paths = _paths(request, spec)
@@ -196,11 +225,13 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         report.candidates += 1
         tried += 1
         if verdict.accepted:
-            expect, difficulty = _measures(board, spec, req, verdict.answer)
-            text = board_text(board, spec.rules_yaml, _header(request, spec, req, index, difficulty), expect)
+            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics)
+            text = board_text(board, spec.rules_yaml,
+                              _header(request, spec, req, index, difficulty, verdict.metrics), expect)
             write_new(paths[index], text, request.force)
             now = time.perf_counter()
-            report.boards.append(Generated(paths[index], layout, expect, difficulty, now - board_started, tried))
+            report.boards.append(Generated(paths[index], layout, expect, difficulty, now - board_started, tried,
+                                           verdict.metrics))
             board_started, tried = now, 0
             last = f"wrote {paths[index].name}"
         else:
@@ -209,7 +240,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         if progress is not None:
             progress(Progress(len(report.boards), request.count, report.candidates, last,
                               time.perf_counter() - started, search.stats,
-                              None if req.kind == "survive" else req.plies))
+                              None if req.kind in ("survive", "value") else req.plies))
     report.seconds = time.perf_counter() - started
     return report
 
@@ -340,7 +371,7 @@ class _Search:
 def _forced_plies(verdict: Verdict, req: Requirement) -> int | None:
     """The plies of the forced end the requirement is about, as judged (None: none forced)."""
     answer = verdict.answer
-    if answer is None or req.kind == "survive":
+    if answer is None or req.kind in ("survive", "value"):
         return None
     return answer.win_plies if req.kind == "win" else answer.doom_plies
 
@@ -368,6 +399,21 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
     # Trivial levels are defined where no_beeline is (README): elsewhere every level is kept.
     trivial_ok = request.trivial_ok or beeline_unsupported(board) is not None
     left = Requirement(request.require, (0, 0), horizon=request.horizon).left(board)
+    metrics = _metric_bounds(request)
+    if (metrics or request.difficulty) and request.require != "win":
+        raise QueryError(f"--metric and --difficulty measure a won level, not --require {request.require}",
+                         "ask --require win, or leave them out")
+    if request.value != (None, None) and request.require != "value":
+        raise QueryError("--value applies to --require value", "add --require value")
+    if request.require == "value":
+        if request.plies != (None, None):
+            raise QueryError("--plies does not apply to --require value", "give the score band with --value A..B")
+        if request.value == (None, None):
+            raise QueryError("--require value needs --value A..B", "e.g. --value 6..12")
+        low, high = request.value
+        if low is not None and high is not None and low > high:
+            raise QueryError(f"--value {low}..{high}: the range is empty")
+        return Requirement("value", (left, left), True, request.horizon, request.value)
     if request.require == "survive":
         if request.plies != (None, None):
             raise QueryError("--plies does not apply to --require survive", "nothing is forced when the role survives")
@@ -381,7 +427,43 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
     high = left if high is None else high
     if low > high:
         raise QueryError(f"--plies {low}..{high}: the range is empty")
-    return Requirement(request.require, (low, min(high, left)), trivial_ok, request.horizon)
+    return Requirement(request.require, (low, min(high, left)), trivial_ok, request.horizon,
+                       metrics=metrics, difficulty=request.difficulty)
+
+
+def _metric_bounds(request: Request) -> tuple:
+    """--metric NAME A..B, checked: known names, ranges that are not empty."""
+    out = []
+    for name, low, high in request.metrics:
+        if name not in METRICS:
+            raise QueryError(f"--metric {name}: unknown metric", f"use one of: {', '.join(METRICS)}")
+        if low is not None and high is not None and low > high:
+            raise QueryError(f"--metric {name} {range_text(low, high)}: the range is empty")
+        out.append((name, low, high))
+    if request.difficulty is not None and request.difficulty not in DIFFICULTY:
+        raise QueryError(f"--difficulty {request.difficulty}: unknown", f"use one of: {', '.join(DIFFICULTY)}")
+    return tuple(out)
+
+
+def with_good_level(request: Request, good: GoodLevel | None) -> Request:
+    """The request with the rule set's good level (``generate:`` block) as the default of every
+    option it leaves unset; without a block (or with ``--no-defaults``) a win is asked."""
+    if not request.defaults or good is None:
+        return request if request.require is not None else dataclasses.replace(request, require="win")
+    same_kind = request.require is None or request.require == (good.require or "win")
+    given = {name for name, *_ in request.metrics}
+    changes = {"require": request.require or good.require or "win", "role": request.role or good.role}
+    if same_kind:
+        changes.update(
+            plies=request.plies if request.plies != (None, None) else good.plies,
+            value=request.value if request.value != (None, None) else good.value,
+            horizon=request.horizon if request.horizon is not None else good.horizon,
+            trivial_ok=request.trivial_ok or good.allow_trivial,
+            metrics=request.metrics + tuple(m for m in good.good if m[0] not in given))
+    changes["walls"] = request.walls if request.walls != (None, None) else good.walls
+    if request.like is not None and not request.keep:
+        changes["keep"] = good.keep
+    return dataclasses.replace(request, **changes)
 
 
 APART = 1 / 3    # boards of one run differ on this share of the walls and marked cells they may have
@@ -475,7 +557,8 @@ def _title(request: Request, spec: GameSpec, index: int) -> str:
 
 # - What a written board carries ---
 
-def _measures(board, spec: GameSpec, req: Requirement, answer) -> tuple[dict, Difficulty | None]:
+def _measures(board, spec: GameSpec, req: Requirement, answer,
+              metrics: Metrics | None = None) -> tuple[dict, Difficulty | None]:
     """The expectation (measured values, for `gridsolve verify`) and, for a win, the difficulty."""
     rules = board.rules
     expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
@@ -489,6 +572,8 @@ def _measures(board, spec: GameSpec, req: Requirement, answer) -> tuple[dict, Di
             expect["winning_first_moves"] = difficulty.winning_first_moves
         if not req.trivial_ok:
             expect["no_beeline"] = True
+        if metrics is not None:
+            expect["metrics"] = metrics.as_dict()
         return expect, difficulty
     valued = answer.query == "value" and answer.value is not None   # else plies are the survive query's
     if valued:
@@ -504,8 +589,9 @@ def command_line(request: Request, spec: GameSpec) -> str:
     board = spec.template
     words = ["gridsolve", "generate"]
     words += ["--rules", request.rules] if request.rules else ["--like", str(request.like)]
-    words += ["--size", f"{board.width}x{board.height}", "--require", request.require]
+    words += ["--size", f"{board.width}x{board.height}", "--require", request.require or "win"]
     options = [("--walls", _range_text(request.walls)), ("--plies", _range_text(request.plies)),
+               ("--value", _range_text(request.value)), ("--difficulty", request.difficulty),
                ("--role", request.role), ("--horizon", request.horizon), ("--symmetry", request.symmetry),
                ("--method", None if request.method == "auto" else request.method),
                ("--count", request.count), ("--seed", request.seed)]
@@ -514,6 +600,8 @@ def command_line(request: Request, spec: GameSpec) -> str:
             words += [option, str(value)]
     if request.keep:
         words += ["--keep", ",".join(request.keep)]
+    for name, low, high in request.metrics:
+        words += ["--metric", name, range_text(low, high)]
     words += [flag for flag, on in (("--allow-sealed", request.sealed_ok), ("--allow-trivial", request.trivial_ok))
               if on]
     return shlex.join(words)
@@ -526,12 +614,17 @@ def _range_text(bounds: tuple) -> str | None:
     return str(low) if low == high else f"{'' if low is None else low}..{'' if high is None else high}"
 
 
-def _header(request: Request, spec: GameSpec, req: Requirement, index: int, difficulty) -> list[str]:
+def _header(request: Request, spec: GameSpec, req: Requirement, index: int, difficulty,
+            metrics: Metrics | None = None) -> list[str]:
     trivial = "" if req.trivial_ok or req.kind != "win" else ", and not by walking the shortest way"
     lines = [f"Board {index + 1} of `{command_line(request, spec)}`:",
              f"{req.describe(spec.role)}{trivial}."]
+    if req.test():
+        lines.append(f"Good-level test: {req.test()}.")
+    if metrics is not None:
+        lines.append(f"Difficulty {metrics.describe()}.")
     if difficulty is not None:
-        lines.append(f"Difficulty: {difficulty.describe(spec.role)}.")
+        lines.append(f"Along the principal line: {difficulty.describe(spec.role)}.")
     lines.append("The expect block holds the measured values; `gridsolve verify` re-checks them.")
     return lines
 
@@ -577,6 +670,10 @@ def diagnosis(report: Report) -> tuple[str, list[str]]:
     """Which part of the request the layouts tried met least often, and the options that relax
     it: (a sentence, or "" when there is nothing to say; hints)."""
     req, stats, rejected = report.requirement, report.search, report.rejected
+    if req.kind == "value" and rejected:
+        reason, _ = rejected.most_common(1)[0]
+        return (f"of {report.candidates} candidates, the most rejected as '{reason}'",
+                ["another --value band", "a larger board or other --walls"])
     if req.kind == "survive":
         return "", []
     low, high = req.plies
@@ -644,7 +741,9 @@ def format_generated(report: Report) -> str:
     for board in report.boards:
         measured = ", ".join(f"{k} {scalar(v)}" for k, v in board.expect.items())
         lines.append(f"{board.path}: {measured} ({board.seconds:.1f} s, {board.candidates} candidates)")
-        if board.difficulty is not None:
+        if board.metrics is not None:
+            lines.append(f"  difficulty {board.metrics.describe()}")
+        elif board.difficulty is not None:
             lines.append(f"  difficulty: {board.difficulty.describe(report.spec.role)}")
     if report.boards:
         lines.append(f"{len(report.boards)} board{'s' if len(report.boards) != 1 else ''} in "
