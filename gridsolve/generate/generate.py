@@ -514,7 +514,7 @@ def _walls(request: Request, spec: GameSpec) -> tuple:
     slots = board.width * (board.height - 1) + board.height * (board.width - 1)
     most = slots if request.sealed_ok else slots - (board.width * board.height - 1)
     low, high = request.walls
-    low = min(round(0.3 * slots), most) if low is None else low
+    low = min(round(0.3 * slots), most, most if high is None else high) if low is None else low
     if max(low, high or 0) > most:
         what = f"a connected {board.width}x{board.height} board has at most {most} walls" if not request.sealed_ok \
             else f"a {board.width}x{board.height} board has {slots} interior edges"
