@@ -39,6 +39,7 @@ from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
                     Verdict, judge, ranks_every_start, start_ranks)
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
+from .pack import write_pack
 from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
 from ..language.position import initial_position
@@ -130,6 +131,7 @@ class Report:
     seconds: float = 0.0
     error: GridsolveError | None = None    # why the run stopped before writing every board
     apart: int = 0                          # walls and marked cells two boards differ on at least
+    pack: tuple | None = None               # (index, curve) paths of a pack of several levels
 
     @property
     def times(self) -> list[float]:
@@ -201,7 +203,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
     paths = _paths(request, spec)
-    check_free(paths, request.force)
+    check_free(paths + (pack_paths(paths[0]) if request.count > 1 else []), request.force)
     races = requirement_races(spec, req)
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
@@ -241,6 +243,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
             progress(Progress(len(report.boards), request.count, report.candidates, last,
                               time.perf_counter() - started, search.stats,
                               None if req.kind in ("survive", "value") else req.plies))
+    if request.count > 1 and report.boards:
+        report.pack = write_pack(report.boards, *pack_paths(paths[0]),
+                                 f"{_source(request)}: {len(report.boards)} levels", request.force)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -533,6 +538,12 @@ def _paths(request: Request, spec: GameSpec) -> list[Path]:
     return [Path(request.out) / f"{prefix}-{i}.yaml" for i in range(1, request.count + 1)]
 
 
+def pack_paths(first: Path) -> list[Path]:
+    """The index and the curve of a pack whose first level is ``first`` (PREFIX-1.yaml)."""
+    prefix = first.name[:-len("-1.yaml")]
+    return [first.with_name(f"{prefix}-index.md"), first.with_name(f"{prefix}-curve.svg")]
+
+
 def _source(request: Request) -> str:
     return request.rules or Path(request.like).stem
 
@@ -573,7 +584,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer,
         if not req.trivial_ok:
             expect["no_beeline"] = True
         if metrics is not None:
-            expect["metrics"] = metrics.as_dict()
+            expect.update({name: value for name, value in metrics.as_dict().items() if name != "plies"})
         return expect, difficulty
     valued = answer.query == "value" and answer.value is not None   # else plies are the survive query's
     if valued:
@@ -745,6 +756,8 @@ def format_generated(report: Report) -> str:
             lines.append(f"  difficulty {board.metrics.describe()}")
         elif board.difficulty is not None:
             lines.append(f"  difficulty: {board.difficulty.describe(report.spec.role)}")
+    if report.pack:
+        lines.append(f"pack: {report.pack[0]} (levels easiest first), {report.pack[1]} (difficulty curve)")
     if report.boards:
         lines.append(f"{len(report.boards)} board{'s' if len(report.boards) != 1 else ''} in "
                      f"{report.seconds:.1f} s ({report.time_summary()}; method {report.method})")

@@ -19,7 +19,9 @@ from ..verify.beeline import check_beeline
 from ..compile.compiler import compile_program
 from ..errors import QueryError
 from .genspec import GameSpec, Requirement, range_text
-from .metrics import Metrics, measurable, measure_metrics
+from .difficulty import Difficulty, measure
+from .metrics import LINE_SAFETY, Metrics, measurable, measure_metrics
+from ..verify.expect import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.solver import Answer, race_ranks, solve
@@ -86,20 +88,29 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
 
 def _tested(board: Board, role: str, start: Position, req: Requirement, answer: Answer) -> Verdict:
     """A won level measured (where the metrics apply) and put to the good-level test."""
-    if not measurable(board, role):
-        if req.metrics or req.difficulty:
-            raise QueryError(f"the difficulty metrics are not defined for {role} under {board.rules.name}",
-                             "its team moves at once with others, or no end gives it its top score: "
-                             "leave out --metric and --difficulty (or ask with --no-defaults)")
-        return Verdict(answer)
-    metrics = measure_metrics(board, role, start, req.horizon, answer.win_plies)
+    graph_wanted = [m for m in req.metrics if m[0] != LINE_SAFETY]
+    metrics = None
+    if measurable(board, role):
+        metrics = measure_metrics(board, role, start, req.horizon, answer.win_plies)
+    elif graph_wanted or req.difficulty:
+        raise QueryError(f"the difficulty metrics {', '.join(m[0] for m in graph_wanted) or 'difficulty'} are not "
+                         f"defined for {role} under {board.rules.name}: {metrics_unsupported(board, role)}",
+                         f"leave them out (line_safety is defined for every game), or ask with --no-defaults")
     for name, low, high in req.metrics:
-        value = metrics.value(name)
+        if name == LINE_SAFETY:
+            value = line_safety(measure(board, role, start, answer, req.horizon))
+        else:
+            value = metrics.value(name)
         if value is None or (low is not None and value < low) or (high is not None and value > high):
             return Verdict(answer, f"{name} outside {range_text(low, high)}", metrics)
     if req.difficulty and metrics.difficulty != req.difficulty:
         return Verdict(answer, f"not {req.difficulty}", metrics)
     return Verdict(answer, None, metrics)
+
+
+def line_safety(difficulty: Difficulty) -> float:
+    """Along the solver's principal line, the share of the role's moves that keep the win."""
+    return 1.0 - difficulty.losing_share
 
 
 def _cells(board: Board) -> list[tuple]:

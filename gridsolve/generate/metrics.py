@@ -29,6 +29,8 @@ they can.  ``O`` is the set of positions on them; a *role turn* is a position of
 * ``optimal_lines``: how many optimal lines the role can choose from against the most
   constraining defence: 1 at the goal, the sum over the role's fastest moves at its turns, the
   fewest over the others' delaying replies at theirs (1: one way to win fastest).
+* ``line_safety`` (every game, also where the others move at the same time): along the solver's
+  principal line, the share of the role's moves that keep the win (gridsolve/generate/difficulty.py).
 * ``difficulty``: ``easy``, ``medium`` or ``hard`` from ``random_win`` (:data:`DIFFICULTY`).
 """
 from __future__ import annotations
@@ -56,7 +58,9 @@ METRICS = {
                          +1),
     "random_win": ("win probability of a role that moves at random against the best defence", -1),
     "optimal_lines": ("optimal lines the role can choose from against the best defence", -1),
+    "line_safety": ("share of the role's moves along the solver's principal line that keep the win", -1),
 }
+LINE_SAFETY = "line_safety"     # measured along the principal line (gridsolve/generate/difficulty.py), not the graph
 # --difficulty NAME: random_win in [low, high)
 DIFFICULTY = {"easy": (0.001, 1.01), "medium": (0.0001, 0.001), "hard": (0.0, 0.0001)}
 DIGITS = 4                  # shares and probabilities are written with this many significant digits
@@ -78,13 +82,13 @@ class Metrics:
         return difficulty_of(self.random_win)
 
     def value(self, name: str):
-        return getattr(self, name)
+        return getattr(self, name, None)
 
     def as_dict(self) -> dict:
         """The metrics as written in a level's expect block (shares rounded)."""
         out = {}
         for name in METRICS:
-            value = getattr(self, name)
+            value = getattr(self, name, None)
             if value is not None:
                 out[name] = rounded(value) if isinstance(value, float) else value
         return out

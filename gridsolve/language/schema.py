@@ -69,9 +69,11 @@ STEPS = Object(doc="Step numbering as in the original game: the game ends when `
 })
 
 # The difficulty metrics of a won level (gridsolve/generate/metrics.py defines them; docs/generate.md).
-METRIC_NAMES = ("plies", "forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win",
-                "optimal_lines")
-SHARES = ("forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win")   # from 0 to 1
+GRAPH_METRICS = ("plies", "forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win",
+                 "optimal_lines")
+# line_safety: along the solver's principal line (defined for every game, simultaneous moves included)
+METRIC_NAMES = GRAPH_METRICS + ("line_safety",)
+SHARES = ("forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win", "line_safety")
 
 INT_RANGE = Object(doc="A range of whole numbers: give min, max or both (both ends included).", fields={
     "min": Field(Int(0, doc="the smallest number that passes")),
@@ -171,7 +173,7 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
     **{name: Field(Either(((int, Num(0)), (float, Num(0)), (dict, NUM_RANGE)),
                           doc=f"the difficulty metric {name} of the role's forced win (docs: generate; "
                               f"shares rounded to 4 decimals). A number or a range {{min, max}}"))
-       for name in METRIC_NAMES if name != "plies"},
+       for name in GRAPH_METRICS if name != "plies"},
 })
 
 BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under.", fields={

@@ -21,9 +21,9 @@ from ..language.yamlsrc import load_file
 
 # The keys that state something to check, in the order the README documents them.
 CHECK_KEYS = ("win", "survive", "value", "plies", "winning_first_moves", "no_beeline",
-              *[name for name in schema.METRIC_NAMES if name != "plies"])
+              *[name for name in schema.GRAPH_METRICS if name != "plies"])
 # The difficulty metrics (gridsolve/generate/metrics.py), measured from the solved game graph.
-METRIC_KEYS = tuple(name for name in schema.METRIC_NAMES if name != "plies")
+METRIC_KEYS = tuple(name for name in schema.GRAPH_METRICS if name != "plies")
 # The keys answered by one clingo run of gridsolve.solve.solver.solve (shared by a group).
 SOLVER_KEYS = ("win", "survive", "value", "plies", "winning_first_moves")
 
