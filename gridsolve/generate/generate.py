@@ -451,24 +451,25 @@ def _metric_bounds(request: Request) -> tuple:
 
 
 def with_good_level(request: Request, good: GoodLevel | None) -> Request:
-    """The request with the rule set's good level (``generate:`` block) as the default of every
-    option it leaves unset; without a block (or with ``--no-defaults``) a win is asked."""
-    if not request.defaults or good is None:
+    """The request, or, when it states no requirement of its own (:func:`states_requirement`),
+    the rule set's good level (its ``generate:`` block); without one (or with ``--no-defaults``)
+    a win is asked."""
+    if not request.defaults or good is None or states_requirement(request):
         return request if request.require is not None else dataclasses.replace(request, require="win")
-    same_kind = request.require is None or request.require == (good.require or "win")
-    given = {name for name, *_ in request.metrics}
-    changes = {"require": request.require or good.require or "win", "role": request.role or good.role}
-    if same_kind:
-        changes.update(
-            plies=request.plies if request.plies != (None, None) else good.plies,
-            value=request.value if request.value != (None, None) else good.value,
-            horizon=request.horizon if request.horizon is not None else good.horizon,
-            trivial_ok=request.trivial_ok or good.allow_trivial,
-            metrics=request.metrics + tuple(m for m in good.good if m[0] not in given))
-    changes["walls"] = request.walls if request.walls != (None, None) else good.walls
-    if request.like is not None and not request.keep:
+    changes = {"require": good.require or "win", "role": good.role, "plies": good.plies, "value": good.value,
+               "horizon": good.horizon, "trivial_ok": good.allow_trivial, "metrics": good.good,
+               "walls": good.walls}
+    if request.like is not None:
         changes["keep"] = good.keep
     return dataclasses.replace(request, **changes)
+
+
+def states_requirement(request: Request) -> bool:
+    """Does the request say what it asks for (then the rule set's good level is not used)?"""
+    return (request.require is not None or request.role is not None or request.plies != (None, None)
+            or request.value != (None, None) or request.horizon is not None or bool(request.metrics)
+            or request.difficulty is not None or request.trivial_ok or bool(request.keep)
+            or request.walls != (None, None))
 
 
 APART = 1 / 3    # boards of one run differ on this share of the walls and marked cells they may have
