@@ -264,6 +264,8 @@ class _Search:
     its marks.  After STALE layouts without a better score it starts afresh."""
 
     NEAR = 0.8            # share of proposals near the best layout (while none meets the request)
+    CHASED = 6            # placements offered first: the hunters nearest the role (_chased)
+    PER_LAYOUT = 4        # placements judged on one wall layout before the search moves on
     STALE = 200           # layouts without a better score before the search starts afresh
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
@@ -276,6 +278,7 @@ class _Search:
         self.best: tuple[tuple, Layout] | None = None   # (score, layout)
         self.stale = 0
         self.current = None          # (board, layout, {placement left to try: rank}, best rank of all)
+        self.judged_here = 0         # placements judged on the current layout
         self.stats = SearchStats()
         self.allowed_on = None       # the layout last counted in stats.allowed
 
@@ -302,6 +305,7 @@ class _Search:
                 top = max(ranks.values(), default=0)
                 self._count(ranks)
                 self.current = (board, layout, {p: r for p, r in ranks.items() if r >= floor}, top)
+                self.judged_here = 0
             step = self._place(deadline, path, title)
             if step is not None:
                 return step
@@ -310,8 +314,11 @@ class _Search:
         """Place the pieces on the current walls: a judged candidate, or the walls' rejection."""
         board, layout, left, top = self.current
         score = (0, top)              # the best rank the encoding allows, then the best rank of all
-        while left:
-            found = self.proposer.propose(_seconds(deadline), layout, among=left)
+        while left and self.judged_here < self.PER_LAYOUT:
+            near = self._chased(left)
+            found = self.proposer.propose(_seconds(deadline), layout, among=near) if near else None
+            if found is None:
+                found = self.proposer.propose(_seconds(deadline), layout, among=left)
             if found is None:
                 break
             rank = left.pop(found.pieces)
@@ -320,6 +327,7 @@ class _Search:
                     self.stats.allowed, self.allowed_on = self.stats.allowed + 1, layout
                 placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
                                          str(path), title)
+                self.judged_here += 1
                 verdict = judge(placed, self.spec, self.req)
                 if verdict.accepted:
                     self._leave(layout)
@@ -331,6 +339,21 @@ class _Search:
         self._leave(layout)
         self._scored(score, layout)
         return board, layout, Verdict(None, NO_START)
+
+    def _chased(self, left: dict) -> list | None:
+        """The CHASED placements in the band where a hunter starts nearest the role (steps on
+        the board, walls ignored), longest forced end first among equals: a hunter that can reach
+        the role's way makes the role's moves matter.  None where the game has no hunters."""
+        if not self.spec.hunters:
+            return None
+        role, hunters = self.spec.role, set(self.spec.hunters)
+
+        def distance(placement) -> int:
+            cells = dict(placement)
+            x, y = cells[role]
+            return min(abs(x - hx) + abs(y - hy) for h, (hx, hy) in cells.items() if h in hunters)
+        band = [p for p, r in left.items() if r >= self.low]
+        return sorted(band, key=lambda p: (distance(p), -left[p], p))[:self.CHASED]
 
     def _count(self, ranks: dict) -> None:
         """Statistics of one layout's ranked placements (ranks: placement -> plies, up to the band's top)."""
