@@ -279,6 +279,7 @@ class _Search:
         self.stale = 0
         self.current = None          # (board, layout, {placement left to try: rank}, best rank of all)
         self.judged_here = 0         # placements judged on the current layout
+        self.archive: set = set()    # the plies of the levels written: other plies are offered first
         self.stats = SearchStats()
         self.allowed_on = None       # the layout last counted in stats.allowed
 
@@ -330,6 +331,7 @@ class _Search:
                 self.judged_here += 1
                 verdict = judge(placed, self.spec, self.req)
                 if verdict.accepted:
+                    self.archive.add(rank)
                     self._leave(layout)
                     self._accepted(layout)
                 return placed, found, verdict
@@ -343,7 +345,8 @@ class _Search:
     def _chased(self, left: dict) -> list | None:
         """The CHASED placements in the band where a hunter starts nearest the role (steps on
         the board, walls ignored), longest forced end first among equals: a hunter that can reach
-        the role's way makes the role's moves matter.  None where the game has no hunters."""
+        the role's way makes the role's moves matter.  Plies that no written level has come
+        first (an archive over the plies: a pack of varied lengths).  None without hunters."""
         if not self.spec.hunters:
             return None
         role, hunters = self.spec.role, set(self.spec.hunters)
@@ -353,7 +356,7 @@ class _Search:
             x, y = cells[role]
             return min(abs(x - hx) + abs(y - hy) for h, (hx, hy) in cells.items() if h in hunters)
         band = [p for p, r in left.items() if r >= self.low]
-        return sorted(band, key=lambda p: (distance(p), -left[p], p))[:self.CHASED]
+        return sorted(band, key=lambda p: (left[p] in self.archive, distance(p), -left[p], p))[:self.CHASED]
 
     def _count(self, ranks: dict) -> None:
         """Statistics of one layout's ranked placements (ranks: placement -> plies, up to the band's top)."""
