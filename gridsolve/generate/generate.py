@@ -207,7 +207,8 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     races = requirement_races(spec, req)
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
-    program, parts = proposal_program(spec, req, structure, races if method == "asp" else None)
+    program, parts = proposal_program(spec, req, structure, races if method == "asp" else None,
+                                      chase=not every_start)
     search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed,
                      apart(structure, spec))
     report = Report(request, spec, req, method, apart=search.apart, search=search.stats)
