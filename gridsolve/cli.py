@@ -20,7 +20,7 @@ from .language.loader import load_board
 from .language.position import QUERY_KINDS, make_position, make_query
 from .render import describe_position, draw_position, format_answer
 from .solve.solver import Limits, solve
-from .generate.genchoices import DEFAULT_TIMEOUT, METHODS, REQUIREMENTS, SYMMETRIES
+from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES
 
 REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.verify.reports.FORMATS, checked by a test
 
@@ -286,7 +286,7 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures):
               help="Boards like this one: its rules, its marks (how many cells, on the border or not), its size.")
 @click.option("--size", metavar="WxH", help="The board size, e.g. 8x8 (default with --like: the board's).")
 @click.option("--walls", metavar="A..B", help="Interior walls, at least A and at most B.")
-@click.option("--require", type=click.Choice(REQUIREMENTS), default="win", show_default=True,
+@click.option("--require", type=click.Choice(REQUIREMENTS), default=None,
               help="win: the role forces its top score; survive: it avoids every end it must avoid; "
                    "lose: the others force such an end.")
 @click.option("--role", help="The role the requirement is about (default: the first role).")
@@ -316,25 +316,35 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures):
               "principal line.")
 @MAX_MEMORY
 @reports_errors
+@click.option("--value", metavar="A..B", help="--require value: the score the role guarantees, from A to B.")
+@click.option("--metric", "metric", type=(str, str), multiple=True, metavar="NAME A..B",
+              help="A good level has this difficulty metric in A..B (repeatable), e.g. --metric path_safety ..0.8.")
+@click.option("--difficulty", type=click.Choice(DIFFICULTIES), help="A good level is this difficult (from the "
+              "random player's win probability).")
+@click.option("--no-defaults", "no_defaults", is_flag=True, help="Ignore the rule set's good level (its "
+              "generate: block): ask a win, with no metric test, unless the options say otherwise.")
 def generate_command(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
-             allow_sealed, allow_trivial, method, timeout, force, keep, svg):
+                     allow_sealed, allow_trivial, method, timeout, force, keep, svg, value, metric, difficulty, no_defaults):
     """Write new boards that meet a requirement, each with an expect block of its measured values.
 
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
     3: --timeout was reached first.
     """
-    from .generate.generate import (Request, format_generated, generate, parse_range, parse_size,
-                                    progress_lines)
+    from .generate.generate import (Request, format_generated, generate, parse_metric,
+                                    parse_range, parse_size, progress_lines)
     request = Request(rules_name, like, parse_size(size), parse_range("--walls", walls), require, role,
                       parse_range("--plies", plies), horizon, count, seed, out, name, symmetry, allow_sealed,
                       allow_trivial, method, DEFAULT_TIMEOUT if timeout is None else timeout or None, force,
-                      tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (), timeout is not None)
+                      tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (), timeout is not None,
+                      parse_range("--value", value), tuple(parse_metric(n, t) for n, t in metric), difficulty,
+                      not no_defaults)
     report = generate(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
     if svg and report.boards:
         from .svg import write_pictures
-        for picture in write_pictures([b.path for b in report.boards], role, "survive" if require == "survive"
-                                      else "value", horizon, force):
+        asked = report.request
+        for picture in write_pictures([b.path for b in report.boards], asked.role,
+                                      "survive" if asked.require == "survive" else "value", asked.horizon, force):
             click.echo(f"picture: {picture}")
     if report.error is not None:
         raise report.error
