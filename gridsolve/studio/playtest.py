@@ -49,13 +49,15 @@ class _WebGame(Game):
 class _Lines:
     """The game's input: lines the page sends, one at a time (blocks until one comes)."""
 
-    def __init__(self):
+    def __init__(self, waiting):
         self.queue: queue.Queue = queue.Queue()
+        self.waiting = waiting            # called each time the game waits for a line
 
     def __iter__(self):
         return self
 
     def __next__(self) -> str:
+        self.waiting()
         line = self.queue.get()
         if line is None:
             raise StopIteration
@@ -67,7 +69,7 @@ class Playtest:
 
     def __init__(self, board: Board, humans: set[str], seed: int):
         self.id = secrets.token_hex(8)
-        self.lines = _Lines()
+        self.lines = _Lines(self._input_wanted)
         self.transcript: list[str] = []
         self.lock = threading.Lock()
         self.prompt: dict | None = None
@@ -108,10 +110,16 @@ class Playtest:
         marks = {m: frozenset(c for c in cells if (m, c) not in hidden) for m, cells in board.marks.items()}
         return dataclasses.replace(board, marks=marks)
 
+    def _input_wanted(self) -> None:
+        with self.lock:
+            if self.state == "thinking":
+                self.state = "waiting"
+
     def waiting(self, position: Position | None, prompt: dict, role: str) -> None:
+        """What the game asks the human now (``prompt``) and what it sees."""
         view = picture(self._seen(role), position) if position is not None else None
         with self.lock:
-            self.prompt, self.state = prompt, "waiting"
+            self.prompt = prompt
             if view is not None:
                 self.view = {**view, "pieces": {r: list(c) for r, c in position.pieces}}
 

@@ -36,6 +36,7 @@ from ..errors import GridsolveError
 from ..language.loader import load_board
 from ..language.model import Board
 from ..language.position import QUERY_KINDS
+from ..svg import ROLE_COLOURS
 from .answers import payload, picture, question
 from .files import Folder, StudioError, save, version_of
 from .jobs import Jobs
@@ -118,7 +119,10 @@ def _board_info(studio: Studio, name: str) -> dict:
             "level": level_of(board), "roles": list(rules.roles), "marks": sorted(board.marks),
             "kinds": list(QUERY_KINDS), "unplaced": dict(board.unplaced),
             "glyphs": {k: v for k, v in board.legend.items()}, "width": board.width, "height": board.height,
-            "solid": sorted(list(c) for c in board.solid), **picture(board, _start(board))}
+            "solid": sorted(list(c) for c in board.solid),
+            "scores": {role: rules.scores_of(role) for role in rules.roles},
+            "colours": {role: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, role in enumerate(rules.roles)},
+            **picture(board, _start(board))}
 
 
 def _start(board: Board):
@@ -263,7 +267,10 @@ def create_app(root: Path, token: str, hosts: set[str], first: str | None = None
         return JSONResponse({"error": f"internal error ({type(exc).__name__}); please report it", "hint": None},
                             status_code=500)
 
-    routes = [Route("/", page), Route("/assets/{name}", static), Route("/api/boards", boards),
+    async def no_icon(request: Request):
+        return Response(status_code=204)
+
+    routes = [Route("/", page), Route("/favicon.ico", no_icon), Route("/assets/{name}", static), Route("/api/boards", boards),
               Route("/api/board", board), Route("/api/answer", answer_route, methods=["POST"]),
               Route("/api/jobs", jobs_route, methods=["POST"]),
               Route("/api/jobs/{job}", job_route, methods=["GET", "DELETE"]),
