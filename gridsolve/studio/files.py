@@ -13,7 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..errors import GridsolveError
+from ..errors import EXIT_INVALID, GridsolveError
 from ..language.loader import load_board
 from ..language.model import Board
 from ..verify.update import write_atomic
@@ -28,6 +28,7 @@ class StudioError(GridsolveError):
     """A request the studio refuses; ``status`` is the HTTP status it answers with."""
 
     status = 400
+    exit_code = EXIT_INVALID       # on the command line: a request that cannot be served
 
     def __init__(self, message: str, hint: str | None = None, status: int | None = None):
         super().__init__(message, hint)
