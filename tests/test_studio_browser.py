@@ -238,8 +238,8 @@ def test_a_playtest_against_the_solver_keeps_the_edit_history(page):
 
 def test_generate_shows_progress_and_opens_a_new_level(page, served):
     _, folder = served
-    page.fill('[data-testid="generate-form"] [name="size"]', "4x4")
-    page.fill('[data-testid="generate-form"] [name="plies"]', "3..12")
+    page.fill('[data-testid="generate-form"] [name="size"]', "5x5")
+    page.select_option('[data-testid="generate-form"] [name="require"]', "survive")
     page.click('[data-testid="generate"]')
     page.wait_for_selector('[data-testid="open-generated"]', timeout=180_000)
     name = page.inner_text('[data-testid="open-generated"]').split(" ", 1)[1]

@@ -10,6 +10,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -63,3 +65,24 @@ def test_studio_refuses_what_it_cannot_serve(tmp_path):
     process = studio(str(tmp_path / "notes.txt"), "--no-browser")
     _, err = process.communicate(timeout=60)
     assert process.returncode == 2 and "not a .yaml or .yml board file" in err
+
+
+@pytest.mark.slow
+def test_an_installed_wheel_ships_the_page(tmp_path):
+    import zipfile
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path),
+                            str(ROOT)], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    (wheel,) = tmp_path.glob("gridsolve-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for asset in ("studio.html", "studio.js", "studio.css"):
+        assert f"gridsolve/studio/assets/{asset}" in names
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    check = ("from gridsolve.studio.server import asset; import gridsolve; "
+             "print(gridsolve.__file__); print('data-testid=\"verdict\"' in asset('studio.html'))")
+    result = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(site)})
+    assert result.returncode == 0, result.stderr
+    where, found = result.stdout.split()
+    assert where.startswith(str(site)) and found == "True"

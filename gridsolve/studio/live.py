@@ -32,6 +32,8 @@ from ..solve.solver import Answer, MoveValue, format_move
 from ..solve.walls import Outcome, Wall, WallGraph, graph_supported, read_outcome, toggled
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
+EDGES = "#show. #show e(S,M,S2) : edge(S,M,S2)."    # the moves only: a known position keeps its mover and end
+PATCHES_KEPT = 256      # wall toggles whose reverse is kept: toggling back (undo) needs no clingo call
 
 
 def supported(board: Board, query: Query) -> bool:
@@ -40,28 +42,46 @@ def supported(board: Board, query: Query) -> bool:
         and query.role in race_roles(board)
 
 
-def explore(board: Board, roots: list[str], closure: bool) -> dict:
-    """{position term: [mover, end or None, [(move symbol, successor term), ...]]} of ``roots``
-    (with ``closure``, and of every position reachable from them) on ``board``."""
-    program = game_program(board, " ".join(f"root({r})." for r in roots), closure, SHOW)
+_MOVES: dict[str, clingo.Symbol] = {}      # move term text -> the term (for its order in clingo)
+
+
+def _move(text: str) -> clingo.Symbol:
+    term = _MOVES.get(text)
+    if term is None:
+        term = _MOVES[text] = clingo.parse_term(text)
+    return term
+
+
+def explore(board: Board, roots: list[str], closure: bool, show: str = SHOW) -> dict:
+    """{position term: [mover, end or None, [(move term, successor term), ...]]} of ``roots``
+    (with ``closure``, and of every position reachable from them) on ``board``; with ``show``
+    :data:`EDGES`, the moves of the roots only (mover None: unchanged).  Each shown atom
+    is read from its text (one call into clingo per atom): position terms ``s(...)`` hold numbers
+    only, so the first ends at the first ``)`` and the last starts at the last ``,s(``."""
+    program = game_program(board, " ".join(f"root({r})." for r in roots), closure, show)
     ctl = clingo.Control(["--warn=none"])
     try:
         ctl.add("base", [], program)
         ctl.ground([("base", [])])
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
-    out: dict = {}
+    out: dict = {} if show == SHOW else {r: [None, None, []] for r in roots}
     with ctl.solve(yield_=True) as handle:
         for model in handle:
             for sym in model.symbols(shown=True):
-                args = sym.arguments
-                entry = out.setdefault(str(args[0]), [0, None, []])
-                if sym.name == "e":
-                    entry[2].append((args[1], str(args[2])))
-                elif sym.name == "m":
-                    entry[0] = args[1].number
+                text = str(sym)
+                cut = text.index(")") + 1
+                state = text[2:cut]
+                entry = out.get(state)
+                if entry is None:
+                    entry = out[state] = [0, None, []]
+                if text[0] == "e":
+                    last = text.rindex(",s(")
+                    entry[2].append((_move(text[cut + 1:last]), text[last + 1:-1]))
+                elif text[0] == "m":
+                    entry[0] = int(text[cut + 1:-1])
                 else:
-                    entry[1] = str(args[1])
+                    entry[1] = text[cut + 1:-1]
     return out
 
 
@@ -83,6 +103,7 @@ class LiveGraph:
         self.moving: dict = {}          # (role, cell) -> positions whose side moves it from there
         self.ranks: dict[int, list[int]] | None = None
         self.patches = 0                # positions whose moves were computed again
+        self.undo: dict = {}            # (wall, north, east) -> the moves it restores, see toggle()
         self.add_roots(roots)
 
     # - The graph ---
@@ -116,12 +137,14 @@ class LiveGraph:
             s = self._slot(name)
             for _, t in self.succ[s]:
                 self.pred[t].remove(s)
-            if s in self.outcome:
-                del self.outcome[s]
-            self.mover[s] = mover
             self.succ[s] = [(move, self._slot(t)) for move, t in sorted(edges)]
             for _, t in self.succ[s]:
                 self.pred[t].append(s)
+            if mover is None:           # a known position: only its moves change
+                continue
+            if s in self.outcome:
+                del self.outcome[s]
+            self.mover[s] = mover
             if end is not None:
                 self.outcome[s] = end
                 continue
@@ -132,16 +155,24 @@ class LiveGraph:
         self.ranks = None
 
     def toggle(self, wall: Wall) -> None:
-        """Remove ``wall`` if the board has it, else add it; the moves near it are computed again."""
+        """Remove ``wall`` if the board has it, else add it; the moves near it are computed again
+        (or restored, when this toggle undoes one made before)."""
         affected = WallGraph.affected(self, wall)       # reads board, layout and moving, as WallGraph has them
+        before = {self.names[s]: [None, None, [(m, self.names[t]) for m, t in self.succ[s]]] for s in affected}
+        restore = self.undo.pop((wall, self.board.north, self.board.east), None)
         self.board = toggled(self.board, wall)
-        if affected:
-            found = explore(self.board, [self.names[s] for s in affected], False)
+        if restore is not None:
+            self._merge(restore)
+        elif affected:
+            found = explore(self.board, list(before), False, EDGES)
             self.patches += len(found)
             unseen = {t for entry in found.values() for _, t in entry[2] if t not in self.index}
             self._merge(found)
             if unseen:
                 self._merge(explore(self.board, sorted(unseen), True))
+        self.undo[(wall, self.board.north, self.board.east)] = before
+        while len(self.undo) > PATCHES_KEPT:
+            del self.undo[next(iter(self.undo))]
 
     def set_walls(self, north: frozenset, east: frozenset) -> int:
         """Toggle every edge in which the board differs from ``north`` and ``east``; returns how many."""
