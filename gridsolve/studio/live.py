@@ -137,7 +137,7 @@ class LiveGraph:
             s = self._slot(name)
             for _, t in self.succ[s]:
                 self.pred[t].remove(s)
-            self.succ[s] = [(move, self._slot(t)) for move, t in sorted(edges)]
+            self.succ[s] = [(move, self._slot(t)) for move, t in edges]
             for _, t in self.succ[s]:
                 self.pred[t].append(s)
             if mover is None:           # a known position: only its moves change
