@@ -1,6 +1,6 @@
 """An independent explicit search of the robust game with secret obstacles (``solve --hidden``).
 
-Written from the README's description of ``--hidden`` and nothing else: it reads only the
+Written from docs/secret-obstacles.md's description of ``--hidden`` and nothing else: it reads only the
 :mod:`gridsolve.language.model` data of a loaded board and never touches the compiler, the
 encodings or clingo.  Memoised recursion over (state, plies left); plain and slow on purpose.
 

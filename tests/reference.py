@@ -1,6 +1,6 @@
 """An independent, plain explicit-state solver: the cross-check for the clingo solver.
 
-Written from the semantics in the README ("What the answers mean") and docs/rule-language.md
+Written from the semantics in docs/answers.md ("What the answers mean") and docs/rule-language.md
 and nothing else: it reads only the :mod:`gridsolve.language.model` data of a loaded board (and builds
 :class:`Position` values) and never touches the compiler, the encodings or clingo.  It is
 memoised recursion over (state, plies left); short and slow on purpose.

@@ -157,10 +157,12 @@ def test_the_commands_stop_with_exit_code_3_and_say_what_to_try(tmp_path):
     assert solved.exit_code == 3 and re.fullmatch("Error: " + REFUSED + "\n", solved.stderr), solved.output
     asked = run("ask", OPEN_64, input='{"line": false}\n')
     assert asked.exit_code == 3 and re.fullmatch(f"Error: <stdin>:1: {REFUSED}\n", asked.stderr), asked.output
-    # (play on the 24x24 board: listing the moves of a 64x64 position takes seconds)
-    played = run("play", ROOT / "bench" / "boards" / "open-24x24.yaml", input="east\n")
+    # (play on an open 40x40 board: listing the moves of a 64x64 position takes seconds)
+    open_40 = tmp_path / "open-40x40.yaml"
+    open_40.write_text(OPEN_64.read_text().replace("64", "40").replace("[32, 32]", "[20, 20]"))
+    played = run("play", open_40, input="east\n")
     assert played.exit_code == 3 and re.fullmatch(
-        "Error: the solver cannot look even 2 plies ahead for mummy: " + REFUSED.replace("33,554,432", "663,552")
+        "Error: the solver cannot look even 2 plies ahead for mummy: " + REFUSED.replace("33,554,432", "5,120,000")
         + "\n", played.stderr), played.output
     board = tmp_path / "open.yaml"
     board.write_text(OPEN_64.read_text() + "expect:\n  - value: 0\n")
@@ -169,12 +171,12 @@ def test_the_commands_stop_with_exit_code_3_and_say_what_to_try(tmp_path):
 
 
 def test_max_memory_sets_the_limit(tmp_path):
-    """The 16x16 bench board needs about 600 MB: with 300MB it is refused before grounding."""
+    """The 16x16 bench board needs about 150 MB: with 100MB it is refused before grounding."""
     board = ROOT / "bench" / "boards" / "random-16x16-s1.yaml"
-    small = run("solve", board, "--horizon", "20", "--max-memory", "300MB")
+    small = run("solve", board, "--horizon", "20", "--max-memory", "100MB")
     assert small.exit_code == 3, small.output
     assert re.fullmatch(r"Error: the positions reachable from the position asked about do not fit: about 131,072 "
-                        r"positions need about \d+ MB \(limit 300 MB\) by an estimate before grounding\. .*\n",
+                        r"positions need about \d+ MB \(limit 100 MB\) by an estimate before grounding\. .*\n",
                         small.stderr), small.stderr
     wrong = run("solve", board, "--max-memory", "lots")
     assert wrong.exit_code == 2 and "--max-memory" in wrong.stderr and "not an amount of memory" in wrong.stderr

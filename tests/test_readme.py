@@ -11,7 +11,8 @@ from gridsolve.solve.solver import solve
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-YAML_BLOCKS = re.findall(r"```yaml\n(.*?)```", README, re.S)
+MANUAL = [README] + [page.read_text(encoding="utf-8") for page in sorted((ROOT / "docs").glob("*.md"))]
+YAML_BLOCKS = [block for text in MANUAL for block in re.findall(r"```yaml\n(.*?)```", text, re.S)]
 BOARDS = [block for block in YAML_BLOCKS if "map:" in block or "size:" in block]
 
 
@@ -55,3 +56,14 @@ def test_the_project_refers_only_to_its_own_files():
         for cited in re.findall(r"\b((?:docs|tests/gdl/kif)/[\w./-]+\.(?:md|kif))", text):
             assert (ROOT / cited).is_file(), f"{path.name} cites {cited}, which does not exist"
     assert (ROOT / "docs" / "original-games.md").is_file()
+
+
+@pytest.mark.parametrize("text", [block for block in BOARDS if "expect:" in block])
+def test_example_boards_meet_their_expectations(text, tmp_path):
+    import subprocess
+    import sys
+    (tmp_path / "example.yaml").write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "gridsolve", "verify", "example.yaml"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " passed" in done.stdout.splitlines()[-1]

@@ -1,6 +1,6 @@
 """``gridsolve generate``: new board files that meet a request, proposed by clingo, judged exactly.
 
-Two methods (README, "Generating levels"):
+Two methods (docs/generate.md):
 
 * ``asp``: one clingo program carries the whole request (encodings/generate.lp with its
   ``game`` part): every layout it finds meets the requirement, and when it finds none, none

@@ -278,7 +278,7 @@ def load_board(path: str | Path) -> Board:
     name = str(path)
     if not isinstance(raw, dict):
         raise BoardError(name, getattr(raw, "line", 1), "a board file must be a mapping of keys to values",
-                         "start with 'rules:' and 'map:' (see README, 'Board files')")
+                         "start with 'rules:' and 'map:' (see docs/board-files.md)")
     top = Where(name, raw.line, "")
     checked = schema.BOARD.check(raw, top)
     origin = _Origin()

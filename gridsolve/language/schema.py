@@ -111,8 +111,8 @@ RANGE = Object(doc="A range of whole numbers: give min, max or both (both ends i
     "max": Field(Int(0, doc="the largest number that passes")),
 })
 
-EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve verify` (see README, "
-                         "'Verifying levels in CI'). It is about one role, from the initial position or "
+EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve verify` (see "
+                         "docs/verify.md). It is about one role, from the initial position or "
                          "a stated one, and holds when every key given holds.", fields={
     "role": Field(Str(doc="the role the expectation is about (default: the first role)")),
     "at": Field(MapOf(Cell(), key_doc="piece",
