@@ -17,19 +17,16 @@ worker process (:mod:`gridsolve.studio.jobs`).
 """
 from __future__ import annotations
 
-import dataclasses
-
 import clingo
 
-from ..compile.compiler import plan_query, shared_races
+from ..compile.compiler import shared_races
 from ..compile.state import layout_for
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.engine import race_roles
-from ..solve.explore import game_program
 from ..solve.solver import Answer, MoveValue, format_move
-from ..solve.walls import Outcome, Wall, WallGraph, graph_supported, read_outcome, toggled
+from ..solve.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
 EDGES = "#show. #show e(S,M,S2) : edge(S,M,S2)."    # the moves only: a known position keeps its mover and end
@@ -58,30 +55,20 @@ def explore(board: Board, roots: list[str], closure: bool, show: str = SHOW) -> 
     :data:`EDGES`, the moves of the roots only (mover None: unchanged).  Each shown atom
     is read from its text (one call into clingo per atom): position terms ``s(...)`` hold numbers
     only, so the first ends at the first ``)`` and the last starts at the last ``,s(``."""
-    program = game_program(board, " ".join(f"root({r})." for r in roots), closure, show)
-    ctl = clingo.Control(["--warn=none"])
-    try:
-        ctl.add("base", [], program)
-        ctl.ground([("base", [])])
-    except RuntimeError as exc:
-        raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
     out: dict = {} if show == SHOW else {r: [None, None, []] for r in roots}
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            for sym in model.symbols(shown=True):
-                text = str(sym)
-                cut = text.index(")") + 1
-                state = text[2:cut]
-                entry = out.get(state)
-                if entry is None:
-                    entry = out[state] = [0, None, []]
-                if text[0] == "e":
-                    last = text.rindex(",s(")
-                    entry[2].append((_move(text[cut + 1:last]), text[last + 1:-1]))
-                elif text[0] == "m":
-                    entry[0] = int(text[cut + 1:-1])
-                else:
-                    entry[1] = text[cut + 1:-1]
+    for text in graph_atoms(board, roots, closure, show):
+        cut = text.index(")") + 1
+        state = text[2:cut]
+        entry = out.get(state)
+        if entry is None:
+            entry = out[state] = [0, None, []]
+        if text[0] == "e":
+            last = text.rindex(",s(")
+            entry[2].append((_move(text[cut + 1:last]), text[last + 1:-1]))
+        elif text[0] == "m":
+            entry[0] = int(text[cut + 1:-1])
+        else:
+            entry[1] = text[cut + 1:-1]
     return out
 
 
