@@ -15,6 +15,7 @@ answer is checked against the solver's on those walls.  Target: median < 150 ms.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -51,10 +52,13 @@ def measure(board_file: str, walls_limit: int | None, baseline: int) -> dict:
     board = load_board(path)
     name = path.name
 
+    cpu: list[float] = []
+
     def ask(level) -> tuple[float, dict]:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         response = client.post("/api/answer", json={"board": name, "level": level})
         seconds = time.perf_counter() - started
+        cpu.append(time.process_time() - cpu_started)
         data = response.json()
         if response.status_code != 200 or "answer" not in data:
             raise SystemExit(f"{board_file}: no live answer: {data}")
@@ -77,6 +81,7 @@ def measure(board_file: str, walls_limit: int | None, baseline: int) -> dict:
     paired = live[:2 * baseline:2]
     return {"board": board_file, "cold": cold, "toggles": len(live), "median": statistics.median(live),
             "median_on": statistics.median(live[0::2]), "median_back": statistics.median(live[1::2]),
+            "cpu_on": statistics.median(cpu[1::2]),
             "p90": percentile(live, 0.9), "max": max(live), "solver_median": statistics.median(solver) if solver else None,
             "paired_ratio": statistics.median(solver) / statistics.median(paired) if solver else None,
             "checked": len(solver), "mismatches": mismatches}
@@ -91,7 +96,9 @@ def main() -> int:
     rows = [measure(board, args.walls, args.baseline) for board in BOARDS]
     every = [r["median_on"] for r in rows]
     lines = ["# Studio: edit-to-answer latency (bench/studio.py)", "",
-             f"Machine: 2 cores shared with other jobs; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
+             f"Machine: 2 cores shared with other jobs; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+             f"load average {os.getloadavg()[0]:.1f} at the end (the wall clock suffers from other jobs, "
+             "the CPU time of this process less).",
              "Each toggle is one `POST /api/answer` through the studio's server in process (JSON in and out, "
              "the level checked, the warm game graph patched and ranked, every move, the principal line "
              "and the picture). `solve` is the same toggled board solved from scratch in process, "
@@ -100,12 +107,12 @@ def main() -> int:
              "the moves restored without clingo); the medians of each kind are shown beside the median "
              "of all toggles.", "",
              "| board | first answer (cold) ms | toggles | median ms | median, toggled ms | median, toggled "
-             "back ms | p90 ms | max ms | solve from scratch, median ms | ratio solve ÷ live (paired) | "
+             "back ms | CPU, toggled ms | p90 ms | max ms | solve from scratch, median ms | ratio solve ÷ live (paired) | "
              "answers checked | mismatches |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['board']} | {1000 * r['cold']:.0f} | {r['toggles']} | {1000 * r['median']:.1f} | "
-                     f"{1000 * r['median_on']:.1f} | {1000 * r['median_back']:.1f} | "
+                     f"{1000 * r['median_on']:.1f} | {1000 * r['median_back']:.1f} | {1000 * r['cpu_on']:.1f} | "
                      f"{1000 * r['p90']:.1f} | {1000 * r['max']:.1f} | {1000 * r['solver_median']:.0f} | "
                      f"{r['paired_ratio']:.1f} | {r['checked']} | {r['mismatches']} |")
     worst = max(every)
