@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -35,7 +36,7 @@ from starlette.routing import Route
 from ..errors import GridsolveError
 from ..language.loader import load_board
 from ..language.model import Board
-from ..language.position import QUERY_KINDS
+from ..language.position import QUERY_KINDS, initial_position
 from ..svg import ROLE_COLOURS
 from .answers import payload, picture, question
 from .files import Folder, StudioError, save, version_of
@@ -122,12 +123,7 @@ def _board_info(studio: Studio, name: str) -> dict:
             "solid": sorted(list(c) for c in board.solid),
             "scores": {role: rules.scores_of(role) for role in rules.roles},
             "colours": {role: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, role in enumerate(rules.roles)},
-            **picture(board, _start(board))}
-
-
-def _start(board: Board):
-    from ..language.position import initial_position
-    return initial_position(board)
+            **picture(board, initial_position(board))}
 
 
 def _edited(studio: Studio, data: dict) -> tuple[Path, str, Board, Board]:
@@ -184,7 +180,7 @@ def play(studio: Studio, data: dict) -> dict:
     seed = data.get("seed", 1)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise StudioError("seed: expected a whole number")
-    return studio.playtests.start(board, set(roles), seed, _start(board)).as_dict()
+    return studio.playtests.start(board, set(roles), seed, initial_position(board)).as_dict()
 
 
 def create_app(root: Path, token: str, hosts: set[str], first: str | None = None) -> Guard:
@@ -212,12 +208,10 @@ def create_app(root: Path, token: str, hosts: set[str], first: str | None = None
 
     async def answer_route(request: Request):
         data = await body(request)
-        from starlette.concurrency import run_in_threadpool
         return JSONResponse(await run_in_threadpool(answer, studio, data))
 
     async def jobs_route(request: Request):
         data = await body(request)
-        from starlette.concurrency import run_in_threadpool
         return JSONResponse(await run_in_threadpool(start_job, studio, data))
 
     def job_route(request: Request):
@@ -227,7 +221,6 @@ def create_app(root: Path, token: str, hosts: set[str], first: str | None = None
 
     async def save_route(request: Request):
         data = await body(request)
-        from starlette.concurrency import run_in_threadpool
 
         def run():
             path, version, original = studio.open(data.get("board"))
@@ -241,7 +234,6 @@ def create_app(root: Path, token: str, hosts: set[str], first: str | None = None
 
     async def play_route(request: Request):
         data = await body(request)
-        from starlette.concurrency import run_in_threadpool
         return JSONResponse(await run_in_threadpool(play, studio, data))
 
     async def game_route(request: Request):
