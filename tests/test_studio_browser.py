@@ -136,12 +136,30 @@ def test_a_dragged_piece_changes_the_start(page):
     assert read_verdict(page) == expected_verdict(board, at=("explorer=8,3",))
 
 
+def test_a_dragged_mark_moves_the_exit(page):
+    from gridsolve.studio.level import apply_level, level_of
+    board = load_board(ROOT / "boards" / BOARD)
+    handle = page.locator('[data-drag="mark:exit:1,3"]')
+    target = page.locator('[data-edge="1,1,north"]')     # the edge above (1,1): drop just below it
+    box = target.bounding_box()
+    handle.hover()
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20, steps=4)
+    page.mouse.up()
+    page.wait_for_selector('[data-drag="mark:exit:1,1"]')
+    level = level_of(board)
+    level["marks"]["exit"] = [[1, 1]]
+    assert read_verdict(page) == expected_verdict(apply_level(board, level))
+
+
 def test_the_principal_line_steps_ply_by_ply(page):
     plies = page.locator('[data-testid="line"] li').count()
     assert plies == 20
     assert page.inner_text('[data-testid="line-ply"]') == "ply 20 of 20"
+    assert page.locator("#line-position circle").count() == 0      # the whole line: no stepped position
     page.click('[data-testid="line-back"]')
     assert page.inner_text('[data-testid="line-ply"]') == "ply 19 of 20"
+    assert page.locator("#line-position circle").count() == 2       # where both pieces stand after ply 19
     arrows_now = page.locator("#line-arrows polyline, #line-arrows circle").count()
     page.click('[data-testid="line-next"]')
     assert page.locator("#line-arrows polyline, #line-arrows circle").count() > arrows_now

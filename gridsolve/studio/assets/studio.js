@@ -386,12 +386,23 @@ function drawAnswer(layer) {
   }
   if ($("show-arrows").checked) {
     const arrows = svgEl("g", { id: "line-arrows" }, layer);
+    const at = copy(state.level.pieces);      // where the pieces stand after the plies shown
     answer.line.forEach((ply, i) => {
       if (i >= state.step) return;
       for (const [role, path] of Object.entries(ply.paths)) {
         arrow(arrows, path, colours[role], { role, text: String(i + 1) }, i < state.step - 1);
+        at[role] = path[path.length - 1];
       }
     });
+    if (state.step > 0 && state.step < answer.line.length) {
+      const ghosts = svgEl("g", { id: "line-position" }, layer);
+      for (const [role, cell] of Object.entries(at)) {
+        const [cx, cy] = centre(cell);
+        const ghost = svgEl("circle", { cx, cy, r: geometry.cell * 0.3, fill: colours[role], opacity: 0.35,
+          stroke: colours[role], "stroke-width": 2, "data-ghost": role }, ghosts);
+        svgEl("title", {}, ghost).textContent = `${role} after ply ${state.step}`;
+      }
+    }
   }
 }
 
