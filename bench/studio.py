@@ -24,7 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from starlette.testclient import TestClient  # noqa: E402
+import warnings  # noqa: E402
+
+with warnings.catch_warnings():    # starlette asks for httpx2; httpx does the same job here
+    warnings.filterwarnings("ignore", message=".*httpx2")
+    from starlette.testclient import TestClient  # noqa: E402
 
 from gridsolve.language.loader import load_board  # noqa: E402
 from gridsolve.language.position import make_query  # noqa: E402

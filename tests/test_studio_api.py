@@ -8,7 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
+import warnings  # noqa: E402
+
+with warnings.catch_warnings():    # starlette asks for httpx2; httpx does the same job here
+    warnings.filterwarnings("ignore", message=".*httpx2")
+    from starlette.testclient import TestClient  # noqa: E402
 
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
