@@ -300,3 +300,19 @@ def test_a_playtest_does_not_show_the_computers_secret_cells(client):
     for x, y in ((2, 2), (4, 4), (2, 4)):   # the player's own obstacles are drawn
         assert f'x="{MARGIN + (x - 1) * CELL + 3}" y="{TITLE + (5 - y) * CELL + 3}"' in svg
     assert MARK_COLOURS[marks.index("p1_obstacle")] in svg
+
+
+def test_generate_writes_levels_inside_the_folder(client, folder):
+    job = client.post("/api/jobs", json={"job": "generate", "board": BOARD, "options": {
+        "size": "5x5", "require": "survive", "count": "1", "seed": "3", "allow_trivial": "1", "out": "new"}}).json()
+    done = wait(client, job)
+    assert done["state"] == "done", done
+    [name] = done["result"]["boards"]
+    assert name.startswith("new/") and (folder / name).is_file()
+    assert "1 board" in done["result"]["summary"]
+    bad = wait(client, client.post("/api/jobs", json={"job": "generate", "board": BOARD,
+                                                      "options": {"count": "many"}}).json())
+    assert bad["state"] == "error" and "count: 'many' is not a number" in bad["error"]["error"]
+    outside = client.post("/api/jobs", json={"job": "generate", "board": BOARD, "options": {"out": "../x"}})
+    assert outside.status_code == 403
+    no_traceback(outside)

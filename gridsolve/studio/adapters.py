@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..generate.generate import Request, format_generated, generate, parse_range, parse_size, progress_lines
-from ..generate.genchoices import DEFAULT_TIMEOUT, REQUIREMENTS
+from ..errors import QueryError
+from ..generate.genchoices import DEFAULT_TIMEOUT, REQUIREMENTS, SYMMETRIES
 from ..language.model import Board
 from ..play import Game
 
@@ -16,15 +17,32 @@ __all__ = ["Game", "REQUIREMENTS", "generate_levels"]
 def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], None],
                     fraction: Callable[[float], None]) -> dict:
     """``gridsolve generate --like LIKE --out OUT`` with the page's ``options`` (size, walls,
-    require, role, plies, count, seed, timeout as the command line writes them)."""
-    count = int(options.get("count") or 1)
-    timeout = options.get("timeout")
+    require, role, plies, horizon, count, seed, symmetry, keep, timeout as the command line
+    writes them; allow_sealed and allow_trivial: the flags)."""
+    def number(key: str, default):
+        text = str(options.get(key) or "").strip()
+        if not text:
+            return default
+        try:
+            return float(text) if key == "timeout" else int(text)
+        except ValueError:
+            raise QueryError(f"{key}: '{text[:20]}' is not a number") from None
+
+    def choice(key: str, allowed, default=None):
+        value = options.get(key) or default
+        if value is not None and value not in allowed:
+            raise QueryError(f"{key}: '{str(value)[:20]}' is not one of {', '.join(allowed)}")
+        return value
+    timeout = number("timeout", None)
+    keep = tuple(n.strip() for n in str(options.get("keep") or "").split(",") if n.strip())
     request = Request(like=like, size=parse_size(options.get("size") or None),
                       walls=parse_range("--walls", options.get("walls") or None),
-                      require=options.get("require") or "win", role=options.get("role") or None,
-                      plies=parse_range("--plies", options.get("plies") or None), count=count,
-                      seed=int(options.get("seed") or 1), out=out, name=options.get("name") or None,
-                      timeout=float(timeout) if timeout else DEFAULT_TIMEOUT, timeout_given=bool(timeout))
+                      require=choice("require", REQUIREMENTS, "win"), role=options.get("role") or None,
+                      plies=parse_range("--plies", options.get("plies") or None), horizon=number("horizon", None),
+                      count=number("count", 1), seed=number("seed", 1), out=out, name=options.get("name") or None,
+                      symmetry=choice("symmetry", SYMMETRIES), sealed_ok=bool(options.get("allow_sealed")),
+                      trivial_ok=bool(options.get("allow_trivial")), keep=keep,
+                      timeout=timeout or DEFAULT_TIMEOUT, timeout_given=timeout is not None)
     lines = progress_lines(echo, every=1.0)
 
     def progress(state) -> None:

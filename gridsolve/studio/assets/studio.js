@@ -521,7 +521,7 @@ function verify() {
 
 function generate(event) {
   event.preventDefault();
-  const options = Object.fromEntries(new FormData($("generate-form")).entries());
+  const options = { ...Object.fromEntries(new FormData($("generate-form")).entries()), role: state.role };
   startJob("generate", "generate", { options }, (result) => {
     const box = $("generate-result");
     box.textContent = "";
