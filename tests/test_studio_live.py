@@ -101,3 +101,19 @@ def test_boards_without_a_map_save_their_walls_and_pieces(tmp_path):
     new = level_text(path.read_text(), str(path), board, edited)
     assert new.startswith("# a board given by its walls\n")
     assert level_of(load_text(path, new)) == level_of(edited)
+
+
+def test_undone_toggles_restore_the_moves_without_clingo():
+    board = load_board(ROOT / "boards" / "mummymaze2p-2007.yaml")
+    graph = LiveGraph(board, [initial_position(board)])
+    wall = Wall((7, 3), "east")
+    edited = toggled(board, wall)
+    graph.set_walls(edited.north, edited.east)
+    patched = graph.patches
+    assert patched > 0
+    for walls in (board, edited, board, edited):       # back, on again, back, on: restored each time
+        graph.set_walls(walls.north, walls.east)
+        for role, kind in (("explorer", "value"), ("mummy", "win")):
+            query = make_query(walls, role, kind)
+            same_answer(graph.answer(query), solve(walls, query))
+    assert graph.patches == patched

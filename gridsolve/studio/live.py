@@ -145,13 +145,13 @@ class LiveGraph:
         """Remove ``wall`` if the board has it, else add it; the moves near it are computed again
         (or restored, when this toggle undoes one made before)."""
         affected = WallGraph.affected(self, wall)       # reads board, layout and moving, as WallGraph has them
-        before = {self.names[s]: [None, None, [(m, self.names[t]) for m, t in self.succ[s]]] for s in affected}
+        before = [(s, self.succ[s]) for s in affected]     # (the lists are replaced, never changed in place)
         restore = self.undo.pop((wall, self.board.north, self.board.east), None)
         self.board = toggled(self.board, wall)
         if restore is not None:
-            self._merge(restore)
+            self._restore(restore)
         elif affected:
-            found = explore(self.board, list(before), False, EDGES)
+            found = explore(self.board, [self.names[s] for s in affected], False, EDGES)
             self.patches += len(found)
             unseen = {t for entry in found.values() for _, t in entry[2] if t not in self.index}
             self._merge(found)
@@ -160,6 +160,16 @@ class LiveGraph:
         self.undo[(wall, self.board.north, self.board.east)] = before
         while len(self.undo) > PATCHES_KEPT:
             del self.undo[next(iter(self.undo))]
+
+    def _restore(self, saved: list) -> None:
+        """Give each position of ``saved`` ([(position, moves)]) those moves again."""
+        for s, edges in saved:
+            for _, t in self.succ[s]:
+                self.pred[t].remove(s)
+            self.succ[s] = edges
+            for _, t in edges:
+                self.pred[t].append(s)
+        self.ranks = None
 
     def set_walls(self, north: frozenset, east: frozenset) -> int:
         """Toggle every edge in which the board differs from ``north`` and ``east``; returns how many."""
