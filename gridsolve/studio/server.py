@@ -48,7 +48,8 @@ from .security import Guard, hosts_for, new_token
 
 ASSETS = {"studio.js": "text/javascript", "studio.css": "text/css"}
 MAX_BODY = 1_000_000
-GRAPHS_KEPT = 3
+GRAPHS_KEPT = 3        # warm game graphs kept (the boards opened last)
+BOARDS_KEPT = 32       # boards read (a file's versions count apart)
 
 
 def asset(name: str) -> str:
@@ -77,16 +78,20 @@ class Studio:
             board = load_board(path)
             with self.lock:
                 self.boards[(path, version)] = board
+                while len(self.boards) > BOARDS_KEPT:
+                    del self.boards[next(iter(self.boards))]
         return path, version, board
 
-    def graph(self, path: Path, version: str, board: Board) -> tuple[LiveGraph, threading.Lock]:
-        """The warm graph of the board file at ``version`` with ``board``'s marks."""
+    def graph(self, path: Path, version: str, board: Board) -> tuple[list, threading.Lock]:
+        """The warm graph of the board file at ``version`` with ``board``'s marks: a holder
+        ``[LiveGraph or None]`` and its lock (the graph is built under that lock, on first use,
+        so that other requests do not wait for it)."""
         key = (path, version, tuple(sorted(board.marks.items())))
         with self.lock:
             if key in self.graphs:
                 self.graphs.move_to_end(key)
                 return self.graphs[key]
-            entry = self.graphs[key] = (LiveGraph(board, []), threading.Lock())
+            entry = self.graphs[key] = ([None], threading.Lock())
             while len(self.graphs) > GRAPHS_KEPT:
                 self.graphs.popitem(last=False)
             return entry
@@ -140,8 +145,11 @@ def answer(studio: Studio, data: dict) -> dict:
     if not supported(board, query):
         job = studio.jobs.start("answer", {"path": str(path), "level": data.get("level"), "role": role, "kind": kind})
         return {**view, "job": job.as_dict()}
-    graph, lock = studio.graph(path, version, board)
+    holder, lock = studio.graph(path, version, board)
     with lock:
+        if holder[0] is None:
+            holder[0] = LiveGraph(board, [])
+        graph = holder[0]
         graph.set_walls(board.north, board.east)
         found = graph.answer(query)
         moves_to, line_to = followed(graph, query, found)
