@@ -151,7 +151,8 @@ class Rules:
 
 
 RULE_KEYS = ("name", "description", "use", "roles", "turns", "teams", "moves", "collisions", "collect",
-             "score_tables", "ends", "steps", "placement", "timeout")
+             "score_tables", "ends", "steps", "placement", "timeout",
+             "generate")      # not a rule of play: gridsolve generate's default request (docs/rule-sets.md)
 MOVE_KEYS = (*MOVE_DEFAULTS, "bump")
 
 
