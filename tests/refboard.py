@@ -152,7 +152,7 @@ class Rules:
 
 RULE_KEYS = ("name", "description", "use", "roles", "turns", "teams", "moves", "collisions", "collect",
              "score_tables", "ends", "steps", "placement", "timeout",
-             "generate")      # not a rule of play: gridsolve generate's default request (docs/rule-sets.md)
+             "generate")   # generate: what the generator asks of a good level; no game rule, not read
 MOVE_KEYS = (*MOVE_DEFAULTS, "bump")
 
 
