@@ -15,7 +15,7 @@ compiler and encodings (it only reads the loaded ``Board``: walls, pieces, marks
    rank 0 = a target end; an attacker position gets rank d when its first successor gets
    rank d-1; a defender position gets rank d when its last unranked distinct successor
    gets rank d-1.  A position without moves never gets a rank.  Levels stop at the horizon;
-4. read the answers off the ranks, as README "What the answers mean" defines them:
+4. read the answers off the ranks, as docs/answers.md defines them:
    value/plies, win/win_plies, survives/doom_plies, for the position and after each move.
 
 Usage from Python: ``answer(board, role, position, horizon)`` returns a dict, and

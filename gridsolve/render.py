@@ -149,6 +149,9 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
     if stats.get("solver") == "bounded":
         out += ["", f"solved in {stats['total_s']:.2f} s by the bounded solver: {stats['abstract_positions']:,} "
                     f"positions without items, {stats['searched']:,} searched with their items"]
+    elif "positions" in stats:
+        out += ["", f"solved in {stats['total_s']:.2f} s: {stats['positions']:,} positions and {stats['moves']:,} "
+                    f"moves ground, ranked in {stats['levels']} levels"]
     else:
         out += ["", f"solved in {stats.get('total_s', 0):.2f} s; ground program: {stats.get('ground_rules', 0)} rules"]
     return "\n".join(out)

@@ -2,7 +2,7 @@
 
 Written with ``xml.etree.ElementTree`` from the standard library: the picture is a few dozen
 rectangles, lines, circles and texts, which plain SVG elements say directly, so no drawing
-library is needed (README, "Pictures").  Walls are thick lines, solid cells dark, marks
+library is needed (docs/explain.md, "Pictures").  Walls are thick lines, solid cells dark, marks
 coloured squares with their legend character, pieces circles in their role's colour; each
 ply of the principal line is an arrow in the mover's colour along the cells it steps
 through, numbered from 1, and the answer is the picture's title.

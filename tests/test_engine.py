@@ -1,7 +1,8 @@
 """Ground once, ask many times (gridsolve/solve/engine.py).
 
-An engine grounds a board's race solver once and answers each query by adding only its answer
-parts (multi-shot solving).  Its answers must be those of solving each query alone, field by
+An engine grounds a board's game graph once, computes the race ranks from it and reads each
+query's answer off them.  Its answers must be those of solving each query alone and those of
+the single-shot program ``gridsolve compile`` prints, field by
 field and with the whole principal line, and those of the independent explicit-state search of
 ``tests/reference.py``, on random boards asked many questions in a row; verify and play must
 ground each board once.
@@ -12,16 +13,16 @@ import itertools
 
 import pytest
 
-import gridsolve.solve.engine as engine_module
 from gridsolve.verify import verify
 from gridsolve.language.loader import load_board
-from gridsolve.compile.compiler import plan_query, query_parts, race_program, shared_races
+from gridsolve.compile.compiler import compile_program, plan_query, query_parts, race_program, shared_races
 from gridsolve.solve.engine import Asker, Engine
 from gridsolve.play import play
 from gridsolve.language.position import QUERY_KINDS, Query, initial_position, make_position
-from gridsolve.solve.solver import solve
+from gridsolve.solve.solver import run_program, solve
 
 import reference
+import seed_answers
 from conftest import CORRIDOR, ROOT, run_clingo
 from randomboards import random_board, random_mechanism_board
 from test_differential import _comparable, _diff, _expected, _got, _load, mechanism_queries, plain_queries
@@ -102,11 +103,12 @@ def _without_line(answer) -> dict:
 @pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
 @pytest.mark.parametrize("seeds", [pytest.param(range(1), id="first"),
                                    pytest.param(range(1, N_BOARDS), id="rest", marks=pytest.mark.slow)])
-def test_answers_read_off_the_ranks_equal_those_of_the_answer_parts(tmp_path, mechanisms, seeds):
-    """Read off the ranks (gridsolve/solve/rankread.py), every question's answer on random
-    boards is the answer parts' one, every move and the whole principal line (or its first
-    move) included, and without a line the same but the line; the questions asked again at
-    the end, interleaved with questions that ground their answer parts."""
+def test_answers_read_off_the_ranks_equal_those_of_the_single_shot_program(tmp_path, mechanisms, seeds):
+    """Read off the ranks of the game graph (gridsolve/solve/retro.py, rankread.py), every
+    question's answer on random boards is the one of the program ``gridsolve compile`` prints
+    (encodings/solve.lp and answer.lp in clingo), every move and the whole principal line (or
+    its first move) included, and without a line the same but the line; the questions asked
+    again at the end."""
     answered, problems = 0, []
     for seed in seeds:
         rb = (random_mechanism_board if mechanisms else random_board)(seed)
@@ -123,45 +125,32 @@ def test_answers_read_off_the_ranks_equal_those_of_the_answer_parts(tmp_path, me
             answered += 1
             if _without_line(quick) != _without_line(full):
                 problems.append(f"seed {seed}: {label}\n  {_without_line(quick)}\n  {_without_line(full)}")
-            for plies in (None, 1):
-                ranked, parts = engine.answer_from_ranks(query, plies), engine.answer(query, plies)
-                if _without_stats(ranked) != _without_stats(parts):
-                    problems.append(f"seed {seed}: {label}, line plies {plies}\n  {_without_stats(ranked)}\n"
-                                    f"  {_without_stats(parts)}")
+            single = _without_stats(run_program(compile_program(board, query), board))
+            if _without_stats(full) != single:
+                problems.append(f"seed {seed}: {label}\n  {_without_stats(full)}\n  {single}")
+            first = _without_stats(engine.answer(query, 1))
+            if first != {**single, "line": single["line"][:1]}:
+                problems.append(f"seed {seed}: {label}, line plies 1\n  {first}\n  {single}")
     assert not problems, "\n".join(problems)
     assert answered >= 4 * len(seeds)     # the boards really were asked
 
 
-def test_a_question_without_a_line_costs_no_ground_call(seeds, monkeypatch):
+def test_a_question_asked_again_costs_no_ground_call(seeds, monkeypatch):
+    """The moves of a position are ground once: questions at positions seen before (the
+    position asked about, its line) need no ground call and no solve."""
     board = seeds["2007"]
     start = initial_position(board)
     engine = Engine(board, [start])
-    engine.answer(Query("explorer", "value", start), line_plies=0)
-    monkeypatch.setattr(engine.ctl, "ground", None)     # any ground call would fail now
-    monkeypatch.setattr(engine.ctl, "solve", None)
+    line = engine.answer(Query("mummy", "win", start)).line
+    assert len(line) == seed_answers.MUMMY_2007_WIN[3] and line[0] == {"ply": 0, "side": ["explorer"], "move": line[0]["move"]}
+    monkeypatch.setattr(engine.graph._moves_ctl, "ground", None)     # any ground call would fail now
+    monkeypatch.setattr(engine.graph._moves_ctl, "solve", None)
     answer = engine.answer(Query("mummy", "win", start), line_plies=0)
-    assert (answer.value, answer.plies, answer.win, answer.win_plies, answer.line) == (100, 20, True, 20, None)
-    line = engine.answer_from_ranks(Query("mummy", "win", start)).line
-    assert len(line) == 20 and line[0] == {"ply": 0, "side": ["explorer"], "move": line[0]["move"]}
-
-
-def test_ask_reads_every_answer_off_the_ranks(seeds, monkeypatch):
-    """gridsolve ask's Asker: after RANKS_AFTER questions answered by their parts, a hundred
-    more from the same grounding with no ground call."""
-    board = seeds["2007"]
-    start = initial_position(board)
-    asker = Asker.for_queries(board, [Query("explorer", "value", start)], from_ranks=True)
-    first = asker.ask(Query("explorer", "value", start))
-    for _ in range(engine_module.RANKS_AFTER - 1):
-        asker.ask(Query("mummy", "win", start), line_plies=0)
-    assert asker.engine.index is None
-    monkeypatch.setattr(asker.engine.ctl, "ground", None)
+    assert (answer.value, answer.plies, answer.win, answer.win_plies, answer.line) == (*seed_answers.MUMMY_2007_WIN, None)
     for role, kind in itertools.islice(itertools.cycle(itertools.product(board.rules.roles, QUERY_KINDS)), 100):
-        answer = asker.ask(Query(role, kind, start))
-        assert answer.line is not None and answer.stats["queries"] == asker.engine.asked
-    assert _without_stats(first) == _without_stats(solve(board, Query("explorer", "value", start)))
-    assert _without_stats(asker.ask(Query("explorer", "value", start))) == _without_stats(first)
-    assert asker.groundings == 1 and asker.engine.index is not None
+        answer = engine.answer(Query(role, kind, start), line_plies=0)
+        assert answer.line is None and answer.stats["queries"] == engine.asked
+    assert engine.answer(Query("mummy", "win", start)).line == line
 
 
 # - One program, several queries: the encoding's query numbers (hand-checked) ---
@@ -225,7 +214,7 @@ def test_more_plies_than_were_ground_are_ground_again(seeds):
     assert asker.ask(Query("mummy", "value", start, 2)).value == 50    # the timeout score: nothing is forced
     assert not asker.engine.complete and not asker.engine.serves(Query("mummy", "value", start, 30))
     answer = asker.ask(Query("mummy", "value", start, 30))
-    assert (answer.value, answer.plies, asker.groundings) == (100, 20, 2)
+    assert (answer.value, answer.plies, asker.groundings) == (*seed_answers.MUMMY_2007_WITHIN_30, 2)
 
 
 @pytest.mark.slow
@@ -244,16 +233,6 @@ def test_many_questions_in_a_row_keep_their_answers_apart(seeds):
     assert first[0] == _without_stats(solve(board, asked[0][0]))
     alone = _without_stats(solve(board, asked[2][0]))
     assert first[2] == {**alone, "line": alone["line"][:1]}
-
-
-def test_a_worn_engine_is_ground_afresh(seeds, monkeypatch):
-    monkeypatch.setattr(engine_module, "WORN_FRACTION", 0.0001)
-    board = seeds["2007"]
-    start = initial_position(board)
-    asker = Asker(board, [start])
-    answers = [_without_stats(asker.ask(Query("explorer", "value", start, 6))) for _ in range(3)]
-    assert asker.groundings == 3
-    assert answers == [_without_stats(solve(board, Query("explorer", "value", start, 6)))] * 3
 
 
 def test_an_engine_does_not_answer_what_the_race_solver_cannot(seeds):

@@ -113,13 +113,18 @@ def test_a_ground_call_within_the_limit_is_left_alone():
 
 
 def test_memory_the_process_held_before_is_not_counted():
-    held = b"x" * (300 * 10 ** 6)         # resident before the budget is made
+    earlier = Budget(Limits(memory=100 * 10 ** 6), "the bytes", lambda needed: "")
+    held = b"x" * (300 * 10 ** 6)         # resident after ``earlier`` was made, before ``budget``
     budget = Budget(Limits(memory=100 * 10 ** 6), "the test's atoms", lambda needed: "")
     budget.after("after nothing")
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "p(X) :- X = 1..1000.")
     budget.ground(ctl, [("base", [])], "while grounding them")
-    assert len(ctl.symbolic_atoms) == 1000 and len(held) == 300 * 10 ** 6
+    assert len(ctl.symbolic_atoms) == 1000
+    # the same limit counts the bytes where they came after the budget was made
+    with pytest.raises(MemoryLimitError, match=r"^the bytes do not fit: \d+ MB in use \(limit 100 MB\)"):
+        earlier.after("after the bytes")
+    del held
 
 
 def test_the_layered_solver_stops_at_the_memory_limit():
@@ -157,10 +162,12 @@ def test_the_commands_stop_with_exit_code_3_and_say_what_to_try(tmp_path):
     assert solved.exit_code == 3 and re.fullmatch("Error: " + REFUSED + "\n", solved.stderr), solved.output
     asked = run("ask", OPEN_64, input='{"line": false}\n')
     assert asked.exit_code == 3 and re.fullmatch(f"Error: <stdin>:1: {REFUSED}\n", asked.stderr), asked.output
-    # (play on the 24x24 board: listing the moves of a 64x64 position takes seconds)
-    played = run("play", ROOT / "bench" / "boards" / "open-24x24.yaml", input="east\n")
+    # (play on an open 40x40 board: listing the moves of a 64x64 position takes seconds)
+    open_40 = tmp_path / "open-40x40.yaml"
+    open_40.write_text(OPEN_64.read_text().replace("64", "40").replace("[32, 32]", "[20, 20]"))
+    played = run("play", open_40, input="east\n")
     assert played.exit_code == 3 and re.fullmatch(
-        "Error: the solver cannot look even 2 plies ahead for mummy: " + REFUSED.replace("33,554,432", "663,552")
+        "Error: the solver cannot look even 2 plies ahead for mummy: " + REFUSED.replace("33,554,432", "5,120,000")
         + "\n", played.stderr), played.output
     board = tmp_path / "open.yaml"
     board.write_text(OPEN_64.read_text() + "expect:\n  - value: 0\n")
@@ -169,12 +176,12 @@ def test_the_commands_stop_with_exit_code_3_and_say_what_to_try(tmp_path):
 
 
 def test_max_memory_sets_the_limit(tmp_path):
-    """The 16x16 bench board needs about 600 MB: with 300MB it is refused before grounding."""
+    """The 16x16 bench board needs about 150 MB: with 100MB it is refused before grounding."""
     board = ROOT / "bench" / "boards" / "random-16x16-s1.yaml"
-    small = run("solve", board, "--horizon", "20", "--max-memory", "300MB")
+    small = run("solve", board, "--horizon", "20", "--max-memory", "100MB")
     assert small.exit_code == 3, small.output
     assert re.fullmatch(r"Error: the positions reachable from the position asked about do not fit: about 131,072 "
-                        r"positions need about \d+ MB \(limit 300 MB\) by an estimate before grounding\. .*\n",
+                        r"positions need about \d+ MB \(limit 100 MB\) by an estimate before grounding\. .*\n",
                         small.stderr), small.stderr
     wrong = run("solve", board, "--max-memory", "lots")
     assert wrong.exit_code == 2 and "--max-memory" in wrong.stderr and "not an amount of memory" in wrong.stderr

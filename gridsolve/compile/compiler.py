@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from collections import deque
 
-from .gamerules import game_rules, live_ends, score_rules, with_domain
+from .gamerules import game_rules, live_ends, move_rules, score_rules, with_domain
 from ..language.model import DELTA, DIRECTIONS, Board, Rules
 from ..language.position import Position, Query
 from ..resources import encoding
@@ -422,6 +422,35 @@ def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, 
     parts = Instances(lambda i: f"% === encodings/solve.lp #program level({i + 1}) ===\n"
                       + instantiate(solve_text, "encodings/solve.lp", "level", (i + 1,)), levels)
     return "\n".join(sections), parts
+
+
+@dataclass
+class GraphProgram:
+    """The race solver's game graph as clingo programs (see :func:`graph_program`)."""
+
+    graph: str      # positions reachable from the roots, their successors and their ends
+    moves: str      # the moves and their names at one position p: #program moves(p)
+
+
+def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgram:
+    """The game graph of the race solver over the positions reachable from ``roots``: the
+    compiled game rules with the moves projected on their positions (``succ(S,S2,gridsolve_move)``,
+    no move names, no ``mover/2``), ``reach/1``, ``terminal/1`` and ``outcome/2``, nothing shown (the
+    ranks are computed from it by :mod:`gridsolve.solve.retro`); and the named moves
+    (``edge(S,M,S2)``) as a part ``moves(p)`` for one position p at a time, ground only where
+    an answer looks at the moves."""
+    facts = _header(board, f"game graph from {len(roots)} roots", "race") + [
+        "% - Mechanism facts ---", mechanism_facts(board, layout), ""]
+    encodings = [base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")]
+    graph_rules = with_domain(game_rules(board, layout, graph=True), "reach(", "reach(")
+    graph = "\n".join(facts + [
+        "% - Roots ---", " ".join(f"root({r})." for r in roots), "",
+        "% - The game graph: positions and their successors (the moves without their names) ---",
+        "rdest(R,X,Y,AX,AY,PX,PY,B) :- rmove(R,X,Y,_,AX,AY,PX,PY,B).",
+        "reach(S) :- root(S).", "reach(S) :- succ(_,S,_).", graph_rules, "", *encodings, "", "#show."])
+    named = "\n".join(line for line in move_rules(board, layout) if line.startswith("edge("))
+    moves = "\n".join(facts + [*encodings, "#show edge/3.", "#program moves(p).", with_domain(named, "", "p = (")])
+    return GraphProgram(graph, moves)
 
 
 def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:

@@ -17,6 +17,7 @@ from ..language.model import Board, Condition, Rules
 from .state import Layout
 
 STATE, EXPAND = "{STATE}", "{EXPAND}"
+MOVE_MARK = "gridsolve_move"     # the last argument of the game graph's succ/3
 
 
 class Vars:
@@ -153,15 +154,19 @@ def _joint_label(roles: list[str], moves: list[str]) -> str:
     return "j(" + ",".join(f"mv({r},{m})" for r, m in zip(roles, moves)) + ")"
 
 
-def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = ()) -> list[str]:
+def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), graph: bool = False) -> list[str]:
     """``mover/2`` and the moves: ``edge(S,M,S2)`` per ply, or for entries that move
-    ``split_team`` with others, ``split_edge(S,Mteam,Mothers,S2)``."""
+    ``split_team`` with others, ``split_edge(S,Mteam,Mothers,S2)``.  With ``graph``: the same
+    rules without the move names, ``succ(S,S2,gridsolve_move)`` (S2 follows S by some move;
+    the constant tells these atoms from every other by their arguments alone, see
+    gridsolve/solve/retro.py) from ``rdest`` (``rmove`` without the move name), and no
+    ``mover/2``: the game graph alone."""
     rules = board.rules
     v = Vars(layout)
     n = Vars(layout, "N")
     s = layout.state()
-    out = [f"mover({s},T) :- {EXPAND}({s}).", "",
-           "% - Moves: one rule per turns entry, per way of not having ended (and per collision case) ---"]
+    out = ([] if graph else [f"mover({s},T) :- {EXPAND}({s}).", ""]) + [
+        "% - Moves: one rule per turns entry, per way of not having ended (and per collision case) ---"]
     negations = [[neg for _, neg in condition_literals(end.when, v, board)] for end in live_ends(board)]
     for turn, movers in enumerate(rules.turns):
         now = layout.state(str(turn))
@@ -173,12 +178,17 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = ()) -
         for role in movers:
             move = rules.moves[role]
             i = v.index[role]
-            body.append(f"rmove({role},X{i},Y{i},M{i},AX{i},AY{i},PX{i},PY{i},B{i})")
+            body.append(f"rdest({role},X{i},Y{i},AX{i},AY{i},PX{i},PY{i},B{i})" if graph else
+                        f"rmove({role},X{i},Y{i},M{i},AX{i},AY{i},PX{i},PY{i},B{i})")
             body += [f"(AX{i},AY{i}) != {v.cell(p)}" for p in move.may_not_end_on]
             labels.append(f"M{i}")
         team = [r for r in movers if r in split_team]
         split = bool(team) and len(team) < len(movers)
-        if split:
+        tail = ")"
+        if graph:
+            head_move = f"succ({now},"
+            tail = f",{MOVE_MARK})"
+        elif split:
             others = [r for r in movers if r not in split_team]
             head_move = (f"split_edge({now},{_joint_label(team, [f'M{v.index[r]}' for r in team])},"
                          f"{_joint_label(others, [f'M{v.index[r]}' for r in others])},")
@@ -188,7 +198,7 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = ()) -
             after = _after(board, layout, turn, movers, cells, effect, v, n)
             for choice in itertools.product(*negations) if negations else [()]:
                 rule_body = [*body[:1], *choice, *body[1:], *case_body, *after.body]
-                out.append(f"{head_move}{after.term}) :- {', '.join(rule_body)}.")
+                out.append(f"{head_move}{after.term}{tail} :- {', '.join(rule_body)}.")
     return out
 
 
@@ -303,9 +313,10 @@ def _after(board: Board, layout: Layout, turn: int, movers, cells: dict, effect:
     return _After(layout.term(next_turn, new_cells, fields), body)
 
 
-def game_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = ()) -> str:
-    """End conditions and moves, with the domains ``{STATE}``/``{EXPAND}`` left open."""
-    return "\n".join(end_rules(board, layout) + [""] + move_rules(board, layout, split_team))
+def game_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), graph: bool = False) -> str:
+    """End conditions and moves, with the domains ``{STATE}``/``{EXPAND}`` left open (``graph``:
+    the moves as ``succ/2``, see :func:`move_rules`)."""
+    return "\n".join(end_rules(board, layout) + [""] + move_rules(board, layout, split_team, graph))
 
 
 def with_domain(text: str, state: str, expand: str) -> str:

@@ -1,7 +1,8 @@
 """The choices of ``gridsolve generate``'s options, importable without loading the generator
 (the command line reads them when it starts)."""
 
-REQUIREMENTS = ("win", "survive", "lose")
+REQUIREMENTS = ("win", "survive", "lose", "value")
+DIFFICULTIES = ("easy", "medium", "hard")       # --difficulty (gridsolve/generate/metrics.py: DIFFICULTY)
 METHODS = ("auto", "asp", "loop")
 SYMMETRIES = ("mirror", "turn")
 DEFAULT_TIMEOUT = 600          # seconds: generate stops then (exit code 3) unless --timeout says otherwise

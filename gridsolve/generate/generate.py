@@ -1,6 +1,6 @@
 """``gridsolve generate``: new board files that meet a request, proposed by clingo, judged exactly.
 
-Two methods (README, "Generating levels"):
+Two methods (docs/generate.md):
 
 * ``asp``: one clingo program carries the whole request (encodings/generate.lp with its
   ``game`` part): every layout it finds meets the requirement, and when it finds none, none
@@ -17,6 +17,7 @@ seed writes the same files.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import shlex
@@ -32,9 +33,13 @@ from ..errors import GridsolveError, LimitError, QueryError
 from ..verify.expect import beeline_unsupported, goal_ends
 from .genprogram import Structure, game_size, proposal_program, requirement_races
 from .genspec import GameSpec, Requirement, game_spec, kindred_rule_sets
+from ..language.model import GoodLevel
+from .metrics import DIFFICULTY, METRICS, Metrics
+from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
                     Verdict, judge, ranks_every_start, start_ranks)
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
+from .pack import write_pack
 from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
 from ..language.position import initial_position
@@ -52,7 +57,7 @@ class Request:
     like: Path | None = None
     size: tuple | None = None
     walls: tuple = (None, None)
-    require: str = "win"
+    require: str | None = None      # None: the rule set's good level (its generate: block), else win
     role: str | None = None
     plies: tuple = (None, None)
     horizon: int | None = None
@@ -68,6 +73,10 @@ class Request:
     force: bool = False
     keep: tuple = ()                # pieces and marks of the --like board that stay where it has them
     timeout_given: bool = True      # False: the timeout is the default budget (said so when it is reached)
+    value: tuple = (None, None)     # --require value: the score the role guarantees
+    metrics: tuple = ()             # --metric NAME A..B: ((name, min, max), ...)
+    difficulty: str | None = None   # --difficulty easy|medium|hard
+    defaults: bool = True           # False (--no-defaults): ignore the rule set's good level
 
 
 @dataclass
@@ -80,6 +89,7 @@ class Generated:
     difficulty: Difficulty | None
     seconds: float                  # from the previous board (or the start) to this one, written
     candidates: int                 # layouts judged for this board
+    metrics: Metrics | None = None  # the difficulty metrics of a won level (where measured)
 
 
 @dataclass
@@ -121,6 +131,7 @@ class Report:
     seconds: float = 0.0
     error: GridsolveError | None = None    # why the run stopped before writing every board
     apart: int = 0                          # walls and marked cells two boards differ on at least
+    pack: tuple | None = None               # (index, curve) paths of a pack of several levels
 
     @property
     def times(self) -> list[float]:
@@ -151,6 +162,23 @@ def parse_range(option: str, text: str | None) -> tuple:
     return (low, low) if match.group(2) is None else (low, high)
 
 
+_NUMBER_RANGE = re.compile(r"^\s*(\d*\.?\d*)\s*(?:(\.\.)\s*(\d*\.?\d*))?\s*$")
+
+
+def parse_metric(name: str, text: str) -> tuple:
+    """``--metric NAME A..B`` (numbers with decimals allowed) as (name, min, max)."""
+    match = _NUMBER_RANGE.match(text or "")
+    try:
+        low = float(match.group(1)) if match and match.group(1) else None
+        high = float(match.group(3)) if match and match.group(3) else None
+    except ValueError:
+        match = None
+    if not match or (low is None and high is None):
+        raise QueryError(f"--metric {name} {text}: expected a range A..B, A.. or ..B, or a number",
+                         "e.g. --metric path_safety ..0.8")
+    return (name, low, low) if match.group(2) is None else (name, low, high)
+
+
 def parse_size(text: str | None) -> tuple | None:
     if text is None:
         return None
@@ -169,14 +197,18 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     if (request.rules is None) == (request.like is None):
         raise QueryError("give either --rules NAME or --like BOARD", "e.g. --like boards/mummymaze2p-2007.yaml")
     spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
+    request = with_good_level(request, spec.template.rules.good_level)
+    if request.role != spec.role:
+        spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
     paths = _paths(request, spec)
-    check_free(paths, request.force)
+    check_free(paths + (pack_paths(paths[0]) if request.count > 1 else []), request.force)
     races = requirement_races(spec, req)
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
-    program, parts = proposal_program(spec, req, structure, races if method == "asp" else None)
+    program, parts = proposal_program(spec, req, structure, races if method == "asp" else None,
+                                      chase=not every_start)
     search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed,
                      apart(structure, spec))
     report = Report(request, spec, req, method, apart=search.apart, search=search.stats)
@@ -196,11 +228,13 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         report.candidates += 1
         tried += 1
         if verdict.accepted:
-            expect, difficulty = _measures(board, spec, req, verdict.answer)
-            text = board_text(board, spec.rules_yaml, _header(request, spec, req, index, difficulty), expect)
+            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics)
+            text = board_text(board, spec.rules_yaml,
+                              _header(request, spec, req, index, difficulty, verdict.metrics), expect)
             write_new(paths[index], text, request.force)
             now = time.perf_counter()
-            report.boards.append(Generated(paths[index], layout, expect, difficulty, now - board_started, tried))
+            report.boards.append(Generated(paths[index], layout, expect, difficulty, now - board_started, tried,
+                                           verdict.metrics))
             board_started, tried = now, 0
             last = f"wrote {paths[index].name}"
         else:
@@ -209,7 +243,10 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         if progress is not None:
             progress(Progress(len(report.boards), request.count, report.candidates, last,
                               time.perf_counter() - started, search.stats,
-                              None if req.kind == "survive" else req.plies))
+                              None if req.kind in ("survive", "value") else req.plies))
+    if request.count > 1 and report.boards:
+        report.pack = write_pack(report.boards, *pack_paths(paths[0]),
+                                 f"{_source(request)}: {len(report.boards)} levels", request.force)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -228,6 +265,8 @@ class _Search:
     its marks.  After STALE layouts without a better score it starts afresh."""
 
     NEAR = 0.8            # share of proposals near the best layout (while none meets the request)
+    CHASED = 6            # placements offered first: the hunters nearest the role (_chased)
+    PER_LAYOUT = 4        # placements judged on one wall layout before the search moves on
     STALE = 200           # layouts without a better score before the search starts afresh
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
@@ -240,6 +279,8 @@ class _Search:
         self.best: tuple[tuple, Layout] | None = None   # (score, layout)
         self.stale = 0
         self.current = None          # (board, layout, {placement left to try: rank}, best rank of all)
+        self.judged_here = 0         # placements judged on the current layout
+        self.archive: set = set()    # the plies of the levels written: other plies are offered first
         self.stats = SearchStats()
         self.allowed_on = None       # the layout last counted in stats.allowed
 
@@ -266,6 +307,7 @@ class _Search:
                 top = max(ranks.values(), default=0)
                 self._count(ranks)
                 self.current = (board, layout, {p: r for p, r in ranks.items() if r >= floor}, top)
+                self.judged_here = 0
             step = self._place(deadline, path, title)
             if step is not None:
                 return step
@@ -274,8 +316,11 @@ class _Search:
         """Place the pieces on the current walls: a judged candidate, or the walls' rejection."""
         board, layout, left, top = self.current
         score = (0, top)              # the best rank the encoding allows, then the best rank of all
-        while left:
-            found = self.proposer.propose(_seconds(deadline), layout, among=left)
+        while left and self.judged_here < self.PER_LAYOUT:
+            near = self._chased(left)
+            found = self.proposer.propose(_seconds(deadline), layout, among=near) if near else None
+            if found is None:
+                found = self.proposer.propose(_seconds(deadline), layout, among=left)
             if found is None:
                 break
             rank = left.pop(found.pieces)
@@ -284,8 +329,10 @@ class _Search:
                     self.stats.allowed, self.allowed_on = self.stats.allowed + 1, layout
                 placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
                                          str(path), title)
+                self.judged_here += 1
                 verdict = judge(placed, self.spec, self.req)
                 if verdict.accepted:
+                    self.archive.add(rank)
                     self._leave(layout)
                     self._accepted(layout)
                 return placed, found, verdict
@@ -295,6 +342,22 @@ class _Search:
         self._leave(layout)
         self._scored(score, layout)
         return board, layout, Verdict(None, NO_START)
+
+    def _chased(self, left: dict) -> list | None:
+        """The CHASED placements in the band where a hunter starts nearest the role (steps on
+        the board, walls ignored), longest forced end first among equals: a hunter that can reach
+        the role's way makes the role's moves matter.  Plies that no written level has come
+        first (an archive over the plies: a pack of varied lengths).  None without hunters."""
+        if not self.spec.hunters:
+            return None
+        role, hunters = self.spec.role, set(self.spec.hunters)
+
+        def distance(placement) -> int:
+            cells = dict(placement)
+            x, y = cells[role]
+            return min(abs(x - hx) + abs(y - hy) for h, (hx, hy) in cells.items() if h in hunters)
+        band = [p for p, r in left.items() if r >= self.low]
+        return sorted(band, key=lambda p: (left[p] in self.archive, distance(p), -left[p], p))[:self.CHASED]
 
     def _count(self, ranks: dict) -> None:
         """Statistics of one layout's ranked placements (ranks: placement -> plies, up to the band's top)."""
@@ -340,7 +403,7 @@ class _Search:
 def _forced_plies(verdict: Verdict, req: Requirement) -> int | None:
     """The plies of the forced end the requirement is about, as judged (None: none forced)."""
     answer = verdict.answer
-    if answer is None or req.kind == "survive":
+    if answer is None or req.kind in ("survive", "value"):
         return None
     return answer.win_plies if req.kind == "win" else answer.doom_plies
 
@@ -368,6 +431,21 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
     # Trivial levels are defined where no_beeline is (README): elsewhere every level is kept.
     trivial_ok = request.trivial_ok or beeline_unsupported(board) is not None
     left = Requirement(request.require, (0, 0), horizon=request.horizon).left(board)
+    metrics = _metric_bounds(request)
+    if (metrics or request.difficulty) and request.require != "win":
+        raise QueryError(f"--metric and --difficulty measure a won level, not --require {request.require}",
+                         "ask --require win, or leave them out")
+    if request.value != (None, None) and request.require != "value":
+        raise QueryError("--value applies to --require value", "add --require value")
+    if request.require == "value":
+        if request.plies != (None, None):
+            raise QueryError("--plies does not apply to --require value", "give the score band with --value A..B")
+        if request.value == (None, None):
+            raise QueryError("--require value needs --value A..B", "e.g. --value 6..12")
+        low, high = request.value
+        if low is not None and high is not None and low > high:
+            raise QueryError(f"--value {low}..{high}: the range is empty")
+        return Requirement("value", (left, left), True, request.horizon, request.value)
     if request.require == "survive":
         if request.plies != (None, None):
             raise QueryError("--plies does not apply to --require survive", "nothing is forced when the role survives")
@@ -381,7 +459,44 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
     high = left if high is None else high
     if low > high:
         raise QueryError(f"--plies {low}..{high}: the range is empty")
-    return Requirement(request.require, (low, min(high, left)), trivial_ok, request.horizon)
+    return Requirement(request.require, (low, min(high, left)), trivial_ok, request.horizon,
+                       metrics=metrics, difficulty=request.difficulty)
+
+
+def _metric_bounds(request: Request) -> tuple:
+    """--metric NAME A..B, checked: known names, ranges that are not empty."""
+    out = []
+    for name, low, high in request.metrics:
+        if name not in METRICS:
+            raise QueryError(f"--metric {name}: unknown metric", f"use one of: {', '.join(METRICS)}")
+        if low is not None and high is not None and low > high:
+            raise QueryError(f"--metric {name} {range_text(low, high)}: the range is empty")
+        out.append((name, low, high))
+    if request.difficulty is not None and request.difficulty not in DIFFICULTY:
+        raise QueryError(f"--difficulty {request.difficulty}: unknown", f"use one of: {', '.join(DIFFICULTY)}")
+    return tuple(out)
+
+
+def with_good_level(request: Request, good: GoodLevel | None) -> Request:
+    """The request, or, when it states no requirement of its own (:func:`states_requirement`),
+    the rule set's good level (its ``generate:`` block); without one (or with ``--no-defaults``)
+    a win is asked."""
+    if not request.defaults or good is None or states_requirement(request):
+        return request if request.require is not None else dataclasses.replace(request, require="win")
+    changes = {"require": good.require or "win", "role": good.role, "plies": good.plies, "value": good.value,
+               "horizon": good.horizon, "trivial_ok": good.allow_trivial, "metrics": good.good,
+               "walls": good.walls}
+    if request.like is not None:
+        changes["keep"] = good.keep
+    return dataclasses.replace(request, **changes)
+
+
+def states_requirement(request: Request) -> bool:
+    """Does the request say what it asks for (then the rule set's good level is not used)?"""
+    return (request.require is not None or request.role is not None or request.plies != (None, None)
+            or request.value != (None, None) or request.horizon is not None or bool(request.metrics)
+            or request.difficulty is not None or request.trivial_ok or bool(request.keep)
+            or request.walls != (None, None))
 
 
 APART = 1 / 3    # boards of one run differ on this share of the walls and marked cells they may have
@@ -432,7 +547,7 @@ def _walls(request: Request, spec: GameSpec) -> tuple:
     slots = board.width * (board.height - 1) + board.height * (board.width - 1)
     most = slots if request.sealed_ok else slots - (board.width * board.height - 1)
     low, high = request.walls
-    low = min(round(0.3 * slots), most) if low is None else low
+    low = min(round(0.3 * slots), most, most if high is None else high) if low is None else low
     if max(low, high or 0) > most:
         what = f"a connected {board.width}x{board.height} board has at most {most} walls" if not request.sealed_ok \
             else f"a {board.width}x{board.height} board has {slots} interior edges"
@@ -449,6 +564,12 @@ def _paths(request: Request, spec: GameSpec) -> list[Path]:
     board = spec.template
     prefix = request.name or f"{_source(request)}-{board.width}x{board.height}-s{request.seed}"
     return [Path(request.out) / f"{prefix}-{i}.yaml" for i in range(1, request.count + 1)]
+
+
+def pack_paths(first: Path) -> list[Path]:
+    """The index and the curve of a pack whose first level is ``first`` (PREFIX-1.yaml)."""
+    prefix = first.name[:-len("-1.yaml")]
+    return [first.with_name(f"{prefix}-index.md"), first.with_name(f"{prefix}-curve.svg")]
 
 
 def _source(request: Request) -> str:
@@ -475,7 +596,8 @@ def _title(request: Request, spec: GameSpec, index: int) -> str:
 
 # - What a written board carries ---
 
-def _measures(board, spec: GameSpec, req: Requirement, answer) -> tuple[dict, Difficulty | None]:
+def _measures(board, spec: GameSpec, req: Requirement, answer,
+              metrics: Metrics | None = None) -> tuple[dict, Difficulty | None]:
     """The expectation (measured values, for `gridsolve verify`) and, for a win, the difficulty."""
     rules = board.rules
     expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
@@ -489,6 +611,8 @@ def _measures(board, spec: GameSpec, req: Requirement, answer) -> tuple[dict, Di
             expect["winning_first_moves"] = difficulty.winning_first_moves
         if not req.trivial_ok:
             expect["no_beeline"] = True
+        if metrics is not None:
+            expect.update({name: value for name, value in metrics.as_dict().items() if name != "plies"})
         return expect, difficulty
     valued = answer.query == "value" and answer.value is not None   # else plies are the survive query's
     if valued:
@@ -504,8 +628,9 @@ def command_line(request: Request, spec: GameSpec) -> str:
     board = spec.template
     words = ["gridsolve", "generate"]
     words += ["--rules", request.rules] if request.rules else ["--like", str(request.like)]
-    words += ["--size", f"{board.width}x{board.height}", "--require", request.require]
+    words += ["--size", f"{board.width}x{board.height}", "--require", request.require or "win"]
     options = [("--walls", _range_text(request.walls)), ("--plies", _range_text(request.plies)),
+               ("--value", _range_text(request.value)), ("--difficulty", request.difficulty),
                ("--role", request.role), ("--horizon", request.horizon), ("--symmetry", request.symmetry),
                ("--method", None if request.method == "auto" else request.method),
                ("--count", request.count), ("--seed", request.seed)]
@@ -514,6 +639,8 @@ def command_line(request: Request, spec: GameSpec) -> str:
             words += [option, str(value)]
     if request.keep:
         words += ["--keep", ",".join(request.keep)]
+    for name, low, high in request.metrics:
+        words += ["--metric", name, range_text(low, high)]
     words += [flag for flag, on in (("--allow-sealed", request.sealed_ok), ("--allow-trivial", request.trivial_ok))
               if on]
     return shlex.join(words)
@@ -526,12 +653,17 @@ def _range_text(bounds: tuple) -> str | None:
     return str(low) if low == high else f"{'' if low is None else low}..{'' if high is None else high}"
 
 
-def _header(request: Request, spec: GameSpec, req: Requirement, index: int, difficulty) -> list[str]:
+def _header(request: Request, spec: GameSpec, req: Requirement, index: int, difficulty,
+            metrics: Metrics | None = None) -> list[str]:
     trivial = "" if req.trivial_ok or req.kind != "win" else ", and not by walking the shortest way"
     lines = [f"Board {index + 1} of `{command_line(request, spec)}`:",
              f"{req.describe(spec.role)}{trivial}."]
+    if req.test():
+        lines.append(f"Good-level test: {req.test()}.")
+    if metrics is not None:
+        lines.append(f"Difficulty {metrics.describe()}.")
     if difficulty is not None:
-        lines.append(f"Difficulty: {difficulty.describe(spec.role)}.")
+        lines.append(f"Along the principal line: {difficulty.describe(spec.role)}.")
     lines.append("The expect block holds the measured values; `gridsolve verify` re-checks them.")
     return lines
 
@@ -577,6 +709,10 @@ def diagnosis(report: Report) -> tuple[str, list[str]]:
     """Which part of the request the layouts tried met least often, and the options that relax
     it: (a sentence, or "" when there is nothing to say; hints)."""
     req, stats, rejected = report.requirement, report.search, report.rejected
+    if req.kind == "value" and rejected:
+        reason, _ = rejected.most_common(1)[0]
+        return (f"of {report.candidates} candidates, the most rejected as '{reason}'",
+                ["another --value band", "a larger board or other --walls"])
     if req.kind == "survive":
         return "", []
     low, high = req.plies
@@ -644,8 +780,12 @@ def format_generated(report: Report) -> str:
     for board in report.boards:
         measured = ", ".join(f"{k} {scalar(v)}" for k, v in board.expect.items())
         lines.append(f"{board.path}: {measured} ({board.seconds:.1f} s, {board.candidates} candidates)")
-        if board.difficulty is not None:
+        if board.metrics is not None:
+            lines.append(f"  difficulty {board.metrics.describe()}")
+        elif board.difficulty is not None:
             lines.append(f"  difficulty: {board.difficulty.describe(report.spec.role)}")
+    if report.pack:
+        lines.append(f"pack: {report.pack[0]} (levels easiest first), {report.pack[1]} (difficulty curve)")
     if report.boards:
         lines.append(f"{len(report.boards)} board{'s' if len(report.boards) != 1 else ''} in "
                      f"{report.seconds:.1f} s ({report.time_summary()}; method {report.method})")

@@ -112,7 +112,7 @@ class Races:
 def requirement_races(spec: GameSpec, req: Requirement) -> Races | None:
     """The races that express ``req``, or None when they cannot (simultaneous turns mixing teams)."""
     rules, role = spec.template.rules, spec.role
-    if any(rules.split_turn(t, role) for t in range(len(rules.turns))):
+    if req.kind == "value" or any(rules.split_turn(t, role) for t in range(len(rules.turns))):
         return None
     own = frozenset(t for t in range(len(rules.turns)) if rules.own_turn(t, role))
     others = frozenset(range(len(rules.turns))) - own

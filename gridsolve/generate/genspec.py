@@ -269,6 +269,9 @@ class Requirement:
     plies: tuple                      # (min, max) of the measured plies, both included
     trivial_ok: bool = False          # keep levels where walking the shortest way already wins
     horizon: int | None = None        # look at most this many plies ahead (None: to the step limit)
+    value: tuple = (None, None)       # "value": the score the role guarantees, (min, max)
+    metrics: tuple = ()               # ((metric, min, max), ...): the good-level test (metrics.py)
+    difficulty: str | None = None     # easy, medium or hard (metrics.DIFFICULTY)
 
     def left(self, board: Board) -> int:
         """Plies from the initial position to the step limit or the horizon."""
@@ -280,9 +283,28 @@ class Requirement:
         band = "" if self.kind == "survive" else (
             f" in {low} plies" if low == high else f" in {low} to {high} plies")
         within = "" if self.horizon is None else f" within a horizon of {self.horizon} plies"
+        if self.kind == "value":
+            low, high = self.value
+            band = (f" of {low}" if low == high else f" of at least {low}" if high is None
+                    else f" of at most {high}" if low is None else f" from {low} to {high}")
         return {"win": f"{role} forces its top score{band}",
                 "lose": f"the others force {role} into an end it must avoid{band}",
-                "survive": f"{role} avoids every end it must avoid"}[self.kind] + within
+                "survive": f"{role} avoids every end it must avoid",
+                "value": f"{role} guarantees a score{band}"}[self.kind] + within
+
+    def test(self) -> str:
+        """The good-level test in words ("" when there is none)."""
+        parts = [f"{name} {range_text(low, high)}" for name, low, high in self.metrics]
+        if self.difficulty:
+            parts.append(f"difficulty {self.difficulty}")
+        return ", ".join(parts)
+
+
+def range_text(low, high) -> str:
+    """(min, max) as A..B, A.. or ..B."""
+    if low is not None and low == high:
+        return f"{low:g}"
+    return f"{'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'}"
 
 
 def role_moves(board: Board, role: str, plies: int) -> int:

@@ -17,7 +17,11 @@ from dataclasses import dataclass
 
 from ..verify.beeline import check_beeline
 from ..compile.compiler import compile_program
-from .genspec import GameSpec, Requirement
+from ..errors import QueryError
+from .genspec import GameSpec, Requirement, range_text
+from .difficulty import Difficulty, measure
+from .metrics import LINE_SAFETY, Metrics, measurable, measure_metrics
+from ..verify.expect import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.solver import Answer, race_ranks, solve
@@ -28,6 +32,7 @@ START_LIMIT = 20_000       # good_starts ranks at most this many placements of t
 NO_WIN, TOO_FAST, TOO_SLOW, TRIVIAL = "no forced win", "won too fast", "won too slowly", "trivial"
 SURVIVES, LOST_TOO_FAST, LOST_TOO_SLOWLY = "role survives", "lost too fast", "lost too slowly"
 LOSES = "role loses"
+VALUE_LOW, VALUE_HIGH = "value too low", "value too high"
 HELD = "top score held from the start"   # a conditional timeout already gives it: no forced end to measure
 NO_START = "no placement meets the requirement"     # start_ranks: on these walls and marks
 
@@ -36,6 +41,7 @@ NO_START = "no placement meets the requirement"     # start_ranks: on these wall
 class Verdict:
     answer: Answer | None             # the query from the initial position (None: not asked)
     reason: str | None = None         # None: accepted
+    metrics: Metrics | None = None    # a won level's difficulty metrics (where measured)
 
     @property
     def accepted(self) -> bool:
@@ -46,7 +52,7 @@ def query_kind(board: Board, role: str, kind: str) -> str:
     """The question that measures a layout for a requirement of ``kind``: the value query where
     the role's scores are constants or a win is asked (forcing the top score needs the values),
     else (the values would need the layered solver) the survive query."""
-    return "value" if board.rules.constant_scores(role) or kind == "win" else "survive"
+    return "value" if board.rules.constant_scores(role) or kind in ("win", "value") else "survive"
 
 
 def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
@@ -63,6 +69,13 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
             return Verdict(answer, TOO_FAST)
         if not req.trivial_ok and not check_beeline(board, role, start, req.left(board)).holds:
             return Verdict(answer, TRIVIAL)
+        return _tested(board, role, start, req, answer)
+    elif req.kind == "value":
+        low, high = req.value
+        if low is not None and answer.value < low:
+            return Verdict(answer, VALUE_LOW)
+        if high is not None and answer.value > high:
+            return Verdict(answer, VALUE_HIGH)
     elif req.kind == "lose":
         if answer.survives or answer.doom_plies > high:
             return Verdict(answer, SURVIVES if answer.survives else LOST_TOO_SLOWLY)
@@ -71,6 +84,33 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
     elif not answer.survives:
         return Verdict(answer, LOSES)
     return Verdict(answer)
+
+
+def _tested(board: Board, role: str, start: Position, req: Requirement, answer: Answer) -> Verdict:
+    """A won level measured (where the metrics apply) and put to the good-level test."""
+    graph_wanted = [m for m in req.metrics if m[0] != LINE_SAFETY]
+    metrics = None
+    if measurable(board, role):
+        metrics = measure_metrics(board, role, start, req.horizon, answer.win_plies)
+    elif graph_wanted or req.difficulty:
+        raise QueryError(f"the difficulty metrics {', '.join(m[0] for m in graph_wanted) or 'difficulty'} are not "
+                         f"defined for {role} under {board.rules.name}: {metrics_unsupported(board, role)}",
+                         f"leave them out (line_safety is defined for every game), or ask with --no-defaults")
+    for name, low, high in req.metrics:
+        if name == LINE_SAFETY:
+            value = line_safety(measure(board, role, start, answer, req.horizon))
+        else:
+            value = metrics.value(name)
+        if value is None or (low is not None and value < low) or (high is not None and value > high):
+            return Verdict(answer, f"{name} outside {range_text(low, high)}", metrics)
+    if req.difficulty and metrics.difficulty != req.difficulty:
+        return Verdict(answer, f"not {req.difficulty}", metrics)
+    return Verdict(answer, None, metrics)
+
+
+def line_safety(difficulty: Difficulty) -> float:
+    """Along the solver's principal line, the share of the role's moves that keep the win."""
+    return 1.0 - difficulty.losing_share
 
 
 def _cells(board: Board) -> list[tuple]:
@@ -93,7 +133,7 @@ def _start_program(board: Board, spec: GameSpec, req: Requirement):
 
 def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:
     """Does :func:`start_ranks` apply to this request (else each layout is judged alone)?"""
-    return _start_program(spec.template, spec, req) is not None
+    return req.kind != "value" and _start_program(spec.template, spec, req) is not None
 
 
 def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:

@@ -35,7 +35,7 @@ def parse_map(text: str, path: str, first_line: int) -> ParsedMap:
     borders = [(n, s) for n, s in lines if s.lstrip().startswith("+")]
     if not borders:
         raise BoardError(path, first_line, "map: no '+---+' border line found",
-                         "draw the board with '+---+' rows and '|' walls (see README, 'Board files')")
+                         "draw the board with '+---+' rows and '|' walls (see docs/board-files.md)")
     top_line, top = borders[0]
     col0 = top.index("+")
     body = [(n, s) for n, s in lines if n >= top_line and s.strip()]

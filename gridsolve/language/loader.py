@@ -5,11 +5,12 @@ Every mistake is reported as a :class:`~gridsolve.errors.BoardError` naming the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NoReturn
 
 from . import schema
 from .asciimap import parse_map
 from ..errors import BoardError
-from .model import Board, Collect, Condition, End, MoveRule, Placement, Rules, ScoreTable, Timeout
+from .model import Board, Collect, Condition, End, GoodLevel, MoveRule, Placement, Rules, ScoreTable, Timeout
 from ..resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
@@ -25,7 +26,7 @@ class _Origin:
         line = raw.line_of(raw_key) if hasattr(raw, "line_of") else None
         self.places[key] = (path, line)
 
-    def fail(self, key: str, message: str, hint: str | None = None):
+    def fail(self, key: str, message: str, hint: str | None = None) -> NoReturn:
         path, line = self.places.get(key, self.places.get("", ("<rules>", None)))
         raise BoardError(path, line, message, hint)
 
@@ -246,9 +247,75 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
     steps = merged["steps"]
     if steps["last"] <= steps["first"]:
         origin.fail("steps", "steps: 'last' must be greater than 'first'")
+    good_level = _build_good_level(merged.get("generate"), roles, merged, origin)
     return Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
                  tuple(ends), steps["first"], steps["last"], timeout, teams,
-                 merged.get("collisions") or "allowed", collect, tables, timeout_when, placement)
+                 merged.get("collisions") or "allowed", collect, tables, timeout_when, placement, good_level)
+
+
+def _build_good_level(raw: dict | None, roles, merged: dict, origin: _Origin) -> GoodLevel | None:
+    """The ``generate:`` block, checked: known roles, pieces and marks, ranges that are not
+    empty, shares between 0 and 1, and options that fit the requirement."""
+    if raw is None:
+        return None
+    def bounds(key: str, value) -> tuple:
+        if value is None:
+            return None, None
+        low, high = value["min"], value["max"]
+        if low is None and high is None:
+            origin.fail("generate", f"generate.{key}: an empty range", "give min, max or both, e.g. {min: 12}")
+        if low is not None and high is not None and low > high:
+            origin.fail("generate", f"generate.{key}: the range {low}..{high} is empty",
+                        "min must not be greater than max")
+        return low, high
+    if raw["role"] is not None:
+        _check_roles(roles, [raw["role"]], origin, "generate", "generate.role")
+    require = raw["require"] or "win"
+    if raw["value"] is not None and require != "value":
+        origin.fail("generate", f"generate.value applies to require: value, not require: {require}",
+                    "remove value, or write require: value")
+    if require == "value" and raw["value"] is None:
+        origin.fail("generate", "generate: require: value needs a value range", "e.g. value: {min: 6, max: 12}")
+    if raw["plies"] is not None and require in ("survive", "value"):
+        origin.fail("generate", f"generate.plies does not apply to require: {require}", "remove plies")
+    names = set(roles) | set(_mark_names(merged))
+    for name in raw["keep"] or []:
+        if name not in names:
+            origin.fail("generate", f"generate.keep: '{name}' is neither a piece nor a mark of these rules",
+                        f"name one of: {', '.join(sorted(names))}")
+    good = []
+    for metric, value in (raw["good"] or {}).items():
+        if value is None:
+            continue
+        low, high = bounds(f"good.{metric}", value)
+        if metric in schema.SHARES and any(v is not None and v > 1 for v in (low, high)):
+            origin.fail("generate", f"generate.good.{metric}: a share lies between 0 and 1",
+                        "write it as a fraction, e.g. max: 0.8")
+        good.append((metric, low, high))
+    return GoodLevel(require, raw["role"], bounds("plies", raw["plies"]), bounds("value", raw["value"]),
+                     raw["horizon"], bounds("walls", raw["walls"]), tuple(raw["keep"] or ()),
+                     raw["allow_trivial"], tuple(good), raw["why"] or "")
+
+
+def _mark_names(value) -> list[str]:
+    """Every mark the raw rules name: in conditions, moves (frozen_on, bump), collect and placement."""
+    out = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("reaches", "was_on") and isinstance(item, dict):
+                out += [str(v) for v in item.values()]
+            elif key == "to" or key == "mark":
+                out.append(str(item))
+            elif key in ("frozen_on", "marks") and isinstance(item, list):
+                out += [str(v) for v in item]
+            elif key == "placement" and isinstance(item, dict):
+                out += [str(k) for k in item]
+            elif key != "generate":
+                out += _mark_names(item)
+    elif isinstance(value, list):
+        for item in value:
+            out += _mark_names(item)
+    return out
 
 
 def _build_timeout(raw, roles, collect, tables, origin: _Origin):
@@ -278,7 +345,7 @@ def load_board(path: str | Path) -> Board:
     name = str(path)
     if not isinstance(raw, dict):
         raise BoardError(name, getattr(raw, "line", 1), "a board file must be a mapping of keys to values",
-                         "start with 'rules:' and 'map:' (see README, 'Board files')")
+                         "start with 'rules:' and 'map:' (see docs/board-files.md)")
     top = Where(name, raw.line, "")
     checked = schema.BOARD.check(raw, top)
     origin = _Origin()

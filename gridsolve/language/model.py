@@ -99,6 +99,23 @@ class End:
         return self.when.reaches
 
 
+@dataclass(frozen=True)
+class GoodLevel:
+    """A rule set's ``generate:`` block: what a good level is, as gridsolve generate's defaults.
+    Ranges are (min, max) with None for an open end; ``good``: ((metric, min, max), ...)."""
+
+    require: str | None = None
+    role: str | None = None
+    plies: tuple = (None, None)
+    value: tuple = (None, None)
+    horizon: int | None = None
+    walls: tuple = (None, None)
+    keep: tuple = ()
+    allow_trivial: bool = False
+    good: tuple = ()
+    why: str = ""
+
+
 @dataclass
 class Rules:
     name: str
@@ -116,6 +133,7 @@ class Rules:
     tables: dict = field(default_factory=dict)         # name -> ScoreTable
     timeout_when: tuple[Timeout, ...] = ()  # conditional timeout entries, tried in order
     placement: dict = field(default_factory=dict)      # mark -> Placement (secret marks)
+    good_level: GoodLevel | None = None     # the generate: block (gridsolve generate's defaults)
 
     def __post_init__(self):
         if not self.teams:

@@ -5,7 +5,7 @@ them as JSON Schema.  Every key is documented here; the README points to this fi
 """
 from __future__ import annotations
 
-from .spec import Bool, Cell, Either, Enum, Field, Int, ListOf, MapOf, Object, Str
+from .spec import Bool, Cell, Either, Enum, Field, Int, ListOf, MapOf, Num, Object, Str
 
 MOVE = Object(doc="How one role makes a move: a sequence of single-cell steps.", fields={
     "steps": Field(Int(1, 4, doc="number of single-cell steps in one move"), default=1),
@@ -68,6 +68,40 @@ STEPS = Object(doc="Step numbering as in the original game: the game ends when `
     "last": Field(Int(1, doc="the step number at which the game ends by timeout"), required=True),
 })
 
+# The difficulty metrics of a won level (gridsolve/generate/metrics.py defines them; docs/generate.md).
+GRAPH_METRICS = ("plies", "forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win",
+                 "optimal_lines")
+# line_safety: along the solver's principal line (defined for every game, simultaneous moves included)
+METRIC_NAMES = GRAPH_METRICS + ("line_safety",)
+SHARES = ("forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win", "line_safety")
+
+INT_RANGE = Object(doc="A range of whole numbers: give min, max or both (both ends included).", fields={
+    "min": Field(Int(0, doc="the smallest number that passes")),
+    "max": Field(Int(0, doc="the largest number that passes")),
+})
+NUM_RANGE = Object(doc="A range of numbers: give min, max or both (both ends included).", fields={
+    "min": Field(Num(0, doc="the smallest number that passes")),
+    "max": Field(Num(0, doc="the largest number that passes")),
+})
+
+GENERATE = Object(doc="What a good level of these rules is: `gridsolve generate`'s defaults for boards of "
+                      "this rule set (each option given on the command line replaces its default).", fields={
+    "require": Field(Enum(("win", "survive", "lose", "value"),
+                          doc="win: the role forces its top score; survive: it avoids every end it must "
+                              "avoid; lose: the others force such an end; value: the score it guarantees "
+                              "lies in `value`")),
+    "role": Field(Str(doc="the role the requirement is about (default: the first role)")),
+    "plies": Field(INT_RANGE),                 # win/lose: the plies of the forced end
+    "value": Field(INT_RANGE),                 # require value: the score the role guarantees
+    "horizon": Field(Int(1, doc="look at most this many plies ahead")),
+    "walls": Field(INT_RANGE),                 # how many interior walls
+    "keep": Field(ListOf(Str(), doc="pieces and marks of the --like board that keep their cells")),
+    "allow_trivial": Field(Bool(doc="keep wins that walking the shortest way already gives"), default=False),
+    "good": Field(Object(doc="the test a good level passes: a range for each metric named", fields={
+        name: Field(NUM_RANGE) for name in METRIC_NAMES})),
+    "why": Field(Str(doc="why this is a good level of the game, in a sentence (written in the docs)")),
+})
+
 RULES_FIELDS = {
     "name": Field(Str(doc="the rule set's name")),
     "description": Field(Str(doc="what these rules are; where they come from")),
@@ -103,16 +137,14 @@ RULES_FIELDS = {
     "timeout": Field(Either(((dict, MapOf(SCORE, key_doc="role")), (list, ListOf(TIMEOUT_ENTRY, min_items=1))),
                             doc="each role's score when the step limit ends the game: a map of scores, or "
                                 "a list of entries of which the first whose `when` holds applies")),
+    "generate": Field(GENERATE),
 }
 RULES = Object(doc="The rules a board plays under.", fields=RULES_FIELDS)
 
-RANGE = Object(doc="A range of whole numbers: give min, max or both (both ends included).", fields={
-    "min": Field(Int(0, doc="the smallest number that passes")),
-    "max": Field(Int(0, doc="the largest number that passes")),
-})
+RANGE = INT_RANGE
 
-EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve verify` (see README, "
-                         "'Verifying levels in CI'). It is about one role, from the initial position or "
+EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve verify` (see "
+                         "docs/verify.md). It is about one role, from the initial position or "
                          "a stated one, and holds when every key given holds.", fields={
     "role": Field(Str(doc="the role the expectation is about (default: the first role)")),
     "at": Field(MapOf(Cell(), key_doc="piece",
@@ -138,6 +170,10 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
                                             "the one to move. A number or a range {min, max}")),
     "no_beeline": Field(Bool(doc="true: no shortest path to the role's goal, worked out as if the other "
                                  "pieces stood still and then followed blindly, wins against every reply")),
+    **{name: Field(Either(((int, Num(0)), (float, Num(0)), (dict, NUM_RANGE)),
+                          doc=f"the difficulty metric {name} of the role's forced win (docs: generate; "
+                              f"shares rounded to 4 decimals). A number or a range {{min, max}}"))
+       for name in GRAPH_METRICS if name != "plies"},
 })
 
 BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under.", fields={

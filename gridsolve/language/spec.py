@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from ..errors import BoardError
 
@@ -25,7 +26,7 @@ class Where:
         name = f"{self.key}[{key}]" if isinstance(key, int) else (f"{self.key}.{key}" if self.key else str(key))
         return Where(self.path, line, name)
 
-    def fail(self, message: str, hint: str | None = None):
+    def fail(self, message: str, hint: str | None = None) -> NoReturn:
         prefix = f"{self.key}: " if self.key else ""
         raise BoardError(self.path, self.line, prefix + message, hint)
 
@@ -33,7 +34,7 @@ class Where:
 def _type_name(value) -> str:
     if isinstance(value, bool):
         return "true/false"
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):
         return "a number"
     if isinstance(value, str):
         return "text"
@@ -76,6 +77,32 @@ class Int(Spec):
 
     def schema(self):
         out = {"type": "integer"}
+        if self.low is not None:
+            out["minimum"] = self.low
+        if self.high is not None:
+            out["maximum"] = self.high
+        return self._documented(out)
+
+
+@dataclass
+class Num(Spec):
+    """A number, whole or with decimals (a share, a probability)."""
+
+    low: float | None = None
+    high: float | None = None
+    doc: str = ""
+
+    def check(self, value, where):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            where.fail(f"expected a number, got {_type_name(value)}")
+        if self.low is not None and value < self.low:
+            where.fail(f"{value} is too small", f"use a number of at least {self.low:g}")
+        if self.high is not None and value > self.high:
+            where.fail(f"{value} is too large", f"use a number of at most {self.high:g}")
+        return value
+
+    def schema(self):
+        out = {"type": "number"}
         if self.low is not None:
             out["minimum"] = self.low
         if self.high is not None:

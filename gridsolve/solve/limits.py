@@ -6,7 +6,7 @@ and ``play``, the generator's judge) goes through a :class:`Budget`:
 * **before grounding**, :func:`estimate_positions` bounds the positions the program can
   reach from the board (the cells each piece can reach, the sides, the kept state), and
   :meth:`Budget.before` refuses a program whose positions cannot fit: at ``BYTES_PER_POSITION``
-  (the least any game measured needs), or, where that leaves it open, at the bytes a
+  (the least any game measured needs; ``GRAPH_BYTES`` for the race solver's game graph), or, where that leaves it open, at the bytes a
   position and its moves take (:func:`average_moves`, from encodings/moves.lp);
 * **between ground calls** (level by level, depth by depth), :meth:`Budget.after` reads the
   resident memory and stops when it, with the growth expected of the next call, passes the
@@ -42,8 +42,10 @@ from ..resources import encoding
 ENV = "GRIDSOLVE_MAX_MEMORY"
 DEFAULT_MEMORY = 2 * 1000 ** 3       # bytes resident: 2 GB
 LEAST_MEMORY = 100 * 1000 ** 2       # the interpreter and clingo alone need about half of it
-BYTES_PER_POSITION = 2_000           # race solver, everything ground: 3.2 to 6.8 kB a position measured
+BYTES_PER_POSITION = 2_000           # a game ground with its named moves: 3.2 to 6.8 kB a position measured
 POSITION_BYTES, EDGE_BYTES = 2_750, 270     # ... fitted as this much a position and a move (bench boards)
+GRAPH_BYTES = (500, 400, 115)        # the race solver's game graph (retro.py): least a position, and fitted
+                                     # per position and per move to a distinct cell (1.0 to 1.4 kB a position)
 MOST_MOVES = 30                      # more moves a position than any seed game has
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -151,10 +153,11 @@ def estimate_positions(board: Board, layout, roots: Sequence, plies: int | None 
     return count
 
 
-def average_moves(board: Board) -> float:
+def average_moves(board: Board, distinct: bool = False) -> float:
     """The moves of the side to move in a position, on average over the cells and the
     ``turns`` entries (a joint move of roles that move at once counts once): the complete
-    moves of encodings/moves.lp from each cell, the other pieces left out."""
+    moves of encodings/moves.lp from each cell, the other pieces left out (``distinct``: the
+    moves to distinct cells only)."""
     program = "\n".join([board_facts(board), rule_facts(board.rules),
                          *(base_part(encoding(name)) for name in ("board.lp", "moves.lp")),
                          "#defined wall_north/2. #defined wall_east/2. #defined solid/2. #defined mark/3.",
@@ -164,8 +167,13 @@ def average_moves(board: Board) -> float:
     ctl.add("base", [], program)
     ctl.ground([("base", [])])
     moves = {role: 0 for role in board.rules.roles}
+    seen = set()
     for atom in ctl.symbolic_atoms.by_signature("cmove", 6):
-        moves[atom.symbol.arguments[0].name] += 1
+        role, x, y, _, x2, y2 = atom.symbol.arguments
+        if distinct and (role, x, y, x2, y2) in seen:
+            continue
+        seen.add((role, x, y, x2, y2))
+        moves[role.name] += 1
     cells = max(1, sum(1 for _ in ctl.symbolic_atoms.by_signature("cell", 2)))
     turns = board.rules.turns
     return sum(math.prod(moves[role] / cells for role in entry) for entry in turns) / len(turns)
@@ -189,15 +197,20 @@ class Budget:
         kind = MemoryLimitError if memory else LimitError
         return kind(f"{self.subject} do not fit: {amount} {where}", self.hint(needed))
 
-    def before(self, positions: int, board: Board | None = None) -> None:
+    def before(self, positions: int, board: Board | None = None,
+               bytes_: tuple[int, int, int] = (BYTES_PER_POSITION, POSITION_BYTES, EDGE_BYTES)) -> None:
         """Refuse, before grounding, ``positions`` positions that need more than the limit: at
         the least a position needs, and, with ``board``, where the moves could make them pass
-        it, at what its positions and their moves need."""
+        it, at what its positions and their moves need (``bytes_``: the least a position
+        needs, and the bytes of a position and of a move; default: a game ground with its
+        named moves, :data:`GRAPH_BYTES` for the race solver's game graph)."""
+        least, per_position, per_move = bytes_
         now = resident() - self.base
-        needed = now + positions * BYTES_PER_POSITION
+        needed = now + positions * least
         if (board is not None and needed <= self.limits.memory
-                < now + positions * (POSITION_BYTES + EDGE_BYTES * MOST_MOVES)):
-            needed = max(needed, now + int(positions * (POSITION_BYTES + EDGE_BYTES * average_moves(board))))
+                < now + positions * (per_position + per_move * MOST_MOVES)):
+            moves = average_moves(board, distinct=bytes_ == GRAPH_BYTES)
+            needed = max(needed, now + int(positions * (per_position + per_move * moves)))
         if needed > self.limits.memory:
             raise self.error(f"about {positions:,} positions need about {format_bytes(needed)} "
                              f"(limit {format_bytes(self.limits.memory)})", "by an estimate before grounding", needed)

@@ -124,14 +124,14 @@ def ask_many(board: Board, lines: Iterable[str]) -> Iterator[Reply]:
     """A reply to each question line, in order.  A list of lines is read through first, so
     that one grounding is rooted at every position asked about; other iterables (standard
     input) are answered as they come.  The race solver's answers are read off its ranks
-    (:meth:`~gridsolve.solve.engine.Engine.answer_from_ranks`): a question costs the same
-    however many were asked before."""
+    (:meth:`~gridsolve.solve.engine.Engine.answer`): a question costs the same however many
+    were asked before."""
     items: Iterable = _parsed(board, lines)
-    asker = Asker(board, from_ranks=True)
+    asker = Asker(board)
     if isinstance(lines, list):
         items = list(items)
         asker = Asker.for_queries(board, [question.query for _, question, _ in items
-                                          if question is not None and not question.query.hidden], True)
+                                          if question is not None and not question.query.hidden])
     for number, question, error in items:
         try:
             if error is not None:

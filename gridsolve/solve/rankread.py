@@ -1,13 +1,13 @@
-"""Answers without a principal line, read straight off an engine's race ranks.
+"""Answers read off the race ranks, by the rules of encodings/answer.lp.
 
-A question asked without its line (``"line": false`` in ``gridsolve ask``) needs only the ranks
-``won(K,S,D)`` of its position and of the positions after each legal move.  :class:`RankIndex`
-reads the ranks, the moves (``edge/3``) and the ends (``terminal/1``) of an engine's grounding
-into Python dictionaries once, and :meth:`RankIndex.shown` derives the atoms that the
-``output(q)`` part of encodings/answer.lp shows for line state 0 (``value``, ``plies``, ``win``,
-``win_plies``, ``survives``, ``doom_plies``), by the same rules, with no ground call and no
-solve.  So a question costs the same however many were asked before it; tests/test_engine.py
-checks that the answers equal those of the answer parts.
+A question needs only the ranks (``won(K,S,D)`` of encodings/solve.lp) of its position and of
+the positions after each legal move, and the principal line those of the positions along it.
+:class:`RankIndex` holds the ranks of an engine's races (arrays over the positions of its
+:class:`~gridsolve.solve.retro.RaceGraph`), and derives the atoms that the ``output(q)`` part
+of encodings/answer.lp shows for line state 0 (``value``, ``plies``, ``win``, ``win_plies``,
+``survives``, ``doom_plies``) and the ``line(q,i)`` parts' ``line/4``, by the same rules, with
+no ground call and no solve; the moves of a position are ground once, where an answer looks
+at them.  tests/test_retro.py checks that the answers equal those of the single-shot program.
 """
 from __future__ import annotations
 
@@ -19,24 +19,53 @@ from ..language.model import Rules
 AT = clingo.Function("at")
 
 
-class RankIndex:
-    """The ranks, moves and ends of one grounding of the race solver (``ctl``), by position."""
+class _Ranks:
+    """The ranks of one race by position term (``get``: None where unranked or unreached)."""
 
-    def __init__(self, ctl: clingo.Control):
-        atoms = ctl.symbolic_atoms
-        self.ranks: dict[int, dict[clingo.Symbol, int]] = {}
-        for atom in atoms.by_signature("won", 3):
-            race, state, rank = atom.symbol.arguments
-            self.ranks.setdefault(race.number, {})[state] = rank.number
-        self.moves: dict[clingo.Symbol, list[tuple[clingo.Symbol, clingo.Symbol]]] = {}
-        for atom in atoms.by_signature("edge", 3):
-            state, move, after = atom.symbol.arguments
-            self.moves.setdefault(state, []).append((move, after))
-        self.terminal = {atom.symbol.arguments[0] for atom in atoms.by_signature("terminal", 1)}
-        self.mover = {}
-        for atom in atoms.by_signature("mover", 2):
-            state, turn = atom.symbol.arguments
-            self.mover[state] = turn
+    def __init__(self, graph, ranks):
+        self.graph, self.array = graph, ranks
+
+    def get(self, state: clingo.Symbol, default=None):
+        i = self.graph.index(state)
+        rank = int(self.array[i]) if i >= 0 else -1
+        return rank if rank >= 0 else default
+
+
+class _Moves:
+    """The moves of a position by position term, ground where asked (``RaceGraph.moves``)."""
+
+    def __init__(self, graph):
+        self.graph = graph
+
+    def get(self, state: clingo.Symbol, default=()):
+        return self.graph.moves(state)
+
+
+class _Terminal:
+    def __init__(self, graph):
+        self.graph = graph
+
+    def __contains__(self, state: clingo.Symbol) -> bool:
+        i = self.graph.index(state)
+        return i >= 0 and self.graph.terminal(i)
+
+
+class _Mover:
+    """The turns entry to move in a position: the first argument of its term."""
+
+    def __getitem__(self, state: clingo.Symbol) -> clingo.Symbol:
+        return state.arguments[0]
+
+
+class RankIndex:
+    """The ranks (race number -> rank array of :meth:`RaceGraph.ranks`), moves and ends of
+    one engine's game graph ``graph``, by position term."""
+
+    def __init__(self, graph, ranks: dict):
+        self.ranks = {race: _Ranks(graph, array) for race, array in ranks.items()}
+        self.moves = _Moves(graph)
+        self.terminal = _Terminal(graph)
+        self.mover = _Mover()
 
     def shown(self, number: int, rules: Rules, role: str, plan: RacePlan, value_known: bool,
               root: clingo.Symbol, left: int) -> list[clingo.Symbol]:

@@ -11,7 +11,8 @@ from ..compile.compiler import Program, compile_program, plan_query
 from ..errors import EncodingError, LimitError, QueryError
 from ..language.model import Board
 from ..language.position import Query
-from .limits import Budget, Limits, estimate_positions, format_bytes, resident
+from .limits import GRAPH_BYTES, Budget, Limits, estimate_positions, format_bytes, resident
+from .retro import RaceGraph
 
 
 @dataclass
@@ -163,7 +164,7 @@ def race_budget(board: Board, layout, roots: list, limits: Limits, started: floa
         return (f"The race solver ranks every position reachable from the position asked about, whatever "
                 f"the horizon: ask about a smaller board, or {more}")
     budget = Budget(limits, "the positions reachable from the position asked about", hint, started)
-    budget.before(estimate_positions(board, layout, roots), board)
+    budget.before(estimate_positions(board, layout, roots), board, GRAPH_BYTES)
     return budget
 
 
@@ -191,21 +192,36 @@ def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], budget: 
     return len(levels)
 
 
-def race_ranks(program: Program, race: int, roots: str = "", board: Board | None = None,
+def race_ranks(program: Program, race: int, roots: str = "", board: Board = None,
                limits: Limits | None = None) -> dict[str, int]:
     """The ranks of race ``race`` (plies to its forced end) of every position reachable from the
-    program's root (and ``roots``, more root facts), from one level-by-level grounding of the
-    race solver's program: position term -> rank.  With ``board``, the positions are estimated
-    before grounding (from the cells each piece reaches on it); ``limits`` apply in any case."""
+    program's root (and ``roots``, more root facts ``root(S).``), up to the program's plies left:
+    position term -> rank, from the game graph ground once (:class:`~gridsolve.solve.retro.RaceGraph`).
+    The positions are estimated before grounding (from the cells each piece reaches on
+    ``board``, the program's board); ``limits`` apply in any case."""
+    budget = race_budget(board, program.layout, [program.query.position], limits or Limits())
+    terms = [str(symbol) for symbol in _root_facts(program, roots)]
+    graph = RaceGraph(board, program.layout, terms, budget)
+    attackers, targets = program.plan.races[race - 1]
+    ranks, _ = graph.ranks(attackers, targets, len(program.levels))
+    return {str(graph.symbol(i)): int(rank) for i, rank in enumerate(ranks.tolist()) if rank >= 0}
+
+
+def _root_facts(program: Program, roots: str) -> list:
+    """The position terms of the root facts in the program's base and in ``roots``."""
     ctl = clingo.Control(["--warn=none"])
-    limits = limits or Limits()
-    budget = (race_budget(board, program.layout, [program.query.position], limits) if board is not None else
-              Budget(limits, "the positions reachable from the position asked about",
-                     lambda needed: "ask about a smaller board, or raise --max-memory if the machine has it"))
-    try:
-        ground_ranks(ctl, program.base + "\n" + roots, program.levels, budget)
-    except RuntimeError as exc:
-        raise EncodingError(f"clingo could not ground the race ranks: {exc}") from exc
+    facts = [line for line in (program.base + "\n" + roots).splitlines() if line.startswith("root(")]
+    ctl.add("base", [], "\n".join(facts))
+    ctl.ground([("base", [])])
+    return [atom.symbol.arguments[0] for atom in ctl.symbolic_atoms.by_signature("root", 1)]
+
+
+def clingo_race_ranks(program: Program, race: int, roots: str = "") -> dict[str, int]:
+    """:func:`race_ranks` as the single-shot program computes them: encodings/solve.lp ground
+    level by level in clingo (``won/3``); the reference of tests/test_retro.py."""
+    ctl = clingo.Control(["--warn=none"])
+    budget = Budget(Limits(), "the positions reachable from the position asked about", lambda needed: "")
+    ground_ranks(ctl, program.base + "\n" + roots, program.levels, budget)
     ranks = {}
     for atom in ctl.symbolic_atoms.by_signature("won", 3):
         number, state, rank = atom.symbol.arguments
@@ -451,6 +467,11 @@ def solve(board: Board, query: Query, limits: Limits | None = None, bounded: boo
         from .bounded import applies, solve_bounded
         if applies(board, query, bool(plan.split_team)):
             return solve_bounded(board, query, limits, line_plies=line_plies)
+    if plan.mode == "race" and not query.strategy:
+        from .engine import Engine
+        answer = Engine(board, [query.position], [query.role], query.remaining(board), limits).answer(query)
+        answer.stats = {"compile_s": 0.0, **answer.stats, "total_s": round(time.perf_counter() - started, 4)}
+        return answer
     program = compile_program(board, query)
     if query.strategy and program.mode == "layered":
         raise QueryError("--strategy: strategies are written for games solved by races only; "

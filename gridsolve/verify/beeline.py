@@ -1,6 +1,6 @@
 """The ``no_beeline`` check: does walking the shortest path to the goal, blindly, already win?
 
-Definitions (also in the README, "Verifying levels in CI"):
+Definitions (also in docs/verify.md):
 
 * The role's **goal** is any end condition that gives it its top score (above its timeout
   score): for the Mummy Maze explorer, standing on the exit.

@@ -20,7 +20,10 @@ from ..compile.state import layout_for
 from ..language.yamlsrc import load_file
 
 # The keys that state something to check, in the order the README documents them.
-CHECK_KEYS = ("win", "survive", "value", "plies", "winning_first_moves", "no_beeline")
+CHECK_KEYS = ("win", "survive", "value", "plies", "winning_first_moves", "no_beeline",
+              *[name for name in schema.GRAPH_METRICS if name != "plies"])
+# The difficulty metrics (gridsolve/generate/metrics.py), measured from the solved game graph.
+METRIC_KEYS = tuple(name for name in schema.GRAPH_METRICS if name != "plies")
 # The keys answered by one clingo run of gridsolve.solve.solver.solve (shared by a group).
 SOLVER_KEYS = ("win", "survive", "value", "plies", "winning_first_moves")
 
@@ -33,7 +36,7 @@ class Range:
     max: int | None = None
 
     def __contains__(self, number) -> bool:
-        if number is None or isinstance(number, bool) or not isinstance(number, int):
+        if number is None or isinstance(number, bool) or not isinstance(number, (int, float)):
             return False
         return (self.min is None or number >= self.min) and (self.max is None or number <= self.max)
 
@@ -93,6 +96,24 @@ def goal_ends(board: Board, role: str) -> list[str]:
     if not rules.constant_scores(role) or top <= rules.timeout[role]:
         return []
     return [end.name for end in rules.ends if end.scores[role] == top]
+
+
+def top_score_ends(board: Board, role: str) -> set[str]:
+    """The ends that give ``role`` its top score (the win the difficulty metrics measure)."""
+    rules = board.rules
+    top = max(rules.scores_of(role))
+    return {end.name for end in rules.ends if set(rules.score_values(end.scores[role])) == {top}}
+
+
+def metrics_unsupported(board: Board, role: str) -> str | None:
+    """Why the difficulty metrics are not defined for ``role``, or None when they are: an end
+    must give it its top score, and its team must move alone (its moves are choices of a position)."""
+    rules = board.rules
+    if not top_score_ends(board, role):
+        return f"no end gives {role} its top score"
+    if any(rules.split_turn(t, role) for t in range(len(rules.turns))):
+        return f"{role} moves at the same time as its opponents"
+    return None
 
 
 def beeline_unsupported(board: Board) -> str | None:
@@ -161,6 +182,8 @@ def _parse_one(board: Board, raw, index: int, where: Where) -> Expectation:
         if key == "no_beeline" and beeline_unsupported(board):
             key_where.fail(f"no_beeline is not defined here: {beeline_unsupported(board)}",
                            "remove no_beeline")
+        if key in METRIC_KEYS and metrics_unsupported(board, role):
+            key_where.fail(f"{key} is not defined here: {metrics_unsupported(board, role)}", f"remove {key}")
         if key == "no_beeline" and not goal_ends(board, role):
             key_where.fail(f"no end condition gives {role} a score above its timeout score, "
                            "so it has no goal to walk to", "remove no_beeline or choose another role")

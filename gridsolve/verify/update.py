@@ -37,7 +37,7 @@ class Change:
 
 def updated_value(old, measured):
     """The value to write: the measured one; a range is widened just enough to hold it."""
-    if isinstance(old, Range) and isinstance(measured, int) and not isinstance(measured, bool):
+    if isinstance(old, Range) and isinstance(measured, (int, float)) and not isinstance(measured, bool):
         low = old.min if old.min is None or measured >= old.min else measured
         high = old.max if old.max is None or measured <= old.max else measured
         return Range(low, high)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .beeline import check_beeline
 from ..errors import BoardError, GridsolveError, QueryError
-from .expect import SOLVER_KEYS, Expectation, holds, load_expectations
+from .expect import METRIC_KEYS, SOLVER_KEYS, Expectation, holds, load_expectations
 from ..solve.explore import examine
 from ..language.loader import load_board
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
@@ -216,6 +216,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
             seconds = time.perf_counter() - started
             for index, expected in solver_keys:
                 yield (index, expected.key, ERROR, None, str(exc), seconds)
+    yield from _measure_metrics(board, first, [(i, x) for i, x in wanted if x.key in METRIC_KEYS])
     for index, expected in wanted:
         if expected.key != "no_beeline":
             continue
@@ -229,6 +230,26 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
         yield (index, expected.key, PASS if ok else FAIL, beeline.holds,
                "" if ok else _mismatch(expected, beeline.holds, beeline.describe(first.role)),
                time.perf_counter() - started)
+
+
+def _measure_metrics(board, first: Expectation, checks: list):
+    """The difficulty metrics of the group's position, measured once (gridsolve/generate/metrics.py)."""
+    if not checks:
+        return
+    from ..generate.metrics import measure_metrics
+    started = time.perf_counter()
+    try:
+        metrics = measure_metrics(board, first.role, first.position, first.horizon).as_dict()
+    except GridsolveError as exc:
+        for index, expected in checks:
+            yield (index, expected.key, ERROR, None, str(exc), time.perf_counter() - started)
+        return
+    seconds = time.perf_counter() - started
+    for index, expected in checks:
+        value = metrics.get(expected.key)
+        ok = holds(expected.value, value)
+        yield (index, expected.key, PASS if ok else FAIL, value,
+               "" if ok else _mismatch(expected, value, f"{expected.key} measured {show(value)}"), seconds)
 
 
 FEW_WALLS = 3     # --explain names this many wall changes that restore an expectation, else counts them

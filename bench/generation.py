@@ -1,0 +1,104 @@
+"""Generation benchmark: `gridsolve generate --like boards/X.yaml --count 5` with the defaults,
+for each seed board, and the Mummy Maze targets (docs/generate.md, issue 20).
+
+    python bench/generation.py [--budget 120] [--baseline DIR] [--only NAME ...] [--out FILE]
+
+For each seed board it runs the command with `--timeout BUDGET` in a fresh folder, then
+`gridsolve verify` on what was written, and reports the levels written, the total time, the
+median time per level, levels per minute and whether every written level verifies (its
+expect block, which holds the good-level metrics).  With --baseline DIR (a checkout of the code
+before the change) it runs the same command there first, in turn with the new code (paired,
+on the same machine state), and reports both and the ratio of levels per minute.  The Mummy
+Maze targets: five non-trivial forced escapes of at least 12 plies under mummy-maze-2007
+(`--no-defaults --plies 12..`), and the longest non-trivial escape found within --long seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ("mummymaze2p-2007", "mummymaze2p", "pacman3p", "maze-runner-duel", "wallmaze")
+TIMES = re.compile(r"\((\d+(?:\.\d+)?) s, (\d+) candidates\)")
+
+
+def run_generate(code: Path, args: list[str], budget: float) -> dict:
+    """Run generate from the checkout ``code``; levels, seconds, per-level times, verified."""
+    out = Path(tempfile.mkdtemp(prefix="gen-bench-"))
+    env = dict(os.environ, PYTHONPATH=str(code))
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "gridsolve", "generate", *args, "--timeout", str(budget),
+                           "--out", str(out)], cwd=code, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    levels = sorted(out.glob("*.yaml"))
+    per_level = [float(m.group(1)) for m in TIMES.finditer(done.stdout)]
+    verified = None
+    if levels:
+        check = subprocess.run([sys.executable, "-m", "gridsolve", "verify", str(out)], cwd=ROOT,
+                               env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True)
+        verified = check.returncode == 0
+    return {"levels": len(levels), "seconds": seconds, "per_level": per_level, "verified": verified,
+            "exit": done.returncode, "out": out, "stdout": done.stdout, "stderr": done.stderr[-600:]}
+
+
+def per_minute(result: dict) -> float:
+    return 60 * result["levels"] / result["seconds"] if result["seconds"] else 0.0
+
+
+def row(name: str, result: dict) -> str:
+    median = f"{statistics.median(result['per_level']):.1f} s" if result["per_level"] else "-"
+    verified = {None: "-", True: "yes", False: "NO"}[result["verified"]]
+    return (f"| {name} | {result['levels']} | {result['seconds']:.0f} s | {median} | "
+            f"{per_minute(result):.2f} | {verified} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=120)
+    parser.add_argument("--baseline", type=Path)
+    parser.add_argument("--only", nargs="*", default=list(SEEDS))
+    parser.add_argument("--targets", action="store_true", help="also the Mummy Maze targets")
+    parser.add_argument("--long", type=float, default=600, help="seconds for the longest escape")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    lines = [f"Generation, `gridsolve generate --like boards/X.yaml --count 5 --timeout {args.budget:g}` "
+             "(defaults), 2 shared cores.", "",
+             "| command | levels | time | median level | levels/min | all verify |", "|---|---|---|---|---|---|"]
+    ratios = []
+    for name in args.only:
+        command = ["--like", f"boards/{name}.yaml", "--count", "5"]
+        before = run_generate(args.baseline, command, args.budget) if args.baseline else None
+        after = run_generate(ROOT, command, args.budget)
+        if before is not None:
+            lines.append(row(f"{name} (before)", before))
+            ratios.append((name, per_minute(after), per_minute(before)))
+        lines.append(row(name, after))
+        print("\n".join(lines[-2:] if before else lines[-1:]), flush=True)
+    if ratios:
+        lines += ["", "| seed | levels/min after | before | ratio |", "|---|---|---|---|"]
+        lines += [f"| {n} | {a:.2f} | {b:.2f} | {'inf' if not b else f'{a / b:.1f}x'} |" for n, a, b in ratios]
+    if args.targets:
+        escapes = run_generate(ROOT, ["--like", "boards/mummymaze2p-2007.yaml", "--no-defaults", "--plies", "12..",
+                                      "--count", "5"], 60)
+        lines += ["", "| mummy-maze-2007 target | levels | time | median level | levels/min | all verify |",
+                  "|---|---|---|---|---|---|", row("5 non-trivial escapes >= 12 plies, 60 s", escapes)]
+        longest = run_generate(ROOT, ["--like", "boards/mummymaze2p-2007.yaml", "--no-defaults", "--plies", "21..",
+                                      "--count", "1"], args.long)
+        seen = re.findall(r"longest forced end seen: (\d+) plies", longest["stderr"] + longest["stdout"])
+        lines.append(row(f"a non-trivial escape >= 21 plies, {args.long:g} s", longest)
+                     + (f" longest forced end seen: {seen[-1]} plies |" if seen else ""))
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

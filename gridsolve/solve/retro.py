@@ -1,0 +1,237 @@
+"""The race solver's ranks: the game graph ground by clingo, the ranks by a retrograde analysis
+in arrays.
+
+clingo grounds the compiled game rules once over the positions reachable from the roots, with
+the moves projected on their positions (:func:`gridsolve.compile.compiler.graph_program`):
+about one ground atom a distinct move, ``succ(S,S2)``, and one a position, ``reach(S)``.  The
+graph is read out of clingo's symbolic atoms as the raw 64-bit symbols of the positions (clingo
+makes one symbol of equal terms, so equal positions have equal symbols), numbered in arrays,
+and :meth:`RaceGraph.ranks` computes the rank of every position in a race level by level from
+the frontier, with a counter of open successors per defending position and the predecessors in
+one array (compressed rows): what encodings/solve.lp derives in clingo (``won(K,S,D)``), on the
+same graph, in a few array operations a level.  tests/test_retro.py checks that both give the
+same ranks on random boards of every rule option.
+
+The names of the moves matter only where an answer looks at them (the position asked about,
+its principal line): :meth:`RaceGraph.moves` grounds the compiled moves (``edge(S,M,S2)``) for
+one position at a time in a small second program.
+"""
+from __future__ import annotations
+
+import time
+from array import array
+from collections.abc import Iterable
+
+import clingo
+import numpy as np
+
+from ..compile.compiler import graph_program
+from ..compile.gamerules import MOVE_MARK
+from ..errors import EncodingError
+from ..language.model import Board
+from .limits import Budget
+
+try:        # clingo's own C bindings: the graph is read without a Python object per atom
+    from clingo._internal import _ffi, _lib
+except ImportError:     # pragma: no cover - other clingo builds read it through the public API
+    _ffi = _lib = None
+
+NUMBER_TAG = 1 << 48     # clingo's 64-bit symbol of a number: this tag, the int32 in the low bits
+
+
+FUNCTION_TAG = 5        # ... and of a function term (a position term s(...))
+
+
+def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
+    """The raw symbols of the game graph ground in ``ctl``: the positions (the argument of every
+    atom of one function argument: ``reach/1``, ``root/1``, ``terminal/1``) and the successor
+    pairs (the first two arguments of ``succ(S,S2,gridsolve_move)``, the only atoms with that
+    constant last), read off the one (choice-free) model: every atom in one call, then one call
+    an atom for its arguments."""
+    positions, pairs = array("Q"), array("Q")
+    mark = clingo.Function(MOVE_MARK)
+    if _lib is None:
+        for atom in ctl.symbolic_atoms.by_signature("succ", 3):
+            pairs.extend(a._rep for a in atom.symbol.arguments[:2])
+        positions.extend(atom.symbol.arguments[0]._rep for atom in ctl.symbolic_atoms.by_signature("reach", 1))
+        return positions, pairs
+    found = []
+
+    def on_model(model):
+        show = _lib.clingo_show_type_atoms
+        size = _ffi.new("size_t*")
+        _lib.clingo_model_symbols_size(model._rep, show, size)
+        buffer = _ffi.new("clingo_symbol_t[]", size[0])
+        _lib.clingo_model_symbols(model._rep, show, buffer, size[0])
+        found.append(buffer)
+    ctl.solve(on_model=on_model)
+    if not found:
+        raise EncodingError("the game graph has no answer set (an encoding bug)")
+    argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    f_args, marker, position = _lib.clingo_symbol_arguments, mark._rep, FUNCTION_TAG << 48
+    add_pair, add_position = pairs.append, positions.append
+    for rep in found[0]:
+        f_args(rep, argv, size)
+        n = size[0]
+        if n == 3:
+            values = argv[0]
+            if values[2] == marker:
+                add_pair(values[0])
+                add_pair(values[1])
+        elif n == 1:
+            value = argv[0][0]
+            if value >> 48 == FUNCTION_TAG:
+                add_position(value)
+    return positions, pairs
+
+
+def _first_numbers(reps: np.ndarray) -> np.ndarray:
+    """The first argument of each function symbol in ``reps`` where it is a number, else -1."""
+    out = np.empty(len(reps), dtype=np.int32)
+    if _lib is None:
+        for i, rep in enumerate(reps.tolist()):
+            out[i] = clingo.symbol.Symbol(rep).arguments[0].number
+        return out
+    argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    f_args = _lib.clingo_symbol_arguments
+    firsts = array("Q")
+    for rep in reps.tolist():
+        f_args(rep, argv, size)
+        firsts.append(argv[0][0])
+    raw = np.frombuffer(firsts, dtype=np.uint64) if len(firsts) else np.zeros(0, dtype=np.uint64)
+    out[:] = (raw & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
+    out[(raw >> np.uint64(32)) != np.uint64(NUMBER_TAG >> 32)] = -1     # (no position: no turns entry)
+    return out
+
+
+class RaceGraph:
+    """The game graph of ``board`` (position terms of ``layout``) reachable from ``roots``
+    (position terms as text), ground by clingo within ``budget``: positions numbered 0..n-1
+    (by their clingo symbol), the side to move, the end that decides each terminal position,
+    the distinct successors and the predecessors."""
+
+    def __init__(self, board: Board, layout, roots: list[str], budget: Budget):
+        started = time.perf_counter()
+        self.board, self.layout = board, layout
+        program = graph_program(board, layout, roots)
+        self._moves_text = program.moves
+        ctl = clingo.Control(["--warn=none"])
+        try:
+            ctl.add("base", [], program.graph)
+            budget.ground(ctl, [("base", [])], "while grounding the game's positions")
+        except RuntimeError as exc:
+            raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
+        budget.after("after grounding the game's positions")
+        grounded = time.perf_counter()
+        positions, pairs = _graph_atoms(ctl)
+        self.reps = np.unique(np.frombuffer(positions, dtype=np.uint64))
+        self.n = len(self.reps)
+        pairs = np.frombuffer(pairs, dtype=np.uint64)
+        self.ends = [end.name for end in board.rules.ends]
+        self.outcome = np.full(len(self.reps), -1, dtype=np.int16)
+        for atom in ctl.symbolic_atoms.by_signature("outcome", 2):
+            state, end = atom.symbol.arguments
+            self.outcome[self._index(state._rep)] = self.ends.index(end.name)
+        del ctl
+        self.turn = _first_numbers(self.reps)
+        src = np.searchsorted(self.reps, pairs[0::2]).astype(np.int32)
+        dst = np.searchsorted(self.reps, pairs[1::2]).astype(np.int32)
+        del pairs
+        self.edges = len(src)
+        self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
+        order = np.argsort(dst, kind="stable")
+        self.pred = src[order]                      # predecessors of position i: pred[start[i]:start[i+1]]
+        self.start = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
+        del order, src, dst
+        budget.after("after reading the game graph")
+        self._moves: dict[clingo.Symbol, list] = {}
+        self._seen: dict[int, int] = {}
+        self._moves_ctl: clingo.Control | None = None
+        self.ground_s = round(grounded - started, 4)
+        self.read_s = round(time.perf_counter() - grounded, 4)
+
+    # - Positions ---
+
+    def _index(self, rep: int) -> int:
+        i = int(self.reps.searchsorted(rep))
+        return i if i < self.n and int(self.reps[i]) == rep else -1
+
+    def index(self, state: clingo.Symbol) -> int:
+        """The number of position ``state``, or -1 when the roots do not reach it (remembered
+        for the positions answers have looked at)."""
+        rep = state._rep
+        found = self._seen.get(rep)
+        if found is None:
+            found = self._seen[rep] = self._index(rep)
+        return found
+
+    def symbol(self, i: int) -> clingo.Symbol:
+        """The position term of position number ``i``."""
+        return clingo.symbol.Symbol(int(self.reps[i]))
+
+    def terminal(self, i: int) -> bool:
+        return self.outcome[i] >= 0
+
+    # - Ranks ---
+
+    def ranks(self, attackers: Iterable[int], targets: Iterable[str], levels: int) -> tuple[np.ndarray, int]:
+        """Race (``attackers``: turns entries, ``targets``: end names): the rank of every
+        position (plies to a target end under best play, attackers hurrying, defenders
+        delaying; -1: not forced within ``levels`` plies), and the levels computed (up to the
+        first that decided nothing, at most ``levels``), as encodings/solve.lp's ``won/3``."""
+        rank = np.full(self.n, -1, dtype=np.int32)
+        wanted = [self.ends.index(e) for e in targets if e in self.ends]
+        frontier = np.flatnonzero(np.isin(self.outcome, wanted)).astype(np.int32)
+        rank[frontier] = 0
+        attacks = np.isin(self.turn, list(attackers))
+        left = self.outdeg.copy()
+        depth = 0
+        while depth < levels:
+            depth += 1
+            lo, hi = self.start[frontier], self.start[frontier + 1]
+            counts = hi - lo
+            total = int(counts.sum())
+            if total == 0:
+                break
+            offsets = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total)
+            cand = self.pred[offsets]
+            cand = cand[rank[cand] < 0]
+            mask = attacks[cand]
+            won = np.unique(cand[mask])
+            defending, hits = np.unique(cand[~mask], return_counts=True)
+            left[defending] -= hits.astype(np.int32)
+            frontier = np.concatenate([won, defending[left[defending] == 0]])
+            if frontier.size == 0:
+                break
+            rank[frontier] = depth
+        return rank, depth
+
+    # - Named moves, where an answer looks at them ---
+
+    def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
+        """The moves of position ``state`` and the positions after them (``edge(S,M,S2)`` of the
+        compiled game rules), ground for this position alone the first time it is asked."""
+        found = self._moves.get(state)
+        if found is not None:
+            return found
+        if self._moves_ctl is None:
+            self._moves_ctl = clingo.Control(["--warn=none"])
+            self._new: list[clingo.Symbol] = []
+            self._moves_ctl.add("base", [], self._moves_text)
+            self._moves_ctl.register_observer(_Collector(self._new))
+            self._moves_ctl.ground([("base", [])])
+        self._new.clear()
+        self._moves_ctl.ground([("moves", [state])])
+        found = self._moves[state] = [(s.arguments[1], s.arguments[2]) for s in self._new if s.name == "edge"]
+        return found
+
+
+class _Collector:
+    """A ground program observer that keeps the atoms each ground call outputs."""
+
+    def __init__(self, into: list):
+        self.into = into
+
+    def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
+        self.into.append(symbol)

@@ -1,0 +1,165 @@
+"""Good levels: the rule sets' generate: blocks, the value requirement, --metric/--difficulty,
+metric expectations in `gridsolve verify`, and packs.  Generated levels are re-solved with the
+independent reference search (tests/reference.py) in the slow tier."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from gridsolve.cli import main
+from gridsolve.errors import BoardError
+from gridsolve.generate.metrics import METRICS
+from gridsolve.language import schema
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import initial_position
+
+import reference
+from conftest import ROOT
+
+SEEDS = ("mummymaze2p-2007", "mummymaze2p", "pacman3p", "maze-runner-duel", "wallmaze")
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_metric_names_are_defined_once():
+    assert tuple(METRICS) == schema.METRIC_NAMES
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_seed_game_declares_a_good_level(seed):
+    good = load_board(ROOT / "boards" / f"{seed}.yaml").rules.good_level
+    assert good is not None and good.why
+    assert good.require == "value" or good.good or not good.allow_trivial
+
+
+def _rules_with(tmp_path, block: str):
+    rules = tmp_path / "rules"
+    rules.mkdir(exist_ok=True)
+    (rules / "custom.yaml").write_text("name: custom\nuse: mummy-maze-2007\ngenerate:\n"
+                                       + textwrap.indent(textwrap.dedent(block), "  "))
+    board = tmp_path / "board.yaml"
+    board.write_text("rules: custom\nsize: [3, 3]\npieces: {explorer: [1, 1], mummy: [3, 3]}\n"
+                     "marks: {exit: [[1, 3]]}\n")
+    return board
+
+
+@pytest.mark.parametrize("block, message", [
+    ("good: {pathsafety: {max: 0.5}}", "unknown key 'pathsafety'"),
+    ("good: {path_safety: {max: 1.5}}", "a share lies between 0 and 1"),
+    ("good: {path_safety: {min: 0.8, max: 0.5}}", "the range 0.8..0.5 is empty"),
+    ("plies: {}", "an empty range"),
+    ("require: value", "needs a value range"),
+    ("value: {min: 2}", "applies to require: value"),
+    ("require: survive\nplies: {min: 3}", "plies does not apply"),
+    ("keep: [ghost]", "'ghost' is neither a piece nor a mark"),
+    ("role: ghost", "ghost"),
+    ("require: draw", "'draw' is not one of"),
+])
+def test_a_bad_generate_block_is_a_clear_error_with_file_and_line(tmp_path, block, message):
+    board = _rules_with(tmp_path, block)
+    with pytest.raises(BoardError) as error:
+        load_board(board)
+    assert message in str(error.value)
+    assert error.value.path.endswith("custom.yaml") and error.value.line is not None
+
+
+def test_a_rule_set_that_uses_another_inherits_its_good_level():
+    prose_base = load_board(ROOT / "boards" / "mummymaze2p-2007.yaml").rules.good_level
+    assert prose_base.allow_trivial and prose_base.plies == (12, None)
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--require", "value"), "--require value needs --value A..B"),
+    (("--value", "3..5"), "--value applies to --require value"),
+    (("--require", "value", "--value", "3..5", "--plies", "4"), "--plies does not apply to --require value"),
+    (("--metric", "speed", "1..2"), "--metric speed: unknown metric"),
+    (("--metric", "path_safety", "x"), "expected a range"),
+    (("--metric", "path_safety", "0.9..0.1"), "the range is empty"),
+    (("--require", "survive", "--difficulty", "hard"), "measure a won level"),
+])
+def test_invalid_value_and_metric_requests_exit_2(tmp_path, args, message):
+    result = run("generate", "--rules", "mummy-maze-2007", "--size", "4x4", *args, "--out", tmp_path)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+def _won_board(tmp_path, extra: str = ""):
+    path = tmp_path / "won.yaml"
+    path.write_text("rules: mummy-maze-2007\nsize: [3, 1]\npieces: {explorer: [1, 1], mummy: [3, 1]}\n"
+                    "marks: {exit: [[2, 1]]}\nexpect:\n  - win: true\n    plies: 1\n" + extra)
+    return path
+
+
+def test_verify_checks_metric_expectations_exactly_and_by_range(tmp_path):
+    good = _won_board(tmp_path, "    path_safety: 0.5\n    forced_moves: {min: 1}\n    dead_ends: 0.75\n"
+                                "    random_win: 0.5\n    optimal_lines: 1\n")
+    assert run("verify", good).exit_code == 0, run("verify", good).output
+    bad = _won_board(tmp_path, "    path_safety: 0.6\n")
+    result = run("verify", bad)
+    assert result.exit_code != 0
+    assert "path_safety" in result.output and "0.5" in result.output
+
+
+def test_a_metric_expectation_where_metrics_are_undefined_is_refused(tmp_path):
+    path = tmp_path / "wall.yaml"
+    text = (ROOT / "boards" / "wallmaze.yaml").read_text().split("expect:")[0]
+    path.write_text(text + "expect:\n  - role: white\n    horizon: 4\n    path_safety: 0.5\n")
+    result = run("verify", path)
+    assert result.exit_code != 0
+    assert "path_safety is not defined here" in result.output
+
+
+def test_require_value_writes_levels_whose_value_is_in_the_band(tmp_path):
+    # --rules places one pellet: pacman guarantees it (score 2) within 6 plies
+    result = run("generate", "--rules", "pacman-3p", "--size", "4x4", "--require", "value", "--value", "2..2",
+                 "--horizon", "6", "--walls", "0..6", "--count", "2", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    for path in sorted(tmp_path.glob("*-[0-9].yaml")):
+        expect = yaml.safe_load(path.read_text())["expect"][0]
+        assert expect["value"] == 2 and expect["horizon"] == 6
+    assert run("verify", tmp_path).exit_code == 0
+
+
+def test_metric_requirements_hold_on_the_written_levels_and_make_a_pack(tmp_path):
+    result = run("generate", "--rules", "mummy-maze-2007", "--size", "5x5", "--allow-trivial", "--plies", "3..",
+                 "--metric", "path_safety", "..0.8", "--metric", "dead_ends", "0.3..", "--count", "3",
+                 "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    levels = sorted(tmp_path.glob("*-[0-9].yaml"))
+    assert len(levels) == 3
+    for path in levels:
+        expect = yaml.safe_load(path.read_text())["expect"][0]
+        assert expect["path_safety"] <= 0.8 and expect["dead_ends"] >= 0.3
+        assert "# Difficulty " in path.read_text()
+    index = next(tmp_path.glob("*-index.md")).read_text()
+    assert index.count(".yaml](") == 3
+    randoms = [float(line.split("|")[9]) for line in index.splitlines() if ".yaml](" in line]
+    assert randoms == sorted(randoms, reverse=True)           # easiest (highest random_win) first
+    assert next(tmp_path.glob("*-curve.svg")).read_text().startswith("<svg")
+    assert run("verify", tmp_path).exit_code == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", ["maze-runner-duel", "mummymaze2p-2007"])
+def test_default_levels_pass_verify_and_the_reference_search(tmp_path, seed):
+    """The default command writes levels of the rule set's good level; each is re-solved by the
+    independent reference search and its expect block passes `gridsolve verify`."""
+    result = run("generate", "--like", ROOT / "boards" / f"{seed}.yaml", "--count", "2", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    levels = sorted(tmp_path.glob("*-[0-9].yaml"))
+    assert len(levels) == 2
+    good = load_board(levels[0]).rules.good_level
+    for path in levels:
+        board = load_board(path)
+        expect = yaml.safe_load(path.read_text())["expect"][0]
+        role = expect.get("role", board.rules.roles[0])
+        want = reference.reference_answer(board, role, "win", initial_position(board), expect.get("horizon"))
+        assert want["win"] and want["win_plies"] == expect["plies"]
+        for name, low, high in good.good:
+            assert (low is None or expect[name] >= low) and (high is None or expect[name] <= high)
+    assert run("verify", tmp_path).exit_code == 0

@@ -1,0 +1,118 @@
+"""The race ranks computed from the game graph (gridsolve/solve/retro.py) against the ranks
+encodings/solve.lp derives in clingo level by level (the single-shot program of ``gridsolve
+compile``): equal for every race, on random boards of every rule option and with every
+mechanism the race solver serves; and the game graph's successors are exactly the compiled
+moves without their names.
+"""
+from __future__ import annotations
+
+import clingo
+import pytest
+
+from gridsolve.compile.compiler import compile_program, plan_query
+from gridsolve.language.position import Query
+from gridsolve.solve.limits import Budget, Limits
+from gridsolve.solve.retro import RaceGraph
+from gridsolve.solve.solver import clingo_race_ranks, ground_ranks, race_ranks
+
+from randomboards import random_board, random_mechanism_board
+from test_differential import _load, mechanism_queries, plain_queries
+
+SEEDS = 12
+
+
+def _race_queries(seed, tmp_path, mechanisms):
+    rb = (random_mechanism_board if mechanisms else random_board)(seed)
+    board = _load(tmp_path, rb.text, f"retro-{seed}.yaml")
+    queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
+    return board, [q for _, q in queries if plan_query(board, q).mode == "race" and not q.strategy]
+
+
+def rank_differences(seed, tmp_path, mechanisms) -> tuple[int, list[str]]:
+    """(races compared, differences) of one random board's race queries."""
+    board, queries = _race_queries(seed, tmp_path, mechanisms)
+    compared, problems = 0, []
+    for query in queries:
+        program = compile_program(board, query)
+        for race in range(1, len(program.plan.races) + 1):
+            old, new = clingo_race_ranks(program, race), race_ranks(program, race, board=board)
+            compared += 1
+            if old != new:
+                only = sorted(set(old.items()) ^ set(new.items()))[:5]
+                problems.append(f"seed {seed} {query}: race {race}: {len(old)} vs {len(new)} ranked; {only}")
+    return compared, problems
+
+
+@pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
+@pytest.mark.parametrize("seeds", [pytest.param(range(3), id="first"),
+                                   pytest.param(range(3, SEEDS), id="rest", marks=pytest.mark.slow)])
+def test_graph_ranks_equal_the_ranks_of_solve_lp(tmp_path, mechanisms, seeds):
+    compared, problems = 0, []
+    for seed in seeds:
+        count, found = rank_differences(seed, tmp_path, mechanisms)
+        compared, problems = compared + count, problems + found
+    assert not problems, "\n".join(problems)
+    assert compared >= len(seeds)        # races really were compared
+
+
+def test_random_boards_cover_every_rule_option_the_race_solver_serves(tmp_path):
+    """The boards above use every move option and end the race solver answers (else the
+    comparison proves less than it says)."""
+    seen = set()
+    for seed in range(SEEDS):
+        board, queries = _race_queries(seed, tmp_path, False)
+        if not queries:
+            continue
+        for rule in board.rules.moves.values():
+            seen |= {f"steps {rule.steps}", f"blocked {rule.blocked}"}
+            seen |= {name for name, on in (("idle", rule.idle), ("first_step_real", rule.first_step_real),
+                                           ("end_differs", rule.end_differs_from_start),
+                                           ("may_not_end_on", bool(rule.may_not_end_on))) if on}
+    assert {"steps 1", "steps 2", "blocked stay", "blocked illegal", "idle", "first_step_real",
+            "end_differs"} <= seen, seen
+
+
+@pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
+def test_the_successors_are_the_compiled_moves_without_their_names(tmp_path, mechanisms):
+    """succ(S,S2,_) of the game graph = the pairs of edge(S,M,S2) of the single-shot program,
+    and the positions and their ends are the same."""
+    checked = 0
+    for seed in range(3):
+        board, queries = _race_queries(seed, tmp_path, mechanisms)
+        for query in queries[:1]:
+            program = compile_program(board, query)
+            ctl = clingo.Control(["--warn=none"])
+            ground_ranks(ctl, program.base, program.levels[:1], Budget(Limits(), "", lambda n: ""))
+            atoms = ctl.symbolic_atoms
+            edges = {(str(a.symbol.arguments[0]), str(a.symbol.arguments[2])) for a in atoms.by_signature("edge", 3)}
+            reach = {str(a.symbol.arguments[0]) for a in atoms.by_signature("reach", 1)}
+            ends = {(str(a.symbol.arguments[0]), a.symbol.arguments[1].name) for a in atoms.by_signature("outcome", 2)}
+            graph = RaceGraph(board, program.layout, [program.layout.root_term(query.position, board)],
+                              Budget(Limits(), "", lambda n: ""))
+            succ = set()
+            for j in range(graph.n):
+                for k in graph.pred[graph.start[j]:graph.start[j + 1]].tolist():
+                    succ.add((str(graph.symbol(k)), str(graph.symbol(j))))
+            assert succ == edges
+            assert {str(graph.symbol(i)) for i in range(graph.n)} == reach
+            assert {(str(graph.symbol(i)), graph.ends[e]) for i, e in enumerate(graph.outcome.tolist()) if e >= 0} == ends
+            start = graph.symbol(graph.index(clingo.parse_term(program.layout.root_term(query.position, board))))
+            named = {(str(m), str(s)) for m, s in graph.moves(start)}
+            assert named == {(str(a.symbol.arguments[1]), str(a.symbol.arguments[2]))
+                             for a in atoms.by_signature("edge", 3) if a.symbol.arguments[0] == start}
+            checked += 1
+    assert checked >= 1
+
+
+def test_a_rank_is_the_plies_of_the_forced_end(tmp_path, make_board):
+    """Hand-checked on the corridor: the explorer to move two steps west of the exit escapes in
+    3 plies (its step, the mummy's move, its step)."""
+    from conftest import CORRIDOR
+    from gridsolve.language.position import make_position
+    board = make_board(CORRIDOR, "corridor.yaml")
+    query = Query("explorer", "win", make_position(board))
+    program = compile_program(board, query)
+    ranks = race_ranks(program, program.plan.win, board=board)
+    assert ranks == clingo_race_ranks(program, program.plan.win)
+    start = program.layout.root_term(query.position, board)
+    assert ranks[start] == 3
