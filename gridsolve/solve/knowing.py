@@ -303,6 +303,8 @@ class KnowingSolver:
         self.avoid = avoid_ends(board, role)
         self.at_end = {e.name: e.scores[role] for e in live_ends(board)}
         self.top_ends = {name for name, s in self.at_end.items() if s == self.thresholds[-1]}
+        self.avoid_best = max((self.at_end[name] for name in self.avoid if name in self.at_end),
+                              default=self.thresholds[-1])
         self.memo: dict = {}
         self._order: dict = {}
         self.nodes = 0
@@ -409,6 +411,10 @@ class KnowingSolver:
             if self.doom_free[i] <= d:
                 return True          # the others force it even where the role chooses its bumps
             return None
+        # where the others force an avoided end within the plies left even where the role
+        # chooses its bumps, every play ends there: the role scores at most the best of those ends
+        if self.doom_free[i] <= d and self.avoid_best < threshold:
+            return kind == "down"
         if kind == "up" and threshold == top and self.top_free[i] > d and d < left:
             # no stop within d plies can score the top: an end with it is out of reach, and
             # only an end or a side without a move stops the game before the limit
