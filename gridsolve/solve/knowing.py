@@ -45,7 +45,7 @@ import clingo
 from ..compile.compiler import UNREACHABLE, distances, next_turn
 from ..compile.gamerules import live_ends
 from ..compile.knowledge import knowledge_for, robust_board
-from ..language.model import Board
+from ..language.model import DELTA, DIRECTIONS, Board
 from ..language.position import Position, Query
 from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
 from .limits import Budget
@@ -266,7 +266,6 @@ class KnowingGame:
 
     def _shortest(self, mark: str, start, blocked: int) -> list | None:
         """A shortest way of the role from ``start`` to ``mark`` never entering a blocked cell."""
-        from ..language.model import DELTA, DIRECTIONS
         board, goal = self.robust, self.robust.marks.get(mark, ())
         before = {start: None}
         queue = deque([start])
@@ -317,15 +316,12 @@ class KnowingSolver:
         which the role forces an end with its top score there; ``doom_walled``: the others'
         avoided end where every unknown cell the role aims at bumps (the role at its weakest)."""
         game, k = self.game, self.k
-        others = set(range(len(self.board_rules().turns))) - self.team_turns
+        others = set(range(len(k.board.rules.turns))) - self.team_turns
         n = len(game)
-        choice = [[j for _, j in game.succ[i]] + ([k.bumped[i]] if game.succ[i] and k.bumped[i] is not None else [])
-                  for i in range(n)]
-        self.doom_free = _retrograde(game, choice, others, lambda i: game.outcome[i] in self.avoid)
-        self.top_free = _retrograde(game, choice, self.team_turns, lambda i: game.outcome[i] in self.top_ends)
-
-    def board_rules(self):
-        return self.k.board.rules
+        choice = replace(game, succ=[game.succ[i] + ([(None, k.bumped[i])] if game.succ[i] and k.bumped[i] is not None
+                                                     else []) for i in range(n)])
+        self.doom_free = choice.retrograde(others, lambda i: game.outcome[i] in self.avoid)
+        self.top_free = choice.retrograde(self.team_turns, lambda i: game.outcome[i] in self.top_ends)
 
     # --- the game ------------------------------------------------------------------------------
     def stop_score(self, i: int, know: tuple, left: int) -> int | None:
@@ -542,38 +538,6 @@ class KnowingSolver:
         if value < ref:
             return self.answer_rank(("down", min(t for t in self.thresholds if t > value)), answers, left)
         return 0
-
-
-def _retrograde(game: AbstractGame, succ: list[list[int]], attackers: set[int], target) -> list[int]:
-    """As :meth:`AbstractGame.retrograde` over the successors ``succ``: the fewest plies in which
-    the sides ``attackers`` force a position where ``target`` holds (UNFORCED where they cannot)."""
-    n = len(game)
-    rank = [UNFORCED] * n
-    preds: list[list[int]] = [[] for _ in range(n)]
-    left = [0] * n
-    queue = deque()
-    for i in range(n):
-        if target(i):
-            rank[i] = 0
-            queue.append(i)
-        elif game.outcome[i] is None:
-            left[i] = len(succ[i])
-            for j in succ[i]:
-                preds[j].append(i)
-    while queue:
-        j = queue.popleft()
-        for i in preds[j]:
-            if rank[i] != UNFORCED:
-                continue
-            if game.turn[i] in attackers:
-                rank[i] = rank[j] + 1
-                queue.append(i)
-            else:
-                left[i] -= 1
-                if left[i] == 0:
-                    rank[i] = max(rank[k] for k in succ[i]) + 1
-                    queue.append(i)
-    return rank
 
 
 def _budget(board: Board, query: Query, limits: Limits) -> Budget:
