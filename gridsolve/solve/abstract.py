@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from ..compile.compiler import OPTIONAL_INPUTS, board_facts, mechanism_facts, rule_facts
+from ..compile.compiler import OPTIONAL_INPUTS
+from ..compile.facts import board_facts, mechanism_facts, rule_facts
 from ..compile.gamerules import game_rules, live_ends, timeout_match_rules, with_domain
 from ..compile.state import Layout, layout_for
 from ..errors import EncodingError

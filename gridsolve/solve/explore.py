@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import clingo
 
-from ..compile.compiler import OPTIONAL_INPUTS, board_facts, mechanism_facts, rule_facts
+from ..compile.compiler import OPTIONAL_INPUTS
+from ..compile.facts import board_facts, mechanism_facts, rule_facts
 from ..compile.gamerules import game_rules, score_rules, with_domain
 from ..language.model import Board
 from ..language.position import Position
