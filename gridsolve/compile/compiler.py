@@ -32,14 +32,6 @@ from .unroll import Instances, instantiate
 
 ENCODINGS = ("board.lp", "moves.lp", "solve.lp", "answer.lp")
 LAYERED_ENCODINGS = ("board.lp", "moves.lp", "layered.lp")
-OPTIONAL_INPUTS = ("wall_north/2", "wall_east/2", "solid/2", "mark/3", "idle/1", "first_step_real/1",
-                   "blocked_stays/1", "end_differs/1", "precedes/2", "race_up/3", "race_down/3",
-                   "race_avoid/2", "race_win/2", "win_by_value/2", "race_target/2", "race_attacker/2",
-                   "strategy/3", "query/4", "min_score/2", "timeout_value/2", "threshold/2", "role_side/2", "frozen_on/2", "bump_on/2", "lose_turns/2", "markbit/4", "distance/5",
-                   "table/3", "turn_after/2", "turn_after/4", "turn_after/6", "turn_after/8",
-                   "split_edge/4", "edge/3", "term/2", "tmatch/2", "escore/2", "tscore/2",
-                   "own_turn/1", "other_turn/1", "split_turn/1", "wanted/1", "avoid_target/1",
-                   "max_score/1", "threshold/1", "value_races/0", "hcand/2", "hallow/3")
 
 
 def ask_arguments(number: int, board: Board, query: Query, layout: Layout) -> tuple[str, str, str, str]:
@@ -120,9 +112,6 @@ def _header(board: Board, what: str, mode: str) -> list[str]:
     return [
         f"% gridsolve program: board {board.name} ({board.path}), rules {board.rules.name}",
         f"% {what}, {mode} solver. Run: clingo THIS_FILE",
-        "",
-        "% - Input predicates that a board may leave empty ---",
-        " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS),
         "",
         "% - Board facts ---", board_facts(board), "",
         "% - Rule facts ---", rule_facts(board.rules), "",

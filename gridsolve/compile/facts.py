@@ -44,6 +44,8 @@ def rule_facts(rules: Rules) -> str:
             out.append(f"lose_turns({role},{move.lose_turns}).")
     for first, second in itertools.combinations([e.name for e in rules.ends], 2):
         out.append(f"precedes({first},{second}).")
+    if len(rules.ends) < 2:
+        out.append("#defined precedes/2.   % one end: none precedes another")
     for end in rules.ends:
         out += [f"score({end.name},{role},{value})." for role, value in end.scores.items()
                 if isinstance(value, int)]
