@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..language.distance import step_distances
+from ..language.distance import board_cells, step_distances
 from ..language.model import Board, Rules
 from ..language.position import Query
 from .gamerules import live_ends
@@ -52,11 +52,6 @@ def rule_facts(rules: Rules) -> str:
     for table in rules.tables.values():
         out.append(" ".join(f"table({table.name},{i},{v})." for i, v in enumerate(table.values)))
     return "\n".join(out)
-
-
-def board_cells(board: Board) -> list[tuple[int, int]]:
-    """The cells of the board, column by column."""
-    return [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
 
 
 def bump_cells(board: Board, role: str) -> set[tuple[int, int]]:

@@ -18,10 +18,10 @@ import math
 from dataclasses import replace
 
 from ..errors import LimitError, QueryError
-from ..language.distance import step_distances
+from ..language.distance import board_cells, open_steps, step_distances
 from ..language.model import Board
 from ..language.secret import allowed_cells, hidden_marks, secret_count
-from .facts import board_cells, bump_cells, distance_facts
+from .facts import bump_cells, distance_facts
 from .state import Knowledge, Layout
 
 MAX_FOUND_SETS = 20_000
@@ -88,6 +88,7 @@ def _distance_facts(board: Board, knows: Knowledge, mark: str, found_sets) -> li
     cells = board_cells(board)
     seen = bump_cells(board, knows.role)
     goal = board.marks.get(mark, frozenset())
-    return [distance_facts(f"hdistance({mark}", step_distances(board, goal, seen | found), cells,
+    steps = open_steps(board)
+    return [distance_facts(f"hdistance({mark}", step_distances(board, goal, seen | found, steps=steps), cells,
                            "," + ",".join(map(str, knows.pack(found))))
             for found in found_sets]
