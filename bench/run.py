@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 sys.path.insert(0, str(BENCH))
 import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times)
+import engine as engine_bench  # noqa: E402  (bench/engine.py: the race solver per board size)
 import explainbench  # noqa: E402  (bench/explainbench.py: gridsolve explain, critical walls)
 import hidden as hidden_bench  # noqa: E402  (bench/hidden.py: the game with secret obstacles)
 GENERATED = BENCH / "boards"
@@ -1060,6 +1061,7 @@ def main(argv=None):
                 size_splits += split_lines(c, res) + [""]
 
     limits = [] if args.quick else limit_rows(args)
+    sizes = engine_bench.rows(args.repeat, 1, args.quick, log)
     many = multishot.rows(args, run_worker, str(boards[8].relative_to(ROOT)), log)
     explained, explain_target = explainbench.rows(args, run_child, gridsolve_cli(), str(boards[8].relative_to(ROOT)),
                                                   log)
@@ -1137,6 +1139,11 @@ def main(argv=None):
     notes = [(c, n) for c in seed_cases + random_cases + mech_cases for n in c.notes]
     if notes:
         doc += ["Notes:", ""] + [f"- {c.label} {c.role} {c.query}: {n}" for c, n in notes] + [""]
+    doc += ["## The race solver per board size", "",
+            "`gridsolve solve BOARD --json` against `python bench/baseline.py BOARD` in turn, whole process and "
+            "in process (each one's own `stats.total_s`), the explorer's value at the step limit, default memory "
+            "limit; *before*: issue 21's table (the level-by-level race solver, commit 19dd50a). "
+            "`bench/engine.py`.", ""] + sizes + [""]
     doc += ["## Ground once, ask many times", "",
             "`gridsolve/solve/engine.py`: one grounding of a board's race solver answers many questions, each adding "
             "only its answer parts (multi-shot solving); `verify` (a board's expectations), `play` (the solver's "

@@ -15,12 +15,11 @@ import click
 
 from . import __version__
 from .compile.compiler import compile_program
-from .errors import GridsolveError, QueryError
+from .errors import EXIT_FAILED, EXIT_INVALID, GridsolveError, QueryError
 from .language.loader import load_board
 from .language.position import QUERY_KINDS, make_position, make_query
 from .render import describe_position, draw_position, format_answer
-from .solve.solver import Limits, solve as solve_query
-from .errors import EXIT_FAILED, EXIT_INVALID
+from .solve.solver import Limits, solve
 from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES
 
 REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.verify.reports.FORMATS, checked by a test
@@ -97,13 +96,13 @@ SVG = click.option("--svg", "svg", metavar="FILE", help="Also draw an SVG pictur
                    "instead of the text).")
 
 
-@main.command()
+@main.command(name="show")
 @BOARD
 @position_options
 @SVG
 @click.option("--force", is_flag=True, help="Overwrite the --svg file if it exists.")
 @reports_errors
-def show(board, at, turn, step, svg, force):
+def show_command(board, at, turn, step, svg, force):
     """Draw BOARD (walls, pieces, marks) for the initial or a given position."""
     from .svg import board_svg, check_target, write_svg
     check_target(svg, force)
@@ -118,20 +117,20 @@ def show(board, at, turn, step, svg, force):
         write_svg(board_svg(loaded, position), svg, force)
 
 
-@main.command()
+@main.command(name="compile")
 @BOARD
 @query_options
 @hidden_options
 @click.option("--strategy", "want_strategy", is_flag=True, help="Include the strategy part.")
 @reports_errors
-def compile(board, role, kind, at, turn, step, horizon, hidden, free, found, want_strategy):
+def compile_command(board, role, kind, at, turn, step, horizon, hidden, free, found, want_strategy):
     """Print the complete clingo program for a query on BOARD (run it with `python -m clingo`)."""
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon, want_strategy, hidden, free, found)
     click.echo(compile_program(loaded, query).text, nl=False)
 
 
-@main.command()
+@main.command(name="solve")
 @BOARD
 @query_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -144,7 +143,7 @@ def compile(board, role, kind, at, turn, step, horizon, hidden, free, found, wan
 @hidden_options
 @MAX_MEMORY
 @reports_errors
-def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg, hidden, free, found):
+def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg, hidden, free, found):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
     if strategy_file is not None:
         if kind == "value":
@@ -157,7 +156,7 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
     check_target(svg, force)
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None, hidden, free, found)
-    answer = solve_query(loaded, query, Limits(seconds=timeout, progress=lambda line: click.echo(line, err=True)))
+    answer = solve(loaded, query, Limits(seconds=timeout, progress=lambda line: click.echo(line, err=True)))
     if strategy_file is not None:
         payload = {"board": str(board), "role": answer.role, "query": answer.query, "holds": answer.holds,
                    "strategy": answer.strategy or []}
@@ -177,7 +176,7 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
             click.echo(f"strategy: {len(answer.strategy or [])} positions written to {strategy_file}")
 
 
-@main.command()
+@main.command(name="explain")
 @BOARD
 @query_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -188,26 +187,26 @@ def solve(board, role, kind, at, turn, step, horizon, as_json, strategy_file, fo
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Critical walls: try the walls in this many worker processes.")
 @reports_errors
-def explain(board, role, kind, at, turn, step, horizon, as_json, no_walls, method, jobs):
+def explain_command(board, role, kind, at, turn, step, horizon, as_json, no_walls, method, jobs):
     """Why BOARD's position has its answer: the principal line, the refutation of each of the
     role's moves, and the critical walls (each single wall whose removal or addition changes it)."""
     from .render import format_explanation
-    from .solve.explain import explain as explain_position
+    from .solve.explain import explain
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon)
-    explanation = explain_position(loaded, query, walls=not no_walls, method=method, jobs=jobs)
+    explanation = explain(loaded, query, walls=not no_walls, method=method, jobs=jobs)
     if as_json:
         click.echo(json.dumps(explanation.as_dict(), indent=1))
     else:
         click.echo(format_explanation(loaded, explanation, query.position))
 
 
-@main.command()
+@main.command(name="ask")
 @BOARD
 @click.argument("questions", type=click.File("r", encoding="utf-8"), default="-")
 @MAX_MEMORY
 @reports_errors
-def ask(board, questions):
+def ask_command(board, questions):
     """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
     (default: standard input) with solve's options, one JSON answer a line out."""
     from .solve.questions import ask_many
@@ -223,7 +222,7 @@ def ask(board, questions):
     sys.exit(worst)
 
 
-@main.command()
+@main.command(name="play")
 @BOARD
 @click.option("--as", "humans", multiple=True, metavar="ROLE",
               help="A role you play (repeatable); the solver plays the others. Default: the first role. "
@@ -236,17 +235,17 @@ def ask(board, questions):
 @position_options
 @MAX_MEMORY
 @reports_errors
-def play(board, humans, horizon, seed, at, turn, step):
+def play_command(board, humans, horizon, seed, at, turn, step):
     """Play BOARD in the terminal against the solver's optimal strategy (moves from standard input)."""
     loaded = load_board(board)
     start = make_position(loaded, at, turn, step)
     lines = iter(sys.stdin)
-    from .play import play as play_game
-    play_game(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon, seed,
+    from .play import play
+    play(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon, seed,
               click.clear if sys.stdout.isatty() else None)
 
 
-@main.command()
+@main.command(name="verify")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default="text", show_default=True,
               help="text: a table; json; junit: JUnit XML; github: the table and ::error annotations.")
@@ -261,7 +260,7 @@ def play(board, humans, horizon, seed, at, turn, step):
               help="Name the single wall changes that would restore each failing expectation (slower).")
 @MAX_MEMORY
 @reports_errors
-def verify(paths, fmt, jobs, timeout, update, shard, explain_failures):
+def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures):
     """Check the board files in PATHS (files or folders; default: boards/) and their expect blocks.
 
     Exit code 0: every expectation holds; 1: one does not (or timed out); 2: a file is invalid.
@@ -281,7 +280,7 @@ def verify(paths, fmt, jobs, timeout, update, shard, explain_failures):
         sys.exit(EXIT_FAILED)
 
 
-@main.command()
+@main.command(name="generate")
 @click.option("--rules", "rules_name", metavar="NAME", help="The rule set of the new boards (a name from rules/).")
 @click.option("--like", type=click.Path(dir_okay=False, path_type=Path), metavar="BOARD",
               help="Boards like this one: its rules, its marks (how many cells, on the border or not), its size.")
@@ -324,14 +323,14 @@ def verify(paths, fmt, jobs, timeout, update, shard, explain_failures):
               "random player's win probability).")
 @click.option("--no-defaults", "no_defaults", is_flag=True, help="Ignore the rule set's good level (its "
               "generate: block): ask a win, with no metric test, unless the options say otherwise.")
-def generate(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
-             allow_sealed, allow_trivial, method, timeout, force, keep, svg, value, metric, difficulty, no_defaults):
+def generate_command(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
+                     allow_sealed, allow_trivial, method, timeout, force, keep, svg, value, metric, difficulty, no_defaults):
     """Write new boards that meet a requirement, each with an expect block of its measured values.
 
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
     3: --timeout was reached first.
     """
-    from .generate.generate import (Request, format_generated, generate as generate_boards, parse_metric,
+    from .generate.generate import (Request, format_generated, generate, parse_metric,
                                     parse_range, parse_size, progress_lines)
     request = Request(rules_name, like, parse_size(size), parse_range("--walls", walls), require, role,
                       parse_range("--plies", plies), horizon, count, seed, out, name, symmetry, allow_sealed,
@@ -339,7 +338,7 @@ def generate(rules_name, like, size, walls, require, role, plies, horizon, count
                       tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (), timeout is not None,
                       parse_range("--value", value), tuple(parse_metric(n, t) for n, t in metric), difficulty,
                       not no_defaults)
-    report = generate_boards(request, progress_lines(lambda line: click.echo(line, err=True)))
+    report = generate(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
     if svg and report.boards:
         from .svg import write_pictures
@@ -351,8 +350,26 @@ def generate(rules_name, like, size, walls, require, role, plies, horizon, count
         raise report.error
 
 
-@main.command()
-def schema():
+@main.command(name="studio")
+@click.argument("target", required=False, default=".", type=click.Path(path_type=Path))
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="The port to listen on (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; anything but 127.0.0.1 lets other machines knock (they still "
+                   "need the token).")
+@click.option("--no-browser", is_flag=True, help="Print the address only; do not open a browser.")
+@reports_errors
+def studio_command(target, port, host, no_browser):
+    """Edit, ask, play and save the levels of a folder (or one board file) in a local web page.
+
+    Prints the address to open, with this run's token: http://127.0.0.1:PORT/?token=...
+    """
+    from .studio.server import serve
+    serve(target, host, port, not no_browser, click.echo)
+
+
+@main.command(name="schema")
+def schema_command():
     """Print the JSON Schema of board files (for editors and other validators)."""
     from .language.schema import board_json_schema
     click.echo(json.dumps(board_json_schema(), indent=2))

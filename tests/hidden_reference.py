@@ -1,8 +1,10 @@
 """An independent explicit search of the robust game with secret obstacles (``solve --hidden``).
 
-Written from docs/secret-obstacles.md's description of ``--hidden`` and nothing else: it reads only the
-:mod:`gridsolve.language.model` data of a loaded board and never touches the compiler, the
-encodings or clingo.  Memoised recursion over (state, plies left); plain and slow on purpose.
+Written from docs/secret-obstacles.md's description of ``--hidden`` and docs/rule-language.md ("Secret
+placements") and nothing else: it imports nothing from gridsolve and reads the board and rule
+files itself (tests/refboard.py; a board is given as its path or as a board gridsolve loaded,
+of which only the path is used).  Memoised recursion over (state, plies left); plain and slow
+on purpose.
 
 The robust game for role R: R knows the cells it has stood on (free), the cells it bumped on
 (obstacles) and nothing else of the marks it bumps on that are ``hidden``.  The others (one
@@ -23,16 +25,20 @@ from __future__ import annotations
 
 from collections import deque
 
-from gridsolve.language.model import Board
+try:
+    import refboard
+except ModuleNotFoundError:            # imported as tests.hidden_reference
+    from tests import refboard
 
 DIRECTIONS = ("north", "south", "east", "west")
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
 INF = float("inf")
 
 
-def allowed_cells(board: Board, mark: str) -> frozenset:
+def allowed_cells(board, mark: str) -> frozenset:
     """Where the rules let an obstacle of ``mark`` go: any cell except those ``not_on`` names
     (a piece: its start cell as the board has it; a mark: its cells)."""
+    board = refboard.board_of(board)
     secret = board.rules.placement.get(mark)
     names = secret.not_on if secret else tuple(board.rules.roles)
     banned = set()
@@ -47,7 +53,8 @@ def allowed_cells(board: Board, mark: str) -> frozenset:
 class HiddenGame:
     """The robust game of ``role`` on ``board``, from R's knowledge."""
 
-    def __init__(self, board: Board, role: str):
+    def __init__(self, board, role: str):
+        board = refboard.board_of(board)
         self.board, self.role = board, role
         rules = board.rules
         self.rules = rules
@@ -258,15 +265,16 @@ class HiddenGame:
         return result
 
 
-def start_state(board: Board, role: str, position, free=(), found=()) -> tuple:
+def start_state(board, role: str, position, free=(), found=()) -> tuple:
     """The state of ``position`` with R's knowledge: ``free`` and ``found`` cells (R's own cell
     counts as free); the found obstacles are charged to the hidden marks in order."""
     game = HiddenGame(board, role)
+    board = game.board
     cells = tuple(dict(position.pieces)[r] for r in board.rules.roles)
     used = [0] * len(game.hidden)
     for cell in found:
         i = next(i for i, m in enumerate(game.hidden) if used[i] < game.counts[i] and cell in game.allowed[i])
         used[i] += 1
-    lost = tuple(position.lost_turns(board))
+    lost = refboard.lost_turns(board, position)
     own = cells[board.rules.roles.index(role)]
     return cells, position.side, lost, frozenset(free) | {own}, frozenset(found), tuple(used)

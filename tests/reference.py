@@ -1,9 +1,13 @@
 """An independent, plain explicit-state solver: the cross-check for the clingo solver.
 
 Written from the semantics in docs/answers.md ("What the answers mean") and docs/rule-language.md
-and nothing else: it reads only the :mod:`gridsolve.language.model` data of a loaded board (and builds
-:class:`Position` values) and never touches the compiler, the encodings or clingo.  It is
-memoised recursion over (state, plies left); short and slow on purpose.
+and nothing else: it imports nothing from gridsolve.  It reads the board and rule files itself
+(tests/refboard.py: plain YAML and its own reading of every rule option and default); a board
+may be given as its path or as a board gridsolve loaded, of which only the path is used.
+Positions are read by their fields (``pieces``, ``side``, ``step``, ``items``, ``lost``,
+``was``, see tests/refboard.py) and the positions it returns are the one it was given with
+those fields replaced (``dataclasses.replace``), so a caller gets back the kind it passed.  It
+is memoised recursion over (state, plies left); short and slow on purpose.
 
 A state is ``(cells, turn, items, lost, was)``:
 
@@ -31,11 +35,14 @@ The game, for the question about role R with team T (``rules.team_of(R)``):
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import deque
 
-from gridsolve.language.model import Board, Condition
-from gridsolve.language.position import Position
+try:
+    import refboard
+except ModuleNotFoundError:            # imported as tests.reference (bench/run.py)
+    from tests import refboard
 
 DIRECTIONS = ("north", "south", "east", "west")
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
@@ -57,7 +64,7 @@ class Game:
     """The rules of one board as plain Python: conditions, ends, scores, moves, successors
     (shared by every query on it)."""
 
-    def __init__(self, board: Board):
+    def __init__(self, board: refboard.Board):
         self.board = board
         self.rules = rules = board.rules
         self.roles = rules.roles
@@ -107,7 +114,7 @@ class Game:
         i = self.collect_index[name]
         return len(self.start_items[i]) - len(state[2][i])
 
-    def holds(self, when: Condition, state) -> bool:
+    def holds(self, when: refboard.When, state) -> bool:
         cells, _, _, _, was = state
         at = {r: cells[i] for r, i in self.index.items()}
         marks = self.board.marks
@@ -122,7 +129,7 @@ class Game:
                 return False
         for name, at_least in when.collected:
             total = len(self.start_items[self.collect_index[name]])
-            if self.taken(state, name) < (total if at_least < 0 else at_least):
+            if self.taken(state, name) < (total if at_least is None else at_least):
                 return False
         for piece, other, mark in when.nearer:
             if not self.distance(piece, mark, at[piece]) < self.distance(other, mark, at[other]):
@@ -272,20 +279,22 @@ class Game:
         return self._successors[state]
 
     # --- positions -----------------------------------------------------------------------
-    def state_of(self, position: Position):
+    def state_of(self, position):
         at = dict(position.pieces)
         cells = tuple(tuple(at[r]) for r in self.roles)
-        left = position.items_left(self.board)
+        left = refboard.items_left(self.board, position)
         items = tuple(frozenset(left[c.name]) for c in self.collect)
-        lost = tuple(position.lost_turns(self.board))
+        lost = refboard.lost_turns(self.board, position)
         was = frozenset(p for p in position.was if p in self.was_pairs)
         return cells, position.side, items, lost, was
 
-    def position_of(self, state, step: int) -> Position:
+    def position_of(self, state, step: int, like):
+        """``state`` at ``step`` as a position of the kind of ``like`` (its fields replaced)."""
         cells, t, items, lost, was = state
-        return Position(tuple(zip(self.roles, cells)), t, step,
-                        tuple((c.name, items[i]) for i, c in enumerate(self.collect)) if self.collect else None,
-                        lost if self.keeps_lost else (), was)
+        return dataclasses.replace(
+            like, pieces=tuple(zip(self.roles, cells)), side=t, step=step,
+            items=tuple((c.name, items[i]) for i, c in enumerate(self.collect)) if self.collect else None,
+            lost=lost if self.keeps_lost else (), was=was)
 
 
 class RoleSolver:
@@ -455,48 +464,53 @@ class RoleSolver:
 
 # --- the public interface -----------------------------------------------------------------
 
+# ``board`` below: a board file's path, or a board gridsolve loaded (only its path is read).
+
 _GAMES: dict = {}
 
 
-def game_of(board: Board) -> Game:
-    """The (cached) game of ``board``; the cache keeps the board alive so ids stay unique."""
-    entry = _GAMES.get(id(board))
-    if entry is None or entry[0] is not board:
+def _entry(board) -> tuple:
+    """(the board as read here, its game, {role: solver}), cached per file while it is unchanged."""
+    read = refboard.board_of(board)
+    entry = _GAMES.get(read.path)
+    if entry is None or entry[0] is not read:
         if len(_GAMES) > 16:
             _GAMES.clear()
-        entry = (board, Game(board), {})
-        _GAMES[id(board)] = entry
-    return entry[1]
+        entry = _GAMES[read.path] = (read, Game(read), {})
+    return entry
 
 
-def _solver(board: Board, role: str) -> RoleSolver:
-    game_of(board)
-    solvers = _GAMES[id(board)][2]
+def game_of(board) -> Game:
+    return _entry(board)[1]
+
+
+def _solver(board, role: str) -> RoleSolver:
+    _, game, solvers = _entry(board)
     if role not in solvers:
-        solvers[role] = RoleSolver(_GAMES[id(board)][1], role)
+        solvers[role] = RoleSolver(game, role)
     return solvers[role]
 
 
-def remaining(board: Board, position: Position, horizon: int | None = None) -> int:
-    left = board.rules.last_step - position.step
+def remaining(board, position, horizon: int | None = None) -> int:
+    left = game_of(board).rules.last_step - position.step
     return left if horizon is None else min(left, horizon)
 
 
-def end_of(board: Board, position: Position) -> str | None:
+def end_of(board, position) -> str | None:
     game = game_of(board)
     end = game.end(game.state_of(position))
     return None if end is None else end.name
 
 
-def legal_moves(board: Board, position: Position) -> dict[str, Position]:
+def legal_moves(board, position) -> dict:
     """{joint move name: successor position} of the entry to move; empty when the game has
     ended or a role to move has no move."""
     game = game_of(board)
     succ = game.successors(game.state_of(position))
-    return {name: game.position_of(s, position.step + 1) for name, s in succ.items()}
+    return {name: game.position_of(s, position.step + 1, position) for name, s in succ.items()}
 
 
-def stop_scores(board: Board, position: Position, horizon: int | None = None) -> dict | None:
+def stop_scores(board, position, horizon: int | None = None) -> dict | None:
     """Every role's score if the game stops at ``position`` (by an end, the step limit or the
     horizon, or a role to move without a move); None if it goes on."""
     game = game_of(board)
@@ -510,7 +524,7 @@ def stop_scores(board: Board, position: Position, horizon: int | None = None) ->
     return None
 
 
-def reference_answer(board: Board, role: str, kind: str, position: Position,
+def reference_answer(board, role: str, kind: str, position,
                      horizon: int | None = None, move_ref: str | None = None) -> dict:
     """The answer to a query, as ``gridsolve.solve.solver.solve`` should give it.
 

@@ -21,6 +21,7 @@ from gridsolve.solve.solver import solve
 from gridsolve.solve.walls import Wall, graph_supported, interior_walls, solve_outcome, solve_variant, toggled
 from gridsolve.svg import board_svg, follow_line
 
+import reference
 from conftest import CORRIDOR, ROOT
 from randomboards import random_board, random_mechanism_board
 from test_differential import _load, mechanism_queries, plain_queries
@@ -172,7 +173,7 @@ def test_every_seed_board_renders_its_principal_line(name):
     query = make_query(board, horizon=HORIZON.get(name))
     answer = solve(board, query)
     root = _parse(board_svg(board, query.position, answer))
-    assert root.find(f"{SVG}title").text.endswith(answer_title_tail(answer))
+    assert root.find(f"{SVG}title").text == f"{board.name}: {documented_value_line(answer)}"
     followed = follow_line(board, query.position, answer.line)
     assert len(followed) == len(answer.line)
     labels = [g.find(f"{SVG}title").text for g in root.iter(f"{SVG}g") if g.find(f"{SVG}title") is not None]
@@ -182,9 +183,15 @@ def test_every_seed_board_renders_its_principal_line(name):
     assert sorted(set(numbered)) == list(range(1, len(answer.line) + 1))
 
 
-def answer_title_tail(answer) -> str:
-    from gridsolve.render import verdict
-    return verdict(answer)
+def documented_value_line(answer) -> str:
+    """The answer line of a value question as the README writes it ("value for explorer: 0
+    within 49 plies, the game ends in 20 plies"; "nothing better or worse can be forced" where
+    the plies are null), filled in from the answer's fields; the picture's title is the board's
+    name and this line."""
+    assert answer.query == "value"
+    tail = (f"the game ends in {answer.plies} plies" if answer.plies is not None
+            else "nothing better or worse can be forced")
+    return f"value for {answer.role}: {answer.value} within {answer.remaining} plies, {tail}"
 
 
 def test_line_ends_where_the_rules_put_the_pieces():
@@ -206,10 +213,37 @@ def test_cli_explain_json(tmp_path):
     data = json.loads(result.output)
     assert {"value", "plies", "line", "moves", "refutation", "critical_walls"} <= set(data)
     assert data["stats"]["walls_tried"] == 10 and data["stats"]["walls_method"] == "graph"
-    for entry in data["critical_walls"]:
-        assert set(entry) == {"wall", "change", "value", "plies", "win"}
-        assert entry["change"] in ("remove", "add") and entry["wall"]["side"] in ("north", "east")
-        assert len(entry["wall"]["cell"]) == 2
+    # explorer (1,2) right above the mummy (1,1), to move: whatever it does the mummy catches it
+    assert (data["value"], data["plies"]) == (0, 2)
+    assert data["critical_walls"] == reference_critical_walls(tmp_path, {"explorer": [1, 2], "mummy": [1, 1]})
+    assert data["critical_walls"], "the wall between the two pieces changes the answer"
+
+
+def reference_critical_walls(tmp_path, pieces: dict) -> list[dict]:
+    """The critical walls of the corridor (its 10 interior edges, each removed where there is a
+    wall, added where there is none) as tests/reference.py answers each toggled board: the edges
+    whose value or plies differ from the board's own, in the order explain lists them (north
+    edges, then east edges, by cell)."""
+    north, east = {(2, 1), (3, 1)}, set()
+
+    def answer(north, east) -> dict:
+        text = (f"rules: mummy-maze-2007\nsize: [4, 2]\nwalls: {{north: {[list(c) for c in sorted(north)]}, "
+                f"east: {[list(c) for c in sorted(east)]}}}\npieces: {json.dumps(pieces)}\n"
+                f"marks: {{exit: [[4, 2]]}}\n")
+        board = _load(tmp_path, text, "toggled.yaml")
+        return reference.reference_answer(board, "explorer", "value", initial_position(board))
+    base = answer(north, east)
+    out = []
+    edges = [("north", (x, 1)) for x in range(1, 5)] + [("east", (x, y)) for x in range(1, 4) for y in (1, 2)]
+    for side, cell in sorted(edges, key=lambda e: (e[0] != "north", e[1])):
+        walls = {"north": set(north), "east": set(east)}
+        change = "remove" if cell in walls[side] else "add"
+        walls[side] ^= {cell}
+        got = answer(walls["north"], walls["east"])
+        if (got["value"], got["plies"]) != (base["value"], base["plies"]):
+            out.append({"wall": {"cell": list(cell), "side": side}, "change": change, "value": got["value"],
+                        "plies": got["plies"], "win": got["win"]})
+    return out
 
 
 def test_cli_explain_text(tmp_path):
@@ -225,18 +259,25 @@ def test_cli_explain_text(tmp_path):
     assert "add the wall east of (3,2): value 0, forced in 4 plies" in result.output
 
 
+def test_cli_explain_with_no_plies_left_finds_no_critical_wall(tmp_path):
+    """--horizon 0: the position is scored by the timeout (50), and no wall can change that."""
+    path = tmp_path / "corridor.yaml"
+    path.write_text(CORRIDOR, encoding="utf-8")
+    result = CliRunner().invoke(main, ["explain", str(path), "--method", "graph", "--horizon", "0"])
+    assert result.exit_code == 0, result.output
+    assert "value for explorer: 50 within 0 plies, nothing better or worse can be forced" in result.output
+    assert "critical walls (10 interior edges tried, 0 change the answer; now: value 50, nothing is forced):\n" \
+        "  none: no single wall removed or added changes the answer" in result.output
+
+
 @pytest.mark.parametrize("args, message", [
     (["--role", "ghost"], "Error: --role ghost: unknown role"),
     (["--at", "explorer=9,9"], "is not a free cell"),
-    (["--method", "graph", "--horizon", "0"], None),
 ])
 def test_cli_explain_errors(tmp_path, args, message):
     path = tmp_path / "corridor.yaml"
     path.write_text(CORRIDOR, encoding="utf-8")
     result = CliRunner().invoke(main, ["explain", str(path), *args])
-    if message is None:
-        assert result.exit_code == 0, result.output
-        return
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
 
@@ -304,5 +345,9 @@ def test_readme_picture_is_the_2007_seed():
     board = load_board(ROOT / "boards" / "mummymaze2p-2007.yaml")
     answer = solve(board, make_query(board))
     root = _parse((ROOT / "docs" / "mummymaze2p-2007.svg").read_text(encoding="utf-8"))
-    assert root.find(f"{SVG}title").text == f"{board.name}: {answer_title_tail(answer)}"
-    assert "docs/mummymaze2p-2007.svg" in (ROOT / "README.md").read_text(encoding="utf-8")
+    # the README's explain example states the answer: the mummy catches the explorer in 20 plies
+    stated = "value for explorer: 0 within 49 plies, the game ends in 20 plies"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert stated in readme and "docs/mummymaze2p-2007.svg" in readme
+    assert (answer.value, answer.remaining, answer.plies) == (0, 49, 20)
+    assert root.find(f"{SVG}title").text == f"{board.name}: {stated}"

@@ -5,6 +5,8 @@ The mutants are seeded text mutations of the shipped boards and rule sets
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from click.testing import CliRunner
 
@@ -13,29 +15,37 @@ from conftest import ROOT
 from mutants import Mutant, mutants, probe
 
 
-def _tracebacks(count: int, seed: int, folder) -> list[str]:
-    found = []
+def _probed(count: int, seed: int, folder) -> tuple[list[str], Counter]:
+    """The tracebacks of ``mutants(count, seed)`` and how many exited with each code."""
+    found, codes = [], Counter()
     for index, mutant in enumerate(mutants(count, seed)):
         code, problem = probe(mutant, folder / str(index))
+        codes[code] += 1
         if problem is not None:
             found.append(f"{mutant.name}\n{problem}")
-    return found
+    return found, codes
 
 
 def test_a_hundred_mutants_of_the_shipped_boards_give_clean_errors(tmp_path):
-    assert _tracebacks(100, 16, tmp_path) == []
+    tracebacks, codes = _probed(100, 16, tmp_path)
+    assert tracebacks == []
+    assert codes[2] >= 70, codes          # the errors are what is tested: most mutants must be invalid
 
 
 @pytest.mark.slow
 def test_a_thousand_mutants_of_the_shipped_boards_give_clean_errors(tmp_path):
-    assert _tracebacks(1000, 0, tmp_path) == []
+    tracebacks, codes = _probed(1000, 0, tmp_path)
+    assert tracebacks == []
+    assert codes[2] >= 700, codes
 
 
-def test_the_mutants_are_seeded_and_mostly_invalid():
+def test_the_mutants_are_seeded_and_mostly_invalid(tmp_path):
     first, again = list(mutants(50, 3)), list(mutants(50, 3))
     assert [m.board for m in first] == [m.board for m in again]
     assert len({m.board for m in first}) > 45
     assert any(m.rules is not None for m in mutants(100, 3))
+    _, codes = _probed(50, 3, tmp_path)
+    assert codes[2] >= 35 and codes[0] + codes[2] == 50, codes     # 42 invalid, 8 still valid
 
 
 @pytest.mark.parametrize("start, line, what", [

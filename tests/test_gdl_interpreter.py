@@ -12,9 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -758,33 +756,23 @@ MAX_PLIES = {A: 49, B: 50, C: 29, D: 99}
 def test_random_playouts(name):
     g = game(name)
     rng = random.Random(20240601)
-    timings = []
     for _ in range(8):
         s = g.initial()
         plies = 0
         while True:
-            t0 = time.perf_counter()
-            term = g.terminal(s)
-            timings.append(time.perf_counter() - t0)
-            if term:
+            if g.terminal(s):
                 break
-            t0 = time.perf_counter()
             legal = {r: g.legal(s, r) for r in g.roles}
-            timings.append((time.perf_counter() - t0) / len(g.roles))
             assert all(legal.values()), legal
             assert all(m == sorted(m, key=term_sort_key) for m in legal.values())
             moves = {r: rng.choice(ms) for r, ms in legal.items()}
-            t0 = time.perf_counter()
             s = g.next(s, moves)
-            timings.append(time.perf_counter() - t0)
             plies += 1
             if name == D:
                 assert len(pellets(s)) + int(fact_value(s, "collected")) == 33
         assert plies <= MAX_PLIES[name]
         goals = g.goals(s)  # exactly one goal value per role
         assert all(0 <= v <= 100 for v in goals.values())
-    # generous bound on the mean cost of one call (typically well under 1 ms)
-    assert statistics.mean(timings) < 0.010
 
 
 class _LazyGame(GdlGame):

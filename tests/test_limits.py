@@ -113,13 +113,18 @@ def test_a_ground_call_within_the_limit_is_left_alone():
 
 
 def test_memory_the_process_held_before_is_not_counted():
-    held = b"x" * (300 * 10 ** 6)         # resident before the budget is made
+    earlier = Budget(Limits(memory=100 * 10 ** 6), "the bytes", lambda needed: "")
+    held = b"x" * (300 * 10 ** 6)         # resident after ``earlier`` was made, before ``budget``
     budget = Budget(Limits(memory=100 * 10 ** 6), "the test's atoms", lambda needed: "")
     budget.after("after nothing")
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "p(X) :- X = 1..1000.")
     budget.ground(ctl, [("base", [])], "while grounding them")
-    assert len(ctl.symbolic_atoms) == 1000 and len(held) == 300 * 10 ** 6
+    assert len(ctl.symbolic_atoms) == 1000
+    # the same limit counts the bytes where they came after the budget was made
+    with pytest.raises(MemoryLimitError, match=r"^the bytes do not fit: \d+ MB in use \(limit 100 MB\)"):
+        earlier.after("after the bytes")
+    del held
 
 
 def test_the_layered_solver_stops_at_the_memory_limit():

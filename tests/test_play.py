@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 
+import seed_answers
 from conftest import CORRIDOR
 
 
@@ -142,6 +143,11 @@ def test_pacman_against_the_ghost_team():
 
 
 def test_mummy_maze_seed_board_hint():
-    result = play(BOARDS / "mummymaze2p.yaml", stdin="hint\nquit\n")
+    """The hint lists every move of the explorer with the values and plies the reference gives
+    (tests/seed_answers.py)."""
+    result = play(seed_answers.SEED_GDL, stdin="hint\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "  value for explorer: 0 within 50 plies\n  east           value    0  plies 15\n  north          value    0  plies 17\n" in result.output
+    lines = [f"  value for explorer: {seed_answers.EXPLORER_GDL_VALUE} within {seed_answers.EXPLORER_GDL_REMAINING} plies"]
+    lines += [f"  {move:<14} value {value:>4}  plies {plies}"
+              for move, (value, plies) in sorted(seed_answers.EXPLORER_GDL_MOVES.items())]
+    assert "\n".join(lines) + "\n" in result.output

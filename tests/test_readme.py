@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import re
+import shlex
 
 import pytest
 
+from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.solve.solver import solve
 
+import reference
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -28,9 +31,87 @@ def test_ci_runs_the_readme_test_command():
 
 @pytest.mark.parametrize("text", BOARDS)
 def test_example_boards_load_and_solve(text, make_board):
+    """The manual states no answer for its example boards: the solver's is checked against the
+    independent reference (tests/reference.py)."""
     board = make_board(text)
-    answer = solve(board, make_query(board))
-    assert answer.value in board.rules.scores_of(board.rules.roles[0])
+    query = make_query(board)
+    answer = solve(board, query)
+    want = reference.reference_answer(board, query.role, query.kind, query.position)
+    assert (answer.value, answer.plies, answer.win, answer.survives) == \
+        (want["value"], want["plies"], want["win"], want["survives"])
+
+
+# --- the answers the manual states for the seed games, solved ----------------------------------
+
+def stated_answers() -> list[tuple[str, list[str], str]]:
+    """(board, the query's options, the stated answer) of every row of the manual's table
+    "What gridsolve answers from the initial positions" (``| board | question | answer |``);
+    a row asking two questions (``A / B``) gives two, the second taking the first's options it
+    does not set itself."""
+    rows = []
+    for page in MANUAL:
+        table = re.search(r"^\| board \| question \| answer \|\n\|[-|]+\|\n((?:\|.*\|\n)+)", page, re.M)
+        if table is None:
+            continue
+        for line in table.group(1).splitlines():
+            board, question, answer = (cell.strip() for cell in line.strip("|").split(" | "))
+            asked = [shlex.split(text) for text in re.findall(r"`([^`]*)`", question)]
+            claims = answer.split(":")[0].split(" / ")
+            assert len(claims) == len(asked), f"cannot read the row {line!r}"
+            for options, claim in zip(asked, claims):
+                merged = {**_options(asked[0]), **_options(options)}
+                rows.append((board, merged, claim + answer[len(answer.split(":")[0]):], question))
+    return rows
+
+
+def _options(words: list[str]) -> dict:
+    """{option: value} of command-line words: True for a flag, a tuple for ``--at``."""
+    out: dict = {}
+    i = 0
+    while i < len(words):
+        if i + 1 < len(words) and not words[i + 1].startswith("--"):
+            value, step = words[i + 1], 2
+        else:
+            value, step = True, 1
+        out[words[i]] = out.get(words[i], ()) + (value,) if words[i] == "--at" else value
+        i += step
+    return out
+
+
+STATED = stated_answers()
+QUICK_BOARDS = ("mummymaze2p-2007", "mummymaze2p")
+
+
+def test_the_manual_states_answers_for_every_seed_game():
+    assert {board for board, *_ in STATED} >= {"mummymaze2p-2007", "mummymaze2p", "wallmaze", "pacman3p",
+                                                "maze-runner-duel"}
+    assert len(STATED) >= 12
+
+
+@pytest.mark.parametrize("board,options,claim,question", [
+    row if row[0] in QUICK_BOARDS else pytest.param(*row, marks=pytest.mark.slow) for row in STATED],
+    ids=[f"{row[0]} {' '.join(f'{k} {v}' for k, v in row[1].items())}" for row in STATED])
+def test_the_manual_states_the_answers_gridsolve_gives(board, options, claim, question):
+    """The value (or, for a survive question, yes/no) the row starts with, its plies where it
+    says "in N plies", and the plies considered where the question says "(N plies)"."""
+    loaded = load_board(ROOT / "boards" / f"{board}.yaml")
+    known = {"--role", "--query", "--at", "--horizon", "--hidden"}
+    assert set(options) <= known, f"the test does not read {set(options) - known} of {question!r}"
+    query = make_query(loaded, options.get("--role"), options.get("--query", "value"), at=options.get("--at", ()),
+                       horizon=int(options["--horizon"]) if "--horizon" in options else None,
+                       hidden=bool(options.get("--hidden")))
+    answer = solve(loaded, query)
+    first = re.match(r"(\d+|yes|no)\b", claim).group(1)
+    if first in ("yes", "no"):
+        assert answer.holds == (first == "yes"), (question, claim)
+    else:
+        assert answer.value == int(first), (question, claim, answer.value)
+    plies = re.search(r"\bin (\d+) plies", claim)
+    if plies:
+        assert answer.plies == int(plies.group(1)), (question, claim, answer.plies)
+    considered = re.search(r"\((\d+) plies\)", question)
+    if considered:
+        assert answer.remaining == int(considered.group(1)), (question, answer.remaining)
 
 
 def test_example_rule_set_is_the_shipped_one(make_board):

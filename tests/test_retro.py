@@ -74,7 +74,7 @@ def test_random_boards_cover_every_rule_option_the_race_solver_serves(tmp_path):
 
 @pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
 def test_the_successors_are_the_compiled_moves_without_their_names(tmp_path, mechanisms):
-    """succ(S,S2) of the game graph = the pairs of edge(S,M,S2) of the single-shot program,
+    """succ(S,S2,_) of the game graph = the pairs of edge(S,M,S2) of the single-shot program,
     and the positions and their ends are the same."""
     checked = 0
     for seed in range(3):

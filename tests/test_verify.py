@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import json
-import time
 import xml.etree.ElementTree as ET
 
+import jsonschema                   # a test dependency (pyproject.toml: test): never skipped
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from gridsolve.verify.beeline import _Game, check_beeline
@@ -144,22 +145,21 @@ def test_github_annotations_point_at_the_expectation(tmp_path):
 
 @pytest.mark.slow
 def test_a_board_that_runs_out_of_time_is_a_failure_and_the_run_goes_on(tmp_path):
-    # Two layered solves on Wallmaze (each more than 2 s) against a corridor (a few ms).
+    # The behaviour is the timeout: Wallmaze's value over the whole game (29 plies, a layered
+    # solve of about 12 s: README, "The seed games") against --timeout 1, a generous margin,
+    # then a corridor (a few ms) that still gets checked.
     seed = (BOARDS / "wallmaze.yaml").read_text().split("\nexpect:")[0]
-    slow = write(tmp_path, "a_slow.yaml", seed + "\nexpect:\n" + "".join(
-        f"  - role: white\n    horizon: {h}\n    value: 0\n" for h in (27, 28)))
+    slow = write(tmp_path, "a_slow.yaml", seed + "\nexpect:\n  - role: white\n    value: 0\n")
     quick = write(tmp_path, "b_quick.yaml", CORRIDOR)
-    result = run("verify", tmp_path, "--timeout", "1.5", "--format", "json")
+    result = run("verify", tmp_path, "--timeout", "1", "--format", "json")
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
     by_path = {board["path"]: board for board in report["boards"]}
     slow_checks = by_path[str(slow)]["checks"]
-    assert slow_checks[0]["status"] == "pass"
-    assert slow_checks[-1]["check"] == "white value horizon 28"
-    assert slow_checks[-1]["status"] == "timeout"
-    assert slow_checks[-1]["message"] == "the board did not finish within 1.5 s"
+    assert [(c["check"], c["status"], c["message"]) for c in slow_checks] == [
+        ("schema", "pass", ""), ("white value", "timeout", "the board did not finish within 1 s")]
     assert [c["status"] for c in by_path[str(quick)]["checks"]] == ["pass", "pass"]
-    assert report["summary"]["timeout"] >= 1 and report["summary"]["failed"] is True
+    assert report["summary"]["timeout"] == 1 and report["summary"]["failed"] is True
 
 
 def test_json_report(tmp_path):
@@ -343,8 +343,6 @@ def test_schema_command_prints_the_json_schema_that_validates_the_boards(tmp_pat
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["title"] == "gridsolve board"
     assert "expect" in schema["properties"]
-    jsonschema = pytest.importorskip("jsonschema")
-    import yaml
     for path in sorted(BOARDS.glob("*.yaml")):
         jsonschema.validate(yaml.safe_load(path.read_text()), schema)
     board = yaml.safe_load(COMMENTED)
@@ -358,23 +356,18 @@ def test_schema_command_prints_the_json_schema_that_validates_the_boards(tmp_pat
 # - The shipped boards ---
 
 @pytest.mark.slow
-def test_every_shipped_board_has_expectations_and_they_hold_with_two_jobs(tmp_path, capsys):
+def test_every_shipped_board_has_expectations_and_they_hold_with_two_jobs(tmp_path):
     for path in sorted(BOARDS.glob("*.yaml")):
         assert "\nexpect:\n" in path.read_text(), path
-    started = time.perf_counter()
     result = run("verify", BOARDS, "--jobs", "2")
-    elapsed = time.perf_counter() - started
     assert result.exit_code == 0, result.output
     statuses = [row[-1] for row in rows(result.stdout)]
     assert len(statuses) >= 10 and set(statuses) == {"pass"}
-    with capsys.disabled():
-        print(f"\n  gridsolve verify boards/ --jobs 2: {elapsed:.2f} s")
 
 
 def test_pre_commit_hook_runs_verify_on_yaml_files():
     import re
 
-    import yaml
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert {k: hook[k] for k in ("id", "entry", "language", "files")} == {
         "id": "gridsolve-verify", "entry": "gridsolve verify", "language": "python", "files": r"\.ya?ml$"}

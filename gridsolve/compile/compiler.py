@@ -434,8 +434,8 @@ class GraphProgram:
 
 def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgram:
     """The game graph of the race solver over the positions reachable from ``roots``: the
-    compiled game rules with the moves projected on their positions (``succ(S,S2)``, no move
-    names, no ``mover/2``), ``reach/1``, ``terminal/1`` and ``outcome/2``, nothing shown (the
+    compiled game rules with the moves projected on their positions (``succ(S,S2,gridsolve_move)``,
+    no move names, no ``mover/2``), ``reach/1``, ``terminal/1`` and ``outcome/2``, nothing shown (the
     ranks are computed from it by :mod:`gridsolve.solve.retro`); and the named moves
     (``edge(S,M,S2)``) as a part ``moves(p)`` for one position p at a time, ground only where
     an answer looks at the moves."""
@@ -447,7 +447,7 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
         "% - Roots ---", " ".join(f"root({r})." for r in roots), "",
         "% - The game graph: positions and their successors (the moves without their names) ---",
         "rdest(R,X,Y,AX,AY,PX,PY,B) :- rmove(R,X,Y,_,AX,AY,PX,PY,B).",
-        "reach(S) :- root(S).", "reach(S) :- succ(_,S).", graph_rules, "", *encodings, "", "#show."])
+        "reach(S) :- root(S).", "reach(S) :- succ(_,S,_).", graph_rules, "", *encodings, "", "#show."])
     named = "\n".join(line for line in move_rules(board, layout) if line.startswith("edge("))
     moves = "\n".join(facts + [*encodings, "#show edge/3.", "#program moves(p).", with_domain(named, "", "p = (")])
     return GraphProgram(graph, moves)

@@ -17,6 +17,7 @@ from ..language.model import Board, Condition, Rules
 from .state import Layout
 
 STATE, EXPAND = "{STATE}", "{EXPAND}"
+MOVE_MARK = "gridsolve_move"     # the last argument of the game graph's succ/3
 
 
 class Vars:
@@ -156,8 +157,10 @@ def _joint_label(roles: list[str], moves: list[str]) -> str:
 def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), graph: bool = False) -> list[str]:
     """``mover/2`` and the moves: ``edge(S,M,S2)`` per ply, or for entries that move
     ``split_team`` with others, ``split_edge(S,Mteam,Mothers,S2)``.  With ``graph``: the same
-    rules without the move names, ``succ(S,S2)`` (S2 follows S by some move) from ``rdest``
-    (``rmove`` without the move name), and no ``mover/2``: the game graph alone."""
+    rules without the move names, ``succ(S,S2,gridsolve_move)`` (S2 follows S by some move;
+    the constant tells these atoms from every other by their arguments alone, see
+    gridsolve/solve/retro.py) from ``rdest`` (``rmove`` without the move name), and no
+    ``mover/2``: the game graph alone."""
     rules = board.rules
     v = Vars(layout)
     n = Vars(layout, "N")
@@ -181,8 +184,10 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), g
             labels.append(f"M{i}")
         team = [r for r in movers if r in split_team]
         split = bool(team) and len(team) < len(movers)
+        tail = ")"
         if graph:
             head_move = f"succ({now},"
+            tail = f",{MOVE_MARK})"
         elif split:
             others = [r for r in movers if r not in split_team]
             head_move = (f"split_edge({now},{_joint_label(team, [f'M{v.index[r]}' for r in team])},"
@@ -193,7 +198,7 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), g
             after = _after(board, layout, turn, movers, cells, effect, v, n)
             for choice in itertools.product(*negations) if negations else [()]:
                 rule_body = [*body[:1], *choice, *body[1:], *case_body, *after.body]
-                out.append(f"{head_move}{after.term}) :- {', '.join(rule_body)}.")
+                out.append(f"{head_move}{after.term}{tail} :- {', '.join(rule_body)}.")
     return out
 
 

@@ -5,6 +5,7 @@ Every mistake is reported as a :class:`~gridsolve.errors.BoardError` naming the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NoReturn
 
 from . import schema
 from .asciimap import parse_map
@@ -25,7 +26,7 @@ class _Origin:
         line = raw.line_of(raw_key) if hasattr(raw, "line_of") else None
         self.places[key] = (path, line)
 
-    def fail(self, key: str, message: str, hint: str | None = None):
+    def fail(self, key: str, message: str, hint: str | None = None) -> NoReturn:
         path, line = self.places.get(key, self.places.get("", ("<rules>", None)))
         raise BoardError(path, line, message, hint)
 

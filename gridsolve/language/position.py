@@ -1,10 +1,10 @@
 """Positions and queries: what the user asks about, checked against the board."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from ..errors import QueryError
+from .celltext import read_cell
 from .model import Board, Cell
 
 QUERY_KINDS = ("value", "win", "survive")
@@ -86,9 +86,6 @@ def initial_position(board: Board) -> Position:
     return Position(tuple((r, board.pieces[r]) for r in board.rules.roles), 0, board.rules.first_step)
 
 
-_CELL = re.compile(r"^\s*\(?\s*(\d+)\s*,\s*(\d+)\s*\)?\s*$")
-
-
 def parse_placement(text: str, board: Board) -> tuple[str, Cell]:
     """``PIECE=X,Y`` as written after ``--at``."""
     if "=" not in text:
@@ -98,10 +95,9 @@ def parse_placement(text: str, board: Board) -> tuple[str, Cell]:
     if piece not in board.rules.roles:
         raise QueryError(f"--at {text}: unknown piece '{piece}'",
                          f"the pieces of {board.name} are: {', '.join(board.rules.roles)}")
-    match = _CELL.match(where)
-    if not match:
+    cell = read_cell(where)
+    if cell is None:
         raise QueryError(f"--at {text}: '{where}' is not a cell", "write X,Y, e.g. 3,4")
-    cell = (int(match.group(1)), int(match.group(2)))
     if not board.on_board(cell):
         raise QueryError(f"--at {text}: ({cell[0]},{cell[1]}) is not a free cell of the "
                          f"{board.width}x{board.height} board")

@@ -8,8 +8,8 @@ mark and the start cells of the pieces are forbidden.
 from __future__ import annotations
 
 from ..errors import QueryError
+from .celltext import read_cell
 from .model import Board, Cell
-from .position import _CELL
 
 
 def hidden_marks(board: Board, role: str) -> tuple[str, ...]:
@@ -51,10 +51,9 @@ def owner(board: Board, mark: str) -> str | None:
 
 
 def _cell_text(option: str, text: str, board: Board) -> Cell:
-    match = _CELL.match(text)
-    if not match:
+    cell = read_cell(text)
+    if cell is None:
         raise QueryError(f"{option} {text}: not a cell", "write X,Y, e.g. 3,4")
-    cell = (int(match.group(1)), int(match.group(2)))
     if not board.on_board(cell):
         raise QueryError(f"{option} {text}: ({cell[0]},{cell[1]}) is not a cell of the "
                          f"{board.width}x{board.height} board")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from ..errors import BoardError
 
@@ -25,7 +26,7 @@ class Where:
         name = f"{self.key}[{key}]" if isinstance(key, int) else (f"{self.key}.{key}" if self.key else str(key))
         return Where(self.path, line, name)
 
-    def fail(self, message: str, hint: str | None = None):
+    def fail(self, message: str, hint: str | None = None) -> NoReturn:
         prefix = f"{self.key}: " if self.key else ""
         raise BoardError(self.path, self.line, prefix + message, hint)
 

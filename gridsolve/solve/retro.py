@@ -26,6 +26,7 @@ import clingo
 import numpy as np
 
 from ..compile.compiler import graph_program
+from ..compile.gamerules import MOVE_MARK
 from ..errors import EncodingError
 from ..language.model import Board
 from .limits import Budget
@@ -38,41 +39,54 @@ except ImportError:     # pragma: no cover - other clingo builds read it through
 NUMBER_TAG = 1 << 48     # clingo's 64-bit symbol of a number: this tag, the int32 in the low bits
 
 
-def _atoms(ctl: clingo.Control, name: str, arity: int, args: int) -> array:
-    """The raw symbols of the first ``args`` arguments of every atom ``name/arity``, flat."""
-    out = array("Q")
+FUNCTION_TAG = 5        # ... and of a function term (a position term s(...))
+
+
+def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
+    """The raw symbols of the game graph ground in ``ctl``: the positions (the argument of every
+    atom of one function argument: ``reach/1``, ``root/1``, ``terminal/1``) and the successor
+    pairs (the first two arguments of ``succ(S,S2,gridsolve_move)``, the only atoms with that
+    constant last), read off the one (choice-free) model: every atom in one call, then one call
+    an atom for its arguments."""
+    positions, pairs = array("Q"), array("Q")
+    mark = clingo.Function(MOVE_MARK)
     if _lib is None:
-        for atom in ctl.symbolic_atoms.by_signature(name, arity):
-            out.extend(a._rep for a in atom.symbol.arguments[:args])
-        return out
-    atoms = ctl.symbolic_atoms._rep
-    sig = _ffi.new("clingo_signature_t*")
-    _lib.clingo_signature_create(name.encode(), arity, True, sig)
-    it, end = _ffi.new("clingo_symbolic_atom_iterator_t*"), _ffi.new("clingo_symbolic_atom_iterator_t*")
-    _lib.clingo_symbolic_atoms_begin(atoms, sig, it)
-    _lib.clingo_symbolic_atoms_end(atoms, end)
-    sym, argv, size = _ffi.new("clingo_symbol_t*"), _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
-    f_sym, f_args, f_next = _lib.clingo_symbolic_atoms_symbol, _lib.clingo_symbol_arguments, _lib.clingo_symbolic_atoms_next
-    append, stop = out.append, end[0]      # (an iterator is a number: equal iterators are equal numbers)
-    if args == 1:
-        while it[0] != stop:
-            f_sym(atoms, it[0], sym)
-            f_args(sym[0], argv, size)
-            append(argv[0][0])
-            f_next(atoms, it[0], it)
-        return out
-    while it[0] != stop:
-        f_sym(atoms, it[0], sym)
-        f_args(sym[0], argv, size)
-        values = argv[0]
-        append(values[0])
-        append(values[1])
-        f_next(atoms, it[0], it)
-    return out
+        for atom in ctl.symbolic_atoms.by_signature("succ", 3):
+            pairs.extend(a._rep for a in atom.symbol.arguments[:2])
+        positions.extend(atom.symbol.arguments[0]._rep for atom in ctl.symbolic_atoms.by_signature("reach", 1))
+        return positions, pairs
+    found = []
+
+    def on_model(model):
+        show = _lib.clingo_show_type_atoms
+        size = _ffi.new("size_t*")
+        _lib.clingo_model_symbols_size(model._rep, show, size)
+        buffer = _ffi.new("clingo_symbol_t[]", size[0])
+        _lib.clingo_model_symbols(model._rep, show, buffer, size[0])
+        found.append(buffer)
+    ctl.solve(on_model=on_model)
+    if not found:
+        raise EncodingError("the game graph has no answer set (an encoding bug)")
+    argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    f_args, marker, position = _lib.clingo_symbol_arguments, mark._rep, FUNCTION_TAG << 48
+    add_pair, add_position = pairs.append, positions.append
+    for rep in np.frombuffer(_ffi.buffer(found[0]), dtype=np.uint64).tolist():
+        f_args(rep, argv, size)
+        n = size[0]
+        if n == 3:
+            values = argv[0]
+            if values[2] == marker:
+                add_pair(values[0])
+                add_pair(values[1])
+        elif n == 1:
+            value = argv[0][0]
+            if value >> 48 == FUNCTION_TAG:
+                add_position(value)
+    return positions, pairs
 
 
 def _first_numbers(reps: np.ndarray) -> np.ndarray:
-    """The first argument, a number, of each function symbol in ``reps``."""
+    """The first argument of each function symbol in ``reps`` where it is a number, else -1."""
     out = np.empty(len(reps), dtype=np.int32)
     if _lib is None:
         for i, rep in enumerate(reps.tolist()):
@@ -85,9 +99,8 @@ def _first_numbers(reps: np.ndarray) -> np.ndarray:
         f_args(rep, argv, size)
         firsts.append(argv[0][0])
     raw = np.frombuffer(firsts, dtype=np.uint64) if len(firsts) else np.zeros(0, dtype=np.uint64)
-    if len(raw) and not np.all((raw >> np.uint64(32)) == np.uint64(NUMBER_TAG >> 32)):
-        raise EncodingError("a position term does not start with its turns entry")
     out[:] = (raw & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
+    out[(raw >> np.uint64(32)) != np.uint64(NUMBER_TAG >> 32)] = -1     # (no position: no turns entry)
     return out
 
 
@@ -110,9 +123,10 @@ class RaceGraph:
             raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
         budget.after("after grounding the game's positions")
         grounded = time.perf_counter()
-        self.reps = np.sort(np.frombuffer(_atoms(ctl, "reach", 1, 1), dtype=np.uint64))
+        positions, pairs = _graph_atoms(ctl)
+        self.reps = np.unique(np.frombuffer(positions, dtype=np.uint64))
         self.n = len(self.reps)
-        pairs = np.frombuffer(_atoms(ctl, "succ", 2, 2), dtype=np.uint64)
+        pairs = np.frombuffer(pairs, dtype=np.uint64)
         self.ends = [end.name for end in board.rules.ends]
         self.outcome = np.full(len(self.reps), -1, dtype=np.int16)
         for atom in ctl.symbolic_atoms.by_signature("outcome", 2):
@@ -132,6 +146,7 @@ class RaceGraph:
         del order, src, dst
         budget.after("after reading the game graph")
         self._moves: dict[clingo.Symbol, list] = {}
+        self._seen: dict[int, int] = {}
         self._moves_ctl: clingo.Control | None = None
         self.ground_s = round(grounded - started, 4)
         self.read_s = round(time.perf_counter() - grounded, 4)
@@ -139,12 +154,17 @@ class RaceGraph:
     # - Positions ---
 
     def _index(self, rep: int) -> int:
-        i = int(np.searchsorted(self.reps, np.uint64(rep)))
+        i = int(self.reps.searchsorted(rep))
         return i if i < self.n and int(self.reps[i]) == rep else -1
 
     def index(self, state: clingo.Symbol) -> int:
-        """The number of position ``state``, or -1 when the roots do not reach it."""
-        return self._index(state._rep)
+        """The number of position ``state``, or -1 when the roots do not reach it (remembered
+        for the positions answers have looked at)."""
+        rep = state._rep
+        found = self._seen.get(rep)
+        if found is None:
+            found = self._seen[rep] = self._index(rep)
+        return found
 
     def symbol(self, i: int) -> clingo.Symbol:
         """The position term of position number ``i``."""

@@ -12,6 +12,7 @@ from ..errors import EncodingError, LimitError, QueryError
 from ..language.model import Board
 from ..language.position import Query
 from .limits import GRAPH_BYTES, Budget, Limits, estimate_positions, format_bytes, resident
+from .retro import RaceGraph
 
 
 @dataclass
@@ -198,7 +199,6 @@ def race_ranks(program: Program, race: int, roots: str = "", board: Board = None
     position term -> rank, from the game graph ground once (:class:`~gridsolve.solve.retro.RaceGraph`).
     The positions are estimated before grounding (from the cells each piece reaches on
     ``board``, the program's board); ``limits`` apply in any case."""
-    from .retro import RaceGraph
     budget = race_budget(board, program.layout, [program.query.position], limits or Limits())
     terms = [str(symbol) for symbol in _root_facts(program, roots)]
     graph = RaceGraph(board, program.layout, terms, budget)

@@ -146,21 +146,28 @@ def _read_graph(text: str, out: dict) -> None:
             entry[1] = rest
 
 
-def explore_graph(board: Board, roots: list[str], explore: bool) -> dict:
-    """{position: [mover, end or None, successors]} of the ``roots`` (position terms; with
-    ``explore``, and of every position reachable from them) on ``board``, by the compiled game rules."""
-    program = game_program(board, " ".join(f"root({r})." for r in roots), explore, GRAPH_SHOW)
+def graph_atoms(board: Board, roots: list[str], explore: bool, show: str):
+    """The text of each atom ``show`` shows of the compiled game rules for the ``roots``
+    (position terms; with ``explore``, and every position reachable from them) on ``board``."""
+    program = game_program(board, " ".join(f"root({r})." for r in roots), explore, show)
     ctl = clingo.Control(["--warn=none"])
     try:
         ctl.add("base", [], program)
         ctl.ground([("base", [])])
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
-    out: dict = {}
     with ctl.solve(yield_=True) as handle:
         for model in handle:
             for sym in model.symbols(shown=True):
-                _read_graph(str(sym), out)
+                yield str(sym)
+
+
+def explore_graph(board: Board, roots: list[str], explore: bool) -> dict:
+    """{position: [mover, end or None, successors]} of the ``roots`` (position terms; with
+    ``explore``, and of every position reachable from them) on ``board``, by the compiled game rules."""
+    out: dict = {}
+    for text in graph_atoms(board, roots, explore, GRAPH_SHOW):
+        _read_graph(text, out)
     return out
 
 

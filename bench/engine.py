@@ -1,0 +1,139 @@
+"""The race solver against the plain retrograde search of bench/baseline.py, per board size.
+
+Each case is ``gridsolve solve BOARD --json`` (the explorer's value, the game's step limit, the
+default memory limit) and ``python bench/baseline.py BOARD``, run in turn (gridsolve, baseline,
+gridsolve, ...) in fresh processes through run.py's launcher: wall clock, CPU time (user +
+system) and peak RSS of the whole process, and the in-process time each reports of its own
+solve (``stats.total_s``: board loading and imports left out).  The ratios are medians of the
+per-pair ratios; the answers of both must agree (the value, the plies, win, survive and every
+move's value).  The "before" columns are the race solver before the game graph (issue 21's
+table, measured at commit 19dd50a on a quiet machine).
+
+    python bench/engine.py                 # -> bench/RESULTS-engine.md (and printed)
+    python bench/engine.py --repeat 5 --skip-24
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+import run  # noqa: E402  (bench/run.py: the launcher and the gridsolve command)
+
+CASES = [   # (label, board, "before": whole-process seconds, peak MB, ratio to the baseline; None: not measured)
+    ("seed: mummymaze2p-2007", "boards/mummymaze2p-2007.yaml", (0.345, 65, 3.9)),
+    ("seed: mummymaze2p", "boards/mummymaze2p.yaml", (0.467, 76, 4.4)),
+    ("random 8x8", "bench/boards/random-8x8-s1.yaml", None),
+    ("open 16x16", "bench/boards/open-16x16.yaml", (9.4, 1000, 11.8)),
+    ("open 24x24", "bench/boards/open-24x24.yaml", (63.5, 4600, 14.6)),
+]
+FIELDS = ("value", "plies", "win", "win_plies", "survives", "doom_plies")
+
+
+def _ours(board: str, timeout: float) -> dict:
+    return run.run_child(run.gridsolve_cli() + ["solve", board, "--json"], timeout)
+
+
+def _theirs(board: str, timeout: float) -> dict:
+    return run.run_child([sys.executable, str(HERE / "baseline.py"), board], timeout)
+
+
+def _agree(ours: dict, theirs: dict) -> bool:
+    if any(ours.get(f) != theirs.get(f) for f in FIELDS):
+        return False
+    mine = {m["move"]: (m["value"], m["plies"], m["win"], m["survives"]) for m in ours["moves"]}
+    base = {m["move"]: (m["value"], m["plies"], m["win"], m["survives"]) for m in theirs["moves"]}
+    return mine == base
+
+
+def measure(board: str, repeat: int, timeout: float) -> dict:
+    pairs, checks, stats = [], [], []
+    for _ in range(repeat):
+        a, b = _ours(board, timeout), _theirs(board, timeout)
+        if a["rc"] != 0 or b["rc"] != 0:
+            return {"error": (a["stderr"] or b["stderr"])[-300:]}
+        ours, theirs = json.loads(a["stdout"]), json.loads(b["stdout"])
+        checks.append(_agree(ours, theirs))
+        stats.append(ours["stats"])
+        pairs.append((a, b, ours["stats"]["total_s"], theirs["stats"]["total_s"]))
+    med = statistics.median
+    return {
+        "wall": med(p[0]["wall_s"] for p in pairs), "cpu": med(p[0]["cpu_s"] for p in pairs),
+        "inproc": med(p[2] for p in pairs), "peak": max(p[0]["maxrss_mb"] for p in pairs),
+        "base_wall": med(p[1]["wall_s"] for p in pairs), "base_cpu": med(p[1]["cpu_s"] for p in pairs),
+        "base_inproc": med(p[3] for p in pairs), "base_peak": max(p[1]["maxrss_mb"] for p in pairs),
+        "r_wall": med(p[0]["wall_s"] / p[1]["wall_s"] for p in pairs),
+        "r_cpu": med(p[0]["cpu_s"] / p[1]["cpu_s"] for p in pairs),
+        "r_inproc": med(p[2] / p[3] for p in pairs),
+        "r_peak": max(p[0]["maxrss_mb"] for p in pairs) / max(p[1]["maxrss_mb"] for p in pairs),
+        "agree": all(checks), "stats": stats[-1],
+    }
+
+
+def table(results: list[tuple]) -> list[str]:
+    out = ["| case | positions | moves | before: whole process, peak, ÷ baseline | gridsolve: wall / CPU / in-process, peak "
+           "| baseline: wall / CPU / in-process, peak | ÷ baseline: wall / CPU / in-process | peak ÷ baseline | answers |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for label, board, before, r in results:
+        if "error" in r:
+            out.append(f"| {label} | | | | failed: {r['error']} | | | | |")
+            continue
+        s = r["stats"]
+        was = f"{before[0]} s, {before[1]:,} MB, {before[2]}×" if before else "–"
+        out.append(f"| {label} | {s['positions']:,} | {s['moves']:,} | {was} "
+                   f"| {r['wall']:.2f} / {r['cpu']:.2f} / {r['inproc']:.2f} s, {r['peak']:.0f} MB "
+                   f"| {r['base_wall']:.2f} / {r['base_cpu']:.2f} / {r['base_inproc']:.2f} s, {r['base_peak']:.0f} MB "
+                   f"| {r['r_wall']:.2f}× / {r['r_cpu']:.2f}× / {r['r_inproc']:.2f}× | {r['r_peak']:.2f}× "
+                   f"| {'agree' if r['agree'] else '**MISMATCH**'} |")
+    out += ["", "Where gridsolve's time goes (its own stats, last run): clingo grounding the game graph, reading it "
+            "out of clingo, the ranks, the answer.", "",
+            "| case | graph ground (s) | graph read (s) | ranks (s) | answer (s) | levels |", "|---|---|---|---|---|---|"]
+    for label, board, before, r in results:
+        if "error" not in r:
+            s = r["stats"]
+            out.append(f"| {label} | {s['graph_ground_s']:.2f} | {s['graph_read_s']:.2f} | {s['rank_s']:.2f} "
+                       f"| {s['answer_s']:.2f} | {s['levels']} |")
+    return out
+
+
+def rows(repeat: int, repeat_large: int = 1, quick: bool = False, log=lambda msg: None) -> list[str]:
+    """The table of every case (bench/run.py's section; ``quick``: the seed boards only)."""
+    results = []
+    for label, board, before in CASES[:2] if quick else CASES:
+        count = repeat_large if "24x24" in board else repeat
+        log(f"race solver per board size: {label}, {count} pairs ...")
+        results.append((label, board, before, measure(board, count, 600)))
+    return table(results)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat-large", type=int, default=1, help="repetitions of the 24x24 case")
+    p.add_argument("--skip-24", action="store_true")
+    p.add_argument("--timeout", type=float, default=300)
+    p.add_argument("--out", default=str(HERE / "RESULTS-engine.md"))
+    args = p.parse_args(argv)
+    results = []
+    started = time.time()
+    for label, board, before in CASES:
+        if args.skip_24 and "24x24" in board:
+            continue
+        repeat = args.repeat_large if "24x24" in board else args.repeat
+        print(f"{label}: {repeat} pairs ...", file=sys.stderr, flush=True)
+        results.append((label, board, before, measure(board, repeat, args.timeout)))
+    lines = [f"# The race solver against bench/baseline.py ({time.strftime('%Y-%m-%d %H:%M')}, "
+             f"{time.time() - started:.0f} s, git {run.git_rev()})", "", run.machine_info(), "", *table(results), ""]
+    Path(args.out).write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0 if all("error" not in r and r["agree"] for *_, r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

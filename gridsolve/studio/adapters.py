@@ -1,0 +1,59 @@
+"""The studio's calls into ``generate`` and ``play``, in one place: where their library entry
+points change, only this module follows."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ..generate.generate import Request, format_generated, generate, parse_range, parse_size, progress_lines
+from ..errors import QueryError
+from ..generate.genchoices import DEFAULT_TIMEOUT, REQUIREMENTS, SYMMETRIES
+from ..language.model import Board
+from ..play import Game
+
+__all__ = ["Game", "REQUIREMENTS", "generate_levels"]
+
+
+def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], None],
+                    fraction: Callable[[float], None]) -> dict:
+    """``gridsolve generate --like LIKE --out OUT`` with the page's ``options`` (size, walls,
+    require, role, plies, horizon, count, seed, symmetry, keep, timeout as the command line
+    writes them; allow_sealed and allow_trivial: the flags)."""
+    def number(key: str, default):
+        text = str(options.get(key) or "").strip()
+        if not text:
+            return default
+        try:
+            return float(text) if key == "timeout" else int(text)
+        except ValueError:
+            raise QueryError(f"{key}: '{text[:20]}' is not a number") from None
+
+    def choice(key: str, allowed, default=None):
+        value = options.get(key) or default
+        if value is not None and value not in allowed:
+            raise QueryError(f"{key}: '{str(value)[:20]}' is not one of {', '.join(allowed)}")
+        return value
+    timeout = number("timeout", None)
+    keep = tuple(n.strip() for n in str(options.get("keep") or "").split(",") if n.strip())
+    request = Request(like=like, size=parse_size(options.get("size") or None),
+                      walls=parse_range("--walls", options.get("walls") or None),
+                      require=choice("require", REQUIREMENTS, "win"), role=options.get("role") or None,
+                      plies=parse_range("--plies", options.get("plies") or None), horizon=number("horizon", None),
+                      count=number("count", 1), seed=number("seed", 1), out=out, name=options.get("name") or None,
+                      symmetry=choice("symmetry", SYMMETRIES), sealed_ok=bool(options.get("allow_sealed")),
+                      trivial_ok=bool(options.get("allow_trivial")), keep=keep,
+                      timeout=timeout or DEFAULT_TIMEOUT, timeout_given=timeout is not None)
+    lines = progress_lines(echo, every=1.0)
+
+    def progress(state) -> None:
+        lines(state)
+        fraction(state.done / max(1, state.count))
+    report = generate(request, progress)
+    return {"boards": [str(b.path) for b in report.boards], "summary": format_generated(report),
+            "error": None if report.error is None else str(report.error)}
+
+
+def new_game(board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None], seed: int,
+             game_class=Game) -> Game:
+    """A game of ``play`` (the same opponent: the solver's strategy, secret marks unpeeked)."""
+    return game_class(board, humans, lines, say, None, seed)

@@ -1,0 +1,56 @@
+"""The answer as the page shows it: the verdict, every move with its value, plies and the
+cells it walks, and the principal line ply by ply with its arrows."""
+from __future__ import annotations
+
+from ..language.model import Board
+from ..language.position import Position, Query, make_query
+from ..render import describe_position, verdict
+from ..solve.explore import examine, move_parts
+from ..solve.solver import Answer
+from ..svg import CELL, MARGIN, TITLE, _path as walked, board_svg, follow_line
+
+
+def question(board: Board, role: str | None, kind: str) -> Query:
+    """The studio's question about the level's start: the robust one where the board leaves
+    secret marks unplaced (the role does not know where they are)."""
+    return make_query(board, role, kind, hidden=bool(board.unplaced))
+
+
+def picture(board: Board, position: Position) -> dict:
+    """The board drawn as ``--svg`` draws it, with the geometry the page draws over it."""
+    svg = board_svg(board, position).replace("<svg ", '<svg data-testid="board" ', 1)
+    return {"svg": svg, "geometry": {"cell": CELL, "left": MARGIN, "top": TITLE, "width": board.width,
+                                     "height": board.height}}
+
+
+def _paths(board: Board, before: Position, after: Position, label: str, side) -> dict:
+    return {role: [list(c) for c in walked(board, before.cell(role), move, after.cell(role))]
+            for role, move in move_parts(label, side).items()}
+
+
+def payload(board: Board, query: Query, answer: Answer, moves_to: dict | None = None,
+            line_to: list | None = None) -> dict:
+    """JSON of ``answer``; ``moves_to`` ({move: position after it}) and ``line_to`` (the
+    positions along the line) where the caller knows them, else from the game rules."""
+    position = query.position
+    side = board.rules.turns[position.side]
+    if moves_to is None:
+        moves_to = {step.move: step.position for step in examine(board, position)[1]}
+    moves = []
+    for m in answer.moves:
+        after = moves_to.get(m.move)
+        moves.append({"move": m.move, "value": m.value, "plies": m.plies, "win": m.win, "survives": m.survives,
+                      "doom_plies": m.doom_plies,
+                      "paths": {} if after is None else _paths(board, position, after, m.move, side)})
+    line = []
+    if answer.line:
+        steps = follow_line(board, position, answer.line) if line_to is None else \
+            [(ply, before, after) for ply, before, after in zip(answer.line, [position] + line_to, line_to)]
+        for ply, before, after in steps:
+            line.append({**ply, "paths": _paths(board, before, after, ply["move"], ply["side"])})
+    return {"verdict": verdict(answer), "role": answer.role, "kind": answer.query, "holds": answer.holds,
+            "value": answer.value, "plies": answer.plies, "win": answer.win, "win_plies": answer.win_plies,
+            "survives": answer.survives, "doom_plies": answer.doom_plies, "remaining": answer.remaining,
+            "hidden": answer.hidden, "position": describe_position(board, position), "side": list(side),
+            "moves": moves, "line": line, "stats": {k: v for k, v in answer.stats.items()
+                                                    if isinstance(v, (int, float, str))}}

@@ -1,0 +1,672 @@
+// gridsolve studio: the page.  It keeps the level being edited (walls, pieces, marks) with its
+// undo and redo history, sends it with every question to the local server, and draws the
+// answer over the board picture the server draws (the same drawing as `gridsolve show --svg`).
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const state = {
+  board: null, info: null, level: null, undo: [], redo: [], role: null, kind: "value",
+  answer: null, step: null, sequence: 0, answerJob: null, jobs: {}, critical: null, game: null,
+};
+const $ = (id) => document.getElementById(id);
+
+// - Talking to the server ---
+async function api(method, url, body) {
+  const options = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, options);
+  let data;
+  try { data = await response.json(); } catch (e) { data = { error: `${response.status} ${response.statusText}` }; }
+  if (!response.ok) {
+    const error = new Error(data.error + (data.hint ? `. ${data.hint}` : ""));
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+function say(text, isError) {
+  const box = $("message");
+  box.textContent = text || "";
+  box.className = isError ? "error" : "";
+}
+
+function svgEl(tag, attrs, parent) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+// - The level and its history ---
+const copy = (x) => JSON.parse(JSON.stringify(x));
+const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+
+function edit(change) {
+  const next = copy(state.level);
+  if (change(next) === false) return;
+  state.undo.push(state.level);
+  state.redo = [];
+  state.level = next;
+  levelChanged();
+}
+
+function undo() {
+  if (!state.undo.length) return;
+  state.redo.push(state.level);
+  state.level = state.undo.pop();
+  levelChanged();
+}
+
+function redo() {
+  if (!state.redo.length) return;
+  state.undo.push(state.level);
+  state.level = state.redo.pop();
+  levelChanged();
+}
+
+function levelChanged() {
+  state.critical = null;
+  $("walls-result").textContent = "";
+  $("verify-result").textContent = "";
+  writeLink();
+  updateButtons();
+  refresh();
+}
+
+function updateButtons() {
+  $("undo").disabled = !state.undo.length;
+  $("redo").disabled = !state.redo.length;
+}
+
+function toggleWall(x, y, side) {
+  edit((level) => {
+    const list = level.walls[side];
+    const at = list.findIndex((c) => c[0] === x && c[1] === y);
+    if (at >= 0) list.splice(at, 1); else list.push([x, y]);
+  });
+}
+
+function moveThing(kind, name, from, to) {
+  if (same(from, to)) return;
+  edit((level) => {
+    if (kind === "piece") { level.pieces[name] = to; return; }
+    const cells = level.marks[name];
+    if (cells.some((c) => same(c, to))) return false;
+    const at = cells.findIndex((c) => same(c, from));
+    cells.splice(at, 1, to);
+  });
+}
+
+// - A link that carries the level ---
+function encodeLevel(level) {
+  return btoa(unescape(encodeURIComponent(JSON.stringify(level)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function decodeLevel(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  return JSON.parse(decodeURIComponent(escape(atob(b64))));
+}
+
+function writeLink() {
+  const url = new URL(location.href);
+  url.searchParams.delete("token");
+  url.searchParams.set("board", state.board);
+  url.hash = state.undo.length ? "level=" + encodeLevel(state.level) : "";
+  history.replaceState(null, "", url.toString());
+}
+
+// - Opening a board ---
+async function openBoard(name, level) {
+  cancelAnswerJob();
+  const info = await api("GET", "/api/board?board=" + encodeURIComponent(name));
+  state.board = info.board;
+  state.info = info;
+  state.level = level || info.level;
+  state.undo = level ? [info.level] : [];
+  state.redo = [];
+  state.critical = null;
+  $("board-picker").value = info.board;
+  fillSelect($("role"), info.roles, state.role && info.roles.includes(state.role) ? state.role : info.roles[0]);
+  fillSelect($("play-role"), info.roles, info.roles[0]);
+  fillSelect($("kind"), info.kinds, state.kind);
+  state.role = $("role").value;
+  $("walls-result").textContent = "";
+  $("verify-result").textContent = "";
+  $("generate-result").textContent = "";
+  document.title = `${info.name} - gridsolve studio`;
+  writeLink();
+  updateButtons();
+  await refresh();
+}
+
+function fillSelect(select, values, chosen) {
+  select.textContent = "";
+  for (const v of values) {
+    const option = document.createElement("option");
+    option.value = option.textContent = v;
+    select.appendChild(option);
+  }
+  if (chosen !== undefined && values.includes(chosen)) select.value = chosen;
+}
+
+// - The answer ---
+async function refresh() {
+  const sequence = ++state.sequence;
+  cancelAnswerJob();
+  const verdict = $("verdict");
+  verdict.className = "verdict busy";
+  verdict.textContent = "computing...";
+  let data;
+  try {
+    data = await api("POST", "/api/answer", { board: state.board, level: state.level, role: state.role, kind: state.kind });
+  } catch (error) {
+    if (sequence !== state.sequence) return;
+    verdict.textContent = "no answer";
+    say(error.message, true);
+    drawBoard({ svg: state.info.svg, geometry: state.info.geometry });
+    return;
+  }
+  if (sequence !== state.sequence) return;
+  say("");
+  drawBoard(data);
+  if (data.answer) {
+    showAnswer(data.answer);
+  } else if (data.job) {
+    state.answerJob = data.job.id;
+    showAnswer(null);
+    verdict.textContent = "computing (the solver, in a worker process)...";
+    watchJob(data.job, "answer", (result) => {
+      if (sequence === state.sequence) showAnswer(result);
+    }, () => { if (sequence === state.sequence) verdict.textContent = "no answer (cancelled or failed)"; });
+  }
+}
+
+function cancelAnswerJob() {
+  if (state.answerJob) {
+    api("DELETE", "/api/jobs/" + state.answerJob).catch(() => {});
+    state.answerJob = null;
+  }
+}
+
+function colourOf(move) {
+  const answer = state.answer;
+  if (move.value === null || move.value === undefined) return move.survives ? "#b9e4b0" : "#f4b6b0";
+  const scores = state.info.scores[answer.role] || [0, 100];
+  const low = scores[0], high = scores[scores.length - 1];
+  const t = high === low ? 1 : (move.value - low) / (high - low);
+  return `hsl(${Math.round(120 * t)}, 70%, 75%)`;
+}
+
+function movePlies(move) {
+  const plies = state.answer.kind === "survive" ? move.doom_plies : move.plies;
+  return plies === null || plies === undefined ? "-" : String(plies);
+}
+
+function showAnswer(answer) {
+  state.answer = answer;
+  const verdict = $("verdict");
+  const moves = $("moves");
+  const line = $("line");
+  moves.textContent = "";
+  line.textContent = "";
+  $("answer-extra").textContent = "";
+  if (!answer) { drawOverlay(); return; }
+  verdict.textContent = answer.verdict;
+  verdict.className = "verdict " + (answer.holds && (answer.kind !== "value" || answer.win) ? "good" : (answer.kind === "value" && !answer.win ? "bad" : (answer.holds ? "good" : "bad")));
+  const parts = [];
+  if (answer.value !== null) parts.push(`value ${answer.value}`);
+  parts.push(`win ${answer.win === null ? "?" : answer.win ? "yes" : "no"}`);
+  parts.push(`survive ${answer.survives ? "yes" : "no"}`);
+  if (answer.hidden) parts.push("robust answer: the role does not see the secret marks");
+  parts.push(answer.position);
+  $("answer-extra").textContent = parts.join("; ");
+  for (const move of answer.moves) {
+    const item = document.createElement("li");
+    item.dataset.testid = "move";
+    item.dataset.move = move.move;
+    item.dataset.value = move.value === null ? "" : String(move.value);
+    item.dataset.plies = movePlies(move);
+    item.style.background = colourOf(move);
+    item.textContent = `${move.move}: ${move.value === null ? (move.survives ? "survives" : "doomed") : "value " + move.value}, plies ${movePlies(move)}`;
+    item.title = `${answer.side.join("+")} ${move.move}`;
+    moves.appendChild(item);
+  }
+  answer.line.forEach((ply, i) => {
+    const item = document.createElement("li");
+    item.textContent = `${ply.side.join("+")} ${ply.move}`;
+    item.dataset.testid = "ply";
+    item.addEventListener("click", () => { state.step = i + 1; drawOverlay(); });
+    line.appendChild(item);
+  });
+  state.step = answer.line.length;
+  drawOverlay();
+}
+
+function stepTo(step) {
+  if (!state.answer) return;
+  state.step = Math.max(0, Math.min(state.answer.line.length, step));
+  drawOverlay();
+}
+
+// - The board: the server's picture with the page's layer over it ---
+let geometry = null;
+
+function drawBoard(view) {
+  const wrap = $("board-wrap");
+  wrap.innerHTML = view.svg;
+  geometry = view.geometry;
+  drawOverlay();
+}
+
+function centre(cell) {
+  const g = geometry;
+  return [g.left + (cell[0] - 0.5) * g.cell, g.top + (g.height - cell[1] + 0.5) * g.cell];
+}
+
+function cellAt(svg, event) {
+  const point = svg.createSVGPoint();
+  point.x = event.clientX; point.y = event.clientY;
+  const p = point.matrixTransform(svg.getScreenCTM().inverse());
+  const g = geometry;
+  const x = Math.floor((p.x - g.left) / g.cell) + 1;
+  const y = g.height - Math.floor((p.y - g.top) / g.cell);
+  return x >= 1 && x <= g.width && y >= 1 && y <= g.height ? [x, y] : null;
+}
+
+function drawOverlay() {
+  const svg = document.querySelector("#board-wrap svg");
+  if (!svg || !geometry) return;
+  const old = svg.querySelector("#studio-layer");
+  if (old) old.remove();
+  const layer = svgEl("g", { id: "studio-layer" }, svg);
+  const playing = !!state.game;
+  const ruled = svg.querySelector("#principal-line");
+  if (ruled) ruled.remove();
+  if (!playing && state.answer) drawAnswer(layer);
+  if (!playing && state.critical) drawCritical(layer);
+  if (!playing) drawEdges(layer, svg);
+  if (playing) drawPlayMoves(layer);
+  updateStepper();
+}
+
+function drawEdges(layer, svg) {
+  const g = geometry, info = state.info;
+  const solid = new Set(info.solid.map((c) => c.join(",")));
+  const free = (x, y) => x >= 1 && y >= 1 && x <= g.width && y <= g.height && !solid.has(`${x},${y}`);
+  const edges = svgEl("g", { id: "edges" }, layer);
+  for (let y = 1; y <= g.height; y++) {
+    for (let x = 1; x <= g.width; x++) {
+      if (!free(x, y)) continue;
+      const left = g.left + (x - 1) * g.cell, top = g.top + (g.height - y) * g.cell;
+      if (free(x, y + 1)) addEdge(edges, x, y, "north", left + 6, top - 5, g.cell - 12, 10);
+      if (free(x + 1, y)) addEdge(edges, x, y, "east", left + g.cell - 5, top + 6, 10, g.cell - 12);
+    }
+  }
+  // drag and drop: pieces and marks to other cells
+  const things = [];
+  for (const [role, cell] of Object.entries(state.level.pieces)) things.push(["piece", role, cell]);
+  for (const [mark, cells] of Object.entries(state.level.marks)) for (const cell of cells) things.push(["mark", mark, cell]);
+  const handles = svgEl("g", { id: "handles" }, layer);
+  const placed = new Set();
+  for (const [kind, name, cell] of things) {
+    const key = cell.join(",");
+    if (placed.has(key)) continue;      // a piece on a mark: the piece is dragged first
+    placed.add(key);
+    const [cx, cy] = centre(cell);
+    const handle = svgEl("rect", { x: cx - g.cell * 0.32, y: cy - g.cell * 0.32, width: g.cell * 0.64, height: g.cell * 0.64,
+      class: "cell-hit draggable", "data-drag": `${kind}:${name}:${key}` }, handles);
+    svgEl("title", {}, handle).textContent = `${name} at (${key}): drag to another cell`;
+    handle.addEventListener("pointerdown", (event) => startDrag(event, svg, kind, name, cell, handle));
+  }
+}
+
+function addEdge(parent, x, y, side, left, top, width, height) {
+  const present = state.level.walls[side].some((c) => c[0] === x && c[1] === y);
+  const edge = svgEl("rect", { x: left, y: top, width, height, rx: 3, class: "edge " + (present ? "present" : "absent"),
+    "data-edge": `${x},${y},${side}`, "data-wall": present ? "yes" : "no" }, parent);
+  svgEl("title", {}, edge).textContent = `${present ? "remove" : "add"} the wall ${side} of (${x},${y})`;
+  edge.addEventListener("click", () => { if (!state.game) toggleWall(x, y, side); });
+}
+
+function startDrag(event, svg, kind, name, cell, handle) {
+  if (state.game) return;
+  event.preventDefault();
+  handle.classList.add("dragging");
+  const up = (e) => {
+    svg.removeEventListener("pointerup", up);
+    document.removeEventListener("pointerup", cancel);
+    handle.classList.remove("dragging");
+    const target = cellAt(svg, e);
+    if (target && !state.info.solid.some((c) => same(c, target))) moveThing(kind, name, cell, target);
+  };
+  const cancel = () => {
+    svg.removeEventListener("pointerup", up);
+    document.removeEventListener("pointerup", cancel);
+    handle.classList.remove("dragging");
+  };
+  svg.addEventListener("pointerup", up);
+  document.addEventListener("pointerup", cancel);
+}
+
+function arrow(layer, path, colour, label, faded) {
+  const points = path.map(centre);
+  if (points.length === 1) {
+    svgEl("circle", { cx: points[0][0], cy: points[0][1], r: geometry.cell * 0.36, fill: "none", stroke: colour,
+      "stroke-width": 1.5, "stroke-dasharray": "3 2", opacity: faded ? 0.35 : 1 }, layer);
+  } else {
+    svgEl("polyline", { points: points.map((p) => p.join(",")).join(" "), fill: "none", stroke: colour,
+      "stroke-width": 3, "stroke-opacity": faded ? 0.3 : 0.85, "marker-end": `url(#arrow-${label.role})` }, layer);
+  }
+  if (label.text) {
+    const at = points[points.length - 1];
+    svgEl("circle", { cx: at[0] + 12, cy: at[1] - 12, r: 8, fill: "white", stroke: colour, opacity: faded ? 0.4 : 1 }, layer);
+    svgEl("text", { x: at[0] + 12, y: at[1] - 9, "font-size": 9, "text-anchor": "middle", fill: colour,
+      "font-weight": "bold", opacity: faded ? 0.4 : 1 }, layer).textContent = label.text;
+  }
+}
+
+function drawAnswer(layer) {
+  const answer = state.answer, colours = state.info.colours;
+  if ($("show-values").checked) {
+    const moves = svgEl("g", { id: "move-values" }, layer);
+    for (const move of answer.moves) {
+      for (const [role, path] of Object.entries(move.paths)) {
+        const end = centre(path[path.length - 1]);
+        const box = svgEl("rect", { x: end[0] - 20, y: end[1] + 8, width: 40, height: 12, rx: 3, fill: colourOf(move),
+          stroke: "#555", "stroke-width": 0.5, opacity: 0.95 }, moves);
+        svgEl("title", {}, box).textContent = `${role} ${move.move}: value ${move.value}, plies ${movePlies(move)}`;
+        svgEl("text", { x: end[0], y: end[1] + 17.5, "font-size": 8.5, "text-anchor": "middle", fill: "#111" }, moves)
+          .textContent = `${move.value === null ? (move.survives ? "ok" : "x") : move.value}/${movePlies(move)}`;
+      }
+    }
+  }
+  if ($("show-arrows").checked) {
+    const arrows = svgEl("g", { id: "line-arrows" }, layer);
+    const at = copy(state.level.pieces);      // where the pieces stand after the plies shown
+    answer.line.forEach((ply, i) => {
+      if (i >= state.step) return;
+      for (const [role, path] of Object.entries(ply.paths)) {
+        arrow(arrows, path, colours[role], { role, text: String(i + 1) }, i < state.step - 1);
+        at[role] = path[path.length - 1];
+      }
+    });
+    if (state.step > 0 && state.step < answer.line.length) {
+      const ghosts = svgEl("g", { id: "line-position" }, layer);
+      for (const [role, cell] of Object.entries(at)) {
+        const [cx, cy] = centre(cell);
+        const ghost = svgEl("circle", { cx, cy, r: geometry.cell * 0.3, fill: colours[role], opacity: 0.35,
+          stroke: colours[role], "stroke-width": 2, "data-ghost": role }, ghosts);
+        svgEl("title", {}, ghost).textContent = `${role} after ply ${state.step}`;
+      }
+    }
+  }
+}
+
+function drawCritical(layer) {
+  const g = geometry;
+  const group = svgEl("g", { id: "critical" }, layer);
+  for (const wall of state.critical) {
+    const [x, y] = wall.cell;
+    const left = g.left + (x - 1) * g.cell, top = g.top + (g.height - y) * g.cell;
+    const attrs = wall.side === "north" ? { x1: left, y1: top, x2: left + g.cell, y2: top }
+      : { x1: left + g.cell, y1: top, x2: left + g.cell, y2: top + g.cell };
+    const line = svgEl("line", { ...attrs, class: "critical-" + wall.change, "data-critical": `${x},${y},${wall.side}` }, group);
+    svgEl("title", {}, line).textContent = `${wall.change} the wall ${wall.side} of (${x},${y}): ${wall.outcome}`;
+  }
+}
+
+function updateStepper() {
+  const answer = state.answer;
+  const total = answer ? answer.line.length : 0;
+  $("line-ply").textContent = answer ? `ply ${state.step} of ${total}` : "-";
+  document.querySelectorAll("#line li").forEach((li, i) => li.classList.toggle("done", i < state.step));
+}
+
+// - Jobs: critical walls, verify, generate, slow answers ---
+function watchJob(job, title, onDone, onFail) {
+  const box = document.createElement("div");
+  box.className = "job";
+  box.dataset.testid = "job";
+  box.dataset.kind = job.kind;
+  const text = document.createElement("span");
+  const bar = document.createElement("progress");
+  const cancel = document.createElement("button");
+  cancel.textContent = "Cancel";
+  cancel.dataset.testid = "cancel";
+  box.append(`${title}: `, bar, " ", text, " ", cancel);
+  $("jobs").appendChild(box);
+  state.jobs[job.id] = box;
+  let stopped = false;
+  cancel.addEventListener("click", async () => {
+    stopped = true;
+    try { await api("DELETE", "/api/jobs/" + job.id); } catch (e) { /* already over */ }
+    box.remove();
+    say(`${title}: cancelled`);
+    if (onFail) onFail();
+  });
+  const poll = async () => {
+    if (stopped) return;
+    let now;
+    try { now = await api("GET", "/api/jobs/" + job.id); } catch (error) { box.remove(); say(error.message, true); return; }
+    if (now.fraction !== null) bar.value = now.fraction; else bar.removeAttribute("value");
+    text.textContent = `${now.seconds} s ${now.progress.length ? now.progress[now.progress.length - 1] : ""}`;
+    if (now.state === "running") { setTimeout(poll, 300); return; }
+    box.remove();
+    if (now.state === "done") onDone(now.result);
+    else {
+      if (now.state === "error") say(`${title}: ${now.error.error}`, true);
+      if (onFail) onFail();
+    }
+  };
+  poll();
+}
+
+async function startJob(kind, title, extra, onDone) {
+  try {
+    const job = await api("POST", "/api/jobs", { job: kind, board: state.board, level: state.level, role: state.role,
+      kind: state.kind, ...extra });
+    watchJob(job, title, onDone);
+  } catch (error) { say(error.message, true); }
+}
+
+function criticalWalls() {
+  const levelAsked = state.level;
+  startJob("walls", "critical walls", {}, (result) => {
+    if (state.level !== levelAsked) return;
+    state.critical = result.walls;
+    const box = $("walls-result");
+    box.textContent = "";
+    const head = document.createElement("p");
+    head.textContent = `${result.tried} interior edges tried (${result.method}); ${result.walls.length} change the answer (now: ${result.now})` + (result.walls.length ? ":" : ": none.");
+    box.appendChild(head);
+    const list = document.createElement("ul");
+    for (const wall of result.walls) {
+      const item = document.createElement("li");
+      item.dataset.testid = "critical-wall";
+      item.textContent = `${wall.change} the wall ${wall.side} of (${wall.cell.join(",")}): ${wall.outcome}`;
+      list.appendChild(item);
+    }
+    box.appendChild(list);
+    drawOverlay();
+  });
+}
+
+function verify() {
+  startJob("verify", "verify", {}, (result) => {
+    const box = $("verify-result");
+    box.textContent = "";
+    const head = document.createElement("p");
+    head.dataset.testid = "verify-summary";
+    head.textContent = result.passed ? `every expectation holds (${result.checks.length} checks)`
+      : `${result.failed.length} of ${result.checks.length} checks fail`;
+    box.appendChild(head);
+    const table = document.createElement("table");
+    table.innerHTML = "<tr><th>check</th><th>line</th><th>expected</th><th>measured</th><th>status</th></tr>";
+    for (const check of result.checks) {
+      const row = table.insertRow();
+      row.className = check.status === "pass" ? "pass" : "fail";
+      row.dataset.testid = "check";
+      row.dataset.status = check.status;
+      for (const v of [check.name, check.line || "", check.expected, check.measured, check.status + (check.message ? ": " + check.message : "")]) {
+        row.insertCell().textContent = v;
+      }
+    }
+    box.appendChild(table);
+  });
+}
+
+function generate(event) {
+  event.preventDefault();
+  const options = { ...Object.fromEntries(new FormData($("generate-form")).entries()), role: state.role };
+  startJob("generate", "generate", { options }, (result) => {
+    const box = $("generate-result");
+    box.textContent = "";
+    const head = document.createElement("pre");
+    head.textContent = result.summary + (result.error ? "\n" + result.error : "");
+    box.appendChild(head);
+    for (const name of result.boards) {
+      const button = document.createElement("button");
+      button.textContent = "open " + name;
+      button.dataset.testid = "open-generated";
+      button.addEventListener("click", () => loadBoards(name));
+      box.appendChild(button);
+    }
+  });
+}
+
+// - Saving ---
+async function save() {
+  try {
+    const result = await api("POST", "/api/save", { board: state.board, version: state.info.version, level: state.level });
+    state.info.version = result.version;
+    say(`saved ${result.board}`);
+  } catch (error) { say("not saved: " + error.message, true); }
+}
+
+// - Playtests: the same opponent as `gridsolve play` ---
+async function startPlay() {
+  try {
+    const game = await api("POST", "/api/play", { board: state.board, level: state.level, as: [$("play-role").value],
+      seed: Number($("play-seed").value) || 0 });
+    state.game = game;
+    $("edit-panel").hidden = true;
+    $("play-panel").hidden = false;
+    showGame(game);
+  } catch (error) { say(error.message, true); }
+}
+
+function showGame(game) {
+  if (!state.game || state.game.id !== game.id) return;
+  state.game = game;
+  $("play-state").textContent = `(${game.state})`;
+  $("play-state").dataset.state = game.state;
+  const transcript = $("play-transcript");
+  transcript.textContent = game.transcript.join("\n");
+  transcript.scrollTop = transcript.scrollHeight;
+  if (game.view) drawBoard(game.view);
+  const moves = $("play-moves");
+  moves.textContent = "";
+  $("play-place").hidden = true;
+  const prompt = game.prompt;
+  $("play-prompt").textContent = game.state === "over" ? `Game over: ${game.result ? game.result.end : ""}` :
+    game.state === "error" ? game.result.error : prompt ? (prompt.kind === "move" ? `${prompt.role}: your move` :
+      `${prompt.role}: place ${prompt.count} ${prompt.mark} cells in secret`) : "the solver thinks...";
+  if (game.state === "waiting" && prompt.kind === "move") {
+    for (const m of prompt.moves) {
+      const button = document.createElement("button");
+      button.textContent = `${m.move} (${m.to.join(",")})`;
+      button.dataset.testid = "play-move";
+      button.dataset.move = m.move;
+      button.addEventListener("click", () => sendPlay(m.move));
+      moves.appendChild(button);
+    }
+  }
+  if (game.state === "waiting" && prompt.kind === "placement") $("play-place").hidden = false;
+  if (game.state === "thinking") setTimeout(pollGame, 300);
+}
+
+function drawPlayMoves(layer) {
+  const game = state.game;
+  if (!game || game.state !== "waiting" || !game.prompt || game.prompt.kind !== "move") return;
+  for (const m of game.prompt.moves) {
+    const [cx, cy] = centre(m.to);
+    const spot = svgEl("circle", { cx, cy, r: 9, fill: "rgba(31,95,191,0.25)", stroke: "#1f5fbf", class: "draggable",
+      "data-play-move": m.move }, layer);
+    svgEl("title", {}, spot).textContent = m.move;
+    spot.addEventListener("click", () => sendPlay(m.move));
+  }
+}
+
+async function pollGame() {
+  if (!state.game) return;
+  try { showGame(await api("GET", "/api/play/" + state.game.id)); } catch (error) { say(error.message, true); }
+}
+
+async function sendPlay(line) {
+  if (!state.game) return;
+  try { showGame(await api("POST", "/api/play/" + state.game.id, { input: line })); } catch (error) { say(error.message, true); }
+}
+
+function stopPlay() {
+  if (state.game && state.game.state !== "over") sendPlay("quit");
+  state.game = null;
+  $("edit-panel").hidden = false;
+  $("play-panel").hidden = true;
+  refresh();     // the level as it was: playtests leave the history alone
+}
+
+// - Start ---
+async function loadBoards(open) {
+  const data = await api("GET", "/api/boards");
+  fillSelect($("board-picker"), data.boards);
+  const params = new URLSearchParams(location.search);
+  const wanted = open || params.get("board") || data.first || data.boards[0];
+  let level = null;
+  if (!open && location.hash.startsWith("#level=")) {
+    try { level = decodeLevel(location.hash.slice(7)); } catch (e) { say("the link's level cannot be read", true); }
+  }
+  if (!wanted) { $("verdict").textContent = "No board files in " + data.folder; return; }
+  try { await openBoard(wanted, level); } catch (error) { say(error.message, true); }
+}
+
+function setup() {
+  $("board-picker").addEventListener("change", (e) => openBoard(e.target.value).catch((err) => say(err.message, true)));
+  $("role").addEventListener("change", (e) => { state.role = e.target.value; state.critical = null; refresh(); });
+  $("kind").addEventListener("change", (e) => { state.kind = e.target.value; state.critical = null; refresh(); });
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("save").addEventListener("click", save);
+  $("link").addEventListener("click", async () => {
+    writeLink();
+    try { await navigator.clipboard.writeText(location.href); say("link copied: " + location.href); }
+    catch (e) { say("link: " + location.href); }
+  });
+  $("line-first").addEventListener("click", () => stepTo(0));
+  $("line-back").addEventListener("click", () => stepTo(state.step - 1));
+  $("line-next").addEventListener("click", () => stepTo(state.step + 1));
+  $("line-last").addEventListener("click", () => stepTo(Infinity));
+  $("show-arrows").addEventListener("change", drawOverlay);
+  $("show-values").addEventListener("change", drawOverlay);
+  $("walls").addEventListener("click", criticalWalls);
+  $("verify").addEventListener("click", verify);
+  $("generate-form").addEventListener("submit", generate);
+  $("play").addEventListener("click", startPlay);
+  $("play-hint").addEventListener("click", () => sendPlay("hint"));
+  $("play-quit").addEventListener("click", () => sendPlay("quit"));
+  $("play-back").addEventListener("click", stopPlay);
+  $("play-place").addEventListener("submit", (e) => { e.preventDefault(); sendPlay($("play-cells").value); });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT") return;
+    if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); undo(); }
+    if ((e.ctrlKey || e.metaKey) && (e.key === "y" || (e.shiftKey && e.key === "Z"))) { e.preventDefault(); redo(); }
+    if (e.key === "ArrowLeft") stepTo(state.step - 1);
+    if (e.key === "ArrowRight") stepTo(state.step + 1);
+  });
+  loadBoards().catch((error) => say(error.message, true));
+}
+
+document.addEventListener("DOMContentLoaded", setup);
