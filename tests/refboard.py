@@ -151,7 +151,8 @@ class Rules:
 
 
 RULE_KEYS = ("name", "description", "use", "roles", "turns", "teams", "moves", "collisions", "collect",
-             "score_tables", "ends", "steps", "placement", "timeout")
+             "score_tables", "ends", "steps", "placement", "timeout",
+             "generate")   # generate: what the generator asks of a good level; no game rule, not read
 MOVE_KEYS = (*MOVE_DEFAULTS, "bump")
 
 
