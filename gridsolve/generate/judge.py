@@ -27,6 +27,8 @@ from ..language.position import Position, Query, initial_position
 from ..solve.solver import Answer, race_ranks, solve
 
 START_LIMIT = 20_000       # good_starts ranks at most this many placements of the pieces
+SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no
+                           # bounded solver): 0.4 s instead of 14 s for a Pacman layout at horizon 10
 
 # Why a layout was rejected (the keys of Report.rejected).
 NO_WIN, TOO_FAST, TOO_SLOW, TRIVIAL = "no forced win", "won too fast", "won too slowly", "trivial"
@@ -59,7 +61,8 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
     """Measure ``board`` against ``req``."""
     role, (low, high) = spec.role, req.plies
     start = initial_position(board)
-    answer = solve(board, Query(role, query_kind(board, role, req.kind), start, req.horizon))
+    answer = solve(board, Query(role, query_kind(board, role, req.kind), start, req.horizon),
+                   bounded=req.horizon is None or req.horizon > SHORT_HORIZON)
     if req.kind == "win":
         if answer.win and answer.win_plies is None:
             return Verdict(answer, HELD)
