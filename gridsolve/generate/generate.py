@@ -228,7 +228,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         report.candidates += 1
         tried += 1
         if verdict.accepted:
-            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics)
+            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics, verdict.line)
             text = board_text(board, spec.rules_yaml,
                               _header(request, spec, req, index, difficulty, verdict.metrics), expect)
             write_new(paths[index], text, request.force)
@@ -596,8 +596,8 @@ def _title(request: Request, spec: GameSpec, index: int) -> str:
 
 # - What a written board carries ---
 
-def _measures(board, spec: GameSpec, req: Requirement, answer,
-              metrics: Metrics | None = None) -> tuple[dict, Difficulty | None]:
+def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics | None = None,
+              line: Difficulty | None = None) -> tuple[dict, Difficulty | None]:
     """The expectation (measured values, for `gridsolve verify`) and, for a win, the difficulty."""
     rules = board.rules
     expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
@@ -605,7 +605,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer,
         expect["horizon"] = req.horizon
     if req.kind == "win":
         start = initial_position(board)
-        difficulty = measure(board, spec.role, start, answer, req.horizon)
+        difficulty = line or measure(board, spec.role, start, answer, req.horizon)
         expect.update({"win": True, "plies": answer.plies})
         if start.side == rules.side_of(spec.role):
             expect["winning_first_moves"] = difficulty.winning_first_moves

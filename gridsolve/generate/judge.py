@@ -44,6 +44,7 @@ class Verdict:
     answer: Answer | None             # the query from the initial position (None: not asked)
     reason: str | None = None         # None: accepted
     metrics: Metrics | None = None    # a won level's difficulty metrics (where measured)
+    line: Difficulty | None = None    # the principal line's measure, where the test needed it
 
     @property
     def accepted(self) -> bool:
@@ -99,16 +100,18 @@ def _tested(board: Board, role: str, start: Position, req: Requirement, answer: 
         raise QueryError(f"the difficulty metrics {', '.join(m[0] for m in graph_wanted) or 'difficulty'} are not "
                          f"defined for {role} under {board.rules.name}: {metrics_unsupported(board, role)}",
                          f"leave them out (line_safety is defined for every game), or ask with --no-defaults")
+    line = None
     for name, low, high in req.metrics:
         if name == LINE_SAFETY:
-            value = line_safety(measure(board, role, start, answer, req.horizon))
+            line = line or measure(board, role, start, answer, req.horizon)
+            value = line_safety(line)
         else:
             value = metrics.value(name)
         if value is None or (low is not None and value < low) or (high is not None and value > high):
-            return Verdict(answer, f"{name} outside {range_text(low, high)}", metrics)
+            return Verdict(answer, f"{name} outside {range_text(low, high)}", metrics, line)
     if req.difficulty and metrics.difficulty != req.difficulty:
-        return Verdict(answer, f"not {req.difficulty}", metrics)
-    return Verdict(answer, None, metrics)
+        return Verdict(answer, f"not {req.difficulty}", metrics, line)
+    return Verdict(answer, None, metrics, line)
 
 
 def line_safety(difficulty: Difficulty) -> float:
