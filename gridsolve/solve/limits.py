@@ -44,8 +44,8 @@ DEFAULT_MEMORY = 2 * 1000 ** 3       # bytes resident: 2 GB
 LEAST_MEMORY = 100 * 1000 ** 2       # the interpreter and clingo alone need about half of it
 BYTES_PER_POSITION = 2_000           # a game ground with its named moves: 3.2 to 6.8 kB a position measured
 POSITION_BYTES, EDGE_BYTES = 2_750, 270     # ... fitted as this much a position and a move (bench boards)
-GRAPH_BYTES = (500, 300, 115)        # the race solver's game graph (retro.py): least a position, and fitted
-                                     # per position and per move to a distinct cell (0.9 to 1.3 kB a position)
+GRAPH_BYTES = (500, 400, 115)        # the race solver's game graph (retro.py): least a position, and fitted
+                                     # per position and per move to a distinct cell (1.0 to 1.4 kB a position)
 MOST_MOVES = 30                      # more moves a position than any seed game has
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 

@@ -70,7 +70,7 @@ def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
     argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
     f_args, marker, position = _lib.clingo_symbol_arguments, mark._rep, FUNCTION_TAG << 48
     add_pair, add_position = pairs.append, positions.append
-    for rep in np.frombuffer(_ffi.buffer(found[0]), dtype=np.uint64).tolist():
+    for rep in found[0]:
         f_args(rep, argv, size)
         n = size[0]
         if n == 3:
