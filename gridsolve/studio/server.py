@@ -301,6 +301,7 @@ def serve(target: Path, host: str = "127.0.0.1", port: int = 0, open_browser: bo
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)        # before the address is printed: a browser opened at once is answered
     except OSError as exc:
         sock.close()
         raise StudioError(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
