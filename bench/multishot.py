@@ -18,6 +18,8 @@ SETS = [
     ("ask: the same 12 questions with whole principal lines", "boards/mummymaze2p-2007.yaml", "expectations", None),
     ("play: the solver's move at each of 24 positions of a game", "boards/mummymaze2p-2007.yaml", "game", 1),
     ("ask: value, every move's value and the line at 12 positions, 8×8 h50", "RANDOM8", "walk", None),
+    ("play: Pacman's value and first move at the whole step limit, 24 positions of a game (bounded memo)",
+     "boards/pacman3p.yaml", "game", 1),
 ]
 QUICK_SETS = SETS[1:2]
 
@@ -72,12 +74,14 @@ def worker(spec: dict) -> dict:
         engine_answers.append((asker.ask(query, line_plies=line_plies), time.perf_counter() - t))
     engine_s = time.perf_counter() - started
     started = time.perf_counter()
-    alone = [solve(board, q) for q in asked]
+    alone = [solve(board, q, line_plies=line_plies) for q in asked]
     alone_s = time.perf_counter() - started
     agree = sum(_comparable(a, line_plies is None) == _comparable(b, line_plies is None)
                 for (a, _), b in zip(engine_answers, alone))
-    ground_s = engine_answers[0][0].stats["engine_ground_s"]
+    first = engine_answers[0][0].stats
+    ground_s = first.get("engine_ground_s", first.get("ground_s"))
     return {"questions": len(asked), "engine_s": engine_s, "ground_s": ground_s,
+            "first_s": engine_answers[0][1], "later_max_s": max((t for _, t in engine_answers[1:]), default=None),
             "per_question_s": statistics.median(t for _, t in engine_answers[1:]) if len(asked) > 1 else None,
             "alone_s": alone_s, "agree": agree, "groundings": asker.groundings}
 

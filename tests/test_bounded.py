@@ -13,7 +13,7 @@ import pytest
 import reference
 
 from gridsolve.language.loader import load_board
-from gridsolve.language.position import make_query
+from gridsolve.language.position import Query, make_query
 from gridsolve.solve.abstract import abstract_game
 from gridsolve.solve.bounded import BoundedSolver, applies, solve_bounded
 from gridsolve.solve.solver import solve
@@ -201,3 +201,79 @@ def test_pacman_like_boards_agree_with_the_reference(tmp_path):
 @pytest.mark.slow
 def test_many_pacman_like_boards_agree_with_the_reference(tmp_path):
     assert _check_pacman_like(tmp_path, range(3, 24)) == 63
+
+
+def _asked_in_a_row(board, seed: int, n: int) -> list:
+    """``n`` pacman questions at positions along a random game, with random kinds and horizons."""
+    from gridsolve.language.position import initial_position
+    from gridsolve.solve.explore import examine
+    rng = random.Random(seed)
+    position, out = initial_position(board), []
+    while len(out) < n:
+        left = board.rules.last_step - position.step
+        horizon = rng.choice([None, None, max(1, left - 2), max(1, left // 2)])
+        out.append(Query("pacman", rng.choice(["value", "win"]), position, horizon))
+        end, steps = examine(board, position)
+        if end is not None or not steps or position.step >= board.rules.last_step:
+            position = initial_position(board)
+        else:
+            position = rng.choice(steps).position
+    return out
+
+
+def _check_shared_memo(tmp_path, seeds) -> int:
+    """An Asker (one memo for every question) answers each question as the bounded solver
+    alone does, field for field, and the memo is ground once for a game."""
+    from gridsolve.solve.engine import Asker
+    checked = 0
+    for seed in seeds:
+        path = tmp_path / f"pacman-like-{seed}.yaml"
+        path.write_text(pacman_like_board(seed), encoding="utf-8")
+        board = load_board(path)
+        asker = Asker(board)
+        for query in _asked_in_a_row(board, seed, 12):
+            shared = asker.ask(query)
+            assert shared.stats["solver"] == "bounded"
+            assert _same(shared, solve_bounded(board, query)) == {}, (seed, query)
+            checked += 1
+        assert asker.memo.groundings == 1
+        assert any(r.memo for s in asker.memo.solvers.values() for r in s.races.values())
+    return checked
+
+
+def test_questions_in_a_row_share_the_memo_and_keep_their_answers(tmp_path):
+    assert _check_shared_memo(tmp_path, range(4)) == 48
+
+
+@pytest.mark.slow
+def test_many_questions_in_a_row_share_the_memo_and_keep_their_answers(tmp_path):
+    assert _check_shared_memo(tmp_path, range(4, 20)) == 192
+
+
+def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monkeypatch):
+    """When the earlier questions' tables fill the memory limit, the question is asked again
+    without them (its answer is the one solving it alone gives), and refused only then."""
+    from gridsolve.errors import MemoryLimitError
+    from gridsolve.solve import engine
+    from gridsolve.solve.engine import Asker
+    path = tmp_path / "pacman-like-0.yaml"
+    path.write_text(pacman_like_board(0), encoding="utf-8")
+    board = load_board(path)
+    asker = Asker(board)
+    first, second = _asked_in_a_row(board, 0, 2)
+    asker.ask(first)
+    real = engine.solve
+    calls = []
+
+    def full(*args, **kwargs):
+        calls.append(kwargs["memo"].forget.__self__ is asker.memo)
+        if len(calls) == 1:
+            raise MemoryLimitError("the positions do not fit", "ask with a smaller horizon")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(engine, "solve", full)
+    assert _same(asker.ask(second), solve_bounded(board, second)) == {}
+    assert calls == [True, True]
+    monkeypatch.setattr(engine, "solve", lambda *a, **k: (_ for _ in ()).throw(MemoryLimitError("x", "y")))
+    asker.memo.forget()
+    with pytest.raises(MemoryLimitError):
+        asker.ask(second)

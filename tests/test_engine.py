@@ -15,7 +15,8 @@ import pytest
 
 from gridsolve.verify import verify
 from gridsolve.language.loader import load_board
-from gridsolve.compile.compiler import compile_program, plan_query, query_parts, race_program, shared_races
+from gridsolve.compile.compiler import compile_program, query_parts, race_program
+from gridsolve.compile.planning import plan_query, shared_races
 from gridsolve.solve.engine import Asker, Engine
 from gridsolve.play import play
 from gridsolve.language.position import QUERY_KINDS, Query, initial_position, make_position

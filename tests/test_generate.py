@@ -612,18 +612,23 @@ def test_count_and_name_write_numbered_files_and_list_them(shared_run):
     result, files = shared_run
     assert [p.name for p in files] == ["lvl-1.yaml", "lvl-2.yaml"]
     lines = result.stdout.splitlines()
-    listed = [line for line in lines if not line.startswith("  difficulty: ")]
+    listed = [line for line in lines if not line.startswith(("  difficulty", "pack: "))]
     assert len(listed) == 3, result.stdout
     for path, line in zip(files, listed):
         expect = expectation(path)
-        measured = f"win true, plies {expect['plies']}, winning_first_moves {expect['winning_first_moves']}"
-        assert re.fullmatch(re.escape(f"{path}: {measured} (") + r"\d+\.\d s, \d+ candidates?\)", line), line
+        measured = f"win true, plies {expect['plies']}, winning_first_moves {expect['winning_first_moves']}, "
+        assert re.fullmatch(re.escape(f"{path}: {measured}") + r"[a-z_]+ [\d.e-]+(, [a-z_]+ [\d.e-]+)* \("
+                            r"\d+\.\d s, \d+ candidates?\)", line), line
+        assert f"optimal_lines {expect['optimal_lines']}" in line, line
     assert re.fullmatch(r"2 boards in \d+\.\d s \(per board: median \d+\.\d s, max \d+\.\d s; method \w+\)",
                         listed[-1]), listed[-1]
-    difficulty = [line for line in lines if line.startswith("  difficulty: ")]
+    difficulty = [line for line in lines if line.startswith("  difficulty")]
     assert len(difficulty) == 2
     for path, line in zip(files, difficulty):
-        assert line.startswith(f"  difficulty: forced win in {expectation(path)['plies']} plies; ")
+        assert re.match(r"  difficulty (easy|medium|hard): forced win in " + str(expectation(path)["plies"])
+                        + " plies; ", line), line
+    [pack] = [line for line in lines if line.startswith("pack: ")]
+    assert "lvl-index.md" in pack and "lvl-curve.svg" in pack
     for path in files:
         assert_verifies(path)
 

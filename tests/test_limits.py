@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from gridsolve.cli import main
-from gridsolve.compile.compiler import compile_program, plan_query
+from gridsolve.compile.compiler import compile_program
+from gridsolve.compile.planning import plan_query
 from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.generate.judge import query_kind
 from gridsolve.language.loader import load_board

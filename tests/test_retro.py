@@ -9,7 +9,8 @@ from __future__ import annotations
 import clingo
 import pytest
 
-from gridsolve.compile.compiler import compile_program, plan_query
+from gridsolve.compile.compiler import compile_program
+from gridsolve.compile.planning import plan_query
 from gridsolve.language.position import Query
 from gridsolve.solve.limits import Budget, Limits
 from gridsolve.solve.retro import RaceGraph

@@ -1,7 +1,9 @@
 """Stage 2, the compiler: a board, its rules and a query written as one clingo program.
 
 Owns the position term of a game (``state``), the rules that depend on it (``gamerules``),
-the program plan and text (``compiler``) and the instantiation of parameterised parts of the
+the plan of a query (``planning``: its races, race or layered solver), the facts of a
+program (``facts``), the robust game of a ``--hidden`` question (``knowledge``), the
+programs assembled from them (``compiler``) and the instantiation of parameterised parts of the
 encodings (``unroll``).
 
 May import: ``gridsolve.language``, ``gridsolve.errors``, ``gridsolve.resources``.

@@ -102,6 +102,8 @@ def end_rules(board: Board, layout: Layout) -> list[str]:
     s = layout.state()
     out = ["% - End conditions (first that holds decides) ---"]
     ends = live_ends(board)
+    if not ends:
+        out.append("#defined term/2.   % no end can hold on this board")
     for end in ends:
         body = ", ".join(lit for lit, _ in condition_literals(end.when, v, board))
         out.append(f"term({s},{end.name}) :- {STATE}({s}), {body}.")

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import deque
 from dataclasses import replace
 
 from ..errors import LimitError, QueryError
-from ..language.model import DELTA, DIRECTIONS, Board
+from ..language.distance import board_cells, open_steps, step_distances
+from ..language.model import Board
 from ..language.secret import allowed_cells, hidden_marks, secret_count
+from .facts import bump_cells, distance_facts
 from .state import Knowledge, Layout
 
 MAX_FOUND_SETS = 20_000
@@ -82,24 +83,12 @@ def _found_sets(board: Board, knows: Knowledge, root: frozenset):
 
 
 def _distance_facts(board: Board, knows: Knowledge, mark: str, found_sets) -> list[str]:
-    from .compiler import UNREACHABLE
-    cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
-    steps = {c: [(c[0] + DELTA[d][0], c[1] + DELTA[d][1]) for d in DIRECTIONS if board.open_step(c, d)] for c in cells}
-    seen = {c for m in board.rules.moves[knows.role].bump_on for c in board.marks.get(m, ())}
+    """``hdistance/5`` for every set of found obstacles: backwards from the mark, never through
+    a cell the role bumps on and sees or has found."""
+    cells = board_cells(board)
+    seen = bump_cells(board, knows.role)
     goal = board.marks.get(mark, frozenset())
-    out = []
-    for found in found_sets:
-        blocked = seen | found
-        dist = {c: 0 for c in goal if c not in blocked}
-        queue = deque(dist)
-        while queue:          # backwards from the goal, never through a blocked cell
-            cell = queue.popleft()
-            if cell in blocked:
-                continue
-            for prev in steps[cell]:
-                if prev not in dist:
-                    dist[prev] = dist[cell] + 1
-                    queue.append(prev)
-        words = ",".join(map(str, knows.pack(found)))
-        out.append(" ".join(f"hdistance({mark},{x},{y},{words},{dist.get((x, y), UNREACHABLE)})." for x, y in cells))
-    return out
+    steps = open_steps(board)
+    return [distance_facts(f"hdistance({mark}", step_distances(board, goal, seen | found, steps=steps), cells,
+                           "," + ",".join(map(str, knows.pack(found))))
+            for found in found_sets]

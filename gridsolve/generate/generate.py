@@ -228,7 +228,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         report.candidates += 1
         tried += 1
         if verdict.accepted:
-            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics)
+            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics, verdict.line)
             text = board_text(board, spec.rules_yaml,
                               _header(request, spec, req, index, difficulty, verdict.metrics), expect)
             write_new(paths[index], text, request.force)
@@ -267,6 +267,8 @@ class _Search:
     NEAR = 0.8            # share of proposals near the best layout (while none meets the request)
     CHASED = 6            # placements offered first: the hunters nearest the role (_chased)
     PER_LAYOUT = 4        # placements judged on one wall layout before the search moves on
+    SCATTER = 0.5         # layouts judged alone: share of proposals anchored on random walls (clingo's
+                          # next model is near its last one; an anchor moves it elsewhere)
     STALE = 200           # layouts without a better score before the search starts afresh
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
@@ -397,7 +399,21 @@ class _Search:
             layout = self.proposer.propose(_seconds(deadline), self.best[1], free, self.random.random() < 0.8)
             if layout is not None:
                 return layout
+        if not self.every_start and self.random.random() < self.SCATTER:
+            layout = self.proposer.propose(_seconds(deadline), self._anchor(), self._scattered_free(), False)
+            if layout is not None:
+                return layout
         return self.proposer.propose(_seconds(deadline))
+
+    def _anchor(self) -> Layout:
+        """Random walls (a third of the edges) that a scattered proposal keeps on some edges."""
+        walls = [e for e in self.edges if self.random.random() < 1 / 3]
+        return Layout(frozenset((x, y) for kind, x, y in walls if kind == "north"),
+                      frozenset((x, y) for kind, x, y in walls if kind == "east"), (), ())
+
+    def _scattered_free(self) -> frozenset:
+        """All edges but a random fifth: the proposal keeps the anchor's walls on that fifth."""
+        return frozenset(self.random.sample(self.edges, len(self.edges) - len(self.edges) // 5))
 
 
 def _forced_plies(verdict: Verdict, req: Requirement) -> int | None:
@@ -596,8 +612,8 @@ def _title(request: Request, spec: GameSpec, index: int) -> str:
 
 # - What a written board carries ---
 
-def _measures(board, spec: GameSpec, req: Requirement, answer,
-              metrics: Metrics | None = None) -> tuple[dict, Difficulty | None]:
+def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics | None = None,
+              line: Difficulty | None = None) -> tuple[dict, Difficulty | None]:
     """The expectation (measured values, for `gridsolve verify`) and, for a win, the difficulty."""
     rules = board.rules
     expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
@@ -605,7 +621,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer,
         expect["horizon"] = req.horizon
     if req.kind == "win":
         start = initial_position(board)
-        difficulty = measure(board, spec.role, start, answer, req.horizon)
+        difficulty = line or measure(board, spec.role, start, answer, req.horizon)
         expect.update({"win": True, "plies": answer.plies})
         if start.side == rules.side_of(spec.role):
             expect["winning_first_moves"] = difficulty.winning_first_moves

@@ -41,7 +41,8 @@ from dataclasses import dataclass
 
 from ..compile.state import layout_for
 from ..errors import EncodingError, LimitError, QueryError
-from ..language.model import DELTA, Board
+from ..language.distance import step_distances
+from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.walls import explore_graph
 from ..verify.expect import metrics_unsupported, top_score_ends
@@ -281,19 +282,4 @@ def _goal_distance(board: Board, role: str) -> dict | None:
     cells = {c for m in marks for c in board.marks.get(m, ())}
     if not cells:
         return None
-    distance = {c: 0 for c in cells}
-    queue = deque(cells)
-    while queue:
-        cell = queue.popleft()
-        for direction, (dx, dy) in DELTA.items():
-            if direction == "nowhere":
-                continue
-            other = (cell[0] + dx, cell[1] + dy)
-            if board.on_board(other) and board.open_step(other, _opposite(direction)) and other not in distance:
-                distance[other] = distance[cell] + 1
-                queue.append(other)
-    return distance
-
-
-def _opposite(direction: str) -> str:
-    return {"north": "south", "south": "north", "east": "west", "west": "east"}[direction]
+    return step_distances(board, cells)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from ..compile.compiler import OPTIONAL_INPUTS, board_facts, mechanism_facts, rule_facts
+from ..compile.facts import board_facts, mechanism_facts, rule_facts
 from ..compile.gamerules import game_rules, live_ends, timeout_match_rules, with_domain
 from ..compile.state import Layout, layout_for
 from ..errors import EncodingError
@@ -103,7 +103,7 @@ class AbstractGame:
 def abstract_program(board: Board, layout: Layout, roots: list[str]) -> str:
     """The compiled game rules over every position reachable from ``roots`` (clingo text)."""
     return "\n".join([
-        " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS), board_facts(board),
+        board_facts(board),
         rule_facts(board.rules), mechanism_facts(board, layout),
         " ".join(f"root({r})." for r in roots),
         "reach(S) :- root(S).", "reach(S) :- edge(_,_,S).",

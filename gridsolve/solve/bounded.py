@@ -429,18 +429,25 @@ def _budget(board: Board, query: Query, limits: Limits) -> Budget:
 
 
 def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prune: bool = True,
-                  line_plies: int | None = None) -> Answer:
+                  line_plies: int | None = None, memo=None) -> Answer:
     """Answer ``query`` with the bounded solver (the caller checked :func:`applies`); the
-    principal line stops after ``line_plies`` plies when given."""
+    principal line stops after ``line_plies`` plies when given.  ``memo`` (a
+    :class:`gridsolve.solve.boundedmemo.BoundedMemo`) keeps the abstract game and the races'
+    transposition tables for the next questions."""
     started = time.perf_counter()
     limits = limits or Limits()
     if query.strategy:
         raise QueryError("--strategy: strategies are written for games solved by races only")
     budget = _budget(board, query, limits)
-    budget.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
-    game = abstract_game(board, [query.position])
-    grounded = time.perf_counter()
-    solver = BoundedSolver(board, game, query.role, limits, prune, budget)
+    if memo is None:
+        budget.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
+        game = abstract_game(board, [query.position])
+        grounded = time.perf_counter()
+        solver = BoundedSolver(board, game, query.role, limits, prune, budget)
+    else:
+        game, solver = memo.solver(query, limits, prune, budget)
+        grounded = time.perf_counter()
+    nodes = solver.nodes
     root = game.state_of(query.position)
     items = solver.items.of(query.position.items_left(board))
     left = query.remaining(board)
@@ -459,7 +466,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     solved = time.perf_counter()
     stats = {"solver": "bounded", "abstract_positions": len(game), "ground_s": round(grounded - started, 4),
              "ground_atoms": game.ground_atoms, "search_s": round(solved - grounded, 4),
-             "searched": solver.nodes, "remembered": sum(len(r.memo) for r in solver.races.values()),
+             "searched": solver.nodes - nodes, "remembered": sum(len(r.memo) for r in solver.races.values()),
              "races": len(solver.races), "choices": 0, "total_s": round(solved - started, 4)}
     return Answer(board.name, query.role, query.kind, holds, at["value"], plies, at["win"], at["win_plies"],
                   at["survives"], at["doom_plies"], left, query.position.as_dict(board), moves, line, stats)

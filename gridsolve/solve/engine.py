@@ -22,9 +22,10 @@ import time
 import clingo
 
 from ..compile.compiler import Program, plan_query, shared_races
-from ..errors import EncodingError
+from ..errors import EncodingError, MemoryLimitError
 from ..language.model import Board
 from ..language.position import Position, Query
+from .boundedmemo import BoundedMemo
 from .rankread import RankIndex
 from .limits import Limits
 from .retro import RaceGraph
@@ -127,7 +128,9 @@ class Asker:
     """Answers queries about one board: from an :class:`Engine` where the race solver answers
     them, else by solving the query alone.  The engine is ground from ``roots`` with the ranks
     up to ``plies`` (None: the whole game); it is ground again only for a position the roots
-    do not reach (which becomes one more root) or for more plies.
+    do not reach (which becomes one more root) or for more plies.  The bounded solver's
+    questions share one :class:`~gridsolve.solve.boundedmemo.BoundedMemo` (its abstract game
+    and transposition tables, rooted alike).
     ``groundings`` counts the engines built."""
 
     def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None):
@@ -135,6 +138,7 @@ class Asker:
         self.roots = list(dict.fromkeys(roots))
         self.plies = plies
         self.engine: Engine | None = None
+        self.memo: BoundedMemo | None = None     # the bounded solver's work, kept across questions
         self.groundings = 0
 
     @classmethod
@@ -147,7 +151,15 @@ class Asker:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
         principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
         if query.strategy or query.hidden or plan_query(self.board, query).mode != "race":
-            answer = solve(self.board, query, limits, line_plies=None if line_plies is None else max(1, line_plies))
+            if self.memo is None:
+                self.memo = BoundedMemo(self.board, self.roots)
+            plies = None if line_plies is None else max(1, line_plies)
+            try:
+                answer = solve(self.board, query, limits, line_plies=plies, memo=self.memo)
+            except MemoryLimitError:
+                if not self.memo.forget():     # the earlier questions' tables took the room: without them
+                    raise
+                answer = solve(self.board, query, limits, line_plies=plies, memo=self.memo)
             if line_plies == 0:
                 answer.line = None
             return answer

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import clingo
 
-from ..compile.compiler import OPTIONAL_INPUTS, board_facts, mechanism_facts, rule_facts
+from ..compile.facts import board_facts, mechanism_facts, rule_facts
 from ..compile.gamerules import game_rules, score_rules, with_domain
 from ..language.model import Board
 from ..language.position import Position
@@ -41,7 +41,7 @@ def game_program(board: Board, roots: str, explore: bool = False,
     reachable from the roots, else for the roots only.  ``show``: the #show statements."""
     layout = layout_for(board)
     return "\n".join([
-        " ".join(f"#defined {sig}." for sig in OPTIONAL_INPUTS), board_facts(board),
+        board_facts(board),
         rule_facts(board.rules), mechanism_facts(board, layout), roots,
         "reach(S) :- root(S).", "reach(S) :- edge(_,_,S)." if explore else "",
         with_domain(game_rules(board, layout), "reach(", "reach("),

@@ -42,7 +42,8 @@ from dataclasses import replace
 
 import clingo
 
-from ..compile.compiler import UNREACHABLE, distances, next_turn
+from ..compile.facts import UNREACHABLE, bump_cells, next_turn
+from ..language.distance import step_distances
 from ..compile.gamerules import live_ends
 from ..compile.knowledge import knowledge_for, robust_board
 from ..language.model import DELTA, DIRECTIONS, Board
@@ -99,7 +100,7 @@ class KnowingGame:
         self.conditions = [t.when for t in rules.timeout_when]
         self.at_timeout = [t.scores[role] for t in rules.timeout_when] + [rules.timeout[role]]
         self.knows_distance = any(role in (p, o) for when in self.conditions for p, o, _ in when.nearer)
-        self.other_distance = {(p, m): distances(self.robust, p, m)
+        self.other_distance = {(p, m): step_distances(self.robust, self.robust.marks.get(m, ()), bump_cells(self.robust, p))
                                for when in self.conditions for piece, other, m in when.nearer
                                for p in (piece, other) if p != role}
 

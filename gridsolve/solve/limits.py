@@ -28,15 +28,16 @@ import os
 import re
 import resource
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import clingo
 
-from ..compile.compiler import base_part, board_facts, rule_facts
+from ..compile.compiler import base_part
+from ..compile.facts import board_facts, rule_facts
 from ..errors import LimitError, MemoryLimitError, QueryError
-from ..language.model import DELTA, DIRECTIONS, Board
+from ..language.distance import step_distances
+from ..language.model import Board
 from ..resources import encoding
 
 ENV = "GRIDSOLVE_MAX_MEMORY"
@@ -110,19 +111,7 @@ class Limits:
 def _cells_within(board: Board, starts: set, radius: int | None) -> int:
     """Cells a piece can reach from ``starts`` in at most ``radius`` single steps (None: any)
     through open edges, the other pieces and the rules' exceptions left out (an upper bound)."""
-    seen = {c: 0 for c in starts if board.on_board(c)}
-    queue = deque(seen)
-    while queue:
-        cell = queue.popleft()
-        if radius is not None and seen[cell] >= radius:
-            continue
-        for direction in DIRECTIONS:
-            dx, dy = DELTA[direction]
-            nxt = (cell[0] + dx, cell[1] + dy)
-            if nxt not in seen and board.on_board(nxt) and board.open_step(cell, direction):
-                seen[nxt] = seen[cell] + 1
-                queue.append(nxt)
-    return len(seen)
+    return len(step_distances(board, starts, within=radius))
 
 
 def _moves_within(board: Board, role: str, plies: int) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import clingo
 
-from ..compile.compiler import RacePlan
+from ..compile.planning import RacePlan
 from ..language.model import Rules
 
 AT = clingo.Function("at")

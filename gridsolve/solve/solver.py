@@ -451,13 +451,15 @@ def _read_line(model: _Model, program: Program, board: Board, number: int) -> li
 
 
 def solve(board: Board, query: Query, limits: Limits | None = None, bounded: bool = True,
-          line_plies: int | None = None) -> Answer:
+          line_plies: int | None = None, memo=None) -> Answer:
     """Compile ``query`` on ``board`` and answer it with clingo: by races, layer by layer, or
     (games with items, where ``bounded``) by the bounded solver over the abstract game, whose
     principal line stops after ``line_plies`` plies when given (the other solvers' lines are
     cheap and always whole).  A ``--hidden`` question goes to
     :func:`gridsolve.solve.robust.solve_hidden` (where ``bounded``; else the compiled robust
-    game is solved layer by layer within its horizon)."""
+    game is solved layer by layer within its horizon).  ``memo`` (a
+    :class:`~gridsolve.solve.boundedmemo.BoundedMemo`) keeps the bounded solver's work for the
+    next questions."""
     if query.hidden and bounded:
         from .robust import solve_hidden
         return solve_hidden(board, query, limits, line_plies=line_plies)
@@ -466,7 +468,7 @@ def solve(board: Board, query: Query, limits: Limits | None = None, bounded: boo
     if plan.mode == "layered" and bounded:
         from .bounded import applies, solve_bounded
         if applies(board, query, bool(plan.split_team)):
-            return solve_bounded(board, query, limits, line_plies=line_plies)
+            return solve_bounded(board, query, limits, line_plies=line_plies, memo=memo)
     if plan.mode == "race" and not query.strategy:
         from .engine import Engine
         answer = Engine(board, [query.position], [query.role], query.remaining(board), limits).answer(query)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import clingo
 
-from ..compile.compiler import plan_query, plan_races
+from ..compile.planning import plan_query, plan_races
 from ..compile.state import layout_for
 from ..errors import EncodingError
 from ..language.model import DELTA, Board, Cell

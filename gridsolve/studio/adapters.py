@@ -37,7 +37,7 @@ def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], 
     keep = tuple(n.strip() for n in str(options.get("keep") or "").split(",") if n.strip())
     request = Request(like=like, size=parse_size(options.get("size") or None),
                       walls=parse_range("--walls", options.get("walls") or None),
-                      require=choice("require", REQUIREMENTS, "win"), role=options.get("role") or None,
+                      require=choice("require", REQUIREMENTS), role=options.get("role") or None,
                       plies=parse_range("--plies", options.get("plies") or None), horizon=number("horizon", None),
                       count=number("count", 1), seed=number("seed", 1), out=out, name=options.get("name") or None,
                       symmetry=choice("symmetry", SYMMETRIES), sealed_ok=bool(options.get("allow_sealed")),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import clingo
 
-from ..compile.compiler import shared_races
+from ..compile.planning import shared_races
 from ..compile.state import layout_for
 from ..errors import EncodingError
 from ..language.model import Board

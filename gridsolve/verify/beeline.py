@@ -24,7 +24,6 @@ every cell with the others frozen, and the game graph reachable from the positio
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import clingo
@@ -34,13 +33,12 @@ from ..errors import LimitError, QueryError
 from .expect import beeline_unsupported, goal_ends
 from ..language.model import Board
 from ..language.position import Position
+from ..solve.retro import model_arguments
 from ..solve.solver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
 
 _State = tuple                 # (pieces, side): a position without its step number
-# reach(s(..)), outcome(s(..),E), edge(s(..),M,s(..)) as clingo prints them
-_ATOM = re.compile(r"(reach|outcome|edge)\(s\(([-\d,]+)\)([^ ]*)\)(?= |$)")
 
 
 @dataclass
@@ -76,33 +74,33 @@ class _Game:
         ctl.add("base", [], program)
         ctl.ground([("base", [])])
 
-        # clingo's Symbol API costs microseconds per call: read the model as one text instead.
-        texts: list[str] = []
-        ctl.solve(on_model=lambda model: texts.append(str(model)))
+        # clingo's Symbol API costs microseconds per call: the model is read as raw symbols, and
+        # each distinct position, move and end term is decoded once (equal terms: one symbol).
+        atoms = model_arguments(ctl)
         decoded: dict = {}
 
-        def state(text: str) -> _State:
-            if text not in decoded:
-                args = [int(a) for a in text.split(",")]
-                decoded[text] = (tuple((r, (args[1 + 2 * i], args[2 + 2 * i])) for i, r in enumerate(roles)),
-                                 args[0])
-            return decoded[text]
+        def state(rep: int) -> _State:
+            found = decoded.get(rep)
+            if found is None:
+                args = [a.number for a in clingo.symbol.Symbol(rep).arguments]
+                found = decoded[rep] = (tuple((r, (args[1 + 2 * i], args[2 + 2 * i])) for i, r in enumerate(roles)),
+                                        args[0])
+            return found
 
-        def move(text: str) -> str:
-            if ("m", text) not in decoded:
-                decoded[("m", text)] = format_move(clingo.parse_term(text))
-            return decoded[("m", text)]
+        def text(rep: int, formatted=format_move) -> str:
+            found = decoded.get(rep)
+            if found is None:
+                found = decoded[rep] = formatted(clingo.symbol.Symbol(rep))
+            return found
 
         ends, moves = {}, {}
-        for atom in _ATOM.finditer(texts[0] if texts else ""):
-            name, first, rest = atom.group(1), atom.group(2), atom.group(3)
-            if name == "reach":
-                moves.setdefault(state(first), {})
-            elif name == "outcome":
-                ends[state(first)] = rest[1:]
+        for args in atoms:          # edge(S,M,S2), reach(S), outcome(S,E): told apart by their arity
+            if len(args) == 3:
+                moves.setdefault(state(args[0]), {})[text(args[1])] = state(args[2])
+            elif len(args) == 1:
+                moves.setdefault(state(args[0]), {})
             else:
-                move_text, _, target = rest[1:-1].rpartition(",s(")
-                moves.setdefault(state(first), {})[move(move_text)] = state(target)
+                ends[state(args[0])] = text(args[1], str)
         for key, successors in moves.items():
             end = ends.get(key)
             self.graph[key] = (end, {} if end is not None else successors)

@@ -1,0 +1,173 @@
+"""The facts of a program: the board, the rules, the mechanisms (mark and item bits,
+distances, the turn order with lost turns) and the query (races, the role, its strategy;
+layered.lp's query facts).  Each function returns clingo text."""
+from __future__ import annotations
+
+import itertools
+
+from ..language.distance import board_cells, step_distances
+from ..language.model import Board, Rules
+from ..language.position import Query
+from .gamerules import live_ends
+from .planning import RacePlan, period
+from .state import NO_ITEM, Layout
+
+UNREACHABLE = 1_000_000     # the distance fact of a cell from which the mark cannot be reached
+
+
+def board_facts(board: Board) -> str:
+    out = [f"dim({board.width},{board.height})."]
+    out += [f"wall_north({x},{y})." for x, y in sorted(board.north)]
+    out += [f"wall_east({x},{y})." for x, y in sorted(board.east)]
+    out += [f"solid({x},{y})." for x, y in sorted(board.solid)]
+    for mark, cells in sorted(board.marks.items()):
+        out += [f"mark({mark},{x},{y})." for x, y in sorted(cells)]
+    return "\n".join(out)
+
+
+def rule_facts(rules: Rules) -> str:
+    out = []
+    for role in rules.roles:
+        move = rules.moves[role]
+        out.append(f"move_steps({role},{move.steps}).")
+        if move.idle:
+            out.append(f"idle({role}).")
+        if move.first_step_real:
+            out.append(f"first_step_real({role}).")
+        if move.blocked == "stay":
+            out.append(f"blocked_stays({role}).")
+        if move.end_differs_from_start:
+            out.append(f"end_differs({role}).")
+        out += [f"frozen_on({role},{mark})." for mark in move.frozen_on]
+        out += [f"bump_on({role},{mark})." for mark in move.bump_on]
+        if move.bump_on:
+            out.append(f"lose_turns({role},{move.lose_turns}).")
+    for first, second in itertools.combinations([e.name for e in rules.ends], 2):
+        out.append(f"precedes({first},{second}).")
+    if len(rules.ends) < 2:
+        out.append("#defined precedes/2.   % one end: none precedes another")
+    for end in rules.ends:
+        out += [f"score({end.name},{role},{value})." for role, value in end.scores.items()
+                if isinstance(value, int)]
+    for table in rules.tables.values():
+        out.append(" ".join(f"table({table.name},{i},{v})." for i, v in enumerate(table.values)))
+    return "\n".join(out)
+
+
+def bump_cells(board: Board, role: str) -> set[tuple[int, int]]:
+    """The cells ``role``'s piece bumps on: it never enters them."""
+    return {c for m in board.rules.moves[role].bump_on for c in board.marks.get(m, ())}
+
+
+def distance_facts(head: str, dist: dict, cells, after: str = "") -> str:
+    """``head,X,Y[,after],D).`` for every cell: its distance in ``dist`` (UNREACHABLE where it
+    has none); ``head`` is the atom up to the cell, as ``distance(runner,exit``."""
+    return " ".join(f"{head},{x},{y}{after},{dist.get((x, y), UNREACHABLE)})." for x, y in cells)
+
+
+def mechanism_facts(board: Board, layout: Layout) -> str:
+    """Facts the compiled rules of the mechanisms join with: mark bits, item bits, distances,
+    the turn order with lost turns."""
+    rules = board.rules
+    out = []
+    cells = board_cells(board)
+    for mark in sorted({m for _, m in layout.was}):
+        marked = board.marks.get(mark, frozenset())
+        out.append(" ".join(f"markbit({mark},{x},{y},{int((x, y) in marked)})." for x, y in cells))
+    for item in layout.collect:
+        rows = []
+        for cell in cells:
+            bits = [NO_ITEM] * item.words
+            found = item.bit(cell)
+            if found:
+                bits[found[0]] = found[1]
+            rows.append(f"ibit({item.name},{cell[0]},{cell[1]},{','.join(map(str, bits))}).")
+        out.append(" ".join(rows))
+    nearer = {(p, m) for when in [e.when for e in live_ends(board)] + [t.when for t in rules.timeout_when]
+              for piece, other, m in when.nearer for p in (piece, other)}
+    for role, mark in sorted(nearer):
+        dist = step_distances(board, board.marks.get(mark, ()), bump_cells(board, role))
+        out.append(distance_facts(f"distance({role},{mark}", dist, cells))
+    if layout.lost:
+        out.append(" ".join(turn_order_facts(rules)))
+    return "\n".join(out)
+
+
+def next_turn(turn: int, lost: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """The entry after ``turn`` and the lost-turn counters after skipping."""
+    lost = list(lost)
+    nxt = (turn + 1) % len(lost)
+    while lost[nxt] > 0:
+        lost[nxt] -= 1
+        nxt = (nxt + 1) % len(lost)
+    return nxt, tuple(lost)
+
+
+def turn_order_facts(rules: Rules) -> list[str]:
+    """``turn_after(T,L1..Lm,T2,L1'..Lm')`` for every counter combination a game can have."""
+    top = max(m.lose_turns for m in rules.moves.values() if m.bump_on) * max(len(t) for t in rules.turns)
+    m = len(rules.turns)
+    out = []
+    for turn in range(m):
+        for lost in itertools.product(range(top + 1), repeat=m):
+            nxt, after = next_turn(turn, lost)
+            out.append(f"turn_after({turn},{','.join(map(str, lost))},{nxt},{','.join(map(str, after))}).")
+    return out
+
+
+def race_facts(races: RacePlan) -> str:
+    """``race/1``, ``race_attacker/2``, ``race_target/2`` of every race in the plan's numbering."""
+    return "\n".join(f"race({number}). " + " ".join(f"race_attacker({number},{t})." for t in sorted(attackers))
+                     + " " + " ".join(f"race_target({number},{e})." for e in sorted(targets))
+                     for number, (attackers, targets) in enumerate(races.races, 1))
+
+
+def role_facts(board: Board, role: str, plan: RacePlan, value: bool) -> str:
+    """What answer.lp knows of ``role``: its side, its scores, which races decide them."""
+    rules = board.rules
+    scores = rules.scores_of(role)
+    out = [" ".join(f"role_side({role},{t})." for t in range(len(rules.turns)) if rules.own_turn(t, role))]
+    if value:
+        out += [f"timeout_value({role},{rules.timeout[role]}). min_score({role},{scores[0]}).",
+                " ".join(f"threshold({role},{t})." for t in scores)]
+    out += [" ".join(f"race_up({role},{k},{t})." for t, k in plan.up.items()),
+            " ".join(f"race_down({role},{k},{t})." for t, k in plan.down.items()),
+            f"race_avoid({role},{plan.avoid})."]
+    if plan.win is not None:
+        out.append(f"race_win({role},{plan.win}).")
+    elif value:
+        out.append(f"win_by_value({role},{scores[-1]}).")
+    return "\n".join(line for line in out if line.strip())
+
+
+def strategy_facts(number: int, query: Query, plan: RacePlan) -> str:
+    """``strategy(Q,K,reach|avoid)``: the strategy query ``number`` asks for, if any."""
+    if query.strategy and query.kind == "win" and plan.win is not None:
+        return f"strategy({number},{plan.win},reach)."
+    if query.strategy and query.kind == "survive":
+        return f"strategy({number},{plan.avoid},avoid)."
+    return ""
+
+
+def layered_query_facts(board: Board, query: Query, layout: Layout) -> str:
+    """The query facts of layered.lp; in a ``--hidden`` question the role's plies are split:
+    it commits to its move, the others answer what the cell it aims at holds."""
+    rules = board.rules
+    role = query.role
+    scores = rules.scores_of(role)
+    turns = range(len(rules.turns))
+
+    def split(t):
+        return role in rules.turns[t] if layout.knows else rules.split_turn(t, role)
+    out = [
+        f"root({layout.root_term(query.position, board)}).",
+        f"remaining({query.remaining(board)}). period({period(board, layout)}).",
+        " ".join(f"threshold({t})." for t in scores) + f" max_score({scores[-1]}).",
+        " ".join(f"own_turn({t})." for t in turns if rules.own_turn(t, role) and not split(t)),
+        " ".join(f"split_turn({t})." for t in turns if split(t)),
+        " ".join(f"other_turn({t})." for t in turns if not set(rules.turns[t]) & set(rules.team_of(role))),
+        " ".join(f"avoid_target({e.name})." for e in live_ends(board) if role in e.loss_for),
+    ]
+    return "\n".join(line for line in out if line.strip())
+
+

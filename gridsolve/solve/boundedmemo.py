@@ -1,0 +1,64 @@
+"""The bounded solver's work kept across questions (``gridsolve ask``, ``play``).
+
+A :class:`BoundedMemo` holds one abstract game, ground from every position asked about so far,
+and one :class:`~gridsolve.solve.bounded.BoundedSolver` per role: the races' transposition
+tables are keyed by the abstract position, the items left and whether the plies asked are all
+that are left, not by the question's root nor its horizon, so a race forced (or not) for one
+question is known for every later one.  A question at a position the abstract game does not
+reach grounds it again with that position as one more root (the tables start over).
+"""
+from __future__ import annotations
+
+import clingo
+
+from ..compile.state import layout_for
+from ..language.model import Board
+from ..language.position import Position, Query
+from .abstract import AbstractGame, abstract_game
+from .bounded import BoundedSolver
+from .limits import Budget, Limits, estimate_positions
+
+
+class BoundedMemo:
+    """The abstract game of ``board`` rooted at ``roots`` (and every later question's position)
+    with the bounded solvers built on it, by (role, prune).  ``groundings`` counts the
+    abstract games ground."""
+
+    def __init__(self, board: Board, roots: list[Position] = ()):
+        self.board = board
+        self.roots = list(dict.fromkeys(roots))
+        self.game: AbstractGame | None = None
+        self.solvers: dict[tuple[str, bool], BoundedSolver] = {}
+        self.base: int | None = None
+        self.groundings = 0
+
+    def _reaches(self, position: Position) -> bool:
+        term = clingo.parse_term(self.game.layout.root_term(position, self.board))
+        return term in self.game.index
+
+    def solver(self, query: Query, limits: Limits, prune: bool, budget: Budget) -> tuple[AbstractGame, BoundedSolver]:
+        """The abstract game and the solver of ``query``'s role, with ``limits`` and ``budget``
+        for this question; the memory held by the tables of earlier questions counts against
+        its limit (the budget's base is the process before the first question)."""
+        if self.base is None:
+            self.base = budget.base
+        budget.base = self.base
+        if self.game is None or not self._reaches(query.position):
+            if query.position not in self.roots:
+                self.roots.append(query.position)
+            self.game, self.solvers = None, {}
+            budget.before(estimate_positions(self.board, layout_for(self.board, set()), self.roots), self.board)
+            self.game = abstract_game(self.board, self.roots)
+            self.groundings += 1
+        key = (query.role, prune)
+        solver = self.solvers.get(key)
+        if solver is None:
+            solver = self.solvers[key] = BoundedSolver(self.board, self.game, query.role, limits, prune, budget)
+        solver.limits, solver.budget = limits, budget
+        return self.game, solver
+
+    def forget(self) -> bool:
+        """Drop the transposition tables (the abstract game stays); whether there were any."""
+        had = any(r.memo for solver in self.solvers.values() for r in solver.races.values())
+        self.solvers = {}
+        return had
