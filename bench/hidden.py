@@ -1,9 +1,10 @@
-"""Benchmark of the game with secret obstacles (issue 14), for bench/run.py.
+"""Benchmark of the game with secret obstacles (issues 14, 24), for bench/run.py.
 
-* the robust value from the start for the whole game (40 plies), both players:
-  ``gridsolve solve boards/maze-runner-duel.yaml --hidden --role R --json`` in a fresh process;
-* the largest horizon the robust game is solved at exactly (``--horizon 12``) and the next
-  even one, which must stop at the limits (exit 3);
+* the robust answer from the start for the whole game (40 plies), both players, both boards:
+  ``gridsolve solve BOARD --hidden --role R --json`` in a fresh process (target < 10 s, < 500 MB);
+* the robust answer from random positions with random knowledge, both roles, 40 plies
+  (``python bench/hidden.py --random N``; same target, each);
+* ``gridsolve ask`` over 1,000 such questions (``python bench/hidden.py --ask N``; target < 60 s);
 * a computer move in ``play``: every decision of the computer (p2, it does not peek) in one
   scripted game on ``boards/maze-runner-duel-secret.yaml``, timed around ``blind.choose``
   (``python bench/hidden.py --moves`` prints them as JSON; run in a fresh process).
@@ -19,18 +20,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "boards/maze-runner-duel.yaml"
 SECRET = "boards/maze-runner-duel-secret.yaml"
-SOLVES = [("p1", None), ("p2", None), ("p1", 12), ("p1", 14)]
+SOLVES = [(BOARD, "p1"), (BOARD, "p2"), (SECRET, "p1"), (SECRET, "p2")]
+TARGET_SOLVE_S, TARGET_SOLVE_MB, TARGET_ASK_S = 10.0, 500, 60.0
+RANDOM, ASKED = 40, 1000
 TARGET_MOVE_S = 2.0
 HUMAN = "3,2 4,3 4,2"          # the human's (p1) obstacles: on the computer's shortest ways
 HUMAN_MOVES = ["east", "east", "south", "south", "west", "east"] * 6
 
 
 def solve_rows(run_child, cli, timeout, mem_limit_mb, log) -> list[str]:
-    lines = ["| question | answer | settled at (plies) | end to end (s) | CPU (s) | peak RSS (MB) | ground atoms |",
-             "|---|---|---|---|---|---|---|"]
-    for role, horizon in SOLVES:
-        argv = cli + ["solve", BOARD, "--hidden", "--role", role, "--json"] + (
-            ["--horizon", str(horizon)] if horizon else [])
+    lines = ["| question | answer | end to end (s) | CPU (s) | peak RSS (MB) | searched |",
+             "|---|---|---|---|---|---|"]
+    for board, role in SOLVES:
+        argv = cli + ["solve", board, "--hidden", "--role", role, "--json"]
         label = f"`{' '.join(argv[len(cli):])}`"
         log(f"  hidden: {label} ...")
         res = run_child(argv, timeout, mem_limit_mb)
@@ -38,13 +40,79 @@ def solve_rows(run_child, cli, timeout, mem_limit_mb, log) -> list[str]:
             a = json.loads(res["stdout"])
             answer = (f"value {a['value']} in {a['plies']} plies within {a['remaining']} (survives "
                       f"{str(a['survives']).lower()}, doom {a['doom_plies']})")
-            lines.append(f"| {label} | {answer} | {a['stats'].get('settled_at', '–')} | {res['wall_s']:.2f} | "
-                         f"{res['cpu_s']:.2f} | {res['maxrss_mb']:.0f} | {a['stats']['ground_atoms']:,} |")
+            lines.append(f"| {label} | {answer} | {res['wall_s']:.2f} | {res['cpu_s']:.2f} | {res['maxrss_mb']:.0f} | "
+                         f"{a['stats'].get('searched', '–'):,} |")
         else:
             said = (res["stderr"].strip().splitlines() or ["?"])[-1].replace("|", "/")
-            lines.append(f"| {label} | exit {res['rc']}: {said} | – | {res['wall_s']:.2f} | {res['cpu_s']:.2f} | "
+            lines.append(f"| {label} | exit {res['rc']}: {said} | {res['wall_s']:.2f} | {res['cpu_s']:.2f} | "
                          f"{res['maxrss_mb']:.0f} | – |")
+    for flag, count in (("--random", RANDOM), ("--ask", ASKED)):
+        log(f"  hidden: {flag} {count} ...")
+        res = run_child([sys.executable, str(Path(__file__).resolve()), flag, str(count)], timeout * 10, mem_limit_mb)
+        if res["rc"] != 0:
+            lines.append(f"| {flag} {count} | exit {res['rc']} | {res['wall_s']:.2f} | – | {res['maxrss_mb']:.0f} | – |")
+            continue
+        data = json.loads(res["stdout"])
+        if flag == "--random":
+            times = sorted(data["times"])
+            over = sum(1 for t in times if t >= TARGET_SOLVE_S)
+            lines.append(f"| {count} random positions, random knowledge, both roles | median {statistics.median(times):.2f} s, "
+                         f"max {times[-1]:.2f} s; {data['stopped']} of {count} stopped at {TARGET_SOLVE_S:.0f} s "
+                         f"({over} reached it) | {res['wall_s']:.2f} | "
+                         f"{res['cpu_s']:.2f} | {res['maxrss_mb']:.0f} | – |")
+        else:
+            lines.append(f"| `ask` over {count} random questions | {data['answered']} answered, {data['errors']} stopped "
+                         f"| {res['wall_s']:.2f} | {res['cpu_s']:.2f} | {res['maxrss_mb']:.0f} | – |")
     return lines
+
+
+def random_questions(count: int, seed: int = 7) -> list[str]:
+    """``count`` ask lines: random positions of both tokens, side, random knowledge, both roles."""
+    sys.path.insert(0, str(ROOT))
+    import random
+    from gridsolve.language.loader import load_board
+    board = load_board(ROOT / BOARD)
+    rng = random.Random(seed)
+    cells = [(x, y) for x in range(1, 6) for y in range(1, 6) if (x, y) != (3, 3)]
+    out = []
+    for _ in range(count):
+        role = rng.choice(["p1", "p2"])
+        p1, p2 = rng.sample(cells, 2)
+        allowed = [c for c in cells if c not in ((1, 5), (5, 1), p1 if role == "p1" else p2)]
+        found = rng.sample(allowed, rng.randint(0, 3))
+        rest = [c for c in allowed if c not in found]
+        free = rng.sample(rest, rng.randint(0, len(rest) // 2))
+        out.append(json.dumps({"role": role, "hidden": True, "at": {"p1": list(p1), "p2": list(p2)},
+                               "turn": rng.choice(board.rules.roles), "free": [list(c) for c in free],
+                               "found": [list(c) for c in found], "line": False}))
+    return out
+
+
+def random_solves(count: int) -> dict:
+    from gridsolve.errors import LimitError
+    from gridsolve.language.loader import load_board
+    from gridsolve.solve.questions import parse_question
+    from gridsolve.solve.solver import Limits, solve
+    board = load_board(ROOT / BOARD)
+    times, stopped = [], 0
+    for line in random_questions(count, seed=11):
+        query = parse_question(board, line).query
+        started = time.perf_counter()
+        try:
+            solve(board, query, Limits(seconds=TARGET_SOLVE_S))
+        except LimitError:
+            stopped += 1
+        times.append(time.perf_counter() - started)
+    return {"times": times, "stopped": stopped}
+
+
+def ask_many(count: int) -> dict:
+    from gridsolve.language.loader import load_board
+    from gridsolve.solve.questions import ask_many as ask
+    board = load_board(ROOT / BOARD)
+    replies = list(ask(board, random_questions(count)))
+    errors = sum(1 for r in replies if r.error is not None)
+    return {"answered": len(replies) - errors, "errors": errors}
 
 
 def move_rows(run_child, timeout, mem_limit_mb, log) -> tuple[list[str], tuple[str, str, str]]:
@@ -60,8 +128,8 @@ def move_rows(run_child, timeout, mem_limit_mb, log) -> tuple[list[str], tuple[s
              "|---|---|---|---|---|---|",
              f"| {len(times)} | {med:.2f} | {worst:.2f} | {min(times):.2f} | {data['end']} after {data['plies']} plies | "
              f"{res['maxrss_mb']:.0f} |", "",
-             "Each decision: the robust question from the computer's knowledge (6 plies) and 12 placements "
-             "it cannot rule out solved with full information (8 plies) in one grounding. Decisions: "
+             "Each decision: the robust question from the computer's knowledge (to the step limit) and up to 60 "
+             "placements it cannot rule out solved with full information to the step limit. Decisions: "
              + "; ".join(data["why"][:6]) + ("; ..." if len(data["why"]) > 6 else "")]
     status = "met" if worst < TARGET_MOVE_S else "**not met**"
     return lines, (f"median {med:.2f} s, max {worst:.2f} s over {len(times)} decisions",
@@ -94,3 +162,9 @@ def scripted_game() -> dict:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--moves"]:
         print(json.dumps(scripted_game()))
+    elif sys.argv[1:2] == ["--random"]:
+        sys.path.insert(0, str(ROOT))
+        print(json.dumps(random_solves(int(sys.argv[2]))))
+    elif sys.argv[1:2] == ["--ask"]:
+        sys.path.insert(0, str(ROOT))
+        print(json.dumps(ask_many(int(sys.argv[2]))))

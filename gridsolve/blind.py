@@ -2,11 +2,12 @@
 
 It knows its own marks, the cells it has stood on and the obstacles it found by bumping (the
 bumps it sees the others make are on its own marks, which it knows anyway).  It asks the
-robust question (``solve --hidden``) from that knowledge; where a robust win exists it plays
-it.  Otherwise it plays the move that wins against the largest share of the placements it
-cannot rule out, each solved with full information (:func:`gridsolve.solve.share.placement_values`;
-a seeded sample when there are too many), among the moves that keep a robust survival when
-one exists.
+robust question (``solve --hidden``) from that knowledge, to the step limit; where a robust
+win exists it plays it.  Otherwise, among the moves of the best robust value (those that keep
+a robust survival when one does), it plays the one that wins against the largest share of the
+placements it cannot rule out, each solved with full information to the step limit (all of
+them, or ``SAMPLES`` drawn with the seed); between equals it never walks into an obstacle it
+has found, then goes nearer its goal.
 """
 from __future__ import annotations
 
@@ -19,15 +20,14 @@ from .language.model import DELTA, Board, Cell
 from .language.position import Position, Query
 from .language.secret import allowed_cells, hidden_marks, secret_count
 from .placement import goals, routes
+from .solve import knowing
 from .solve.share import placement_values
 from .errors import LimitError
-from .solve.robust import solve_hidden
 from .solve.solver import Answer, solve
 
-ROBUST_HORIZON = 6       # plies the robust question looks ahead in play
-SHARE_HORIZON = 8        # plies each placement is solved ahead
-SAMPLES = 12             # placements solved at most per decision
-WHOLE_PLIES = 10         # hint: the robust answer for the rest of the game, if settled within this many plies
+ROBUST_HORIZON = 6       # plies the robust question looks ahead where the whole game does not fit
+SHARE_HORIZON = 8        # plies each placement is solved ahead where the robust search does not apply
+SAMPLES = 60             # placements solved at most per decision (beyond: drawn with the seed)
 
 
 @dataclass
@@ -83,28 +83,53 @@ def placements(board: Board, role: str, blind: Blind, rng: random.Random, limit:
     return chosen, total
 
 
-def robust_answer(board: Board, role: str, position: Position, blind: Blind, whole: bool = False) -> Answer:
-    """The robust answer from what ``role`` knows, within ``ROBUST_HORIZON`` plies; with ``whole``,
-    for the rest of the game where that is settled within ``WHOLE_PLIES``."""
+def robust_answer(board: Board, role: str, position: Position, blind: Blind, whole: bool = True) -> Answer:
+    """The robust answer from what ``role`` knows, to the step limit (``answer.remaining`` says
+    how far: ``ROBUST_HORIZON`` plies where the whole game does not fit, or where ``whole`` is
+    False)."""
     left = board.rules.last_step - position.step
     known = known_position(board, role, position, blind)
-    if whole and left > ROBUST_HORIZON:
+    if whole or knowing.applies(board, Query(role, "value", known, hidden=True)):
         try:
-            return solve_hidden(board, Query(role, "value", known, hidden=True), deepest=WHOLE_PLIES)
+            return solve(board, Query(role, "value", known, hidden=True))
         except LimitError:
             pass
     return solve(board, Query(role, "value", known, min(left, ROBUST_HORIZON), hidden=True))
 
 
-def shares(board: Board, role: str, position: Position, blind: Blind, rng: random.Random) -> tuple[dict, int, int]:
-    """{move: share of the placements solved that it wins}, placements solved, placements possible."""
-    chosen, total = placements(board, role, blind, rng, SAMPLES)
+def share_plies(board: Board, role: str, position: Position) -> int:
+    """The plies each placement is solved ahead by :func:`shares`: the step limit where the
+    robust search applies, else at most ``SHARE_HORIZON``."""
     left = board.rules.last_step - position.step
+    if knowing.applies(board, Query(role, "value", position, hidden=True)):
+        return left
+    return min(left, SHARE_HORIZON)
+
+
+def shares(board: Board, role: str, position: Position, blind: Blind, rng: random.Random) -> tuple[dict, int, int]:
+    """{move: share of the placements solved that it wins}, placements solved, placements
+    possible; each placement solved with full information :func:`share_plies` ahead."""
+    chosen, total = placements(board, role, blind, rng, SAMPLES)
     top = board.rules.scores_of(role)[-1]
-    values = placement_values(board, role, known_position(board, role, position, blind), chosen,
-                              min(left, SHARE_HORIZON))
+    known = known_position(board, role, position, blind)
+    plies = share_plies(board, role, position)
+    if plies == board.rules.last_step - position.step and knowing.applies(board, Query(role, "value", known, hidden=True)):
+        values = knowing.placement_values(board, role, known, chosen)
+    else:
+        values = placement_values(board, role, known, chosen, plies)
     moves = sorted({m for v in values for m in v})
     return {m: sum(1 for v in values if v.get(m) == top) / max(len(values), 1) for m in moves}, len(chosen), total
+
+
+def found_bumps(board: Board, role: str, position: Position, blind: Blind) -> dict[str, Cell]:
+    """{move: cell} of the moves that walk into an obstacle ``role`` has found."""
+    here = position.cell(role)
+    out = {}
+    for move in DELTA:
+        aim = target(board, here, move)
+        if aim != here and aim in blind.found:
+            out[move] = aim
+    return out
 
 
 def progress(board: Board, role: str, position: Position, blind: Blind):
@@ -136,9 +161,19 @@ def choose(board: Board, role: str, position: Position, blind: Blind, rng: rando
         move = robust.line[0]["move"].split(" (")[0]
         return Choice(move, f"robust win in {robust.plies} plies", robust, {}, 0, 0)
     won, solved, total = shares(board, role, position, blind, rng)
-    keep = [m for m in robust.moves if m.survives] if robust.survives else robust.moves
-    why = "keeps a robust survival, " if robust.survives else ""
+    best_value = max(m.value for m in robust.moves)
+    keep = [m for m in robust.moves if m.value == best_value]
+    if robust.survives:
+        keep = [m for m in keep if m.survives] or keep
+    bumps = found_bumps(board, role, position, blind)
     ahead = progress(board, role, position, blind)
-    best = max(keep, key=lambda m: (won.get(m.move, 0.0), m.value, -ahead(m.move), m.move))
-    return Choice(best.move, f"{why}wins against {won.get(best.move, 0.0):.0%} of the placements it cannot "
-                  f"rule out", robust, won, solved, total)
+    best = max(keep, key=lambda m: (won.get(m.move, 0.0), m.move not in bumps, -ahead(m.move), m.move))
+    plies = share_plies(board, role, position)
+    why = (f"robust value {best_value} within {robust.remaining} plies"
+           + (", keeps a robust survival" if robust.survives else "")
+           + f"; wins against {won.get(best.move, 0.0):.0%} of "
+           + (f"the {total} placements" if solved == total else f"{solved} of the {total} placements (drawn at random)")
+           + f" it cannot rule out, each solved {plies} plies ahead")
+    if bumps and best.move not in bumps:
+        why += "; not into the obstacle it found at " + ", ".join(f"({c[0]},{c[1]})" for c in sorted(bumps.values()))
+    return Choice(best.move, why, robust, won, solved, total)

@@ -141,10 +141,23 @@ def compile_command(board, role, kind, at, turn, step, horizon, hidden, free, fo
               help="Stop (exit code 3) when the positions are not explored after this many seconds.")
 @SVG
 @hidden_options
+@click.option("--placement", "advise", is_flag=True,
+              help="With --hidden: which placements of the role's own secret marks give it the best robust value.")
+@click.option("--seed", type=int, default=0, help="--placement: the seed of the placements drawn at random.")
 @MAX_MEMORY
 @reports_errors
-def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg, hidden, free, found):
+def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg, hidden, free,
+                  found, advise, seed):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
+    if advise:
+        if not hidden:
+            raise QueryError("--placement answers the robust question: it needs --hidden")
+        from .advice import format_advice, placement_advice
+        loaded = load_board(board)
+        query = make_query(loaded, role, "value", (), None, None, None, False, True, (), ())
+        advice = placement_advice(loaded, query.role, seed, limits=Limits(seconds=timeout))
+        click.echo(json.dumps(advice.as_dict(), indent=1) if as_json else format_advice(advice))
+        return
     if strategy_file is not None:
         if kind == "value":
             raise QueryError("--strategy needs --query win or --query survive")

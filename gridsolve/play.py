@@ -296,20 +296,30 @@ class Game:
         return blind.Blind(set(self.stood[role]), set(self.found[role]))
 
     def blind_hint(self, position: Position, role: str) -> None:
-        """The robust answer from what ``role`` knows, and each move's share of the placements
-        it cannot rule out that the move wins against."""
+        """The robust answer from what ``role`` knows (to the step limit), and per move its
+        robust value and plies, the share of the placements it cannot rule out that the move
+        wins against (with the plies and the sample it was computed on), and whether it walks
+        into an obstacle found."""
         known = self.knowledge(role)
-        robust = blind.robust_answer(self.board, role, position, known, whole=True)
+        robust = blind.robust_answer(self.board, role, position, known)
         won, solved, total = blind.shares(self.board, role, position, known, self.rng)
+        plies = blind.share_plies(self.board, role, position)
+        bumps = blind.found_bumps(self.board, role, position, known)
         state = "a robust win" if robust.win and robust.plies is not None else \
             ("robust survival" if robust.survives else "no robust survival")
         self.say(f"  robust value for {role}: {robust.value} within {robust.remaining} plies ({state}, "
                  f"whatever the others hid)")
-        self.say(f"  {total} placements you cannot rule out" + (f", {solved} of them solved" if solved < total else ""))
+        sample = "all of them" if solved == total else f"{solved} of them drawn at random"
+        self.say(f"  {total} placements you cannot rule out; {sample} solved with full information, "
+                 f"{plies} plies ahead")
         for m in robust.moves:
             plies_text = "-" if m.plies is None else m.plies
+            note = ""
+            if m.move in bumps:
+                cell = bumps[m.move]
+                note = f"  (bumps into the obstacle you found at ({cell[0]},{cell[1]}))"
             self.say(f"  {m.move:<8} robust value {m.value:>4}  plies {plies_text:<3} "
-                     f"wins against {won.get(m.move, 0.0):.0%} of the placements you cannot rule out")
+                     f"wins against {won.get(m.move, 0.0):.0%} of the placements solved{note}")
 
     def solver_moves(self, position: Position, roles: list[str]) -> dict[str, str]:
         """The moves of the solver's roles: per team, the first move of its principal line."""

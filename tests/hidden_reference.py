@@ -3,15 +3,17 @@
 Written from docs/secret-obstacles.md's description of ``--hidden`` and docs/rule-language.md ("Secret
 placements") and nothing else: it imports nothing from gridsolve and reads the board and rule
 files itself (tests/refboard.py; a board is given as its path or as a board gridsolve loaded,
-of which only the path is used).  Memoised recursion over (state, plies left); plain and slow
-on purpose.
+of which only the path is used).  An AND-OR search with memo per (state, plies left, plies to
+force within), plain on purpose.
 
 The robust game for role R: R knows the cells it has stood on (free), the cells it bumped on
 (obstacles) and nothing else of the marks it bumps on that are ``hidden``.  The others (one
 coalition, minimising R's score) know everything and place those marks lazily: when R aims at
 a cell it does not know, they answer "free" or, with obstacles of that mark left and the cell
-allowed for it, "obstacle".  R's distance (``nearer``) avoids the obstacles it found; every
-other piece's avoids the cells it bumps on as the board has them.
+allowed for it, "obstacle".  R's distance (``nearer``) is the longest the others can make it
+with the obstacles they have left, placed on cells R does not know, around those it found (the
+compiled robust game of the layered solver: around the found ones only, ``worst=False``);
+every other piece's avoids the cells it bumps on as the board has them.
 
 A state is ``(cells, turn, lost, free, found, used)``: the pieces' cells in role order, the
 ``turns`` entry to move, the lost-turn counters, the cells R knows free and knows blocked
@@ -23,6 +25,7 @@ timeout entries on ``nearer``.
 """
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 try:
@@ -53,9 +56,10 @@ def allowed_cells(board, mark: str) -> frozenset:
 class HiddenGame:
     """The robust game of ``role`` on ``board``, from R's knowledge."""
 
-    def __init__(self, board, role: str):
+    def __init__(self, board, role: str, worst: bool = True):
         board = refboard.board_of(board)
-        self.board, self.role = board, role
+        self.board, self.role, self.worst = board, role, worst
+        self._worst = {}
         rules = board.rules
         self.rules = rules
         self.roles = rules.roles
@@ -80,6 +84,25 @@ class HiddenGame:
         return {c for m in self.rules.moves[role].bump_on if m not in skip for c in self.board.marks.get(m, ())}
 
     # --- distances, ends, scores ---
+    def measured(self, piece, mark, start, state):
+        """A piece's distance at a stop.  R's (with ``worst``): the longest it can be once the
+        others place the obstacles they have left on cells R does not know (R sees only
+        what it bumped on, and the others choose); without ``worst``, around the found ones."""
+        found = state[4]
+        if piece != self.role or not self.worst:
+            return self.distance(piece, mark, start, found)
+        free, used = state[3], state[5]
+        key = (mark, start, free, found, used)
+        if key not in self._worst:
+            options = [[()]]
+            for i, hidden in enumerate(self.hidden):
+                unknown = sorted(self.allowed[i] - free - found - {start})
+                left = min(self.counts[i] - used[i], len(unknown))
+                options.append(list(itertools.combinations(unknown, left)))
+            self._worst[key] = max(self.distance(piece, mark, start, found | {c for part in pick for c in part})
+                                   for pick in itertools.product(*options))
+        return self._worst[key]
+
     def distance(self, piece, mark, start, found):
         goal = self.board.marks.get(mark, frozenset())
         blocked = self.known_marks(piece) | (found if piece == self.role else set())
@@ -108,7 +131,7 @@ class HiddenGame:
             if at[piece] not in self.board.marks.get(mark, ()):
                 return False
         for piece, other, mark in when.nearer:
-            if not self.distance(piece, mark, at[piece], found) < self.distance(other, mark, at[other], found):
+            if not self.measured(piece, mark, at[piece], state) < self.measured(other, mark, at[other], state):
                 return False
         if when.was_on or when.collected:
             raise NotImplementedError("hidden_reference: was_on and collected are not modelled")
@@ -119,6 +142,10 @@ class HiddenGame:
             if self.holds(end.when, state):
                 return end.scores[self.role]
         return None
+
+    def by_rule(self, state):
+        """Whether a conditional timeout entry (the step limit's rule) holds at ``state``."""
+        return any(self.holds(entry.when, state) for entry in self.rules.timeout_when)
 
     def timeout_score(self, state):
         for entry in self.rules.timeout_when:
@@ -190,79 +217,107 @@ class HiddenGame:
             return self.timeout_score(state)
         return None
 
-    def value(self, state, k):
-        key = (state, k)
-        if key not in self._value:
-            stopped = self.stop(state, k)
-            if stopped is not None:
-                result = stopped
+    def forced(self, goal, state, k, d):
+        """Whether the attackers force a stop meeting ``goal`` within ``d <= k`` plies (``k`` left):
+        ``("ge", b)`` R, a score of at least b; ``("lt", b)`` the others, a score below b;
+        ``("loss", ends)`` the others, one of those ends.  A plain AND-OR search that stops at
+        the first move deciding it; within d < k plies the step limit is never reached, so
+        the answer does not depend on k there."""
+        key = (goal, state, k if d == k else None, d)
+        if key in self._rank:
+            return self._rank[key]
+        kind, x = goal
+        score = self.stop(state, k)
+        if score is not None:
+            if kind == "loss":
+                end = next((e for e in self.rules.ends if self.holds(e.when, state)), None)
+                result = end is not None and end.name in x
             else:
-                per_move = [min(self.value(c, k - 1) for c in children) for _, children in self.moves(state)]
-                result = max(per_move) if self.own(state) else min(per_move)
-            self._value[key] = result
-        return self._value[key]
+                result = score >= x if kind == "ge" else score < x
+        elif d == 0:
+            result = False
+        else:
+            up = kind == "ge"
+            attacker = self.own(state) == up
+            result = not attacker
+            for _, children in self.moves(state):
+                # R's move: the others answer; an attacker R needs every answer, the others one
+                # (the obstacle answers first: they decide most races soonest)
+                per = (all if up else any)(self.forced(goal, c, k - 1, d - 1) for c in reversed(children))
+                if per == attacker:
+                    result = attacker
+                    break
+        self._rank[key] = result
+        return result
+
+    def value(self, state, k):
+        """R's minimax score: the largest score it forces (by a stop within the k plies)."""
+        for bound in reversed(self.scores[1:]):
+            if self.forced(("ge", bound), state, k, k):
+                return bound
+        return self.scores[0]
+
+    def least(self, goal, state, k):
+        """The fewest plies in which ``goal`` is forced; INF if it is not."""
+        if not self.forced(goal, state, k, k):
+            return INF
+        return next(d for d in range(k + 1) if self.forced(goal, state, k, d))
 
     def rank(self, up: bool, bound: int, state, k):
         """Fewest plies in which R (``up``: a stop with score >= bound) or the others (a stop
         with score < bound) force such a stop; INF if they cannot."""
-        key = (up, bound, state, k)
-        if key in self._rank:
-            return self._rank[key]
-
-        def good(v):
-            return v >= bound if up else v < bound
-        if not good(self.value(state, k)):
-            result = INF
-        elif self.stop(state, k) is not None:
-            result = 0
-        else:
-            attacker = self.own(state) == up
-            per_move = []
-            for _, children in self.moves(state):
-                child = [self.rank(up, bound, c, k - 1) for c in children]
-                # R's move: the others answer; an attacker R needs every answer, the others one
-                per_move.append(max(child) if up else min(child))
-            result = 1 + (min(per_move) if attacker else max(per_move))
-        self._rank[key] = result
-        return result
+        return self.least(("ge" if up else "lt", bound), state, k)
 
     def answer(self, state, k):
         """{value, plies, win, win_plies, survives, doom_plies} as ``solve --hidden --json``."""
-        v = self.value(state, k)
+        losing = frozenset(e.name for e in self.rules.ends if self.role in e.loss_for)
+        return self._summary(self.value(state, k), self.timeout_score(state),
+                             lambda up, bound: self.rank(up, bound, state, k), self.doom(state, k, losing),
+                             self.by_rule(state))
+
+    def move_answers(self, state, k):
+        """{move: the answer's fields} of the side to move's moves at ``state`` (``k`` plies
+        left), measured against the timeout score at ``state``; a move of R is valued before
+        the others answer: its value is the least of the answers', its plies count after the
+        ply (R's races need every answer, the others' one)."""
+        if self.stop(state, k) is not None:
+            return {}
         ref = self.timeout_score(state)
+        losing = frozenset(e.name for e in self.rules.ends if self.role in e.loss_for)
+        out = {}
+        for move, children in self.moves(state):
+            def rank(up, bound, children=children):
+                ranks = [self.rank(up, bound, c, k - 1) for c in children]
+                return max(ranks) if up else min(ranks)
+            v = min(self.value(c, k - 1) for c in children)
+            doom = min(self.doom(c, k - 1, losing) for c in children)
+            out[move] = self._summary(v, ref, rank, doom, self.by_rule(state))
+        return out
+
+    def _summary(self, v, ref, rank, doom, by_rule):
         above = [t for t in self.scores if t > v]
-        if v > ref:
-            plies = self.rank(True, v, state, k)
-        elif v < ref:
-            plies = self.rank(False, above[0], state, k)
+        top, lowest = self.scores[-1], self.scores[0]
+        # the top or lowest score where the step limit's rule (a conditional timeout entry) gives
+        # it: R (top) or the others (lowest) force it, by an end or by the step limit, fastest
+        forced_top = by_rule and v == ref == top
+        forced_low = by_rule and v == ref == lowest and v != top
+        if v > ref or forced_top:
+            plies = rank(True, v)
+        elif v < ref or forced_low:
+            plies = rank(False, above[0])
         else:
             plies = None
-        top = self.scores[-1]
+        plies = None if plies == INF else plies
         win = v == top
-        # as the solver reports it: the plies of a win only where it is more than the timeout score
-        win_plies = self.rank(True, top, state, k) if win and top > ref else None
-        losing = [e for e in self.rules.ends if self.role in e.loss_for]
-        doom = self.doom(state, k, frozenset(e.name for e in losing))
+        # as the solver reports it: the plies of a win only where the role forces it
+        win_plies = rank(True, top) if win and (top > ref or forced_top) else None
+        win_plies = None if win_plies == INF else win_plies
         return {"value": v, "plies": plies, "win": win, "win_plies": win_plies,
                 "survives": doom == INF, "doom_plies": None if doom == INF else doom}
 
-    def doom(self, state, k, targets, memo=None):
+    def doom(self, state, k, targets):
         """Fewest plies in which the others force an end in ``targets``; INF if they cannot."""
-        memo = {} if memo is None else memo
-        key = (state, k)
-        if key in memo:
-            return memo[key]
-        end = next((e for e in self.rules.ends if self.holds(e.when, state)), None)
-        if end is not None:
-            result = 0 if end.name in targets else INF
-        elif k == 0 or not self.moves(state):
-            result = INF
-        else:
-            per_move = [min(self.doom(c, k - 1, targets, memo) for c in children)
-                        for _, children in self.moves(state)]
-            result = 1 + (max(per_move) if self.own(state) else min(per_move))
-        memo[key] = result
-        return result
+        return self.least(("loss", targets), state, k)
 
 
 def start_state(board, role: str, position, free=(), found=()) -> tuple:

@@ -150,6 +150,10 @@ class Game:
         table = self.rules.tables[score]
         return table.values[self.taken(state, table.count)]
 
+    def by_rule(self, state) -> bool:
+        """Whether a conditional timeout entry (the step limit's rule) holds at ``state``."""
+        return any(self.holds(entry.when, state) for entry in self.rules.timeout_when)
+
     def timeout_score(self, role, state) -> int:
         for entry in self.rules.timeout_when:
             if self.holds(entry.when, state):
@@ -401,20 +405,25 @@ class RoleSolver:
         return self._rank[key]
 
     # --- answers -----------------------------------------------------------------------
-    def _summary(self, v, ref, rank) -> dict:
+    def _summary(self, v, ref, rank, by_rule=False) -> dict:
         """value, plies, win, win plies, survives, doom plies from the value ``v``, the timeout
-        score ``ref`` and ``rank(team_attacks, goal)`` of the node."""
-        if v > ref:
+        score ``ref`` (``by_rule``: given by a conditional timeout entry) and
+        ``rank(team_attacks, goal)`` of the node."""
+        best, lowest = self.scores[-1], self.scores[0]
+        # a top or lowest score that the step limit's rule gives too is still forced: by the
+        # role (top) or the others (lowest), by an end or by the step limit, fastest
+        forced_top = by_rule and v == ref == best
+        forced_low = by_rule and v == ref == lowest and v != best
+        if v > ref or forced_top:
             plies = rank(True, ("ge", v))
-        elif v < ref:
+        elif v < ref or forced_low:
             above = min(s for s in self.scores if s > v)
             plies = rank(False, ("lt", above))
         else:
             plies = None
-        # self-check: a value away from the timeout score is forced by someone
-        assert (plies is None) == (v == ref), (v, ref, plies)
-        best = self.scores[-1]
-        if best > ref:
+        # self-check: a value away from the timeout score (or forced as above) is forced by someone
+        assert (plies is None) == (v == ref and not forced_top and not forced_low), (v, ref, plies)
+        if best > ref or forced_top:
             win_plies = rank(True, ("ge", best))
             win = win_plies is not None
             assert win == (v == best), (win, v, best)
@@ -426,17 +435,18 @@ class RoleSolver:
 
     def summary(self, state, k, ref=None) -> dict:
         """The answer's fields for ``state`` with ``k`` plies left; ``ref`` (default: the
-        role's timeout score in ``state``) is the score that nobody needs to force."""
+        role's timeout score in ``state`` and whether the step limit's rule gives it) is the
+        score that nobody needs to force."""
         if ref is None:
-            ref = self.game.timeout_score(self.role, state)
-        return self._summary(self.value(state, k), ref, lambda team, goal: self.rank(team, goal, state, k))
+            ref = (self.game.timeout_score(self.role, state), self.game.by_rule(state))
+        return self._summary(self.value(state, k), ref[0], lambda team, goal: self.rank(team, goal, state, k), ref[1])
 
     def commit_summary(self, state, children, k) -> dict:
         """The fields of a commit node of ``state`` (the others still to answer; the children
         have ``k`` plies left): its plies count the plies after the joint ply."""
         v = min(self.value(c, k) for c in children)
         return self._summary(v, self.game.timeout_score(self.role, state),
-                             lambda team, goal: self.group_rank(team, goal, children, k))
+                             lambda team, goal: self.group_rank(team, goal, children, k), self.game.by_rule(state))
 
     def move_summaries(self, state, k, move_ref: str | None = None) -> dict:
         """{move name: summary} of the moves listed in an answer (``k`` plies left).
@@ -452,7 +462,8 @@ class RoleSolver:
             return {}
         roles = self.game.rules.turns[state[1]]
         split = any(r in self.team for r in roles) and any(r not in self.team for r in roles)
-        ref = self.game.timeout_score(self.role, state) if (move_ref or MOVE_REF) == "query" else None
+        ref = ((self.game.timeout_score(self.role, state), self.game.by_rule(state))
+               if (move_ref or MOVE_REF) == "query" else None)
         out = {}
         for name, children in self.moves(state):
             if split:

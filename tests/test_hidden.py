@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 from gridsolve.language.loader import load_board
-from gridsolve.language.position import Position, Query, initial_position
+from gridsolve.language.position import Position, Query, initial_position, make_position
 from gridsolve.solve.solver import solve
 
 from hidden_reference import HiddenGame, allowed_cells, start_state
@@ -22,18 +22,21 @@ RULE_BOOK = ROOT / "boards" / "maze-runner-duel.yaml"
 FIELDS = ("value", "plies", "win", "win_plies", "survives", "doom_plies")
 
 
-def compare(board, role, position, horizon):
-    """The clingo answer and the reference agree on the answer and every move's value."""
-    answer = solve(board, Query(role, "value", position, horizon, hidden=True))
-    game = HiddenGame(board, role)
+def compare(board, role, position, horizon, layered=False):
+    """The answer (the robust search; with ``layered``, the compiled robust game) and the
+    reference agree on every field of the answer and of every move."""
+    answer = solve(board, Query(role, "value", position, horizon, hidden=True), bounded=not layered)
+    game = HiddenGame(board, role, worst=not layered)
     found = [c for _, c in sorted(position.found)]
     state = start_state(board, role, position, position.free, found)
     expected = game.answer(state, answer.remaining)
     got = {f: getattr(answer, f) for f in FIELDS}
     assert got == expected, (position, horizon)
-    if game.stop(state, answer.remaining) is None:
-        moves = {m: min(game.value(c, answer.remaining - 1) for c in children) for m, children in game.moves(state)}
-        assert {m.move: m.value for m in answer.moves} == moves, (position, horizon)
+    moves = {m.move: {"value": m.value, "plies": m.plies, "win": m.win, "survives": m.survives,
+                      "doom_plies": m.doom_plies} for m in answer.moves}
+    want = {m: {k: s[k] for k in ("value", "plies", "win", "survives", "doom_plies")}
+            for m, s in game.move_answers(state, answer.remaining).items()}
+    assert moves == want, (position, horizon)
     return answer
 
 
@@ -87,16 +90,24 @@ def rule_book():
 
 
 @pytest.mark.parametrize("role", ["p1", "p2"])
-def test_rule_book_start_agrees_with_the_reference(rule_book, role):
-    answer = compare(rule_book, role, initial_position(rule_book), 6)
-    assert answer.hidden and answer.value == 0
+def test_rule_book_start_agrees_with_the_reference_at_forty_plies(rule_book, role):
+    answer = compare(rule_book, role, initial_position(rule_book), None)
+    assert answer.hidden and answer.remaining == 40 and answer.value == 0
+    assert answer.stats["solver"] == "robust search"
+
+
+@pytest.mark.parametrize("role", ["p1", "p2"])
+def test_compiled_robust_game_agrees_with_the_reference(rule_book, role):
+    """The layered solver's robust game (the path of games the robust search does not take)."""
+    answer = compare(rule_book, role, initial_position(rule_book), 6, layered=True)
+    assert answer.value == 0 and answer.stats.get("solver") != "robust search"
 
 
 def test_rule_book_random_knowledge_agrees_with_the_reference(rule_book):
     rng = random.Random(14)
-    for _ in range(2):
+    for _ in range(3):
         role = rng.choice(["p1", "p2"])
-        compare(rule_book, role, random_position(rule_book, rng, role), 5)
+        compare(rule_book, role, random_position(rule_book, rng, role), rng.choice([8, 10, 12]))
 
 
 def test_small_boards_agree_with_the_reference(make_board):
@@ -106,12 +117,22 @@ def test_small_boards_agree_with_the_reference(make_board):
         role = rng.choice(["p1", "p2"])
         compare(board, role, initial_position(board), None)
         compare(board, role, random_position(board, rng, role), None)
+        compare(board, role, random_position(board, rng, role), None, layered=True)
+
+
+@pytest.mark.slow
+def test_rule_book_random_knowledge_at_forty_plies_agrees_with_the_reference(rule_book):
+    rng = random.Random(1)
+    for _ in range(3):
+        role = rng.choice(["p1", "p2"])
+        position = random_position(rule_book, rng, role)
+        assert compare(rule_book, role, position, None).remaining == rule_book.rules.last_step - position.step
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("role", ["p1", "p2"])
-def test_rule_book_start_at_eight_plies_agrees_with_the_reference(rule_book, role):
-    compare(rule_book, role, initial_position(rule_book), 8)
+def test_compiled_robust_game_at_eight_plies_agrees_with_the_reference(rule_book, role):
+    compare(rule_book, role, initial_position(rule_book), 8, layered=True)
 
 
 @pytest.mark.slow
@@ -119,7 +140,8 @@ def test_rule_book_many_random_positions_agree_with_the_reference(rule_book):
     rng = random.Random(3)
     for _ in range(25):
         role = rng.choice(["p1", "p2"])
-        compare(rule_book, role, random_position(rule_book, rng, role), rng.choice([4, 5, 6, 7]))
+        compare(rule_book, role, random_position(rule_book, rng, role), rng.choice([4, 5, 6, 7]),
+                layered=rng.random() < 0.3)
 
 
 @pytest.mark.slow
@@ -133,13 +155,27 @@ def test_many_small_boards_agree_with_the_reference(make_board):
             compare(board, role, random_position(board, rng, role), None)
 
 
-# - The whole game: deepened until the answer is certain ---
+# - The whole game: exact at the step limit ---
 
-def test_from_the_start_the_answer_holds_for_all_forty_plies(rule_book):
+def test_from_the_start_the_answer_is_exact_for_all_forty_plies(rule_book):
     answer = solve(rule_book, Query("p1", "value", initial_position(rule_book), hidden=True))
-    assert answer.remaining == 40 and answer.stats["settled_at"] < 40
+    assert answer.remaining == 40
+    # 0 is also the step limit's score from here (the others could wall p1 in): they force it
     assert (answer.value, answer.plies, answer.survives, answer.doom_plies) == (0, 6, False, 6)
-    assert all(m.exact for m in answer.moves)
+    assert answer.line[0]["side"] == ["p1"] and answer.line[0]["move"].endswith(")")   # the others' answer
+
+
+def test_one_step_from_the_center_wins_in_one_ply(rule_book):
+    """The issue's case: player 1 next to the center steps in, whatever is hidden."""
+    position = make_position(rule_book, ("p1=3,4", "p2=5,1"), "p1")
+    answer = solve(rule_book, Query("p1", "value", position, hidden=True))
+    assert (answer.value, answer.plies, answer.win, answer.win_plies) == (100, 1, True, 1)
+    assert answer.line[0]["move"] == "south (free)"
+
+
+def test_win_question_is_settled_by_the_value(rule_book):
+    answer = solve(rule_book, Query("p1", "win", initial_position(rule_book), hidden=True))
+    assert answer.holds is False and answer.value == 0
 
 
 # - Command line ---

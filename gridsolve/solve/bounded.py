@@ -211,6 +211,18 @@ class BoundedSolver:
         entry = self.game.tmatch[i] if self.game.tmatch[i] is not None else len(self.scores.at_timeout) - 1
         return self.scores.value(self.scores.at_timeout[entry], self.items.taken(items))
 
+    def reference(self, i: int, items: int) -> float:
+        """The score the answers measure plies against: the timeout score at ``i``, except where a
+        conditional timeout entry gives it and it is the role's top score (then forced by the
+        role, by an end or by the step limit: the reference lies just below it) or its lowest
+        (forced by the others: just above it)."""
+        ref = self.timeout_score(i, items)
+        if self.game.tmatch[i] is not None and ref == self.thresholds[-1]:
+            return ref - 0.5
+        if self.game.tmatch[i] is not None and ref == self.thresholds[0]:
+            return ref + 0.5
+        return ref
+
     def gains(self, i: int, plies: int) -> tuple[int, ...]:
         """The most moves each collector makes in the next ``plies`` plies from ``i``."""
         key = (self.game.turn[i], plies)
@@ -439,7 +451,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     root = game.state_of(query.position)
     items = solver.items.of(query.position.items_left(board))
     left = query.remaining(board)
-    ref = solver.timeout_score(root, items)
+    ref = solver.reference(root, items)
     at = solver.summary(root, items, left, ref)
     probes = solver.moves(root, items, left, ref)
     line = solver.line(root, items, left, ref, probes, line_plies)

@@ -1,4 +1,9 @@
-"""Robust answers (``solve --hidden``) for the whole game: deepen until the answer is certain.
+"""Robust answers (``solve --hidden``): the knowledge search where it applies, else deepen.
+
+Where :func:`gridsolve.solve.knowing.applies` (Maze Runner Duel and games like it), the robust
+search of :mod:`gridsolve.solve.knowing` answers exactly at any number of plies.  Elsewhere a
+question with ``--horizon`` is the compiled robust game, solved layer by layer, and one
+without is deepened as follows.
 
 The robust game keeps what the role knows in its positions, so far fewer plies fit than with
 full information (Maze Runner Duel: about 12 of 40).  A horizon h is enough for the answer
@@ -17,6 +22,7 @@ from dataclasses import replace
 from ..errors import LimitError
 from ..language.model import Board
 from ..language.position import Query
+from .knowing import applies, solve_knowing
 from .solver import Answer, Limits, solve as solve_exact
 
 FIRST_HORIZON = 8
@@ -32,18 +38,24 @@ def certain(value, plies, survives, doom, left: int, scores: list[int]) -> bool:
     return value == scores[0] and (not survives and doom is not None and doom < left)
 
 
-def solve_hidden(board: Board, query: Query, limits: Limits | None = None, deepest: int | None = None) -> Answer:
-    """The robust answer to ``query`` (a ``--hidden`` question without a horizon): exact when the
-    whole game fits, else from the first horizon whose answer is certain; a LimitError when none
-    is up to ``deepest`` plies (default: as deep as the limits allow)."""
+def solve_hidden(board: Board, query: Query, limits: Limits | None = None, deepest: int | None = None,
+                 line_plies: int | None = None) -> Answer:
+    """The robust answer to the ``--hidden`` question ``query``: by the knowledge search where it
+    applies; else, with a horizon, the compiled robust game; else exact when the whole game
+    fits, or from the first horizon whose answer is certain; a LimitError when none is up to
+    ``deepest`` plies (default: as deep as the limits allow)."""
+    if applies(board, query):
+        return solve_knowing(board, query, limits, line_plies)
+    if query.horizon is not None:
+        return solve_exact(board, query, limits, bounded=False)
     remaining = query.remaining(board)
     if remaining <= FIRST_HORIZON:
-        return solve_exact(board, replace(query, horizon=remaining), limits)
+        return solve_exact(board, replace(query, horizon=remaining), limits, bounded=False)
     scores = board.rules.scores_of(query.role)
     horizon, last = FIRST_HORIZON, None
     while horizon < remaining:
         try:
-            answer = solve_exact(board, replace(query, horizon=horizon), limits)
+            answer = solve_exact(board, replace(query, horizon=horizon), limits, bounded=False)
         except LimitError as exc:
             if last is None:
                 raise
@@ -56,7 +68,7 @@ def solve_hidden(board: Board, query: Query, limits: Limits | None = None, deepe
         last, horizon = answer, horizon + STEP
         if deepest is not None and horizon > deepest:
             raise LimitError(f"the robust answer within {remaining} plies is not settled by the first {deepest} plies")
-    return solve_exact(board, replace(query, horizon=remaining), limits)
+    return solve_exact(board, replace(query, horizon=remaining), limits, bounded=False)
 
 
 def _widened(answer: Answer, remaining: int, horizon: int, scores: list[int]) -> Answer:

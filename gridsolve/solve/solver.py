@@ -455,13 +455,14 @@ def solve(board: Board, query: Query, limits: Limits | None = None, bounded: boo
     """Compile ``query`` on ``board`` and answer it with clingo: by races, layer by layer, or
     (games with items, where ``bounded``) by the bounded solver over the abstract game, whose
     principal line stops after ``line_plies`` plies when given (the other solvers' lines are
-    cheap and always whole).  A ``--hidden`` question without a horizon goes to
-    :func:`gridsolve.solve.robust.solve_hidden`.  ``memo`` (a
+    cheap and always whole).  A ``--hidden`` question goes to
+    :func:`gridsolve.solve.robust.solve_hidden` (where ``bounded``; else the compiled robust
+    game is solved layer by layer within its horizon).  ``memo`` (a
     :class:`~gridsolve.solve.boundedmemo.BoundedMemo`) keeps the bounded solver's work for the
     next questions."""
-    if query.hidden and query.horizon is None:
+    if query.hidden and bounded:
         from .robust import solve_hidden
-        return solve_hidden(board, query, limits)
+        return solve_hidden(board, query, limits, line_plies=line_plies)
     started = time.perf_counter()
     plan = plan_query(board, query)
     if plan.mode == "layered" and bounded:
