@@ -20,7 +20,7 @@ from ..compile.compiler import compile_program
 from ..errors import QueryError
 from .genspec import GameSpec, Requirement, range_text
 from .difficulty import Difficulty, measure
-from .metrics import LINE_SAFETY, Metrics, measurable, measure_metrics
+from .metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_metrics
 from ..verify.expect import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
@@ -95,7 +95,11 @@ def _tested(board: Board, role: str, start: Position, req: Requirement, answer: 
     graph_wanted = [m for m in req.metrics if m[0] != LINE_SAFETY]
     metrics = None
     if measurable(board, role):
-        metrics = measure_metrics(board, role, start, req.horizon, answer.win_plies)
+        try:
+            metrics = measure_metrics(board, role, start, req.horizon, answer.win_plies)
+        except WinNotByAnEnd as error:
+            if graph_wanted or req.difficulty:
+                return Verdict(answer, str(error).partition(": ")[2])
     elif graph_wanted or req.difficulty:
         raise QueryError(f"the difficulty metrics {', '.join(m[0] for m in graph_wanted) or 'difficulty'} are not "
                          f"defined for {role} under {board.rules.name}: {metrics_unsupported(board, role)}",

@@ -67,6 +67,12 @@ DIFFICULTY = {"easy": (0.001, 1.01), "medium": (0.0001, 0.001), "hard": (0.0, 0.
 DIGITS = 4                  # shares and probabilities are written with this many significant digits
 
 
+class WinNotByAnEnd(QueryError):
+    """The solver forces the role's top score sooner than any end gives it: by a stop (a side
+    without a move) or by the step limit's rule (Maze Runner Duel's nearer player).  The metrics
+    measure wins by an end only, so they are not defined for such a level."""
+
+
 @dataclass(frozen=True)
 class Metrics:
     plies: int
@@ -196,6 +202,9 @@ def measure_metrics(board: Board, role: str, start: Position, horizon: int | Non
     top = graph.rank[graph.start]
     if top == math.inf:
         raise QueryError(f"{role} forces no win from this position: no difficulty to measure")
+    if plies is not None and plies < top:
+        raise WinNotByAnEnd(f"the difficulty metrics are not defined here: {role} forces its top score in {plies} "
+                            f"plies by a stop or the step limit's rule, sooner than by an end ({top} plies)")
     if plies is not None and plies != top:
         raise EncodingError(f"the game graph ranks the win in {top} plies, the solver in {plies}")
     rank, succ, left = graph.rank, graph.succ, graph.left
