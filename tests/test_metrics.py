@@ -229,3 +229,33 @@ def test_metrics_match_the_independent_model(tmp_path, seed):
         if compared >= 2:
             break
     assert compared >= 1      # the seeds are chosen so that random boards include won levels
+
+
+# A duel where player 2 is walled into its corner: once player 1 has moved, player 2 has no
+# move, the game stops and the step limit's rule scores it (player 1 is nearer the center), so
+# player 1 forces its top score in 1 ply, and no end is ever reached (the game stops first).
+# The metrics measure wins by an end only.
+STUCK_DUEL = """\
+name: Stuck
+rules: maze-runner-duel
+legend: {P: p1, A: p2, C: center}
+map: |
+  +---+---+---+
+  |       | A |
+  +   +   +---+
+  | P       C |
+  +---+---+---+
+"""
+
+
+def test_a_win_by_a_stop_has_no_metrics(make_board):
+    from gridsolve.generate.metrics import WinNotByAnEnd
+    from gridsolve.language.position import make_query
+    from gridsolve.solve.solver import solve
+    board = make_board(STUCK_DUEL)
+    start = initial_position(board)
+    answer = solve(board, make_query(board, "p1", "win"))
+    assert (answer.holds, answer.win_plies) == (True, 1)
+    with pytest.raises(WinNotByAnEnd, match=r"in 1 plies by a stop or the step limit's rule, sooner than by an "
+                                            r"end \(never\)"):
+        measure_metrics(board, "p1", start, None, answer.win_plies)

@@ -200,11 +200,12 @@ def measure_metrics(board: Board, role: str, start: Position, horizon: int | Non
         raise QueryError(f"the difficulty metrics are not defined here: {why}")
     graph = SolvedGraph(board, role, start, horizon)
     top = graph.rank[graph.start]
+    if plies is not None and plies < top:
+        by_end = f"{top} plies" if top != math.inf else "never"
+        raise WinNotByAnEnd(f"the difficulty metrics are not defined here: {role} forces its top score in {plies} "
+                            f"plies by a stop or the step limit's rule, sooner than by an end ({by_end})")
     if top == math.inf:
         raise QueryError(f"{role} forces no win from this position: no difficulty to measure")
-    if plies is not None and plies < top:
-        raise WinNotByAnEnd(f"the difficulty metrics are not defined here: {role} forces its top score in {plies} "
-                            f"plies by a stop or the step limit's rule, sooner than by an end ({top} plies)")
     if plies is not None and plies != top:
         raise EncodingError(f"the game graph ranks the win in {top} plies, the solver in {plies}")
     rank, succ, left = graph.rank, graph.succ, graph.left
