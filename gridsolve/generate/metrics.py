@@ -44,6 +44,7 @@ from ..errors import EncodingError, LimitError, QueryError
 from ..language.distance import step_distances
 from ..language.model import Board
 from ..language.position import Position, Query
+from ..solve.retro import rank_by_levels
 from ..solve.walls import explore_graph
 from ..verify.expect import metrics_unsupported, top_score_ends
 
@@ -163,25 +164,9 @@ class SolvedGraph:
         frontier = [s for s in range(n) if self.goal[s]]
         for s in frontier:
             rank[s] = 0
-        waiting = [len(t) for t in self.succ]
-        depth = 0
-        while frontier and depth < self.left:
-            depth += 1
-            following = []
-            for t in frontier:
-                for s in pred[t]:
-                    if rank[s] != math.inf:
-                        continue
-                    if self.mine[self.mover[s]]:
-                        rank[s] = depth
-                        following.append(s)
-                    else:
-                        waiting[s] -= 1
-                        if not waiting[s]:
-                            rank[s] = depth
-                            following.append(s)
-            frontier = following
-        return rank
+        attacks = [self.mine[m] for m in self.mover]
+        return rank_by_levels(rank, frontier, pred, attacks, [len(t) for t in self.succ],
+                              lambda s: rank[s] != math.inf, self.left)
 
     def cell(self, s: int) -> tuple[int, int]:
         numbers = [int(a) for a in self.names[s][2:-1].split(",")]

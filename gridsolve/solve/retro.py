@@ -260,3 +260,30 @@ class _Collector:
 
     def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
         self.into.append(symbol)
+
+
+def rank_by_levels(rank: list, frontier: list[int], pred: list[list[int]], attacks: list[bool],
+                   open_count: list[int], decided, limit: int | None = None) -> list:
+    """The retrograde analysis of encodings/solve.lp over a game graph held in Python lists:
+    from the positions ranked 0 (``frontier``), level d ranks the positions not ``decided``
+    where an attacker moves into level d-1, or where every move of a defender leads into
+    the levels so far (``open_count``: moves not yet decided, counted down in place).
+    ``rank`` is filled in place and returned; ``limit``: the last level ranked."""
+    depth = 0
+    while frontier and (limit is None or depth < limit):
+        depth += 1
+        following = []
+        for t in frontier:
+            for s in pred[t]:
+                if decided(s):
+                    continue
+                if attacks[s]:
+                    rank[s] = depth
+                    following.append(s)
+                else:
+                    open_count[s] -= 1
+                    if not open_count[s]:
+                        rank[s] = depth
+                        following.append(s)
+        frontier = following
+    return rank

@@ -25,6 +25,7 @@ from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.engine import race_roles
+from ..solve.retro import rank_by_levels
 from ..solve.solver import Answer, MoveValue, format_move
 from ..solve.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
 
@@ -191,25 +192,9 @@ class LiveGraph:
             rank[s] = 0
         attacks = [m in attackers for m in self.mover]
         open_count = [len(edges) for edges in self.succ]
-        outcome, pred = self.outcome, self.pred
-        d = 0
-        while frontier:
-            d += 1
-            following = []
-            for t in frontier:
-                for s in pred[t]:
-                    if rank[s] >= 0 or s in outcome:
-                        continue
-                    if attacks[s]:
-                        rank[s] = d
-                        following.append(s)
-                    else:
-                        open_count[s] -= 1
-                        if not open_count[s]:
-                            rank[s] = d
-                            following.append(s)
-            frontier = following
-        return rank
+        outcome = self.outcome
+        return rank_by_levels(rank, frontier, self.pred, attacks, open_count,
+                              lambda s: rank[s] >= 0 or s in outcome)
 
     def _forced(self, s: int, left: int) -> dict[int, int]:
         if self.ranks is None:
