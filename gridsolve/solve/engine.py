@@ -26,6 +26,7 @@ from ..errors import EncodingError, MemoryLimitError
 from ..language.model import Board
 from ..language.position import Position, Query
 from .boundedmemo import BoundedMemo
+from .layeredtable import LayeredTables, serves as table_serves
 from .rankread import RankIndex
 from .limits import Limits
 from .retro import RaceGraph
@@ -130,7 +131,8 @@ class Asker:
     up to ``plies`` (None: the whole game); it is ground again only for a position the roots
     do not reach (which becomes one more root) or for more plies.  The bounded solver's
     questions share one :class:`~gridsolve.solve.boundedmemo.BoundedMemo` (its abstract game
-    and transposition tables, rooted alike).
+    and transposition tables, rooted alike); the other layered questions share a role's
+    :class:`~gridsolve.solve.layeredtable.LayeredTable` (where it fits the memory limit).
     ``groundings`` counts the engines built."""
 
     def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None):
@@ -139,6 +141,7 @@ class Asker:
         self.plies = plies
         self.engine: Engine | None = None
         self.memo: BoundedMemo | None = None     # the bounded solver's work, kept across questions
+        self.tables: LayeredTables | None = None    # the layered solver's, likewise
         self.groundings = 0
 
     @classmethod
@@ -150,6 +153,16 @@ class Asker:
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
         principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
+        # the table serves the questions after this one too: their memory limit, not this one's time
+        shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
+        if table_serves(self.board, query):
+            if self.tables is None:
+                self.tables = LayeredTables(self.board, self.roots)
+            answer = self.tables.answer(query, shared)
+            if answer is not None:
+                if line_plies == 0:
+                    answer.line = None
+                return answer
         if query.strategy or query.hidden or plan_query(self.board, query).mode != "race":
             if self.memo is None:
                 self.memo = BoundedMemo(self.board, self.roots)
@@ -168,8 +181,6 @@ class Asker:
                 self.roots.append(query.position)
             if self.plies is not None:
                 self.plies = max(self.plies, query.remaining(self.board))
-            # the engine serves the questions after this one too: their memory limit, not this one's time
-            shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
             self.engine = Engine(self.board, self.roots, plies=self.plies, limits=shared)
             self.groundings += 1
         return self.engine.answer(query, line_plies)

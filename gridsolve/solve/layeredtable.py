@@ -36,7 +36,7 @@ from ..compile.compiler import Program, _header, base_part
 from ..compile.facts import layered_query_facts, mechanism_facts
 from ..compile.gamerules import game_rules, score_rules, with_domain
 from ..compile.planning import plan_query
-from ..errors import EncodingError
+from ..errors import EncodingError, MemoryLimitError
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..resources import encoding
@@ -442,8 +442,8 @@ class LayeredTable:
         program = Program(query, None, rm, "", [], [], "", mode="layered", layout=self.layout,
                           plan_team=self.plan.split_team)
         done = time.perf_counter()
-        stats = {"table_ground_s": self.ground_s, "positions": self.n, "moves": self.edges,
-                 "value_levels": len(self.values.levels), "races": len(self.ranks), "queries": self.asked,
+        stats = {"solver": "table", "table_ground_s": self.ground_s, "positions": self.n, "moves": self.edges,
+                 "levels": len(self.values.levels), "races": len(self.ranks), "queries": self.asked,
                  "answer_s": round(done - started, 4), "solve_s": 0.0, "total_s": round(done - started, 4)}
         return read_answer(model, program, self.board, stats)
 
@@ -461,3 +461,36 @@ class LayeredTable:
         for c in range(self.pstart[s], self.pstart[s + 1]):
             out.append((self.cmove[c], "commit", int(pvalue[c]), int(c), r))
         return out
+
+
+class LayeredTables:
+    """The layered tables of one board, a table per role, for a session of questions (an
+    :class:`~gridsolve.solve.engine.Asker`): a role's table is ground from the positions asked
+    about so far, again (with one more root) for a position it does not reach.  A role whose
+    table does not fit the memory limit is remembered: its questions are answered alone
+    (:meth:`answer` returns None)."""
+
+    def __init__(self, board: Board, roots: list[Position] = ()):
+        self.board = board
+        self.roots = list(roots)
+        self.tables: dict[str, LayeredTable] = {}
+        self.refused: set[str] = set()
+        self.groundings = 0
+
+    def answer(self, query: Query, limits: Limits | None = None):
+        """The answer to ``query`` from its role's table, or None when the table does not fit."""
+        role = query.role
+        if role in self.refused:
+            return None
+        table = self.tables.get(role)
+        if table is None or table.index(query.position) < 0:
+            roots = list(dict.fromkeys([*(table.roots if table else self.roots), query.position]))
+            self.tables.pop(role, None)
+            try:
+                table = LayeredTable(self.board, role, roots, limits)
+            except MemoryLimitError:
+                self.refused.add(role)
+                return None
+            self.tables[role] = table
+            self.groundings += 1
+        return table.answer(query)
