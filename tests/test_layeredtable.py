@@ -12,18 +12,24 @@ table that does not fit the memory limit leaves the questions to the layered sol
 from __future__ import annotations
 
 import random
+import time
+from pathlib import Path
 
+import clingo
+import numpy as np
 import pytest
 
 import reference
 from randomboards import random_mechanism_board
 from test_differential import _comparable, _diff, _expected, _got, _load, mechanism_queries
+from gridsolve.compile.compiler import compile_program
 from gridsolve.errors import MemoryLimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, make_query
 from gridsolve.solve.engine import Asker
 from gridsolve.solve.layeredtable import LayeredTable, LayeredTables, serves
 from gridsolve.solve.limits import Limits
+from gridsolve.solve import solver
 from gridsolve.solve.solver import solve
 
 # the mechanism boards of the quick tier: together they ask the tables questions with every
@@ -159,3 +165,77 @@ def test_a_table_that_does_not_fit_leaves_the_questions_to_the_layered_solver():
     assert tables.answer(query, Limits(memory=1)) is None
     assert "white" in tables.refused
     assert tables.answer(query) is None          # remembered: not ground again
+
+
+def _race(term) -> tuple:
+    """layered.lp's race term (up(B), down(T), avoid) as the table names it."""
+    return ("avoid", None) if term.name == "avoid" else (term.name, term.arguments[0].number)
+
+
+def check_ranks(board, query: Query) -> list[str]:
+    """Every value and rank layered.lp computes for ``query`` (``lval``/``pval``,
+    ``lrank``/``prank`` of the positions and commit nodes it ranks, at every level it
+    computes), against the table's: a position or commit node without a rank in one has none
+    in the other."""
+    program = compile_program(board, query)
+    ctl = clingo.Control(["--warn=none"])
+    solver._ground_layers(ctl, program, Limits(), time.perf_counter())
+    table = LayeredTable(board, query.role, [query.position])
+
+    def position(symbol) -> int:
+        i = int(np.searchsorted(table.reps, np.uint64(symbol._rep)))
+        assert int(table.reps[i]) == symbol._rep, symbol
+        return i
+    commits = {(int(s), int(m)): c for c, (s, m) in enumerate(zip(table.csrc, table.cmove))}
+
+    def node(symbol) -> int:
+        s, m = symbol.arguments
+        return commits[(position(s), m._rep)]
+    atoms = {name: [a.symbol.arguments for a in ctl.symbolic_atoms.by_signature(name, arity)]
+             for name, arity in (("lval", 3), ("pval", 3), ("lrank", 4), ("prank", 4), ("rocc", 2),
+                                 ("ropen", 3), ("commit", 3))}
+    problems = []
+    for r, s, v in atoms["lval"]:
+        if table.value_at(r.number)[0][position(s)] != v.number:
+            problems.append(f"lval({r},{s},{v}): table {table.value_at(r.number)[0][position(s)]}")
+    for r, p, v in atoms["pval"]:
+        if table.value_at(r.number)[1][node(p)] != v.number:
+            problems.append(f"pval({r},{p},{v}): table {table.value_at(r.number)[1][node(p)]}")
+    races = {_race(a[0]) for a in atoms["lrank"]} | {_race(a[0]) for a in atoms["prank"]}
+    ranked = {(_race(k), r.number, position(s)): d.number for k, r, s, d in atoms["lrank"]}
+    pranked = {(_race(k), r.number, node(p)): d.number for k, r, p, d in atoms["prank"]}
+    open_at = {(r.number, position(s)) for r, s, _ in atoms["ropen"]}
+    for race in races:
+        for r, s in atoms["rocc"]:
+            i, mine = position(s), int(table.rank_at(race, r.number)[0][position(s)])
+            if ranked.get((race, r.number, i), -1) != mine:
+                problems.append(f"lrank {race} {r} {s}: layered.lp {ranked.get((race, r.number, i))}, table {mine}")
+        for s, m, p in atoms["commit"]:
+            for r in {r for r, i in open_at if i == position(s)}:
+                c, mine = node(p), int(table.rank_at(race, r)[1][node(p)])
+                if pranked.get((race, r, c), -1) != mine:
+                    problems.append(f"prank {race} {r} {p}: layered.lp {pranked.get((race, r, c))}, table {mine}")
+    return problems
+
+
+RANK_CASES = [("boards/wallmaze.yaml", dict(role="white", horizon=7)),
+              ("boards/wallmaze.yaml", dict(role="black", at=("white=11,5", "black=4,8"), horizon=8)),
+              ("boards/maze-runner-duel.yaml", dict(role="p1", at=("p1=2,5", "p2=4,3"), turn="p2", horizon=12)),
+              ("boards/maze-runner-duel.yaml", dict(role="p2", kind="win", horizon=10))]
+
+
+@pytest.mark.parametrize("path,options", RANK_CASES, ids=[f"{Path(p).stem}-{i}" for i, (p, _) in enumerate(RANK_CASES)])
+def test_every_value_and_rank_is_layered_lps(path, options):
+    board = load_board(path)
+    problems = check_ranks(board, make_query(board, **options))
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("seed", [56, pytest.param(35, marks=pytest.mark.slow)])
+def test_every_value_and_rank_is_layered_lps_on_simultaneous_boards(seed, tmp_path):
+    rb = random_mechanism_board(seed)
+    board = _load(tmp_path, rb.text, "board.yaml")
+    problems = []
+    for label, query in _questions(board, rb, seed):
+        problems += [f"{label}: {p}" for p in check_ranks(board, query)]
+    assert not problems, "\n".join(problems[:20])
