@@ -1,0 +1,170 @@
+"""1,000 random questions on the layered seed games, before and after the layered tables
+(issue 21, item 4), and Pacman's play figures.
+
+For each board, the same random questions (``multishot.question_lines``: pieces on random
+free cells, random side, role and kind, no principal line) are answered in a fresh process:
+
+* *after*: as ``gridsolve ask`` answers them (``gridsolve.solve.questions.ask_many``: an
+  Asker, one layered table per role, gridsolve/solve/layeredtable.py);
+* *before*: each question solved alone by ``gridsolve.solve.solver.solve`` (encodings/layered.lp,
+  one grounding a question; on Pacman the bounded solver, with or without a table alike).
+
+Each set stops after ``--cap`` seconds (default 60) and the rest is extrapolated from its pace;
+the answers both computed must agree (every field and move).  Then Pacman's play set: the
+value and first move at the whole step limit at 24 positions of a game (``multishot``'s play
+set), through one Asker as ``play`` asks: the first answer, and the later ones.
+
+    python bench/ask.py                  # -> printed, as the rows of bench/RESULTS.md
+    python bench/ask.py --cap 20 --boards boards/wallmaze.yaml
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+BOARDS = ["boards/wallmaze.yaml", "boards/maze-runner-duel.yaml", "boards/pacman3p.yaml"]
+QUESTIONS = 1000
+TARGET_S = 60.0
+
+
+def _one(board_path: str, mode: str, n: int, seed: int, cap: float) -> dict:
+    """Answer the questions in this process: ``mode`` "after" (ask_many) or "before" (solve each)."""
+    import hashlib
+    import multishot
+    from gridsolve.errors import GridsolveError
+    from gridsolve.language.loader import load_board
+    from gridsolve.solve.questions import ask_many, parse_question
+    from gridsolve.solve.solver import solve
+    started = time.perf_counter()
+    board = load_board(board_path)
+    lines = multishot.question_lines(board, n, seed, False)
+
+    def before():
+        for line in lines:
+            question = parse_question(board, line)
+            try:
+                answer = solve(board, question.query).as_dict()
+            except GridsolveError as exc:
+                answer = {"error": str(exc)}
+            yield answer
+    replies = (reply.as_dict() for reply in ask_many(board, lines)) if mode == "after" else before()
+    times, digests, errors, last = [], [], 0, time.perf_counter()
+    for answer in replies:
+        now = time.perf_counter()
+        times.append(now - last)
+        last = now
+        errors += "error" in answer
+        for key in ("stats", "line", "question", "exit_code"):
+            answer.pop(key, None)
+        if "error" in answer:
+            answer = {"error": True}
+        digests.append(hashlib.sha1(json.dumps(answer, sort_keys=True).encode()).hexdigest())
+        if now - started > cap:
+            break
+    return {"total_s": time.perf_counter() - started, "times": times, "digests": digests, "errors": errors}
+
+
+def _play() -> dict:
+    """Pacman's play set through one Asker (as ``play``): the time of each answer, by role."""
+    import multishot
+    from gridsolve.language.loader import load_board
+    from gridsolve.solve.engine import Asker
+    board = load_board("boards/pacman3p.yaml")
+    asked = multishot.questions(board, "game")
+    asker = Asker(board)
+    out = []
+    for query in asked:
+        t = time.perf_counter()
+        asker.ask(query, line_plies=1)
+        out.append((query.role, time.perf_counter() - t))
+    return {"times": out}
+
+
+def _child(args: list[str], timeout: float) -> dict:
+    done = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    if done.returncode != 0:
+        return {"error": done.stderr[-400:]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def rows(boards: list[str], seed: int, cap: float, log=print) -> list[str]:
+    out = [f"| board | before: answered in {cap:.0f} s | before: {QUESTIONS:,} questions (s) | after: answered | "
+           f"after: first reply (s) | after: median / max of the others (s) | after: {QUESTIONS:,} questions (s) | "
+           f"after ÷ before | < {TARGET_S:.0f} s | check |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for board in boards:
+        res = {}
+        for mode in ("before", "after"):
+            log(f"  {board}: {mode} ...")
+            res[mode] = _child(["--one", board, mode, str(seed), str(cap)], cap * 3 + 300)
+        b, a = res["before"], res["after"]
+        if "error" in b or "error" in a:
+            out.append(f"| {board} | {(b.get('error') or a.get('error'))!r} |")
+            continue
+
+        def whole(r):
+            n = len(r["times"])
+            return r["total_s"] if n == QUESTIONS else r["total_s"] / n * QUESTIONS
+        both = min(len(a["digests"]), len(b["digests"]))
+        same = sum(x == y for x, y in zip(a["digests"], b["digests"]))
+        later = a["times"][1:] or [0.0]
+        wa, wb = whole(a), whole(b)
+        ext = lambda r: "" if len(r["times"]) == QUESTIONS else " (extrapolated)"  # noqa: E731
+        out.append(f"| {board} | {len(b['times'])} ({b['errors']} errors) | {wb:.0f}{ext(b)} | "
+                   f"{len(a['times'])} ({a['errors']} errors) | {a['times'][0]:.2f} | "
+                   f"{statistics.median(later):.4f} / {max(later):.2f} | {wa:.1f}{ext(a)} | {wa / wb:.4f}× | "
+                   f"{'met' if wa < TARGET_S else f'**not met** ({wa / TARGET_S:.1f}×)'} | "
+                   f"{same} of {both} equal{'' if same == both else ' **differ**'} |")
+    return out
+
+
+def play_rows(log=print) -> list[str]:
+    log("  Pacman play set ...")
+    r = _child(["--play"], 900)
+    if "error" in r:
+        return [f"Pacman play set: {r['error']!r}"]
+    times = r["times"]
+    pac = [t for role, t in times[1:] if role == "pacman"]
+    ghosts = [t for role, t in times[1:] if role != "pacman"]
+    return ["| answers | first (s) | later pacman moves: median / max (s) | later ghost moves: median / max (s) | all (s) |",
+            "|---|---|---|---|---|",
+            f"| {len(times)} | {times[0][1]:.2f} | {statistics.median(pac):.3f} / {max(pac):.2f} | "
+            f"{statistics.median(ghosts):.3f} / {max(ghosts):.2f} | {sum(t for _, t in times):.1f} |"]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--one", nargs=4, metavar=("BOARD", "MODE", "SEED", "CAP"), help=argparse.SUPPRESS)
+    parser.add_argument("--play", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--boards", nargs="*", default=BOARDS)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cap", type=float, default=60.0)
+    parser.add_argument("--no-play", action="store_true")
+    args = parser.parse_args(argv)
+    if args.one:
+        board, mode, seed, cap = args.one
+        print(json.dumps(_one(board, mode, QUESTIONS, int(seed), float(cap))))
+        return 0
+    if args.play:
+        print(json.dumps(_play()))
+        return 0
+    log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
+    lines = rows(args.boards, args.seed, args.cap, log)
+    if not args.no_play:
+        lines += [""] + play_rows(log)
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
