@@ -89,6 +89,38 @@ def _play() -> dict:
     return {"times": out}
 
 
+def _game(think_s: float, moves: int, seed: int) -> dict:
+    """A game of ``play`` on Pacman: the computer plays pacman, scripted humans the ghosts, each
+    taking ``think_s`` seconds a move (random legal moves); the time the computer takes for
+    each of its moves (from the humans' last input to its move)."""
+    import random
+    import re
+    from gridsolve.language.loader import load_board
+    from gridsolve.language.position import initial_position
+    from gridsolve.play import play
+    board = load_board("boards/pacman3p.yaml")
+    rng = random.Random(seed)
+    state = {"names": [], "last": time.perf_counter(), "asked": 0}
+    times = []
+
+    def say(text: str) -> None:
+        found = re.match(r"Available moves(?: of \w+)?: (.*)", text)
+        if found:
+            state["names"] = [part.split(" (")[0] for part in found.group(1).split(", ")]
+        if text.startswith("pacman plays:"):
+            times.append(time.perf_counter() - state["last"])
+
+    def lines():
+        while state["asked"] < moves:
+            time.sleep(think_s)
+            state["asked"] += 1
+            choice = rng.choice(state["names"])
+            state["last"] = time.perf_counter()
+            yield choice
+    play(board, {"blinky", "inky"}, lines(), say, initial_position(board))
+    return {"times": times}
+
+
 def _child(args: list[str], timeout: float) -> dict:
     done = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, timeout=timeout,
                           cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
@@ -146,6 +178,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--one", nargs=4, metavar=("BOARD", "MODE", "SEED", "CAP"), help=argparse.SUPPRESS)
     parser.add_argument("--play", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--game", nargs=2, metavar=("THINK_S", "MOVES"), help=argparse.SUPPRESS)
     parser.add_argument("--boards", nargs="*", default=BOARDS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=float, default=60.0)
@@ -157,6 +190,10 @@ def main(argv=None) -> int:
         return 0
     if args.play:
         print(json.dumps(_play()))
+        return 0
+    if args.game:
+        think, moves = args.game
+        print(json.dumps(_game(float(think), int(moves), args.seed)))
         return 0
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
     lines = rows(args.boards, args.seed, args.cap, log)

@@ -1,0 +1,56 @@
+"""Thinking on the human's time (gridsolve/thinkahead.py): questions asked ahead in a background
+thread, and stopped part way, leave the shared work exact: the questions asked afterwards get
+the answers of each solved alone."""
+from __future__ import annotations
+
+import pytest
+
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import Query, initial_position
+from gridsolve.solve.engine import Asker
+from gridsolve.solve.explore import examine
+from gridsolve.solve.solver import solve
+from gridsolve.thinkahead import ThinkAhead
+
+
+def _answer(answer) -> dict:
+    out = answer.as_dict()
+    out.pop("stats")
+    out["line"] = out["line"][:1]
+    return out
+
+
+def _after_each_move(board, horizon: int) -> list[Query]:
+    """Pacman's question after each move of the ghosts, two plies into a game."""
+    position = initial_position(board)
+    _, steps = examine(board, position)
+    _, replies = examine(board, steps[0].position)
+    return [Query("pacman", "value", step.position, horizon) for step in replies]
+
+
+@pytest.mark.slow
+def test_questions_asked_ahead_leave_the_answers_exact():
+    board = load_board("boards/pacman3p.yaml")
+    queries = _after_each_move(board, 6)
+    asker = Asker(board)
+    ahead = ThinkAhead(asker)
+    ahead.start(queries)
+    ahead.thread.join()             # all answered ahead
+    assert ahead.answered == len(queries)
+    ahead.stop()
+    for query in queries[:3]:
+        assert _answer(asker.ask(query, line_plies=1)) == _answer(solve(board, query, line_plies=1))
+
+
+def test_questions_stopped_part_way_leave_the_answers_exact():
+    board = load_board("boards/pacman3p.yaml")
+    queries = _after_each_move(board, 12)
+    asker = Asker(board)
+    ahead = ThinkAhead(asker)
+    ahead.start(queries)
+    ahead.stop()                    # at once: the first question stops at its first check
+    assert ahead.thread is None
+    ahead.start([])                 # nothing to ask: no thread
+    assert ahead.thread is None
+    for query in queries[:1]:
+        assert _answer(asker.ask(query, line_plies=1)) == _answer(solve(board, query, line_plies=1))
