@@ -28,29 +28,31 @@ def _after_each_move(board, horizon: int) -> list[Query]:
     return [Query("pacman", "value", step.position, horizon) for step in replies]
 
 
-@pytest.mark.slow
-def test_questions_asked_ahead_leave_the_answers_exact():
+def _ask_ahead(horizon: int, wait: bool, compared: int) -> ThinkAhead:
+    """Pacman's questions after each reply asked ahead (``wait``: all answered, else stopped at
+    once: the first stops at its first check of the limits); then ``compared`` of them asked
+    through the same Asker must get the answers of each solved alone."""
     board = load_board("boards/pacman3p.yaml")
-    queries = _after_each_move(board, 6)
+    queries = _after_each_move(board, horizon)
     asker = Asker(board)
     ahead = ThinkAhead(asker)
     ahead.start(queries)
-    ahead.thread.join()             # all answered ahead
-    assert ahead.answered == len(queries)
+    if wait:
+        ahead.thread.join()
     ahead.stop()
-    for query in queries[:3]:
+    assert ahead.thread is None
+    for query in queries[:compared]:
         assert _answer(asker.ask(query, line_plies=1)) == _answer(solve(board, query, line_plies=1))
+    return ahead
+
+
+@pytest.mark.slow
+def test_questions_asked_ahead_leave_the_answers_exact():
+    ahead = _ask_ahead(6, True, 3)
+    assert ahead.answered == 4
 
 
 def test_questions_stopped_part_way_leave_the_answers_exact():
-    board = load_board("boards/pacman3p.yaml")
-    queries = _after_each_move(board, 12)
-    asker = Asker(board)
-    ahead = ThinkAhead(asker)
-    ahead.start(queries)
-    ahead.stop()                    # at once: the first question stops at its first check
-    assert ahead.thread is None
+    ahead = _ask_ahead(12, False, 1)
     ahead.start([])                 # nothing to ask: no thread
     assert ahead.thread is None
-    for query in queries[:1]:
-        assert _answer(asker.ask(query, line_plies=1)) == _answer(solve(board, query, line_plies=1))
