@@ -12,10 +12,13 @@ free cells, random side, role and kind, no principal line) are answered in a fre
 Each set stops after ``--cap`` seconds (default 60) and the rest is extrapolated from its pace;
 the answers both computed must agree (every field and move).  Then Pacman's play set: the
 value and first move at the whole step limit at 24 positions of a game (``multishot``'s play
-set), through one Asker as ``play`` asks: the first answer, and the later ones.
+set), through one Asker as ``play`` asks: the first answer, and the later ones; and a scripted
+game of ``play`` (the computer plays pacman, the ghosts type random moves at once or after
+1.5 s each, while the computer thinks ahead): the time of each of the computer's moves.
 
     python bench/ask.py                  # -> printed, as the rows of bench/RESULTS.md
-    python bench/ask.py --cap 20 --boards boards/wallmaze.yaml
+    python bench/ask.py --cap 20 --boards boards/wallmaze.yaml --no-play
+    python bench/ask.py --no-ask         # Pacman's play figures only
 """
 from __future__ import annotations
 
@@ -174,6 +177,28 @@ def play_rows(log=print) -> list[str]:
             f"{statistics.median(ghosts):.3f} / {max(ghosts):.2f} | {sum(t for _, t in times):.1f} |"]
 
 
+GAME_THINK_S = (0.0, 1.5)     # seconds each scripted human (a ghost) takes to type its move
+GAME_INPUTS = 24              # ghost moves typed: 12 ghost plies, 13 pacman moves
+
+
+def game_rows(seed: int, log=print) -> list[str]:
+    """The computer's pacman moves in a scripted game of ``play``, the humans (the ghosts)
+    typing at once or after GAME_THINK_S seconds each (the computer thinks ahead meanwhile)."""
+    out = ["| humans' time a move (s) | pacman moves | first (s) | later: median / max (s) | later under 1 s |",
+           "|---|---|---|---|---|"]
+    for think in GAME_THINK_S:
+        log(f"  Pacman game, humans take {think} s a move ...")
+        r = _child(["--game", str(think), str(GAME_INPUTS), "--seed", str(seed)], 1800)
+        if "error" in r:
+            out.append(f"| {think} | {r['error']!r} |")
+            continue
+        times = r["times"]
+        later = times[1:]
+        out.append(f"| {think:.1f} | {len(times)} | {times[0]:.2f} | {statistics.median(later):.3f} / "
+                   f"{max(later):.2f} | {sum(t < 1 for t in later)} of {len(later)} |")
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--one", nargs=4, metavar=("BOARD", "MODE", "SEED", "CAP"), help=argparse.SUPPRESS)
@@ -183,6 +208,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=float, default=60.0)
     parser.add_argument("--no-play", action="store_true")
+    parser.add_argument("--no-ask", action="store_true", help="only Pacman's play figures")
     args = parser.parse_args(argv)
     if args.one:
         board, mode, seed, cap = args.one
@@ -196,9 +222,9 @@ def main(argv=None) -> int:
         print(json.dumps(_game(float(think), int(moves), args.seed)))
         return 0
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
-    lines = rows(args.boards, args.seed, args.cap, log)
+    lines = [] if args.no_ask else rows(args.boards, args.seed, args.cap, log)
     if not args.no_play:
-        lines += [""] + play_rows(log)
+        lines += [""] + play_rows(log) + [""] + game_rows(args.seed, log)
     print("\n".join(lines))
     return 0
 
