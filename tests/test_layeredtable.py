@@ -239,3 +239,16 @@ def test_every_value_and_rank_is_layered_lps_on_simultaneous_boards(seed, tmp_pa
     for label, query in _questions(board, rb, seed):
         problems += [f"{label}: {p}" for p in check_ranks(board, query)]
     assert not problems, "\n".join(problems[:20])
+
+
+def test_a_question_with_a_time_limit_leaves_a_long_grounding_to_a_later_question():
+    """A question that must be answered within a time (play's first question of a kind) does
+    not wait for a table whose grounding is estimated to take longer; the next question without
+    a limit grounds it."""
+    board = load_board("boards/wallmaze.yaml")
+    query = make_query(board, "white", "value", horizon=3)
+    tables = LayeredTables(board)
+    assert tables.answer(query, Limits(seconds=0.001)) is None
+    assert not tables.tables and not tables.refused
+    assert _answer(tables.answer(query, Limits(seconds=1000))) == _answer(solve(board, query))
+    assert tables.groundings == 1

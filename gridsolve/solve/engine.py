@@ -153,12 +153,10 @@ class Asker:
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
         principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
-        # the table serves the questions after this one too: their memory limit, not this one's time
-        shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
         if table_serves(self.board, query):
             if self.tables is None:
                 self.tables = LayeredTables(self.board, self.roots)
-            answer = self.tables.answer(query, shared)
+            answer = self.tables.answer(query, limits)
             if answer is not None:
                 if line_plies == 0:
                     answer.line = None
@@ -181,6 +179,8 @@ class Asker:
                 self.roots.append(query.position)
             if self.plies is not None:
                 self.plies = max(self.plies, query.remaining(self.board))
+            # the engine serves the questions after this one too: their memory limit, not this one's time
+            shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
             self.engine = Engine(self.board, self.roots, plies=self.plies, limits=shared)
             self.groundings += 1
         return self.engine.answer(query, line_plies)

@@ -27,6 +27,7 @@ reference's on random boards of every rule option.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import clingo
@@ -40,10 +41,11 @@ from ..errors import EncodingError, MemoryLimitError
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..resources import encoding
-from .limits import Budget, Limits, estimate_positions, format_bytes
+from .limits import Budget, Limits, average_moves, estimate_positions, format_bytes
 from .retro import model_arguments
 from .solver import _Model, read_answer
 
+GROUND_SECONDS_PER_MOVE = 45e-6     # gringo's time a move (open 12x12 Wallmaze: 20 s for 442,603 moves)
 TABLE_BYTES = (1_200, 1_200, 500)   # least a position needs, and per position and per move (ground + arrays;
                                     # open 12x12 Wallmaze: 20,878 positions, 442,603 moves, 246 MB)
 NO = np.int32(-1)
@@ -479,19 +481,30 @@ class LayeredTables:
         self.groundings = 0
 
     def answer(self, query: Query, limits: Limits | None = None):
-        """The answer to ``query`` from its role's table, or None when the table does not fit."""
+        """The answer to ``query`` from its role's table, or None when the table does not fit
+        (or, for a question with a time limit, when grounding it would take longer: a later
+        question without one grounds it)."""
         role = query.role
         if role in self.refused:
             return None
         table = self.tables.get(role)
         if table is None or table.index(query.position) < 0:
             roots = list(dict.fromkeys([*(table.roots if table else self.roots), query.position]))
+            if limits is not None and limits.seconds is not None and self._seconds(roots) > limits.seconds:
+                return None
             self.tables.pop(role, None)
+            shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
             try:
-                table = LayeredTable(self.board, role, roots, limits)
+                table = LayeredTable(self.board, role, roots, shared)
             except MemoryLimitError:
                 self.refused.add(role)
                 return None
             self.tables[role] = table
             self.groundings += 1
         return table.answer(query)
+
+    def _seconds(self, roots: list[Position]) -> float:
+        """About how long grounding a table from ``roots`` takes at most (from the positions
+        estimated before grounding and the moves a position has)."""
+        layout = plan_query(self.board, Query(self.board.rules.roles[0], "value", roots[0])).layout
+        return estimate_positions(self.board, layout, roots) * average_moves(self.board) * GROUND_SECONDS_PER_MOVE
