@@ -92,35 +92,51 @@ def _play() -> dict:
     return {"times": out}
 
 
-def _game(think_s: float, moves: int, seed: int) -> dict:
+def _game(think_s: float, moves: int, seed: int, humans: str = "random") -> dict:
     """A game of ``play`` on Pacman: the computer plays pacman, scripted humans the ghosts, each
-    taking ``think_s`` seconds a move (random legal moves); the time the computer takes for
-    each of its moves (from the humans' last input to its move)."""
+    taking ``think_s`` seconds a move: random legal moves, or (``humans`` "chase") the ghosts'
+    joint move after which pacman is doomed soonest ("chase-unordered": the same, with the
+    computer thinking ahead in the order of the moves); the time the computer takes for each of
+    its moves (from the humans' last input to its move)."""
     import random
-    import re
+    from gridsolve import play as playing
     from gridsolve.language.loader import load_board
-    from gridsolve.language.position import initial_position
-    from gridsolve.play import play
+    from gridsolve.language.position import Query, initial_position
+    from gridsolve.solve.engine import Asker
+    from gridsolve.solve.explore import move_parts
     board = load_board("boards/pacman3p.yaml")
     rng = random.Random(seed)
-    state = {"names": [], "last": time.perf_counter(), "asked": 0}
-    times = []
+    state = {"last": time.perf_counter(), "asked": 0}
+    times, plan = [], {}
+    chooser = Asker(board) if humans != "random" else None
+    read_move, think_ahead = playing.Game.read_move, playing.Thinker.think_ahead
+
+    def reading(game, position, role, names):
+        state.update(position=position, role=role, names=names)
+        return read_move(game, position, role, names)
+    playing.Game.read_move = reading
+    if humans == "chase-unordered":
+        playing.Thinker.think_ahead = lambda thinker, asked, order_by=None: think_ahead(thinker, asked, None)
 
     def say(text: str) -> None:
-        found = re.match(r"Available moves(?: of \w+)?: (.*)", text)
-        if found:
-            state["names"] = [part.split(" (")[0] for part in found.group(1).split(", ")]
         if text.startswith("pacman plays:"):
             times.append(time.perf_counter() - state["last"])
 
     def lines():
         while state["asked"] < moves:
+            if chooser is not None and not plan:
+                answer = chooser.ask(Query("pacman", "survive", state["position"]), line_plies=1)
+                best = min(answer.moves, key=lambda m: (m.doom_plies is None, m.doom_plies or 0, m.move))
+                plan.update(move_parts(best.move, ["blinky", "inky"]))
             time.sleep(think_s)
             state["asked"] += 1
-            choice = rng.choice(state["names"])
+            choice = plan.pop(state["role"]) if chooser is not None else rng.choice(state["names"])
             state["last"] = time.perf_counter()
             yield choice
-    play(board, {"blinky", "inky"}, lines(), say, initial_position(board))
+    try:
+        playing.play(board, {"blinky", "inky"}, lines(), say, initial_position(board))
+    finally:
+        playing.Game.read_move, playing.Thinker.think_ahead = read_move, think_ahead
     return {"times": times}
 
 
@@ -177,24 +193,26 @@ def play_rows(log=print) -> list[str]:
             f"{statistics.median(ghosts):.3f} / {max(ghosts):.2f} | {sum(t for _, t in times):.1f} |"]
 
 
-GAME_THINK_S = (0.0, 1.5)     # seconds each scripted human (a ghost) takes to type its move
+GAME_CASES = [(0.0, "random"), (1.5, "random"), (1.5, "chase-unordered"), (1.5, "chase")]   # (seconds each
+# scripted human, a ghost, takes to type its move; how it plays)
 GAME_INPUTS = 24              # ghost moves typed: 12 ghost plies, 13 pacman moves
 
 
 def game_rows(seed: int, log=print) -> list[str]:
-    """The computer's pacman moves in a scripted game of ``play``, the humans (the ghosts)
-    typing at once or after GAME_THINK_S seconds each (the computer thinks ahead meanwhile)."""
-    out = ["| humans' time a move (s) | pacman moves | first (s) | later: median / max (s) | later under 1 s |",
-           "|---|---|---|---|---|"]
-    for think in GAME_THINK_S:
-        log(f"  Pacman game, humans take {think} s a move ...")
-        r = _child(["--game", str(think), str(GAME_INPUTS), "--seed", str(seed)], 1800)
+    """The computer's pacman moves in scripted games of ``play`` (GAME_CASES): the humans (the
+    ghosts) type at once or after a while (the computer thinks ahead meanwhile), random moves
+    or chasing pacman."""
+    out = ["| humans' time a move (s) | humans play | pacman moves | first (s) | later: median / max (s) | "
+           "later under 1 s |", "|---|---|---|---|---|---|"]
+    for think, humans in GAME_CASES:
+        log(f"  Pacman game, humans take {think} s a move, {humans} ...")
+        r = _child(["--game", str(think), str(GAME_INPUTS), humans, "--seed", str(seed)], 1800)
         if "error" in r:
-            out.append(f"| {think} | {r['error']!r} |")
+            out.append(f"| {think} | {humans} | {r['error']!r} |")
             continue
         times = r["times"]
         later = times[1:]
-        out.append(f"| {think:.1f} | {len(times)} | {times[0]:.2f} | {statistics.median(later):.3f} / "
+        out.append(f"| {think:.1f} | {humans} | {len(times)} | {times[0]:.2f} | {statistics.median(later):.3f} / "
                    f"{max(later):.2f} | {sum(t < 1 for t in later)} of {len(later)} |")
     return out
 
@@ -203,7 +221,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--one", nargs=4, metavar=("BOARD", "MODE", "SEED", "CAP"), help=argparse.SUPPRESS)
     parser.add_argument("--play", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--game", nargs=2, metavar=("THINK_S", "MOVES"), help=argparse.SUPPRESS)
+    parser.add_argument("--game", nargs=3, metavar=("THINK_S", "MOVES", "HUMANS"), help=argparse.SUPPRESS)
     parser.add_argument("--boards", nargs="*", default=BOARDS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=float, default=60.0)
@@ -218,8 +236,8 @@ def main(argv=None) -> int:
         print(json.dumps(_play()))
         return 0
     if args.game:
-        think, moves = args.game
-        print(json.dumps(_game(float(think), int(moves), args.seed)))
+        think, moves, humans = args.game
+        print(json.dumps(_game(float(think), int(moves), args.seed, humans)))
         return 0
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
     lines = [] if args.no_ask else rows(args.boards, args.seed, args.cap, log)

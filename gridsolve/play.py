@@ -86,15 +86,16 @@ class Thinker:
         self.ahead.stop()
         return self.asker.ask(query, limits, line_plies=1)
 
-    def think_ahead(self, asked: list[tuple[str, str, Position]]) -> None:
-        """Ask (role, kind, position) questions in the background, those whose horizon the
-        first question of their kind has fixed."""
-        queries = []
-        for role, kind, position in asked:
+    def think_ahead(self, asked: list[tuple[str, str, str, Position]], order_by: Query | None = None) -> None:
+        """Ask (label, role, kind, position) questions in the background, those whose horizon
+        the first question of their kind has fixed; ``order_by``: see :meth:`ThinkAhead.start`."""
+        labels, queries = [], []
+        for label, role, kind, position in asked:
             if self.horizon is not None or (role, kind) in self.horizons:
+                labels.append(label)
                 queries.append(Query(role, kind, position, self.horizon if self.horizon is not None
                                      else self.horizons[role, kind]))
-        self.ahead.start(queries)
+        self.ahead.start(queries, order_by, labels)
 
     def ask(self, role: str, kind: str, position: Position) -> Answer:
         if self.horizon is not None:
@@ -267,7 +268,8 @@ class Game:
         planned = self.solver_moves(position, solver_roles) if solver_roles else {}
         picked = dict(planned)
         if any(role in self.humans for role in movers):
-            self.think_ahead([s for s in steps if all(move_parts(s.move, movers)[r] == m for r, m in planned.items())])
+            self.think_ahead(position, [s for s in steps
+                                        if all(move_parts(s.move, movers)[r] == m for r, m in planned.items())])
         for role in movers:
             if role not in self.humans:
                 continue
@@ -283,9 +285,11 @@ class Game:
             self.say(f"{role} plays: {picked[role]}")
         return next(s for s in steps if move_parts(s.move, movers) == picked)
 
-    def think_ahead(self, steps: list[Step]) -> None:
-        """While the humans choose among ``steps``, the computer's question after each of them
-        (as :meth:`solver_moves` will ask it) is asked in the background."""
+    def think_ahead(self, position: Position, steps: list[Step]) -> None:
+        """While the humans choose among ``steps`` at ``position``, the computer's question
+        after each of them (as :meth:`solver_moves` will ask it) is asked in the background,
+        first after the moves that doom a role of the computer soonest (a human who closes in
+        plays them; the same measure as :meth:`tie_break`)."""
         rules = self.board.rules
         asked = []
         for step in steps:
@@ -295,8 +299,11 @@ class Game:
                         any(role in rules.team_of(leader) for leader in leaders):
                     continue
                 leaders.append(role)
-                asked.append((role, "value", step.position))
-        self.thinker.think_ahead(asked)
+                asked.append((step.move, role, "value", step.position))
+        doomed = [r for r in rules.roles if r not in self.humans and any(r in end.loss_for for end in rules.ends)]
+        alone = all(r in self.humans for r in rules.turns[position.side])     # their moves are the steps'
+        order_by = Query(doomed[0], "survive", position) if doomed and alone else None
+        self.thinker.think_ahead(asked, order_by)
 
     def read_move(self, position: Position, role: str, names: list[str]) -> str | None:
         prompt = "Enter move" if len(self.board.rules.turns[position.side]) == 1 else f"Enter {role}'s move"

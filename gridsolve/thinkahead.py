@@ -31,15 +31,26 @@ class ThinkAhead:
         self.limits: Limits | None = None
         self.answered = 0          # questions answered ahead so far
 
-    def start(self, queries: list[Query]) -> None:
-        """Answer ``queries`` in turn in a background thread (after ending the last one)."""
+    def start(self, queries: list[Query], order_by: Query | None = None, labels: list[str] = ()) -> None:
+        """Answer ``queries`` in turn in a background thread (after ending the last one).  With
+        ``order_by`` (a survive question at the humans' position, of a role of the computer),
+        the queries, labelled with the humans' moves that lead to them, are asked first where
+        that role is doomed soonest: the moves a human who closes in plays."""
         self.stop()
         if not queries:
             return
         limits = self.limits = Limits()
 
         def run():
-            for query in queries:
+            ordered = queries
+            if order_by is not None:
+                try:
+                    doom = {m.move: m.doom_plies for m in self.asker.ask(order_by, limits, line_plies=1).moves}
+                except GridsolveError:
+                    return
+                ordered = [q for _, q in sorted(zip(labels, queries), key=lambda pair: (
+                    doom.get(pair[0]) is None, doom.get(pair[0]) or 0))]
+            for query in ordered:
                 if limits.seconds is not None:      # stopped
                     return
                 try:

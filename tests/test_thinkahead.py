@@ -20,23 +20,26 @@ def _answer(answer) -> dict:
     return out
 
 
-def _after_each_move(board, horizon: int) -> list[Query]:
-    """Pacman's question after each move of the ghosts, two plies into a game."""
+def _after_each_move(board, horizon: int) -> tuple[Query, list[str], list[Query]]:
+    """Pacman's survive question where the ghosts move, two plies into a game, their moves and
+    Pacman's question after each."""
     position = initial_position(board)
     _, steps = examine(board, position)
     _, replies = examine(board, steps[0].position)
-    return [Query("pacman", "value", step.position, horizon) for step in replies]
+    return (Query("pacman", "survive", steps[0].position), [step.move for step in replies],
+            [Query("pacman", "value", step.position, horizon) for step in replies])
 
 
 def _ask_ahead(horizon: int, wait: bool, compared: int) -> ThinkAhead:
-    """Pacman's questions after each reply asked ahead (``wait``: all answered, else stopped at
-    once: the first stops at its first check of the limits); then ``compared`` of them asked
-    through the same Asker must get the answers of each solved alone."""
+    """Pacman's questions after each reply asked ahead, the replies that doom pacman soonest
+    first (``wait``: all answered, else stopped at once: the first stops at its first check of
+    the limits); then ``compared`` of them asked through the same Asker must get the answers of
+    each solved alone."""
     board = load_board("boards/pacman3p.yaml")
-    queries = _after_each_move(board, horizon)
+    order_by, labels, queries = _after_each_move(board, horizon)
     asker = Asker(board)
     ahead = ThinkAhead(asker)
-    ahead.start(queries)
+    ahead.start(queries, order_by, labels)
     if wait:
         ahead.thread.join()
     ahead.stop()
