@@ -92,7 +92,8 @@ def random_solves(count: int) -> dict:
     from gridsolve.errors import LimitError
     from gridsolve.language.loader import load_board
     from gridsolve.solve.questions import parse_question
-    from gridsolve.solve.solver import Limits, solve
+    from gridsolve.solve.limits import Limits
+    from gridsolve.solve.solver import solve
     board = load_board(ROOT / BOARD)
     times, stopped = [], 0
     for line in random_questions(count, seed=11):

@@ -1,7 +1,7 @@
 """Benchmark of "ground once, ask many times" (gridsolve/solve/engine.py), for bench/run.py.
 
 Each set of questions is answered twice in one fresh worker process: by one engine
-(``gridsolve.solve.engine.Asker``, as verify, play and ``gridsolve ask`` use it) and by
+(``gridsolve.solve.asker.Asker``, as verify, play and ``gridsolve ask`` use it) and by
 ``gridsolve.solve.solver.solve`` for each question alone.  The answers must agree (every field and
 every move; the principal line where the engine computed all of it, else its first move).
 """
@@ -60,7 +60,7 @@ def _comparable(answer, whole_line: bool) -> dict:
 
 def worker(spec: dict) -> dict:
     """Time one set: the engine's answers, then each question solved alone."""
-    from gridsolve.solve.engine import Asker
+    from gridsolve.solve.asker import Asker
     from gridsolve.language.loader import load_board
     from gridsolve.solve.solver import solve
     board = load_board(spec["board"])

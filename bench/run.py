@@ -1125,9 +1125,10 @@ def main(argv=None):
             "is also the number of ground atoms).", ""]
     doc += mech_table(mech_cases) + [""]
     if limits:
-        from gridsolve.solve.solver import VALUES_FACTOR, Limits
+        from gridsolve.solve.driver import VALUES_FACTOR
+        from gridsolve.solve.limits import Limits
         doc += ["### Full size and limits", "",
-                "`gridsolve.solve.solver.Limits`: a layered solve stops (exit code 3) when its ground atoms, with the "
+                "`gridsolve.solve.limits.Limits`: a layered solve stops (exit code 3) when its ground atoms, with the "
                 f"values and ranks still to come (estimated as {VALUES_FACTOR}× the explored positions' atoms, "
                 "after the next depth at the growth of the last one), would exceed "
                 f"{Limits().atoms:,}: about 1.5 GB. Pacman's value and win are answered by the bounded solver "

@@ -19,7 +19,9 @@ from .language.model import Board, Cell
 from .language.position import Query, initial_position
 from .language.secret import allowed_cells, secret_count
 from .placement import FAR, hurt
-from .solve.solver import Answer, Limits, solve
+from .solve.answer import Answer
+from .solve.limits import Limits
+from .solve.solver import solve
 
 SAMPLE = 24            # placements solved at most (half the most hurtful, half drawn with the seed)
 PLACEMENT_SECONDS = 3.0  # each placement's robust solve stops after this long (counted as not settled)

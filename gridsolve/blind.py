@@ -23,7 +23,8 @@ from .placement import goals, routes
 from .solve import knowing
 from .solve.share import placement_values
 from .errors import LimitError
-from .solve.solver import Answer, solve
+from .solve.answer import Answer
+from .solve.solver import solve
 
 ROBUST_HORIZON = 6       # plies the robust question looks ahead where the whole game does not fit
 SHARE_HORIZON = 8        # plies each placement is solved ahead where the robust search does not apply

@@ -19,7 +19,8 @@ from .errors import EXIT_FAILED, EXIT_INVALID, GridsolveError, QueryError
 from .language.loader import load_board
 from .language.position import QUERY_KINDS, make_position, make_query
 from .render import describe_position, draw_position, format_answer
-from .solve.solver import Limits, solve
+from .solve.limits import Limits
+from .solve.solver import solve
 from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES
 
 REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.verify.reports.FORMATS, checked by a test

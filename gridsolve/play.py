@@ -27,8 +27,9 @@ from .solve.explore import Step, examine, move_parts, stop_scores
 from .language.model import DELTA, Board, Cell
 from .language.position import Position, Query
 from .render import draw_position
-from .solve.engine import Asker
-from .solve.solver import Answer, Limits
+from .solve.asker import Asker
+from .solve.answer import Answer
+from .solve.limits import Limits
 
 SECONDS_PER_MOVE = 20          # about how long the solver may think about a move
 
@@ -69,7 +70,7 @@ class Thinker:
     about a role tells how far the solver can look for it: to the step limit if that fits in
     about ``SECONDS_PER_MOVE``, else the largest horizon (2, 4, 6, ...) whose answer takes no
     more than an eighth of that.  Questions the race solver answers share one grounding (an
-    :class:`~gridsolve.solve.engine.Asker` rooted at the first position asked about: every later
+    :class:`~gridsolve.solve.asker.Asker` rooted at the first position asked about: every later
     position of the game is reachable from it); only the first move of a principal line is
     computed, which is all the game uses."""
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 from .language.asciimap import draw
 from .language.model import Board
 from .language.position import Position
-from .solve.solver import Answer
+from .solve.answer import Answer
 
 
 def glyphs(board: Board) -> dict[str, str]:

@@ -17,7 +17,7 @@ from .language.model import DELTA, Board, Cell
 from .language.position import Position
 from .render import describe_position, glyphs, verdict
 from .solve.explore import examine, move_parts
-from .solve.solver import Answer
+from .solve.answer import Answer
 
 CELL = 44                 # pixels per cell
 MARGIN = 28               # room for the coordinates

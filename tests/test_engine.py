@@ -17,10 +17,12 @@ from gridsolve.verify import verify
 from gridsolve.language.loader import load_board
 from gridsolve.compile.compiler import compile_program, query_parts, race_program
 from gridsolve.compile.planning import plan_query, shared_races
-from gridsolve.solve.engine import Asker, Engine
+from gridsolve.solve.asker import Asker
+from gridsolve.solve.engine import Engine
 from gridsolve.play import play
 from gridsolve.language.position import QUERY_KINDS, Query, initial_position, make_position
-from gridsolve.solve.solver import run_program, solve
+from gridsolve.solve.driver import run_program
+from gridsolve.solve.solver import solve
 
 import reference
 import seed_answers

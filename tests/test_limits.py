@@ -20,7 +20,8 @@ from gridsolve.language.position import Query, initial_position, make_query
 from gridsolve.solve import limits as limits_module
 from gridsolve.solve.engine import Engine
 from gridsolve.solve.limits import ENV, Budget, Limits, estimate_positions, parse_memory
-from gridsolve.solve.solver import race_ranks, solve
+from gridsolve.solve.driver import race_ranks
+from gridsolve.solve.solver import solve
 
 from conftest import CORRIDOR, ROOT
 
@@ -132,7 +133,7 @@ def test_the_layered_solver_stops_at_the_memory_limit():
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     program = compile_program(board, make_query(board, "pacman", horizon=12))
     assert program.mode == "layered"
-    from gridsolve.solve.solver import run_program
+    from gridsolve.solve.driver import run_program
     # "(limit N MB)" when the estimate stops it between ground calls, "the limit of N MB" when
     # the cap stops a ground call: which comes first depends on what the process held before
     with pytest.raises(MemoryLimitError, match=r"^the positions within 12 plies do not fit: .*limit (of )?\d+ MB.* "

@@ -14,7 +14,7 @@ from gridsolve.compile.planning import plan_query
 from gridsolve.language.position import Query
 from gridsolve.solve.limits import Budget, Limits
 from gridsolve.solve.retro import RaceGraph
-from gridsolve.solve.solver import clingo_race_ranks, ground_ranks, race_ranks
+from gridsolve.solve.driver import clingo_race_ranks, ground_ranks, race_ranks
 
 from randomboards import random_board, random_mechanism_board
 from test_differential import _load, mechanism_queries, plain_queries

@@ -7,7 +7,8 @@ from gridsolve.solve.explore import examine
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, make_query
 from gridsolve.compile.compiler import compile_program
-from gridsolve.solve.solver import run_program, solve
+from gridsolve.solve.driver import run_program
+from gridsolve.solve.solver import solve
 
 from conftest import ROOT
 

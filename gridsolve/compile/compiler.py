@@ -26,7 +26,6 @@ from .facts import (board_facts, layered_query_facts, mechanism_facts, race_fact
 from .gamerules import game_rules, move_rules, score_rules, with_domain
 from .knowledge import knowledge_facts, knowledge_for, robust_board
 from .planning import Plan, RacePlan, period, plan_query, plan_races
-from .planning import shared_races  # noqa: F401  (imported from here by gridsolve/solve/engine.py)
 from .state import Layout, layout_for
 from .unroll import Instances, instantiate
 

@@ -14,7 +14,9 @@ from ..compile.compiler import compile_program
 from ..solve.explore import examine
 from ..language.model import Board
 from ..language.position import Position, Query
-from ..solve.solver import Answer, race_ranks, solve
+from ..solve.answer import Answer
+from ..solve.driver import race_ranks
+from ..solve.solver import solve
 from ..verify.verify import winning_first_moves
 
 

@@ -24,7 +24,9 @@ from .metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_me
 from ..verify.expect import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
-from ..solve.solver import Answer, race_ranks, solve
+from ..solve.answer import Answer
+from ..solve.driver import race_ranks
+from ..solve.solver import solve
 
 START_LIMIT = 20_000       # good_starts ranks at most this many placements of the pieces
 SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no

@@ -32,8 +32,9 @@ from ..language.model import Board
 from ..language.position import Query
 from ..compile.state import layout_for
 from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
-from .limits import Budget, estimate_positions
-from .solver import Answer, Limits, MoveValue, format_move
+from .answer import Answer, MoveValue, Question
+from .driver import format_move
+from .limits import Budget, Limits, estimate_positions
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 400          # about this many bytes per transposition-table entry
@@ -136,7 +137,7 @@ class _Race:
     memo: dict
 
 
-class BoundedSolver:
+class BoundedSearch:
     """Threshold races for one role over an abstract game; see the module docstring."""
 
     def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
@@ -443,7 +444,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
         budget.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
         game = abstract_game(board, [query.position])
         grounded = time.perf_counter()
-        solver = BoundedSolver(board, game, query.role, limits, prune, budget)
+        solver = BoundedSearch(board, game, query.role, limits, prune, budget)
     else:
         game, solver = memo.solver(query, limits, prune, budget)
         grounded = time.perf_counter()
@@ -455,7 +456,8 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     at = solver.summary(root, items, left, ref)
     probes = solver.moves(root, items, left, ref)
     line = solver.line(root, items, left, ref, probes, line_plies)
-    moves = sorted((MoveValue(format_move(m), s["value"], s["plies"], s["win"], s["survives"], s["doom_plies"])
+    moves = sorted((MoveValue(move=format_move(m), value=s["value"], plies=s["plies"], win=s["win"],
+                              survives=s["survives"], doom_plies=s["doom_plies"])
                     for m, _, _, s in probes), key=lambda mv: mv.move)
     if query.kind == "win":
         holds, plies = at["win"], at["win_plies"]
@@ -468,5 +470,21 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
              "ground_atoms": game.ground_atoms, "search_s": round(solved - grounded, 4),
              "searched": solver.nodes - nodes, "remembered": sum(len(r.memo) for r in solver.races.values()),
              "races": len(solver.races), "choices": 0, "total_s": round(solved - started, 4)}
-    return Answer(board.name, query.role, query.kind, holds, at["value"], plies, at["win"], at["win_plies"],
-                  at["survives"], at["doom_plies"], left, query.position.as_dict(board), moves, line, stats)
+    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
+                  win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
+                  remaining=left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats)
+
+
+class BoundedSolver:
+    """The bounded solver as a :class:`~gridsolve.solve.answer.Solver`: the layered questions
+    about games with items that :func:`applies` to."""
+
+    name = "bounded"
+
+    def serves(self, question: Question) -> bool:
+        plan = question.plan
+        return plan.mode == "layered" and applies(question.board, question.query, bool(plan.split_team))
+
+    def answer(self, question: Question) -> Answer:
+        return solve_bounded(question.board, question.query, question.limits, line_plies=question.line_plies,
+                             memo=question.memo)

@@ -50,7 +50,9 @@ from ..language.model import DELTA, DIRECTIONS, Board
 from ..language.position import Position, Query
 from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
 from .limits import Budget
-from .solver import Answer, Limits, MoveValue, format_move
+from .answer import Answer, MoveValue
+from .driver import format_move
+from .limits import Limits
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
@@ -626,7 +628,8 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     at = solver.at(root, know, left, ref)
     probes = solver.moves(root, know, left, ref)
     line = solver.line(root, know, left, ref, at["value"], line_plies)
-    moves = sorted((MoveValue(move, s["value"], s["plies"], s["win"], s["survives"], s["doom_plies"])
+    moves = sorted((MoveValue(move=move, value=s["value"], plies=s["plies"], win=s["win"], survives=s["survives"],
+                              doom_plies=s["doom_plies"])
                     for move, _, s in probes), key=lambda mv: mv.move)
     if query.kind == "win":
         holds, plies = at["win"], at["win_plies"]
@@ -638,9 +641,10 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     stats = {"solver": "robust search", "abstract_positions": len(kgame.game), "ground_s": round(grounded - started, 4),
              "ground_atoms": kgame.game.ground_atoms, "search_s": round(solved - grounded, 4),
              "searched": solver.nodes, "remembered": len(solver.memo), "total_s": round(solved - started, 4)}
-    return Answer(board.name, query.role, query.kind, holds, at["value"], plies, at["win"], at["win_plies"],
-                  at["survives"], at["doom_plies"], left, query.position.as_dict(board), moves, line, stats,
-                  None, True)
+    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
+                  win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
+                  remaining=left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
+                  hidden=True)
 
 
 def placement_values(board: Board, role: str, position: Position, placements: list[dict],
