@@ -79,7 +79,7 @@ def worker(spec: dict) -> dict:
     agree = sum(_comparable(a, line_plies is None) == _comparable(b, line_plies is None)
                 for (a, _), b in zip(engine_answers, alone))
     first = engine_answers[0][0].stats
-    ground_s = first.get("engine_ground_s", first.get("ground_s"))
+    ground_s = first.engine_ground_s if first.engine_ground_s is not None else first.ground_s
     return {"questions": len(asked), "engine_s": engine_s, "ground_s": ground_s,
             "first_s": engine_answers[0][1], "later_max_s": max((t for _, t in engine_answers[1:]), default=None),
             "per_question_s": statistics.median(t for _, t in engine_answers[1:]) if len(asked) > 1 else None,

@@ -72,7 +72,7 @@ def test_corridor_by_hand(tmp_path):
     Pacman cannot avoid capture: stepping back west only lets the ghost corner it at ply 6."""
     board = _corridor(tmp_path)
     answer = solve(board, make_query(board, "pacman"))
-    assert answer.stats["solver"] == "bounded"
+    assert answer.stats.solver == "bounded"
     assert (answer.value, answer.win, answer.survives, answer.doom_plies) == (30, True, False, 6)
     assert answer.plies == 6 and answer.win_plies == 6
     assert [m["move"] for m in answer.line] == ["east", "west", "east", "east", "east", "west"]
@@ -150,7 +150,7 @@ def test_pacman_seed_at_the_full_step_limit():
     ghosts catch it within 16 plies whatever it does, so 8 (16 points) cannot be forced."""
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     answer = solve(board, make_query(board, "pacman", "win"))
-    assert answer.stats["solver"] == "bounded"
+    assert answer.stats.solver == "bounded"
     assert (answer.value, answer.win, answer.holds, answer.survives, answer.doom_plies) == (14, False, False, False, 16)
     assert answer.remaining == 99
 
@@ -185,7 +185,7 @@ def _check_pacman_like(tmp_path, seeds) -> int:
         for role, kind in (("pacman", "value"), ("pacman", "win"), ("blinky", "value")):
             query = make_query(board, role, kind)
             answer = solve(board, query)
-            assert (answer.stats.get("solver") == "bounded") == (role == "pacman")   # blinky's scores: races
+            assert (answer.stats.solver == "bounded") == (role == "pacman")   # blinky's scores: races
             got, want = _comparable(_got(answer), _expected(reference.reference_answer(
                 board, role, kind, query.position, None)), kind)
             assert got == want, f"seed {seed} {role} {kind}\n{_diff(got, want)}"
@@ -233,7 +233,7 @@ def _check_shared_memo(tmp_path, seeds) -> int:
         asker = Asker(board)
         for query in _asked_in_a_row(board, seed, 12):
             shared = asker.ask(query)
-            assert shared.stats["solver"] == "bounded"
+            assert shared.stats.solver == "bounded"
             assert _same(shared, solve_bounded(board, query)) == {}, (seed, query)
             checked += 1
         assert asker.memo.groundings == 1

@@ -16,6 +16,7 @@ import clingo
 import pytest
 
 from gridsolve.solve import driver
+from gridsolve.solve.answer import SolveStats
 from gridsolve.compile.compiler import compile_program
 from gridsolve.errors import LimitError
 from gridsolve.language.loader import load_board
@@ -68,9 +69,9 @@ def test_stopping_where_the_values_repeat_gives_the_answer_of_every_level(name, 
     fast = driver.run_program(program, board)
     full = driver.run_program(_without_stop(compile_program(board, query)), board)
     assert _answer(fast) == _answer(full)
-    assert full.stats["value_levels"] == full.remaining + 1
+    assert full.stats.value_levels == full.remaining + 1
     if name == "maze-runner-duel.yaml" and "horizon" not in options:
-        assert fast.stats["value_levels"] < fast.remaining     # the shortcut was taken
+        assert fast.stats.value_levels < fast.remaining     # the shortcut was taken
 
 
 def _single_shot(program, board):
@@ -80,7 +81,7 @@ def _single_shot(program, board):
     ctl.ground([("base", [])])
     model = driver.Model()
     ctl.solve(on_model=lambda m: model.collect(m.symbols(shown=True)))
-    return driver.read_answer(model, program, board, {})
+    return driver.read_answer(model, program, board, SolveStats(solver="layered"))
 
 
 @pytest.mark.parametrize("name,options", [

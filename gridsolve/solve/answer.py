@@ -35,6 +35,38 @@ class MoveValue:
 
 
 @dataclass(kw_only=True)
+class SolveStats:
+    """How an answer was computed: the same fields from every solver, None where a solver has no
+    such figure (docs/answers.md lists them).  ``solver`` names the one that answered."""
+
+    solver: str                             # race, race program, layered, bounded, robust search, studio graph
+    total_s: float | None = None            # seconds from the question to the answer
+    compile_s: float | None = None          # writing the program (compiled solvers; 0 for the race solver)
+    ground_s: float | None = None           # grounding (the race engine's graph: engine_ground_s)
+    solve_s: float | None = None            # clingo's search for the model (0 where there is none)
+    answer_s: float | None = None           # reading the answer (race solver) or grounding its parts
+    rank_s: float | None = None             # ranking the races
+    levels: int | None = None               # rank levels computed (layered: depths explored)
+    positions: int | None = None            # positions of the ground game graph
+    moves: int | None = None                # moves of the ground game graph
+    queries: int | None = None              # questions the race engine answered so far, this one included
+    engine_ground_s: float | None = None    # the race engine: building it
+    graph_ground_s: float | None = None     # the race engine: grounding its game graph
+    graph_read_s: float | None = None       # the race engine: reading it into arrays
+    ground_rules: int | None = None         # clingo's ground rules
+    ground_atoms: int | None = None         # ground atoms (clingo's, or the abstract game's)
+    choices: int | None = None              # clingo's choices (0 for the searches)
+    value_levels: int | None = None         # layered: value parts ground
+    rank_levels: int | None = None          # layered: rank parts ground
+    abstract_positions: int | None = None   # bounded and robust search: positions without items/knowledge
+    search_s: float | None = None           # bounded and robust search: seconds searching
+    searched: int | None = None             # bounded and robust search: positions searched
+    remembered: int | None = None           # bounded and robust search: transposition-table entries
+    races: int | None = None                # bounded search: threshold races run
+    settled_at: int | None = None           # --hidden, deepened: the horizon whose answer was certain
+
+
+@dataclass(kw_only=True)
 class Answer:
     """What ``gridsolve solve`` reports (also its ``--json`` object).  ``value`` and ``win``
     are None when a survive question was answered without them (see docs/answers.md)."""
@@ -53,7 +85,7 @@ class Answer:
     position: dict
     moves: list[MoveValue]
     line: list[dict] | None       # None: asked without the principal line (gridsolve ask)
-    stats: dict
+    stats: SolveStats
     strategy: list[dict] | None = None
     hidden: bool = False        # the robust answer of a --hidden question
 

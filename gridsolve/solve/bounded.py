@@ -32,7 +32,7 @@ from ..language.model import Board
 from ..language.position import Query
 from ..compile.state import layout_for
 from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
-from .answer import Answer, MoveValue, Question
+from .answer import Answer, MoveValue, Question, SolveStats
 from .driver import format_move
 from .limits import Budget, Limits, estimate_positions
 
@@ -466,10 +466,10 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     else:
         holds, plies = True, at["plies"]
     solved = time.perf_counter()
-    stats = {"solver": "bounded", "abstract_positions": len(game), "ground_s": round(grounded - started, 4),
-             "ground_atoms": game.ground_atoms, "search_s": round(solved - grounded, 4),
-             "searched": solver.nodes - nodes, "remembered": sum(len(r.memo) for r in solver.races.values()),
-             "races": len(solver.races), "choices": 0, "total_s": round(solved - started, 4)}
+    stats = SolveStats(solver="bounded", abstract_positions=len(game), ground_s=round(grounded - started, 4),
+                       ground_atoms=game.ground_atoms, search_s=round(solved - grounded, 4),
+                       searched=solver.nodes - nodes, remembered=sum(len(r.memo) for r in solver.races.values()),
+                       races=len(solver.races), choices=0, total_s=round(solved - started, 4))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
                   win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
                   remaining=left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats)

@@ -8,6 +8,7 @@ writes the strategy).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from ..compile.compiler import compile_program
@@ -34,6 +35,6 @@ class CompiledSolver:
                              "Ask without --strategy; per-move values and the principal line show the best play.")
         compiled = time.perf_counter()
         answer = run_program(program, board, question.limits)
-        answer.stats = {"compile_s": round(compiled - question.started, 4), **answer.stats,
-                        "total_s": round(time.perf_counter() - question.started, 4)}
+        answer.stats = dataclasses.replace(answer.stats, compile_s=round(compiled - question.started, 4),
+                                           total_s=round(time.perf_counter() - question.started, 4))
         return answer

@@ -19,7 +19,7 @@ from ..compile.compiler import Program
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Query
-from .answer import Answer, MoveValue
+from .answer import Answer, MoveValue, SolveStats
 from .limits import GRAPH_BYTES, Budget, Limits, estimate_positions, format_bytes, resident
 from .retro import RaceGraph
 
@@ -104,17 +104,18 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
         raise EncodingError("the program has no answer set (an encoding bug)")
     stats = ctl.statistics
     lp = stats["problem"]["lp"]
-    timing = {
-        "levels": levels,
-        "rank_s": round(parsed - started, 4),
-        "answer_s": round(grounded - parsed, 4),
-        "ground_s": round(grounded - started, 4),
-        "solve_s": round(solved - grounded, 4),
-        "ground_rules": int(lp["rules"]),
-        "ground_atoms": int(lp["atoms"]),
-        "choices": int(stats["solving"]["solvers"]["choices"]),
+    timing = SolveStats(
+        solver="layered" if program.mode == "layered" else "race program",
+        levels=levels,
+        rank_s=round(parsed - started, 4),
+        answer_s=round(grounded - parsed, 4),
+        ground_s=round(grounded - started, 4),
+        solve_s=round(solved - grounded, 4),
+        ground_rules=int(lp["rules"]),
+        ground_atoms=int(lp["atoms"]),
+        choices=int(stats["solving"]["solvers"]["choices"]),
         **layered,
-    }
+    )
     return read_answer(model, program, board, timing)
 
 
@@ -342,7 +343,7 @@ def _opt_number(value):
     return value[0].number if value else None
 
 
-def read_answer(model: Model, program: Program, board: Board, stats: dict, number: int = 0) -> Answer:
+def read_answer(model: Model, program: Program, board: Board, stats: SolveStats, number: int = 0) -> Answer:
     """The answer to query ``number`` of ``program`` in clingo's model."""
     query: Query = program.query
     values = model.of_query("value", number)

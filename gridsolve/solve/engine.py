@@ -15,6 +15,7 @@ per question; :class:`gridsolve.solve.asker.Asker` keeps one for many.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import clingo
@@ -27,7 +28,7 @@ from ..language.position import Position, Query
 from .rankread import RankIndex
 from .limits import Limits
 from .retro import RaceGraph
-from .answer import Answer, Question
+from .answer import Answer, Question, SolveStats
 from .driver import Model, race_budget, read_answer
 
 
@@ -110,10 +111,10 @@ class Engine:
             model.collect(self.index.line(self.asked, self.board.rules, query.role, plan, value, root, remaining, last))
         done = time.perf_counter()
         graph = self.graph
-        stats = {"engine_ground_s": round(self.ground_s, 4), "graph_ground_s": graph.ground_s,
-                 "graph_read_s": graph.read_s, "rank_s": round(self.rank_s, 4), "levels": self.levels,
-                 "positions": graph.n, "moves": graph.edges, "queries": self.asked,
-                 "answer_s": round(done - started, 4), "solve_s": 0.0, "total_s": round(done - started, 4)}
+        stats = SolveStats(solver="race", engine_ground_s=round(self.ground_s, 4), graph_ground_s=graph.ground_s,
+                           graph_read_s=graph.read_s, rank_s=round(self.rank_s, 4), levels=self.levels,
+                           positions=graph.n, moves=graph.edges, queries=self.asked,
+                           answer_s=round(done - started, 4), solve_s=0.0, total_s=round(done - started, 4))
         program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
         answer = read_answer(model, program, self.board, stats, self.asked)
         if line_plies == 0:
@@ -136,5 +137,6 @@ class RaceSolver:
     def answer(self, question: Question) -> Answer:
         board, query = question.board, question.query
         answer = Engine(board, [query.position], [query.role], query.remaining(board), question.limits).answer(query)
-        answer.stats = {"compile_s": 0.0, **answer.stats, "total_s": round(time.perf_counter() - question.started, 4)}
+        answer.stats = dataclasses.replace(answer.stats, compile_s=0.0,
+                                           total_s=round(time.perf_counter() - question.started, 4))
         return answer

@@ -50,7 +50,7 @@ from ..language.model import DELTA, DIRECTIONS, Board
 from ..language.position import Position, Query
 from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
 from .limits import Budget
-from .answer import Answer, MoveValue
+from .answer import Answer, MoveValue, SolveStats
 from .driver import format_move
 from .limits import Limits
 
@@ -638,9 +638,10 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     else:
         holds, plies = True, at["plies"]
     solved = time.perf_counter()
-    stats = {"solver": "robust search", "abstract_positions": len(kgame.game), "ground_s": round(grounded - started, 4),
-             "ground_atoms": kgame.game.ground_atoms, "search_s": round(solved - grounded, 4),
-             "searched": solver.nodes, "remembered": len(solver.memo), "total_s": round(solved - started, 4)}
+    stats = SolveStats(solver="robust search", abstract_positions=len(kgame.game),
+                       ground_s=round(grounded - started, 4), ground_atoms=kgame.game.ground_atoms,
+                       search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=len(solver.memo),
+                       total_s=round(solved - started, 4))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
                   win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
                   remaining=left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,

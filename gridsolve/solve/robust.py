@@ -82,7 +82,7 @@ def _widened(answer: Answer, remaining: int, horizon: int, scores: list[int]) ->
     for move in answer.moves:
         move.exact = certain(move.value, move.plies, move.survives, move.doom_plies, horizon - 1, scores)
     answer.remaining = remaining
-    answer.stats = {**answer.stats, "settled_at": horizon}
+    answer.stats = replace(answer.stats, settled_at=horizon)
     return answer
 
 

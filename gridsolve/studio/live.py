@@ -26,7 +26,7 @@ from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.engine import race_roles
 from ..solve.retro import rank_by_levels
-from ..solve.answer import Answer, MoveValue
+from ..solve.answer import Answer, MoveValue, SolveStats
 from ..solve.driver import format_move
 from ..solve.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
 
@@ -233,7 +233,7 @@ class LiveGraph:
         return Answer(board=self.board.name, role=role, query=query.kind, holds=bool(holds), value=here.value,
                       plies=plies, win=here.win, win_plies=here.win_plies, survives=here.survives,
                       doom_plies=here.doom_plies, remaining=left, position=query.position.as_dict(self.board),
-                      moves=moves, line=line, stats={"solver": "studio graph", "positions": len(self.names)})
+                      moves=moves, line=line, stats=SolveStats(solver="studio graph", positions=len(self.names)))
 
     def line(self, s: int, role: str, left: int) -> list[dict]:
         """The principal line from position ``s``: the side to move picks its best move by the
