@@ -16,7 +16,7 @@ import pytest
 from gridsolve.verify import verify
 from gridsolve.language.loader import load_board
 from gridsolve.compile.compiler import compile_program, query_parts, race_program
-from gridsolve.compile.planning import plan_query, shared_races
+from gridsolve.compile.planning import Mode, plan_query, shared_races
 from gridsolve.solve.asker import Asker
 from gridsolve.solve.engine import Engine
 from gridsolve.play import play
@@ -67,7 +67,7 @@ def engine_problems(seed: int, tmp_path, mechanisms: bool) -> tuple[int, list[st
     rb = (random_mechanism_board if mechanisms else random_board)(seed)
     board = _load(tmp_path, rb.text, f"engine-{seed}.yaml")
     queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
-    asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode == "race"]
+    asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode is Mode.RACE]
     if not asked:
         return 0, []
     engine = Engine(board, [q.position for _, q in asked])
@@ -117,7 +117,7 @@ def test_answers_read_off_the_ranks_equal_those_of_the_single_shot_program(tmp_p
         rb = (random_mechanism_board if mechanisms else random_board)(seed)
         board = _load(tmp_path, rb.text, f"noline-{seed}.yaml")
         queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
-        asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode == "race"]
+        asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode is Mode.RACE]
         if not asked:
             continue
         engine = Engine(board, [q.position for _, q in asked])

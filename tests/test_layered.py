@@ -18,6 +18,7 @@ import pytest
 from gridsolve.solve import driver
 from gridsolve.solve.answer import SolveStats
 from gridsolve.compile.compiler import compile_program
+from gridsolve.compile.planning import Mode
 from gridsolve.errors import LimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
@@ -65,7 +66,7 @@ def test_stopping_where_the_values_repeat_gives_the_answer_of_every_level(name, 
     board = _board(name)
     query = make_query(board, **options)
     program = compile_program(board, query)
-    assert program.mode == "layered"
+    assert program.mode is Mode.LAYERED
     fast = driver.run_program(program, board)
     full = driver.run_program(_without_stop(compile_program(board, query)), board)
     assert _answer(fast) == _answer(full)
@@ -93,7 +94,7 @@ def test_the_single_shot_program_gives_the_solver_answer(name, options):
     board = _board(name)
     query = make_query(board, **options)
     program = compile_program(board, query)
-    assert program.mode == "layered"
+    assert program.mode is Mode.LAYERED
     assert _answer(_single_shot(program, board)) == _answer(driver.run_program(program, board))
 
 

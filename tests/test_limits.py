@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 from gridsolve.compile.compiler import compile_program
-from gridsolve.compile.planning import plan_query
+from gridsolve.compile.planning import Mode, plan_query
 from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.generate.judge import query_kind
 from gridsolve.language.loader import load_board
@@ -132,7 +132,7 @@ def test_memory_the_process_held_before_is_not_counted():
 def test_the_layered_solver_stops_at_the_memory_limit():
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     program = compile_program(board, make_query(board, "pacman", horizon=12))
-    assert program.mode == "layered"
+    assert program.mode is Mode.LAYERED
     from gridsolve.solve.driver import run_program
     # "(limit N MB)" when the estimate stops it between ground calls, "the limit of N MB" when
     # the cap stops a ground call: which comes first depends on what the process held before

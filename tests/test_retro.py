@@ -10,7 +10,7 @@ import clingo
 import pytest
 
 from gridsolve.compile.compiler import compile_program
-from gridsolve.compile.planning import plan_query
+from gridsolve.compile.planning import Mode, plan_query
 from gridsolve.language.position import Query
 from gridsolve.solve.limits import Budget, Limits
 from gridsolve.solve.retro import RaceGraph
@@ -26,7 +26,7 @@ def _race_queries(seed, tmp_path, mechanisms):
     rb = (random_mechanism_board if mechanisms else random_board)(seed)
     board = _load(tmp_path, rb.text, f"retro-{seed}.yaml")
     queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
-    return board, [q for _, q in queries if plan_query(board, q).mode == "race" and not q.strategy]
+    return board, [q for _, q in queries if plan_query(board, q).mode is Mode.RACE and not q.strategy]
 
 
 def rank_differences(seed, tmp_path, mechanisms) -> tuple[int, list[str]]:

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 
+from ..compile.planning import Mode
 from ..verify.beeline import check_beeline
 from ..compile.compiler import compile_program
 from ..errors import QueryError
@@ -140,7 +141,7 @@ def _start_program(board: Board, spec: GameSpec, req: Requirement):
         return None
     kind = query_kind(board, spec.role, req.kind)
     program = compile_program(board, Query(spec.role, kind, initial_position(board), req.horizon))
-    return program if program.mode == "race" else None
+    return program if program.mode is Mode.RACE else None
 
 
 def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:

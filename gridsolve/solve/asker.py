@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..compile.planning import plan_query
+from ..compile.planning import Mode, plan_query
 from ..errors import MemoryLimitError
 from ..language.model import Board
 from ..language.position import Position, Query
@@ -46,7 +46,7 @@ class Asker:
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
         principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
-        if query.strategy or query.hidden or plan_query(self.board, query).mode != "race":
+        if query.strategy or query.hidden or plan_query(self.board, query).mode is not Mode.RACE:
             if self.memo is None:
                 self.memo = BoundedMemo(self.board, self.roots)
             plies = None if line_plies is None else max(1, line_plies)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..compile.planning import Mode
 from ..compile.gamerules import live_ends
 from ..errors import QueryError
 from ..language.model import Board
@@ -483,7 +484,7 @@ class BoundedSolver:
 
     def serves(self, question: Question) -> bool:
         plan = question.plan
-        return plan.mode == "layered" and applies(question.board, question.query, bool(plan.split_team))
+        return plan.mode is Mode.LAYERED and applies(question.board, question.query, bool(plan.split_team))
 
     def answer(self, question: Question) -> Answer:
         return solve_bounded(question.board, question.query, question.limits, line_plies=question.line_plies,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
+from ..compile.planning import Mode
 from ..compile.compiler import compile_program
 from ..errors import QueryError
 from .answer import Answer, Question
@@ -29,7 +30,7 @@ class CompiledSolver:
     def answer(self, question: Question) -> Answer:
         board, query = question.board, question.query
         program = compile_program(board, query)
-        if query.strategy and program.mode == "layered":
+        if query.strategy and program.mode is Mode.LAYERED:
             raise QueryError("--strategy: strategies are written for games solved by races only; "
                              f"{board.name} asked this way needs the layered solver",
                              "Ask without --strategy; per-move values and the principal line show the best play.")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
+from ..compile.planning import Mode
 from ..compile.compiler import Program
 from ..errors import EncodingError
 from ..language.model import Board
@@ -86,14 +87,14 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
     limits = limits or Limits()
     try:
         layered = {}
-        if program.mode == "layered":
+        if program.mode is Mode.LAYERED:
             layered = _ground_layers(ctl, program, limits, started)
             levels = layered.pop("depths")
         else:
             budget = race_budget(board, program.layout, [program.query.position], limits, started)
             levels = ground_ranks(ctl, program.base, program.levels, budget)
         parsed = time.perf_counter()
-        ground_answer(ctl, program, 0 if program.mode == "race" else None)
+        ground_answer(ctl, program, 0 if program.mode is Mode.RACE else None)
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the program: {exc}") from exc
     grounded = time.perf_counter()
@@ -105,7 +106,7 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
     stats = ctl.statistics
     lp = stats["problem"]["lp"]
     timing = SolveStats(
-        solver="layered" if program.mode == "layered" else "race program",
+        solver="layered" if program.mode is Mode.LAYERED else "race program",
         levels=levels,
         rank_s=round(parsed - started, 4),
         answer_s=round(grounded - parsed, 4),

@@ -21,7 +21,7 @@ import time
 import clingo
 
 from ..compile.compiler import Program
-from ..compile.planning import plan_query, shared_races
+from ..compile.planning import Mode, plan_query, shared_races
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
@@ -39,7 +39,7 @@ def race_roles(board: Board) -> dict[str, bool]:
     for role in board.rules.roles:
         for kind in ("value", "survive"):
             plan = plan_query(board, Query(role, kind))
-            if plan.mode == "race":
+            if plan.mode is Mode.RACE:
                 out[role] = plan.value
                 break
     return out
@@ -132,7 +132,7 @@ class RaceSolver:
     name = "race"
 
     def serves(self, question: Question) -> bool:
-        return question.plan.mode == "race" and not question.query.strategy
+        return question.plan.mode is Mode.RACE and not question.query.strategy
 
     def answer(self, question: Question) -> Answer:
         board, query = question.board, question.query
