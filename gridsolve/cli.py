@@ -344,14 +344,12 @@ def generate_command(rules_name, like, size, walls, require, role, plies, horizo
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
     3: --timeout was reached first.
     """
-    from .generate.generate import (Request, format_generated, generate, parse_metric,
-                                    parse_range, parse_size, progress_lines)
-    request = Request(rules_name, like, parse_size(size), parse_range("--walls", walls), require, role,
-                      parse_range("--plies", plies), horizon, count, seed, out, name, symmetry, allow_sealed,
-                      allow_trivial, method, DEFAULT_TIMEOUT if timeout is None else timeout or None, force,
-                      tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (), timeout is not None,
-                      parse_range("--value", value), tuple(parse_metric(n, t) for n, t in metric), difficulty,
-                      not no_defaults)
+    from .generate.generate import format_generated, generate, progress_lines, request_from_options
+    request = request_from_options(rules=rules_name, like=like, size=size, walls=walls, require=require, role=role,
+                                   plies=plies, horizon=horizon, count=count, seed=seed, out=out, name=name,
+                                   symmetry=symmetry, allow_sealed=allow_sealed, allow_trivial=allow_trivial,
+                                   method=method, timeout=timeout, force=force, keep=keep, value=value,
+                                   metrics=metric, difficulty=difficulty, defaults=not no_defaults)
     report = generate(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
     if svg and report.boards:
