@@ -140,10 +140,10 @@ def move_rows(run_child, timeout, mem_limit_mb, log) -> tuple[list[str], tuple[s
 def scripted_game() -> dict:
     """Play the scripted game; time every decision of the computer."""
     sys.path.insert(0, str(ROOT))
-    from gridsolve import blind
+    from gridsolve.play import blind
     from gridsolve.language.loader import load_board
     from gridsolve.language.position import initial_position
-    from gridsolve.play import play
+    from gridsolve.play.game import play
     times, why = [], []
     choose = blind.choose
 

@@ -153,7 +153,7 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
     if advise:
         if not hidden:
             raise QueryError("--placement answers the robust question: it needs --hidden")
-        from .advice import format_advice, placement_advice
+        from .play.advice import format_advice, placement_advice
         loaded = load_board(board)
         query = make_query(loaded, role, "value", (), None, None, None, False, True, (), ())
         advice = placement_advice(loaded, query.role, seed, limits=Limits(seconds=timeout))
@@ -254,7 +254,7 @@ def play_command(board, humans, horizon, seed, at, turn, step):
     loaded = load_board(board)
     start = make_position(loaded, at, turn, step)
     lines = iter(sys.stdin)
-    from .play import play
+    from .play.game import play
     play(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon, seed,
               click.clear if sys.stdout.isatty() else None)
 

@@ -19,7 +19,7 @@ from gridsolve.compile.compiler import compile_program, query_parts, race_progra
 from gridsolve.compile.planning import Mode, plan_query, shared_races
 from gridsolve.solve.asker import Asker
 from gridsolve.solve.engine import Engine
-from gridsolve.play import play
+from gridsolve.play.game import play
 from gridsolve.language.position import QUERY_KINDS, Query, initial_position, make_position
 from gridsolve.solve.driver import run_program
 from gridsolve.solve.solver import solve
