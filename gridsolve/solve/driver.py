@@ -183,12 +183,12 @@ def _root_facts(program: Program, roots: str) -> list:
 
 def clingo_race_ranks(program: Program, race: int, roots: str = "") -> dict[str, int]:
     """:func:`race_ranks` as the single-shot program computes them: encodings/solve.lp ground
-    level by level in clingo (``won/3``); the reference of tests/test_retro.py."""
+    level by level in clingo (``won_in/3``); the reference of tests/test_retro.py."""
     ctl = clingo.Control(["--warn=none"])
     budget = Budget(Limits(), "the positions reachable from the position asked about", lambda needed: "")
     ground_ranks(ctl, program.base + "\n" + roots, program.levels, budget)
     ranks = {}
-    for atom in ctl.symbolic_atoms.by_signature("won", 3):
+    for atom in ctl.symbolic_atoms.by_signature("won_in", 3):
         number, state, rank = atom.symbol.arguments
         if number.number == race:
             ranks[str(state)] = rank.number

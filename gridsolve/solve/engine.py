@@ -1,6 +1,6 @@
 """Ground once, ask many times: one grounding of a board's game graph answers many queries.
 
-The race ranks (what encodings/solve.lp derives as ``won(K,S,D)``) are properties of positions:
+The race ranks (what encodings/solve.lp derives as ``won_in(K,S,D)``) are properties of positions:
 they do not depend on the position a query starts from nor on its horizon.  An :class:`Engine`
 grounds the game graph once with clingo, over the positions reachable from its roots
 (:class:`gridsolve.solve.retro.RaceGraph`), computes the ranks of every served role's races in
