@@ -16,7 +16,7 @@ from ..language.model import Board
 from ..language.position import Position, Query
 from .abstract import AbstractGame, abstract_game
 from .bounded import BoundedSearch
-from .limits import Budget, Limits, estimate_positions
+from .limits import LimitGuard, Limits, estimate_positions
 
 
 class BoundedMemo:
@@ -36,7 +36,7 @@ class BoundedMemo:
         term = clingo.parse_term(self.game.layout.root_term(position, self.board))
         return term in self.game.index
 
-    def solver(self, query: Query, limits: Limits, prune: bool, budget: Budget) -> tuple[AbstractGame, BoundedSearch]:
+    def solver(self, query: Query, limits: Limits, prune: bool, budget: LimitGuard) -> tuple[AbstractGame, BoundedSearch]:
         """The abstract game and the solver of ``query``'s role, with ``limits`` and ``budget``
         for this question; the memory held by the tables of earlier questions counts against
         its limit (the budget's base is the process before the first question)."""

@@ -21,7 +21,7 @@ from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Query
 from .answer import Answer, MoveValue, SolveStats
-from .limits import GRAPH_BYTES, Budget, Limits, estimate_positions, format_bytes, resident
+from .limits import GRAPH_BYTES, LimitGuard, Limits, estimate_positions, format_bytes, resident
 from .retro import RaceGraph
 
 
@@ -91,7 +91,7 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
             layered = _ground_layers(ctl, program, limits, started)
             levels = layered.pop("depths")
         else:
-            budget = race_budget(board, program.layout, [program.query.position], limits, started)
+            budget = race_limits(board, program.layout, [program.query.position], limits, started)
             levels = ground_ranks(ctl, program.base, program.levels, budget)
         parsed = time.perf_counter()
         ground_answer(ctl, program, 0 if program.mode is Mode.RACE else None)
@@ -120,7 +120,7 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
     return read_answer(model, program, board, timing)
 
 
-def race_budget(board: Board, layout, roots: list, limits: Limits, started: float | None = None) -> Budget:
+def race_limits(board: Board, layout, roots: list, limits: Limits, started: float | None = None) -> LimitGuard:
     """The budget of a race solver's grounding from ``roots``: it ranks every position reachable
     from them, whatever the horizon, so the error suggests a smaller board or more memory."""
     def hint(needed: int | None) -> str:
@@ -128,12 +128,12 @@ def race_budget(board: Board, layout, roots: list, limits: Limits, started: floa
                 if needed else "raise --max-memory if the machine has it")
         return (f"The race solver ranks every position reachable from the position asked about, whatever "
                 f"the horizon: ask about a smaller board, or {more}")
-    budget = Budget(limits, "the positions reachable from the position asked about", hint, started)
+    budget = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
     budget.before(estimate_positions(board, layout, roots), board, GRAPH_BYTES)
     return budget
 
 
-def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], budget: Budget) -> int:
+def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], budget: LimitGuard) -> int:
     """Ground the base part, then the level parts one call each until a level decides nothing;
     returns the levels ground.  ``budget`` is checked after each call, with the growth of the
     last level expected of the next one.
@@ -164,7 +164,7 @@ def race_ranks(program: Program, race: int, roots: str = "", board: Board = None
     position term -> rank, from the game graph ground once (:class:`~gridsolve.solve.retro.RaceGraph`).
     The positions are estimated before grounding (from the cells each piece reaches on
     ``board``, the program's board); ``limits`` apply in any case."""
-    budget = race_budget(board, program.layout, [program.query.position], limits or Limits())
+    budget = race_limits(board, program.layout, [program.query.position], limits or Limits())
     terms = [str(symbol) for symbol in _root_facts(program, roots)]
     graph = RaceGraph(board, program.layout, terms, budget)
     attackers, targets = program.plan.races[race - 1]
@@ -185,7 +185,7 @@ def clingo_race_ranks(program: Program, race: int, roots: str = "") -> dict[str,
     """:func:`race_ranks` as the single-shot program computes them: encodings/solve.lp ground
     level by level in clingo (``won_in/3``); the reference of tests/test_retro.py."""
     ctl = clingo.Control(["--warn=none"])
-    budget = Budget(Limits(), "the positions reachable from the position asked about", lambda needed: "")
+    budget = LimitGuard(Limits(), "the positions reachable from the position asked about", lambda needed: "")
     ground_ranks(ctl, program.base + "\n" + roots, program.levels, budget)
     ranks = {}
     for atom in ctl.symbolic_atoms.by_signature("won_in", 3):
@@ -201,13 +201,13 @@ BYTES_PER_ATOM = 250   # resident memory per ground atom of the layered solver (
 LEVEL_CHUNK = 4        # value or rank parts per call: fewer calls, few parts ground past the last needed
 
 
-class _Budget:
+class _LayeredGrounding:
     """The limits of one layered solve, checked as it is ground; reports progress."""
 
     def __init__(self, ctl: clingo.Control, program: Program, limits: Limits, started: float):
         self.ctl, self.program, self.limits, self.started = ctl, program, limits, started
         self.hint_plies = program.remaining
-        self.memory = Budget(limits, f"the positions within {program.remaining} plies", self._hint, started)
+        self.memory = LimitGuard(limits, f"the positions within {program.remaining} plies", self._hint, started)
 
     def _hint(self, needed: int | None = None) -> str:
         program = self.program
@@ -216,7 +216,7 @@ class _Budget:
             if program.layout.collect and program.query.kind != "survive" else "") + ".")
 
     def ground(self, name: str, text: str, where: str) -> None:
-        """Ground one part, within the memory limit (see :meth:`gridsolve.solve.limits.Budget.ground`)."""
+        """Ground one part, within the memory limit (see :meth:`gridsolve.solve.limits.LimitGuard.ground`)."""
         self.ctl.add(name, [], text)
         self.memory.ground(self.ctl, [(name, [])], where)
 
@@ -245,7 +245,7 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
     limits are checked after each call, before a depth with the atoms it will add (the growth
     of the last one) and its values.  Returns the depths explored and the value and rank parts
     ground (the levels of plies left computed)."""
-    budget = _Budget(ctl, program, limits, started)
+    budget = _LayeredGrounding(ctl, program, limits, started)
     budget.ground("base", program.base, "while grounding the game's facts")
     total = len(program.depths)
     k, atoms = 0, len(ctl.symbolic_atoms)
@@ -273,7 +273,7 @@ def ground_values(ctl: clingo.Control, program: Program, limits: Limits | None =
     return _ground_layers(ctl, program, limits or Limits(), time.perf_counter(), ranks=False)
 
 
-def _ground_levels(budget: _Budget, parts: list[str], name: str, stop: str) -> int:
+def _ground_levels(budget: _LayeredGrounding, parts: list[str], name: str, stop: str) -> int:
     """Ground the parts r = 0, 1, ... a chunk per call until ``stop(r)`` holds: the later parts
     would derive nothing.  Returns the number of levels computed (r = 0..stop)."""
     r, ctl = 0, budget.ctl

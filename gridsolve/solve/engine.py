@@ -29,7 +29,7 @@ from .rankread import RankIndex
 from .limits import Limits
 from .retro import RaceGraph
 from .answer import Answer, Question, SolveStats
-from .driver import Model, race_budget, read_answer
+from .driver import Model, race_limits, read_answer
 
 
 def race_roles(board: Board) -> dict[str, bool]:
@@ -68,7 +68,7 @@ class Engine:
         self.roots = list(roots)
         rules = board.rules
         self.plies = rules.last_step - rules.first_step if plies is None else plies
-        budget = race_budget(board, self.layout, self.roots, limits or Limits(), started)
+        budget = race_limits(board, self.layout, self.roots, limits or Limits(), started)
         self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], budget)
         ranked = time.perf_counter()
         self.levels = 0

@@ -49,7 +49,7 @@ from ..compile.knowledge import knowledge_for, robust_board
 from ..language.model import DELTA, DIRECTIONS, Board
 from ..language.position import Position, Query
 from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
-from .limits import Budget
+from .limits import LimitGuard
 from .answer import Answer, MoveValue, SolveStats
 from .driver import format_move
 from .limits import Limits
@@ -292,14 +292,14 @@ class KnowingGame:
 class KnowingSolver:
     """Threshold races of one role over a :class:`KnowingGame`; see the module docstring."""
 
-    def __init__(self, kgame: KnowingGame, limits: Limits | None = None, budget: Budget | None = None,
+    def __init__(self, kgame: KnowingGame, limits: Limits | None = None, budget: LimitGuard | None = None,
                  prune: bool = True):
         self.k, self.game = kgame, kgame.game
         board, role = kgame.board, kgame.role
         rules = board.rules
         self.role, self.prune = role, prune
         self.limits = limits or Limits()
-        self.budget = budget or Budget(self.limits, "the robust positions", lambda needed: "")
+        self.budget = budget or LimitGuard(self.limits, "the robust positions", lambda needed: "")
         self.thresholds = rules.scores_of(role)
         self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
         self.avoid = avoid_ends(board, role)
@@ -543,13 +543,13 @@ class KnowingSolver:
         return 0
 
 
-def _budget(board: Board, query: Query, limits: Limits) -> Budget:
+def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
     left = query.remaining(board)
 
     def hint(needed: int | None) -> str:
         return ("Raise --max-memory or the time limit" if needed is not None else "Raise the time limit") + \
             f", or ask about fewer plies with --horizon N (N < {left})."
-    return Budget(limits, f"the robust positions within {left} plies", hint)
+    return LimitGuard(limits, f"the robust positions within {left} plies", hint)
 
 
 def _abstract(position: Position) -> Position:
@@ -560,7 +560,7 @@ SHARED_ENTRIES = 1_000_000    # the transposition table kept for the next questi
 _PREPARED: dict = {}      # (board id, role, prune) -> (board, KnowingGame, KnowingSolver): the last few
 
 
-def _prepared(board: Board, query: Query, limits: Limits, budget: Budget, prune: bool):
+def _prepared(board: Board, query: Query, limits: Limits, budget: LimitGuard, prune: bool):
     """The game and solver of ``board`` and the query's role, kept between questions (``ask``:
     the abstract game is ground once for the positions asked about so far, and the races'
     transposition table, which does not depend on the position asked about, is shared)."""
@@ -614,7 +614,7 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     :func:`applies`), exact for its plies left (the step limit, or ``--horizon``)."""
     started = time.perf_counter()
     limits = limits or Limits()
-    budget = _budget(board, query, limits)
+    budget = _search_limits(board, query, limits)
     kgame, solver = _prepared(board, query, limits, budget, prune)
     grounded = time.perf_counter()
     root = kgame.game.state_of(_abstract(query.position))
@@ -655,7 +655,7 @@ def placement_values(board: Board, role: str, position: Position, placements: li
     limit: the robust position with every obstacle found (then every other cell is free)."""
     limits = limits or Limits()
     query = Query(role, "value", position, hidden=True)
-    kgame, solver = _prepared(board, query, limits, _budget(board, query, limits), True)
+    kgame, solver = _prepared(board, query, limits, _search_limits(board, query, limits), True)
     i = kgame.game.state_of(_abstract(position))
     left = query.remaining(board)
     marks = kgame.knows.marks

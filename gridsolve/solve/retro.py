@@ -29,7 +29,7 @@ from ..compile.compiler import graph_program
 from ..compile.gamerules import MOVE_MARK
 from ..errors import EncodingError
 from ..language.model import Board
-from .limits import Budget
+from .limits import LimitGuard
 
 try:        # clingo's own C bindings: the graph is read without a Python object per atom
     from clingo._internal import _ffi, _lib
@@ -135,7 +135,7 @@ class RaceGraph:
     (by their clingo symbol), the side to move, the end that decides each terminal position,
     the distinct successors and the predecessors."""
 
-    def __init__(self, board: Board, layout, roots: list[str], budget: Budget):
+    def __init__(self, board: Board, layout, roots: list[str], budget: LimitGuard):
         started = time.perf_counter()
         self.board, self.layout = board, layout
         program = graph_program(board, layout, roots)
