@@ -353,7 +353,7 @@ def generate_command(rules_name, like, size, walls, require, role, plies, horizo
     report = generate(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
     if svg and report.boards:
-        from .svg import write_pictures
+        from .generate.pictures import write_pictures
         asked = report.request
         for picture in write_pictures([b.path for b in report.boards], asked.role,
                                       "survive" if asked.require == "survive" else "value", asked.horizon, force):
