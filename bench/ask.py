@@ -80,7 +80,7 @@ def _play() -> dict:
     """Pacman's play set through one Asker (as ``play``): the time of each answer, by role."""
     import multishot
     from gridsolve.language.loader import load_board
-    from gridsolve.solve.engine import Asker
+    from gridsolve.solve.asker import Asker
     board = load_board("boards/pacman3p.yaml")
     asked = multishot.questions(board, "game")
     asker = Asker(board)
@@ -102,7 +102,7 @@ def _game(think_s: float, moves: int, seed: int, humans: str = "random") -> dict
     from gridsolve import play as playing
     from gridsolve.language.loader import load_board
     from gridsolve.language.position import Query, initial_position
-    from gridsolve.solve.engine import Asker
+    from gridsolve.solve.asker import Asker
     from gridsolve.solve.explore import move_parts
     board = load_board("boards/pacman3p.yaml")
     rng = random.Random(seed)

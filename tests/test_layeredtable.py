@@ -26,10 +26,10 @@ from gridsolve.compile.compiler import compile_program
 from gridsolve.errors import MemoryLimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, make_query
-from gridsolve.solve.engine import Asker
+from gridsolve.solve.asker import Asker
 from gridsolve.solve.layeredtable import LayeredTable, LayeredTables, serves
 from gridsolve.solve.limits import Limits
-from gridsolve.solve import solver
+from gridsolve.solve import driver
 from gridsolve.solve.solver import solve
 
 # the mechanism boards of the quick tier: together they ask the tables questions with every
@@ -179,7 +179,7 @@ def check_ranks(board, query: Query) -> list[str]:
     in the other."""
     program = compile_program(board, query)
     ctl = clingo.Control(["--warn=none"])
-    solver._ground_layers(ctl, program, Limits(), time.perf_counter())
+    driver._ground_layers(ctl, program, Limits(), time.perf_counter())
     table = LayeredTable(board, query.role, [query.position])
 
     def position(symbol) -> int:

@@ -1,4 +1,4 @@
-"""Thinking on the human's time (gridsolve/thinkahead.py): questions asked ahead in a background
+"""Thinking on the human's time (gridsolve/play/thinkahead.py): questions asked ahead in a background
 thread, and stopped part way, leave the shared work exact: the questions asked afterwards get
 the answers of each solved alone."""
 from __future__ import annotations
@@ -7,10 +7,10 @@ import pytest
 
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, initial_position
-from gridsolve.solve.engine import Asker
+from gridsolve.solve.asker import Asker
 from gridsolve.solve.explore import examine
 from gridsolve.solve.solver import solve
-from gridsolve.thinkahead import ThinkAhead
+from gridsolve.play.thinkahead import ThinkAhead
 
 
 def _answer(answer) -> dict:

@@ -36,14 +36,16 @@ import numpy as np
 from ..compile.compiler import Program, _header, base_part
 from ..compile.facts import layered_query_facts, mechanism_facts
 from ..compile.gamerules import game_rules, score_rules, with_domain
-from ..compile.planning import plan_query
+from ..compile.planning import Mode, plan_query
 from ..errors import EncodingError, MemoryLimitError
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..resources import encoding
-from .limits import Budget, Limits, average_moves, estimate_positions, format_bytes
+from .answer import SolveStats
+from .bounded import applies
+from .driver import Model, read_answer
+from .limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
 from .retro import model_arguments
-from .solver import _Model, read_answer
 
 GROUND_SECONDS_PER_MOVE = 45e-6     # gringo's time a move (open 12x12 Wallmaze: 20 s for 442,603 moves)
 TABLE_BYTES = (1_200, 1_200, 500)   # least a position needs, and per position and per move (ground + arrays;
@@ -71,10 +73,7 @@ def serves(board: Board, query: Query) -> bool:
     if query.strategy or query.hidden:
         return False
     plan = plan_query(board, query)
-    if plan.mode != "layered":
-        return False
-    from .bounded import applies
-    return not applies(board, query, bool(plan.split_team))
+    return plan.mode is Mode.LAYERED and not applies(board, query, bool(plan.split_team))
 
 
 def _numbers(reps: np.ndarray) -> np.ndarray:
@@ -123,11 +122,11 @@ class LayeredTable:
         self.board, self.role, self.roots = board, role, list(roots)
         probe = Query(role, "value", self.roots[0])
         plan = plan_query(board, probe)
-        if plan.mode != "layered":
+        if plan.mode is not Mode.LAYERED:
             raise EncodingError(f"{role}'s questions on {board.name} are answered by races, not by a layered table")
         self.plan, self.layout = plan, plan.layout
         self._read_query_facts(layered_query_facts(board, probe, self.layout))
-        budget = Budget(limits or Limits(), "the positions reachable from the position asked about",
+        budget = LimitGuard(limits or Limits(), "the positions reachable from the position asked about",
                         lambda needed: "ask each question alone (gridsolve solve), or raise --max-memory"
                         + (f" (to about {format_bytes(needed * 1.25)})" if needed else ""), started)
         budget.before(estimate_positions(board, self.layout, self.roots), board, TABLE_BYTES)
@@ -160,7 +159,7 @@ class LayeredTable:
         board, layout = self.board, self.layout
         rules = game_rules(board, layout, self.plan.split_team) + "\n" + "\n".join(score_rules(board, layout, self.role))
         roots = " ".join(f"root({layout.root_term(p, board)})." for p in self.roots)
-        sections = _header(board, f"layered table of {self.role}", "layered") + [
+        sections = _header(board, f"layered table of {self.role}", Mode.LAYERED) + [
             "% - Mechanism facts ---", mechanism_facts(board, layout), "",
             "% - Roots ---", roots, "",
             *(base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")),
@@ -169,7 +168,7 @@ class LayeredTable:
             with_domain(rules, "reach(", "reach("), SHOW]
         return "\n".join(sections)
 
-    def _ground(self, budget: Budget) -> None:
+    def _ground(self, budget: LimitGuard) -> None:
         ctl = clingo.Control(["--warn=none"])
         try:
             ctl.add("base", [], self._program())
@@ -389,7 +388,7 @@ class LayeredTable:
                 return None if d is None else (v, d)
             return (v, 0) if v == ref else None
 
-        model = _Model()
+        model = Model()
         at = clingo.Function("at")
         zero = clingo.Number(0)
         for probe in line0:
@@ -442,12 +441,14 @@ class LayeredTable:
                 model.collect([clingo.Function("line_answer", [clingo.Number(i), answer_sym.arguments[1]])])
                 state = reply[3]
             probes = self._probes(state, rm - i - 1)
-        program = Program(query, None, rm, "", [], [], "", mode="layered", layout=self.layout,
+        program = Program(query, None, rm, "", [], [], "", mode=Mode.LAYERED, layout=self.layout,
                           plan_team=self.plan.split_team)
         done = time.perf_counter()
-        stats = {"solver": "table", "table_ground_s": self.ground_s, "positions": self.n, "moves": self.edges,
-                 "levels": len(self.values.levels), "races": len(self.ranks), "queries": self.asked,
-                 "answer_s": round(done - started, 4), "solve_s": 0.0, "total_s": round(done - started, 4)}
+        stats = SolveStats(solver="layered table", ground_s=self.ground_s, positions=self.n, moves=self.edges,
+                           value_levels=len(self.values.levels), rank_levels=max(
+                               (len(r.levels) for r in self.ranks.values()), default=0),
+                           races=len(self.ranks), queries=self.asked, answer_s=round(done - started, 4),
+                           solve_s=0.0, choices=0, total_s=round(done - started, 4))
         return read_answer(model, program, self.board, stats)
 
     def _probes(self, s: int, r: int) -> list[tuple]:

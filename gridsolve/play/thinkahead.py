@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import threading
 
-from .errors import GridsolveError
-from .language.position import Query
-from .solve.engine import Asker
-from .solve.limits import Limits
+from ..errors import GridsolveError
+from ..language.position import Query
+from ..solve.asker import Asker
+from ..solve.limits import Limits
 
 
 class ThinkAhead:
