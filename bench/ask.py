@@ -99,7 +99,7 @@ def _game(think_s: float, moves: int, seed: int, humans: str = "random") -> dict
     computer thinking ahead in the order of the moves); the time the computer takes for each of
     its moves (from the humans' last input to its move)."""
     import random
-    from gridsolve import play as playing
+    from gridsolve.play import game as playing
     from gridsolve.language.loader import load_board
     from gridsolve.language.position import Query, initial_position
     from gridsolve.solve.asker import Asker
