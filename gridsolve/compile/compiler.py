@@ -23,7 +23,7 @@ from ..language.position import Query
 from ..resources import encoding
 from .facts import (board_facts, layered_query_facts, mechanism_facts, race_facts, role_facts, rule_facts,
                     strategy_facts)
-from .gamerules import game_rules, move_rules, score_rules, with_domain
+from .gamerules import STATE, end_rules, factored_turns, game_rules, move_rules, score_rules, with_domain
 from .knowledge import knowledge_facts, knowledge_for, robust_board
 from .planning import Plan, RacePlan, period, plan_query, plan_races
 from .planning import shared_races  # noqa: F401  (imported from here by gridsolve/solve/engine.py)
@@ -185,6 +185,31 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     named = "\n".join(line for line in move_rules(board, layout) if line.startswith("edge("))
     moves = "\n".join(facts + [*encodings, "#show edge/3.", "#program moves(p).", with_domain(named, "", "p = (")])
     return GraphProgram(graph, moves)
+
+
+def factored_program(board: Board, layout: Layout) -> str | None:
+    """The game graph of the race solver by pieces, where the compiled moves have that shape
+    (:func:`~gridsolve.compile.gamerules.factored_turns`; else None): each role's moves from
+    each cell (``fdest(R,X,Y,AX,AY,PX,PY)``: ``rdest`` of encodings/moves.lp, the moves'
+    names and lost turns left out) and the end that decides every position of the board where
+    one holds (``fend(E,T,X1,Y1,...)``: the compiled end conditions over every side and cell of
+    each piece), shown; :mod:`gridsolve.solve.factored` joins them into the positions and
+    moves reachable from the roots."""
+    if factored_turns(board, layout) is None:
+        return None
+    state = layout.state()
+    pieces = ", ".join(f"cell(X{i},Y{i})" for i in range(1, len(layout.roles) + 1))
+    ends = "\n".join(end_rules(board, layout)).replace(f"{STATE}({state})", f"side(T), {pieces}")
+    ends = ends.replace(f"{STATE}(S), ", "")
+    fields = ",".join(state[2:-1].split(",")[1:])
+    return "\n".join(_header(board, "game graph by pieces", "race") + [
+        "% - Mechanism facts ---", mechanism_facts(board, layout), "",
+        "% - The sides to move and each role's moves from each cell ---",
+        f"side(0..{len(board.rules.turns) - 1}).",
+        "fdest(R,X,Y,AX,AY,PX,PY) :- rmove(R,X,Y,_,AX,AY,PX,PY,_).", ends,
+        f"fend(E,T,{fields}) :- outcome({state},E).", "",
+        *[base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")], "",
+        "#show.", "#show fdest/7.", f"#show fend/{2 + 2 * len(layout.roles)}."])
 
 
 def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:

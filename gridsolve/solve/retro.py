@@ -25,8 +25,8 @@ from collections.abc import Iterable
 import clingo
 import numpy as np
 
-from ..compile.compiler import graph_program
-from ..compile.gamerules import MOVE_MARK
+from ..compile.compiler import factored_program, graph_program
+from ..compile.gamerules import MOVE_MARK, factored_turns
 from ..errors import EncodingError
 from ..language.model import Board
 from .limits import Budget
@@ -135,14 +135,43 @@ class RaceGraph:
     (by their clingo symbol), the side to move, the end that decides each terminal position,
     the distinct successors and the predecessors."""
 
-    def __init__(self, board: Board, layout, roots: list[str], budget: Budget):
+    def __init__(self, board: Board, layout, roots: list[str], budget: Budget, by_pieces: bool = True):
         started = time.perf_counter()
         self.board, self.layout = board, layout
         program = graph_program(board, layout, roots)
         self._moves_text = program.moves
+        turns = factored_turns(board, layout) if by_pieces else None
+        self.numbering = None
+        if turns is not None:      # the pieces move each on its own: the graph joined from their moves
+            from .factored import FactoredGraph
+            factored = FactoredGraph(board, layout, turns, factored_program(board, layout), roots, budget)
+            self.numbering, self.reps, self.ends = factored.numbering, factored.keys, factored.ends
+            self.outcome, self.turn, src, dst = factored.outcome, factored.turn, factored.src, factored.dst
+            self.n = len(self.reps)
+            grounded = started + factored.ground_s
+            del factored
+        else:
+            grounded, src, dst = self._ground(program.graph, board, budget)
+        self.edges = len(src)
+        self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
+        order = np.argsort(dst, kind="stable")
+        self.pred = src[order]                      # predecessors of position i: pred[start[i]:start[i+1]]
+        self.start = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
+        del order, src, dst
+        budget.after("after reading the game graph")
+        self._moves: dict[clingo.Symbol, list] = {}
+        self._seen: dict[int, int] = {}
+        self._moves_ctl: clingo.Control | None = None
+        self.ground_s = round(grounded - started, 4)
+        self.read_s = round(time.perf_counter() - grounded, 4)
+
+    def _ground(self, text: str, board: Board, budget: Budget):
+        """The game graph ground by clingo from the compiled ``succ`` rules, read out as the raw
+        symbols of the positions: (time grounded, sources, targets)."""
         ctl = clingo.Control(["--warn=none"])
         try:
-            ctl.add("base", [], program.graph)
+            ctl.add("base", [], text)
             budget.ground(ctl, [("base", [])], "while grounding the game's positions")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
@@ -161,20 +190,7 @@ class RaceGraph:
         self.turn = _first_numbers(self.reps)
         src = np.searchsorted(self.reps, pairs[0::2]).astype(np.int32)
         dst = np.searchsorted(self.reps, pairs[1::2]).astype(np.int32)
-        del pairs
-        self.edges = len(src)
-        self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
-        order = np.argsort(dst, kind="stable")
-        self.pred = src[order]                      # predecessors of position i: pred[start[i]:start[i+1]]
-        self.start = np.zeros(self.n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
-        del order, src, dst
-        budget.after("after reading the game graph")
-        self._moves: dict[clingo.Symbol, list] = {}
-        self._seen: dict[int, int] = {}
-        self._moves_ctl: clingo.Control | None = None
-        self.ground_s = round(grounded - started, 4)
-        self.read_s = round(time.perf_counter() - grounded, 4)
+        return grounded, src, dst
 
     # - Positions ---
 
@@ -182,17 +198,32 @@ class RaceGraph:
         i = int(self.reps.searchsorted(rep))
         return i if i < self.n and int(self.reps[i]) == rep else -1
 
+    def _key(self, state: clingo.Symbol) -> int:
+        """The key of position ``state`` in ``reps``: its number, or its clingo symbol."""
+        if self.numbering is None:
+            return state._rep
+        try:
+            args = [a.number for a in state.arguments]
+        except RuntimeError:        # not a position of this game
+            return -1
+        if len(args) != 1 + 2 * self.numbering.pieces:
+            return -1
+        return self.numbering.number(args)
+
     def index(self, state: clingo.Symbol) -> int:
         """The number of position ``state``, or -1 when the roots do not reach it (remembered
         for the positions answers have looked at)."""
         rep = state._rep
         found = self._seen.get(rep)
         if found is None:
-            found = self._seen[rep] = self._index(rep)
+            key = self._key(state)
+            found = self._seen[rep] = self._index(key) if key >= 0 else -1
         return found
 
     def symbol(self, i: int) -> clingo.Symbol:
         """The position term of position number ``i``."""
+        if self.numbering is not None:
+            return self.numbering.symbol(int(self.reps[i]))
         return clingo.symbol.Symbol(int(self.reps[i]))
 
     def terminal(self, i: int) -> bool:

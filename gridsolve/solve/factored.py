@@ -1,0 +1,179 @@
+"""The race solver's game graph by pieces: where the pieces move each on its own, clingo grounds
+each role's moves from each cell and the ends of the board's positions, and the positions
+reachable from the roots and their moves are joined from them in arrays.
+
+:func:`gridsolve.compile.gamerules.factored_turns` says when the compiled moves have that shape
+(the position term is the side to move and the cells; no two movers of a ply cancel it), and
+:func:`gridsolve.compile.compiler.factored_program` is the clingo program: ``fdest(R,X,Y,AX,AY,
+PX,PY)`` (``rdest`` of encodings/moves.lp) and ``fend(E,T,X1,Y1,...)`` (the compiled end
+conditions).  A ply of ``turns[t]`` from a position where no end holds then moves each mover
+from its cell to a ``fdest`` destination whose aimed cell holds none of its ``may_not_end_on``
+pieces, and entry t+1 is to move: the compiled ``succ`` rules, one term per distinct successor
+(tests/test_retro.py compares both graphs on random boards of every rule option).  clingo grounds
+about one atom a cell and move instead of one a position and move.
+
+Positions are numbered by their fields in mixed radix (the side, then each piece's cell), so a
+position's number is its term's arguments and back (:class:`Numbering`).
+"""
+from __future__ import annotations
+
+import time
+
+import clingo
+import numpy as np
+
+from ..errors import EncodingError
+from ..language.model import Board
+from .limits import Budget
+from .retro import NUMBER_TAG, model_arguments
+
+
+class Numbering:
+    """Positions ``s(T,X1,Y1,...,Xk,Yk)`` of a W×H board as numbers: T, then (Xi-1)*H+(Yi-1)
+    per piece, in mixed radix (the side most significant)."""
+
+    def __init__(self, board: Board, pieces: int, sides: int):
+        self.height, self.cells, self.pieces, self.sides = board.height, board.width * board.height, pieces, sides
+        self.strides = [self.cells ** (pieces - 1 - i) for i in range(pieces)]     # of piece i's cell
+        self.side_stride = self.cells ** pieces
+        self.size = sides * self.side_stride
+
+    def number(self, args) -> int:
+        """The number of the position whose term has arguments ``args`` (ints)."""
+        key = args[0] * self.side_stride
+        for i, stride in enumerate(self.strides):
+            key += ((args[1 + 2 * i] - 1) * self.height + args[2 + 2 * i] - 1) * stride
+        return key
+
+    def arguments(self, key: int) -> list[int]:
+        out = [key // self.side_stride]
+        for stride in self.strides:
+            cell = key // stride % self.cells
+            out += [cell // self.height + 1, cell % self.height + 1]
+        return out
+
+    def symbol(self, key: int) -> clingo.Symbol:
+        return clingo.Function("s", [clingo.Number(a) for a in self.arguments(key)])
+
+    def cell_of(self, keys: np.ndarray, piece: int) -> np.ndarray:
+        return keys // self.strides[piece] % self.cells
+
+
+def _numbers(rows: np.ndarray) -> np.ndarray:
+    """The int32 values of raw clingo number symbols."""
+    if rows.size and np.any((rows >> np.uint64(32)) != np.uint64(NUMBER_TAG >> 32)):
+        raise EncodingError("the game graph by pieces holds a term that is not a number (an encoding bug)")
+    return (rows & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32).astype(np.int64)
+
+
+class _Moves:
+    """One role's moves from each cell, by cell number: ``dest[start[c]:start[c+1]]`` (and the
+    cells they aim at, ``aim``); ``distinct``: no cell has two moves to one destination."""
+
+    def __init__(self, rows: np.ndarray, height: int, cells: int):
+        cell = (rows[:, 0] - 1) * height + rows[:, 1] - 1
+        order = np.argsort(cell, kind="stable")
+        self.aim = ((rows[:, 2] - 1) * height + rows[:, 3] - 1)[order]
+        self.dest = ((rows[:, 4] - 1) * height + rows[:, 5] - 1)[order]
+        self.start = np.zeros(cells + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cell, minlength=cells), out=self.start[1:])
+        pairs = cell[order] * cells + self.dest
+        self.distinct = len(np.unique(pairs)) == len(pairs)
+
+
+def _expand(keys: np.ndarray, moves: _Moves, piece: int, numbering: Numbering) -> tuple[np.ndarray, np.ndarray]:
+    """Each of ``keys`` once per move of ``piece`` from its cell: (which key, the move's row)."""
+    cell = numbering.cell_of(keys, piece)
+    lo = moves.start[cell]
+    counts = moves.start[cell + 1] - lo
+    which = np.repeat(np.arange(len(keys)), counts)
+    rows = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    return which, rows
+
+
+class FactoredGraph:
+    """The positions reachable from ``roots`` (position terms) and their distinct successors,
+    joined from the moves by cell and the ends of ``program`` (the text of
+    :func:`~gridsolve.compile.compiler.factored_program`) for ``turns`` (of
+    :func:`~gridsolve.compile.gamerules.factored_turns`): ``keys`` (sorted position numbers),
+    ``outcome`` (index into ``ends``, -1: no end), ``src``/``dst`` (indexes into ``keys``)."""
+
+    def __init__(self, board: Board, layout, turns, program: str, roots: list[str], budget: Budget):
+        started = time.perf_counter()
+        roles = list(layout.roles)
+        self.numbering = numbering = Numbering(board, len(roles), len(turns))
+        ctl = clingo.Control(["--warn=none"])
+        try:
+            ctl.add("base", [], program)
+            budget.ground(ctl, [("base", [])], "while grounding the moves of the game's pieces")
+        except RuntimeError as exc:
+            raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
+        rows = model_arguments(ctl)
+        del ctl
+        self.ground_s = time.perf_counter() - started
+        dest_rows = np.array([r[1:] for r in rows if len(r) == 7], dtype=np.uint64).reshape(-1, 6)
+        end_rows = [r for r in rows if len(r) != 7]
+        role_of = np.array([r[0] for r in rows if len(r) == 7], dtype=np.uint64)
+        moves = {}
+        for role in roles:
+            mine = _numbers(dest_rows[role_of == np.uint64(clingo.Function(role)._rep)])
+            moves[role] = _Moves(mine.reshape(-1, 6), numbering.height, numbering.cells)
+        self.ends = [end.name for end in board.rules.ends]
+        names = {clingo.Function(name)._rep: i for i, name in enumerate(self.ends)}
+        ended = np.array([numbering.number(_numbers(np.array(r[1:], dtype=np.uint64)).tolist()) for r in end_rows],
+                         dtype=np.int64)
+        end_of = np.array([names[r[0]] for r in end_rows], dtype=np.int16)
+        order = np.argsort(ended)
+        ended, end_of = ended[order], end_of[order]
+        budget.after("after grounding the moves of the game's pieces")
+
+        seen = np.zeros(numbering.size, dtype=bool)
+        start = np.unique(np.array([numbering.number([a.number for a in clingo.parse_term(r).arguments])
+                                    for r in roots], dtype=np.int64))
+        seen[start] = True
+        levels, sources, targets = [start], [], []
+        frontier = start
+        while frontier.size:
+            at = np.searchsorted(ended, frontier) if ended.size else np.zeros(len(frontier), dtype=np.int64)
+            hit = at < len(ended)
+            hit[hit] = ended[at[hit]] == frontier[hit]
+            frontier = frontier[~hit]
+            side = frontier // numbering.side_stride
+            found = []
+            for t, (movers, avoid) in enumerate(turns):
+                src = frontier[side == t]
+                dst = src + ((t + 1) % len(turns) - t) * numbering.side_stride
+                for role in movers:
+                    piece, table = roles.index(role), moves[role]
+                    which, row = _expand(src, table, piece, numbering)
+                    src, dst = src[which], dst[which]
+                    keep = np.ones(len(row), dtype=bool)
+                    for other in avoid[role]:
+                        keep &= table.aim[row] != numbering.cell_of(src, roles.index(other))
+                    src, dst, row = src[keep], dst[keep], row[keep]
+                    stride = numbering.strides[piece]
+                    dst = dst + (table.dest[row] - numbering.cell_of(src, piece)) * stride
+                if len(movers) > 1 or not all(moves[r].distinct for r in movers):
+                    pairs = np.unique(src * numbering.size + dst)
+                    src, dst = pairs // numbering.size, pairs % numbering.size
+                found.append((src, dst))
+            src = np.concatenate([s for s, _ in found]) if found else np.zeros(0, dtype=np.int64)
+            dst = np.concatenate([d for _, d in found]) if found else np.zeros(0, dtype=np.int64)
+            sources.append(src)
+            targets.append(dst)
+            fresh = dst[~seen[dst]]
+            frontier = np.unique(fresh)
+            seen[frontier] = True
+            levels.append(frontier)
+        del seen
+        self.keys = np.sort(np.concatenate(levels))
+        src, dst = np.concatenate(sources), np.concatenate(targets)
+        self.src = np.searchsorted(self.keys, src).astype(np.int32)
+        self.dst = np.searchsorted(self.keys, dst).astype(np.int32)
+        self.outcome = np.full(len(self.keys), -1, dtype=np.int16)
+        if ended.size:
+            at = np.searchsorted(ended, self.keys)
+            hit = at < len(ended)
+            hit[hit] = ended[at[hit]] == self.keys[hit]
+            self.outcome[hit] = end_of[at[hit]]
+        self.turn = (self.keys // numbering.side_stride).astype(np.int32)
