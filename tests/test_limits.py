@@ -94,6 +94,38 @@ def test_items_taken_multiply_the_positions(make_board):
 
 # - The cap during a ground call ---
 
+MEASURE_GRAPH = """
+import json, resource, sys
+from gridsolve.compile.planning import plan_query
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import Query, initial_position
+from gridsolve.solve.engine import Engine
+from gridsolve.solve.limits import average_moves, estimate_positions, graph_bytes, resident
+board = load_board(sys.argv[1])
+layout = plan_query(board, Query("explorer", "survive")).layout
+least, position, move = graph_bytes(board, layout)
+estimate = estimate_positions(board, layout, [initial_position(board)]) * (position + move * average_moves(board, True))
+before = resident()
+Engine(board, [initial_position(board)])
+print(json.dumps([estimate, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before]))
+"""
+
+
+def test_the_estimate_of_the_race_solvers_graph_follows_its_memory():
+    """The estimate before grounding of the open 16x16 board's game graph (joined by pieces)
+    is a little above what the engine adds to the process's peak: it neither refuses what fits
+    nor passes much more than it says."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", MEASURE_GRAPH, str(ROOT / "bench" / "boards" / "open-16x16.yaml")],
+                         capture_output=True, text=True, env=env, check=True)
+    estimate, used = json.loads(out.stdout)
+    assert used <= estimate <= 1.6 * used, (estimate, used)
+
+
 def test_a_ground_call_past_the_limit_stops_with_a_limit_error_and_the_cap_is_lifted():
     before = resource.getrlimit(resource.RLIMIT_AS)
     ctl = clingo.Control(["--warn=none"])
@@ -177,12 +209,12 @@ def test_the_commands_stop_with_exit_code_3_and_say_what_to_try(tmp_path):
 
 
 def test_max_memory_sets_the_limit(tmp_path):
-    """The 16x16 bench board needs about 150 MB: with 100MB it is refused before grounding."""
-    board = ROOT / "bench" / "boards" / "random-16x16-s1.yaml"
-    small = run("solve", board, "--horizon", "20", "--max-memory", "100MB")
+    """The open 24x24 bench board needs about 300 MB: with 200MB it is refused before grounding."""
+    board = ROOT / "bench" / "boards" / "open-24x24.yaml"
+    small = run("solve", board, "--horizon", "20", "--max-memory", "200MB")
     assert small.exit_code == 3, small.output
-    assert re.fullmatch(r"Error: the positions reachable from the position asked about do not fit: about 131,072 "
-                        r"positions need about \d+ MB \(limit 100 MB\) by an estimate before grounding\. .*\n",
+    assert re.fullmatch(r"Error: the positions reachable from the position asked about do not fit: about 663,552 "
+                        r"positions need about \d+ MB \(limit 200 MB\) by an estimate before grounding\. .*\n",
                         small.stderr), small.stderr
     wrong = run("solve", board, "--max-memory", "lots")
     assert wrong.exit_code == 2 and "--max-memory" in wrong.stderr and "not an amount of memory" in wrong.stderr

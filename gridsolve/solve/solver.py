@@ -11,7 +11,7 @@ from ..compile.compiler import Program, compile_program, plan_query
 from ..errors import EncodingError, LimitError, QueryError
 from ..language.model import Board
 from ..language.position import Query
-from .limits import GRAPH_BYTES, Budget, Limits, estimate_positions, format_bytes, resident
+from .limits import Budget, Limits, estimate_positions, format_bytes, graph_bytes, resident
 from .retro import RaceGraph
 
 
@@ -164,7 +164,7 @@ def race_budget(board: Board, layout, roots: list, limits: Limits, started: floa
         return (f"The race solver ranks every position reachable from the position asked about, whatever "
                 f"the horizon: ask about a smaller board, or {more}")
     budget = Budget(limits, "the positions reachable from the position asked about", hint, started)
-    budget.before(estimate_positions(board, layout, roots), board, GRAPH_BYTES)
+    budget.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
     return budget
 
 
