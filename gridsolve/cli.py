@@ -165,8 +165,9 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
             raise QueryError(f"--strategy {strategy_file}: the file exists", "choose another name, or add --force")
     if svg == "-" and as_json:
         raise QueryError("--svg - and --json both write to standard output", "write the picture to a file")
-    from .svg import board_svg, check_target, write_svg
-    check_target(svg, force)
+    if svg is not None:     # (the picture's modules only where one is asked for: a quicker start)
+        from .svg import board_svg, check_target, write_svg
+        check_target(svg, force)
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None, hidden, free, found)
     answer = solve(loaded, query, Limits(seconds=timeout, progress=lambda line: click.echo(line, err=True)))

@@ -25,7 +25,6 @@ from ..compile.compiler import Program, plan_query, shared_races
 from ..errors import EncodingError, MemoryLimitError
 from ..language.model import Board
 from ..language.position import Position, Query
-from .boundedmemo import BoundedMemo
 from .rankread import RankIndex
 from .limits import Limits
 from .retro import RaceGraph
@@ -138,7 +137,7 @@ class Asker:
         self.roots = list(dict.fromkeys(roots))
         self.plies = plies
         self.engine: Engine | None = None
-        self.memo: BoundedMemo | None = None     # the bounded solver's work, kept across questions
+        self.memo = None        # the bounded solver's BoundedMemo: its work, kept across questions
         self.groundings = 0
 
     @classmethod
@@ -152,6 +151,7 @@ class Asker:
         principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
         if query.strategy or query.hidden or plan_query(self.board, query).mode != "race":
             if self.memo is None:
+                from .boundedmemo import BoundedMemo     # (the bounded solver's modules only where it answers)
                 self.memo = BoundedMemo(self.board, self.roots)
             plies = None if line_plies is None else max(1, line_plies)
             try:

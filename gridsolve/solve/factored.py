@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import EncodingError
 from ..language.model import Board
 from .limits import Budget
-from .retro import NUMBER_TAG, model_arguments
+from .retro import NUMBER_TAG, distinct, model_arguments
 
 
 class Numbering:
@@ -78,7 +78,7 @@ class _Moves:
         self.start = np.zeros(cells + 1, dtype=np.int64)
         np.cumsum(np.bincount(cell, minlength=cells), out=self.start[1:])
         pairs = cell[order] * cells + self.dest
-        self.distinct = len(np.unique(pairs)) == len(pairs)
+        self.distinct = len(distinct(pairs)) == len(pairs)
 
 
 def _expand(keys: np.ndarray, moves: _Moves, piece: int, numbering: Numbering) -> tuple[np.ndarray, np.ndarray]:
@@ -120,60 +120,61 @@ class FactoredGraph:
             moves[role] = _Moves(mine.reshape(-1, 6), numbering.height, numbering.cells)
         self.ends = [end.name for end in board.rules.ends]
         names = {clingo.Function(name)._rep: i for i, name in enumerate(self.ends)}
-        ended = np.array([numbering.number(_numbers(np.array(r[1:], dtype=np.uint64)).tolist()) for r in end_rows],
-                         dtype=np.int64)
-        end_of = np.array([names[r[0]] for r in end_rows], dtype=np.int16)
-        order = np.argsort(ended)
-        ended, end_of = ended[order], end_of[order]
+        ends = np.full(numbering.size, -1, dtype=np.int8)     # the end that decides each position, by number
+        if end_rows:
+            fields = _numbers(np.array([r[1:] for r in end_rows], dtype=np.uint64))
+            ends[self._numbers_of(fields)] = [names[r[0]] for r in end_rows]
         budget.after("after grounding the moves of the game's pieces")
 
         seen = np.zeros(numbering.size, dtype=bool)
-        start = np.unique(np.array([numbering.number([a.number for a in clingo.parse_term(r).arguments])
+        fresh = np.zeros(numbering.size, dtype=bool)
+        start = distinct(np.array([numbering.number([a.number for a in clingo.parse_term(r).arguments])
                                     for r in roots], dtype=np.int64))
         seen[start] = True
         levels, sources, targets = [start], [], []
         frontier = start
         while frontier.size:
-            at = np.searchsorted(ended, frontier) if ended.size else np.zeros(len(frontier), dtype=np.int64)
-            hit = at < len(ended)
-            hit[hit] = ended[at[hit]] == frontier[hit]
-            frontier = frontier[~hit]
+            frontier = frontier[ends[frontier] < 0]
             side = frontier // numbering.side_stride
-            found = []
             for t, (movers, avoid) in enumerate(turns):
-                src = frontier[side == t]
+                src = frontier[side == t] if len(turns) > 1 else frontier
                 dst = src + ((t + 1) % len(turns) - t) * numbering.side_stride
                 for role in movers:
                     piece, table = roles.index(role), moves[role]
                     which, row = _expand(src, table, piece, numbering)
                     src, dst = src[which], dst[which]
-                    keep = np.ones(len(row), dtype=bool)
-                    for other in avoid[role]:
-                        keep &= table.aim[row] != numbering.cell_of(src, roles.index(other))
-                    src, dst, row = src[keep], dst[keep], row[keep]
-                    stride = numbering.strides[piece]
-                    dst = dst + (table.dest[row] - numbering.cell_of(src, piece)) * stride
+                    if avoid[role]:
+                        keep = np.ones(len(row), dtype=bool)
+                        for other in avoid[role]:
+                            keep &= table.aim[row] != numbering.cell_of(src, roles.index(other))
+                        src, dst, row = src[keep], dst[keep], row[keep]
+                    dst = dst + (table.dest[row] - numbering.cell_of(src, piece)) * numbering.strides[piece]
                 if len(movers) > 1 or not all(moves[r].distinct for r in movers):
-                    pairs = np.unique(src * numbering.size + dst)
+                    pairs = distinct(src * numbering.size + dst)
                     src, dst = pairs // numbering.size, pairs % numbering.size
-                found.append((src, dst))
-            src = np.concatenate([s for s, _ in found]) if found else np.zeros(0, dtype=np.int64)
-            dst = np.concatenate([d for _, d in found]) if found else np.zeros(0, dtype=np.int64)
-            sources.append(src)
-            targets.append(dst)
-            fresh = dst[~seen[dst]]
-            frontier = np.unique(fresh)
+                sources.append(src)
+                targets.append(dst)
+                fresh[dst[~seen[dst]]] = True
+            frontier = np.flatnonzero(fresh)
+            fresh[frontier] = False
             seen[frontier] = True
             levels.append(frontier)
-        del seen
+        del seen, fresh
         self.keys = np.sort(np.concatenate(levels))
-        src, dst = np.concatenate(sources), np.concatenate(targets)
-        self.src = np.searchsorted(self.keys, src).astype(np.int32)
-        self.dst = np.searchsorted(self.keys, dst).astype(np.int32)
-        self.outcome = np.full(len(self.keys), -1, dtype=np.int16)
-        if ended.size:
-            at = np.searchsorted(ended, self.keys)
-            hit = at < len(ended)
-            hit[hit] = ended[at[hit]] == self.keys[hit]
-            self.outcome[hit] = end_of[at[hit]]
+        self.outcome = ends[self.keys].astype(np.int16)
+        del ends
+        number = np.full(numbering.size, -1, dtype=np.int32)     # position number -> index into keys
+        number[self.keys] = np.arange(len(self.keys), dtype=np.int32)
+        self.src = number[np.concatenate(sources)]
+        del sources
+        self.dst = number[np.concatenate(targets)]
+        del targets, number
         self.turn = (self.keys // numbering.side_stride).astype(np.int32)
+
+    def _numbers_of(self, fields: np.ndarray) -> np.ndarray:
+        """The numbers of the positions whose terms have the arguments in the rows of ``fields``."""
+        numbering = self.numbering
+        key = fields[:, 0] * numbering.side_stride
+        for i, stride in enumerate(numbering.strides):
+            key += ((fields[:, 1 + 2 * i] - 1) * numbering.height + fields[:, 2 + 2 * i] - 1) * stride
+        return key
