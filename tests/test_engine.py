@@ -144,8 +144,8 @@ def test_a_question_asked_again_costs_no_ground_call(seeds, monkeypatch):
     engine = Engine(board, [start])
     line = engine.answer(Query("mummy", "win", start)).line
     assert len(line) == seed_answers.MUMMY_2007_WIN[3] and line[0] == {"ply": 0, "side": ["explorer"], "move": line[0]["move"]}
-    monkeypatch.setattr(engine.graph._moves_ctl, "ground", None)     # any ground call would fail now
-    monkeypatch.setattr(engine.graph._moves_ctl, "solve", None)
+    monkeypatch.setattr(engine.graph.named.ctl, "ground", None)     # any ground call would fail now
+    monkeypatch.setattr(engine.graph.named.ctl, "solve", None)
     answer = engine.answer(Query("mummy", "win", start), line_plies=0)
     assert (answer.value, answer.plies, answer.win, answer.win_plies, answer.line) == (*seed_answers.MUMMY_2007_WIN, None)
     for role, kind in itertools.islice(itertools.cycle(itertools.product(board.rules.roles, QUERY_KINDS)), 100):

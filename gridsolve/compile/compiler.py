@@ -171,8 +171,8 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     compiled game rules with the moves projected on their positions (``succ(S,S2,gridsolve_move)``,
     no move names, no ``mover/2``), ``reach/1``, ``terminal/1`` and ``outcome/2``, nothing shown (the
     ranks are computed from it by :mod:`gridsolve.solve.retro`); and the named moves
-    (``edge(S,M,S2)``) as a part ``moves(p)`` for one position p at a time, ground only where
-    an answer looks at the moves."""
+    (``edge(S,M,S2)``) and the end that decides (``outcome(S,E)``) as a part ``moves(p)`` for
+    one position p at a time, ground only where an answer looks at the moves."""
     facts = _header(board, f"game graph from {len(roots)} roots", "race") + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), ""]
     encodings = [base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")]
@@ -183,7 +183,9 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
         "rdest(R,X,Y,AX,AY,PX,PY,B) :- rmove(R,X,Y,_,AX,AY,PX,PY,B).",
         "reach(S) :- root(S).", "reach(S) :- succ(_,S,_).", graph_rules, "", *encodings, "", "#show."])
     named = "\n".join(line for line in move_rules(board, layout) if line.startswith("edge("))
-    moves = "\n".join(facts + [*encodings, "#show edge/3.", "#program moves(p).", with_domain(named, "", "p = (")])
+    ends = with_domain("\n".join(end_rules(board, layout)), "p = (", "")
+    moves = "\n".join(facts + [*encodings, "#show edge/3.", "#show outcome/2.", "#program moves(p).",
+                               with_domain(named, "", "p = ("), ends])
     return GraphProgram(graph, moves)
 
 

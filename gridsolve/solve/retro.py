@@ -172,9 +172,8 @@ class RaceGraph:
         np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
         del order, src, dst
         budget.after("after reading the game graph")
-        self._moves: dict[clingo.Symbol, list] = {}
         self._seen: dict[int, int] = {}
-        self._moves_ctl: clingo.Control | None = None
+        self.named: NamedMoves | None = None        # the named moves, ground where asked
         self.ground_s = round(grounded - started, 4)
         self.read_s = round(time.perf_counter() - grounded, 4)
 
@@ -280,19 +279,57 @@ class RaceGraph:
     def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
         """The moves of position ``state`` and the positions after them (``edge(S,M,S2)`` of the
         compiled game rules), ground for this position alone the first time it is asked."""
-        found = self._moves.get(state)
-        if found is not None:
-            return found
-        if self._moves_ctl is None:
-            self._moves_ctl = clingo.Control(["--warn=none"])
-            self._new: list[clingo.Symbol] = []
-            self._moves_ctl.add("base", [], self._moves_text)
-            self._moves_ctl.register_observer(_Collector(self._new))
-            self._moves_ctl.ground([("base", [])])
+        return self.named_moves().moves(state)
+
+    def named_moves(self) -> "NamedMoves":
+        """The named moves and ends of this game's positions, ground where asked (shared by
+        every answer read off this graph, and by verify's no_beeline check)."""
+        if self.named is None:
+            self.named = NamedMoves(self._moves_text)
+        return self.named
+
+
+class NamedMoves:
+    """The moves of positions with their names and the end that decides each position, by the
+    compiled game rules (the ``moves(p)`` part of :func:`~gridsolve.compile.compiler.graph_program`,
+    text ``program``), ground for the positions asked (:meth:`fetch`: many in one ground call)."""
+
+    def __init__(self, program: str):
+        self.ctl = clingo.Control(["--warn=none"])
+        self.ctl.add("base", [], program)
+        self._new: list[clingo.Symbol] = []
+        self.ctl.register_observer(_Collector(self._new))
+        self.ctl.ground([("base", [])])
+        self._moves: dict[clingo.Symbol, list] = {}
+        self._ends: dict[clingo.Symbol, str] = {}
+
+    def fetch(self, states: Iterable[clingo.Symbol]) -> None:
+        """Ground the moves and ends of ``states`` not ground before, in one call."""
+        new = [s for s in dict.fromkeys(states) if s not in self._moves]
+        if not new:
+            return
         self._new.clear()
-        self._moves_ctl.ground([("moves", [state])])
-        found = self._moves[state] = [(s.arguments[1], s.arguments[2]) for s in self._new if s.name == "edge"]
-        return found
+        self.ctl.ground([("moves", [s]) for s in new])
+        for state in new:
+            self._moves[state] = []
+        for atom in self._new:
+            first, *rest = atom.arguments
+            if atom.name == "edge":
+                self._moves[first].append(tuple(rest))
+            elif atom.name == "outcome":
+                self._ends[first] = rest[0].name
+
+    def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
+        """(move, position after it) of each move of ``state``; none where an end holds."""
+        if state not in self._moves:
+            self.fetch([state])
+        return self._moves[state]
+
+    def end(self, state: clingo.Symbol) -> str | None:
+        """The end that decides ``state``, None where none holds."""
+        if state not in self._moves:
+            self.fetch([state])
+        return self._ends.get(state)
 
 
 class _Collector:

@@ -23,6 +23,7 @@ from ..solve.explore import examine
 from ..language.loader import load_board
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
 from .shard import Shard, select
+from ..compile.state import layout_for
 from ..language.position import Query
 from ..solve.engine import Asker
 from .update import Change, update_file, updated_value
@@ -222,7 +223,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
             continue
         started = time.perf_counter()
         try:
-            beeline = check_beeline(board, first.role, first.position, query.remaining(board))
+            beeline = check_beeline(board, first.role, first.position, query.remaining(board), _named_moves(board, asker))
         except GridsolveError as exc:
             yield (index, expected.key, ERROR, None, str(exc), time.perf_counter() - started)
             continue
@@ -230,6 +231,15 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
         yield (index, expected.key, PASS if ok else FAIL, beeline.holds,
                "" if ok else _mismatch(expected, beeline.holds, beeline.describe(first.role)),
                time.perf_counter() - started)
+
+
+def _named_moves(board, asker: Asker):
+    """The named moves of the race engine ``asker`` has ground, where its positions are those
+    of the no_beeline check (the pieces' cells and the side), else None."""
+    engine = asker.engine
+    if engine is None or engine.layout != layout_for(board):
+        return None
+    return engine.graph.named_moves()
 
 
 def _measure_metrics(board, first: Expectation, checks: list):
