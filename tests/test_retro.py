@@ -13,7 +13,8 @@ from gridsolve.compile.compiler import compile_program
 from gridsolve.compile.planning import plan_query
 from gridsolve.language.position import Query
 from gridsolve.solve.limits import Budget, Limits
-from gridsolve.solve.retro import RaceGraph
+from gridsolve.compile.compiler import graph_program
+from gridsolve.solve.retro import NamedMoves, RaceGraph
 from gridsolve.solve.solver import clingo_race_ranks, ground_ranks, race_ranks
 
 from randomboards import random_board, random_mechanism_board
@@ -132,6 +133,12 @@ def graph_differences(seed, tmp_path, mechanisms) -> tuple[int, list[str]]:
     starts = [clingo.parse_term(r) for r in roots]
     if [joined.index(s) >= 0 for s in starts] != [True] * len(starts):
         problems.append(f"seed {seed}: a root is not found by its term")
+    named, ground = joined.named_moves(), NamedMoves(graph_program(board, layout, []).moves)
+    for i in range(0, joined.n, max(1, joined.n // 40)):      # the named moves and ends, by cell and ground
+        state = joined.symbol(i)
+        if sorted(map(str, named.moves(state))) != sorted(map(str, ground.moves(state))) \
+                or named.end(state) != ground.end(state):
+            problems.append(f"seed {seed}: the named moves of {state} differ: {named.moves(state)} {ground.moves(state)}")
     return 1, problems
 
 
@@ -141,7 +148,8 @@ def graph_differences(seed, tmp_path, mechanisms) -> tuple[int, list[str]]:
 def test_the_graph_joined_by_pieces_is_the_ground_graph(tmp_path, mechanisms, seeds):
     """Where the pieces move each on its own (gridsolve/solve/factored.py), the positions,
     successors, ends and sides joined from each piece's moves are those clingo grounds from the
-    compiled succ rules, on random boards of every rule option (simultaneous moves without
+    compiled succ rules, and the named moves and ends of positions (PieceMoves) those of the
+    compiled edge rules, on random boards of every rule option (simultaneous moves without
     collisions, may_not_end_on, frozen pieces, bumps without lost turns among them)."""
     joined, problems = 0, []
     for seed in seeds:

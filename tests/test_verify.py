@@ -264,17 +264,35 @@ def test_beeline(make_board):
     assert cut_off.describe("explorer") == "explorer cannot reach its goal even if the others stand still"
 
 
-def test_beeline_game_graph_is_the_compiled_rules(make_board):
-    """The batched clingo run behind no_beeline agrees with explore.examine position by position."""
+@pytest.mark.parametrize("by_pieces", [True, False], ids=["moves by cell", "ground where asked"])
+def test_beeline_game_graph_is_the_compiled_rules(make_board, by_pieces):
+    """The positions no_beeline looks up (each role's moves by cell, or the compiled moves
+    ground for the positions asked) agree with explore.examine position by position."""
+    from gridsolve.compile.compiler import graph_program
+    from gridsolve.compile.state import layout_for
+    from gridsolve.solve.factored import PieceMoves
+    from gridsolve.solve.retro import NamedMoves, named_moves
     board = make_board(LEDGE)
     start = make_position(board, ())
-    coords = ",".join(f"{x},{y}" for _, (x, y) in start.pieces)
-    graph = _Game(board, f"root(s(0,{coords})).", explore=True).graph
-    assert len(graph) > 50
-    for (pieces, side), (end, moves) in list(graph.items())[:60]:
-        expected_end, steps = examine(board, Position(pieces, side, 0))
-        assert end == expected_end
-        assert moves == {s.move: (s.position.pieces, s.position.side) for s in steps}
+    layout = layout_for(board)
+    named = named_moves(board, layout) if by_pieces else NamedMoves(graph_program(board, layout, []).moves)
+    assert isinstance(named, PieceMoves) == by_pieces
+    game = _Game(board, named)
+    seen, level = set(), [(start.pieces, start.side)]
+    while level and len(seen) < 80:
+        game.fetch(level)
+        following = []
+        for state in level:
+            if state in seen:
+                continue
+            seen.add(state)
+            end, moves = game.look(state)
+            expected_end, steps = examine(board, Position(state[0], state[1], 0))
+            assert end == expected_end
+            assert moves == {s.move: (s.position.pieces, s.position.side) for s in steps}
+            following += moves.values()
+        level = following
+    assert len(seen) >= 60
 
 
 def test_seed_no_beeline_from_a_stated_position():

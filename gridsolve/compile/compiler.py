@@ -191,27 +191,27 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
 
 def factored_program(board: Board, layout: Layout) -> str | None:
     """The game graph of the race solver by pieces, where the compiled moves have that shape
-    (:func:`~gridsolve.compile.gamerules.factored_turns`; else None): each role's moves from
-    each cell (``fdest(R,X,Y,AX,AY,PX,PY)``: ``rdest`` of encodings/moves.lp, the moves'
-    names and lost turns left out) and the end that decides every position of the board where
-    one holds (``fend(E,T,X1,Y1,...)``: the compiled end conditions over every side and cell of
-    each piece), shown; :mod:`gridsolve.solve.factored` joins them into the positions and
-    moves reachable from the roots."""
+    (:func:`~gridsolve.compile.gamerules.factored_turns`; else None), shown as ``fgraph/N``:
+    each role's moves from each cell (``fgraph(move,R,X,Y,M,AX,AY,PX,PY)``: ``rmove`` of
+    encodings/moves.lp without the turns a bump loses) and the end that decides every position
+    of the board where one holds (``fgraph(end,E,T,X1,Y1,...)``: the compiled end conditions
+    over every side and cell of each piece); :mod:`gridsolve.solve.factored` joins them into
+    the positions and moves reachable from the roots."""
     if factored_turns(board, layout) is None:
         return None
     state = layout.state()
     pieces = ", ".join(f"cell(X{i},Y{i})" for i in range(1, len(layout.roles) + 1))
     ends = "\n".join(end_rules(board, layout)).replace(f"{STATE}({state})", f"side(T), {pieces}")
     ends = ends.replace(f"{STATE}(S), ", "")
-    fields = ",".join(state[2:-1].split(",")[1:])
+    fields = state[2:-1]
     return "\n".join(_header(board, "game graph by pieces", "race") + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
         "% - The sides to move and each role's moves from each cell ---",
         f"side(0..{len(board.rules.turns) - 1}).",
-        "fdest(R,X,Y,AX,AY,PX,PY) :- rmove(R,X,Y,_,AX,AY,PX,PY,_).", ends,
-        f"fend(E,T,{fields}) :- outcome({state},E).", "",
+        "fgraph(move,R,X,Y,M,AX,AY,PX,PY) :- rmove(R,X,Y,M,AX,AY,PX,PY,_).", ends,
+        f"fgraph(end,E,{fields}) :- outcome({state},E).", "",
         *[base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")], "",
-        "#show.", "#show fdest/7.", f"#show fend/{2 + 2 * len(layout.roles)}."])
+        "#show.", "#show fgraph/9.", f"#show fgraph/{3 + 2 * len(layout.roles)}."])
 
 
 def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:

@@ -4,13 +4,14 @@ reachable from the roots and their moves are joined from them in arrays.
 
 :func:`gridsolve.compile.gamerules.factored_turns` says when the compiled moves have that shape
 (the position term is the side to move and the cells; no two movers of a ply cancel it), and
-:func:`gridsolve.compile.compiler.factored_program` is the clingo program: ``fdest(R,X,Y,AX,AY,
-PX,PY)`` (``rdest`` of encodings/moves.lp) and ``fend(E,T,X1,Y1,...)`` (the compiled end
-conditions).  A ply of ``turns[t]`` from a position where no end holds then moves each mover
-from its cell to a ``fdest`` destination whose aimed cell holds none of its ``may_not_end_on``
-pieces, and entry t+1 is to move: the compiled ``succ`` rules, one term per distinct successor
-(tests/test_retro.py compares both graphs on random boards of every rule option).  clingo grounds
-about one atom a cell and move instead of one a position and move.
+:func:`gridsolve.compile.compiler.factored_program` is the clingo program: each role's moves
+from each cell (``rmove`` of encodings/moves.lp) and the end that decides each position of the
+board (the compiled end conditions), read by :class:`PieceMoves`.  A ply of ``turns[t]`` from a
+position where no end holds then moves each mover from its cell by one of its moves whose aimed
+cell holds none of its ``may_not_end_on`` pieces, and entry t+1 is to move: the compiled
+``edge``/``succ`` rules (tests/test_retro.py compares both graphs, and the named moves, on random
+boards of every rule option).  clingo grounds about one atom a cell and move instead of one a
+position and move.
 
 Positions are numbered by their fields in mixed radix (the side, then each piece's cell), so a
 position's number is its term's arguments and back (:class:`Numbering`).
@@ -24,6 +25,7 @@ import numpy as np
 
 from ..errors import EncodingError
 from ..language.model import Board
+from ..compile.compiler import factored_program
 from .limits import Budget
 from .retro import NUMBER_TAG, distinct, model_arguments
 
@@ -52,6 +54,18 @@ class Numbering:
             out += [cell // self.height + 1, cell % self.height + 1]
         return out
 
+    def numbers(self, fields: np.ndarray) -> np.ndarray:
+        """The numbers of the positions whose terms have the arguments in the rows of ``fields``."""
+        key = fields[:, 0] * self.side_stride
+        for i, stride in enumerate(self.strides):
+            key += ((fields[:, 1 + 2 * i] - 1) * self.height + fields[:, 2 + 2 * i] - 1) * stride
+        return key
+
+    def holds(self, args) -> bool:
+        """Whether ``args`` (ints) are those of a position with this numbering."""
+        return 0 <= args[0] < self.sides and all(
+            1 <= x <= self.cells // self.height and 1 <= y <= self.height for x, y in zip(args[1::2], args[2::2]))
+
     def symbol(self, key: int) -> clingo.Symbol:
         return clingo.Function("s", [clingo.Number(a) for a in self.arguments(key)])
 
@@ -67,17 +81,25 @@ def _numbers(rows: np.ndarray) -> np.ndarray:
 
 
 class _Moves:
-    """One role's moves from each cell, by cell number: ``dest[start[c]:start[c+1]]`` (and the
-    cells they aim at, ``aim``); ``distinct``: no cell has two moves to one destination."""
+    """One role's moves from each cell, by cell number: the distinct (aimed cell, destination)
+    pairs, ``aim``/``dest[start[c]:start[c+1]]``; ``distinct``: no cell has two of them to one
+    destination; and the named moves, ``names``/``named_aim``/``named_dest[named_start[c]:...]``
+    (raw clingo symbols of the move terms)."""
 
-    def __init__(self, rows: np.ndarray, height: int, cells: int):
+    def __init__(self, rows: np.ndarray, names: np.ndarray, height: int, cells: int):
         cell = (rows[:, 0] - 1) * height + rows[:, 1] - 1
+        aim = (rows[:, 2] - 1) * height + rows[:, 3] - 1
+        dest = (rows[:, 4] - 1) * height + rows[:, 5] - 1
         order = np.argsort(cell, kind="stable")
-        self.aim = ((rows[:, 2] - 1) * height + rows[:, 3] - 1)[order]
-        self.dest = ((rows[:, 4] - 1) * height + rows[:, 5] - 1)[order]
+        self.names, self.named_aim, self.named_dest = names[order], aim[order], dest[order]
+        self.named_start = np.zeros(cells + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cell, minlength=cells), out=self.named_start[1:])
+        keys = distinct((cell * cells + aim) * cells + dest)
+        cell, aim, self.dest = keys // (cells * cells), keys // cells % cells, keys % cells
+        self.aim = aim
         self.start = np.zeros(cells + 1, dtype=np.int64)
         np.cumsum(np.bincount(cell, minlength=cells), out=self.start[1:])
-        pairs = cell[order] * cells + self.dest
+        pairs = cell * cells + self.dest
         self.distinct = len(distinct(pairs)) == len(pairs)
 
 
@@ -91,39 +113,103 @@ def _expand(keys: np.ndarray, moves: _Moves, piece: int, numbering: Numbering) -
     return which, rows
 
 
-class FactoredGraph:
-    """The positions reachable from ``roots`` (position terms) and their distinct successors,
-    joined from the moves by cell and the ends of ``program`` (the text of
-    :func:`~gridsolve.compile.compiler.factored_program`) for ``turns`` (of
-    :func:`~gridsolve.compile.gamerules.factored_turns`): ``keys`` (sorted position numbers),
-    ``outcome`` (index into ``ends``, -1: no end), ``src``/``dst`` (indexes into ``keys``)."""
+class PieceMoves:
+    """Each role's moves from each cell (``tables``: role -> :class:`_Moves`) and the end that
+    decides each position of the board (``ends``: end index by position number, -1: none), by
+    clingo from :func:`~gridsolve.compile.compiler.factored_program` for ``turns`` (of
+    :func:`~gridsolve.compile.gamerules.factored_turns`), within ``budget``.
 
-    def __init__(self, board: Board, layout, turns, program: str, roots: list[str], budget: Budget):
+    It also answers what :class:`~gridsolve.solve.retro.NamedMoves` answers (the named moves
+    and the end of a position, by position term) where each ``turns`` entry moves one role:
+    the moves of the role from its cell, no ground call."""
+
+    def __init__(self, board: Board, layout, turns, budget: Budget | None = None):
         started = time.perf_counter()
-        roles = list(layout.roles)
-        self.numbering = numbering = Numbering(board, len(roles), len(turns))
+        self.roles, self.turns = list(layout.roles), turns
+        self.numbering = numbering = Numbering(board, len(self.roles), len(turns))
         ctl = clingo.Control(["--warn=none"])
         try:
-            ctl.add("base", [], program)
-            budget.ground(ctl, [("base", [])], "while grounding the moves of the game's pieces")
+            ctl.add("base", [], factored_program(board, layout))
+            if budget is None:
+                ctl.ground([("base", [])])
+            else:
+                budget.ground(ctl, [("base", [])], "while grounding the moves of the game's pieces")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
         rows = model_arguments(ctl)
         del ctl
         self.ground_s = time.perf_counter() - started
-        dest_rows = np.array([r[1:] for r in rows if len(r) == 7], dtype=np.uint64).reshape(-1, 6)
-        end_rows = [r for r in rows if len(r) != 7]
-        role_of = np.array([r[0] for r in rows if len(r) == 7], dtype=np.uint64)
-        moves = {}
-        for role in roles:
-            mine = _numbers(dest_rows[role_of == np.uint64(clingo.Function(role)._rep)])
-            moves[role] = _Moves(mine.reshape(-1, 6), numbering.height, numbering.cells)
-        self.ends = [end.name for end in board.rules.ends]
-        names = {clingo.Function(name)._rep: i for i, name in enumerate(self.ends)}
-        ends = np.full(numbering.size, -1, dtype=np.int8)     # the end that decides each position, by number
+        move, end = clingo.Function("move")._rep, clingo.Function("end")._rep
+        move_rows = [r for r in rows if r[0] == move]
+        end_rows = [r for r in rows if r[0] == end]
+        table = np.array(move_rows, dtype=np.uint64).reshape(-1, 9)
+        self.tables = {}
+        for role in self.roles:
+            mine = table[table[:, 1] == np.uint64(clingo.Function(role)._rep)]
+            numbers = _numbers(mine[:, [2, 3, 5, 6, 7, 8]])
+            self.tables[role] = _Moves(numbers, mine[:, 4], numbering.height, numbering.cells)
+        self.end_names = [e.name for e in board.rules.ends]
+        names = {clingo.Function(name)._rep: i for i, name in enumerate(self.end_names)}
+        self.ends = np.full(numbering.size, -1, dtype=np.int8)     # the end that decides each position, by number
         if end_rows:
-            fields = _numbers(np.array([r[1:] for r in end_rows], dtype=np.uint64))
-            ends[self._numbers_of(fields)] = [names[r[0]] for r in end_rows]
+            fields = _numbers(np.array([r[2:] for r in end_rows], dtype=np.uint64))
+            self.ends[numbering.numbers(fields)] = [names[r[1]] for r in end_rows]
+        self.single = all(len(movers) == 1 for movers, _ in turns)
+        self._named: dict[clingo.Symbol, list] = {}
+
+    # - What NamedMoves answers ---
+
+    def fetch(self, states) -> None:
+        """(Nothing to ground: the moves are known.)"""
+
+    def _number(self, state: clingo.Symbol) -> int:
+        args = [a.number for a in state.arguments]
+        if len(args) != 1 + 2 * self.numbering.pieces or not self.numbering.holds(args):
+            raise EncodingError(f"{state} is not a position of this game")
+        return self.numbering.number(args)
+
+    def end(self, state: clingo.Symbol) -> str | None:
+        """The end that decides ``state``, None where none holds."""
+        found = int(self.ends[self._number(state)])
+        return self.end_names[found] if found >= 0 else None
+
+    def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
+        """(move, position after it) of each move of ``state``, as the compiled ``edge(S,M,S2)``;
+        none where an end holds."""
+        found = self._named.get(state)
+        if found is None:
+            found = self._named[state] = [(clingo.symbol.Symbol(move), self.numbering.symbol(after))
+                                          for move, after in self.successors(self._number(state))]
+        return found
+
+    def successors(self, key: int) -> list[tuple[int, int]]:
+        """(raw clingo symbol of the move, number of the position after it) of each move of
+        position number ``key``; none where an end holds."""
+        numbering = self.numbering
+        if self.ends[key] >= 0:
+            return []
+        side = key // numbering.side_stride
+        (role,), avoid = self.turns[side]
+        piece, table = self.roles.index(role), self.tables[role]
+        cell = key // numbering.strides[piece] % numbering.cells
+        others = {key // numbering.strides[self.roles.index(p)] % numbering.cells for p in avoid[role]}
+        base = key + ((side + 1) % len(self.turns) - side) * numbering.side_stride - cell * numbering.strides[piece]
+        lo, hi = int(table.named_start[cell]), int(table.named_start[cell + 1])
+        stride = numbering.strides[piece]
+        return [(move, base + dest * stride) for move, aim, dest in
+                zip(table.names[lo:hi].tolist(), table.named_aim[lo:hi].tolist(), table.named_dest[lo:hi].tolist())
+                if aim not in others]
+
+
+class FactoredGraph:
+    """The positions reachable from ``roots`` (position terms) and their distinct successors,
+    joined from the moves by cell and the ends of ``pieces`` (:class:`PieceMoves`): ``keys``
+    (sorted position numbers), ``outcome`` (index into ``ends``, -1: no end), ``src``/``dst``
+    (indexes into ``keys``)."""
+
+    def __init__(self, pieces: PieceMoves, roots: list[str], budget: Budget):
+        numbering, turns, roles, moves, ends = pieces.numbering, pieces.turns, pieces.roles, pieces.tables, pieces.ends
+        self.numbering, self.ends = numbering, pieces.end_names
         budget.after("after grounding the moves of the game's pieces")
 
         seen = np.zeros(numbering.size, dtype=bool)
@@ -162,7 +248,6 @@ class FactoredGraph:
         del seen, fresh
         self.keys = np.sort(np.concatenate(levels))
         self.outcome = ends[self.keys].astype(np.int16)
-        del ends
         number = np.full(numbering.size, -1, dtype=np.int32)     # position number -> index into keys
         number[self.keys] = np.arange(len(self.keys), dtype=np.int32)
         self.src = number[np.concatenate(sources)]
@@ -170,11 +255,3 @@ class FactoredGraph:
         self.dst = number[np.concatenate(targets)]
         del targets, number
         self.turn = (self.keys // numbering.side_stride).astype(np.int32)
-
-    def _numbers_of(self, fields: np.ndarray) -> np.ndarray:
-        """The numbers of the positions whose terms have the arguments in the rows of ``fields``."""
-        numbering = self.numbering
-        key = fields[:, 0] * numbering.side_stride
-        for i, stride in enumerate(numbering.strides):
-            key += ((fields[:, 1 + 2 * i] - 1) * numbering.height + fields[:, 2 + 2 * i] - 1) * stride
-        return key

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 import clingo
 import numpy as np
 
-from ..compile.compiler import factored_program, graph_program
+from ..compile.compiler import graph_program
 from ..compile.gamerules import MOVE_MARK, factored_turns
 from ..errors import EncodingError
 from ..language.model import Board
@@ -153,14 +153,17 @@ class RaceGraph:
         program = graph_program(board, layout, roots)
         self._moves_text = program.moves
         turns = factored_turns(board, layout) if by_pieces else None
-        self.numbering = None
+        self.numbering, named = None, None
         if turns is not None:      # the pieces move each on its own: the graph joined from their moves
-            from .factored import FactoredGraph
-            factored = FactoredGraph(board, layout, turns, factored_program(board, layout), roots, budget)
+            from .factored import FactoredGraph, PieceMoves
+            pieces = PieceMoves(board, layout, turns, budget)
+            factored = FactoredGraph(pieces, roots, budget)
             self.numbering, self.reps, self.ends = factored.numbering, factored.keys, factored.ends
             self.outcome, self.turn, src, dst = factored.outcome, factored.turn, factored.src, factored.dst
             self.n = len(self.reps)
-            grounded = started + factored.ground_s
+            grounded = started + pieces.ground_s
+            if pieces.single:       # the named moves too, without a ground call
+                named = pieces
             del factored
         else:
             grounded, src, dst = self._ground(program.graph, board, budget)
@@ -173,7 +176,7 @@ class RaceGraph:
         del order, src, dst
         budget.after("after reading the game graph")
         self._seen: dict[int, int] = {}
-        self.named: NamedMoves | None = None        # the named moves, ground where asked
+        self.named = named          # the named moves (NamedMoves: ground where asked; or PieceMoves)
         self.ground_s = round(grounded - started, 4)
         self.read_s = round(time.perf_counter() - grounded, 4)
 
@@ -330,6 +333,17 @@ class NamedMoves:
         if state not in self._moves:
             self.fetch([state])
         return self._ends.get(state)
+
+
+def named_moves(board: Board, layout) -> "NamedMoves":
+    """The named moves and ends of ``board``'s positions (terms of ``layout``): from each role's
+    moves by cell where every ``turns`` entry moves one piece on its own
+    (:class:`~gridsolve.solve.factored.PieceMoves`), else ground where asked (:class:`NamedMoves`)."""
+    turns = factored_turns(board, layout)
+    if turns is not None and all(len(movers) == 1 for movers, _ in turns):
+        from .factored import PieceMoves
+        return PieceMoves(board, layout, turns)
+    return NamedMoves(graph_program(board, layout, []).moves)
 
 
 class _Collector:

@@ -33,9 +33,8 @@ from ..errors import LimitError, QueryError
 from .expect import beeline_unsupported, goal_ends
 from ..language.model import Board
 from ..language.position import Position
-from ..compile.compiler import graph_program
 from ..compile.state import layout_for
-from ..solve.retro import NamedMoves
+from ..solve.retro import NamedMoves, named_moves
 from ..solve.solver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
@@ -63,14 +62,17 @@ class BeelineResult:
 
 class _Game:
     """The game as the beeline looks at it: for each position, the end that holds and the legal
-    moves by name, by the compiled game rules (:class:`~gridsolve.solve.retro.NamedMoves`:
-    ground for the positions looked at, those of a :meth:`fetch` in one ground call).
+    moves by name, by the compiled game rules (:func:`~gridsolve.solve.retro.named_moves`: each
+    role's moves by cell, or ground for the positions looked at, those of a :meth:`fetch` in one
+    ground call).
     Positions are ``(pieces, side)``, without the step number."""
 
     def __init__(self, board: Board, named: NamedMoves):
         self.roles, self.named = board.rules.roles, named
         self.graph: dict[_State, tuple[str | None, dict[str, _State]]] = {}
-        self._decoded: dict = {}
+        self._decoded: dict = {}       # position symbol or number -> position
+        self._names: dict = {}         # raw move symbol -> its name
+        self._numbering = getattr(named, "numbering", None)     # PieceMoves: positions by number
 
     @staticmethod
     def _symbol(state: _State) -> clingo.Symbol:
@@ -86,15 +88,39 @@ class _Game:
 
     def fetch(self, states) -> None:
         """Ground the moves of ``states`` not looked at before, in one call."""
-        self.named.fetch([self._symbol(s) for s in states if s not in self.graph])
+        if self._numbering is None:
+            self.named.fetch([self._symbol(s) for s in states if s not in self.graph])
 
     def look(self, state: _State) -> tuple[str | None, dict[str, _State]]:
         found = self.graph.get(state)
-        if found is None:
+        if found is not None:
+            return found
+        if self._numbering is not None:         # each role's moves by cell: positions by number
+            numbering, named = self._numbering, self.named
+            key = numbering.number([state[1], *(v for _, cell in state[0] for v in cell)])
+            end = int(named.ends[key])
+            found = (named.end_names[end] if end >= 0 else None,
+                     {self._move(m): self._state_of(after) for m, after in named.successors(key)})
+        else:
             symbol = self._symbol(state)
             end = self.named.end(symbol)
-            moves = {} if end is not None else {format_move(m): self._state(after) for m, after in self.named.moves(symbol)}
-            found = self.graph[state] = (end, moves)
+            found = (end, {} if end is not None else
+                     {format_move(m): self._state(after) for m, after in self.named.moves(symbol)})
+        self.graph[state] = found
+        return found
+
+    def _move(self, rep: int) -> str:
+        found = self._names.get(rep)
+        if found is None:
+            found = self._names[rep] = format_move(clingo.symbol.Symbol(rep))
+        return found
+
+    def _state_of(self, key: int) -> _State:
+        found = self._decoded.get(key)
+        if found is None:
+            args = self._numbering.arguments(key)
+            found = self._decoded[key] = (
+                tuple((r, (args[1 + 2 * i], args[2 + 2 * i])) for i, r in enumerate(self.roles)), args[0])
         return found
 
 
@@ -116,7 +142,7 @@ def check_beeline(board: Board, role: str, position: Position, remaining: int,
     side = rules.side_of(role)
     start = (position.pieces, position.side)
     frozen_start = (position.pieces, side)
-    game = _Game(board, named or NamedMoves(graph_program(board, layout_for(board), []).moves))
+    game = _Game(board, named or named_moves(board, layout_for(board)))
     # The role's moves from every cell it walks to, the others where the position has them.
     dag, length, goal_cells = _shortest_paths(game, role, frozen_start, goals)
     if length is None:
