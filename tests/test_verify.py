@@ -396,3 +396,32 @@ def test_cli_report_formats_are_the_reports_module_formats():
     from gridsolve.cli import REPORT_FORMATS
     from gridsolve.verify.reports import FORMATS
     assert tuple(REPORT_FORMATS) == tuple(FORMATS)
+
+
+# - Worker processes (gridsolve/verify/parallel.py) ---
+
+def _task(task):
+    """A task for run_tasks: yields its name and the worker's process id, then behaves."""
+    import os
+    import time as clock
+    yield (task, os.getpid())
+    if task == "slow":
+        clock.sleep(30)
+    elif task == "raises":
+        raise ValueError("on purpose")
+    elif task == "dies":
+        os._exit(7)
+    yield (task, "done")
+
+
+def test_workers_run_many_tasks_and_are_replaced_when_one_times_out_or_dies():
+    from gridsolve.verify.parallel import CRASHED, DONE, TIMEOUT, run_tasks
+    tasks = ["a", "slow", "b", "raises", "c", "dies", "d", "e", "f", "g"]
+    items: dict = {}
+    outcomes = run_tasks(tasks, _task, 2, 2.0, lambda i, item: items.setdefault(i, []).append(item))
+    assert [o.status for o in outcomes] == [DONE, TIMEOUT, DONE, CRASHED, DONE, CRASHED, DONE, DONE, DONE, DONE]
+    assert "ValueError: on purpose" in outcomes[3].detail and "exit code 7" in outcomes[5].detail
+    assert all(items[i][-1] == (task, "done") for i, task in enumerate(tasks) if outcomes[i].status == DONE)
+    assert items[1] == [("slow", items[1][0][1])]       # what a task sent before its time ran out is kept
+    workers = {items[i][0][1] for i in range(len(tasks))}
+    assert len(workers) < len(tasks)                     # the workers ran several tasks each
