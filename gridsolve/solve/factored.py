@@ -66,11 +66,27 @@ class Numbering:
         return 0 <= args[0] < self.sides and all(
             1 <= x <= self.cells // self.height and 1 <= y <= self.height for x, y in zip(args[1::2], args[2::2]))
 
+    def texts(self, keys: np.ndarray) -> list[str]:
+        """The position terms of ``keys`` as clingo writes them."""
+        columns = [keys // self.side_stride]
+        for stride in self.strides:
+            cell = keys // stride % self.cells
+            columns += [cell // self.height + 1, cell % self.height + 1]
+        return [f"s({','.join(map(str, row))})" for row in zip(*(c.tolist() for c in columns))]
+
     def symbol(self, key: int) -> clingo.Symbol:
         return clingo.Function("s", [clingo.Number(a) for a in self.arguments(key)])
 
     def cell_of(self, keys: np.ndarray, piece: int) -> np.ndarray:
         return keys // self.strides[piece] % self.cells
+
+
+def _arguments(term: str) -> list[int]:
+    """The arguments of a position term written as text, ``s(0,1,2,3,4)``."""
+    try:
+        return [int(v) for v in term.strip()[2:-1].split(",")]
+    except ValueError:      # (not written plainly: as clingo reads it)
+        return [a.number for a in clingo.parse_term(term).arguments]
 
 
 def _numbers(rows: np.ndarray) -> np.ndarray:
@@ -214,8 +230,7 @@ class FactoredGraph:
 
         seen = np.zeros(numbering.size, dtype=bool)
         fresh = np.zeros(numbering.size, dtype=bool)
-        start = distinct(np.array([numbering.number([a.number for a in clingo.parse_term(r).arguments])
-                                    for r in roots], dtype=np.int64))
+        start = distinct(np.array([numbering.number(_arguments(r)) for r in roots], dtype=np.int64))
         seen[start] = True
         levels, sources, targets = [start], [], []
         frontier = start

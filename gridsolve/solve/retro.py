@@ -240,6 +240,15 @@ class RaceGraph:
             return self.numbering.symbol(int(self.reps[i]))
         return clingo.symbol.Symbol(int(self.reps[i]))
 
+    def ranked_terms(self, rank: np.ndarray) -> dict[str, int]:
+        """Position term (as text) -> rank of the positions ``rank`` (of :meth:`ranks`) ranks."""
+        ranked = np.flatnonzero(rank >= 0)
+        if self.numbering is not None:
+            names = self.numbering.texts(self.reps[ranked])
+        else:
+            names = [str(clingo.symbol.Symbol(int(rep))) for rep in self.reps[ranked].tolist()]
+        return dict(zip(names, rank[ranked].tolist()))
+
     def terminal(self, i: int) -> bool:
         return self.outcome[i] >= 0
 

@@ -204,7 +204,7 @@ def race_ranks(program: Program, race: int, roots: str = "", board: Board = None
     graph = RaceGraph(board, program.layout, terms, budget)
     attackers, targets = program.plan.races[race - 1]
     ranks, _ = graph.ranks(attackers, targets, len(program.levels))
-    return {str(graph.symbol(i)): int(rank) for i, rank in enumerate(ranks.tolist()) if rank >= 0}
+    return graph.ranked_terms(ranks)
 
 
 def _root_facts(program: Program, roots: str) -> list:
