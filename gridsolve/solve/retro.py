@@ -1,20 +1,23 @@
-"""The race solver's ranks: the game graph ground by clingo, the ranks by a retrograde analysis
-in arrays.
+"""The race solver's ranks: the game graph from the compiled rules, the ranks by a retrograde
+analysis in arrays.
 
-clingo grounds the compiled game rules once over the positions reachable from the roots, with
-the moves projected on their positions (:func:`gridsolve.compile.compiler.graph_program`):
-about one ground atom a distinct move, ``succ(S,S2)``, and one a position, ``reach(S)``.  The
-graph is read out of clingo's symbolic atoms as the raw 64-bit symbols of the positions (clingo
-makes one symbol of equal terms, so equal positions have equal symbols), numbered in arrays,
-and :meth:`RaceGraph.ranks` computes the rank of every position in a race level by level from
-the frontier, with a counter of open successors per defending position and the predecessors in
-one array (compressed rows): what encodings/solve.lp derives in clingo (``won(K,S,D)``), on the
-same graph, in a few array operations a level.  tests/test_retro.py checks that both give the
-same ranks on random boards of every rule option.
+Where the pieces move each on its own, clingo grounds each role's moves by cell and the ends of
+the board's positions, and the graph is joined from them in arrays (:mod:`gridsolve.solve.factored`).
+Otherwise clingo grounds the compiled game rules once over the positions reachable from the
+roots, with the moves projected on their positions (:func:`gridsolve.compile.compiler.graph_program`):
+about one ground atom a distinct move, ``succ(S,S2)``, and one a position, ``reach(S)``, read out
+of clingo's symbolic atoms as the raw 64-bit symbols of the positions (clingo makes one symbol of
+equal terms, so equal positions have equal symbols).  Either way the positions are numbered in
+arrays, and :meth:`RaceGraph.ranks` computes the rank of every position in a race level by level
+from the frontier, with a counter of open successors per defending position and the predecessors
+in one array (compressed rows): what encodings/solve.lp derives in clingo (``won(K,S,D)``), on
+the same graph, in a few array operations a level.  tests/test_retro.py checks that both give
+the same ranks on random boards of every rule option, and that both graphs are the same.
 
 The names of the moves matter only where an answer looks at them (the position asked about,
-its principal line): :meth:`RaceGraph.moves` grounds the compiled moves (``edge(S,M,S2)``) for
-one position at a time in a small second program.
+its principal line): the roles' moves by cell give them where each ``turns`` entry moves one
+role (:class:`~gridsolve.solve.factored.PieceMoves`), else :class:`NamedMoves` grounds the
+compiled moves (``edge(S,M,S2)``) for the positions asked, in a small second program.
 """
 from __future__ import annotations
 
@@ -143,9 +146,11 @@ def _first_numbers(reps: np.ndarray) -> np.ndarray:
 
 class RaceGraph:
     """The game graph of ``board`` (position terms of ``layout``) reachable from ``roots``
-    (position terms as text), ground by clingo within ``budget``: positions numbered 0..n-1
-    (by their clingo symbol), the side to move, the end that decides each terminal position,
-    the distinct successors and the predecessors."""
+    (position terms as text), within ``budget``: joined by pieces where the compiled moves allow
+    it (``by_pieces``; ``numbering``: the positions' numbers), else ground by clingo from the
+    compiled ``succ`` rules; positions numbered 0..n-1 (by their number or clingo symbol,
+    ``reps``), the side to move, the end that decides each terminal position, the distinct
+    successors and the predecessors."""
 
     def __init__(self, board: Board, layout, roots: list[str], budget: Budget, by_pieces: bool = True):
         started = time.perf_counter()

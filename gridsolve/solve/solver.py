@@ -1,6 +1,7 @@
 """Run a compiled program with clingo and read the answer back into Python objects."""
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -200,17 +201,24 @@ def race_ranks(program: Program, race: int, roots: str = "", board: Board = None
     The positions are estimated before grounding (from the cells each piece reaches on
     ``board``, the program's board); ``limits`` apply in any case."""
     budget = race_budget(board, program.layout, [program.query.position], limits or Limits())
-    terms = [str(symbol) for symbol in _root_facts(program, roots)]
+    terms = [str(term) for term in _root_facts(program, roots)]
     graph = RaceGraph(board, program.layout, terms, budget)
     attackers, targets = program.plan.races[race - 1]
     ranks, _ = graph.ranks(attackers, targets, len(program.levels))
     return graph.ranked_terms(ranks)
 
 
+PLAIN_ROOT = re.compile(r"root\((s\([0-9,]*\))\)\.")
+
+
 def _root_facts(program: Program, roots: str) -> list:
-    """The position terms of the root facts in the program's base and in ``roots``."""
-    ctl = clingo.Control(["--warn=none"])
+    """The position terms of the root facts in the program's base and in ``roots``: as written
+    where each is a plain fact of numbers on a line of its own, else as clingo reads them."""
     facts = [line for line in (program.base + "\n" + roots).splitlines() if line.startswith("root(")]
+    plain = [PLAIN_ROOT.fullmatch(line.strip()) for line in facts]
+    if all(plain):
+        return [found.group(1) for found in plain]
+    ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "\n".join(facts))
     ctl.ground([("base", [])])
     return [atom.symbol.arguments[0] for atom in ctl.symbolic_atoms.by_signature("root", 1)]
