@@ -89,6 +89,9 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="another checkout of gridsolve to compare with")
     args = parser.parse_args()
     codes = [("this", ROOT)] + ([("before", args.before)] if args.before else [])
+    for _, code in codes:       # bytecode first, as an installed package has it (see bench/engine.py)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(code / "gridsolve"), str(code / "bench")],
+                       check=True, capture_output=True)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "levels"
         folder.mkdir()
