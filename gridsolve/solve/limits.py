@@ -48,7 +48,7 @@ BYTES_PER_POSITION = 2_000           # a game ground with its named moves: 3.2 t
 POSITION_BYTES, EDGE_BYTES = 2_750, 270     # ... fitted as this much a position and a move (bench boards)
 GRAPH_BYTES = (500, 400, 115)        # the race solver's game graph (retro.py): least a position, and fitted
                                      # per position and per move to a distinct cell (1.0 to 1.4 kB a position)
-JOINED_BYTES = (60, 110, 34)         # ... joined by pieces (factored.py): 300 to 380 B a position (8.5 moves) measured
+JOINED_BYTES = (250, 110, 34)        # ... joined by pieces (factored.py): 270 to 380 B a position measured (5.7 to 8.6 moves)
 MOST_MOVES = 30                      # more moves a position than any seed game has
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
