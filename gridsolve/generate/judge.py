@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 
+from ..compile.planning import Mode
 from ..verify.beeline import check_beeline
 from ..compile.compiler import compile_program
 from ..errors import QueryError
@@ -24,7 +25,9 @@ from .metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_me
 from ..verify.expect import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
-from ..solve.solver import Answer, race_ranks, solve
+from ..solve.answer import Answer
+from ..solve.driver import race_ranks
+from ..solve.solver import solve
 
 START_LIMIT = 20_000       # good_starts ranks at most this many placements of the pieces
 SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no
@@ -138,7 +141,7 @@ def _start_program(board: Board, spec: GameSpec, req: Requirement):
         return None
     kind = query_kind(board, spec.role, req.kind)
     program = compile_program(board, Query(spec.role, kind, initial_position(board), req.horizon))
-    return program if program.mode == "race" else None
+    return program if program.mode is Mode.RACE else None
 
 
 def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:

@@ -26,7 +26,7 @@ import numpy as np
 from ..errors import EncodingError
 from ..language.model import Board
 from ..compile.compiler import factored_program
-from .limits import Budget
+from .limits import LimitGuard
 from .retro import NUMBER_TAG, distinct, model_arguments
 
 
@@ -139,7 +139,7 @@ class PieceMoves:
     and the end of a position, by position term) where each ``turns`` entry moves one role:
     the moves of the role from its cell, no ground call."""
 
-    def __init__(self, board: Board, layout, turns, budget: Budget | None = None):
+    def __init__(self, board: Board, layout, turns, budget: LimitGuard | None = None):
         started = time.perf_counter()
         self.roles, self.turns = list(layout.roles), turns
         self.numbering = numbering = Numbering(board, len(self.roles), len(turns))
@@ -223,7 +223,7 @@ class FactoredGraph:
     (sorted position numbers), ``outcome`` (index into ``ends``, -1: no end), ``src``/``dst``
     (indexes into ``keys``)."""
 
-    def __init__(self, pieces: PieceMoves, roots: list[str], budget: Budget):
+    def __init__(self, pieces: PieceMoves, roots: list[str], budget: LimitGuard):
         numbering, turns, roles, moves, ends = pieces.numbering, pieces.turns, pieces.roles, pieces.tables, pieces.ends
         self.numbering, self.ends = numbering, pieces.end_names
         budget.after("after grounding the moves of the game's pieces")

@@ -10,7 +10,7 @@ of clingo's symbolic atoms as the raw 64-bit symbols of the positions (clingo ma
 equal terms, so equal positions have equal symbols).  Either way the positions are numbered in
 arrays, and :meth:`RaceGraph.ranks` computes the rank of every position in a race level by level
 from the frontier, with a counter of open successors per defending position and the predecessors
-in one array (compressed rows): what encodings/solve.lp derives in clingo (``won(K,S,D)``), on
+in one array (compressed rows): what encodings/solve.lp derives in clingo (``won_in(K,S,D)``), on
 the same graph, in a few array operations a level.  tests/test_retro.py checks that both give
 the same ranks on random boards of every rule option, and that both graphs are the same.
 
@@ -32,7 +32,7 @@ from ..compile.compiler import graph_program
 from ..compile.gamerules import MOVE_MARK, factored_turns
 from ..errors import EncodingError
 from ..language.model import Board
-from .limits import Budget
+from .limits import LimitGuard
 
 try:        # clingo's own C bindings: the graph is read without a Python object per atom
     from clingo._internal import _ffi, _lib
@@ -152,7 +152,7 @@ class RaceGraph:
     ``reps``), the side to move, the end that decides each terminal position, the distinct
     successors and the predecessors."""
 
-    def __init__(self, board: Board, layout, roots: list[str], budget: Budget, by_pieces: bool = True):
+    def __init__(self, board: Board, layout, roots: list[str], budget: LimitGuard, by_pieces: bool = True):
         started = time.perf_counter()
         self.board, self.layout = board, layout
         program = graph_program(board, layout, roots)
@@ -185,7 +185,7 @@ class RaceGraph:
         self.ground_s = round(grounded - started, 4)
         self.read_s = round(time.perf_counter() - grounded, 4)
 
-    def _ground(self, text: str, board: Board, budget: Budget):
+    def _ground(self, text: str, board: Board, budget: LimitGuard):
         """The game graph ground by clingo from the compiled ``succ`` rules, read out as the raw
         symbols of the positions: (time grounded, sources, targets)."""
         ctl = clingo.Control(["--warn=none"])
@@ -263,7 +263,7 @@ class RaceGraph:
         """Race (``attackers``: turns entries, ``targets``: end names): the rank of every
         position (plies to a target end under best play, attackers hurrying, defenders
         delaying; -1: not forced within ``levels`` plies), and the levels computed (up to the
-        first that decided nothing, at most ``levels``), as encodings/solve.lp's ``won/3``."""
+        first that decided nothing, at most ``levels``), as encodings/solve.lp's ``won_in/3``."""
         rank = np.full(self.n, -1, dtype=np.int32)
         wanted = [self.ends.index(e) for e in targets if e in self.ends]
         frontier = np.flatnonzero(np.isin(self.outcome, wanted)).astype(np.int32)

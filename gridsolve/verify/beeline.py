@@ -35,7 +35,7 @@ from ..language.model import Board
 from ..language.position import Position
 from ..compile.state import layout_for
 from ..solve.retro import NamedMoves, named_moves
-from ..solve.solver import format_move
+from ..solve.driver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
 
