@@ -27,7 +27,7 @@ from ..errors import EncodingError
 from ..language.model import Board
 from ..compile.compiler import factored_program
 from .limits import LimitGuard
-from .retro import NUMBER_TAG, distinct, model_arguments
+from .rawmodel import NUMBER_TAG, model_arguments
 
 
 class Numbering:
@@ -79,6 +79,18 @@ class Numbering:
 
     def cell_of(self, keys: np.ndarray, piece: int) -> np.ndarray:
         return keys // self.strides[piece] % self.cells
+
+
+def distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (``np.unique`` without its check for masked arrays, which
+    imports numpy.ma: a sixth of numpy's start-up)."""
+    values = np.sort(values)
+    if values.size:
+        keep = np.empty(values.size, dtype=bool)
+        keep[0] = True
+        np.not_equal(values[1:], values[:-1], out=keep[1:])
+        values = values[keep]
+    return values
 
 
 def _arguments(term: str) -> list[int]:

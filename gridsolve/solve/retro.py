@@ -32,17 +32,9 @@ from ..compile.compiler import graph_program
 from ..compile.gamerules import MOVE_MARK, factored_turns
 from ..errors import EncodingError
 from ..language.model import Board
+from .factored import FactoredGraph, PieceMoves, distinct
 from .limits import LimitGuard
-
-try:        # clingo's own C bindings: the graph is read without a Python object per atom
-    from clingo._internal import _ffi, _lib
-except ImportError:     # pragma: no cover - other clingo builds read it through the public API
-    _ffi = _lib = None
-
-NUMBER_TAG = 1 << 48     # clingo's 64-bit symbol of a number: this tag, the int32 in the low bits
-
-
-FUNCTION_TAG = 5        # ... and of a function term (a position term s(...))
+from .rawmodel import FUNCTION_TAG, NUMBER_TAG, _ffi, _lib
 
 
 def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
@@ -88,43 +80,6 @@ def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
     return positions, pairs
 
 
-def model_arguments(ctl: clingo.Control) -> list[tuple[int, ...]]:
-    """The arguments of every shown atom of ``ctl``'s one (choice-free) model, as raw clingo
-    symbols (``clingo.symbol.Symbol(rep)`` is the term): every atom in one call, then one call
-    an atom for its arguments (the public Symbol API costs a Python object per symbol)."""
-    out: list[tuple[int, ...]] = []
-    if _lib is None:
-        ctl.solve(on_model=lambda model: out.extend(tuple(a._rep for a in sym.arguments)
-                                                    for sym in model.symbols(shown=True)))
-        return out
-    found = []
-
-    def on_model(model):
-        size = _ffi.new("size_t*")
-        _lib.clingo_model_symbols_size(model._rep, _lib.clingo_show_type_shown, size)
-        buffer = _ffi.new("clingo_symbol_t[]", size[0])
-        _lib.clingo_model_symbols(model._rep, _lib.clingo_show_type_shown, buffer, size[0])
-        found.append(buffer)
-    ctl.solve(on_model=on_model)
-    argv, size, f_args = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*"), _lib.clingo_symbol_arguments
-    for rep in found[0] if found else ():
-        f_args(rep, argv, size)
-        out.append(tuple(argv[0][0:size[0]]))
-    return out
-
-
-def distinct(values: np.ndarray) -> np.ndarray:
-    """The distinct values, sorted (``np.unique`` without its check for masked arrays, which
-    imports numpy.ma: a sixth of numpy's start-up)."""
-    values = np.sort(values)
-    if values.size:
-        keep = np.empty(values.size, dtype=bool)
-        keep[0] = True
-        np.not_equal(values[1:], values[:-1], out=keep[1:])
-        values = values[keep]
-    return values
-
-
 def _first_numbers(reps: np.ndarray) -> np.ndarray:
     """The first argument of each function symbol in ``reps`` where it is a number, else -1."""
     out = np.empty(len(reps), dtype=np.int32)
@@ -160,7 +115,6 @@ class RaceGraph:
         turns = factored_turns(board, layout) if by_pieces else None
         self.numbering, named = None, None
         if turns is not None:      # the pieces move each on its own: the graph joined from their moves
-            from .factored import FactoredGraph, PieceMoves
             pieces = PieceMoves(board, layout, turns, budget)
             factored = FactoredGraph(pieces, roots, budget)
             self.numbering, self.reps, self.ends = factored.numbering, factored.keys, factored.ends
@@ -355,7 +309,6 @@ def named_moves(board: Board, layout) -> "NamedMoves":
     (:class:`~gridsolve.solve.factored.PieceMoves`), else ground where asked (:class:`NamedMoves`)."""
     turns = factored_turns(board, layout)
     if turns is not None and all(len(movers) == 1 for movers, _ in turns):
-        from .factored import PieceMoves
         return PieceMoves(board, layout, turns)
     return NamedMoves(graph_program(board, layout, []).moves)
 
