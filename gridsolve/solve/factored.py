@@ -178,6 +178,8 @@ class PieceMoves:
             self.tables[role] = _Moves(numbers, mine[:, 4], numbering.height, numbering.cells)
         self.end_names = [e.name for e in board.rules.ends]
         names = {clingo.Function(name)._rep: i for i, name in enumerate(self.end_names)}
+        if budget is not None:
+            budget.after("after grounding the moves of the game's pieces", numbering.size)
         self.ends = np.full(numbering.size, -1, dtype=np.int8)     # the end that decides each position, by number
         if end_rows:
             fields = _numbers(np.array([r[2:] for r in end_rows], dtype=np.uint64))
@@ -238,7 +240,8 @@ class FactoredGraph:
     def __init__(self, pieces: PieceMoves, roots: list[str], budget: LimitGuard):
         numbering, turns, roles, moves, ends = pieces.numbering, pieces.turns, pieces.roles, pieces.tables, pieces.ends
         self.numbering, self.ends = numbering, pieces.end_names
-        budget.after("after grounding the moves of the game's pieces")
+        # (a byte each for the positions seen and found, 4 for their index, over every number)
+        budget.after("after grounding the moves of the game's pieces", 6 * numbering.size)
 
         seen = np.zeros(numbering.size, dtype=bool)
         fresh = np.zeros(numbering.size, dtype=bool)
