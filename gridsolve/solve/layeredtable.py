@@ -45,14 +45,15 @@ from .answer import SolveStats
 from .bounded import applies
 from .driver import Model, read_answer
 from .limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
-from .retro import model_arguments
+from .rawmodel import NUMBER_TAG, model_arguments
 
 GROUND_SECONDS_PER_MOVE = 45e-6     # gringo's time a move (open 12x12 Wallmaze: 20 s for 442,603 moves)
 TABLE_BYTES = (1_200, 1_200, 500)   # least a position needs, and per position and per move (ground + arrays;
                                     # open 12x12 Wallmaze: 20,878 positions, 442,603 moves, 246 MB)
 NO = np.int32(-1)
 BIG = np.int32(2 ** 30)
-NUMBER_TAG = np.uint64(1 << 48 >> 32)    # the high word of clingo's symbol of a number
+NUMBER_HIGH = np.uint64(NUMBER_TAG >> 32)     # the high word of clingo's symbol of a number
+
 
 SHOW = """
 #show.
@@ -78,7 +79,7 @@ def serves(board: Board, query: Query) -> bool:
 
 def _numbers(reps: np.ndarray) -> np.ndarray:
     """The integers of clingo number symbols ``reps`` (raw 64-bit symbols)."""
-    if (reps.size and np.any((reps >> np.uint64(32)) != NUMBER_TAG)):
+    if (reps.size and np.any((reps >> np.uint64(32)) != NUMBER_HIGH)):
         raise EncodingError("a score or turns entry of the layered game is not a number (an encoding bug)")
     return (reps & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
 
