@@ -277,7 +277,12 @@ class BoundedSearch:
             if decided is not None:
                 return decided
         attacking = (game.turn[state] in self.team_turns) == race.up
-        plies = self.search_order(state, attacking) if race.up else self.plies_from(state)
+        if race.up:
+            plies = self.search_order(state, attacking)
+            if attacking:       # the team takes an item where it can first (doom order within)
+                plies = [ply for ply in plies if items & ~ply[2]] + [ply for ply in plies if not items & ~ply[2]]
+        else:
+            plies = self.plies_from(state)
         for _, successor, keep_mask in plies:
             if self.forces(race, successor, items & keep_mask, plies_left - 1, within - 1) == attacking:
                 return attacking
