@@ -16,6 +16,7 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, make_query
 from gridsolve.solve.abstract import abstract_game
 from gridsolve.solve.bounded import BoundedSearch, applies, solve_bounded
+from gridsolve.solve.driver import format_move
 from gridsolve.solve.solver import solve
 from randomboards import random_mechanism_board
 from test_differential import _comparable, _diff, _expected, _got
@@ -277,3 +278,36 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
     asker.memo.forget()
     with pytest.raises(MemoryLimitError):
         asker.ask(second)
+
+
+def test_the_team_tries_the_moves_that_take_an_item_first(tmp_path):
+    """attack_order: the same moves as plies_from, those that take an item before the others
+    (and, within each group, the search order); on the corridor pacman's east step eats."""
+    board = _corridor(tmp_path)
+    query = make_query(board, "pacman")
+    game = abstract_game(board, [query.position])
+    solver = BoundedSearch(board, game, "pacman")
+    root = game.state_of(query.position)
+    items = solver.items.of(query.position.items_left(board))
+    order = solver.attack_order(root, items)
+    assert [format_move(m) for m, _, _ in order] == ["east"]     # pacman's only step eats
+    checked = 0
+    for seed in range(3):
+        path = tmp_path / f"pacman-like-{seed}.yaml"
+        path.write_text(pacman_like_board(seed), encoding="utf-8")
+        board = load_board(path)
+        query = make_query(board, "pacman")
+        game = abstract_game(board, [query.position])
+        solver = BoundedSearch(board, game, "pacman")
+        items = solver.items.of(query.position.items_left(board))
+        for state in range(len(game)):
+            if game.turn[state] not in solver.team_turns:
+                continue
+            order = solver.attack_order(state, items)
+            assert sorted(order, key=id) == sorted(solver.plies_from(state), key=id)
+            eats = [bool(items & ~keep) for _, _, keep in order]
+            assert eats == sorted(eats, reverse=True), (seed, state)
+            search = solver.search_order(state, True)
+            assert [p for p in order if items & ~p[2]] == [p for p in search if items & ~p[2]]
+            checked += any(eats) and not all(eats)
+    assert checked > 0                                  # some states mix eating and other moves

@@ -195,6 +195,13 @@ class BoundedSearch:
                                               reverse=first_longest)
         return found
 
+    def attack_order(self, state: int, items: int) -> list[tuple]:
+        """The order the team tries its moves in a race for a score: the moves that take an item
+        first, then the others, each group as :meth:`search_order` (avoided end latest first).
+        Proving a score is where the searches spend most (Pacman: 3x fewer positions)."""
+        plies = self.search_order(state, True)
+        return [ply for ply in plies if items & ~ply[2]] + [ply for ply in plies if not items & ~ply[2]]
+
     def children(self, state: int, items: int):
         """[(move, successor, items after)] of abstract position ``state`` with ``items`` plies_left."""
         return [(move, successor, items & keep_mask) for move, successor, keep_mask in self.plies_from(state)]
@@ -277,12 +284,12 @@ class BoundedSearch:
             if decided is not None:
                 return decided
         attacking = (game.turn[state] in self.team_turns) == race.up
-        if race.up:
-            plies = self.search_order(state, attacking)
-            if attacking:       # the team takes an item where it can first (doom order within)
-                plies = [ply for ply in plies if items & ~ply[2]] + [ply for ply in plies if not items & ~ply[2]]
-        else:
+        if not race.up:
             plies = self.plies_from(state)
+        elif attacking:
+            plies = self.attack_order(state, items)
+        else:
+            plies = self.search_order(state, False)
         for _, successor, keep_mask in plies:
             if self.forces(race, successor, items & keep_mask, plies_left - 1, within - 1) == attacking:
                 return attacking
