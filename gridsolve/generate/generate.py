@@ -37,7 +37,8 @@ from ..language.model import GoodLevel
 from .metrics import DIFFICULTY, METRICS, Metrics
 from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
-                    Verdict, judge, ranks_every_start, start_ranks)
+                    Verdict, judge, ranks_every_start, start_graph, start_ranks_of)
+from .mutation import Elites, difference, mutation
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
 from .levelfile import board_text, check_free, scalar, write_new
@@ -210,7 +211,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     program, parts = proposal_program(spec, req, structure, races if method == "asp" else None,
                                       chase=not every_start)
     search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed,
-                     apart(structure, spec))
+                     apart(structure, spec), structure.symmetry)
     report = Report(request, spec, req, method, apart=search.apart, search=search.stats)
     deadline = None if request.timeout is None else started + request.timeout
     board_started, tried = started, 0
@@ -255,36 +256,51 @@ class _Search:
     """Proposals and verdicts.
 
     Without ``every_start`` each proposed layout is judged alone.  With it, a new wall-and-mark
-    layout is ranked for every placement of the pieces at once (:func:`start_ranks`), and
-    clingo places the pieces on it, under the encoding's constraints (``blind``: not trivial),
-    among the placements of the best ranks: the best one it finds is the layout's *score*, and
-    one in the requirement's band is judged.  The walls and marks are then forbidden.
+    layout is ranked for every placement of the pieces at once on one game graph
+    (:func:`~gridsolve.generate.judge.start_graph`); where a level must not be trivial, every
+    start in the requirement's band is also played out there (its shortest paths against every
+    reply, :meth:`~gridsolve.generate.startgraph.StartGraph.survey`), so only the starts that
+    meet the request are offered.  clingo places the pieces on the layout among them, under the
+    encoding's constraints, and the judge re-checks one exactly.  The walls and marks are then
+    forbidden.
 
-    Long forced ends are rare among random layouts, so proposals search near the best layout
-    so far (a local search): clingo keeps its walls but for a few random edges, and usually
-    its marks.  After STALE layouts without a better score it starts afresh."""
+    Good levels are rare among random layouts, so most proposals are *mutations* of a near-miss
+    (:mod:`gridsolve.generate.mutation`: a few walls toggled, or the marks moved), drawn from
+    elite layouts kept per niche (the plies of their best start) under a graded score
+    (:meth:`_score`): how near the layout comes to a start that meets the request.
 
-    NEAR = 0.8            # share of proposals near the best layout (while none meets the request)
+    Good layouts come in neighbourhoods (most walls can be toggled without losing the start that
+    makes the level), but the boards of one run must differ on :func:`apart` walls and marks.
+    So after each board written the search *walks away* from it: it toggles one wall at a time
+    that the written board has as it is, keeps the step while the layout still offers a start
+    (the steps may come near the written boards, they are not judged there), and offers the
+    layout to the judge once it is far enough from every board written."""
+
+    NEAR = 0.8            # share of proposals that mutate an elite (when there is one)
+    TRIES = 4             # mutations tried before a fresh proposal (a mutation can break a constraint)
     CHASED = 6            # placements offered first: the hunters nearest the role (_chased)
     PER_LAYOUT = 4        # placements judged on one wall layout before the search moves on
     SCATTER = 0.5         # layouts judged alone: share of proposals anchored on random walls (clingo's
                           # next model is near its last one; an anchor moves it elsewhere)
-    STALE = 200           # layouts without a better score before the search starts afresh
+    WALK_PATIENCE = 12    # failed steps in a row before a walk away from a written board is given up
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
-                 apart: int):
+                 apart: int, symmetry: str | None = None):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
-        self.apart = apart
+        self.apart, self.symmetry = apart, symmetry
         self.low = 0 if req.kind == "survive" else req.plies[0]   # start_ranks: 0 for every surviving start
         self.random = random.Random(seed)
         self.edges = edges(spec.template.width, spec.template.height)
-        self.best: tuple[tuple, Layout] | None = None   # (score, layout)
-        self.stale = 0
-        self.current = None          # (board, layout, {placement left to try: rank}, best rank of all)
+        self.elites = Elites(self.random)
+        self.surveyed = req.kind == "win" and not req.trivial_ok   # starts played out on the graph
+        self.current = None          # (board, layout, {placement left to try: rank}, graded score)
         self.judged_here = 0         # placements judged on the current layout
-        self.archive: set = set()    # the plies of the levels written: other plies are offered first
+        self.archive: Counter = Counter()   # (plies, difficulty) of the levels written: other plies first
         self.stats = SearchStats()
         self.allowed_on = None       # the layout last counted in stats.allowed
+        self.written: list[Layout] = []     # the layouts of the boards written
+        self.walk: list | None = None       # [the written layout walked from, the layout reached, failed steps]
+        self.walking = False                # the layout being ranked is a step of the walk
 
     def next(self, deadline: float | None, path: Path, title: str):
         """(board, layout, verdict) for the next candidate; None when no layout is left;
@@ -304,20 +320,55 @@ class _Search:
                     if verdict.accepted:
                         self._accepted(layout)
                     return board, layout, verdict
-                floor = self.low if self.best is None else min(self.low, self.best[0][0])
-                ranks = start_ranks(board, self.spec, self.req)
-                top = max(ranks.values(), default=0)
-                self._count(ranks)
-                self.current = (board, layout, {p: r for p, r in ranks.items() if r >= floor}, top)
-                self.judged_here = 0
+                self._rank(board, layout)
             step = self._place(deadline, path, title)
             if step is not None:
                 return step
 
+    def _rank(self, board, layout: Layout) -> None:
+        """Rank every start of a new layout; the ones the search may offer become ``current``."""
+        graph = start_graph(board, self.spec, self.req)
+        ranks = start_ranks_of(graph, board, self.req)
+        self._count(ranks)
+        survey = graph.survey(self.low, self.req.plies[1], self.req.left(board)) if self.surveyed else None
+        if survey is not None:
+            offered = {tuple(sorted(zip(board.rules.roles, s.placed))): s.rank for s in survey if not s.trivial}
+        else:
+            offered = {p: r for p, r in ranks.items() if r >= self.low}
+        score = self._score(ranks, survey, offered)
+        if self.walking:
+            offered = self._stepped(layout, offered)
+        self.current = (board, layout, offered, score)
+        self.judged_here = 0
+
+    def _stepped(self, layout: Layout, offered: dict) -> dict:
+        """A step of the walk ranked: kept when the layout offers a start; the starts offered
+        to the judge only once the layout is far enough from every board written."""
+        if not offered:
+            self.walk[2] += 1
+            if self.walk[2] >= self.WALK_PATIENCE:
+                self.walk = None
+            return offered
+        self.walk[1:] = [layout, 0]
+        if min(difference(layout, written) for written in self.written) < self.apart:
+            return {}
+        return offered
+
+    def _score(self, ranks: dict, survey, offered: dict) -> tuple:
+        """The graded score of a layout (higher is nearer the request): the best rank offered,
+        then, where starts must not be trivial, how near the band's starts come to it (the
+        smallest share of a start's shortest paths that win, negated, and how many starts have
+        at most half of their paths winning), then the best rank of any start."""
+        top = max(ranks.values(), default=0)
+        if survey is None:
+            return (max(offered.values(), default=0), top)
+        shares = [s.winning_share for s in survey if s.paths > 1]
+        return (max(offered.values(), default=0), -min(shares, default=1.0),
+                sum(share <= 0.5 for share in shares), top)
+
     def _place(self, deadline, path: Path, title: str):
         """Place the pieces on the current walls: a judged candidate, or the walls' rejection."""
-        board, layout, left, top = self.current
-        score = (0, top)              # the best rank the encoding allows, then the best rank of all
+        board, layout, left, score = self.current
         while left and self.judged_here < self.PER_LAYOUT:
             near = self._chased(left)
             found = self.proposer.propose(_seconds(deadline), layout, among=near) if near else None
@@ -326,40 +377,38 @@ class _Search:
             if found is None:
                 break
             rank = left.pop(found.pieces)
-            if rank >= self.low:
-                if self.allowed_on is not layout:       # the first on these walls the constraints allow
-                    self.stats.allowed, self.allowed_on = self.stats.allowed + 1, layout
-                placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
-                                         str(path), title)
-                self.judged_here += 1
-                verdict = judge(placed, self.spec, self.req)
-                if verdict.accepted:
-                    self.archive.add(rank)
-                    self._leave(layout)
-                    self._accepted(layout)
-                return placed, found, verdict
-            score = (rank, score[1])
-            left = {p: r for p, r in left.items() if r > rank}
-            self.current = (board, layout, left, top)
+            if self.allowed_on is not layout:       # the first on these walls the constraints allow
+                self.stats.allowed, self.allowed_on = self.stats.allowed + 1, layout
+            placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
+                                     str(path), title)
+            self.judged_here += 1
+            verdict = judge(placed, self.spec, self.req)
+            if verdict.accepted:
+                difficulty = verdict.metrics.difficulty if verdict.metrics is not None else None
+                self.archive[(rank, difficulty)] += 1
+                self._leave(layout)
+                self._accepted(layout)
+            return placed, found, verdict
         self._leave(layout)
-        self._scored(score, layout)
+        self.elites.offer(score[-1], layout, score)
         return board, layout, Verdict(None, NO_START)
 
     def _chased(self, left: dict) -> list | None:
-        """The CHASED placements in the band where a hunter starts nearest the role (steps on
-        the board, walls ignored), longest forced end first among equals: a hunter that can reach
-        the role's way makes the role's moves matter.  Plies that no written level has come
-        first (an archive over the plies: a pack of varied lengths).  None without hunters."""
+        """The CHASED placements offered where a hunter starts nearest the role (steps on the
+        board, walls ignored), longest forced end first among equals: a hunter that can reach
+        the role's way makes the role's moves matter.  Plies that the levels written have least
+        come first (an archive over plies and difficulty: a pack of varied levels).  None
+        without hunters."""
         if not self.spec.hunters:
             return None
         role, hunters = self.spec.role, set(self.spec.hunters)
+        written = Counter(plies for plies, _ in self.archive.elements())
 
         def distance(placement) -> int:
             cells = dict(placement)
             x, y = cells[role]
             return min(abs(x - hx) + abs(y - hy) for h, (hx, hy) in cells.items() if h in hunters)
-        band = [p for p, r in left.items() if r >= self.low]
-        return sorted(band, key=lambda p: (left[p] in self.archive, distance(p), -left[p], p))[:self.CHASED]
+        return sorted(left, key=lambda p: (written[left[p]], distance(p), -left[p], p))[:self.CHASED]
 
     def _count(self, ranks: dict) -> None:
         """Statistics of one layout's ranked placements (ranks: placement -> plies, up to the band's top)."""
@@ -379,31 +428,53 @@ class _Search:
     def _accepted(self, layout: Layout) -> None:
         """A board is written on this layout: every later board of the run differs from it on at
         least :func:`apart` wall edges and marked cells (else other starts or another exit on
-        nearly the same walls would be a near copy), and the local search starts afresh."""
+        nearly the same walls would be a near copy); the elites that near it are dropped."""
         self.proposer.forbid(same_walls(layout, self.spec.template.width, self.spec.template.height))
         self.proposer.keep_apart(layout, self.apart)
-        self.best, self.stale = None, 0
-
-    def _scored(self, score: tuple, layout: Layout) -> None:
-        if self.best is None or score >= self.best[0]:
-            self.stale = 0 if self.best is None or score > self.best[0] else self.stale + 1
-            self.best = (score, layout)
-        else:
-            self.stale += 1
-        if self.stale >= self.STALE:
-            self.best, self.stale = None, 0
+        self.elites.drop_near(layout, self.apart)
+        self.written.append(layout)
+        if self.every_start:
+            self.walk = [layout, layout, 0]
 
     def _propose(self, deadline) -> Layout | None:
-        if self.best is not None and self.random.random() < self.NEAR:
-            free = frozenset(self.random.sample(self.edges, self.random.randint(2, 6)))
-            layout = self.proposer.propose(_seconds(deadline), self.best[1], free, self.random.random() < 0.8)
+        self.walking = False
+        if self.walk is not None:
+            layout = self._walk_step(deadline)
             if layout is not None:
+                self.walking = True
                 return layout
+        if self.every_start and self.random.random() < self.NEAR:
+            board = self.spec.template
+            for _ in range(self.TRIES):
+                parent = self.elites.parent()
+                if parent is None:
+                    break
+                change = mutation(self.random, self.edges, self.symmetry, board.width, board.height,
+                                  bool(self.spec.marks))
+                layout = self.proposer.propose(_seconds(deadline), parent, change.free, change.marks, flip=change.flip)
+                if layout is not None:
+                    return layout
         if not self.every_start and self.random.random() < self.SCATTER:
             layout = self.proposer.propose(_seconds(deadline), self._anchor(), self._scattered_free(), False)
             if layout is not None:
                 return layout
         return self.proposer.propose(_seconds(deadline))
+
+    def _walk_step(self, deadline) -> Layout | None:
+        """The walk's next layout: one more wall toggled where the reached layout still equals
+        the written one (None: the proposer refused TRIES of them; the walk counts a failure)."""
+        origin, here, _ = self.walk
+        board = self.spec.template
+        same = [e for e in self.edges if _has_wall(here, e) == _has_wall(origin, e)]
+        for _ in range(self.TRIES):
+            change = mutation(self.random, same, self.symmetry, board.width, board.height, False, most=1)
+            layout = self.proposer.propose(_seconds(deadline), here, change.free, True, flip=change.flip, apart=False)
+            if layout is not None:
+                return layout
+        self.walk[2] += 1
+        if self.walk[2] >= self.WALK_PATIENCE:
+            self.walk = None
+        return None
 
     def _anchor(self) -> Layout:
         """Random walls (a third of the edges) that a scattered proposal keeps on some edges."""
@@ -414,6 +485,11 @@ class _Search:
     def _scattered_free(self) -> frozenset:
         """All edges but a random fifth: the proposal keeps the anchor's walls on that fifth."""
         return frozenset(self.random.sample(self.edges, len(self.edges) - len(self.edges) // 5))
+
+
+def _has_wall(layout: Layout, edge: tuple) -> bool:
+    kind, x, y = edge
+    return (x, y) in (layout.north if kind == "north" else layout.east)
 
 
 def _forced_plies(verdict: Verdict, req: Requirement) -> int | None:

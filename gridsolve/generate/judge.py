@@ -10,13 +10,10 @@ program with every start as a root).
 """
 from __future__ import annotations
 
-import itertools
-import math
 from dataclasses import dataclass
 
 
 from ..verify.beeline import check_beeline
-from ..compile.compiler import compile_program
 from ..errors import QueryError
 from .genspec import GameSpec, Requirement, range_text
 from .difficulty import Difficulty, measure
@@ -24,9 +21,9 @@ from .metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_me
 from ..verify.expect import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
-from ..solve.solver import Answer, race_ranks, solve
+from ..solve.solver import Answer, solve
+from .startgraph import StartGraph, race_kind as query_kind, start_program
 
-START_LIMIT = 20_000       # good_starts ranks at most this many placements of the pieces
 SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no
                            # bounded solver): 0.4 s instead of 14 s for a Pacman layout at horizon 10
 
@@ -49,13 +46,6 @@ class Verdict:
     @property
     def accepted(self) -> bool:
         return self.reason is None
-
-
-def query_kind(board: Board, role: str, kind: str) -> str:
-    """The question that measures a layout for a requirement of ``kind``: the value query where
-    the role's scores are constants or a win is asked (forcing the top score needs the values),
-    else (the values would need the layered solver) the survive query."""
-    return "value" if board.rules.constant_scores(role) or kind in ("win", "value") else "survive"
 
 
 def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
@@ -123,27 +113,17 @@ def line_safety(difficulty: Difficulty) -> float:
     return 1.0 - difficulty.losing_share
 
 
-def _cells(board: Board) -> list[tuple]:
-    return [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
-
-
-def _placements(board: Board) -> list[tuple]:
-    return list(itertools.permutations(_cells(board), len(board.rules.roles)))
-
-
-def _start_program(board: Board, spec: GameSpec, req: Requirement):
-    """The race solver's program for ``req`` from the initial position, or None when the game
-    is not solved by races or has more than START_LIMIT placements of the pieces."""
-    if math.perm(len(_cells(board)), len(board.rules.roles)) > START_LIMIT:    # counted, not listed
-        return None
-    kind = query_kind(board, spec.role, req.kind)
-    program = compile_program(board, Query(spec.role, kind, initial_position(board), req.horizon))
-    return program if program.mode == "race" else None
-
-
 def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:
     """Does :func:`start_ranks` apply to this request (else each layout is judged alone)?"""
-    return req.kind != "value" and _start_program(spec.template, spec, req) is not None
+    return req.kind != "value" and start_program(spec.template, spec.role, req) is not None
+
+
+def start_graph(board: Board, spec: GameSpec, req: Requirement) -> StartGraph:
+    """``board``'s walls and marks ranked for every placement of the pieces (the race of
+    ``req``: the role's win, or the others' end it must avoid).  Only when :func:`ranks_every_start`."""
+    program = start_program(board, spec.role, req)
+    plan = program.plan
+    return StartGraph(board, spec.role, req, program, plan.win if req.kind == "win" else plan.avoid)
 
 
 def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
@@ -152,18 +132,14 @@ def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
     is forced in (``win``: the role's fastest forced win; ``lose``: the others' fastest forced
     end the role must avoid).  For ``survive``: 0 for every placement from which the role
     survives.  Only when :func:`ranks_every_start`."""
-    rules = board.rules
-    program = _start_program(board, spec, req)
-    starts = {}
-    for placed in _placements(board):
-        position = Position(tuple(zip(rules.roles, placed)), 0, rules.first_step)
-        starts[program.layout.root_term(position, board)] = tuple(sorted(zip(rules.roles, placed)))
-    roots = "\n".join(f"root({term})." for term in starts)
-    plan = program.plan
-    race = plan.win if req.kind == "win" else plan.avoid
-    high = req.plies[1] if req.kind != "survive" else program.remaining
-    ranks = {starts[state]: rank for state, rank in race_ranks(program, race, roots, board).items()
-             if state in starts and rank <= high}
+    return start_ranks_of(start_graph(board, spec, req), board, req)
+
+
+def start_ranks_of(graph: StartGraph, board: Board, req: Requirement) -> dict:
+    """:func:`start_ranks` read off the layout's :func:`start_graph`."""
+    high = req.plies[1] if req.kind != "survive" else req.left(board)
+    ranks = {placement: rank for placement, rank in graph.start_ranks().items() if rank <= high}
     if req.kind == "survive":
-        return {placement: 0 for placement in starts.values() if placement not in ranks}
+        every = (tuple(sorted(zip(board.rules.roles, placed))) for placed in graph.placements)
+        return {placement: 0 for placement in every if placement not in ranks}
     return ranks
