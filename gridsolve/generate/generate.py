@@ -209,7 +209,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
     program, parts = proposal_program(spec, req, structure, races if method == "asp" else None,
-                                      chase=not every_start)
+                                      chase=not every_start, blind=not every_start)
     search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed,
                      apart(structure, spec), structure.symmetry)
     report = Report(request, spec, req, method, apart=search.apart, search=search.stats)

@@ -163,15 +163,16 @@ def game_size(spec: GameSpec, races: Races) -> int:
 
 
 def proposal_program(spec: GameSpec, req: Requirement, structure: Structure, races: Races | None,
-                     chase: bool = True) -> tuple[str, tuple[str, ...]]:
-    """The program text and the parts to ground; ``races`` adds the game part; ``chase``
-    the chase part where the game has its shape (it only rules out layouts the judge would
-    reject, so leave it out when the judge ranks every placement at once)."""
+                     chase: bool = True, blind: bool = True) -> tuple[str, tuple[str, ...]]:
+    """The program text and the parts to ground; ``races`` adds the game part; ``chase`` and
+    ``blind`` the chase and blind parts where the game has its shape (they only rule out layouts
+    the judge would reject, so leave them out when every placement is ranked and played out at
+    once on the layout's game graph)."""
     text = [base_facts(spec, req, structure)]      # facts first: the encoding ends in its parts
     parts = ["base"]
     shape = chase_facts(spec, req)
     if shape is not None:
-        parts += (["chase"] if chase else []) + ([] if req.trivial_ok else ["blind"])
+        parts += (["chase"] if chase else []) + ([] if req.trivial_ok or not blind else ["blind"])
     if races is not None:
         parts.append("game")
     if len(parts) > 1:

@@ -28,8 +28,13 @@ from dataclasses import dataclass
 from ..verify.expect import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
 
+try:        # clingo's own C bindings: the positions are read without a Python object per argument
+    from clingo._internal import _ffi, _lib
+except ImportError:     # pragma: no cover - other clingo builds read them through the public API
+    _ffi = _lib = None
+
 START_LIMIT = 20_000       # at most this many placements of the pieces are ranked at once
-PATH_LIMIT = 64            # shortest paths of one start counted at most (more: counted as PATH_LIMIT)
+PATH_LIMIT = 16            # shortest paths of one start counted at most (more: counted as PATH_LIMIT)
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,22 @@ class StartVerdict:
     @property
     def winning_share(self) -> float:
         return self.winning / self.paths if self.paths else 0.0
+
+
+def _numbers(reps: np.ndarray, count: int) -> np.ndarray:
+    """The first ``count`` arguments of each position symbol in ``reps`` (raw clingo symbols of
+    ``s(Side, X1, Y1, ...)`` terms), as an (n, count) array of numbers."""
+    if _lib is None:
+        return np.array([[a.number for a in clingo.symbol.Symbol(rep).arguments[:count]] for rep in reps.tolist()],
+                        dtype=np.int64).reshape(len(reps), count)
+    argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    f_args, buffer = _lib.clingo_symbol_arguments, _ffi.buffer
+    raw = bytearray()
+    for rep in reps.tolist():
+        f_args(rep, argv, size)
+        raw += buffer(argv[0], 8 * count)
+    values = np.frombuffer(bytes(raw), dtype=np.uint64).reshape(len(reps), count)
+    return (values & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)     # a number's low 32 bits
 
 
 def board_cells(board: Board) -> list[tuple]:
@@ -89,13 +110,13 @@ class StartGraph:
         layout = program.layout
         self.placements = placements(board)
         roots = [layout.root_term(Position(tuple(zip(rules.roles, placed)), 0, rules.first_step), board)
-                 for placed in self.placements]
+                 for placed in self.placements + self._met(board, role)]
         budget = race_budget(board, layout, [program.query.position], Limits())
         self.graph = graph = RaceGraph(board, layout, roots, budget)
         attackers, targets = program.plan.races[race - 1]
         self.rank, _ = graph.ranks(attackers, targets, len(program.levels))
         self.roles = rules.roles
-        self._states = [self._decode(clingo.symbol.Symbol(int(rep)).arguments) for rep in graph.reps]
+        self._states = [self._decode(numbers) for numbers in _numbers(graph.reps, 1 + 2 * len(self.roles)).tolist()]
         self._number = {state: i for i, state in enumerate(self._states)}
         self.starts = np.array([self._number.get(self._root_state(placed), -1) for placed in self.placements])
         self._look: dict = {}
@@ -104,9 +125,18 @@ class StartGraph:
 
     # - Positions ---
 
-    def _decode(self, args) -> tuple:
-        """A position term's (pieces, side), as :mod:`gridsolve.verify.beeline` keys them."""
-        numbers = [a.number for a in args[:1 + 2 * len(self.roles)]]
+    def _met(self, board: Board, role: str) -> list[tuple]:
+        """Where the beeline is defined: the role on another piece's cell, the others apart (the
+        positions its shortest paths may not pass; the graph holds them even where no line of
+        play reaches them)."""
+        if beeline_unsupported(board):
+            return []
+        at = board.rules.roles.index(role)
+        return sorted({placed[:at] + (placed[other],) + placed[at + 1:] for placed in self.placements
+                       for other in range(len(placed)) if other != at})
+
+    def _decode(self, numbers: list) -> tuple:
+        """A position term's (pieces, side) from its first numbers, as :mod:`gridsolve.verify.beeline` keys them."""
         return (tuple((r, (numbers[1 + 2 * i], numbers[2 + 2 * i])) for i, r in enumerate(self.roles)), numbers[0])
 
     def _root_state(self, placed) -> tuple:
