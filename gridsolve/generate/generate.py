@@ -113,6 +113,7 @@ class SearchStats:
     band_starts: int = 0            # such placements
     allowed: int = 0                # layouts where the non-trivial constraint left one of them
     longest: int | None = None      # the most plies of a forced end seen (within the band's upper end)
+    longest_offered: int | None = None   # ... of a start that meets the request (not trivial, where asked)
 
     def seen(self, top: int | None) -> None:
         if top is not None and (self.longest is None or top > self.longest):
@@ -336,6 +337,9 @@ class _Search:
         else:
             offered = {p: r for p, r in ranks.items() if r >= self.low}
         score = self._score(ranks, survey, offered)
+        if offered and self.req.kind != "survive":
+            top = max(offered.values())
+            self.stats.longest_offered = max(top, self.stats.longest_offered or 0)
         if self.walking:
             offered = self._stepped(layout, offered)
         self.current = (board, layout, offered, score)
@@ -851,6 +855,8 @@ def describe_progress(progress: Progress) -> str:
         line += f"; {stats.layouts} wall layouts ranked, {stats.in_band} with a start in the band{band}"
     if stats is not None and stats.longest is not None:
         line += f"; longest forced end seen: {stats.longest} plies"
+    if stats is not None and stats.longest_offered is not None:
+        line += f" (of a start that meets the request: {stats.longest_offered})"
     return line + f"; last: {progress.last}"
 
 

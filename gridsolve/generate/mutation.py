@@ -69,7 +69,7 @@ class Elite:
 class Elites:
     """The best layout of each niche (MAP-Elites): a layout enters when its niche is empty or
     it scores at least the niche's elite (a tie replaces it: the search drifts across
-    plateaus).  Parents are drawn uniformly over the niches; an elite that had ``patience``
+    plateaus).  Parents are drawn by a tournament of two niches; an elite that had ``patience``
     children without an improvement of its niche is dropped (its neighbourhood is spent)."""
 
     def __init__(self, rng: random.Random, patience: int = 60):
@@ -85,10 +85,12 @@ class Elites:
         return False
 
     def parent(self) -> Layout | None:
-        """A layout to mutate (None: no elite)."""
+        """A layout to mutate (None: no elite): the better of two niches drawn at random (a
+        tournament: the search leans to the nearest misses and still visits every niche)."""
         if not self.niches:
             return None
-        niche = self.rng.choice(sorted(self.niches, key=repr))
+        drawn = [self.rng.choice(sorted(self.niches, key=repr)) for _ in range(2)]
+        niche = max(drawn, key=lambda n: self.niches[n].score)
         elite = self.niches[niche]
         elite.children += 1
         if elite.children > self.patience:
