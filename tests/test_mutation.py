@@ -139,14 +139,15 @@ def test_the_graded_score_prefers_a_start_that_meets_the_request_then_nearer_mis
     search = _Search(None, spec, Requirement("win", (12, 49)), True, 1, 10)
     verdict = lambda rank, paths, winning: StartVerdict(((1, 1), (2, 2)), rank, paths, winning)  # noqa: E731
     score = lambda survey: search._score({"p": max(s.rank for s in survey)}, survey,  # noqa: E731
-                                         {s: s.rank for s in survey if not s.trivial})
+                                         {s: s.rank for s in survey if not s.trivial and s.rank >= 12})
     met = score([verdict(13, 2, 0), verdict(30, 4, 4)])
     half = score([verdict(13, 2, 1), verdict(30, 4, 4)])
     quarter = score([verdict(13, 4, 1), verdict(30, 4, 4)])
     far = score([verdict(13, 1, 1), verdict(30, 4, 4)])
-    assert met > quarter > half > far
-    assert met[0] == 13 and far == (0, -1.0, 0, 30)
-    assert score([verdict(13, 4, 1), verdict(14, 2, 1)]) > quarter[:3] + (13,)   # then more near-misses
+    short = score([verdict(10, 2, 0), verdict(13, 4, 1), verdict(30, 4, 4)])     # non-trivial, 2 plies short
+    assert met > short > quarter > half > far
+    assert met[:2] == (13, 0) and short[:2] == (0, 10) and far == (0, 0, -1.0, 0, 30)
+    assert score([verdict(13, 4, 1), verdict(14, 2, 1)]) > quarter[:4] + (13,)   # then more near-misses
 
 
 def test_the_mutation_search_and_the_walk_write_the_same_boards_for_the_same_seed(tmp_path):

@@ -212,7 +212,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     program, parts = proposal_program(spec, req, structure, races if method == "asp" else None,
                                       chase=not every_start, blind=not every_start)
     search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed,
-                     apart(structure, spec), structure.symmetry)
+                     apart(structure, spec), structure.symmetry, structure.walls)
     report = Report(request, spec, req, method, apart=search.apart, search=search.stats)
     deadline = None if request.timeout is None else started + request.timeout
     board_started, tried = started, 0
@@ -283,12 +283,13 @@ class _Search:
     PER_LAYOUT = 4        # placements judged on one wall layout before the search moves on
     SCATTER = 0.5         # layouts judged alone: share of proposals anchored on random walls (clingo's
                           # next model is near its last one; an anchor moves it elsewhere)
+    BELOW = 4             # starts surveyed this many plies short of the band too (stepping stones)
     WALK_PATIENCE = 12    # failed steps in a row before a walk away from a written board is given up
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
-                 apart: int, symmetry: str | None = None):
+                 apart: int, symmetry: str | None = None, walls: tuple = (0, 0)):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
-        self.apart, self.symmetry = apart, symmetry
+        self.apart, self.symmetry, self.walls = apart, symmetry, walls
         self.low = 0 if req.kind == "survive" else req.plies[0]   # start_ranks: 0 for every surviving start
         self.random = random.Random(seed)
         self.edges = edges(spec.template.width, spec.template.height)
@@ -331,9 +332,11 @@ class _Search:
         graph = start_graph(board, self.spec, self.req)
         ranks = start_ranks_of(graph, board, self.req)
         self._count(ranks)
-        survey = graph.survey(self.low, self.req.plies[1], self.req.left(board)) if self.surveyed else None
+        floor = max(1, self.low - self.BELOW)
+        survey = graph.survey(floor, self.req.plies[1], self.req.left(board)) if self.surveyed else None
         if survey is not None:
-            offered = {tuple(sorted(zip(board.rules.roles, s.placed))): s.rank for s in survey if not s.trivial}
+            offered = {tuple(sorted(zip(board.rules.roles, s.placed))): s.rank for s in survey
+                       if not s.trivial and s.rank >= self.low}
         else:
             offered = {p: r for p, r in ranks.items() if r >= self.low}
         score = self._score(ranks, survey, offered)
@@ -360,14 +363,16 @@ class _Search:
 
     def _score(self, ranks: dict, survey, offered: dict) -> tuple:
         """The graded score of a layout (higher is nearer the request): the best rank offered,
-        then, where starts must not be trivial, how near the band's starts come to it (the
-        smallest share of a start's shortest paths that win, negated, and how many starts have
-        at most half of their paths winning), then the best rank of any start."""
+        then, where starts must not be trivial, the longest non-trivial start a little short of
+        the band (a stepping stone: mutations lengthen it), how near the starts come to being
+        non-trivial (the smallest share of a start's shortest paths that win, negated, and how
+        many starts have at most half of their paths winning), then the best rank of any start."""
         top = max(ranks.values(), default=0)
         if survey is None:
             return (max(offered.values(), default=0), top)
         shares = [s.winning_share for s in survey if s.paths > 1]
-        return (max(offered.values(), default=0), -min(shares, default=1.0),
+        short = max((s.rank for s in survey if not s.trivial and s.rank < self.low), default=0)
+        return (max(offered.values(), default=0), short, -min(shares, default=1.0),
                 sum(share <= 0.5 for share in shares), top)
 
     def _place(self, deadline, path: Path, title: str):
@@ -458,7 +463,11 @@ class _Search:
                 layout = self.proposer.propose(_seconds(deadline), parent, change.free, change.marks, flip=change.flip)
                 if layout is not None:
                     return layout
-        if not self.every_start and self.random.random() < self.SCATTER:
+        if self.every_start:
+            layout = self._fresh(deadline)
+            if layout is not None:
+                return layout
+        elif self.random.random() < self.SCATTER:
             layout = self.proposer.propose(_seconds(deadline), self._anchor(), self._scattered_free(), False)
             if layout is not None:
                 return layout
@@ -478,6 +487,24 @@ class _Search:
         self.walk[2] += 1
         if self.walk[2] >= self.WALK_PATIENCE:
             self.walk = None
+        return None
+
+    def _fresh(self, deadline) -> Layout | None:
+        """A layout away from the elites, its wall count drawn evenly from the lower half of the
+        allowed range (clingo's random choices alone fill the range's top: on 8x8 Mummy Mazes
+        non-trivial escapes are several times as common with 34 walls as with 45): random walls
+        of that count, all kept but a tenth of the edges and the marks (None: the proposer
+        refused TRIES of them)."""
+        low, high = self.walls
+        for _ in range(self.TRIES):
+            count = self.random.randint(low, (low + high) // 2)
+            walls = self.random.sample(self.edges, min(count, len(self.edges)))
+            anchor = Layout(frozenset((x, y) for kind, x, y in walls if kind == "north"),
+                            frozenset((x, y) for kind, x, y in walls if kind == "east"), (), ())
+            free = frozenset(self.random.sample(self.edges, len(self.edges) // 10))
+            layout = self.proposer.propose(_seconds(deadline), anchor, free, False)
+            if layout is not None:
+                return layout
         return None
 
     def _anchor(self) -> Layout:
