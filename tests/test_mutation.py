@@ -150,7 +150,12 @@ def test_the_graded_score_prefers_a_start_that_meets_the_request_then_nearer_mis
     assert score([verdict(13, 4, 1), verdict(14, 2, 1)]) > quarter[:4] + (13,)   # then more near-misses
 
 
-def test_the_mutation_search_and_the_walk_write_the_same_boards_for_the_same_seed(tmp_path):
+def test_the_mutation_search_and_the_walk_write_the_same_boards_for_the_same_seed(tmp_path, monkeypatch):
+    monkeypatch.setattr(_Search, "WALK_AFTER", 0)      # every board starts a walk
+    walked = []
+    step = _Search._walk_step
+    monkeypatch.setattr(_Search, "_walk_step", lambda self, deadline: walked.append(1) or step(self, deadline))
+
     def run(out: Path) -> list[bytes]:
         request = Request(like=LIKE, size=(5, 5), require="win", plies=(5, None), trivial_ok=True, count=3,
                           seed=11, out=out, timeout=120)
@@ -160,3 +165,4 @@ def test_the_mutation_search_and_the_walk_write_the_same_boards_for_the_same_see
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     assert run(tmp_path / "a") == run(tmp_path / "b")
+    assert walked

@@ -272,8 +272,9 @@ class _Search:
 
     Good layouts come in neighbourhoods (most walls can be toggled without losing the start that
     makes the level), but the boards of one run must differ on :func:`apart` walls and marks.
-    So after each board written the search *walks away* from it: it toggles one wall at a time
-    that the written board has as it is, keeps the step while the layout still offers a start
+    So after a board that took WALK_AFTER layouts or more the search *walks away* from it: it
+    toggles one wall at a time that the written board has as it is, keeps the step while the
+    layout still offers a start
     (the steps may come near the written boards, they are not judged there), and offers the
     layout to the judge once it is far enough from every board written."""
 
@@ -284,6 +285,8 @@ class _Search:
     SCATTER = 0.5         # layouts judged alone: share of proposals anchored on random walls (clingo's
                           # next model is near its last one; an anchor moves it elsewhere)
     BELOW = 4             # starts surveyed this many plies short of the band too (stepping stones)
+    WALK_AFTER = 20       # a board that took this many layouts or more starts a walk (where boards are common,
+                          # fresh layouts find the next one sooner than 17 steps of a walk)
     WALK_PATIENCE = 12    # failed steps in a row before a walk away from a written board is given up
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
@@ -303,6 +306,7 @@ class _Search:
         self.written: list[Layout] = []     # the layouts of the boards written
         self.walk: list | None = None       # [the written layout walked from, the layout reached, failed steps]
         self.walking = False                # the layout being ranked is a step of the walk
+        self.found_at = 0                   # the layouts ranked when the last board was written
 
     def next(self, deadline: float | None, path: Path, title: str):
         """(board, layout, verdict) for the next candidate; None when no layout is left;
@@ -442,8 +446,9 @@ class _Search:
         self.proposer.keep_apart(layout, self.apart)
         self.elites.drop_near(layout, self.apart)
         self.written.append(layout)
-        if self.every_start:
+        if self.every_start and self.stats.layouts - self.found_at >= self.WALK_AFTER:
             self.walk = [layout, layout, 0]
+        self.found_at = self.stats.layouts
 
     def _propose(self, deadline) -> Layout | None:
         self.walking = False
@@ -463,7 +468,7 @@ class _Search:
                 layout = self.proposer.propose(_seconds(deadline), parent, change.free, change.marks, flip=change.flip)
                 if layout is not None:
                     return layout
-        if self.every_start:
+        if self.surveyed:
             layout = self._fresh(deadline)
             if layout is not None:
                 return layout
@@ -490,8 +495,8 @@ class _Search:
         return None
 
     def _fresh(self, deadline) -> Layout | None:
-        """A layout away from the elites, its wall count drawn evenly from the lower half of the
-        allowed range (clingo's random choices alone fill the range's top: on 8x8 Mummy Mazes
+        """Where starts must not be trivial: a layout away from the elites, its wall count drawn
+        evenly from the lower half of the allowed range (clingo's random choices alone fill the range's top: on 8x8 Mummy Mazes
         non-trivial escapes are several times as common with 34 walls as with 45): random walls
         of that count, all kept but a tenth of the edges and the marks (None: the proposer
         refused TRIES of them)."""
