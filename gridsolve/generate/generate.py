@@ -211,8 +211,8 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     every_start = method == "loop" and ranks_every_start(spec, req)
     program, parts = proposal_program(spec, req, structure, races if method == "asp" else None,
                                       chase=not every_start, blind=not every_start)
-    search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed,
-                     apart(structure, spec), structure.symmetry, structure.walls)
+    search = _Search(Proposer(program, parts, request.seed, walks=every_start), spec, req, every_start,
+                     request.seed, apart(structure, spec), structure.symmetry, structure.walls)
     report = Report(request, spec, req, method, apart=search.apart, search=search.stats)
     deadline = None if request.timeout is None else started + request.timeout
     board_started, tried = started, 0

@@ -75,7 +75,7 @@ class ProposalTimeout(Exception):
 class Proposer:
     """Layouts from encodings/generate.lp with the request's facts and parts."""
 
-    def __init__(self, program: str, parts: tuple[str, ...], seed: int):
+    def __init__(self, program: str, parts: tuple[str, ...], seed: int, walks: bool = False):
         # Random signs (and a few random choices) spread the proposals over the layouts.
         options = ["--warn=none", "--models=1", f"--seed={seed}", "--sign-def=rnd", "--rand-freq=0.02"]
         self.ctl = clingo.Control(options)
@@ -89,7 +89,8 @@ class Proposer:
         self._atoms = [(sym, atom.literal) for name, arity in (("wall", 3), ("at", 3), ("mark", 3))
                        for atom in self.ctl.symbolic_atoms.by_signature(name, arity) for sym in [atom.symbol]]
         self._forbidden = 0
-        self._apart = False               # keep_apart's constraints exist (they hold while apart_on is true)
+        self._walks = walks               # keep_apart's constraints can be switched off (propose's apart)
+        self._apart = False               # ... and they exist (they hold while apart_on is true)
 
     def propose(self, seconds: float | None = None, keep: Layout | None = None, free: frozenset = frozenset(),
                 marks: bool = True, among=None, flip: frozenset = frozenset(), apart: bool = True) -> Layout | None:
@@ -130,19 +131,20 @@ class Proposer:
 
     def keep_apart(self, layout: Layout, distance: int) -> None:
         """From now on, the layouts differ from ``layout`` on at least ``distance`` wall edges and
-        marked cells (a wall or a mark present in one and not in the other counts once); see
-        :meth:`propose`'s ``apart``."""
-        if not self._apart:
+        marked cells (a wall or a mark present in one and not in the other counts once); with
+        ``walks``, :meth:`propose` can leave these constraints out (its ``apart``)."""
+        if self._walks and not self._apart:
             self.ctl.add("apart_switch", [], "#external apart_on.")
             self.ctl.ground([("apart_switch", [])])
             self.ctl.assign_external(clingo.Function("apart_on"), True)
             self._apart = True
+        switch = "apart_on, " if self._walks else ""
         self._forbidden += 1
         name = f"apart_{self._forbidden}"
         facts = [f"{name}_wall({kind},{x},{y})." for kind, cells in (("north", layout.north), ("east", layout.east))
                  for x, y in sorted(cells)]
         facts += [f"{name}_mark({m},{x},{y})." for m, cells in layout.marks for x, y in cells]
-        rule = (f":- apart_on, #count{{ w,K,X,Y : wall(K,X,Y), not {name}_wall(K,X,Y); "
+        rule = (f":- {switch}#count{{ w,K,X,Y : wall(K,X,Y), not {name}_wall(K,X,Y); "
                 f"w,K,X,Y : {name}_wall(K,X,Y), not wall(K,X,Y); "
                 f"m,M,X,Y : mark(M,X,Y), not {name}_mark(M,X,Y); "
                 f"m,M,X,Y : {name}_mark(M,X,Y), not mark(M,X,Y) }} < {distance}.")
