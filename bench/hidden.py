@@ -41,7 +41,7 @@ def solve_rows(run_child, cli, timeout, mem_limit_mb, log) -> list[str]:
             answer = (f"value {a['value']} in {a['plies']} plies within {a['remaining']} (survives "
                       f"{str(a['survives']).lower()}, doom {a['doom_plies']})")
             lines.append(f"| {label} | {answer} | {res['wall_s']:.2f} | {res['cpu_s']:.2f} | {res['maxrss_mb']:.0f} | "
-                         f"{a['stats'].get('searched', '–'):,} |")
+                         (f"{a['stats']['searched']:,}" if a['stats'].get('searched') is not None else '–') + ' |')
         else:
             said = (res["stderr"].strip().splitlines() or ["?"])[-1].replace("|", "/")
             lines.append(f"| {label} | exit {res['rc']}: {said} | {res['wall_s']:.2f} | {res['cpu_s']:.2f} | "
@@ -92,7 +92,8 @@ def random_solves(count: int) -> dict:
     from gridsolve.errors import LimitError
     from gridsolve.language.loader import load_board
     from gridsolve.solve.questions import parse_question
-    from gridsolve.solve.solver import Limits, solve
+    from gridsolve.solve.limits import Limits
+    from gridsolve.solve.solver import solve
     board = load_board(ROOT / BOARD)
     times, stopped = [], 0
     for line in random_questions(count, seed=11):
@@ -139,10 +140,10 @@ def move_rows(run_child, timeout, mem_limit_mb, log) -> tuple[list[str], tuple[s
 def scripted_game() -> dict:
     """Play the scripted game; time every decision of the computer."""
     sys.path.insert(0, str(ROOT))
-    from gridsolve import blind
+    from gridsolve.play import blind
     from gridsolve.language.loader import load_board
     from gridsolve.language.position import initial_position
-    from gridsolve.play import play
+    from gridsolve.play.game import play
     times, why = [], []
     choose = blind.choose
 

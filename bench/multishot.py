@@ -1,7 +1,7 @@
 """Benchmark of "ground once, ask many times" (gridsolve/solve/engine.py), for bench/run.py.
 
 Each set of questions is answered twice in one fresh worker process: by one engine
-(``gridsolve.solve.engine.Asker``, as verify, play and ``gridsolve ask`` use it) and by
+(``gridsolve.solve.asker.Asker``, as verify, play and ``gridsolve ask`` use it) and by
 ``gridsolve.solve.solver.solve`` for each question alone.  The answers must agree (every field and
 every move; the principal line where the engine computed all of it, else its first move).
 """
@@ -60,7 +60,7 @@ def _comparable(answer, whole_line: bool) -> dict:
 
 def worker(spec: dict) -> dict:
     """Time one set: the engine's answers, then each question solved alone."""
-    from gridsolve.solve.engine import Asker
+    from gridsolve.solve.asker import Asker
     from gridsolve.language.loader import load_board
     from gridsolve.solve.solver import solve
     board = load_board(spec["board"])
@@ -79,7 +79,7 @@ def worker(spec: dict) -> dict:
     agree = sum(_comparable(a, line_plies is None) == _comparable(b, line_plies is None)
                 for (a, _), b in zip(engine_answers, alone))
     first = engine_answers[0][0].stats
-    ground_s = first.get("engine_ground_s", first.get("ground_s"))
+    ground_s = first.engine_ground_s if first.engine_ground_s is not None else first.ground_s
     return {"questions": len(asked), "engine_s": engine_s, "ground_s": ground_s,
             "first_s": engine_answers[0][1], "later_max_s": max((t for _, t in engine_answers[1:]), default=None),
             "per_question_s": statistics.median(t for _, t in engine_answers[1:]) if len(asked) > 1 else None,

@@ -12,6 +12,7 @@ the table.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -281,7 +282,7 @@ def worker(spec: dict) -> dict:
                     current = line[6:].rstrip(" =")
                     current = current.split("(")[0] + "(...)"
             sections[current] = sections.get(current, 0) + len(line) + 1
-        return {"time_s": t2 - t1, "stats": answer.stats, "profile": tables,
+        return {"time_s": t2 - t1, "stats": dataclasses.asdict(answer.stats), "profile": tables,
                 "program_chars": len(text), "program_lines": text.count("\n"), "sections": sections}
     if kind == "split":
         return staged_grounding(board, query, spec.get("count_atoms", False))
@@ -1125,9 +1126,10 @@ def main(argv=None):
             "is also the number of ground atoms).", ""]
     doc += mech_table(mech_cases) + [""]
     if limits:
-        from gridsolve.solve.solver import VALUES_FACTOR, Limits
+        from gridsolve.solve.driver import VALUES_FACTOR
+        from gridsolve.solve.limits import Limits
         doc += ["### Full size and limits", "",
-                "`gridsolve.solve.solver.Limits`: a layered solve stops (exit code 3) when its ground atoms, with the "
+                "`gridsolve.solve.limits.Limits`: a layered solve stops (exit code 3) when its ground atoms, with the "
                 f"values and ranks still to come (estimated as {VALUES_FACTOR}× the explored positions' atoms, "
                 "after the next depth at the growth of the last one), would exceed "
                 f"{Limits().atoms:,}: about 1.5 GB. Pacman's value and win are answered by the bounded solver "

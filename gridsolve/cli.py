@@ -19,7 +19,8 @@ from .errors import EXIT_FAILED, EXIT_INVALID, GridsolveError, QueryError
 from .language.loader import load_board
 from .language.position import QUERY_KINDS, make_position, make_query
 from .render import describe_position, draw_position, format_answer
-from .solve.solver import Limits, solve
+from .solve.limits import Limits
+from .solve.solver import solve
 from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES
 
 REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.verify.reports.FORMATS, checked by a test
@@ -152,7 +153,7 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
     if advise:
         if not hidden:
             raise QueryError("--placement answers the robust question: it needs --hidden")
-        from .advice import format_advice, placement_advice
+        from .play.advice import format_advice, placement_advice
         loaded = load_board(board)
         query = make_query(loaded, role, "value", (), None, None, None, False, True, (), ())
         advice = placement_advice(loaded, query.role, seed, limits=Limits(seconds=timeout))
@@ -253,7 +254,7 @@ def play_command(board, humans, horizon, seed, at, turn, step):
     loaded = load_board(board)
     start = make_position(loaded, at, turn, step)
     lines = iter(sys.stdin)
-    from .play import play
+    from .play.game import play
     play(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon, seed,
               click.clear if sys.stdout.isatty() else None)
 
@@ -343,18 +344,16 @@ def generate_command(rules_name, like, size, walls, require, role, plies, horizo
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
     3: --timeout was reached first.
     """
-    from .generate.generate import (Request, format_generated, generate, parse_metric,
-                                    parse_range, parse_size, progress_lines)
-    request = Request(rules_name, like, parse_size(size), parse_range("--walls", walls), require, role,
-                      parse_range("--plies", plies), horizon, count, seed, out, name, symmetry, allow_sealed,
-                      allow_trivial, method, DEFAULT_TIMEOUT if timeout is None else timeout or None, force,
-                      tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (), timeout is not None,
-                      parse_range("--value", value), tuple(parse_metric(n, t) for n, t in metric), difficulty,
-                      not no_defaults)
+    from .generate.generate import format_generated, generate, progress_lines, request_from_options
+    request = request_from_options(rules=rules_name, like=like, size=size, walls=walls, require=require, role=role,
+                                   plies=plies, horizon=horizon, count=count, seed=seed, out=out, name=name,
+                                   symmetry=symmetry, allow_sealed=allow_sealed, allow_trivial=allow_trivial,
+                                   method=method, timeout=timeout, force=force, keep=keep, value=value,
+                                   metrics=metric, difficulty=difficulty, defaults=not no_defaults)
     report = generate(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
     if svg and report.boards:
-        from .svg import write_pictures
+        from .generate.pictures import write_pictures
         asked = report.request
         for picture in write_pictures([b.path for b in report.boards], asked.role,
                                       "survive" if asked.require == "survive" else "value", asked.horizon, force):

@@ -6,7 +6,7 @@ from dataclasses import replace
 from .language.asciimap import draw
 from .language.model import Board
 from .language.position import Position
-from .solve.solver import Answer
+from .solve.answer import Answer
 
 
 def glyphs(board: Board) -> dict[str, str]:
@@ -113,7 +113,7 @@ def _robust_note(board: Board, answer: Answer, position: Position) -> str:
     known = [f"free {' '.join(f'({x},{y})' for x, y in sorted(position.free))}" if position.free else "",
              f"found {' '.join(f'({x},{y})' for _, (x, y) in sorted(position.found))}" if position.found else ""]
     known = "; ".join(k for k in known if k) or "only the cell it stands on"
-    settled = answer.stats.get("settled_at")
+    settled = answer.stats.settled_at
     return (f"robust answer (--hidden): {answer.role} does not see {marks} (not drawn); the others place them "
             f"as it moves. It knows: {known}."
             + (f" Settled at {settled} plies: it holds for all {answer.remaining}." if settled else ""))
@@ -146,14 +146,14 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
     if answer.line:
         out += ["", "principal line: " + "; ".join(_runs([_line_move(p) for p in answer.line]))]
     stats = answer.stats
-    if stats.get("solver") == "bounded":
-        out += ["", f"solved in {stats['total_s']:.2f} s by the bounded solver: {stats['abstract_positions']:,} "
-                    f"positions without items, {stats['searched']:,} searched with their items"]
-    elif "positions" in stats:
-        out += ["", f"solved in {stats['total_s']:.2f} s: {stats['positions']:,} positions and {stats['moves']:,} "
-                    f"moves ground, ranked in {stats['levels']} levels"]
+    if stats.solver == "bounded":
+        out += ["", f"solved in {stats.total_s:.2f} s by the bounded solver: {stats.abstract_positions:,} "
+                    f"positions without items, {stats.searched:,} searched with their items"]
+    elif stats.solver == "race":
+        out += ["", f"solved in {stats.total_s:.2f} s: {stats.positions:,} positions and {stats.moves:,} "
+                    f"moves ground, ranked in {stats.levels} levels"]
     else:
-        out += ["", f"solved in {stats.get('total_s', 0):.2f} s; ground program: {stats.get('ground_rules', 0)} rules"]
+        out += ["", f"solved in {stats.total_s or 0:.2f} s; ground program: {stats.ground_rules or 0} rules"]
     return "\n".join(out)
 
 

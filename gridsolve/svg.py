@@ -17,7 +17,7 @@ from .language.model import DELTA, Board, Cell
 from .language.position import Position
 from .render import describe_position, glyphs, verdict
 from .solve.explore import examine, move_parts
-from .solve.solver import Answer
+from .solve.answer import Answer
 
 CELL = 44                 # pixels per cell
 MARGIN = 28               # room for the coordinates
@@ -250,25 +250,3 @@ def _write(path: Path, text: str) -> None:
     except OSError as exc:
         raise QueryError(f"--svg {path}: cannot write the picture: {exc.strerror or exc}",
                          "write it to a folder that exists and that you may write to") from exc
-
-
-def board_picture(path: Path, role: str | None, kind: str, horizon: int | None) -> str:
-    """The picture of a board file from its initial position, with the answer to the question."""
-    from .language.loader import load_board
-    from .language.position import make_query
-    from .solve.solver import solve
-    board = load_board(path)
-    query = make_query(board, role, kind, horizon=horizon)
-    return board_svg(board, query.position, solve(board, query))
-
-
-def write_pictures(paths: list[Path], role: str | None, kind: str, horizon: int | None,
-                   force: bool = False) -> list[Path]:
-    """A picture beside each board file (``NAME.svg``), answering the question; returns the files
-    written.  Existing pictures are kept unless ``force`` (then nothing is written)."""
-    targets = [path.with_suffix(".svg") for path in paths]
-    for target in targets:
-        check_target(str(target), force)
-    for path, target in zip(paths, targets):
-        _write(target, board_picture(path, role, kind, horizon))
-    return targets

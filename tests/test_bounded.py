@@ -15,7 +15,7 @@ import reference
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, make_query
 from gridsolve.solve.abstract import abstract_game
-from gridsolve.solve.bounded import BoundedSolver, applies, solve_bounded
+from gridsolve.solve.bounded import BoundedSearch, applies, solve_bounded
 from gridsolve.solve.solver import solve
 from randomboards import random_mechanism_board
 from test_differential import _comparable, _diff, _expected, _got
@@ -72,7 +72,7 @@ def test_corridor_by_hand(tmp_path):
     Pacman cannot avoid capture: stepping back west only lets the ghost corner it at ply 6."""
     board = _corridor(tmp_path)
     answer = solve(board, make_query(board, "pacman"))
-    assert answer.stats["solver"] == "bounded"
+    assert answer.stats.solver == "bounded"
     assert (answer.value, answer.win, answer.survives, answer.doom_plies) == (30, True, False, 6)
     assert answer.plies == 6 and answer.win_plies == 6
     assert [m["move"] for m in answer.line] == ["east", "west", "east", "east", "east", "west"]
@@ -85,7 +85,7 @@ def test_corridor_abstract_races(tmp_path):
     board = _corridor(tmp_path)
     query = make_query(board, "pacman")
     game = abstract_game(board, [query.position])
-    solver = BoundedSolver(board, game, "pacman")
+    solver = BoundedSearch(board, game, "pacman")
     root = game.state_of(query.position)
     assert solver.doom[root] == 6
     assert solver.team_stops[root] == 6
@@ -150,7 +150,7 @@ def test_pacman_seed_at_the_full_step_limit():
     ghosts catch it within 16 plies whatever it does, so 8 (16 points) cannot be forced."""
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     answer = solve(board, make_query(board, "pacman", "win"))
-    assert answer.stats["solver"] == "bounded"
+    assert answer.stats.solver == "bounded"
     assert (answer.value, answer.win, answer.holds, answer.survives, answer.doom_plies) == (14, False, False, False, 16)
     assert answer.remaining == 99
 
@@ -185,7 +185,7 @@ def _check_pacman_like(tmp_path, seeds) -> int:
         for role, kind in (("pacman", "value"), ("pacman", "win"), ("blinky", "value")):
             query = make_query(board, role, kind)
             answer = solve(board, query)
-            assert (answer.stats.get("solver") == "bounded") == (role == "pacman")   # blinky's scores: races
+            assert (answer.stats.solver == "bounded") == (role == "pacman")   # blinky's scores: races
             got, want = _comparable(_got(answer), _expected(reference.reference_answer(
                 board, role, kind, query.position, None)), kind)
             assert got == want, f"seed {seed} {role} {kind}\n{_diff(got, want)}"
@@ -224,7 +224,7 @@ def _asked_in_a_row(board, seed: int, n: int) -> list:
 def _check_shared_memo(tmp_path, seeds) -> int:
     """An Asker (one memo for every question) answers each question as the bounded solver
     alone does, field for field, and the memo is ground once for a game."""
-    from gridsolve.solve.engine import Asker
+    from gridsolve.solve.asker import Asker
     checked = 0
     for seed in seeds:
         path = tmp_path / f"pacman-like-{seed}.yaml"
@@ -233,7 +233,7 @@ def _check_shared_memo(tmp_path, seeds) -> int:
         asker = Asker(board)
         for query in _asked_in_a_row(board, seed, 12):
             shared = asker.ask(query)
-            assert shared.stats["solver"] == "bounded"
+            assert shared.stats.solver == "bounded"
             assert _same(shared, solve_bounded(board, query)) == {}, (seed, query)
             checked += 1
         assert asker.memo.groundings == 1
@@ -254,15 +254,15 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
     """When the earlier questions' tables fill the memory limit, the question is asked again
     without them (its answer is the one solving it alone gives), and refused only then."""
     from gridsolve.errors import MemoryLimitError
-    from gridsolve.solve import engine
-    from gridsolve.solve.engine import Asker
+    from gridsolve.solve import asker as asker_module
+    from gridsolve.solve.asker import Asker
     path = tmp_path / "pacman-like-0.yaml"
     path.write_text(pacman_like_board(0), encoding="utf-8")
     board = load_board(path)
     asker = Asker(board)
     first, second = _asked_in_a_row(board, 0, 2)
     asker.ask(first)
-    real = engine.solve
+    real = asker_module.solve
     calls = []
 
     def full(*args, **kwargs):
@@ -270,10 +270,10 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
         if len(calls) == 1:
             raise MemoryLimitError("the positions do not fit", "ask with a smaller horizon")
         return real(*args, **kwargs)
-    monkeypatch.setattr(engine, "solve", full)
+    monkeypatch.setattr(asker_module, "solve", full)
     assert _same(asker.ask(second), solve_bounded(board, second)) == {}
     assert calls == [True, True]
-    monkeypatch.setattr(engine, "solve", lambda *a, **k: (_ for _ in ()).throw(MemoryLimitError("x", "y")))
+    monkeypatch.setattr(asker_module, "solve", lambda *a, **k: (_ for _ in ()).throw(MemoryLimitError("x", "y")))
     asker.memo.forget()
     with pytest.raises(MemoryLimitError):
         asker.ask(second)

@@ -80,7 +80,7 @@ edge(c,m,d). edge(c,m,f).            % defender at c: d or f (f never reaches th
 edge(d,m,g). edge(e,m,d).            % attacker chains
 edge(f,m,f).
 terminal(g). outcome(g,goal).
-#show won/3.
+#show won_in/3.
 """
 
 
@@ -88,12 +88,12 @@ def test_ranks_attackers_hurry_defenders_delay():
     atoms = run_clingo(GRAPH + base_part(encoding("solve.lp")) + levels(6))
     # g: target (0); d -> g (1); e -> d (2); b: defender, max(d=1, e=2)+1 = 3;
     # c: defender with f unreachable -> not won; a: attacker, min(b=3)+1 = 4.
-    assert atoms == {"won(1,g,0)", "won(1,d,1)", "won(1,e,2)", "won(1,b,3)", "won(1,a,4)"}
+    assert atoms == {"won_in(1,g,0)", "won_in(1,d,1)", "won_in(1,e,2)", "won_in(1,b,3)", "won_in(1,a,4)"}
 
 
 def test_ranks_stop_at_the_levels_instantiated():
     atoms = run_clingo(GRAPH + base_part(encoding("solve.lp")) + levels(2))
-    assert atoms == {"won(1,g,0)", "won(1,d,1)", "won(1,e,2)"}
+    assert atoms == {"won_in(1,g,0)", "won_in(1,d,1)", "won_in(1,e,2)"}
 
 
 def test_terminal_positions_are_decided_by_precedence():

@@ -16,11 +16,13 @@ import pytest
 from gridsolve.verify import verify
 from gridsolve.language.loader import load_board
 from gridsolve.compile.compiler import compile_program, query_parts, race_program
-from gridsolve.compile.planning import plan_query, shared_races
-from gridsolve.solve.engine import Asker, Engine
-from gridsolve.play import play
+from gridsolve.compile.planning import Mode, plan_query, shared_races
+from gridsolve.solve.asker import Asker
+from gridsolve.solve.engine import Engine
+from gridsolve.play.game import play
 from gridsolve.language.position import QUERY_KINDS, Query, initial_position, make_position
-from gridsolve.solve.solver import run_program, solve
+from gridsolve.solve.driver import run_program
+from gridsolve.solve.solver import solve
 
 import reference
 import seed_answers
@@ -65,7 +67,7 @@ def engine_problems(seed: int, tmp_path, mechanisms: bool) -> tuple[int, list[st
     rb = (random_mechanism_board if mechanisms else random_board)(seed)
     board = _load(tmp_path, rb.text, f"engine-{seed}.yaml")
     queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
-    asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode == "race"]
+    asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode is Mode.RACE]
     if not asked:
         return 0, []
     engine = Engine(board, [q.position for _, q in asked])
@@ -115,7 +117,7 @@ def test_answers_read_off_the_ranks_equal_those_of_the_single_shot_program(tmp_p
         rb = (random_mechanism_board if mechanisms else random_board)(seed)
         board = _load(tmp_path, rb.text, f"noline-{seed}.yaml")
         queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
-        asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode == "race"]
+        asked = [(label, q) for label, q in _more_questions(board, queries) if plan_query(board, q).mode is Mode.RACE]
         if not asked:
             continue
         engine = Engine(board, [q.position for _, q in asked])
@@ -150,7 +152,7 @@ def test_a_question_asked_again_costs_no_ground_call(seeds, monkeypatch):
     assert (answer.value, answer.plies, answer.win, answer.win_plies, answer.line) == (*seed_answers.MUMMY_2007_WIN, None)
     for role, kind in itertools.islice(itertools.cycle(itertools.product(board.rules.roles, QUERY_KINDS)), 100):
         answer = engine.answer(Query(role, kind, start), line_plies=0)
-        assert answer.line is None and answer.stats["queries"] == engine.asked
+        assert answer.line is None and answer.stats.queries == engine.asked
     assert engine.answer(Query("mummy", "win", start)).line == line
 
 

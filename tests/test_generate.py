@@ -335,8 +335,8 @@ def test_timeout_stops_with_exit_code_3_and_says_how_many_boards_were_written(tm
 
 
 def test_a_request_without_timeout_stops_at_the_default_budget_and_says_so(tmp_path, monkeypatch):
-    import gridsolve.cli
-    monkeypatch.setattr(gridsolve.cli, "DEFAULT_TIMEOUT", 0.5)
+    import gridsolve.generate.generate
+    monkeypatch.setattr(gridsolve.generate.generate, "DEFAULT_TIMEOUT", 0.5)    # the default request_from_options reads
     result = generate(tmp_path, "--rules", "mummy-maze-2007", "--size", "8x8", "--plies", "30..")
     assert result.exit_code == 3, result.output
     assert result.stderr.startswith("Error: --timeout 0.5 s (the default time budget) reached: wrote 0 of 1 boards")

@@ -93,14 +93,14 @@ def rule_book():
 def test_rule_book_start_agrees_with_the_reference_at_forty_plies(rule_book, role):
     answer = compare(rule_book, role, initial_position(rule_book), None)
     assert answer.hidden and answer.remaining == 40 and answer.value == 0
-    assert answer.stats["solver"] == "robust search"
+    assert answer.stats.solver == "robust search"
 
 
 @pytest.mark.parametrize("role", ["p1", "p2"])
 def test_compiled_robust_game_agrees_with_the_reference(rule_book, role):
     """The layered solver's robust game (the path of games the robust search does not take)."""
     answer = compare(rule_book, role, initial_position(rule_book), 6, layered=True)
-    assert answer.value == 0 and answer.stats.get("solver") != "robust search"
+    assert answer.value == 0 and answer.stats.solver != "robust search"
 
 
 def test_rule_book_random_knowledge_agrees_with_the_reference(rule_book):

@@ -15,8 +15,10 @@ from pathlib import Path
 import clingo
 import pytest
 
-from gridsolve.solve import solver
+from gridsolve.solve import driver
+from gridsolve.solve.answer import SolveStats
 from gridsolve.compile.compiler import compile_program
+from gridsolve.compile.planning import Mode
 from gridsolve.errors import LimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
@@ -64,13 +66,13 @@ def test_stopping_where_the_values_repeat_gives_the_answer_of_every_level(name, 
     board = _board(name)
     query = make_query(board, **options)
     program = compile_program(board, query)
-    assert program.mode == "layered"
-    fast = solver.run_program(program, board)
-    full = solver.run_program(_without_stop(compile_program(board, query)), board)
+    assert program.mode is Mode.LAYERED
+    fast = driver.run_program(program, board)
+    full = driver.run_program(_without_stop(compile_program(board, query)), board)
     assert _answer(fast) == _answer(full)
-    assert full.stats["value_levels"] == full.remaining + 1
+    assert full.stats.value_levels == full.remaining + 1
     if name == "maze-runner-duel.yaml" and "horizon" not in options:
-        assert fast.stats["value_levels"] < fast.remaining     # the shortcut was taken
+        assert fast.stats.value_levels < fast.remaining     # the shortcut was taken
 
 
 def _single_shot(program, board):
@@ -78,9 +80,9 @@ def _single_shot(program, board):
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], program.text)
     ctl.ground([("base", [])])
-    model = solver._Model()
+    model = driver.Model()
     ctl.solve(on_model=lambda m: model.collect(m.symbols(shown=True)))
-    return solver.read_answer(model, program, board, {})
+    return driver.read_answer(model, program, board, SolveStats(solver="layered"))
 
 
 @pytest.mark.parametrize("name,options", [
@@ -92,15 +94,15 @@ def test_the_single_shot_program_gives_the_solver_answer(name, options):
     board = _board(name)
     query = make_query(board, **options)
     program = compile_program(board, query)
-    assert program.mode == "layered"
-    assert _answer(_single_shot(program, board)) == _answer(solver.run_program(program, board))
+    assert program.mode is Mode.LAYERED
+    assert _answer(_single_shot(program, board)) == _answer(driver.run_program(program, board))
 
 
 def test_a_query_past_the_atom_limit_stops_before_the_next_depth():
     board = _board("pacman3p.yaml")
     program = compile_program(board, make_query(board, horizon=10))
     with pytest.raises(LimitError) as error:
-        solver.run_program(program, board, solver.Limits(atoms=200_000))
+        driver.run_program(program, board, driver.Limits(atoms=200_000))
     message = str(error.value)
     assert "the positions within 10 plies do not fit: about" in message
     assert "ground atoms with the values (limit 200,000) after exploring" in message
@@ -108,11 +110,11 @@ def test_a_query_past_the_atom_limit_stops_before_the_next_depth():
 
 
 def test_long_solves_report_their_progress(monkeypatch):
-    monkeypatch.setattr(solver, "PROGRESS_AFTER", -1.0)
+    monkeypatch.setattr(driver, "PROGRESS_AFTER", -1.0)
     board = _board("pacman3p.yaml")
     lines = []
-    solver.run_program(compile_program(board, make_query(board, horizon=4)), board,
-                       solver.Limits(progress=lines.append))
+    driver.run_program(compile_program(board, make_query(board, horizon=4)), board,
+                       driver.Limits(progress=lines.append))
     assert lines[0].startswith("depth 0/4: ")
     assert any(line.startswith("values, up to ") for line in lines)
     assert lines[-1].startswith("ranks, up to ")

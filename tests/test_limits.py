@@ -12,15 +12,16 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 from gridsolve.compile.compiler import compile_program
-from gridsolve.compile.planning import plan_query
+from gridsolve.compile.planning import Mode, plan_query
 from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.generate.judge import query_kind
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, initial_position, make_query
 from gridsolve.solve import limits as limits_module
 from gridsolve.solve.engine import Engine
-from gridsolve.solve.limits import ENV, Budget, Limits, estimate_positions, parse_memory
-from gridsolve.solve.solver import race_ranks, solve
+from gridsolve.solve.limits import ENV, LimitGuard, Limits, estimate_positions, parse_memory
+from gridsolve.solve.driver import race_ranks
+from gridsolve.solve.solver import solve
 
 from conftest import CORRIDOR, ROOT
 
@@ -98,7 +99,7 @@ def test_a_ground_call_past_the_limit_stops_with_a_limit_error_and_the_cap_is_li
     before = resource.getrlimit(resource.RLIMIT_AS)
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "p(X,Y) :- X = 1..4000, Y = 1..4000.")       # 16 million atoms: over 1 GB
-    budget = Budget(Limits(memory=150 * 10 ** 6), "the test's atoms", lambda needed: "try fewer")
+    budget = LimitGuard(Limits(memory=150 * 10 ** 6), "the test's atoms", lambda needed: "try fewer")
     with pytest.raises(MemoryLimitError, match=r"^the test's atoms do not fit: they reached the limit of \d+ MB "
                                                r"while grounding them\. Try fewer\.$"):
         budget.ground(ctl, [("base", [])], "while grounding them")
@@ -109,14 +110,14 @@ def test_a_ground_call_past_the_limit_stops_with_a_limit_error_and_the_cap_is_li
 def test_a_ground_call_within_the_limit_is_left_alone():
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "p(X) :- X = 1..1000.")
-    Budget(Limits(), "the test's atoms", lambda needed: "").ground(ctl, [("base", [])], "while grounding them")
+    LimitGuard(Limits(), "the test's atoms", lambda needed: "").ground(ctl, [("base", [])], "while grounding them")
     assert len(ctl.symbolic_atoms) == 1000
 
 
 def test_memory_the_process_held_before_is_not_counted():
-    earlier = Budget(Limits(memory=100 * 10 ** 6), "the bytes", lambda needed: "")
+    earlier = LimitGuard(Limits(memory=100 * 10 ** 6), "the bytes", lambda needed: "")
     held = b"x" * (300 * 10 ** 6)         # resident after ``earlier`` was made, before ``budget``
-    budget = Budget(Limits(memory=100 * 10 ** 6), "the test's atoms", lambda needed: "")
+    budget = LimitGuard(Limits(memory=100 * 10 ** 6), "the test's atoms", lambda needed: "")
     budget.after("after nothing")
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "p(X) :- X = 1..1000.")
@@ -131,8 +132,8 @@ def test_memory_the_process_held_before_is_not_counted():
 def test_the_layered_solver_stops_at_the_memory_limit():
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     program = compile_program(board, make_query(board, "pacman", horizon=12))
-    assert program.mode == "layered"
-    from gridsolve.solve.solver import run_program
+    assert program.mode is Mode.LAYERED
+    from gridsolve.solve.driver import run_program
     # "(limit N MB)" when the estimate stops it between ground calls, "the limit of N MB" when
     # the cap stops a ground call: which comes first depends on what the process held before
     with pytest.raises(MemoryLimitError, match=r"^the positions within 12 plies do not fit: .*limit (of )?\d+ MB.* "

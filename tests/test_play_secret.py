@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gridsolve import blind
+from gridsolve.play import blind
 from gridsolve.cli import main
 from gridsolve.errors import QueryError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
-from gridsolve.placement import choose_placement, hurt, parse_cells
+from gridsolve.play.placement import choose_placement, hurt, parse_cells
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = ROOT / "boards" / "maze-runner-duel-secret.yaml"
@@ -124,7 +124,7 @@ def test_hint_gives_the_robust_answer_and_the_shares():
 
 
 def test_placement_advice_groups_by_robust_value(secret):
-    from gridsolve.advice import format_advice, placement_advice
+    from gridsolve.play.advice import format_advice, placement_advice
     advice = placement_advice(secret, "p1", sample=4)
     assert advice.possible == 1540 and len(advice.placed) + len(advice.unsettled) == 4
     groups = advice.groups()

@@ -10,11 +10,11 @@ import clingo
 import pytest
 
 from gridsolve.compile.compiler import compile_program
-from gridsolve.compile.planning import plan_query
+from gridsolve.compile.planning import Mode, plan_query
 from gridsolve.language.position import Query
-from gridsolve.solve.limits import Budget, Limits
+from gridsolve.solve.limits import LimitGuard, Limits
 from gridsolve.solve.retro import RaceGraph
-from gridsolve.solve.solver import clingo_race_ranks, ground_ranks, race_ranks
+from gridsolve.solve.driver import clingo_race_ranks, ground_ranks, race_ranks
 
 from randomboards import random_board, random_mechanism_board
 from test_differential import _load, mechanism_queries, plain_queries
@@ -26,7 +26,7 @@ def _race_queries(seed, tmp_path, mechanisms):
     rb = (random_mechanism_board if mechanisms else random_board)(seed)
     board = _load(tmp_path, rb.text, f"retro-{seed}.yaml")
     queries = (mechanism_queries if mechanisms else plain_queries)(seed, rb, board)
-    return board, [q for _, q in queries if plan_query(board, q).mode == "race" and not q.strategy]
+    return board, [q for _, q in queries if plan_query(board, q).mode is Mode.RACE and not q.strategy]
 
 
 def rank_differences(seed, tmp_path, mechanisms) -> tuple[int, list[str]]:
@@ -83,13 +83,13 @@ def test_the_successors_are_the_compiled_moves_without_their_names(tmp_path, mec
         for query in queries[:1]:
             program = compile_program(board, query)
             ctl = clingo.Control(["--warn=none"])
-            ground_ranks(ctl, program.base, program.levels[:1], Budget(Limits(), "", lambda n: ""))
+            ground_ranks(ctl, program.base, program.levels[:1], LimitGuard(Limits(), "", lambda n: ""))
             atoms = ctl.symbolic_atoms
             edges = {(str(a.symbol.arguments[0]), str(a.symbol.arguments[2])) for a in atoms.by_signature("edge", 3)}
             reach = {str(a.symbol.arguments[0]) for a in atoms.by_signature("reach", 1)}
             ends = {(str(a.symbol.arguments[0]), a.symbol.arguments[1].name) for a in atoms.by_signature("outcome", 2)}
             graph = RaceGraph(board, program.layout, [program.layout.root_term(query.position, board)],
-                              Budget(Limits(), "", lambda n: ""))
+                              LimitGuard(Limits(), "", lambda n: ""))
             succ = set()
             for j in range(graph.n):
                 for k in graph.pred[graph.start[j]:graph.start[j + 1]].tolist():

@@ -25,8 +25,7 @@ from .facts import (board_facts, layered_query_facts, mechanism_facts, race_fact
                     strategy_facts)
 from .gamerules import game_rules, move_rules, score_rules, with_domain
 from .knowledge import knowledge_facts, knowledge_for, robust_board
-from .planning import Plan, RacePlan, period, plan_query, plan_races
-from .planning import shared_races  # noqa: F401  (imported from here by gridsolve/solve/engine.py)
+from .planning import Mode, period, Plan, plan_query, plan_races, RacePlan
 from .state import Layout, layout_for
 from .unroll import Instances, instantiate
 
@@ -90,7 +89,7 @@ class Program:
     levels: Sequence[str]
     lines: Sequence[str]
     strategy: str
-    mode: str = "race"
+    mode: Mode = Mode.RACE
     layout: Layout | None = None
     value_known: bool = True
     depths: Sequence[str] = field(default_factory=list)
@@ -102,13 +101,13 @@ class Program:
 
     @property
     def text(self) -> str:
-        if self.mode == "layered":
+        if self.mode is Mode.LAYERED:
             parts = [self.base, *self.depths, *self.values, self.races, *self.ranks, self.lookup, *self.lines]
             return "\n".join(parts) + "\n"
         return "\n".join([self.base, *self.levels, *self.lines, self.strategy]) + "\n"
 
 
-def _header(board: Board, what: str, mode: str) -> list[str]:
+def _header(board: Board, what: str, mode: Mode) -> list[str]:
     return [
         f"% gridsolve program: board {board.name} ({board.path}), rules {board.rules.name}",
         f"% {what}, {mode} solver. Run: clingo THIS_FILE",
@@ -123,7 +122,7 @@ def compile_program(board: Board, query: Query) -> Program:
     if query.hidden:
         return compile_hidden(board, query)
     plan = plan_query(board, query)
-    if plan.mode == "layered":
+    if plan.mode is Mode.LAYERED:
         return _compile_layered(board, query, plan)
     races = plan_races(board.rules, query.role, plan.value)
     remaining = query.remaining(board)
@@ -141,7 +140,7 @@ def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, 
     with its races, numbered in ``races``, and whether its value is known), over the positions
     reachable from ``roots``; the queries are added as answer parts (:func:`query_parts`)."""
     rules_text = with_domain(game_rules(board, layout), "reach(", "reach(")
-    sections = _header(board, what, "race") + [
+    sections = _header(board, what, Mode.RACE) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
         "% - Roots: the positions the ranks are computed from ---", " ".join(f"root({r})." for r in roots), "",
         "% - Races and roles ---", race_facts(races),
@@ -173,7 +172,7 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     ranks are computed from it by :mod:`gridsolve.solve.retro`); and the named moves
     (``edge(S,M,S2)``) as a part ``moves(p)`` for one position p at a time, ground only where
     an answer looks at the moves."""
-    facts = _header(board, f"game graph from {len(roots)} roots", "race") + [
+    facts = _header(board, f"game graph from {len(roots)} roots", Mode.RACE) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), ""]
     encodings = [base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")]
     graph_rules = with_domain(game_rules(board, layout, graph=True), "reach(", "reach(")
@@ -195,7 +194,7 @@ def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:
     robust = robust_board(board, knows)
     layout = layout_for(robust, knows=knows)
     facts = knowledge_facts(robust, layout, frozenset(c for _, c in query.position.found), found_sets)
-    return _compile_layered(robust, query, Plan("layered", layout, True), facts)
+    return _compile_layered(robust, query, Plan(Mode.LAYERED, layout, True), facts)
 
 
 def _compile_layered(board: Board, query: Query, plan: Plan, knowledge: str = "") -> Program:
@@ -204,7 +203,7 @@ def _compile_layered(board: Board, query: Query, plan: Plan, knowledge: str = ""
     text = encoding("layered.lp")
     origin = "encodings/layered.lp"
     rules_text = game_rules(board, layout, plan.split_team) + "\n" + "\n".join(score_rules(board, layout, query.role))
-    sections = _header(board, f"query: {query.kind} for {query.role}, {remaining} plies left", "layered") + [
+    sections = _header(board, f"query: {query.kind} for {query.role}, {remaining} plies left", Mode.LAYERED) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
         *(["% - What the role knows of its hidden marks ---", knowledge, ""] if knowledge else []),
         "% - Query facts ---", layered_query_facts(board, query, layout), "",
@@ -225,6 +224,6 @@ def _compile_layered(board: Board, query: Query, plan: Plan, knowledge: str = ""
                       + instantiate(text, origin, "line", (i,)), remaining + 1)
     races, lookup = (f"% === encodings/layered.lp #program {part} ===\n" + instantiate(text, origin, part, ())
                      for part in ("races", "lookup"))
-    return Program(query, None, remaining, "\n".join(sections), [], lines, "", mode="layered", layout=layout,
+    return Program(query, None, remaining, "\n".join(sections), [], lines, "", mode=Mode.LAYERED, layout=layout,
                    depths=depths, values=values, ranks=ranks, races=races, lookup=lookup,
                    plan_team=plan.split_team)

@@ -4,11 +4,20 @@ minimax layer by layer within the horizon)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ..language.model import Board, Rules
 from ..language.position import Query
 from .gamerules import live_ends
 from .state import Layout, layout_for
+
+
+class Mode(StrEnum):
+    """How a query is answered: by races over every reachable position (encodings/solve.lp,
+    answer.lp; the race solver) or minimax layer by layer within the horizon (layered.lp)."""
+
+    RACE = "race"
+    LAYERED = "layered"
 
 
 @dataclass
@@ -73,7 +82,7 @@ class Plan:
     """How a query is answered: by races over every reachable position (``race``), or by
     minimax layer by layer within the horizon (``layered``); and which state is kept."""
 
-    mode: str
+    mode: Mode
     layout: Layout
     value: bool            # the value (and win) is computed
     split_team: tuple[str, ...] = ()
@@ -88,8 +97,8 @@ def plan_query(board: Board, query: Query) -> Plan:
     by_ends = {name for end in live_ends(board) for name, _ in end.when.collected}
     constant = rules.constant_scores(role)
     if not split and not by_ends and (constant or query.kind == "survive"):
-        return Plan("race", layout_for(board, by_ends), constant)
-    return Plan("layered", layout_for(board), True, rules.team_of(role) if split else ())
+        return Plan(Mode.RACE, layout_for(board, by_ends), constant)
+    return Plan(Mode.LAYERED, layout_for(board), True, rules.team_of(role) if split else ())
 
 
 def period(board: Board, layout: Layout) -> int:

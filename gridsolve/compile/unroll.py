@@ -1,7 +1,7 @@
 """Instantiate parameterised ``#program`` parts of an encoding as plain, single-shot ASP text.
 
 gringo evaluates a program completely while grounding only when it is stratified.  A level
-``d`` kept as a variable (``won(K,S,D)``, ``not won(K,S,E) : E = 0..D-1``) makes a cycle
+``d`` kept as a variable (``won_in(K,S,D)``, ``not won_in(K,S,E) : E = 0..D-1``) makes a cycle
 through negation; the same rules with ``d`` replaced by a number, and the range conditions
 spelled out literal by literal, are stratified level by level.  This module does exactly that
 rewriting with clingo's own parser, so the encodings stay ordinary, readable ASP:
@@ -139,7 +139,7 @@ _FOLD = re.compile(r"\((-?\d+)([+-])(\d+)\)")
 
 
 def _fold(text: str) -> str:
-    """``won(K,S,(3-1))`` -> ``won(K,S,2)``: fold the parameter arithmetic for readability."""
+    """``won_in(K,S,(3-1))`` -> ``won_in(K,S,2)``: fold the parameter arithmetic for readability."""
     def repl(match):
         left, op, right = int(match.group(1)), match.group(2), int(match.group(3))
         return str(left + right if op == "+" else left - right)

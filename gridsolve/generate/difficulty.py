@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..compile.planning import Mode
 from ..compile.compiler import compile_program
 from ..solve.explore import examine
 from ..language.model import Board
 from ..language.position import Position, Query
-from ..solve.solver import Answer, race_ranks, solve
+from ..solve.answer import Answer
+from ..solve.driver import race_ranks
+from ..solve.solver import solve
 from ..verify.verify import winning_first_moves
 
 
@@ -102,7 +105,7 @@ def win_ranks(board: Board, role: str, start: Position, horizon: int | None) -> 
     """The ranks of ``role``'s win race for every position reachable from ``start``, from one
     grounding of the race solver's program; None where the race solver does not answer."""
     program = compile_program(board, Query(role, "value", start, horizon))
-    if program.mode != "race" or program.plan is None or program.plan.win is None:
+    if program.mode is not Mode.RACE or program.plan is None or program.plan.win is None:
         return None
     ranks = race_ranks(program, program.plan.win, board=board)
     return WinRanks(ranks, program.layout, program.remaining)

@@ -24,6 +24,7 @@ import shlex
 import statistics
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -188,6 +189,29 @@ def parse_size(text: str | None) -> tuple | None:
     if not match or min(int(match.group(1)), int(match.group(2))) < 2:
         raise QueryError(f"--size {text}: expected WIDTHxHEIGHT, each at least 2", "e.g. --size 8x8")
     return int(match.group(1)), int(match.group(2))
+
+
+def request_from_options(*, rules: str | None = None, like: Path | None = None, size: str | None = None,
+                         walls: str | None = None, require: str | None = None, role: str | None = None,
+                         plies: str | None = None, horizon: int | None = None, count: int = 1, seed: int = 1,
+                         out: Path = Path("."), name: str | None = None, symmetry: str | None = None,
+                         allow_sealed: bool = False, allow_trivial: bool = False, method: str = "auto",
+                         timeout: float | None = None, force: bool = False, keep: str | None = None,
+                         value: str | None = None, metrics: Sequence[tuple[str, str]] = (),
+                         difficulty: str | None = None, defaults: bool = True) -> Request:
+    """The request of ``gridsolve generate``'s options as typed: ``size`` WxH, ``walls``,
+    ``plies`` and ``value`` ranges A..B, ``keep`` names separated by commas, ``metrics``
+    (name, A..B) pairs; ``timeout`` None: the default budget (:data:`DEFAULT_TIMEOUT`), 0: no
+    limit.  A text that does not read raises :class:`~gridsolve.errors.QueryError`."""
+    return Request(rules=rules, like=like, size=parse_size(size), walls=parse_range("--walls", walls),
+                   require=require, role=role, plies=parse_range("--plies", plies), horizon=horizon,
+                   count=count, seed=seed, out=out, name=name, symmetry=symmetry, sealed_ok=allow_sealed,
+                   trivial_ok=allow_trivial, method=method,
+                   timeout=DEFAULT_TIMEOUT if timeout is None else timeout or None, force=force,
+                   keep=tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (),
+                   timeout_given=timeout is not None, value=parse_range("--value", value),
+                   metrics=tuple(parse_metric(n, t) for n, t in metrics), difficulty=difficulty,
+                   defaults=defaults)
 
 
 # - Generating ---

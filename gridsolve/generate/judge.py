@@ -21,7 +21,8 @@ from .metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_me
 from ..verify.expect import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
-from ..solve.solver import Answer, solve
+from ..solve.answer import Answer
+from ..solve.solver import solve
 from .startgraph import StartGraph, race_kind as query_kind, start_program
 
 SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no

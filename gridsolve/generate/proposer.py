@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import clingo
 
 from ..errors import EncodingError
-from ..solve.limits import Budget, Limits
+from ..solve.limits import LimitGuard, Limits
 
 KINDS = ("north", "east")
 
@@ -81,7 +81,7 @@ class Proposer:
         self.ctl = clingo.Control(options)
         try:
             self.ctl.add("base", [], program)
-            budget = Budget(Limits(), "the layouts clingo chooses from",
+            budget = LimitGuard(Limits(), "the layouts clingo chooses from",
                             lambda needed: "ask for a smaller --size, or raise --max-memory if the machine has it")
             budget.ground(self.ctl, [("base", [])] + [(part, []) for part in parts], "while grounding the proposals")
         except RuntimeError as exc:

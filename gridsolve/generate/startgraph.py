@@ -17,12 +17,13 @@ import clingo
 import numpy as np
 
 from ..compile.compiler import compile_program
+from ..compile.planning import Mode
 from ..errors import LimitError
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.limits import Limits
 from ..solve.retro import RaceGraph
-from ..solve.solver import race_budget
+from ..solve.driver import race_limits
 from ..verify.beeline import _LOST, _WON, _BlindPlay, _cell, _shortest_paths
 from dataclasses import dataclass
 from ..verify.expect import beeline_unsupported, goal_ends
@@ -96,7 +97,7 @@ def start_program(board: Board, role: str, req: Requirement):
         return None
     program = compile_program(board, Query(role, race_kind(board, role, req.kind), initial_position(board),
                                            req.horizon))
-    return program if program.mode == "race" else None
+    return program if program.mode is Mode.RACE else None
 
 
 class StartGraph:
@@ -111,7 +112,7 @@ class StartGraph:
         self.placements = placements(board)
         roots = [layout.root_term(Position(tuple(zip(rules.roles, placed)), 0, rules.first_step), board)
                  for placed in self.placements + self._met(board, role)]
-        budget = race_budget(board, layout, [program.query.position], Limits())
+        budget = race_limits(board, layout, [program.query.position], Limits())
         self.graph = graph = RaceGraph(board, layout, roots, budget)
         attackers, targets = program.plan.races[race - 1]
         self.rank, _ = graph.ranks(attackers, targets, len(program.levels))

@@ -26,14 +26,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..compile.planning import Mode
 from ..compile.gamerules import live_ends
 from ..errors import QueryError
 from ..language.model import Board
 from ..language.position import Query
 from ..compile.state import layout_for
 from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
-from .limits import Budget, estimate_positions
-from .solver import Answer, Limits, MoveValue, format_move
+from .answer import Answer, MoveValue, Question, SolveStats
+from .driver import format_move
+from .limits import LimitGuard, Limits, estimate_positions
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 400          # about this many bytes per transposition-table entry
@@ -136,11 +138,11 @@ class _Race:
     memo: dict
 
 
-class BoundedSolver:
+class BoundedSearch:
     """Threshold races for one role over an abstract game; see the module docstring."""
 
     def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
-                 prune: bool = True, budget: Budget | None = None):
+                 prune: bool = True, budget: LimitGuard | None = None):
         rules = board.rules
         self.board, self.game, self.role, self.prune = board, game, role, prune
         self.limits = limits or Limits()
@@ -150,10 +152,10 @@ class BoundedSolver:
         self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
         other_turns = set(range(len(rules.turns))) - self.team_turns
         avoid = avoid_ends(board, role)
-        self.doom = game.retrograde(other_turns, lambda i: game.outcome[i] in avoid)
+        self.doom = game.retrograde(other_turns, lambda state: game.outcome[state] in avoid)
         self.team_stops = game.retrograde(self.team_turns, game.stops)
         self.others_stop = game.retrograde(other_turns, game.stops)
-        # the plies of each entry that move each collector, to count its moves in d plies
+        # the plies of each entry that move each collector, to count its moves in within plies
         self.collector_turns = [{t for t, roles in enumerate(rules.turns) if rules.roles[p] in roles}
                                 for p in self.items.piece]
         self.lost = game.layout.lost
@@ -162,75 +164,75 @@ class BoundedSolver:
         self._order: dict = {}
         self._gains: dict = {}
         self.nodes = 0
-        self.budget = budget or Budget(self.limits, f"the positions of {board.name}",
+        self.budget = budget or LimitGuard(self.limits, f"the positions of {board.name}",
                                        lambda needed: "Ask with a smaller horizon (--horizon N).")
 
     # --- the game on top of the abstraction ----------------------------------------------------
-    def plies_from(self, i: int) -> list[tuple]:
-        """[(move, j, kept)] of abstract position ``i``: ``items & kept`` are the items left
+    def plies_from(self, state: int) -> list[tuple]:
+        """[(move, successor, keep_mask)] of abstract position ``state``: ``items & keep_mask`` are the items plies_left
         after the ply (a collector that moves takes the item where its move ends)."""
-        found = self._plies.get(i)
+        found = self._plies.get(state)
         if found is None:
             game, rules = self.game, self.board.rules
-            movers = rules.turns[game.turn[i]]
+            movers = rules.turns[game.turn[state]]
             found = []
-            for move, j in game.succ[i]:
+            for move, successor in game.succ[state]:
                 taken = 0
                 for k, piece in enumerate(self.items.piece):
                     if rules.roles[piece] in movers:
-                        taken |= self.items.bit[k].get(game.cells[j][piece], 0)
-                found.append((move, j, ~taken))
-            self._plies[i] = found
+                        taken |= self.items.bit[k].get(game.cells[successor][piece], 0)
+                found.append((move, successor, ~taken))
+            self._plies[state] = found
         return found
 
-    def search_order(self, i: int, first_longest: bool) -> list[tuple]:
+    def search_order(self, state: int, first_longest: bool) -> list[tuple]:
         """:meth:`plies_from` with the moves after which an avoided end is forced latest first
         (or soonest first): the team looks for a way out, the others for the closing move."""
-        key = (i, first_longest)
+        key = (state, first_longest)
         found = self._order.get(key)
         if found is None:
-            found = self._order[key] = sorted(self.plies_from(i), key=lambda ply: self.doom[ply[1]],
+            found = self._order[key] = sorted(self.plies_from(state), key=lambda ply: self.doom[ply[1]],
                                               reverse=first_longest)
         return found
 
-    def children(self, i: int, items: int):
-        """[(move, j, items after)] of abstract position ``i`` with ``items`` left."""
-        return [(move, j, items & kept) for move, j, kept in self.plies_from(i)]
+    def children(self, state: int, items: int):
+        """[(move, successor, items after)] of abstract position ``state`` with ``items`` plies_left."""
+        return [(move, successor, items & keep_mask) for move, successor, keep_mask in self.plies_from(state)]
 
-    def stop_score(self, i: int, items: int, left: int) -> int | None:
-        """The role's score if the game stops at ``i`` with ``left`` plies left, else None."""
+    def stop_score(self, state: int, items: int, plies_left: int) -> int | None:
+        """The role's score if the game stops at ``state`` with ``plies_left`` plies plies_left, else None."""
         game = self.game
-        if game.outcome[i] is not None:
-            return self.scores.value(self.scores.at_end[game.outcome[i]], self.items.taken(items))
-        if left == 0 or not game.succ[i]:
-            return self.timeout_score(i, items)
+        if game.outcome[state] is not None:
+            return self.scores.value(self.scores.at_end[game.outcome[state]], self.items.taken(items))
+        if plies_left == 0 or not game.succ[state]:
+            return self.timeout_score(state, items)
         return None
 
-    def timeout_score(self, i: int, items: int) -> int:
-        """The role's score if the plies run out at ``i``: the first timeout entry that holds."""
-        entry = self.game.tmatch[i] if self.game.tmatch[i] is not None else len(self.scores.at_timeout) - 1
+    def timeout_score(self, state: int, items: int) -> int:
+        """The role's score if the plies run out at ``state``: the first timeout entry that holds."""
+        entry = self.game.tmatch[state] if self.game.tmatch[state] is not None else len(self.scores.at_timeout) - 1
         return self.scores.value(self.scores.at_timeout[entry], self.items.taken(items))
 
-    def reference(self, i: int, items: int) -> float:
-        """The score the answers measure plies against: the timeout score at ``i``, except where a
+    def reference(self, state: int, items: int) -> float:
+        """The score the answers measure plies against: the timeout score at ``state``, except where a
         conditional timeout entry gives it and it is the role's top score (then forced by the
         role, by an end or by the step limit: the reference lies just below it) or its lowest
         (forced by the others: just above it)."""
-        ref = self.timeout_score(i, items)
-        if self.game.tmatch[i] is not None and ref == self.thresholds[-1]:
-            return ref - 0.5
-        if self.game.tmatch[i] is not None and ref == self.thresholds[0]:
-            return ref + 0.5
-        return ref
+        reference = self.timeout_score(state, items)
+        if self.game.tmatch[state] is not None and reference == self.thresholds[-1]:
+            return reference - 0.5
+        if self.game.tmatch[state] is not None and reference == self.thresholds[0]:
+            return reference + 0.5
+        return reference
 
-    def gains(self, i: int, plies: int) -> tuple[int, ...]:
-        """The most moves each collector makes in the next ``plies`` plies from ``i``."""
-        key = (self.game.turn[i], plies)
+    def gains(self, state: int, plies: int) -> tuple[int, ...]:
+        """The most moves each collector makes in the next ``plies`` plies from ``state``."""
+        key = (self.game.turn[state], plies)
         found = self._gains.get(key)
         if found is None:
-            m = len(self.board.rules.turns)
+            entries = len(self.board.rules.turns)
             found = self._gains[key] = tuple(
-                plies if self.lost else sum(1 for j in range(plies) if (key[0] + j) % m in turns)
+                plies if self.lost else sum(1 for ahead in range(plies) if (key[0] + ahead) % entries in turns)
                 for turns in self.collector_turns)
         return found
 
@@ -244,59 +246,59 @@ class BoundedSolver:
     def _goal(self, race: _Race, score: int) -> bool:
         return score >= race.threshold if race.up else score < race.threshold
 
-    def forces(self, race: _Race, i: int, items: int, left: int, d: int) -> bool:
-        """Whether the race's attackers force a stop meeting its goal within ``d`` plies
-        (``d <= left``) from abstract position ``i`` with ``items`` left and ``left`` plies left."""
-        score = self.stop_score(i, items, left)
+    def forces(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
+        """Whether the race's attackers force a stop meeting its goal within ``within`` plies
+        (``within <= plies_left``) from abstract position ``state`` with ``items`` plies_left and ``plies_left`` plies plies_left."""
+        score = self.stop_score(state, items, plies_left)
         if score is not None:
             return self._goal(race, score)
-        if d == 0:
+        if within == 0:
             return False
-        key = (i, items, d == left)
+        key = (state, items, within == plies_left)
         known = race.memo.get(key)
         if known is not None:
             lost_up_to, won_from = known
-            if d <= lost_up_to:
+            if within <= lost_up_to:
                 return False
-            if d >= won_from:
+            if within >= won_from:
                 return True
-        result = self._search(race, i, items, left, d)
+        result = self._search(race, state, items, plies_left, within)
         lost_up_to, won_from = known if known is not None else (-1, UNFORCED)
-        race.memo[key] = (lost_up_to, min(won_from, d)) if result else (max(lost_up_to, d), won_from)
+        race.memo[key] = (lost_up_to, min(won_from, within)) if result else (max(lost_up_to, within), won_from)
         return result
 
-    def _search(self, race: _Race, i: int, items: int, left: int, d: int) -> bool:
+    def _search(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
         self.nodes += 1
         if self.nodes % NODE_CHECK == 0:
             self._check()
         game = self.game
         if self.prune:
-            decided = self._bound(race, i, items, left, d)
+            decided = self._bound(race, state, items, plies_left, within)
             if decided is not None:
                 return decided
-        attacking = (game.turn[i] in self.team_turns) == race.up
-        plies = self.search_order(i, attacking) if race.up else self.plies_from(i)
-        for _, j, kept in plies:
-            if self.forces(race, j, items & kept, left - 1, d - 1) == attacking:
+        attacking = (game.turn[state] in self.team_turns) == race.up
+        plies = self.search_order(state, attacking) if race.up else self.plies_from(state)
+        for _, successor, keep_mask in plies:
+            if self.forces(race, successor, items & keep_mask, plies_left - 1, within - 1) == attacking:
                 return attacking
         return not attacking
 
-    def _bound(self, race: _Race, i: int, items: int, left: int, d: int) -> bool | None:
+    def _bound(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool | None:
         """The race's answer where the abstraction decides it, else None."""
         taken = self.items.taken(items)
         if race.up:
-            low, high = self.scores.span(taken, self.gains(i, min(d, self.doom[i])))
+            low, high = self.scores.span(taken, self.gains(state, min(within, self.doom[state])))
             if high < race.threshold:
                 return False
-            low, _ = self.scores.span(taken, self.gains(i, d))
+            low, _ = self.scores.span(taken, self.gains(state, within))
             if low >= race.threshold:
-                return d == left or self.team_stops[i] <= d
+                return within == plies_left or self.team_stops[state] <= within
             return None
-        low, high = self.scores.span(taken, self.gains(i, d))
+        low, high = self.scores.span(taken, self.gains(state, within))
         if low >= race.threshold:
             return False
         if high < race.threshold:
-            return d == left or self.others_stop[i] <= d
+            return within == plies_left or self.others_stop[state] <= within
         return None
 
     def _check(self) -> None:
@@ -308,124 +310,124 @@ class BoundedSolver:
         self.budget.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
 
     # --- answers --------------------------------------------------------------------------------
-    def value(self, i: int, items: int, left: int) -> int:
+    def value(self, state: int, items: int, plies_left: int) -> int:
         """The role's minimax score: the largest threshold its team forces."""
-        score = self.stop_score(i, items, left)
+        score = self.stop_score(state, items, plies_left)
         if score is not None:
             return score
         candidates = self.thresholds
         if self.prune:
-            _, high = self.scores.span(self.items.taken(items), self.gains(i, min(left, self.doom[i])))
-            low, _ = self.scores.span(self.items.taken(items), self.gains(i, left))
+            _, high = self.scores.span(self.items.taken(items), self.gains(state, min(plies_left, self.doom[state])))
+            low, _ = self.scores.span(self.items.taken(items), self.gains(state, plies_left))
             candidates = [t for t in candidates if low <= t <= high] or [low]
         for threshold in reversed(candidates):
-            if threshold == candidates[0] or self.forces(self.race(True, threshold), i, items, left, left):
+            if threshold == candidates[0] or self.forces(self.race(True, threshold), state, items, plies_left, plies_left):
                 return threshold
         return candidates[0]
 
-    def rank(self, race: _Race, i: int, items: int, left: int) -> int | None:
+    def rank(self, race: _Race, state: int, items: int, plies_left: int) -> int | None:
         """The fewest plies in which the race is forced, None if it is not."""
-        if not self.forces(race, i, items, left, left):
+        if not self.forces(race, state, items, plies_left, plies_left):
             return None
-        low, high = 0, left          # forced within high plies, not within fewer than low
-        while low < high:            # forced within d plies implies within d + 1
+        low, high = 0, plies_left          # forced within high plies, not within fewer than low
+        while low < high:            # forced within within plies implies within within + 1
             middle = (low + high) // 2
-            if self.forces(race, i, items, left, middle):
+            if self.forces(race, state, items, plies_left, middle):
                 high = middle
             else:
                 low = middle + 1
         return low
 
-    def summary(self, i: int, items: int, left: int, ref: int) -> dict:
+    def summary(self, state: int, items: int, plies_left: int, reference: int) -> dict:
         """value, plies, win, win_plies, survives, doom_plies of one probe (as layered.lp)."""
-        value = self.value(i, items, left)
+        value = self.value(state, items, plies_left)
         top = self.thresholds[-1]
-        plies = self.value_plies(value, ref, i, items, left)
+        plies = self.value_plies(value, reference, state, items, plies_left)
         win_plies = None
-        if value == top and top > ref:
-            win_plies = plies if value > ref else self.rank(self.race(True, top), i, items, left)
-        doom = self.doom[i] if self.doom[i] <= left else None
+        if value == top and top > reference:
+            win_plies = plies if value > reference else self.rank(self.race(True, top), state, items, plies_left)
+        doom = self.doom[state] if self.doom[state] <= plies_left else None
         return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
                 "survives": doom is None, "doom_plies": doom}
 
-    def value_plies(self, value: int, ref: int, i: int, items: int, left: int) -> int | None:
+    def value_plies(self, value: int, reference: int, state: int, items: int, plies_left: int) -> int | None:
         """The plies of ``value`` at a probe: the team forces it (above the reference), or the
         others force less than the next score (below); None where it is the reference or,
         below it, where the others cannot (the probe is worth more)."""
-        if value > ref:
-            return self.rank(self.race(True, value), i, items, left)
-        if value < ref:
-            return self.rank(self.race(False, min(t for t in self.thresholds if t > value)), i, items, left)
+        if value > reference:
+            return self.rank(self.race(True, value), state, items, plies_left)
+        if value < reference:
+            return self.rank(self.race(False, min(t for t in self.thresholds if t > value)), state, items, plies_left)
         return None
 
-    def moves(self, i: int, items: int, left: int, ref: int) -> list[tuple]:
-        """[(move symbol, j, items after, summary)] of the side to move (none where the game stops)."""
-        if self.stop_score(i, items, left) is not None:
+    def moves(self, state: int, items: int, plies_left: int, reference: int) -> list[tuple]:
+        """[(move symbol, successor, items after, summary)] of the side to move (none where the game stops)."""
+        if self.stop_score(state, items, plies_left) is not None:
             return []
-        return [(move, j, after, self.summary(j, after, left - 1, ref)) for move, j, after in self.children(i, items)]
+        return [(move, successor, after, self.summary(successor, after, plies_left - 1, reference)) for move, successor, after in self.children(state, items)]
 
-    def line(self, i: int, items: int, left: int, ref: int, probes: list, most: int | None = None) -> list[dict]:
+    def line(self, state: int, items: int, plies_left: int, reference: int, probes: list, most: int | None = None) -> list[dict]:
         """The principal line: the side to move picks its best move by (value, hurry above the
         reference, delay below), ties broken by the move term, as layered.lp does.  Along the
         line every state has the root's value V, so after the first ply only moves worth V
         are candidates, tried in the order of that key."""
         rules = self.board.rules
         out = []
-        team = self.game.turn[i] in self.team_turns
-        scored = [(move, j, after, s["value"], s["plies"]) for move, j, after, s in probes]
+        team = self.game.turn[state] in self.team_turns
+        scored = [(move, successor, after, s["value"], s["plies"]) for move, successor, after, s in probes]
         if not scored:
             return out
         value = (max if team else min)(c[3] for c in scored)
-        chosen = (max if team else min)((c for c in scored if c[3] == value), key=lambda c: self._key(c, ref))
+        chosen = (max if team else min)((c for c in scored if c[3] == value), key=lambda c: self._key(c, reference))
         while chosen is not None:
-            move, j, after = chosen[:3]
-            out.append({"ply": len(out), "side": list(rules.turns[self.game.turn[i]]), "move": format_move(move)})
+            move, successor, after = chosen[:3]
+            out.append({"ply": len(out), "side": list(rules.turns[self.game.turn[state]]), "move": format_move(move)})
             if most is not None and len(out) >= most:
                 break
-            i, items, left = j, after, left - 1
-            chosen = self._pick(i, items, left, value, ref)
+            state, items, plies_left = successor, after, plies_left - 1
+            chosen = self._pick(state, items, plies_left, value, reference)
         return out
 
     @staticmethod
-    def _key(candidate: tuple, ref: int) -> tuple:
-        v, d = candidate[3], candidate[4]
-        return ((v, -d) if v > ref else (v, d) if v < ref else (v, 0)), candidate[0]
+    def _key(candidate: tuple, reference: float) -> tuple:
+        value, plies = candidate[3], candidate[4]
+        return ((value, -plies) if value > reference else (value, plies) if value < reference else (value, 0)), candidate[0]
 
-    def _pick(self, i: int, items: int, left: int, value: int, ref: int) -> tuple | None:
-        """The best move ``(move, j, items after, value, plies)`` of a line state whose value is
+    def _pick(self, state: int, items: int, plies_left: int, value: int, reference: int) -> tuple | None:
+        """The best move ``(move, successor, items after, value, plies)`` of a line state whose value is
         ``value``, None where the game stops.  The team's moves are worth at most the value,
         the others' at least: a move is a candidate when it is worth exactly that."""
-        if self.stop_score(i, items, left) is not None:
+        if self.stop_score(state, items, plies_left) is not None:
             return None
-        team = self.game.turn[i] in self.team_turns
+        team = self.game.turn[state] in self.team_turns
         above = [t for t in self.thresholds if t > value]
         up = self.race(True, value)
         candidates = []
-        for move, j, after in self.children(i, items):
-            if team and value != self.thresholds[0] and not self.forces(up, j, after, left - 1, left - 1):
+        for move, successor, after in self.children(state, items):
+            if team and value != self.thresholds[0] and not self.forces(up, successor, after, plies_left - 1, plies_left - 1):
                 continue                                  # worth less than the value
-            plies = self.value_plies(value, ref, j, after, left - 1)
-            if value < ref and plies is None:
+            plies = self.value_plies(value, reference, successor, after, plies_left - 1)
+            if value < reference and plies is None:
                 continue                                  # worth more than the value
-            candidates.append((move, j, after, value, plies))
-        candidates.sort(key=lambda c: self._key(c, ref), reverse=team)
-        if team or value < ref or not above:
+            candidates.append((move, successor, after, value, plies))
+        candidates.sort(key=lambda c: self._key(c, reference), reverse=team)
+        if team or value < reference or not above:
             return candidates[0] if candidates else None
         nxt = self.race(True, above[0])                  # the others: the first worth no more than the value
-        return next((c for c in candidates if not self.forces(nxt, c[1], c[2], left - 1, left - 1)), None)
+        return next((c for c in candidates if not self.forces(nxt, c[1], c[2], plies_left - 1, plies_left - 1)), None)
 
 
-def _budget(board: Board, query: Query, limits: Limits) -> Budget:
+def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
     """The limits of one bounded solve; the message names the plies and what to try, as the
     layered solver's does (a survive question needs no items: the race solver answers it)."""
-    left = query.remaining(board)
+    plies_left = query.remaining(board)
     items = ", ".join(board.rules.collect)
 
     def hint(needed: int | None) -> str:
-        return (f"Ask with a smaller horizon, e.g. --horizon {max(1, left // 2)}"
+        return (f"Ask with a smaller horizon, e.g. --horizon {max(1, plies_left // 2)}"
                 + (", or raise --max-memory" if needed is not None else "")
                 + (f", or ask --query survive (it does not need the {items})" if query.kind != "survive" else "") + ".")
-    return Budget(limits, f"the positions within {left} plies", hint)
+    return LimitGuard(limits, f"the positions within {plies_left} plies", hint)
 
 
 def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prune: bool = True,
@@ -438,24 +440,25 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     limits = limits or Limits()
     if query.strategy:
         raise QueryError("--strategy: strategies are written for games solved by races only")
-    budget = _budget(board, query, limits)
+    budget = _search_limits(board, query, limits)
     if memo is None:
         budget.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
         game = abstract_game(board, [query.position])
         grounded = time.perf_counter()
-        solver = BoundedSolver(board, game, query.role, limits, prune, budget)
+        solver = BoundedSearch(board, game, query.role, limits, prune, budget)
     else:
         game, solver = memo.solver(query, limits, prune, budget)
         grounded = time.perf_counter()
     nodes = solver.nodes
     root = game.state_of(query.position)
     items = solver.items.of(query.position.items_left(board))
-    left = query.remaining(board)
-    ref = solver.reference(root, items)
-    at = solver.summary(root, items, left, ref)
-    probes = solver.moves(root, items, left, ref)
-    line = solver.line(root, items, left, ref, probes, line_plies)
-    moves = sorted((MoveValue(format_move(m), s["value"], s["plies"], s["win"], s["survives"], s["doom_plies"])
+    plies_left = query.remaining(board)
+    reference = solver.reference(root, items)
+    at = solver.summary(root, items, plies_left, reference)
+    probes = solver.moves(root, items, plies_left, reference)
+    line = solver.line(root, items, plies_left, reference, probes, line_plies)
+    moves = sorted((MoveValue(move=format_move(m), value=s["value"], plies=s["plies"], win=s["win"],
+                              survives=s["survives"], doom_plies=s["doom_plies"])
                     for m, _, _, s in probes), key=lambda mv: mv.move)
     if query.kind == "win":
         holds, plies = at["win"], at["win_plies"]
@@ -464,9 +467,25 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     else:
         holds, plies = True, at["plies"]
     solved = time.perf_counter()
-    stats = {"solver": "bounded", "abstract_positions": len(game), "ground_s": round(grounded - started, 4),
-             "ground_atoms": game.ground_atoms, "search_s": round(solved - grounded, 4),
-             "searched": solver.nodes - nodes, "remembered": sum(len(r.memo) for r in solver.races.values()),
-             "races": len(solver.races), "choices": 0, "total_s": round(solved - started, 4)}
-    return Answer(board.name, query.role, query.kind, holds, at["value"], plies, at["win"], at["win_plies"],
-                  at["survives"], at["doom_plies"], left, query.position.as_dict(board), moves, line, stats)
+    stats = SolveStats(solver="bounded", abstract_positions=len(game), ground_s=round(grounded - started, 4),
+                       ground_atoms=game.ground_atoms, search_s=round(solved - grounded, 4),
+                       searched=solver.nodes - nodes, remembered=sum(len(r.memo) for r in solver.races.values()),
+                       races=len(solver.races), choices=0, total_s=round(solved - started, 4))
+    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
+                  win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
+                  remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats)
+
+
+class BoundedSolver:
+    """The bounded solver as a :class:`~gridsolve.solve.answer.Solver`: the layered questions
+    about games with items that :func:`applies` to."""
+
+    name = "bounded"
+
+    def serves(self, question: Question) -> bool:
+        plan = question.plan
+        return plan.mode is Mode.LAYERED and applies(question.board, question.query, bool(plan.split_team))
+
+    def answer(self, question: Question) -> Answer:
+        return solve_bounded(question.board, question.query, question.limits, line_plies=question.line_plies,
+                             memo=question.memo)

@@ -1,7 +1,7 @@
 """The bounded solver's work kept across questions (``gridsolve ask``, ``play``).
 
 A :class:`BoundedMemo` holds one abstract game, ground from every position asked about so far,
-and one :class:`~gridsolve.solve.bounded.BoundedSolver` per role: the races' transposition
+and one :class:`~gridsolve.solve.bounded.BoundedSearch` per role: the races' transposition
 tables are keyed by the abstract position, the items left and whether the plies asked are all
 that are left, not by the question's root nor its horizon, so a race forced (or not) for one
 question is known for every later one.  A question at a position the abstract game does not
@@ -15,8 +15,8 @@ from ..compile.state import layout_for
 from ..language.model import Board
 from ..language.position import Position, Query
 from .abstract import AbstractGame, abstract_game
-from .bounded import BoundedSolver
-from .limits import Budget, Limits, estimate_positions
+from .bounded import BoundedSearch
+from .limits import LimitGuard, Limits, estimate_positions
 
 
 class BoundedMemo:
@@ -28,7 +28,7 @@ class BoundedMemo:
         self.board = board
         self.roots = list(dict.fromkeys(roots))
         self.game: AbstractGame | None = None
-        self.solvers: dict[tuple[str, bool], BoundedSolver] = {}
+        self.solvers: dict[tuple[str, bool], BoundedSearch] = {}
         self.base: int | None = None
         self.groundings = 0
 
@@ -36,7 +36,7 @@ class BoundedMemo:
         term = clingo.parse_term(self.game.layout.root_term(position, self.board))
         return term in self.game.index
 
-    def solver(self, query: Query, limits: Limits, prune: bool, budget: Budget) -> tuple[AbstractGame, BoundedSolver]:
+    def solver(self, query: Query, limits: Limits, prune: bool, budget: LimitGuard) -> tuple[AbstractGame, BoundedSearch]:
         """The abstract game and the solver of ``query``'s role, with ``limits`` and ``budget``
         for this question; the memory held by the tables of earlier questions counts against
         its limit (the budget's base is the process before the first question)."""
@@ -53,7 +53,7 @@ class BoundedMemo:
         key = (query.role, prune)
         solver = self.solvers.get(key)
         if solver is None:
-            solver = self.solvers[key] = BoundedSolver(self.board, self.game, query.role, limits, prune, budget)
+            solver = self.solvers[key] = BoundedSearch(self.board, self.game, query.role, limits, prune, budget)
         solver.limits, solver.budget = limits, budget
         return self.game, solver
 

@@ -1,6 +1,6 @@
 """Ground once, ask many times: one grounding of a board's game graph answers many queries.
 
-The race ranks (what encodings/solve.lp derives as ``won(K,S,D)``) are properties of positions:
+The race ranks (what encodings/solve.lp derives as ``won_in(K,S,D)``) are properties of positions:
 they do not depend on the position a query starts from nor on its horizon.  An :class:`Engine`
 grounds the game graph once with clingo, over the positions reachable from its roots
 (:class:`gridsolve.solve.retro.RaceGraph`), computes the ranks of every served role's races in
@@ -10,9 +10,8 @@ ground call and no solve, however many were asked before, except for the names o
 of the positions its answer looks at (ground once per position).  The answers are those of the
 single-shot program that ``gridsolve compile`` prints (tests/test_retro.py, tests/test_engine.py).
 
-:class:`Asker` is what verify, play and ask use: it answers each query from an engine when the
-race solver can (grounding a new one, with one more root, only for a position the current one
-does not reach) and otherwise with a single-shot solve (the layered solver).
+:class:`RaceSolver` is the race solver as a :class:`~gridsolve.solve.answer.Solver`: one engine
+per question; :class:`gridsolve.solve.asker.Asker` keeps one for many.
 """
 from __future__ import annotations
 
@@ -21,15 +20,16 @@ import time
 
 import clingo
 
-from ..compile.compiler import Program, plan_query, shared_races
-from ..errors import EncodingError, MemoryLimitError
+from ..compile.compiler import Program
+from ..compile.planning import Mode, plan_query, shared_races
+from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
-from .boundedmemo import BoundedMemo
 from .rankread import RankIndex
 from .limits import Limits
 from .retro import RaceGraph
-from .solver import Answer, _Model, race_budget, read_answer, solve
+from .answer import Answer, Question, SolveStats
+from .driver import Model, race_limits, read_answer
 
 
 def race_roles(board: Board) -> dict[str, bool]:
@@ -39,7 +39,7 @@ def race_roles(board: Board) -> dict[str, bool]:
     for role in board.rules.roles:
         for kind in ("value", "survive"):
             plan = plan_query(board, Query(role, kind))
-            if plan.mode == "race":
+            if plan.mode is Mode.RACE:
                 out[role] = plan.value
                 break
     return out
@@ -68,7 +68,7 @@ class Engine:
         self.roots = list(roots)
         rules = board.rules
         self.plies = rules.last_step - rules.first_step if plies is None else plies
-        budget = race_budget(board, self.layout, self.roots, limits or Limits(), started)
+        budget = race_limits(board, self.layout, self.roots, limits or Limits(), started)
         self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], budget)
         ranked = time.perf_counter()
         self.levels = 0
@@ -104,17 +104,17 @@ class Engine:
         plan, value = self.plans[query.role]
         remaining = query.remaining(self.board)
         root = clingo.parse_term(self.layout.root_term(query.position, self.board))
-        model = _Model()
+        model = Model()
         model.collect(self.index.shown(self.asked, self.board.rules, query.role, plan, value, root, remaining))
         if line_plies != 0:
             last = remaining if line_plies is None else min(remaining, max(1, line_plies) - 1)
             model.collect(self.index.line(self.asked, self.board.rules, query.role, plan, value, root, remaining, last))
         done = time.perf_counter()
         graph = self.graph
-        stats = {"engine_ground_s": round(self.ground_s, 4), "graph_ground_s": graph.ground_s,
-                 "graph_read_s": graph.read_s, "rank_s": round(self.rank_s, 4), "levels": self.levels,
-                 "positions": graph.n, "moves": graph.edges, "queries": self.asked,
-                 "answer_s": round(done - started, 4), "solve_s": 0.0, "total_s": round(done - started, 4)}
+        stats = SolveStats(solver="race", engine_ground_s=round(self.ground_s, 4), graph_ground_s=graph.ground_s,
+                           graph_read_s=graph.read_s, rank_s=round(self.rank_s, 4), levels=self.levels,
+                           positions=graph.n, moves=graph.edges, queries=self.asked,
+                           answer_s=round(done - started, 4), solve_s=0.0, total_s=round(done - started, 4))
         program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
         answer = read_answer(model, program, self.board, stats, self.asked)
         if line_plies == 0:
@@ -124,52 +124,19 @@ class Engine:
     answer_from_ranks = answer      # (the name of the answers read off the ranks before every answer was)
 
 
-class Asker:
-    """Answers queries about one board: from an :class:`Engine` where the race solver answers
-    them, else by solving the query alone.  The engine is ground from ``roots`` with the ranks
-    up to ``plies`` (None: the whole game); it is ground again only for a position the roots
-    do not reach (which becomes one more root) or for more plies.  The bounded solver's
-    questions share one :class:`~gridsolve.solve.boundedmemo.BoundedMemo` (its abstract game
-    and transposition tables, rooted alike).
-    ``groundings`` counts the engines built."""
+class RaceSolver:
+    """The race solver as a :class:`~gridsolve.solve.answer.Solver`: the questions planned by
+    races (:func:`~gridsolve.compile.planning.plan_query`) without ``--strategy``, each from an
+    engine ground from its position."""
 
-    def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None):
-        self.board = board
-        self.roots = list(dict.fromkeys(roots))
-        self.plies = plies
-        self.engine: Engine | None = None
-        self.memo: BoundedMemo | None = None     # the bounded solver's work, kept across questions
-        self.groundings = 0
+    name = "race"
 
-    @classmethod
-    def for_queries(cls, board: Board, queries: list[Query]) -> "Asker":
-        """An Asker whose first grounding serves all of ``queries``: rooted at their positions,
-        with the ranks up to the most plies any of them has left."""
-        return cls(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None))
+    def serves(self, question: Question) -> bool:
+        return question.plan.mode is Mode.RACE and not question.query.strategy
 
-    def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
-        """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
-        principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
-        if query.strategy or query.hidden or plan_query(self.board, query).mode != "race":
-            if self.memo is None:
-                self.memo = BoundedMemo(self.board, self.roots)
-            plies = None if line_plies is None else max(1, line_plies)
-            try:
-                answer = solve(self.board, query, limits, line_plies=plies, memo=self.memo)
-            except MemoryLimitError:
-                if not self.memo.forget():     # the earlier questions' tables took the room: without them
-                    raise
-                answer = solve(self.board, query, limits, line_plies=plies, memo=self.memo)
-            if line_plies == 0:
-                answer.line = None
-            return answer
-        if self.engine is None or not self.engine.serves(query):
-            if query.position not in self.roots:
-                self.roots.append(query.position)
-            if self.plies is not None:
-                self.plies = max(self.plies, query.remaining(self.board))
-            # the engine serves the questions after this one too: their memory limit, not this one's time
-            shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
-            self.engine = Engine(self.board, self.roots, plies=self.plies, limits=shared)
-            self.groundings += 1
-        return self.engine.answer(query, line_plies)
+    def answer(self, question: Question) -> Answer:
+        board, query = question.board, question.query
+        answer = Engine(board, [query.position], [query.role], query.remaining(board), question.limits).answer(query)
+        answer.stats = dataclasses.replace(answer.stats, compile_s=0.0,
+                                           total_s=round(time.perf_counter() - question.started, 4))
+        return answer

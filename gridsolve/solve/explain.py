@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from ..errors import QueryError
 from ..language.model import Board
 from ..language.position import Position, Query
-from .engine import Asker
+from .asker import Asker
 from .explore import examine, move_parts
-from .solver import Answer
+from .answer import Answer
 from .walls import (Outcome, Wall, WallGraph, graph_supported, interior_walls, outcomes, solve_outcome,
                     solve_variant)
 

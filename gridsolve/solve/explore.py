@@ -13,7 +13,7 @@ from ..compile.gamerules import game_rules, score_rules, with_domain
 from ..language.model import Board
 from ..language.position import Position
 from ..resources import encoding
-from .solver import format_move
+from .driver import format_move
 from ..compile.state import layout_for
 
 

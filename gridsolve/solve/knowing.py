@@ -49,8 +49,10 @@ from ..compile.knowledge import knowledge_for, robust_board
 from ..language.model import DELTA, DIRECTIONS, Board
 from ..language.position import Position, Query
 from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
-from .limits import Budget
-from .solver import Answer, Limits, MoveValue, format_move
+from .limits import LimitGuard
+from .answer import Answer, MoveValue, SolveStats
+from .driver import format_move
+from .limits import Limits
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
@@ -290,14 +292,14 @@ class KnowingGame:
 class KnowingSolver:
     """Threshold races of one role over a :class:`KnowingGame`; see the module docstring."""
 
-    def __init__(self, kgame: KnowingGame, limits: Limits | None = None, budget: Budget | None = None,
+    def __init__(self, kgame: KnowingGame, limits: Limits | None = None, budget: LimitGuard | None = None,
                  prune: bool = True):
         self.k, self.game = kgame, kgame.game
         board, role = kgame.board, kgame.role
         rules = board.rules
         self.role, self.prune = role, prune
         self.limits = limits or Limits()
-        self.budget = budget or Budget(self.limits, "the robust positions", lambda needed: "")
+        self.budget = budget or LimitGuard(self.limits, "the robust positions", lambda needed: "")
         self.thresholds = rules.scores_of(role)
         self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
         self.avoid = avoid_ends(board, role)
@@ -541,13 +543,13 @@ class KnowingSolver:
         return 0
 
 
-def _budget(board: Board, query: Query, limits: Limits) -> Budget:
+def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
     left = query.remaining(board)
 
     def hint(needed: int | None) -> str:
         return ("Raise --max-memory or the time limit" if needed is not None else "Raise the time limit") + \
             f", or ask about fewer plies with --horizon N (N < {left})."
-    return Budget(limits, f"the robust positions within {left} plies", hint)
+    return LimitGuard(limits, f"the robust positions within {left} plies", hint)
 
 
 def _abstract(position: Position) -> Position:
@@ -558,7 +560,7 @@ SHARED_ENTRIES = 1_000_000    # the transposition table kept for the next questi
 _PREPARED: dict = {}      # (board id, role, prune) -> (board, KnowingGame, KnowingSolver): the last few
 
 
-def _prepared(board: Board, query: Query, limits: Limits, budget: Budget, prune: bool):
+def _prepared(board: Board, query: Query, limits: Limits, budget: LimitGuard, prune: bool):
     """The game and solver of ``board`` and the query's role, kept between questions (``ask``:
     the abstract game is ground once for the positions asked about so far, and the races'
     transposition table, which does not depend on the position asked about, is shared)."""
@@ -612,7 +614,7 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     :func:`applies`), exact for its plies left (the step limit, or ``--horizon``)."""
     started = time.perf_counter()
     limits = limits or Limits()
-    budget = _budget(board, query, limits)
+    budget = _search_limits(board, query, limits)
     kgame, solver = _prepared(board, query, limits, budget, prune)
     grounded = time.perf_counter()
     root = kgame.game.state_of(_abstract(query.position))
@@ -626,7 +628,8 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     at = solver.at(root, know, left, ref)
     probes = solver.moves(root, know, left, ref)
     line = solver.line(root, know, left, ref, at["value"], line_plies)
-    moves = sorted((MoveValue(move, s["value"], s["plies"], s["win"], s["survives"], s["doom_plies"])
+    moves = sorted((MoveValue(move=move, value=s["value"], plies=s["plies"], win=s["win"], survives=s["survives"],
+                              doom_plies=s["doom_plies"])
                     for move, _, s in probes), key=lambda mv: mv.move)
     if query.kind == "win":
         holds, plies = at["win"], at["win_plies"]
@@ -635,12 +638,14 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     else:
         holds, plies = True, at["plies"]
     solved = time.perf_counter()
-    stats = {"solver": "robust search", "abstract_positions": len(kgame.game), "ground_s": round(grounded - started, 4),
-             "ground_atoms": kgame.game.ground_atoms, "search_s": round(solved - grounded, 4),
-             "searched": solver.nodes, "remembered": len(solver.memo), "total_s": round(solved - started, 4)}
-    return Answer(board.name, query.role, query.kind, holds, at["value"], plies, at["win"], at["win_plies"],
-                  at["survives"], at["doom_plies"], left, query.position.as_dict(board), moves, line, stats,
-                  None, True)
+    stats = SolveStats(solver="robust search", abstract_positions=len(kgame.game),
+                       ground_s=round(grounded - started, 4), ground_atoms=kgame.game.ground_atoms,
+                       search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=len(solver.memo),
+                       total_s=round(solved - started, 4))
+    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
+                  win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
+                  remaining=left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
+                  hidden=True)
 
 
 def placement_values(board: Board, role: str, position: Position, placements: list[dict],
@@ -650,7 +655,7 @@ def placement_values(board: Board, role: str, position: Position, placements: li
     limit: the robust position with every obstacle found (then every other cell is free)."""
     limits = limits or Limits()
     query = Query(role, "value", position, hidden=True)
-    kgame, solver = _prepared(board, query, limits, _budget(board, query, limits), True)
+    kgame, solver = _prepared(board, query, limits, _search_limits(board, query, limits), True)
     i = kgame.game.state_of(_abstract(position))
     left = query.remaining(board)
     marks = kgame.knows.marks

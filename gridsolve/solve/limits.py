@@ -1,17 +1,17 @@
 """Limits of a solve: memory and time, checked by every solver path before and while it grounds.
 
 Every path that grounds (the race solver, the layered solver, the engine of ``ask``, ``verify``
-and ``play``, the generator's judge) goes through a :class:`Budget`:
+and ``play``, the generator's judge) goes through a :class:`LimitGuard`:
 
 * **before grounding**, :func:`estimate_positions` bounds the positions the program can
   reach from the board (the cells each piece can reach, the sides, the kept state), and
-  :meth:`Budget.before` refuses a program whose positions cannot fit: at ``BYTES_PER_POSITION``
+  :meth:`LimitGuard.before` refuses a program whose positions cannot fit: at ``BYTES_PER_POSITION``
   (the least any game measured needs; ``GRAPH_BYTES`` for the race solver's game graph), or, where that leaves it open, at the bytes a
   position and its moves take (:func:`average_moves`, from encodings/moves.lp);
-* **between ground calls** (level by level, depth by depth), :meth:`Budget.after` reads the
+* **between ground calls** (level by level, depth by depth), :meth:`LimitGuard.after` reads the
   resident memory and stops when it, with the growth expected of the next call, passes the
   limit;
-* **during a ground call**, which clingo cannot interrupt, :meth:`Budget.ground` caps the
+* **during a ground call**, which clingo cannot interrupt, :meth:`LimitGuard.ground` caps the
   address space (``RLIMIT_AS``) at what the limit leaves, so that gringo's allocation fails
   with a ``MemoryError`` before the process passes the limit; the grounding is dropped and the
   error is the same :class:`~gridsolve.errors.LimitError`.
@@ -170,8 +170,8 @@ def average_moves(board: Board, distinct: bool = False) -> float:
 
 # - The budget of one grounding ---
 
-class Budget:
-    """The limits of one grounding, with what the error says: ``subject`` (what does not fit,
+class LimitGuard:
+    """The limits of one grounding or search, checked as it goes, with what the error says: ``subject`` (what does not fit,
     e.g. "the positions within 50 plies") and ``hint`` (what to try; called with the amount of
     memory the program was seen to need, or None)."""
 

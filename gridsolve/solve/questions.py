@@ -6,7 +6,7 @@ Each question is one line of JSON with the options of ``gridsolve solve``::
 
 (every key optional; ``at`` may also be a list of ``"piece=x,y"``; ``"line": false`` asks
 for the answer without its principal line).  Blank lines and lines
-starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.solve.engine.Asker`:
+starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.solve.asker.Asker`:
 the questions the race solver answers share one grounding; when all questions are known in
 advance (a file), it is rooted at all their positions, so that it grounds once.
 """
@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .engine import Asker
+from .asker import Asker
 from ..errors import GridsolveError, QueryError
 from ..language.model import Board
 from ..language.position import Query, make_query

@@ -1,6 +1,6 @@
 """Answers read off the race ranks, by the rules of encodings/answer.lp.
 
-A question needs only the ranks (``won(K,S,D)`` of encodings/solve.lp) of its position and of
+A question needs only the ranks (``won_in(K,S,D)`` of encodings/solve.lp) of its position and of
 the positions after each legal move, and the principal line those of the positions along it.
 :class:`RankIndex` holds the ranks of an engine's races (arrays over the positions of its
 :class:`~gridsolve.solve.retro.RaceGraph`), and derives the atoms that the ``output(q)`` part

@@ -8,7 +8,7 @@ graph is read out of clingo's symbolic atoms as the raw 64-bit symbols of the po
 makes one symbol of equal terms, so equal positions have equal symbols), numbered in arrays,
 and :meth:`RaceGraph.ranks` computes the rank of every position in a race level by level from
 the frontier, with a counter of open successors per defending position and the predecessors in
-one array (compressed rows): what encodings/solve.lp derives in clingo (``won(K,S,D)``), on the
+one array (compressed rows): what encodings/solve.lp derives in clingo (``won_in(K,S,D)``), on the
 same graph, in a few array operations a level.  tests/test_retro.py checks that both give the
 same ranks on random boards of every rule option.
 
@@ -29,7 +29,7 @@ from ..compile.compiler import graph_program
 from ..compile.gamerules import MOVE_MARK
 from ..errors import EncodingError
 from ..language.model import Board
-from .limits import Budget
+from .limits import LimitGuard
 
 try:        # clingo's own C bindings: the graph is read without a Python object per atom
     from clingo._internal import _ffi, _lib
@@ -135,7 +135,7 @@ class RaceGraph:
     (by their clingo symbol), the side to move, the end that decides each terminal position,
     the distinct successors and the predecessors."""
 
-    def __init__(self, board: Board, layout, roots: list[str], budget: Budget):
+    def __init__(self, board: Board, layout, roots: list[str], budget: LimitGuard):
         started = time.perf_counter()
         self.board, self.layout = board, layout
         program = graph_program(board, layout, roots)
@@ -204,7 +204,7 @@ class RaceGraph:
         """Race (``attackers``: turns entries, ``targets``: end names): the rank of every
         position (plies to a target end under best play, attackers hurrying, defenders
         delaying; -1: not forced within ``levels`` plies), and the levels computed (up to the
-        first that decided nothing, at most ``levels``), as encodings/solve.lp's ``won/3``."""
+        first that decided nothing, at most ``levels``), as encodings/solve.lp's ``won_in/3``."""
         rank = np.full(self.n, -1, dtype=np.int32)
         wanted = [self.ends.index(e) for e in targets if e in self.ends]
         frontier = np.flatnonzero(np.isin(self.outcome, wanted)).astype(np.int32)

@@ -22,8 +22,9 @@ from dataclasses import replace
 from ..errors import LimitError
 from ..language.model import Board
 from ..language.position import Query
+from .answer import Answer, Question, Solver
 from .knowing import applies, solve_knowing
-from .solver import Answer, Limits, solve as solve_exact
+from .limits import Limits
 
 FIRST_HORIZON = 8
 STEP = 2
@@ -38,24 +39,28 @@ def certain(value, plies, survives, doom, left: int, scores: list[int]) -> bool:
     return value == scores[0] and (not survives and doom is not None and doom < left)
 
 
-def solve_hidden(board: Board, query: Query, limits: Limits | None = None, deepest: int | None = None,
+def solve_hidden(board: Board, query: Query, exact: Solver, limits: Limits | None = None, deepest: int | None = None,
                  line_plies: int | None = None) -> Answer:
     """The robust answer to the ``--hidden`` question ``query``: by the knowledge search where it
-    applies; else, with a horizon, the compiled robust game; else exact when the whole game
-    fits, or from the first horizon whose answer is certain; a LimitError when none is up to
-    ``deepest`` plies (default: as deep as the limits allow)."""
+    applies; else, with a horizon, the compiled robust game (answered by ``exact``, the solvers
+    of full-information questions); else exact when the whole game fits, or from the first
+    horizon whose answer is certain; a LimitError when none is up to ``deepest`` plies
+    (default: as deep as the limits allow)."""
+    def solve_exact(query: Query) -> Answer:
+        return exact.answer(Question(board, query, limits))
+
     if applies(board, query):
         return solve_knowing(board, query, limits, line_plies)
     if query.horizon is not None:
-        return solve_exact(board, query, limits, bounded=False)
+        return solve_exact(query)
     remaining = query.remaining(board)
     if remaining <= FIRST_HORIZON:
-        return solve_exact(board, replace(query, horizon=remaining), limits, bounded=False)
+        return solve_exact(replace(query, horizon=remaining))
     scores = board.rules.scores_of(query.role)
     horizon, last = FIRST_HORIZON, None
     while horizon < remaining:
         try:
-            answer = solve_exact(board, replace(query, horizon=horizon), limits, bounded=False)
+            answer = solve_exact(replace(query, horizon=horizon))
         except LimitError as exc:
             if last is None:
                 raise
@@ -68,7 +73,7 @@ def solve_hidden(board: Board, query: Query, limits: Limits | None = None, deepe
         last, horizon = answer, horizon + STEP
         if deepest is not None and horizon > deepest:
             raise LimitError(f"the robust answer within {remaining} plies is not settled by the first {deepest} plies")
-    return solve_exact(board, replace(query, horizon=remaining), limits, bounded=False)
+    return solve_exact(replace(query, horizon=remaining))
 
 
 def _widened(answer: Answer, remaining: int, horizon: int, scores: list[int]) -> Answer:
@@ -77,5 +82,23 @@ def _widened(answer: Answer, remaining: int, horizon: int, scores: list[int]) ->
     for move in answer.moves:
         move.exact = certain(move.value, move.plies, move.survives, move.doom_plies, horizon - 1, scores)
     answer.remaining = remaining
-    answer.stats = {**answer.stats, "settled_at": horizon}
+    answer.stats = replace(answer.stats, settled_at=horizon)
     return answer
+
+
+class HiddenSolver:
+    """The robust solver as a :class:`~gridsolve.solve.answer.Solver`: the ``--hidden``
+    questions, with ``exact`` (the solvers of full-information questions) for the compiled
+    robust game."""
+
+    name = "hidden"
+
+    def __init__(self, exact: Solver):
+        self.exact = exact
+
+    def serves(self, question: Question) -> bool:
+        return question.query.hidden
+
+    def answer(self, question: Question) -> Answer:
+        return solve_hidden(question.board, question.query, self.exact, question.limits,
+                            line_plies=question.line_plies)

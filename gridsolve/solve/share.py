@@ -17,7 +17,8 @@ from ..compile.knowledge import knowledge_for, robust_board
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
-from .solver import Limits, format_move, ground_values
+from .driver import format_move, ground_values
+from .limits import Limits
 
 
 def placement_values(board: Board, role: str, position: Position, placements: list[dict],

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import clingo
 
-from ..compile.planning import plan_query, plan_races
+from ..compile.planning import Mode, plan_query, plan_races
 from ..compile.state import layout_for
 from ..errors import EncodingError
 from ..language.model import DELTA, Board, Cell
@@ -124,7 +124,7 @@ def solve_variant(board: Board, query: Query, wall: Wall) -> Outcome:
 def graph_supported(board: Board, query: Query) -> bool:
     """Whether :class:`WallGraph` answers ``query``: a race-solver question, and no end that
     depends on walls (``nearer`` measures distances along open steps)."""
-    return plan_query(board, query).mode == "race" and not any(e.when.nearer for e in board.rules.ends)
+    return plan_query(board, query).mode is Mode.RACE and not any(e.when.nearer for e in board.rules.ends)
 
 
 GRAPH_SHOW = "#show. #show e(S,S2) : edge(S,_,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."

@@ -9,7 +9,7 @@ from ..generate.generate import Request, format_generated, generate, parse_range
 from ..errors import QueryError
 from ..generate.genchoices import DEFAULT_TIMEOUT, REQUIREMENTS, SYMMETRIES
 from ..language.model import Board
-from ..play import Game
+from ..play.game import Game
 
 __all__ = ["Game", "REQUIREMENTS", "generate_levels"]
 

@@ -2,11 +2,13 @@
 cells it walks, and the principal line ply by ply with its arrows."""
 from __future__ import annotations
 
+import dataclasses
+
 from ..language.model import Board
 from ..language.position import Position, Query, make_query
 from ..render import describe_position, verdict
 from ..solve.explore import examine, move_parts
-from ..solve.solver import Answer
+from ..solve.answer import Answer
 from ..svg import CELL, MARGIN, TITLE, _path as walked, board_svg, follow_line
 
 
@@ -52,5 +54,5 @@ def payload(board: Board, query: Query, answer: Answer, moves_to: dict | None = 
             "value": answer.value, "plies": answer.plies, "win": answer.win, "win_plies": answer.win_plies,
             "survives": answer.survives, "doom_plies": answer.doom_plies, "remaining": answer.remaining,
             "hidden": answer.hidden, "position": describe_position(board, position), "side": list(side),
-            "moves": moves, "line": line, "stats": {k: v for k, v in answer.stats.items()
+            "moves": moves, "line": line, "stats": {k: v for k, v in dataclasses.asdict(answer.stats).items()
                                                     if isinstance(v, (int, float, str))}}

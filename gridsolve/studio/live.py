@@ -26,7 +26,8 @@ from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.engine import race_roles
 from ..solve.retro import rank_by_levels
-from ..solve.solver import Answer, MoveValue, format_move
+from ..solve.answer import Answer, MoveValue, SolveStats
+from ..solve.driver import format_move
 from ..solve.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
@@ -219,8 +220,8 @@ class LiveGraph:
         if left > 0 and root not in self.outcome:
             for move, t in self.succ[root]:
                 after = self.outcome_at(t, role, left - 1)
-                moves.append(MoveValue(format_move(move), after.value, after.plies, after.win, after.survives,
-                                       after.doom_plies))
+                moves.append(MoveValue(move=format_move(move), value=after.value, plies=after.plies, win=after.win,
+                                       survives=after.survives, doom_plies=after.doom_plies))
         moves.sort(key=lambda m: m.move)
         if query.kind == "win":
             holds, plies = here.win, here.win_plies
@@ -229,9 +230,10 @@ class LiveGraph:
         else:
             holds, plies = True, here.plies
         line = self.line(root, role, left) if value_known else []
-        return Answer(self.board.name, role, query.kind, bool(holds), here.value, plies, here.win, here.win_plies,
-                      here.survives, here.doom_plies, left, query.position.as_dict(self.board), moves, line,
-                      {"solver": "studio graph", "positions": len(self.names)})
+        return Answer(board=self.board.name, role=role, query=query.kind, holds=bool(holds), value=here.value,
+                      plies=plies, win=here.win, win_plies=here.win_plies, survives=here.survives,
+                      doom_plies=here.doom_plies, remaining=left, position=query.position.as_dict(self.board),
+                      moves=moves, line=line, stats=SolveStats(solver="studio graph", positions=len(self.names)))
 
     def line(self, s: int, role: str, left: int) -> list[dict]:
         """The principal line from position ``s``: the side to move picks its best move by the

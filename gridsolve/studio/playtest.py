@@ -1,6 +1,6 @@
 """Playtests: the page plays the level against the solver, as ``gridsolve play`` does.
 
-The game of :mod:`gridsolve.play` runs in a thread: its input lines come from the page (a
+The game of :mod:`gridsolve.play.game` runs in a thread: its input lines come from the page (a
 move, ``hint``, ``quit``, or a placement of secret cells) and what it says goes to the
 page's transcript.  The page sees the position as the human player sees it: marks hidden
 from that role are left out of the picture until its piece bumps on them, and the computer's
@@ -17,7 +17,7 @@ import threading
 from ..errors import GridsolveError
 from ..language.model import Board
 from ..language.position import Position
-from ..play import target
+from ..play.game import target
 from .adapters import Game, new_game
 from .answers import picture
 from .files import StudioError

@@ -34,7 +34,7 @@ from .expect import beeline_unsupported, goal_ends
 from ..language.model import Board
 from ..language.position import Position
 from ..solve.retro import model_arguments
-from ..solve.solver import format_move
+from ..solve.driver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
 

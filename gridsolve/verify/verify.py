@@ -6,7 +6,7 @@
 
 A board's expectations share work: expectations about the same role, position and horizon
 are answered by one query (value, win and survive at once), and the queries of a board share
-one grounding of the race solver (:class:`gridsolve.solve.engine.Asker`).
+one grounding of the race solver (:class:`gridsolve.solve.asker.Asker`).
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from ..language.loader import load_board
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
 from .shard import Shard, select
 from ..language.position import Query
-from ..solve.engine import Asker
+from ..solve.asker import Asker
 from .update import Change, update_file, updated_value
 
 PASS, FAIL, ERROR, TIMED_OUT, UPDATED = "pass", "fail", "error", "timeout", "updated"

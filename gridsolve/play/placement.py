@@ -11,9 +11,9 @@ import random
 import re
 from collections import deque
 
-from .errors import QueryError
-from .language.model import DELTA, DIRECTIONS, Board, Cell
-from .language.secret import allowed_cells, not_on
+from ..errors import QueryError
+from ..language.model import DELTA, DIRECTIONS, Board, Cell
+from ..language.secret import allowed_cells, not_on
 
 SAMPLE = 4000          # placements scored at most (seeded sample beyond)
 FAR = 1000             # the extra steps of a goal made unreachable

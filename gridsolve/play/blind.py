@@ -16,14 +16,15 @@ import math
 import random
 from dataclasses import dataclass, replace
 
-from .language.model import DELTA, Board, Cell
-from .language.position import Position, Query
-from .language.secret import allowed_cells, hidden_marks, secret_count
+from ..language.model import DELTA, Board, Cell
+from ..language.position import Position, Query
+from ..language.secret import allowed_cells, hidden_marks, secret_count
 from .placement import goals, routes
-from .solve import knowing
-from .solve.share import placement_values
-from .errors import LimitError
-from .solve.solver import Answer, solve
+from ..solve import knowing
+from ..solve.share import placement_values
+from ..errors import LimitError
+from ..solve.answer import Answer
+from ..solve.solver import solve
 
 ROBUST_HORIZON = 6       # plies the robust question looks ahead where the whole game does not fit
 SHARE_HORIZON = 8        # plies each placement is solved ahead where the robust search does not apply

@@ -4,7 +4,7 @@ give it the best robust value from the board's position.
 Each placement is put on the board and the robust question (``--hidden``, to the step limit)
 is answered for it; the placements are grouped by that value.  Every placement is solved where
 there are at most ``SAMPLE``; beyond, the ``SAMPLE // 2`` that hurt the others most
-(:func:`gridsolve.placement.hurt`: extra steps to their goal, shortest ways cut) and as many
+(:func:`gridsolve.play.placement.hurt`: extra steps to their goal, shortest ways cut) and as many
 drawn with the seed, and the answer says how many of how many.
 """
 from __future__ import annotations
@@ -14,12 +14,14 @@ import math
 import random
 from dataclasses import dataclass, field, replace
 
-from .errors import LimitError, QueryError
-from .language.model import Board, Cell
-from .language.position import Query, initial_position
-from .language.secret import allowed_cells, secret_count
+from ..errors import LimitError, QueryError
+from ..language.model import Board, Cell
+from ..language.position import Query, initial_position
+from ..language.secret import allowed_cells, secret_count
 from .placement import FAR, hurt
-from .solve.solver import Answer, Limits, solve
+from ..solve.answer import Answer
+from ..solve.limits import Limits
+from ..solve.solver import solve
 
 SAMPLE = 24            # placements solved at most (half the most hurtful, half drawn with the seed)
 PLACEMENT_SECONDS = 3.0  # each placement's robust solve stops after this long (counted as not settled)

@@ -8,9 +8,9 @@ guarantee it solves for).  Cells a role bumps on that the rules mark ``hidden`` 
 for a human player until its piece has bumped on them.
 
 Secret marks the board leaves unplaced are placed first: each human player types its cells
-(never shown to the others), the computer chooses its own (:mod:`gridsolve.placement`).  A
+(never shown to the others), the computer chooses its own (:mod:`gridsolve.play.placement`).  A
 computer role whose bump marks are hidden does not peek: it decides from its own knowledge
-(:mod:`gridsolve.blind`), and ``hint`` gives a human in that role the robust answer and each
+(:mod:`gridsolve.play.blind`), and ``hint`` gives a human in that role the robust answer and each
 move's share of the placements it wins against.
 """
 from __future__ import annotations
@@ -21,14 +21,15 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
 from . import blind, placement
-from .errors import LimitError, MemoryLimitError, QueryError
-from .language.secret import hidden_marks, not_on, owner
-from .solve.explore import Step, examine, move_parts, stop_scores
-from .language.model import DELTA, Board, Cell
-from .language.position import Position, Query
-from .render import draw_position
-from .solve.engine import Asker
-from .solve.solver import Answer, Limits
+from ..errors import LimitError, MemoryLimitError, QueryError
+from ..language.secret import hidden_marks, not_on, owner
+from ..solve.explore import Step, examine, move_parts, stop_scores
+from ..language.model import DELTA, Board, Cell
+from ..language.position import Position, Query
+from ..render import draw_position
+from ..solve.asker import Asker
+from ..solve.answer import Answer
+from ..solve.limits import Limits
 
 SECONDS_PER_MOVE = 20          # about how long the solver may think about a move
 
@@ -69,7 +70,7 @@ class Thinker:
     about a role tells how far the solver can look for it: to the step limit if that fits in
     about ``SECONDS_PER_MOVE``, else the largest horizon (2, 4, 6, ...) whose answer takes no
     more than an eighth of that.  Questions the race solver answers share one grounding (an
-    :class:`~gridsolve.solve.engine.Asker` rooted at the first position asked about: every later
+    :class:`~gridsolve.solve.asker.Asker` rooted at the first position asked about: every later
     position of the game is reachable from it); only the first move of a principal line is
     computed, which is all the game uses."""
 
