@@ -46,6 +46,8 @@ def position(placed) -> Position:
 
 
 CASES = [(rules, size, seed) for rules in RULES for size, seed in (((3, 3), 1), ((4, 3), 2), ((3, 4), 3))]
+CASES += [pytest.param(rules, size, seed, marks=pytest.mark.slow) for rules in RULES
+          for size, seed in (((4, 4), 4), ((4, 4), 5), ((5, 4), 6), ((4, 5), 7))]
 
 
 @pytest.mark.parametrize("rules,size,seed", CASES)
