@@ -59,6 +59,21 @@ class StartVerdict:
         return self.winning / self.paths if self.paths else 0.0
 
 
+def _fields(graph: RaceGraph, count: int) -> np.ndarray:
+    """The first ``count`` arguments of every position term of ``graph`` (side, then each piece's
+    cell), as an (n, count) array: from the position numbers where the graph is joined by pieces
+    (``graph.numbering``), else from the raw clingo symbols."""
+    numbering = graph.numbering
+    if numbering is None:
+        return _numbers(graph.reps, count)
+    keys = np.asarray(graph.reps, dtype=np.int64)
+    columns = [keys // numbering.side_stride]
+    for stride in numbering.strides:
+        cell = keys // stride % numbering.cells
+        columns += [cell // numbering.height + 1, cell % numbering.height + 1]
+    return np.stack(columns, axis=1)[:, :count]
+
+
 def _numbers(reps: np.ndarray, count: int) -> np.ndarray:
     """The first ``count`` arguments of each position symbol in ``reps`` (raw clingo symbols of
     ``s(Side, X1, Y1, ...)`` terms), as an (n, count) array of numbers."""
@@ -117,7 +132,7 @@ class StartGraph:
         attackers, targets = program.plan.races[race - 1]
         self.rank, _ = graph.ranks(attackers, targets, len(program.levels))
         self.roles = rules.roles
-        self._states = [self._decode(numbers) for numbers in _numbers(graph.reps, 1 + 2 * len(self.roles)).tolist()]
+        self._states = [self._decode(numbers) for numbers in _fields(graph, 1 + 2 * len(self.roles)).tolist()]
         self._number = {state: i for i, state in enumerate(self._states)}
         self.starts = np.array([self._number.get(self._root_state(placed), -1) for placed in self.placements])
         self._look: dict = {}
@@ -176,6 +191,9 @@ class StartGraph:
                     moves[j] = after
         found = self._look[state] = (end, moves)
         return found
+
+    def fetch(self, states) -> None:
+        """(The beeline's games fetch positions ahead in one call; the graph holds them all.)"""
 
     def _successors(self, i: int) -> list[int]:
         if not hasattr(self, "_succ"):
