@@ -4,9 +4,10 @@
 initial position (win, survive, plies; the survive query where the role's scores are not
 constants) and, for ``win``, the ``no_beeline`` check.  A rejected layout is forbidden alone.
 
-:func:`good_starts` judges the walls and marks of a layout for every placement of the pieces
+:func:`start_graph` judges the walls and marks of a layout for every placement of the pieces
 at once: one retrograde analysis ranks every position, and so every start (the race solver's
-program with every start as a root).
+game graph with every start as a root; :mod:`gridsolve.generate.startgraph` also plays out
+the beeline of every start there).
 """
 from __future__ import annotations
 
