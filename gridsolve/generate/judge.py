@@ -28,6 +28,7 @@ from ..language.position import Position, Query, initial_position
 from ..solve.answer import Answer
 from ..solve.driver import race_ranks
 from ..solve.solver import solve
+from ..language.kinds import QueryKind, RequireKind
 
 START_LIMIT = 20_000       # good_starts ranks at most this many placements of the pieces
 SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no
@@ -54,11 +55,12 @@ class Verdict:
         return self.reason is None
 
 
-def query_kind(board: Board, role: str, kind: str) -> str:
+def query_kind(board: Board, role: str, kind: RequireKind) -> QueryKind:
     """The question that measures a layout for a requirement of ``kind``: the value query where
     the role's scores are constants or a win is asked (forcing the top score needs the values),
     else (the values would need the layered solver) the survive query."""
-    return "value" if board.rules.constant_scores(role) or kind in ("win", "value") else "survive"
+    return (QueryKind.VALUE if board.rules.constant_scores(role) or kind in (RequireKind.WIN, RequireKind.VALUE)
+            else QueryKind.SURVIVE)
 
 
 def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
@@ -67,7 +69,7 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
     start = initial_position(board)
     answer = solve(board, Query(role, query_kind(board, role, req.kind), start, req.horizon),
                    bounded=req.horizon is None or req.horizon > SHORT_HORIZON)
-    if req.kind == "win":
+    if req.kind == RequireKind.WIN:
         if answer.win and answer.win_plies is None:
             return Verdict(answer, HELD)
         if not answer.win or answer.win_plies > high:
@@ -77,13 +79,13 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
         if not req.trivial_ok and not check_beeline(board, role, start, req.left(board)).holds:
             return Verdict(answer, TRIVIAL)
         return _tested(board, role, start, req, answer)
-    elif req.kind == "value":
+    elif req.kind == RequireKind.VALUE:
         low, high = req.value
         if low is not None and answer.value < low:
             return Verdict(answer, VALUE_LOW)
         if high is not None and answer.value > high:
             return Verdict(answer, VALUE_HIGH)
-    elif req.kind == "lose":
+    elif req.kind == RequireKind.LOSE:
         if answer.survives or answer.doom_plies > high:
             return Verdict(answer, SURVIVES if answer.survives else LOST_TOO_SLOWLY)
         if answer.doom_plies < low:
@@ -146,7 +148,7 @@ def _start_program(board: Board, spec: GameSpec, req: Requirement):
 
 def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:
     """Does :func:`start_ranks` apply to this request (else each layout is judged alone)?"""
-    return req.kind != "value" and _start_program(spec.template, spec, req) is not None
+    return req.kind != RequireKind.VALUE and _start_program(spec.template, spec, req) is not None
 
 
 def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
@@ -163,10 +165,10 @@ def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
         starts[program.layout.root_term(position, board)] = tuple(sorted(zip(rules.roles, placed)))
     roots = "\n".join(f"root({term})." for term in starts)
     plan = program.plan
-    race = plan.win if req.kind == "win" else plan.avoid
-    high = req.plies[1] if req.kind != "survive" else program.remaining
+    race = plan.win if req.kind == RequireKind.WIN else plan.avoid
+    high = req.plies[1] if req.kind != RequireKind.SURVIVE else program.remaining
     ranks = {starts[state]: rank for state, rank in race_ranks(program, race, roots, board).items()
              if state in starts and rank <= high}
-    if req.kind == "survive":
+    if req.kind == RequireKind.SURVIVE:
         return {placement: 0 for placement in starts.values() if placement not in ranks}
     return ranks

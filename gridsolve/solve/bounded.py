@@ -36,6 +36,7 @@ from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
 from .answer import Answer, MoveValue, Question, SolveStats
 from .driver import format_move
 from .limits import LimitGuard, Limits, estimate_positions
+from ..language.kinds import QueryKind
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 400          # about this many bytes per transposition-table entry
@@ -426,7 +427,7 @@ def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
     def hint(needed: int | None) -> str:
         return (f"Ask with a smaller horizon, e.g. --horizon {max(1, plies_left // 2)}"
                 + (", or raise --max-memory" if needed is not None else "")
-                + (f", or ask --query survive (it does not need the {items})" if query.kind != "survive" else "") + ".")
+                + (f", or ask --query survive (it does not need the {items})" if query.kind != QueryKind.SURVIVE else "") + ".")
     return LimitGuard(limits, f"the positions within {plies_left} plies", hint)
 
 
@@ -460,9 +461,9 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     moves = sorted((MoveValue(move=format_move(m), value=s["value"], plies=s["plies"], win=s["win"],
                               survives=s["survives"], doom_plies=s["doom_plies"])
                     for m, _, _, s in probes), key=lambda mv: mv.move)
-    if query.kind == "win":
+    if query.kind == QueryKind.WIN:
         holds, plies = at["win"], at["win_plies"]
-    elif query.kind == "survive":
+    elif query.kind == QueryKind.SURVIVE:
         holds, plies = at["survives"], at["doom_plies"]
     else:
         holds, plies = True, at["plies"]

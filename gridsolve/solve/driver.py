@@ -23,6 +23,7 @@ from ..language.position import Query
 from .answer import Answer, MoveValue, SolveStats
 from .limits import GRAPH_BYTES, LimitGuard, Limits, estimate_positions, format_bytes, resident
 from .retro import RaceGraph
+from ..language.kinds import QueryKind
 
 
 def format_move(term: clingo.Symbol) -> str:
@@ -213,7 +214,7 @@ class _LayeredGrounding:
         program = self.program
         return (f"Ask with a smaller horizon, e.g. --horizon {max(1, self.hint_plies)}" + (
             f", or ask --query survive (it does not need the {', '.join(c.name for c in program.layout.collect)})"
-            if program.layout.collect and program.query.kind != "survive" else "") + ".")
+            if program.layout.collect and program.query.kind != QueryKind.SURVIVE else "") + ".")
 
     def ground(self, name: str, text: str, where: str) -> None:
         """Ground one part, within the memory limit (see :meth:`gridsolve.solve.limits.LimitGuard.ground`)."""
@@ -369,9 +370,9 @@ def read_answer(model: Model, program: Program, board: Board, stats: SolveStats,
     win = ("at" in wins) if known else None
     surv = "at" in survives
     value = values["at"][0].number if known else None
-    if query.kind == "win":
+    if query.kind == QueryKind.WIN:
         holds, answer_plies = win, _opt_number(win_plies.get("at"))
-    elif query.kind == "survive":
+    elif query.kind == QueryKind.SURVIVE:
         holds, answer_plies = surv, _opt_number(doom.get("at"))
     else:
         holds, answer_plies = True, _opt_number(plies.get("at"))

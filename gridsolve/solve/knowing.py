@@ -53,6 +53,7 @@ from .limits import LimitGuard
 from .answer import Answer, MoveValue, SolveStats
 from .driver import format_move
 from .limits import Limits
+from ..language.kinds import QueryKind
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
@@ -631,9 +632,9 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     moves = sorted((MoveValue(move=move, value=s["value"], plies=s["plies"], win=s["win"], survives=s["survives"],
                               doom_plies=s["doom_plies"])
                     for move, _, s in probes), key=lambda mv: mv.move)
-    if query.kind == "win":
+    if query.kind == QueryKind.WIN:
         holds, plies = at["win"], at["win_plies"]
-    elif query.kind == "survive":
+    elif query.kind == QueryKind.SURVIVE:
         holds, plies = at["survives"], at["doom_plies"]
     else:
         holds, plies = True, at["plies"]
@@ -654,7 +655,7 @@ def placement_values(board: Board, role: str, position: Position, placements: li
     of the role's moves from ``position`` (the role to move) with full information, to the step
     limit: the robust position with every obstacle found (then every other cell is free)."""
     limits = limits or Limits()
-    query = Query(role, "value", position, hidden=True)
+    query = Query(role, QueryKind.VALUE, position, hidden=True)
     kgame, solver = _prepared(board, query, limits, _search_limits(board, query, limits), True)
     i = kgame.game.state_of(_abstract(position))
     left = query.remaining(board)

@@ -29,6 +29,7 @@ from ..solve.retro import rank_by_levels
 from ..solve.answer import Answer, MoveValue, SolveStats
 from ..solve.driver import format_move
 from ..solve.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
+from ..language.kinds import QueryKind
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
 EDGES = "#show. #show e(S,M,S2) : edge(S,M,S2)."    # the moves only: a known position keeps its mover and end
@@ -223,9 +224,9 @@ class LiveGraph:
                 moves.append(MoveValue(move=format_move(move), value=after.value, plies=after.plies, win=after.win,
                                        survives=after.survives, doom_plies=after.doom_plies))
         moves.sort(key=lambda m: m.move)
-        if query.kind == "win":
+        if query.kind == QueryKind.WIN:
             holds, plies = here.win, here.win_plies
-        elif query.kind == "survive":
+        elif query.kind == QueryKind.SURVIVE:
             holds, plies = here.survives, here.doom_plies
         else:
             holds, plies = True, here.plies

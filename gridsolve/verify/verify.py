@@ -280,9 +280,9 @@ def _restorer(board, query: Query):
     return note
 
 
-def _query_kind(keys: set[str]) -> str:
+def _query_kind(keys: set[str]) -> QueryKind:
     """The cheapest query that measures ``keys``: survive alone needs no value."""
-    return "survive" if keys == {"survive"} else "value"
+    return QueryKind.SURVIVE if keys == {"survive"} else QueryKind.VALUE
 
 
 def winning_first_moves(board, role: str, position, answer) -> dict[str, tuple]:
