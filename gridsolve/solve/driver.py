@@ -50,10 +50,14 @@ def decode_state(term: clingo.Symbol, board: Board, layout) -> dict:
 
 @dataclass
 class Model:
-    """The shown atoms of a model, by name.  Answers are keyed by a query number as their first
-    argument (answer.lp shows ``value(Q,P,V)``, ``line(Q,I,T,M)``; the layered solver answers
-    one query, numbered 0: its ``value(0,P,V)`` are line state 0's, its lines ``line(I,T,M)``)."""
+    """The shown atoms of a model, by name, and which encoding showed them (``mode``): the race
+    encodings' (answer.lp, and the race engine's atoms in its form) or layered.lp's.  Both number
+    the answer atoms by query: ``value(Q,P,V)``, ``win(Q,P)``, ... (layered.lp answers one query,
+    numbered 0).  The principal line and the strategy differ: answer.lp shows ``line(Q,I,T,M)``
+    and ``strat(Q,S,M)``; layered.lp shows ``line(I,T,M)`` and the others' answers
+    ``line_answer(I,M)``, and no strategy."""
 
+    mode: Mode = Mode.RACE
     atoms: dict = field(default_factory=dict)
 
     def collect(self, symbols):
@@ -68,16 +72,26 @@ class Model:
                 out[str(args[1]) if args[1].name == "at" and not args[1].arguments else args[1]] = args[2:]
         return out
 
-    def rows(self, name: str, number: int, arity: int) -> list:
-        """The arguments of ``name`` for query ``number``, without it: those of arity ``arity``
-        are the query's, those of one fewer belong to the layered solver's one query."""
-        out = []
-        for args in self.atoms.get(name, []):
-            if len(args) == arity and args[0].number == number:
-                out.append(args[1:])
-            elif len(args) == arity - 1 and number == 0:
-                out.append(args)
-        return out
+    def _numbered(self, name: str, number: int) -> list:
+        """The arguments after the query number of the atoms ``name(number,...)``."""
+        return [args[1:] for args in self.atoms.get(name, []) if args[0].number == number]
+
+    def line_moves(self, number: int) -> list:
+        """(I, T, M) of each ply of query ``number``'s principal line."""
+        if self.mode is Mode.LAYERED:
+            return list(self.atoms.get("line", [])) if number == 0 else []
+        return self._numbered("line", number)
+
+    def line_answers(self, number: int) -> list:
+        """(I, M): the others' answer at ply I of the line, where the role's team moves first
+        (layered.lp only; answer.lp's lines have one move a ply)."""
+        if self.mode is Mode.LAYERED:
+            return list(self.atoms.get("line_answer", [])) if number == 0 else []
+        return []
+
+    def strategy(self, number: int) -> list:
+        """(S, M): the strategy's move M in state S (answer.lp's ``strat``; layered.lp has none)."""
+        return self._numbered("strat", number) if self.mode is Mode.RACE else []
 
 
 def run_program(program: Program, board: Board, limits: Limits | None = None) -> Answer:
@@ -99,7 +113,7 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the program: {exc}") from exc
     grounded = time.perf_counter()
-    model = Model()
+    model = Model(mode=program.mode)
     result = ctl.solve(on_model=lambda m: model.collect(m.symbols(shown=True)))
     solved = time.perf_counter()
     if not result.satisfiable:
@@ -379,7 +393,7 @@ def read_answer(model: Model, program: Program, board: Board, stats: SolveStats,
     strategy = None
     if query.strategy:
         strategy = [{"position": decode_state(s, board, program.layout), "move": format_move(m)}
-                    for s, m in model.rows("strat", number, 3)]
+                    for s, m in model.strategy(number)]
         strategy.sort(key=lambda e: str(e["position"]))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=value,
                   plies=answer_plies, win=win, win_plies=_opt_number(win_plies.get("at")), survives=surv,
@@ -400,9 +414,9 @@ def _read_line(model: Model, program: Program, board: Board, number: int) -> lis
     """The principal line; a ply where the role's team commits first and the others answer is
     one entry with the joint move."""
     rules = board.rules
-    answers = {a[0].number: a[1] for a in model.rows("line_answer", number, 3)}
+    answers = {a[0].number: a[1] for a in model.line_answers(number)}
     line = []
-    for args in sorted(model.rows("line", number, 4), key=lambda a: a[0].number):
+    for args in sorted(model.line_moves(number), key=lambda a: a[0].number):
         ply, turn = args[0].number, args[1].number
         move = format_move(args[2])
         if ply in answers and program.layout.knows is not None:

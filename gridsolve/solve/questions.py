@@ -21,6 +21,7 @@ from .asker import Asker
 from ..errors import GridsolveError, QueryError
 from ..language.model import Board
 from ..language.position import Query, make_query
+from ..language.kinds import QueryKind
 
 QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon", "hidden", "free", "found", "line")
 

@@ -45,6 +45,7 @@ from .level import apply_level, level_of
 from .live import LiveGraph, followed, supported
 from .playtest import Playtests
 from .security import Guard, hosts_for, new_token
+from ..language.kinds import QueryKind
 
 ASSETS = {"studio.js": "text/javascript", "studio.css": "text/css"}
 MAX_BODY = 1_000_000

@@ -17,6 +17,7 @@ from ..solve.walls import WallGraph, graph_supported, interior_walls, solve_outc
 from .answers import payload, question
 from .level import apply_level
 from .leveltext import level_text
+from ..language.kinds import QueryKind
 
 
 def _level(params: dict):

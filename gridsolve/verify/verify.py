@@ -26,6 +26,7 @@ from .shard import Shard, select
 from ..language.position import Query
 from ..solve.asker import Asker
 from .update import Change, update_file, updated_value
+from ..language.kinds import QueryKind
 
 PASS, FAIL, ERROR, TIMED_OUT, UPDATED = "pass", "fail", "error", "timeout", "updated"
 PENDING = "pending"
