@@ -143,7 +143,7 @@ class BoundedSearch:
     """Threshold races for one role over an abstract game; see the module docstring."""
 
     def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
-                 prune: bool = True, budget: LimitGuard | None = None):
+                 prune: bool = True, guard: LimitGuard | None = None):
         rules = board.rules
         self.board, self.game, self.role, self.prune = board, game, role, prune
         self.limits = limits or Limits()
@@ -165,7 +165,7 @@ class BoundedSearch:
         self._order: dict = {}
         self._gains: dict = {}
         self.nodes = 0
-        self.budget = budget or LimitGuard(self.limits, f"the positions of {board.name}",
+        self.guard = guard or LimitGuard(self.limits, f"the positions of {board.name}",
                                        lambda needed: "Ask with a smaller horizon (--horizon N).")
 
     # --- the game on top of the abstraction ----------------------------------------------------
@@ -304,11 +304,11 @@ class BoundedSearch:
 
     def _check(self) -> None:
         """Report progress; stop at the time or memory limit (the positions remembered grow)."""
-        elapsed = time.perf_counter() - self.budget.started
+        elapsed = time.perf_counter() - self.guard.started
         if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
             entries = sum(len(r.memo) for r in self.races.values())
             self.limits.progress(f"bounded search: {self.nodes:,} positions, {entries:,} remembered, {elapsed:.1f} s")
-        self.budget.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
+        self.guard.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
 
     # --- answers --------------------------------------------------------------------------------
     def value(self, state: int, items: int, plies_left: int) -> int:
@@ -441,14 +441,14 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     limits = limits or Limits()
     if query.strategy:
         raise QueryError("--strategy: strategies are written for games solved by races only")
-    budget = _search_limits(board, query, limits)
+    guard = _search_limits(board, query, limits)
     if memo is None:
-        budget.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
+        guard.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
         game = abstract_game(board, [query.position])
         grounded = time.perf_counter()
-        solver = BoundedSearch(board, game, query.role, limits, prune, budget)
+        solver = BoundedSearch(board, game, query.role, limits, prune, guard)
     else:
-        game, solver = memo.solver(query, limits, prune, budget)
+        game, solver = memo.solver(query, limits, prune, guard)
         grounded = time.perf_counter()
     nodes = solver.nodes
     root = game.state_of(query.position)

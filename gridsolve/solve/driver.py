@@ -106,8 +106,8 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
             layered = _ground_layers(ctl, program, limits, started)
             levels = layered.pop("depths")
         else:
-            budget = race_limits(board, program.layout, [program.query.position], limits, started)
-            levels = ground_ranks(ctl, program.base, program.levels, budget)
+            guard = race_limits(board, program.layout, [program.query.position], limits, started)
+            levels = ground_ranks(ctl, program.base, program.levels, guard)
         parsed = time.perf_counter()
         ground_answer(ctl, program, 0 if program.mode is Mode.RACE else None)
     except RuntimeError as exc:
@@ -136,39 +136,39 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
 
 
 def race_limits(board: Board, layout, roots: list, limits: Limits, started: float | None = None) -> LimitGuard:
-    """The budget of a race solver's grounding from ``roots``: it ranks every position reachable
+    """The limit guard of a race solver's grounding from ``roots``: it ranks every position reachable
     from them, whatever the horizon, so the error suggests a smaller board or more memory."""
     def hint(needed: int | None) -> str:
         more = (f"raise --max-memory (to about {format_bytes(needed * 1.25)}) if the machine has it"
                 if needed else "raise --max-memory if the machine has it")
         return (f"The race solver ranks every position reachable from the position asked about, whatever "
                 f"the horizon: ask about a smaller board, or {more}")
-    budget = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
-    budget.before(estimate_positions(board, layout, roots), board, GRAPH_BYTES)
-    return budget
+    guard = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
+    guard.before(estimate_positions(board, layout, roots), board, GRAPH_BYTES)
+    return guard
 
 
-def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], budget: LimitGuard) -> int:
+def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], guard: LimitGuard) -> int:
     """Ground the base part, then the level parts one call each until a level decides nothing;
-    returns the levels ground.  ``budget`` is checked after each call, with the growth of the
+    returns the levels ground.  ``guard`` is checked after each call, with the growth of the
     last level expected of the next one.
 
     The levels after that one would derive nothing, so the answer is the one of the
     single-shot program (what ``gridsolve compile`` prints); each level only reads ranks of
     earlier calls, so no atom is used before the call that defines it."""
     ctl.add("base", [], base)
-    budget.ground(ctl, [("base", [])], "while grounding the game's positions")
-    budget.after("after grounding the game's positions")
+    guard.ground(ctl, [("base", [])], "while grounding the game's positions")
+    guard.after("after grounding the game's positions")
     before = resident_now = resident()
     for depth, text in enumerate(levels, 1):
         name = f"level_{depth}"
         ctl.add(name, [], text)
-        budget.ground(ctl, [(name, [])], f"while ranking level {depth}")
+        guard.ground(ctl, [(name, [])], f"while ranking level {depth}")
         decided = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(depth)])]
         if decided is None or not decided.is_fact:
             return depth
         before, resident_now = resident_now, resident()
-        budget.after(f"after ranking {depth} levels", max(0, resident_now - before))
+        guard.after(f"after ranking {depth} levels", max(0, resident_now - before))
     return len(levels)
 
 
@@ -179,9 +179,9 @@ def race_ranks(program: Program, race: int, roots: str = "", board: Board = None
     position term -> rank, from the game graph ground once (:class:`~gridsolve.solve.retro.RaceGraph`).
     The positions are estimated before grounding (from the cells each piece reaches on
     ``board``, the program's board); ``limits`` apply in any case."""
-    budget = race_limits(board, program.layout, [program.query.position], limits or Limits())
+    guard = race_limits(board, program.layout, [program.query.position], limits or Limits())
     terms = [str(symbol) for symbol in _root_facts(program, roots)]
-    graph = RaceGraph(board, program.layout, terms, budget)
+    graph = RaceGraph(board, program.layout, terms, guard)
     attackers, targets = program.plan.races[race - 1]
     ranks, _ = graph.ranks(attackers, targets, len(program.levels))
     return {str(graph.symbol(i)): int(rank) for i, rank in enumerate(ranks.tolist()) if rank >= 0}
@@ -200,8 +200,8 @@ def clingo_race_ranks(program: Program, race: int, roots: str = "") -> dict[str,
     """:func:`race_ranks` as the single-shot program computes them: encodings/solve.lp ground
     level by level in clingo (``won_in/3``); the reference of tests/test_retro.py."""
     ctl = clingo.Control(["--warn=none"])
-    budget = LimitGuard(Limits(), "the positions reachable from the position asked about", lambda needed: "")
-    ground_ranks(ctl, program.base + "\n" + roots, program.levels, budget)
+    guard = LimitGuard(Limits(), "the positions reachable from the position asked about", lambda needed: "")
+    ground_ranks(ctl, program.base + "\n" + roots, program.levels, guard)
     ranks = {}
     for atom in ctl.symbolic_atoms.by_signature("won_in", 3):
         number, state, rank = atom.symbol.arguments
@@ -260,25 +260,25 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
     limits are checked after each call, before a depth with the atoms it will add (the growth
     of the last one) and its values.  Returns the depths explored and the value and rank parts
     ground (the levels of plies left computed)."""
-    budget = _LayeredGrounding(ctl, program, limits, started)
-    budget.ground("base", program.base, "while grounding the game's facts")
+    grounding = _LayeredGrounding(ctl, program, limits, started)
+    grounding.ground("base", program.base, "while grounding the game's facts")
     total = len(program.depths)
     k, atoms = 0, len(ctl.symbolic_atoms)
     while k < total:
-        budget.ground(f"depth_{k}", program.depths[k], f"while exploring {k} of {program.remaining} plies")
+        grounding.ground(f"depth_{k}", program.depths[k], f"while exploring {k} of {program.remaining} plies")
         k, before, atoms = k + 1, atoms, len(ctl.symbolic_atoms)
         goes_on = k < total and _is_fact(ctl, "grows", k)
         growth = atoms / max(before, 1) if goes_on and k < program.remaining else 1.0   # depth Rm: no moves
-        budget.check(f"depth {k - 1}/{total - 1}", f"exploring {k - 1} of {program.remaining} plies",
+        grounding.check(f"depth {k - 1}/{total - 1}", f"exploring {k - 1} of {program.remaining} plies",
                      int(atoms * growth * VALUES_FACTOR), k - 1)
         if not goes_on:
             break
-    values = _ground_levels(budget, program.values, "value", "vconv")
-    budget.ground("races", program.races, "while grounding the races")
+    values = _ground_levels(grounding, program.values, "value", "vconv")
+    grounding.ground("races", program.races, "while grounding the races")
     if not ranks:
         return {"depths": k, "value_levels": values}
-    ranks = _ground_levels(budget, program.ranks, "rank", "rconv")
-    budget.ground("lookup", program.lookup, "while grounding the ranks' lookup")
+    ranks = _ground_levels(grounding, program.ranks, "rank", "rconv")
+    grounding.ground("lookup", program.lookup, "while grounding the ranks' lookup")
     return {"depths": k, "value_levels": values, "rank_levels": ranks}
 
 
@@ -288,16 +288,16 @@ def ground_values(ctl: clingo.Control, program: Program, limits: Limits | None =
     return _ground_layers(ctl, program, limits or Limits(), time.perf_counter(), ranks=False)
 
 
-def _ground_levels(budget: _LayeredGrounding, parts: list[str], name: str, stop: str) -> int:
+def _ground_levels(grounding: _LayeredGrounding, parts: list[str], name: str, stop: str) -> int:
     """Ground the parts r = 0, 1, ... a chunk per call until ``stop(r)`` holds: the later parts
     would derive nothing.  Returns the number of levels computed (r = 0..stop)."""
-    r, ctl = 0, budget.ctl
+    r, ctl = 0, grounding.ctl
     while r < len(parts):
         chunk = parts[r:r + LEVEL_CHUNK]
-        budget.ground(f"{name}_{r}", "\n".join(chunk), f"while computing the {name}s with up to {r + len(chunk) - 1} plies left")
+        grounding.ground(f"{name}_{r}", "\n".join(chunk), f"while computing the {name}s with up to {r + len(chunk) - 1} plies left")
         r += len(chunk)
-        budget.check(f"{name}s, up to {r - 1} plies left", f"the {name}s with up to {r - 1} plies left",
-                     len(ctl.symbolic_atoms), budget.program.remaining - 1)
+        grounding.check(f"{name}s, up to {r - 1} plies left", f"the {name}s with up to {r - 1} plies left",
+                     len(ctl.symbolic_atoms), grounding.program.remaining - 1)
         for j in range(r - len(chunk), r):
             if _is_fact(ctl, stop, j):
                 return j + 1

@@ -69,8 +69,8 @@ class Engine:
         self.roots = list(roots)
         rules = board.rules
         self.plies = rules.last_step - rules.first_step if plies is None else plies
-        budget = race_limits(board, self.layout, self.roots, limits or Limits(), started)
-        self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], budget)
+        guard = race_limits(board, self.layout, self.roots, limits or Limits(), started)
+        self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], guard)
         ranked = time.perf_counter()
         self.levels = 0
         ranks = {}

@@ -293,14 +293,14 @@ class KnowingGame:
 class KnowingSolver:
     """Threshold races of one role over a :class:`KnowingGame`; see the module docstring."""
 
-    def __init__(self, kgame: KnowingGame, limits: Limits | None = None, budget: LimitGuard | None = None,
+    def __init__(self, kgame: KnowingGame, limits: Limits | None = None, guard: LimitGuard | None = None,
                  prune: bool = True):
         self.k, self.game = kgame, kgame.game
         board, role = kgame.board, kgame.role
         rules = board.rules
         self.role, self.prune = role, prune
         self.limits = limits or Limits()
-        self.budget = budget or LimitGuard(self.limits, "the robust positions", lambda needed: "")
+        self.guard = guard or LimitGuard(self.limits, "the robust positions", lambda needed: "")
         self.thresholds = rules.scores_of(role)
         self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
         self.avoid = avoid_ends(board, role)
@@ -430,11 +430,11 @@ class KnowingSolver:
         return found
 
     def _check(self) -> None:
-        elapsed = time.perf_counter() - self.budget.started
+        elapsed = time.perf_counter() - self.guard.started
         if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
             self.limits.progress(f"robust search: {self.nodes:,} positions, {len(self.memo):,} remembered, "
                                  f"{elapsed:.1f} s")
-        self.budget.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
+        self.guard.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
 
     # --- answers -------------------------------------------------------------------------------
     def value(self, i: int, know: tuple, left: int) -> int:
@@ -561,7 +561,7 @@ SHARED_ENTRIES = 1_000_000    # the transposition table kept for the next questi
 _PREPARED: dict = {}      # (board id, role, prune) -> (board, KnowingGame, KnowingSolver): the last few
 
 
-def _prepared(board: Board, query: Query, limits: Limits, budget: LimitGuard, prune: bool):
+def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, prune: bool):
     """The game and solver of ``board`` and the query's role, kept between questions (``ask``:
     the abstract game is ground once for the positions asked about so far, and the races'
     transposition table, which does not depend on the position asked about, is shared)."""
@@ -574,11 +574,11 @@ def _prepared(board: Board, query: Query, limits: Limits, budget: LimitGuard, pr
         if term in kgame.game.index:
             if len(solver.memo) + len(kgame._plies) > SHARED_ENTRIES:
                 solver.memo.clear(), solver._order.clear(), kgame._plies.clear()
-            solver.limits, solver.budget, solver.nodes = limits, budget, 0
+            solver.limits, solver.guard, solver.nodes = limits, guard, 0
             return kgame, solver
         roots = _every_position(board) or [*kgame.roots, query.position]
     kgame = KnowingGame(board, query.role, roots)
-    solver = KnowingSolver(kgame, limits, budget, prune)
+    solver = KnowingSolver(kgame, limits, guard, prune)
     if len(_PREPARED) >= 4:
         _PREPARED.pop(next(iter(_PREPARED)))
     _PREPARED[key] = (board, kgame, solver)
@@ -615,8 +615,8 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     :func:`applies`), exact for its plies left (the step limit, or ``--horizon``)."""
     started = time.perf_counter()
     limits = limits or Limits()
-    budget = _search_limits(board, query, limits)
-    kgame, solver = _prepared(board, query, limits, budget, prune)
+    guard = _search_limits(board, query, limits)
+    kgame, solver = _prepared(board, query, limits, guard, prune)
     grounded = time.perf_counter()
     root = kgame.game.state_of(_abstract(query.position))
     know = kgame.knowledge(query.position)

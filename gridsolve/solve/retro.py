@@ -131,11 +131,11 @@ def _first_numbers(reps: np.ndarray) -> np.ndarray:
 
 class RaceGraph:
     """The game graph of ``board`` (position terms of ``layout``) reachable from ``roots``
-    (position terms as text), ground by clingo within ``budget``: positions numbered 0..n-1
+    (position terms as text), ground by clingo within ``guard``: positions numbered 0..n-1
     (by their clingo symbol), the side to move, the end that decides each terminal position,
     the distinct successors and the predecessors."""
 
-    def __init__(self, board: Board, layout, roots: list[str], budget: LimitGuard):
+    def __init__(self, board: Board, layout, roots: list[str], guard: LimitGuard):
         started = time.perf_counter()
         self.board, self.layout = board, layout
         program = graph_program(board, layout, roots)
@@ -143,10 +143,10 @@ class RaceGraph:
         ctl = clingo.Control(["--warn=none"])
         try:
             ctl.add("base", [], program.graph)
-            budget.ground(ctl, [("base", [])], "while grounding the game's positions")
+            guard.ground(ctl, [("base", [])], "while grounding the game's positions")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
-        budget.after("after grounding the game's positions")
+        guard.after("after grounding the game's positions")
         grounded = time.perf_counter()
         positions, pairs = _graph_atoms(ctl)
         self.reps = np.unique(np.frombuffer(positions, dtype=np.uint64))
@@ -169,7 +169,7 @@ class RaceGraph:
         self.start = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
         del order, src, dst
-        budget.after("after reading the game graph")
+        guard.after("after reading the game graph")
         self._moves: dict[clingo.Symbol, list] = {}
         self._seen: dict[int, int] = {}
         self._moves_ctl: clingo.Control | None = None
