@@ -108,7 +108,7 @@ def _tested(board: Board, role: str, start: Position, req: Requirement, answer: 
     elif graph_wanted or req.difficulty:
         raise QueryError(f"the difficulty metrics {', '.join(m[0] for m in graph_wanted) or 'difficulty'} are not "
                          f"defined for {role} under {board.rules.name}: {metrics_unsupported(board, role)}",
-                         f"leave them out (line_safety is defined for every game), or ask with --no-defaults")
+                         "leave them out (line_safety is defined for every game), or ask with --no-defaults")
     line = None
     for name, low, high in req.metrics:
         if name == LINE_SAFETY:
