@@ -1182,8 +1182,9 @@ def main(argv=None):
                 "kind), with `\"line\": false` and, on the boards the race solver answers, with their principal lines; "
                 f"a set stops after {multishot.ASK_CAP_S:.0f} s and the rest is extrapolated from its pace. The race "
                 "solver's answers, lines included, are read off its ranks (`gridsolve/solve/rankread.py`); the first "
-                "reply includes the grounding and reading the ranks and moves. Layered questions (Wallmaze, Pacman's value, Maze "
-                "Runner Duel) are solved one by one; an *error* is a question that does not fit the limits (exit "
+                "reply includes the grounding and reading the ranks and moves. Layered questions (Wallmaze, Maze Runner Duel) "
+                "are read off a layered table per role (`gridsolve/solve/layeredtable.py`), Pacman's value and win are "
+                "searched by the bounded solver (its memo shared); an *error* is a question that does not fit the limits (exit "
                 "code 3). *check*: the answers with lines, their line left out, equal those without. One run each.",
                 ""] + asked + [""]
     doc += ["## Where the time goes", ""] + split + [""]

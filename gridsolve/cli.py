@@ -11,18 +11,22 @@ import os
 import sys
 from pathlib import Path
 
-import click
+# The race solver's arrays need no threads of numpy's linear algebra library: starting them costs
+# a command about a tenth of its CPU time on a small board (set before numpy is first imported).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from . import __version__
-from .compile.compiler import compile_program
-from .errors import EXIT_FAILED, EXIT_INVALID, GridsolveError, QueryError
-from .language.loader import load_board
-from .language.position import QUERY_KINDS, make_position, make_query
-from .render import describe_position, draw_position, format_answer
-from .solve.limits import Limits
-from .solve.solver import solve
-from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES
-from .language.kinds import QueryKind, RequireKind
+import click  # noqa: E402
+
+from . import __version__  # noqa: E402
+from .compile.compiler import compile_program  # noqa: E402
+from .errors import EXIT_FAILED, EXIT_INVALID, GridsolveError, QueryError  # noqa: E402
+from .language.loader import load_board  # noqa: E402
+from .language.position import QUERY_KINDS, make_position, make_query  # noqa: E402
+from .render import describe_position, draw_position, format_answer  # noqa: E402
+from .solve.limits import Limits  # noqa: E402
+from .solve.solver import solve  # noqa: E402
+from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES  # noqa: E402
+from .language.kinds import QueryKind, RequireKind  # noqa: E402
 
 REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.verify.reports.FORMATS, checked by a test
 
@@ -168,8 +172,9 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
             raise QueryError(f"--strategy {strategy_file}: the file exists", "choose another name, or add --force")
     if svg == "-" and as_json:
         raise QueryError("--svg - and --json both write to standard output", "write the picture to a file")
-    from .svg import board_svg, check_target, write_svg
-    check_target(svg, force)
+    if svg is not None:     # (the picture's modules only where one is asked for: a quicker start)
+        from .svg import board_svg, check_target, write_svg
+        check_target(svg, force)
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None, hidden, free, found)
     answer = solve(loaded, query, Limits(seconds=timeout, progress=lambda line: click.echo(line, err=True)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 
+import clingo
 import pytest
 
 from gridsolve.verify import verify
@@ -146,8 +147,11 @@ def test_a_question_asked_again_costs_no_ground_call(seeds, monkeypatch):
     engine = Engine(board, [start])
     line = engine.answer(Query("mummy", "win", start)).line
     assert len(line) == seed_answers.MUMMY_2007_WIN[3] and line[0] == {"ply": 0, "side": ["explorer"], "move": line[0]["move"]}
-    monkeypatch.setattr(engine.graph._moves_ctl, "ground", None)     # any ground call would fail now
-    monkeypatch.setattr(engine.graph._moves_ctl, "solve", None)
+    named = engine.graph.named_moves()      # (the moves by cell of the graph joined by pieces: no control)
+    for ctl in [named.ctl] if hasattr(named, "ctl") else []:
+        monkeypatch.setattr(ctl, "ground", None)     # any ground call would fail now
+        monkeypatch.setattr(ctl, "solve", None)
+    monkeypatch.setattr(clingo, "Control", None)     # ... and any new control
     answer = engine.answer(Query("mummy", "win", start), line_plies=0)
     assert (answer.value, answer.plies, answer.win, answer.win_plies, answer.line) == (*seed_answers.MUMMY_2007_WIN, None)
     for role, kind in itertools.islice(itertools.cycle(itertools.product(board.rules.roles, QUERY_KINDS)), 100):

@@ -13,7 +13,8 @@ from gridsolve.compile.compiler import compile_program
 from gridsolve.compile.planning import Mode, plan_query
 from gridsolve.language.position import Query
 from gridsolve.solve.limits import LimitGuard, Limits
-from gridsolve.solve.retro import RaceGraph
+from gridsolve.compile.compiler import graph_program
+from gridsolve.solve.retro import NamedMoves, RaceGraph
 from gridsolve.solve.driver import clingo_race_ranks, ground_ranks, race_ranks
 
 from randomboards import random_board, random_mechanism_board
@@ -103,6 +104,75 @@ def test_the_successors_are_the_compiled_moves_without_their_names(tmp_path, mec
                              for a in atoms.by_signature("edge", 3) if a.symbol.arguments[0] == start}
             checked += 1
     assert checked >= 1
+
+
+def _graph_sets(graph: RaceGraph) -> tuple[set, set, set, set]:
+    """The positions, (position, successor) pairs, ends and sides of a game graph, as text."""
+    names = [str(graph.symbol(i)) for i in range(graph.n)]
+    pairs = {(names[k], names[j]) for j in range(graph.n) for k in graph.pred[graph.start[j]:graph.start[j + 1]].tolist()}
+    ends = {(names[i], graph.ends[e]) for i, e in enumerate(graph.outcome.tolist()) if e >= 0}
+    return set(names), pairs, ends, set(zip(names, graph.turn.tolist()))
+
+
+def graph_differences(seed, tmp_path, mechanisms) -> tuple[int, list[str]]:
+    """(graphs joined by pieces, differences from the graph clingo grounds from the compiled
+    succ rules) of one random board, rooted at its race queries' positions."""
+    board, queries = _race_queries(seed, tmp_path, mechanisms)
+    if not queries:
+        return 0, []
+    layout = plan_query(board, queries[0]).layout
+    roots = list(dict.fromkeys(layout.root_term(q.position, board) for q in queries))
+    budget = LimitGuard(Limits(), "", lambda n: "")
+    joined, ground = RaceGraph(board, layout, roots, budget), RaceGraph(board, layout, roots, budget, by_pieces=False)
+    if joined.numbering is None:
+        return 0, []
+    problems = []
+    for name, a, b in zip(("positions", "successors", "ends", "sides"), _graph_sets(joined), _graph_sets(ground)):
+        if a != b:
+            problems.append(f"seed {seed} ({'mechanisms' if mechanisms else 'plain'}): {name} differ: {sorted(a ^ b)[:4]}")
+    starts = [clingo.parse_term(r) for r in roots]
+    if [joined.index(s) >= 0 for s in starts] != [True] * len(starts):
+        problems.append(f"seed {seed}: a root is not found by its term")
+    named, ground = joined.named_moves(), NamedMoves(graph_program(board, layout, []).moves)
+    for i in range(0, joined.n, max(1, joined.n // 40)):      # the named moves and ends, by cell and ground
+        state = joined.symbol(i)
+        if sorted(map(str, named.moves(state))) != sorted(map(str, ground.moves(state))) \
+                or named.end(state) != ground.end(state):
+            problems.append(f"seed {seed}: the named moves of {state} differ: {named.moves(state)} {ground.moves(state)}")
+    return 1, problems
+
+
+@pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
+@pytest.mark.parametrize("seeds", [pytest.param(range(6), id="first"),
+                                   pytest.param(range(6, 3 * SEEDS), id="rest", marks=pytest.mark.slow)])
+def test_the_graph_joined_by_pieces_is_the_ground_graph(tmp_path, mechanisms, seeds):
+    """Where the pieces move each on its own (gridsolve/solve/factored.py), the positions,
+    successors, ends and sides joined from each piece's moves are those clingo grounds from the
+    compiled succ rules, and the named moves and ends of positions (PieceMoves) those of the
+    compiled edge rules, on random boards of every rule option (simultaneous moves without
+    collisions, may_not_end_on, frozen pieces, bumps without lost turns among them)."""
+    joined, problems = 0, []
+    for seed in seeds:
+        count, found = graph_differences(seed, tmp_path, mechanisms)
+        joined, problems = joined + count, problems + found
+    assert not problems, "\n".join(problems)
+    assert joined >= (1 if mechanisms else 2)      # graphs really were joined by pieces and compared
+
+
+def test_the_graph_is_joined_by_pieces_only_where_the_moves_allow_it(tmp_path):
+    """Lost turns, was_on bits, items and collisions that cancel a ply keep the ground graph."""
+    from gridsolve.compile.gamerules import factored_turns
+    kinds = set()
+    for seed in range(SEEDS):
+        board, queries = _race_queries(seed, tmp_path, True)
+        if not queries:
+            continue
+        layout = plan_query(board, queries[0]).layout
+        simple = not (layout.lost or layout.was or layout.collect) and not (
+            board.rules.collisions == "stay" and any(len(e) > 1 for e in board.rules.turns))
+        assert (factored_turns(board, layout) is not None) == simple
+        kinds.add(simple)
+    assert kinds == {True, False}
 
 
 def test_a_rank_is_the_plies_of_the_forced_end(tmp_path, make_board):

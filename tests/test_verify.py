@@ -145,11 +145,12 @@ def test_github_annotations_point_at_the_expectation(tmp_path):
 
 @pytest.mark.slow
 def test_a_board_that_runs_out_of_time_is_a_failure_and_the_run_goes_on(tmp_path):
-    # The behaviour is the timeout: Wallmaze's value over the whole game (29 plies, a layered
-    # solve of about 12 s: README, "The seed games") against --timeout 1, a generous margin,
+    # The behaviour is the timeout: the value over the whole game on an open 12x12 Wallmaze (its
+    # layered table grounds 442,603 moves: about 20 s) against --timeout 1, a generous margin,
     # then a corridor (a few ms) that still gets checked.
-    seed = (BOARDS / "wallmaze.yaml").read_text().split("\nexpect:")[0]
-    slow = write(tmp_path, "a_slow.yaml", seed + "\nexpect:\n  - role: white\n    value: 0\n")
+    slow = write(tmp_path, "a_slow.yaml", "name: open wallmaze\nrules: wallmaze\nsize: [12, 12]\n"
+                 "pieces: {white: [1, 1], black: [12, 12]}\nmarks: {white_goal: [[12, 12]], black_goal: [[1, 1]]}\n"
+                 "expect:\n  - role: white\n    value: 0\n")
     quick = write(tmp_path, "b_quick.yaml", CORRIDOR)
     result = run("verify", tmp_path, "--timeout", "1", "--format", "json")
     assert result.exit_code == 1, result.output
@@ -264,17 +265,35 @@ def test_beeline(make_board):
     assert cut_off.describe("explorer") == "explorer cannot reach its goal even if the others stand still"
 
 
-def test_beeline_game_graph_is_the_compiled_rules(make_board):
-    """The batched clingo run behind no_beeline agrees with explore.examine position by position."""
+@pytest.mark.parametrize("by_pieces", [True, False], ids=["moves by cell", "ground where asked"])
+def test_beeline_game_graph_is_the_compiled_rules(make_board, by_pieces):
+    """The positions no_beeline looks up (each role's moves by cell, or the compiled moves
+    ground for the positions asked) agree with explore.examine position by position."""
+    from gridsolve.compile.compiler import graph_program
+    from gridsolve.compile.state import layout_for
+    from gridsolve.solve.factored import PieceMoves
+    from gridsolve.solve.retro import NamedMoves, named_moves
     board = make_board(LEDGE)
     start = make_position(board, ())
-    coords = ",".join(f"{x},{y}" for _, (x, y) in start.pieces)
-    graph = _Game(board, f"root(s(0,{coords})).", explore=True).graph
-    assert len(graph) > 50
-    for (pieces, side), (end, moves) in list(graph.items())[:60]:
-        expected_end, steps = examine(board, Position(pieces, side, 0))
-        assert end == expected_end
-        assert moves == {s.move: (s.position.pieces, s.position.side) for s in steps}
+    layout = layout_for(board)
+    named = named_moves(board, layout) if by_pieces else NamedMoves(graph_program(board, layout, []).moves)
+    assert isinstance(named, PieceMoves) == by_pieces
+    game = _Game(board, named)
+    seen, level = set(), [(start.pieces, start.side)]
+    while level and len(seen) < 80:
+        game.fetch(level)
+        following = []
+        for state in level:
+            if state in seen:
+                continue
+            seen.add(state)
+            end, moves = game.look(state)
+            expected_end, steps = examine(board, Position(state[0], state[1], 0))
+            assert end == expected_end
+            assert moves == {s.move: (s.position.pieces, s.position.side) for s in steps}
+            following += moves.values()
+        level = following
+    assert len(seen) >= 60
 
 
 def test_seed_no_beeline_from_a_stated_position():
@@ -378,3 +397,32 @@ def test_cli_report_formats_are_the_reports_module_formats():
     from gridsolve.cli import REPORT_FORMATS
     from gridsolve.verify.reports import FORMATS
     assert tuple(REPORT_FORMATS) == tuple(FORMATS)
+
+
+# - Worker processes (gridsolve/verify/parallel.py) ---
+
+def _task(task):
+    """A task for run_tasks: yields its name and the worker's process id, then behaves."""
+    import os
+    import time as clock
+    yield (task, os.getpid())
+    if task == "slow":
+        clock.sleep(30)
+    elif task == "raises":
+        raise ValueError("on purpose")
+    elif task == "dies":
+        os._exit(7)
+    yield (task, "done")
+
+
+def test_workers_run_many_tasks_and_are_replaced_when_one_times_out_or_dies():
+    from gridsolve.verify.parallel import CRASHED, DONE, TIMEOUT, run_tasks
+    tasks = ["a", "slow", "b", "raises", "c", "dies", "d", "e", "f", "g"]
+    items: dict = {}
+    outcomes = run_tasks(tasks, _task, 2, 2.0, lambda i, item: items.setdefault(i, []).append(item))
+    assert [o.status for o in outcomes] == [DONE, TIMEOUT, DONE, CRASHED, DONE, CRASHED, DONE, DONE, DONE, DONE]
+    assert "ValueError: on purpose" in outcomes[3].detail and "exit code 7" in outcomes[5].detail
+    assert all(items[i][-1] == (task, "done") for i, task in enumerate(tasks) if outcomes[i].status == DONE)
+    assert items[1] == [("slow", items[1][0][1])]       # what a task sent before its time ran out is kept
+    workers = {items[i][0][1] for i in range(len(tasks))}
+    assert len(workers) < len(tasks)                     # the workers ran several tasks each

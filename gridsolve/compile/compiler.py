@@ -23,7 +23,7 @@ from ..language.position import Query
 from ..resources import encoding
 from .facts import (board_facts, layered_query_facts, mechanism_facts, race_facts, role_facts, rule_facts,
                     strategy_facts)
-from .gamerules import game_rules, move_rules, score_rules, with_domain
+from .gamerules import STATE, end_rules, factored_turns, game_rules, move_rules, score_rules, with_domain
 from .knowledge import knowledge_facts, knowledge_for, robust_board
 from .planning import Mode, period, Plan, plan_query, plan_races, RacePlan
 from .state import Layout, layout_for
@@ -170,8 +170,8 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     compiled game rules with the moves projected on their positions (``succ(S,S2,gridsolve_move)``,
     no move names, no ``mover/2``), ``reach/1``, ``terminal/1`` and ``outcome/2``, nothing shown (the
     ranks are computed from it by :mod:`gridsolve.solve.retro`); and the named moves
-    (``edge(S,M,S2)``) as a part ``moves(p)`` for one position p at a time, ground only where
-    an answer looks at the moves."""
+    (``edge(S,M,S2)``) and the end that decides (``outcome(S,E)``) as a part ``moves(p)`` for
+    one position p at a time, ground only where an answer looks at the moves."""
     facts = _header(board, f"game graph from {len(roots)} roots", Mode.RACE) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), ""]
     encodings = [base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")]
@@ -182,8 +182,35 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
         "rdest(R,X,Y,AX,AY,PX,PY,B) :- rmove(R,X,Y,_,AX,AY,PX,PY,B).",
         "reach(S) :- root(S).", "reach(S) :- succ(_,S,_).", graph_rules, "", *encodings, "", "#show."])
     named = "\n".join(line for line in move_rules(board, layout) if line.startswith("edge("))
-    moves = "\n".join(facts + [*encodings, "#show edge/3.", "#program moves(p).", with_domain(named, "", "p = (")])
+    ends = with_domain("\n".join(end_rules(board, layout)), "p = (", "")
+    moves = "\n".join(facts + [*encodings, "#show edge/3.", "#show outcome/2.", "#program moves(p).",
+                               with_domain(named, "", "p = ("), ends])
     return GraphProgram(graph, moves)
+
+
+def factored_program(board: Board, layout: Layout) -> str | None:
+    """The game graph of the race solver by pieces, where the compiled moves have that shape
+    (:func:`~gridsolve.compile.gamerules.factored_turns`; else None), shown as ``fgraph/N``:
+    each role's moves from each cell (``fgraph(move,R,X,Y,M,AX,AY,PX,PY)``: ``rmove`` of
+    encodings/moves.lp without the turns a bump loses) and the end that decides every position
+    of the board where one holds (``fgraph(end,E,T,X1,Y1,...)``: the compiled end conditions
+    over every side and cell of each piece); :mod:`gridsolve.solve.factored` joins them into
+    the positions and moves reachable from the roots."""
+    if factored_turns(board, layout) is None:
+        return None
+    state = layout.state()
+    pieces = ", ".join(f"cell(X{i},Y{i})" for i in range(1, len(layout.roles) + 1))
+    ends = "\n".join(end_rules(board, layout)).replace(f"{STATE}({state})", f"side(T), {pieces}")
+    ends = ends.replace(f"{STATE}(S), ", "")
+    fields = state[2:-1]
+    return "\n".join(_header(board, "game graph by pieces", Mode.RACE) + [
+        "% - Mechanism facts ---", mechanism_facts(board, layout), "",
+        "% - The sides to move and each role's moves from each cell ---",
+        f"side(0..{len(board.rules.turns) - 1}).",
+        "fgraph(move,R,X,Y,M,AX,AY,PX,PY) :- rmove(R,X,Y,M,AX,AY,PX,PY,_).", ends,
+        f"fgraph(end,E,{fields}) :- outcome({state},E).", "",
+        *[base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")], "",
+        "#show.", "#show fgraph/9.", f"#show fgraph/{3 + 2 * len(layout.roles)}."])
 
 
 def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:

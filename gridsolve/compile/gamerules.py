@@ -204,6 +204,22 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), g
     return out
 
 
+def factored_turns(board: Board, layout: Layout) -> list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] | None:
+    """The plies of the game graph as pieces moving each on its own, where the moves of
+    :func:`move_rules` have that shape: the position term is the side and the cells alone (no
+    lost turns, ``was_on`` bits, items or knowledge) and no two movers of one entry can cancel
+    the ply (``collisions: stay``).  Then a ply of ``turns[t]`` from a position where no end
+    holds moves each mover from its cell to where ``rdest`` takes it, with the aimed cell on
+    none of the ``may_not_end_on`` pieces' cells, the other pieces stay and entry t+1 is to
+    move.  Per entry: (movers, {mover: its may_not_end_on pieces}); None for other games."""
+    rules = board.rules
+    if layout.lost or layout.was or layout.collect or layout.knows is not None:
+        return None
+    if rules.collisions == "stay" and any(len(movers) > 1 for movers in rules.turns):
+        return None
+    return [(tuple(movers), {r: tuple(rules.moves[r].may_not_end_on) for r in movers}) for movers in rules.turns]
+
+
 def _outcomes(rules: Rules, movers, v: Vars):
     """(extra body, new cell per mover, ply has effect) for each collision case."""
     moved = {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}

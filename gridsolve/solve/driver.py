@@ -9,6 +9,7 @@ model, also one the race solver builds from its ranks (:mod:`gridsolve.solve.eng
 """
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Query
 from .answer import Answer, MoveValue, SolveStats
-from .limits import GRAPH_BYTES, LimitGuard, Limits, estimate_positions, format_bytes, resident
+from .limits import LimitGuard, Limits, estimate_positions, format_bytes, graph_bytes, resident
 from .retro import RaceGraph
 from ..language.kinds import QueryKind
 
@@ -144,7 +145,7 @@ def race_limits(board: Board, layout, roots: list, limits: Limits, started: floa
         return (f"The race solver ranks every position reachable from the position asked about, whatever "
                 f"the horizon: ask about a smaller board, or {more}")
     guard = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
-    guard.before(estimate_positions(board, layout, roots), board, GRAPH_BYTES)
+    guard.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
     return guard
 
 
@@ -180,17 +181,24 @@ def race_ranks(program: Program, race: int, roots: str = "", board: Board = None
     The positions are estimated before grounding (from the cells each piece reaches on
     ``board``, the program's board); ``limits`` apply in any case."""
     guard = race_limits(board, program.layout, [program.query.position], limits or Limits())
-    terms = [str(symbol) for symbol in _root_facts(program, roots)]
+    terms = [str(term) for term in _root_facts(program, roots)]
     graph = RaceGraph(board, program.layout, terms, guard)
     attackers, targets = program.plan.races[race - 1]
     ranks, _ = graph.ranks(attackers, targets, len(program.levels))
-    return {str(graph.symbol(i)): int(rank) for i, rank in enumerate(ranks.tolist()) if rank >= 0}
+    return graph.ranked_terms(ranks)
+
+
+PLAIN_ROOT = re.compile(r"root\((s\([0-9,]*\))\)\.")
 
 
 def _root_facts(program: Program, roots: str) -> list:
-    """The position terms of the root facts in the program's base and in ``roots``."""
-    ctl = clingo.Control(["--warn=none"])
+    """The position terms of the root facts in the program's base and in ``roots``: as written
+    where each is a plain fact of numbers on a line of its own, else as clingo reads them."""
     facts = [line for line in (program.base + "\n" + roots).splitlines() if line.startswith("root(")]
+    plain = [PLAIN_ROOT.fullmatch(line.strip()) for line in facts]
+    if all(plain):
+        return [found.group(1) for found in plain]
+    ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "\n".join(facts))
     ctl.ground([("base", [])])
     return [atom.symbol.arguments[0] for atom in ctl.symbolic_atoms.by_signature("root", 1)]

@@ -6,7 +6,7 @@ and ``play``, the generator's judge) goes through a :class:`LimitGuard`:
 * **before grounding**, :func:`estimate_positions` bounds the positions the program can
   reach from the board (the cells each piece can reach, the sides, the kept state), and
   :meth:`LimitGuard.before` refuses a program whose positions cannot fit: at ``BYTES_PER_POSITION``
-  (the least any game measured needs; ``GRAPH_BYTES`` for the race solver's game graph), or, where that leaves it open, at the bytes a
+  (the least any game measured needs; :func:`graph_bytes` for the race solver's game graph), or, where that leaves it open, at the bytes a
   position and its moves take (:func:`average_moves`, from encodings/moves.lp);
 * **between ground calls** (level by level, depth by depth), :meth:`LimitGuard.after` reads the
   resident memory and stops when it, with the growth expected of the next call, passes the
@@ -35,6 +35,7 @@ import clingo
 
 from ..compile.compiler import base_part
 from ..compile.facts import board_facts, rule_facts
+from ..compile.gamerules import factored_turns
 from ..errors import LimitError, MemoryLimitError, QueryError
 from ..language.distance import step_distances
 from ..language.model import Board
@@ -47,6 +48,7 @@ BYTES_PER_POSITION = 2_000           # a game ground with its named moves: 3.2 t
 POSITION_BYTES, EDGE_BYTES = 2_750, 270     # ... fitted as this much a position and a move (bench boards)
 GRAPH_BYTES = (500, 400, 115)        # the race solver's game graph (retro.py): least a position, and fitted
                                      # per position and per move to a distinct cell (1.0 to 1.4 kB a position)
+JOINED_BYTES = (250, 110, 34)        # ... joined by pieces (factored.py): 270 to 380 B a position measured (5.7 to 8.6 moves)
 MOST_MOVES = 30                      # more moves a position than any seed game has
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -142,6 +144,13 @@ def estimate_positions(board: Board, layout, roots: Sequence, plies: int | None 
     return count
 
 
+def graph_bytes(board: Board, layout) -> tuple[int, int, int]:
+    """The bytes of the race solver's game graph of ``layout`` (see :meth:`LimitGuard.before`):
+    :data:`JOINED_BYTES` where it is joined by pieces (:mod:`gridsolve.solve.factored`), else
+    :data:`GRAPH_BYTES` (ground from the compiled moves)."""
+    return JOINED_BYTES if factored_turns(board, layout) is not None else GRAPH_BYTES
+
+
 def average_moves(board: Board, distinct: bool = False) -> float:
     """The moves of the side to move in a position, on average over the cells and the
     ``turns`` entries (a joint move of roles that move at once counts once): the complete
@@ -192,13 +201,13 @@ class LimitGuard:
         the least a position needs, and, with ``board``, where the moves could make them pass
         it, at what its positions and their moves need (``bytes_``: the least a position
         needs, and the bytes of a position and of a move; default: a game ground with its
-        named moves, :data:`GRAPH_BYTES` for the race solver's game graph)."""
+        named moves, :func:`graph_bytes` for the race solver's game graph)."""
         least, per_position, per_move = bytes_
         now = resident() - self.base
         needed = now + positions * least
         if (board is not None and needed <= self.limits.memory
                 < now + positions * (per_position + per_move * MOST_MOVES)):
-            moves = average_moves(board, distinct=bytes_ == GRAPH_BYTES)
+            moves = average_moves(board, distinct=bytes_ in (GRAPH_BYTES, JOINED_BYTES))
             needed = max(needed, now + int(positions * (per_position + per_move * moves)))
         if needed > self.limits.memory:
             raise self.error(f"about {positions:,} positions need about {format_bytes(needed)} "

@@ -1,20 +1,23 @@
-"""The race solver's ranks: the game graph ground by clingo, the ranks by a retrograde analysis
-in arrays.
+"""The race solver's ranks: the game graph from the compiled rules, the ranks by a retrograde
+analysis in arrays.
 
-clingo grounds the compiled game rules once over the positions reachable from the roots, with
-the moves projected on their positions (:func:`gridsolve.compile.compiler.graph_program`):
-about one ground atom a distinct move, ``succ(S,S2)``, and one a position, ``reach(S)``.  The
-graph is read out of clingo's symbolic atoms as the raw 64-bit symbols of the positions (clingo
-makes one symbol of equal terms, so equal positions have equal symbols), numbered in arrays,
-and :meth:`RaceGraph.ranks` computes the rank of every position in a race level by level from
-the frontier, with a counter of open successors per defending position and the predecessors in
-one array (compressed rows): what encodings/solve.lp derives in clingo (``won_in(K,S,D)``), on the
-same graph, in a few array operations a level.  tests/test_retro.py checks that both give the
-same ranks on random boards of every rule option.
+Where the pieces move each on its own, clingo grounds each role's moves by cell and the ends of
+the board's positions, and the graph is joined from them in arrays (:mod:`gridsolve.solve.factored`).
+Otherwise clingo grounds the compiled game rules once over the positions reachable from the
+roots, with the moves projected on their positions (:func:`gridsolve.compile.compiler.graph_program`):
+about one ground atom a distinct move, ``succ(S,S2)``, and one a position, ``reach(S)``, read out
+of clingo's symbolic atoms as the raw 64-bit symbols of the positions (clingo makes one symbol of
+equal terms, so equal positions have equal symbols).  Either way the positions are numbered in
+arrays, and :meth:`RaceGraph.ranks` computes the rank of every position in a race level by level
+from the frontier, with a counter of open successors per defending position and the predecessors
+in one array (compressed rows): what encodings/solve.lp derives in clingo (``won_in(K,S,D)``), on
+the same graph, in a few array operations a level.  tests/test_retro.py checks that both give
+the same ranks on random boards of every rule option, and that both graphs are the same.
 
 The names of the moves matter only where an answer looks at them (the position asked about,
-its principal line): :meth:`RaceGraph.moves` grounds the compiled moves (``edge(S,M,S2)``) for
-one position at a time in a small second program.
+its principal line): the roles' moves by cell give them where each ``turns`` entry moves one
+role (:class:`~gridsolve.solve.factored.PieceMoves`), else :class:`NamedMoves` grounds the
+compiled moves (``edge(S,M,S2)``) for the positions asked, in a small second program.
 """
 from __future__ import annotations
 
@@ -26,20 +29,12 @@ import clingo
 import numpy as np
 
 from ..compile.compiler import graph_program
-from ..compile.gamerules import MOVE_MARK
+from ..compile.gamerules import MOVE_MARK, factored_turns
 from ..errors import EncodingError
 from ..language.model import Board
+from .factored import FactoredGraph, PieceMoves, distinct
 from .limits import LimitGuard
-
-try:        # clingo's own C bindings: the graph is read without a Python object per atom
-    from clingo._internal import _ffi, _lib
-except ImportError:     # pragma: no cover - other clingo builds read it through the public API
-    _ffi = _lib = None
-
-NUMBER_TAG = 1 << 48     # clingo's 64-bit symbol of a number: this tag, the int32 in the low bits
-
-
-FUNCTION_TAG = 5        # ... and of a function term (a position term s(...))
+from .rawmodel import FUNCTION_TAG, NUMBER_TAG, _ffi, _lib
 
 
 def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
@@ -85,31 +80,6 @@ def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
     return positions, pairs
 
 
-def model_arguments(ctl: clingo.Control) -> list[tuple[int, ...]]:
-    """The arguments of every shown atom of ``ctl``'s one (choice-free) model, as raw clingo
-    symbols (``clingo.symbol.Symbol(rep)`` is the term): every atom in one call, then one call
-    an atom for its arguments (the public Symbol API costs a Python object per symbol)."""
-    out: list[tuple[int, ...]] = []
-    if _lib is None:
-        ctl.solve(on_model=lambda model: out.extend(tuple(a._rep for a in sym.arguments)
-                                                    for sym in model.symbols(shown=True)))
-        return out
-    found = []
-
-    def on_model(model):
-        size = _ffi.new("size_t*")
-        _lib.clingo_model_symbols_size(model._rep, _lib.clingo_show_type_shown, size)
-        buffer = _ffi.new("clingo_symbol_t[]", size[0])
-        _lib.clingo_model_symbols(model._rep, _lib.clingo_show_type_shown, buffer, size[0])
-        found.append(buffer)
-    ctl.solve(on_model=on_model)
-    argv, size, f_args = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*"), _lib.clingo_symbol_arguments
-    for rep in found[0] if found else ():
-        f_args(rep, argv, size)
-        out.append(tuple(argv[0][0:size[0]]))
-    return out
-
-
 def _first_numbers(reps: np.ndarray) -> np.ndarray:
     """The first argument of each function symbol in ``reps`` where it is a number, else -1."""
     out = np.empty(len(reps), dtype=np.int32)
@@ -131,25 +101,57 @@ def _first_numbers(reps: np.ndarray) -> np.ndarray:
 
 class RaceGraph:
     """The game graph of ``board`` (position terms of ``layout``) reachable from ``roots``
-    (position terms as text), ground by clingo within ``guard``: positions numbered 0..n-1
-    (by their clingo symbol), the side to move, the end that decides each terminal position,
-    the distinct successors and the predecessors."""
+    (position terms as text), within ``guard``: joined by pieces where the compiled moves allow
+    it (``by_pieces``; ``numbering``: the positions' numbers), else ground by clingo from the
+    compiled ``succ`` rules; positions numbered 0..n-1 (by their number or clingo symbol,
+    ``reps``), the side to move, the end that decides each terminal position, the distinct
+    successors and the predecessors."""
 
-    def __init__(self, board: Board, layout, roots: list[str], guard: LimitGuard):
+    def __init__(self, board: Board, layout, roots: list[str], guard: LimitGuard, by_pieces: bool = True):
         started = time.perf_counter()
         self.board, self.layout = board, layout
         program = graph_program(board, layout, roots)
         self._moves_text = program.moves
+        turns = factored_turns(board, layout) if by_pieces else None
+        self.numbering, named = None, None
+        if turns is not None:      # the pieces move each on its own: the graph joined from their moves
+            pieces = PieceMoves(board, layout, turns, guard)
+            factored = FactoredGraph(pieces, roots, guard)
+            self.numbering, self.reps, self.ends = factored.numbering, factored.keys, factored.ends
+            self.outcome, self.turn, src, dst = factored.outcome, factored.turn, factored.src, factored.dst
+            self.n = len(self.reps)
+            grounded = started + pieces.ground_s
+            if pieces.single:       # the named moves too, without a ground call
+                named = pieces
+            del factored
+        else:
+            grounded, src, dst = self._ground(program.graph, board, guard)
+        self.edges = len(src)
+        self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
+        order = np.argsort(dst, kind="stable")
+        self.pred = src[order]                      # predecessors of position i: pred[start[i]:start[i+1]]
+        self.start = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
+        del order, src, dst
+        guard.after("after reading the game graph")
+        self._seen: dict[int, int] = {}
+        self.named = named          # the named moves (NamedMoves: ground where asked; or PieceMoves)
+        self.ground_s = round(grounded - started, 4)
+        self.read_s = round(time.perf_counter() - grounded, 4)
+
+    def _ground(self, text: str, board: Board, guard: LimitGuard):
+        """The game graph ground by clingo from the compiled ``succ`` rules, read out as the raw
+        symbols of the positions: (time grounded, sources, targets)."""
         ctl = clingo.Control(["--warn=none"])
         try:
-            ctl.add("base", [], program.graph)
+            ctl.add("base", [], text)
             guard.ground(ctl, [("base", [])], "while grounding the game's positions")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
         guard.after("after grounding the game's positions")
         grounded = time.perf_counter()
         positions, pairs = _graph_atoms(ctl)
-        self.reps = np.unique(np.frombuffer(positions, dtype=np.uint64))
+        self.reps = distinct(np.frombuffer(positions, dtype=np.uint64))
         self.n = len(self.reps)
         pairs = np.frombuffer(pairs, dtype=np.uint64)
         self.ends = [end.name for end in board.rules.ends]
@@ -161,20 +163,7 @@ class RaceGraph:
         self.turn = _first_numbers(self.reps)
         src = np.searchsorted(self.reps, pairs[0::2]).astype(np.int32)
         dst = np.searchsorted(self.reps, pairs[1::2]).astype(np.int32)
-        del pairs
-        self.edges = len(src)
-        self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
-        order = np.argsort(dst, kind="stable")
-        self.pred = src[order]                      # predecessors of position i: pred[start[i]:start[i+1]]
-        self.start = np.zeros(self.n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
-        del order, src, dst
-        guard.after("after reading the game graph")
-        self._moves: dict[clingo.Symbol, list] = {}
-        self._seen: dict[int, int] = {}
-        self._moves_ctl: clingo.Control | None = None
-        self.ground_s = round(grounded - started, 4)
-        self.read_s = round(time.perf_counter() - grounded, 4)
+        return grounded, src, dst
 
     # - Positions ---
 
@@ -182,18 +171,42 @@ class RaceGraph:
         i = int(self.reps.searchsorted(rep))
         return i if i < self.n and int(self.reps[i]) == rep else -1
 
+    def _key(self, state: clingo.Symbol) -> int:
+        """The key of position ``state`` in ``reps``: its number, or its clingo symbol."""
+        if self.numbering is None:
+            return state._rep
+        try:
+            args = [a.number for a in state.arguments]
+        except RuntimeError:        # not a position of this game
+            return -1
+        if len(args) != 1 + 2 * self.numbering.pieces:
+            return -1
+        return self.numbering.number(args)
+
     def index(self, state: clingo.Symbol) -> int:
         """The number of position ``state``, or -1 when the roots do not reach it (remembered
         for the positions answers have looked at)."""
         rep = state._rep
         found = self._seen.get(rep)
         if found is None:
-            found = self._seen[rep] = self._index(rep)
+            key = self._key(state)
+            found = self._seen[rep] = self._index(key) if key >= 0 else -1
         return found
 
     def symbol(self, i: int) -> clingo.Symbol:
         """The position term of position number ``i``."""
+        if self.numbering is not None:
+            return self.numbering.symbol(int(self.reps[i]))
         return clingo.symbol.Symbol(int(self.reps[i]))
+
+    def ranked_terms(self, rank: np.ndarray) -> dict[str, int]:
+        """Position term (as text) -> rank of the positions ``rank`` (of :meth:`ranks`) ranks."""
+        ranked = np.flatnonzero(rank >= 0)
+        if self.numbering is not None:
+            names = self.numbering.texts(self.reps[ranked])
+        else:
+            names = [str(clingo.symbol.Symbol(int(rep))) for rep in self.reps[ranked].tolist()]
+        return dict(zip(names, rank[ranked].tolist()))
 
     def terminal(self, i: int) -> bool:
         return self.outcome[i] >= 0
@@ -223,7 +236,7 @@ class RaceGraph:
             cand = self.pred[offsets]
             cand = cand[rank[cand] < 0]
             mask = attacks[cand]
-            won = np.unique(cand[mask])
+            won = distinct(cand[mask])
             defending, hits = np.unique(cand[~mask], return_counts=True)
             left[defending] -= hits.astype(np.int32)
             frontier = np.concatenate([won, defending[left[defending] == 0]])
@@ -237,19 +250,67 @@ class RaceGraph:
     def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
         """The moves of position ``state`` and the positions after them (``edge(S,M,S2)`` of the
         compiled game rules), ground for this position alone the first time it is asked."""
-        found = self._moves.get(state)
-        if found is not None:
-            return found
-        if self._moves_ctl is None:
-            self._moves_ctl = clingo.Control(["--warn=none"])
-            self._new: list[clingo.Symbol] = []
-            self._moves_ctl.add("base", [], self._moves_text)
-            self._moves_ctl.register_observer(_Collector(self._new))
-            self._moves_ctl.ground([("base", [])])
+        return self.named_moves().moves(state)
+
+    def named_moves(self) -> "NamedMoves":
+        """The named moves and ends of this game's positions, ground where asked (shared by
+        every answer read off this graph, and by verify's no_beeline check)."""
+        if self.named is None:
+            self.named = NamedMoves(self._moves_text)
+        return self.named
+
+
+class NamedMoves:
+    """The moves of positions with their names and the end that decides each position, by the
+    compiled game rules (the ``moves(p)`` part of :func:`~gridsolve.compile.compiler.graph_program`,
+    text ``program``), ground for the positions asked (:meth:`fetch`: many in one ground call)."""
+
+    def __init__(self, program: str):
+        self.ctl = clingo.Control(["--warn=none"])
+        self.ctl.add("base", [], program)
+        self._new: list[clingo.Symbol] = []
+        self.ctl.register_observer(_Collector(self._new))
+        self.ctl.ground([("base", [])])
+        self._moves: dict[clingo.Symbol, list] = {}
+        self._ends: dict[clingo.Symbol, str] = {}
+
+    def fetch(self, states: Iterable[clingo.Symbol]) -> None:
+        """Ground the moves and ends of ``states`` not ground before, in one call."""
+        new = [s for s in dict.fromkeys(states) if s not in self._moves]
+        if not new:
+            return
         self._new.clear()
-        self._moves_ctl.ground([("moves", [state])])
-        found = self._moves[state] = [(s.arguments[1], s.arguments[2]) for s in self._new if s.name == "edge"]
-        return found
+        self.ctl.ground([("moves", [s]) for s in new])
+        for state in new:
+            self._moves[state] = []
+        for atom in self._new:
+            first, *rest = atom.arguments
+            if atom.name == "edge":
+                self._moves[first].append(tuple(rest))
+            elif atom.name == "outcome":
+                self._ends[first] = rest[0].name
+
+    def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
+        """(move, position after it) of each move of ``state``; none where an end holds."""
+        if state not in self._moves:
+            self.fetch([state])
+        return self._moves[state]
+
+    def end(self, state: clingo.Symbol) -> str | None:
+        """The end that decides ``state``, None where none holds."""
+        if state not in self._moves:
+            self.fetch([state])
+        return self._ends.get(state)
+
+
+def named_moves(board: Board, layout) -> "NamedMoves":
+    """The named moves and ends of ``board``'s positions (terms of ``layout``): from each role's
+    moves by cell where every ``turns`` entry moves one piece on its own
+    (:class:`~gridsolve.solve.factored.PieceMoves`), else ground where asked (:class:`NamedMoves`)."""
+    turns = factored_turns(board, layout)
+    if turns is not None and all(len(movers) == 1 for movers, _ in turns):
+        return PieceMoves(board, layout, turns)
+    return NamedMoves(graph_program(board, layout, []).moves)
 
 
 class _Collector:

@@ -17,10 +17,11 @@ Definitions (also in docs/verify.md):
 * ``no_beeline`` holds when no shortest path wins; in particular when the goal cannot be
   reached at all.  The level is "trivial" if any shortest path wins.
 
-Everything is computed by the game's compiled rules, the program of
-:func:`gridsolve.solve.explore.examine` (legal moves, successors and end conditions, via clingo),
-never by a second rules engine in Python.  Two clingo runs per check: the role's moves from
-every cell with the others frozen, and the game graph reachable from the position.
+Everything is computed by the game's compiled rules (legal moves, successors and end
+conditions, via clingo: the race solver's named moves, :class:`gridsolve.solve.retro.NamedMoves`),
+never by a second rules engine in Python, and only for the positions the check looks at: the
+role's moves from the cells it walks to with the others frozen, and the positions the others'
+replies lead to along a path, those of a breadth-first level or a frontier in one ground call.
 """
 from __future__ import annotations
 
@@ -28,12 +29,12 @@ from dataclasses import dataclass
 
 import clingo
 
-from ..solve.explore import game_program
 from ..errors import LimitError, QueryError
 from .expect import beeline_unsupported, goal_ends
 from ..language.model import Board
 from ..language.position import Position
-from ..solve.retro import model_arguments
+from ..compile.state import layout_for
+from ..solve.retro import NamedMoves, named_moves
 from ..solve.driver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
@@ -60,61 +61,78 @@ class BeelineResult:
 
 
 class _Game:
-    """A part of the game graph: for each position, the end that holds and the legal moves.
+    """The game as the beeline looks at it: for each position, the end that holds and the legal
+    moves by name, by the compiled game rules (:func:`~gridsolve.solve.retro.named_moves`: each
+    role's moves by cell, or ground for the positions looked at, those of a :meth:`fetch` in one
+    ground call).
+    Positions are ``(pieces, side)``, without the step number."""
 
-    It is computed by the compiled game rules in one clingo run: the program of
-    :func:`gridsolve.solve.explore.examine`, with several roots and (``explore``) every position
-    reachable from them.  Positions are ``(pieces, side)``, without the step number."""
-
-    def __init__(self, board: Board, roots: str, explore: bool):
+    def __init__(self, board: Board, named: NamedMoves):
+        self.roles, self.named = board.rules.roles, named
         self.graph: dict[_State, tuple[str | None, dict[str, _State]]] = {}
-        roles = board.rules.roles
-        program = game_program(board, roots, explore) + "\n#show reach/1."
-        ctl = clingo.Control(["--warn=none"])
-        ctl.add("base", [], program)
-        ctl.ground([("base", [])])
+        self._decoded: dict = {}       # position symbol or number -> position
+        self._names: dict = {}         # raw move symbol -> its name
+        self._numbering = getattr(named, "numbering", None)     # PieceMoves: positions by number
 
-        # clingo's Symbol API costs microseconds per call: the model is read as raw symbols, and
-        # each distinct position, move and end term is decoded once (equal terms: one symbol).
-        atoms = model_arguments(ctl)
-        decoded: dict = {}
+    @staticmethod
+    def _symbol(state: _State) -> clingo.Symbol:
+        return clingo.Function("s", [clingo.Number(state[1])] + [clingo.Number(v) for _, cell in state[0] for v in cell])
 
-        def state(rep: int) -> _State:
-            found = decoded.get(rep)
-            if found is None:
-                args = [a.number for a in clingo.symbol.Symbol(rep).arguments]
-                found = decoded[rep] = (tuple((r, (args[1 + 2 * i], args[2 + 2 * i])) for i, r in enumerate(roles)),
-                                        args[0])
-            return found
+    def _state(self, symbol: clingo.Symbol) -> _State:
+        found = self._decoded.get(symbol)
+        if found is None:
+            args = [a.number for a in symbol.arguments]
+            found = self._decoded[symbol] = (
+                tuple((r, (args[1 + 2 * i], args[2 + 2 * i])) for i, r in enumerate(self.roles)), args[0])
+        return found
 
-        def text(rep: int, formatted=format_move) -> str:
-            found = decoded.get(rep)
-            if found is None:
-                found = decoded[rep] = formatted(clingo.symbol.Symbol(rep))
-            return found
-
-        ends, moves = {}, {}
-        for args in atoms:          # edge(S,M,S2), reach(S), outcome(S,E): told apart by their arity
-            if len(args) == 3:
-                moves.setdefault(state(args[0]), {})[text(args[1])] = state(args[2])
-            elif len(args) == 1:
-                moves.setdefault(state(args[0]), {})
-            else:
-                ends[state(args[0])] = text(args[1], str)
-        for key, successors in moves.items():
-            end = ends.get(key)
-            self.graph[key] = (end, {} if end is not None else successors)
+    def fetch(self, states) -> None:
+        """Ground the moves of ``states`` not looked at before, in one call."""
+        if self._numbering is None:
+            self.named.fetch([self._symbol(s) for s in states if s not in self.graph])
 
     def look(self, state: _State) -> tuple[str | None, dict[str, _State]]:
-        return self.graph[state]
+        found = self.graph.get(state)
+        if found is not None:
+            return found
+        if self._numbering is not None:         # each role's moves by cell: positions by number
+            numbering, named = self._numbering, self.named
+            key = numbering.number([state[1], *(v for _, cell in state[0] for v in cell)])
+            end = int(named.ends[key])
+            found = (named.end_names[end] if end >= 0 else None,
+                     {self._move(m): self._state_of(after) for m, after in named.successors(key)})
+        else:
+            symbol = self._symbol(state)
+            end = self.named.end(symbol)
+            found = (end, {} if end is not None else
+                     {format_move(m): self._state(after) for m, after in self.named.moves(symbol)})
+        self.graph[state] = found
+        return found
+
+    def _move(self, rep: int) -> str:
+        found = self._names.get(rep)
+        if found is None:
+            found = self._names[rep] = format_move(clingo.symbol.Symbol(rep))
+        return found
+
+    def _state_of(self, key: int) -> _State:
+        found = self._decoded.get(key)
+        if found is None:
+            args = self._numbering.arguments(key)
+            found = self._decoded[key] = (
+                tuple((r, (args[1 + 2 * i], args[2 + 2 * i])) for i, r in enumerate(self.roles)), args[0])
+        return found
 
 
 def _term(side: int, coords) -> str:
     return f"s({side},{','.join(f'{x},{y}' for x, y in coords)})"
 
 
-def check_beeline(board: Board, role: str, position: Position, remaining: int) -> BeelineResult:
-    """Measure ``no_beeline`` for ``role`` from ``position`` with ``remaining`` plies left."""
+def check_beeline(board: Board, role: str, position: Position, remaining: int,
+                  named: NamedMoves | None = None) -> BeelineResult:
+    """Measure ``no_beeline`` for ``role`` from ``position`` with ``remaining`` plies left;
+    ``named``: the board's named moves to look positions up in (a race engine's, where one
+    was ground: :meth:`~gridsolve.solve.retro.RaceGraph.named_moves`), else new ones."""
     rules = board.rules
     reason = beeline_unsupported(board)
     if reason:
@@ -124,22 +142,12 @@ def check_beeline(board: Board, role: str, position: Position, remaining: int) -
     side = rules.side_of(role)
     start = (position.pieces, position.side)
     frozen_start = (position.pieces, side)
-    # Every cell of the role, the others where the position has them, the role to move.
-    coords = ["X,Y" if piece == role else f"{x},{y}" for piece, (x, y) in position.pieces]
-    frozen = _Game(board, f"root(s({side},{','.join(coords)})) :- cell(X,Y).", explore=False)
-    dag, length, goal_cells = _shortest_paths(frozen, role, frozen_start, goals)
+    game = _Game(board, named or named_moves(board, layout_for(board)))
+    # The role's moves from every cell it walks to, the others where the position has them.
+    dag, length, goal_cells = _shortest_paths(game, role, frozen_start, goals)
     if length is None:
         return BeelineResult(True, None, 0, None)
     paths = _count_paths(dag, _cell(frozen_start, role), goal_cells, length)
-    # The game graph from the position, where the role stands on a shortest path (elsewhere it
-    # never stands when it follows one).
-    index = rules.roles.index(role) + 1
-    coords = ",".join(f"X{i},Y{i}" for i in range(1, len(rules.roles) + 1))
-    on_path = {c for c in dag} | set(goal_cells)
-    game = _Game(board, "\n".join([
-        f"root({_term(position.side, [c for _, c in position.pieces])}).",
-        " ".join(f"on_path({x},{y})." for x, y in sorted(on_path)),
-        f"reach(s(T,{coords})) :- edge(_,_,s(T,{coords})), on_path(X{index},Y{index})."]), explore=False)
     player = _BlindPlay(game, goals, side, remaining)
     opening = player.settle({start}, 0)
     if opening is _WON:
@@ -170,6 +178,7 @@ def _shortest_paths(game: _Game, role: str, start: _State, goals: set[str]):
     edges: dict = {}
     level, depth, goal_cells = [origin], 0, set()
     while level:
+        game.fetch([state_at(cell) for cell in level])
         for cell in level:
             end, _ = game.look(state_at(cell))
             if end in goals:
@@ -237,6 +246,7 @@ class _BlindPlay:
         ``(frontier, ply)`` with the role to move."""
         while True:
             alive = set()
+            self.game.fetch(level)
             for state in level:
                 end, moves = self.game.look(state)
                 if end is not None:

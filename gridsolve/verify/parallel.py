@@ -1,10 +1,11 @@
 """Run tasks in worker processes, each with a time limit, streaming what they report.
 
 clingo holds the GIL while it grounds and cannot be interrupted there, so threads would
-neither run in parallel nor stop on time: every task gets a process of its own, which is
-ended (``terminate``) when it runs out of time.  A task is a module-level generator
-function; each item it yields is sent to the parent as soon as it is ready, so the work a
-task finished before its time ran out is kept.
+neither run in parallel nor stop on time: the tasks run in worker processes, each worker one
+task after another (started once: a process a task cost more than checking a small board), and
+a worker whose task runs out of time is ended (``terminate``) and replaced.  A task is a
+module-level generator function; each item it yields is sent to the parent as soon as it is
+ready, so the work a task finished before its time ran out is kept.
 """
 from __future__ import annotations
 
@@ -34,13 +35,21 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _child(work: Callable[..., Iterator], task, conn):
+def _worker(work: Callable[..., Iterator], conn):
+    """Run the tasks the parent sends (None: stop), reporting each item and how the task ended."""
     try:
-        for item in work(task):
-            conn.send(("item", item))
-        conn.send((DONE, None))
-    except BaseException:           # report it; the parent decides what it means
-        conn.send((CRASHED, traceback.format_exc()))
+        while True:
+            task = conn.recv()
+            if task is None:
+                return
+            try:
+                for item in work(task):
+                    conn.send(("item", item))
+                conn.send((DONE, None))
+            except Exception:           # report it; the parent decides what it means
+                conn.send((CRASHED, traceback.format_exc()))
+    except (EOFError, OSError, KeyboardInterrupt):
+        return
     finally:
         conn.close()
 
@@ -66,52 +75,68 @@ def run_tasks(tasks: Iterable, work: Callable[..., Iterator], jobs: int, timeout
         return outcomes
     context = _context()
     pending = deque(enumerate(tasks))
-    running: dict = {}                   # connection -> [index, process, started, outcome or None]
+    idle: list = []                      # workers without a task: [process, connection]
+    busy: dict = {}                      # connection -> [process, index, started]
     try:
-        while pending or running:
-            while pending and len(running) < max(1, jobs):
+        while pending or busy:
+            while pending and (idle or len(busy) < max(1, jobs)):
+                if idle:
+                    process, conn = idle.pop()
+                else:
+                    conn, there = context.Pipe(duplex=True)
+                    process = context.Process(target=_worker, args=(work, there), daemon=True)
+                    process.start()
+                    there.close()
                 i, task = pending.popleft()
-                receiver, sender = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(work, task, sender), daemon=True)
-                process.start()
-                sender.close()
-                running[receiver] = [i, process, time.perf_counter(), None]
+                conn.send(task)
+                busy[conn] = [process, i, time.perf_counter()]
             now = time.perf_counter()
             wait_for = None
             if timeout is not None:
-                wait_for = max(0.0, min(entry[2] + timeout for entry in running.values()) - now)
-            for conn in wait(list(running), timeout=wait_for):
-                entry = running[conn]
+                wait_for = max(0.0, min(entry[2] + timeout for entry in busy.values()) - now)
+            for conn in wait(list(busy), timeout=wait_for):
+                process, i, started = busy[conn]
                 try:
                     kind, payload = conn.recv()
                 except (EOFError, OSError):
                     kind, payload = None, None
                 if kind == "item":
-                    on_item(entry[0], payload)
+                    on_item(i, payload)
                     continue
+                del busy[conn]
                 if kind in (DONE, CRASHED):
-                    entry[3] = Outcome(kind, time.perf_counter() - entry[2], payload or "")
-                _finish(running, conn, entry, outcomes)
+                    outcomes[i] = Outcome(kind, time.perf_counter() - started, payload or "")
+                    idle.append((process, conn))
+                else:                    # the worker died: the next task gets a new one
+                    _end(process, conn)
+                    outcomes[i] = Outcome(CRASHED, time.perf_counter() - started,
+                                          f"the worker process stopped unexpectedly (exit code {process.exitcode})")
             now = time.perf_counter()
-            for conn, entry in list(running.items()):
-                if timeout is not None and now - entry[2] >= timeout:
-                    entry[1].terminate()
-                    entry[3] = Outcome(TIMEOUT, now - entry[2])
-                    _finish(running, conn, entry, outcomes)
+            for conn, (process, i, started) in list(busy.items()):
+                if timeout is not None and now - started >= timeout:
+                    del busy[conn]
+                    _end(process, conn)
+                    outcomes[i] = Outcome(TIMEOUT, now - started)
     finally:
-        for conn, entry in running.items():       # interrupted: leave no worker behind
-            entry[1].terminate()
-            entry[1].join()
+        for process, conn in idle:
+            try:
+                conn.send(None)
+            except OSError:
+                pass
+        for process, conn in [*idle, *((p, c) for c, (p, _, _) in busy.items())]:
+            if process.is_alive() and (process, conn) not in idle:
+                process.terminate()       # interrupted: leave no worker behind
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
+                process.join()
             conn.close()
     return outcomes
 
 
-def _finish(running: dict, conn, entry, outcomes):
-    index, process, started, outcome = entry
+def _end(process, conn):
+    """End a worker that ran out of time or died."""
+    if process.is_alive():
+        process.terminate()
     process.join()
     conn.close()
-    del running[conn]
-    if outcome is None:
-        outcome = Outcome(CRASHED, time.perf_counter() - started,
-                          f"the worker process stopped unexpectedly (exit code {process.exitcode})")
-    outcomes[index] = outcome

@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import clingo
+
 from .beeline import check_beeline
 from ..errors import BoardError, GridsolveError, QueryError
 from .expect import METRIC_KEYS, SOLVER_KEYS, Expectation, holds, load_expectations
@@ -23,8 +25,10 @@ from ..solve.explore import examine
 from ..language.loader import load_board
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
 from .shard import Shard, select
+from ..compile.state import layout_for
 from ..language.position import Query
 from ..solve.asker import Asker
+from ..solve.driver import format_move
 from .update import Change, update_file, updated_value
 from ..language.kinds import QueryKind
 
@@ -200,7 +204,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
             summary = _summary(answer)
             details = {key: summary for key in measured}
             if any(x.key == "winning_first_moves" for _, x in solver_keys):
-                moves = winning_first_moves(board, first.role, first.position, answer)
+                moves = winning_first_moves(board, first.role, first.position, answer, asker)
                 measured["winning_first_moves"] = len(set(moves.values()))
                 details["winning_first_moves"] = (
                     f"winning first moves: {', '.join(sorted(moves))}, leading to "
@@ -223,7 +227,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
             continue
         started = time.perf_counter()
         try:
-            beeline = check_beeline(board, first.role, first.position, query.remaining(board))
+            beeline = check_beeline(board, first.role, first.position, query.remaining(board), _named_moves(board, asker))
         except GridsolveError as exc:
             yield (index, expected.key, ERROR, None, str(exc), time.perf_counter() - started)
             continue
@@ -231,6 +235,15 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
         yield (index, expected.key, PASS if ok else FAIL, beeline.holds,
                "" if ok else _mismatch(expected, beeline.holds, beeline.describe(first.role)),
                time.perf_counter() - started)
+
+
+def _named_moves(board, asker: Asker):
+    """The named moves of the race engine ``asker`` has ground, where its positions are those
+    of the no_beeline check (the pieces' cells and the side), else None."""
+    engine = asker.engine
+    if engine is None or engine.layout != layout_for(board):
+        return None
+    return engine.graph.named_moves()
 
 
 def _measure_metrics(board, first: Expectation, checks: list):
@@ -286,15 +299,21 @@ def _query_kind(keys: set[str]) -> QueryKind:
     return QueryKind.SURVIVE if keys == {"survive"} else QueryKind.VALUE
 
 
-def winning_first_moves(board, role: str, position, answer) -> dict[str, tuple]:
+def winning_first_moves(board, role: str, position, answer, asker: Asker | None = None) -> dict[str, tuple]:
     """{move: resulting position} for the first moves of ``role`` in ``position`` that keep a
     forced win (``answer``: the value query from there); moves that lead to the same position
     count once.  Where the role's team moves at once with others, the position after a move
     depends on their moves too: each of the team's winning moves counts as one.  (The
-    generator's difficulty measure counts with this too, so its files verify.)"""
+    generator's difficulty measure counts with this too, so its files verify.)  The moves are
+    those ``asker``'s race engine has ground, where its positions are the whole game's."""
     winning = [m.move for m in answer.moves if m.win]
     if board.rules.split_turn(position.side, role):
         return {move: move for move in winning}
+    named = _named_moves(board, asker) if asker is not None else None
+    if named is not None:
+        root = clingo.parse_term(asker.engine.layout.root_term(position, board))
+        after = {format_move(move): state for move, state in named.moves(root)}
+        return {move: after[move] for move in winning if move in after}
     _, steps = examine(board, position)
     after = {step.move: _without_step(step.position) for step in steps}
     return {move: after[move] for move in winning if move in after}
