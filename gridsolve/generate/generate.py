@@ -46,6 +46,7 @@ from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
 from ..language.position import initial_position
 from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_walls
+from ..language.kinds import QueryKind, RequireKind
 
 GAME_PART_LIMIT = 10_000  # auto picks asp up to this many positions x levels: 3x3 Mummy Maze at 49 plies
                           # (7,938; asp proves "none exists" in ~40 s where loop runs on; README)
@@ -59,7 +60,7 @@ class Request:
     like: Path | None = None
     size: tuple | None = None
     walls: tuple = (None, None)
-    require: str | None = None      # None: the rule set's good level (its generate: block), else win
+    require: RequireKind | None = None   # None: the rule set's good level (its generate: block), else win
     role: str | None = None
     plies: tuple = (None, None)
     horizon: int | None = None
@@ -203,8 +204,10 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
     ``plies`` and ``value`` ranges A..B, ``keep`` names separated by commas, ``metrics``
     (name, A..B) pairs; ``timeout`` None: the default budget (:data:`DEFAULT_TIMEOUT`), 0: no
     limit.  A text that does not read raises :class:`~gridsolve.errors.QueryError`."""
+    if require is not None and require not in REQUIREMENTS:
+        raise QueryError(f"--require {require}: unknown", f"use one of: {', '.join(REQUIREMENTS)}")
     return Request(rules=rules, like=like, size=parse_size(size), walls=parse_range("--walls", walls),
-                   require=require, role=role, plies=parse_range("--plies", plies), horizon=horizon,
+                   require=None if require is None else RequireKind(require), role=role, plies=parse_range("--plies", plies), horizon=horizon,
                    count=count, seed=seed, out=out, name=name, symmetry=symmetry, sealed_ok=allow_sealed,
                    trivial_ok=allow_trivial, method=method,
                    timeout=DEFAULT_TIMEOUT if timeout is None else timeout or None, force=force,
@@ -269,7 +272,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         if progress is not None:
             progress(Progress(len(report.boards), request.count, report.candidates, last,
                               time.perf_counter() - started, search.stats,
-                              None if req.kind in ("survive", "value") else req.plies))
+                              None if req.kind in (RequireKind.SURVIVE, RequireKind.VALUE) else req.plies))
     if request.count > 1 and report.boards:
         report.pack = write_pack(report.boards, *pack_paths(paths[0]),
                                  f"{_source(request)}: {len(report.boards)} levels", request.force)
@@ -317,11 +320,11 @@ class _Search:
                  apart: int, symmetry: str | None = None, walls: tuple = (0, 0)):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
         self.apart, self.symmetry, self.walls = apart, symmetry, walls
-        self.low = 0 if req.kind == "survive" else req.plies[0]   # start_ranks: 0 for every surviving start
+        self.low = 0 if req.kind == RequireKind.SURVIVE else req.plies[0]   # start_ranks: 0 for every surviving start
         self.random = random.Random(seed)
         self.edges = edges(spec.template.width, spec.template.height)
         self.elites = Elites(self.random)
-        self.surveyed = req.kind == "win" and not req.trivial_ok   # starts played out on the graph
+        self.surveyed = req.kind == RequireKind.WIN and not req.trivial_ok   # starts played out on the graph
         self.current = None          # (board, layout, {placement left to try: rank}, graded score)
         self.judged_here = 0         # placements judged on the current layout
         self.archive: Counter = Counter()   # (plies, difficulty) of the levels written: other plies first
@@ -368,7 +371,7 @@ class _Search:
         else:
             offered = {p: r for p, r in ranks.items() if r >= self.low}
         score = self._score(ranks, survey, offered)
-        if offered and self.req.kind != "survive":
+        if offered and self.req.kind != RequireKind.SURVIVE:
             top = max(offered.values())
             self.stats.longest_offered = max(top, self.stats.longest_offered or 0)
         if self.walking:
@@ -454,7 +457,7 @@ class _Search:
         band = [r for r in ranks.values() if r >= self.low]
         stats.in_band += bool(band)
         stats.band_starts += len(band)
-        if self.req.kind != "survive":
+        if self.req.kind != RequireKind.SURVIVE:
             stats.seen(max(ranks.values(), default=None))
 
     def _leave(self, layout: Layout) -> None:
@@ -555,9 +558,9 @@ def _has_wall(layout: Layout, edge: tuple) -> bool:
 def _forced_plies(verdict: Verdict, req: Requirement) -> int | None:
     """The plies of the forced end the requirement is about, as judged (None: none forced)."""
     answer = verdict.answer
-    if answer is None or req.kind in ("survive", "value"):
+    if answer is None or req.kind in (RequireKind.SURVIVE, RequireKind.VALUE):
         return None
-    return answer.win_plies if req.kind == "win" else answer.doom_plies
+    return answer.win_plies if req.kind == RequireKind.WIN else answer.doom_plies
 
 
 def _seconds(deadline: float | None) -> float | None:
@@ -577,19 +580,19 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
     if request.horizon is not None and request.horizon < 1:
         raise QueryError(f"--horizon {request.horizon}: must be at least 1")
     board = spec.template
-    if request.require == "win" and not can_win(board, spec.role):
+    if request.require == RequireKind.WIN and not can_win(board, spec.role):
         raise QueryError(f"--require win: no end gives {spec.role} a top score above its timeout score "
                          f"under {board.rules.name}", "ask --require survive or --require lose")
     # Trivial levels are defined where no_beeline is (README): elsewhere every level is kept.
     trivial_ok = request.trivial_ok or beeline_unsupported(board) is not None
     left = Requirement(request.require, (0, 0), horizon=request.horizon).left(board)
     metrics = _metric_bounds(request)
-    if (metrics or request.difficulty) and request.require != "win":
+    if (metrics or request.difficulty) and request.require != RequireKind.WIN:
         raise QueryError(f"--metric and --difficulty measure a won level, not --require {request.require}",
                          "ask --require win, or leave them out")
-    if request.value != (None, None) and request.require != "value":
+    if request.value != (None, None) and request.require != RequireKind.VALUE:
         raise QueryError("--value applies to --require value", "add --require value")
-    if request.require == "value":
+    if request.require == RequireKind.VALUE:
         if request.plies != (None, None):
             raise QueryError("--plies does not apply to --require value", "give the score band with --value A..B")
         if request.value == (None, None):
@@ -597,11 +600,11 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
         low, high = request.value
         if low is not None and high is not None and low > high:
             raise QueryError(f"--value {low}..{high}: the range is empty")
-        return Requirement("value", (left, left), True, request.horizon, request.value)
-    if request.require == "survive":
+        return Requirement(RequireKind.VALUE, (left, left), True, request.horizon, request.value)
+    if request.require == RequireKind.SURVIVE:
         if request.plies != (None, None):
             raise QueryError("--plies does not apply to --require survive", "nothing is forced when the role survives")
-        return Requirement("survive", (left, left), trivial_ok, request.horizon)
+        return Requirement(RequireKind.SURVIVE, (left, left), trivial_ok, request.horizon)
     low, high = request.plies
     low = 1 if low is None else low
     if low > left:
@@ -634,8 +637,8 @@ def with_good_level(request: Request, good: GoodLevel | None) -> Request:
     the rule set's good level (its ``generate:`` block); without one (or with ``--no-defaults``)
     a win is asked."""
     if not request.defaults or good is None or states_requirement(request):
-        return request if request.require is not None else dataclasses.replace(request, require="win")
-    changes = {"require": good.require or "win", "role": good.role, "plies": good.plies, "value": good.value,
+        return request if request.require is not None else dataclasses.replace(request, require=RequireKind.WIN)
+    changes = {"require": good.require or RequireKind.WIN, "role": good.role, "plies": good.plies, "value": good.value,
                "horizon": good.horizon, "trivial_ok": good.allow_trivial, "metrics": good.good,
                "walls": good.walls}
     if request.like is not None:
@@ -755,7 +758,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics 
     expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
     if req.horizon is not None:
         expect["horizon"] = req.horizon
-    if req.kind == "win":
+    if req.kind == RequireKind.WIN:
         start = initial_position(board)
         difficulty = line or measure(board, spec.role, start, answer, req.horizon)
         expect.update({"win": True, "plies": answer.plies})
@@ -766,7 +769,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics 
         if metrics is not None:
             expect.update({name: value for name, value in metrics.as_dict().items() if name != "plies"})
         return expect, difficulty
-    valued = answer.query == "value" and answer.value is not None   # else plies are the survive query's
+    valued = answer.query == QueryKind.VALUE and answer.value is not None   # else plies are the survive query's
     if valued:
         expect.update({"value": answer.value, "win": answer.win})
     expect["survive"] = answer.survives
@@ -780,7 +783,7 @@ def command_line(request: Request, spec: GameSpec) -> str:
     board = spec.template
     words = ["gridsolve", "generate"]
     words += ["--rules", request.rules] if request.rules else ["--like", str(request.like)]
-    words += ["--size", f"{board.width}x{board.height}", "--require", request.require or "win"]
+    words += ["--size", f"{board.width}x{board.height}", "--require", request.require or RequireKind.WIN]
     options = [("--walls", _range_text(request.walls)), ("--plies", _range_text(request.plies)),
                ("--value", _range_text(request.value)), ("--difficulty", request.difficulty),
                ("--role", request.role), ("--horizon", request.horizon), ("--symmetry", request.symmetry),
@@ -807,7 +810,7 @@ def _range_text(bounds: tuple) -> str | None:
 
 def _header(request: Request, spec: GameSpec, req: Requirement, index: int, difficulty,
             metrics: Metrics | None = None) -> list[str]:
-    trivial = "" if req.trivial_ok or req.kind != "win" else ", and not by walking the shortest way"
+    trivial = "" if req.trivial_ok or req.kind != RequireKind.WIN else ", and not by walking the shortest way"
     lines = [f"Board {index + 1} of `{command_line(request, spec)}`:",
              f"{req.describe(spec.role)}{trivial}."]
     if req.test():
@@ -844,7 +847,7 @@ def _timed_out(report: Report) -> LimitError:
 def _exhausted(report: Report) -> QueryError:
     board = report.spec.template
     what = f"{board.width}x{board.height} board where {report.requirement.describe(report.spec.role)}"
-    if not report.requirement.trivial_ok and report.requirement.kind == "win":
+    if not report.requirement.trivial_ok and report.requirement.kind == RequireKind.WIN:
         what += ", not by walking the shortest way,"
     if not report.boards and not report.candidates:
         return QueryError(f"no {what} exists with these walls and marks (clingo proved it)",
@@ -861,16 +864,16 @@ def diagnosis(report: Report) -> tuple[str, list[str]]:
     """Which part of the request the layouts tried met least often, and the options that relax
     it: (a sentence, or "" when there is nothing to say; hints)."""
     req, stats, rejected = report.requirement, report.search, report.rejected
-    if req.kind == "value" and rejected:
+    if req.kind == RequireKind.VALUE and rejected:
         reason, _ = rejected.most_common(1)[0]
         return (f"of {report.candidates} candidates, the most rejected as '{reason}'",
                 ["another --value band", "a larger board or other --walls"])
-    if req.kind == "survive":
+    if req.kind == RequireKind.SURVIVE:
         return "", []
     low, high = req.plies
     band = f"{low} plies" if low == high else f"{low} to {high} plies"
-    forced = "a forced win" if req.kind == "win" else "a forced loss"
-    trivial = req.kind == "win" and not req.trivial_ok
+    forced = "a forced win" if req.kind == RequireKind.WIN else "a forced loss"
+    trivial = req.kind == RequireKind.WIN and not req.trivial_ok
     fewer = (f"fewer plies (--plies {stats.longest}..)" if stats.longest and stats.longest < low
              else "fewer plies")
     kindred = kindred_rule_sets(report.spec, Path(report.request.out))

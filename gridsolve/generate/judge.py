@@ -24,7 +24,8 @@ from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.answer import Answer
 from ..solve.solver import solve
-from .startgraph import StartGraph, race_kind as query_kind, start_program
+from .startgraph import StartGraph, start_program
+from ..language.kinds import QueryKind, RequireKind
 
 SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no
                            # bounded solver): 0.4 s instead of 14 s for a Pacman layout at horizon 10
@@ -50,13 +51,21 @@ class Verdict:
         return self.reason is None
 
 
+def query_kind(board: Board, role: str, kind: RequireKind) -> QueryKind:
+    """The question that measures a layout for a requirement of ``kind``: the value query where
+    the role's scores are constants or a win is asked (forcing the top score needs the values),
+    else (the values would need the layered solver) the survive query."""
+    return (QueryKind.VALUE if board.rules.constant_scores(role) or kind in (RequireKind.WIN, RequireKind.VALUE)
+            else QueryKind.SURVIVE)
+
+
 def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
     """Measure ``board`` against ``req``."""
     role, (low, high) = spec.role, req.plies
     start = initial_position(board)
     answer = solve(board, Query(role, query_kind(board, role, req.kind), start, req.horizon),
                    bounded=req.horizon is None or req.horizon > SHORT_HORIZON)
-    if req.kind == "win":
+    if req.kind == RequireKind.WIN:
         if answer.win and answer.win_plies is None:
             return Verdict(answer, HELD)
         if not answer.win or answer.win_plies > high:
@@ -66,13 +75,13 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
         if not req.trivial_ok and not check_beeline(board, role, start, req.left(board)).holds:
             return Verdict(answer, TRIVIAL)
         return _tested(board, role, start, req, answer)
-    elif req.kind == "value":
+    elif req.kind == RequireKind.VALUE:
         low, high = req.value
         if low is not None and answer.value < low:
             return Verdict(answer, VALUE_LOW)
         if high is not None and answer.value > high:
             return Verdict(answer, VALUE_HIGH)
-    elif req.kind == "lose":
+    elif req.kind == RequireKind.LOSE:
         if answer.survives or answer.doom_plies > high:
             return Verdict(answer, SURVIVES if answer.survives else LOST_TOO_SLOWLY)
         if answer.doom_plies < low:
@@ -95,7 +104,7 @@ def _tested(board: Board, role: str, start: Position, req: Requirement, answer: 
     elif graph_wanted or req.difficulty:
         raise QueryError(f"the difficulty metrics {', '.join(m[0] for m in graph_wanted) or 'difficulty'} are not "
                          f"defined for {role} under {board.rules.name}: {metrics_unsupported(board, role)}",
-                         f"leave them out (line_safety is defined for every game), or ask with --no-defaults")
+                         "leave them out (line_safety is defined for every game), or ask with --no-defaults")
     line = None
     for name, low, high in req.metrics:
         if name == LINE_SAFETY:
@@ -117,7 +126,7 @@ def line_safety(difficulty: Difficulty) -> float:
 
 def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:
     """Does :func:`start_ranks` apply to this request (else each layout is judged alone)?"""
-    return req.kind != "value" and start_program(spec.template, spec.role, req) is not None
+    return req.kind != RequireKind.VALUE and start_program(spec.template, spec.role, req) is not None
 
 
 def start_graph(board: Board, spec: GameSpec, req: Requirement) -> StartGraph:
@@ -125,7 +134,7 @@ def start_graph(board: Board, spec: GameSpec, req: Requirement) -> StartGraph:
     ``req``: the role's win, or the others' end it must avoid).  Only when :func:`ranks_every_start`."""
     program = start_program(board, spec.role, req)
     plan = program.plan
-    return StartGraph(board, spec.role, req, program, plan.win if req.kind == "win" else plan.avoid)
+    return StartGraph(board, spec.role, req, program, plan.win if req.kind == RequireKind.WIN else plan.avoid)
 
 
 def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
@@ -139,9 +148,9 @@ def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
 
 def start_ranks_of(graph: StartGraph, board: Board, req: Requirement) -> dict:
     """:func:`start_ranks` read off the layout's :func:`start_graph`."""
-    high = req.plies[1] if req.kind != "survive" else req.left(board)
+    high = req.plies[1] if req.kind != RequireKind.SURVIVE else req.left(board)
     ranks = {placement: rank for placement, rank in graph.start_ranks().items() if rank <= high}
-    if req.kind == "survive":
+    if req.kind == RequireKind.SURVIVE:
         every = (tuple(sorted(zip(board.rules.roles, placed))) for placed in graph.placements)
         return {placement: 0 for placement in every if placement not in ranks}
     return ranks

@@ -81,9 +81,9 @@ class Proposer:
         self.ctl = clingo.Control(options)
         try:
             self.ctl.add("base", [], program)
-            budget = LimitGuard(Limits(), "the layouts clingo chooses from",
+            guard = LimitGuard(Limits(), "the layouts clingo chooses from",
                             lambda needed: "ask for a smaller --size, or raise --max-memory if the machine has it")
-            budget.ground(self.ctl, [("base", [])] + [(part, []) for part in parts], "while grounding the proposals")
+            guard.ground(self.ctl, [("base", [])] + [(part, []) for part in parts], "while grounding the proposals")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground encodings/generate.lp: {exc}") from exc
         self._atoms = [(sym, atom.literal) for name, arity in (("wall", 3), ("at", 3), ("mark", 3))

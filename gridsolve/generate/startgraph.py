@@ -99,18 +99,13 @@ def placements(board: Board) -> list[tuple]:
     return list(itertools.permutations(board_cells(board), len(board.rules.roles)))
 
 
-def race_kind(board: Board, role: str, kind: str) -> str:
-    """The question that measures a layout for a requirement of ``kind``: the value query where
-    the role's scores are constants or a win is asked, else the survive query."""
-    return "value" if board.rules.constant_scores(role) or kind in ("win", "value") else "survive"
-
-
 def start_program(board: Board, role: str, req: Requirement):
     """The race solver's program for ``req`` from the initial position, or None when the game
     is not solved by races or has more than START_LIMIT placements of the pieces."""
     if math.perm(len(board_cells(board)), len(board.rules.roles)) > START_LIMIT:    # counted, not listed
         return None
-    program = compile_program(board, Query(role, race_kind(board, role, req.kind), initial_position(board),
+    from .judge import query_kind      # (judge imports this module)
+    program = compile_program(board, Query(role, query_kind(board, role, req.kind), initial_position(board),
                                            req.horizon))
     return program if program.mode is Mode.RACE else None
 

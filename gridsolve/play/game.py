@@ -30,6 +30,8 @@ from ..render import draw_position
 from ..solve.asker import Asker
 from ..solve.answer import Answer
 from ..solve.limits import Limits
+from ..language.kinds import QueryKind
+from .thinkahead import ThinkAhead
 
 SECONDS_PER_MOVE = 20          # about how long the solver may think about a move
 
@@ -72,16 +74,30 @@ class Thinker:
     more than an eighth of that.  Questions the race solver answers share one grounding (an
     :class:`~gridsolve.solve.asker.Asker` rooted at the first position asked about: every later
     position of the game is reachable from it); only the first move of a principal line is
-    computed, which is all the game uses."""
+    computed, which is all the game uses.  While a human chooses a move, the computer's next
+    questions are asked ahead in the background (:mod:`gridsolve.play.thinkahead`)."""
 
     def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None]):
         self.board, self.horizon, self.say = board, horizon, say
         self.horizons: dict[tuple[str, str], int | None] = {}
         self.stopped: LimitError | None = None     # why the last question did not fit
         self.asker = Asker(board)
+        self.ahead = ThinkAhead(self.asker)
 
     def _solve(self, query: Query, limits: Limits | None = None) -> Answer:
+        self.ahead.stop()
         return self.asker.ask(query, limits, line_plies=1)
+
+    def think_ahead(self, asked: list[tuple[str, str, str, Position]], order_by: Query | None = None) -> None:
+        """Ask (label, role, kind, position) questions in the background, those whose horizon
+        the first question of their kind has fixed; ``order_by``: see :meth:`ThinkAhead.start`."""
+        labels, queries = [], []
+        for label, role, kind, position in asked:
+            if self.horizon is not None or (role, kind) in self.horizons:
+                labels.append(label)
+                queries.append(Query(role, kind, position, self.horizon if self.horizon is not None
+                                     else self.horizons[role, kind]))
+        self.ahead.start(queries, order_by, labels)
 
     def ask(self, role: str, kind: str, position: Position) -> Answer:
         if self.horizon is not None:
@@ -196,6 +212,12 @@ class Game:
             return cells
 
     def run(self, start: Position) -> Outcome:
+        try:
+            return self._run(start)
+        finally:
+            self.thinker.ahead.stop()
+
+    def _run(self, start: Position) -> Outcome:
         if self.board.unplaced and not self.place_secrets():
             return Outcome("quit", {}, 0)
         rules = self.board.rules
@@ -247,6 +269,9 @@ class Game:
         solver_roles = [r for r in movers if r not in self.humans]
         planned = self.solver_moves(position, solver_roles) if solver_roles else {}
         picked = dict(planned)
+        if any(role in self.humans for role in movers):
+            self.think_ahead(position, [s for s in steps
+                                        if all(move_parts(s.move, movers)[r] == m for r, m in planned.items())])
         for role in movers:
             if role not in self.humans:
                 continue
@@ -261,6 +286,26 @@ class Game:
         for role in solver_roles:
             self.say(f"{role} plays: {picked[role]}")
         return next(s for s in steps if move_parts(s.move, movers) == picked)
+
+    def think_ahead(self, position: Position, steps: list[Step]) -> None:
+        """While the humans choose among ``steps`` at ``position``, the computer's question
+        after each of them (as :meth:`solver_moves` will ask it) is asked in the background,
+        first after the moves that doom a role of the computer soonest (a human who closes in
+        plays them; the same measure as :meth:`tie_break`)."""
+        rules = self.board.rules
+        asked = []
+        for step in steps:
+            leaders: list[str] = []
+            for role in rules.turns[step.position.side]:
+                if role in self.humans or hidden_marks(self.board, role) or \
+                        any(role in rules.team_of(leader) for leader in leaders):
+                    continue
+                leaders.append(role)
+                asked.append((step.move, role, "value", step.position))
+        doomed = [r for r in rules.roles if r not in self.humans and any(r in end.loss_for for end in rules.ends)]
+        alone = all(r in self.humans for r in rules.turns[position.side])     # their moves are the steps'
+        order_by = Query(doomed[0], QueryKind.SURVIVE, position) if doomed and alone else None
+        self.thinker.think_ahead(asked, order_by)
 
     def read_move(self, position: Position, role: str, names: list[str]) -> str | None:
         prompt = "Enter move" if len(self.board.rules.turns[position.side]) == 1 else f"Enter {role}'s move"
@@ -287,7 +332,7 @@ class Game:
     def hint(self, position: Position, role: str) -> None:
         if hidden_marks(self.board, role):
             return self.blind_hint(position, role)
-        answer = self.thinker.ask(role, "value", position)
+        answer = self.thinker.ask(role, QueryKind.VALUE, position)
         self.say(f"  value for {role}: {answer.value} within {answer.remaining} plies")
         for m in answer.moves:
             plies_text = "-" if m.plies is None else m.plies
@@ -335,7 +380,7 @@ class Game:
                 self.say(f"({role} decides from what it knows: {choice.why})")
                 out[role] = choice.move
                 continue
-            answer = self.thinker.ask(role, "value", position)
+            answer = self.thinker.ask(role, QueryKind.VALUE, position)
             label = self.tie_break(position, role, answer) or answer.line[0]["move"]
             parts = move_parts(label, movers if len(answer.line[0]["side"]) > 1 else [role])
             out.update({r: m for r, m in parts.items() if r in roles and r in rules.team_of(role)})
@@ -352,7 +397,7 @@ class Game:
                   and any(r in end.loss_for for end in rules.ends)]
         if len(best) < 2 or not others:
             return None
-        doom = {m.move: m for m in self.thinker.ask(others[0], "survive", position).moves}
+        doom = {m.move: m for m in self.thinker.ask(others[0], QueryKind.SURVIVE, position).moves}
         doomed = [doom[m.move] for m in best if m.move in doom and not doom[m.move].survives]
         return min(doomed, key=lambda m: (m.doom_plies, m.move)).move if doomed else None
 

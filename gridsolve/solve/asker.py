@@ -3,7 +3,8 @@
 It answers each query from an :class:`~gridsolve.solve.engine.Engine` when the race solver can
 (grounding a new one, with one more root, only for a position the current one does not reach)
 and otherwise with :func:`gridsolve.solve.solver.solve`, the bounded solver's questions sharing
-one :class:`~gridsolve.solve.boundedmemo.BoundedMemo`.
+one :class:`~gridsolve.solve.boundedmemo.BoundedMemo`, the other layered questions a
+:class:`~gridsolve.solve.layeredtable.LayeredTable` per role.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..language.position import Position, Query
 from .answer import Answer
 from .boundedmemo import BoundedMemo
 from .engine import Engine
+from .layeredtable import LayeredTables, serves as table_serves
 from .limits import Limits
 from .solver import solve
 
@@ -26,7 +28,8 @@ class Asker:
     up to ``plies`` (None: the whole game); it is ground again only for a position the roots
     do not reach (which becomes one more root) or for more plies.  The bounded solver's
     questions share one :class:`~gridsolve.solve.boundedmemo.BoundedMemo` (its abstract game
-    and transposition tables, rooted alike).
+    and transposition tables, rooted alike); the other layered questions share a role's
+    :class:`~gridsolve.solve.layeredtable.LayeredTable` (where it fits the memory limit).
     ``groundings`` counts the engines built."""
 
     def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None):
@@ -35,6 +38,7 @@ class Asker:
         self.plies = plies
         self.engine: Engine | None = None
         self.memo: BoundedMemo | None = None     # the bounded solver's work, kept across questions
+        self.tables: LayeredTables | None = None    # the layered solver's, likewise
         self.groundings = 0
 
     @classmethod
@@ -46,6 +50,14 @@ class Asker:
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
         """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
         principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
+        if table_serves(self.board, query):
+            if self.tables is None:
+                self.tables = LayeredTables(self.board, self.roots)
+            answer = self.tables.answer(query, limits)
+            if answer is not None:
+                if line_plies == 0:
+                    answer.line = None
+                return answer
         if query.strategy or query.hidden or plan_query(self.board, query).mode is not Mode.RACE:
             if self.memo is None:
                 self.memo = BoundedMemo(self.board, self.roots)
