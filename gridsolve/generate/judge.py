@@ -24,8 +24,8 @@ from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.answer import Answer
 from ..solve.solver import solve
-from .startgraph import StartGraph, start_program
-from ..language.kinds import QueryKind, RequireKind
+from .startgraph import StartGraph, query_kind, start_program
+from ..language.kinds import RequireKind
 
 SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no
                            # bounded solver): 0.4 s instead of 14 s for a Pacman layout at horizon 10
@@ -49,14 +49,6 @@ class Verdict:
     @property
     def accepted(self) -> bool:
         return self.reason is None
-
-
-def query_kind(board: Board, role: str, kind: RequireKind) -> QueryKind:
-    """The question that measures a layout for a requirement of ``kind``: the value query where
-    the role's scores are constants or a win is asked (forcing the top score needs the values),
-    else (the values would need the layered solver) the survive query."""
-    return (QueryKind.VALUE if board.rules.constant_scores(role) or kind in (RequireKind.WIN, RequireKind.VALUE)
-            else QueryKind.SURVIVE)
 
 
 def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:

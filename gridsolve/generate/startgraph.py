@@ -19,6 +19,7 @@ import numpy as np
 from ..compile.compiler import compile_program
 from ..compile.planning import Mode
 from ..errors import LimitError
+from ..language.kinds import QueryKind, RequireKind
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.limits import Limits
@@ -99,12 +100,19 @@ def placements(board: Board) -> list[tuple]:
     return list(itertools.permutations(board_cells(board), len(board.rules.roles)))
 
 
+def query_kind(board: Board, role: str, kind: RequireKind) -> QueryKind:
+    """The question that measures a layout for a requirement of ``kind``: the value query where
+    the role's scores are constants or a win is asked (forcing the top score needs the values),
+    else (the values would need the layered solver) the survive query."""
+    return (QueryKind.VALUE if board.rules.constant_scores(role) or kind in (RequireKind.WIN, RequireKind.VALUE)
+            else QueryKind.SURVIVE)
+
+
 def start_program(board: Board, role: str, req: Requirement):
     """The race solver's program for ``req`` from the initial position, or None when the game
     is not solved by races or has more than START_LIMIT placements of the pieces."""
     if math.perm(len(board_cells(board)), len(board.rules.roles)) > START_LIMIT:    # counted, not listed
         return None
-    from .judge import query_kind      # (judge imports this module)
     program = compile_program(board, Query(role, query_kind(board, role, req.kind), initial_position(board),
                                            req.horizon))
     return program if program.mode is Mode.RACE else None
