@@ -41,7 +41,7 @@ def solve_rows(run_child, cli, timeout, mem_limit_mb, log) -> list[str]:
             answer = (f"value {a['value']} in {a['plies']} plies within {a['remaining']} (survives "
                       f"{str(a['survives']).lower()}, doom {a['doom_plies']})")
             lines.append(f"| {label} | {answer} | {res['wall_s']:.2f} | {res['cpu_s']:.2f} | {res['maxrss_mb']:.0f} | "
-                         (f"{a['stats']['searched']:,}" if a['stats'].get('searched') is not None else '–') + ' |')
+                         + (f"{a['stats']['searched']:,}" if a['stats'].get('searched') is not None else '–') + ' |')
         else:
             said = (res["stderr"].strip().splitlines() or ["?"])[-1].replace("|", "/")
             lines.append(f"| {label} | exit {res['rc']}: {said} | {res['wall_s']:.2f} | {res['cpu_s']:.2f} | "

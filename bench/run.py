@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -270,8 +271,8 @@ def worker(spec: dict) -> dict:
         tables = {}
         for key in ("tottime", "cumulative"):
             buf = io.StringIO()
-            pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(key).print_stats(10)
-            tables[key] = _trim_pstats(buf.getvalue())
+            pstats.Stats(prof, stream=buf).sort_stats(key).print_stats(10)
+            tables[key] = _short_paths(_trim_pstats(buf.getvalue()))
         text = program.text
         sections = {}
         current = "header"
@@ -325,7 +326,7 @@ def staged_grounding(board, query, count_atoms: bool = False) -> dict:
                 dt = time.perf_counter() - t0
                 out["levels"].append(dt)
                 total += dt
-                if fixpoint:     # as gridsolve.solve.solver does: stop after the first level deciding nothing
+                if fixpoint:     # as gridsolve.solve.driver.ground_ranks does: stop after the first level deciding nothing
                     atom = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(j + 1)])]
                     if atom is None or not atom.is_fact:
                         break
@@ -348,6 +349,15 @@ def staged_grounding(board, query, count_atoms: bool = False) -> dict:
                 counts[f"{name}/{arity}"] = sum(1 for _ in ctl.symbolic_atoms.by_signature(name, arity))
         out["atoms"] = counts
     return out
+
+
+def _short_paths(text: str) -> str:
+    """pstats' file names, gridsolve's from the package (``gridsolve/solve/driver.py``: the
+    module, which a bare ``driver.py`` would not say), the others' without their folders."""
+    def short(match: re.Match) -> str:
+        path = match.group(0)
+        return path[path.rindex("gridsolve/"):] if "gridsolve/" in path else path.rsplit("/", 1)[-1]
+    return re.sub(r"/[^\s:()]+\.py(?=:)", short, text)
 
 
 def _trim_pstats(text: str) -> str:
@@ -891,7 +901,7 @@ def split_lines(case: Case, res: dict) -> list[str]:
     d = res["result"]
     total = sum(t for _, t in d["stages"])
     how = (f"levels one call each until the first that decides nothing ({len(d['levels'])} of {case.horizon}), "
-           "as `gridsolve.solve.solver` does" if d.get("fixpoint") else f"all {len(d['levels'])} levels one call each")
+           "as `gridsolve.solve.driver.ground_ranks` does" if d.get("fixpoint") else f"all {len(d['levels'])} levels one call each")
     out = [f"Grounding by stage, {case.label} (one run: the compiled program ground stage by stage in one Control, "
            f"{how}; {total:.3f} s in all. The whole text in one shot, as `gridsolve compile | clingo` "
            f"runs it: {d['one_shot_s']:.3f} s):", "",

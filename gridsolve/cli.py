@@ -26,6 +26,7 @@ from .render import describe_position, draw_position, format_answer  # noqa: E40
 from .solve.limits import Limits  # noqa: E402
 from .solve.solver import solve  # noqa: E402
 from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES  # noqa: E402
+from .language.kinds import QueryKind, RequireKind  # noqa: E402
 
 REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.verify.reports.FORMATS, checked by a test
 
@@ -73,7 +74,8 @@ def position_options(command):
 def query_options(command):
     command = click.option("--horizon", type=int, metavar="N",
                            help="Look at most N plies ahead (on top of the game's own step limit).")(command)
-    command = click.option("--query", "kind", type=click.Choice(QUERY_KINDS), default="value",
+    command = click.option("--query", "kind", type=click.Choice(QUERY_KINDS), default=QueryKind.VALUE.value,
+                           callback=lambda _context, _option, text: QueryKind(text),
                            show_default=True, help="value: the guaranteed score; win: force the best score; "
                            "survive: avoid every losing end.")(command)
     command = click.option("--role", help="The role the question is about (default: the first role).")(command)
@@ -159,12 +161,12 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
             raise QueryError("--placement answers the robust question: it needs --hidden")
         from .play.advice import format_advice, placement_advice
         loaded = load_board(board)
-        query = make_query(loaded, role, "value", (), None, None, None, False, True, (), ())
+        query = make_query(loaded, role, QueryKind.VALUE, (), None, None, None, False, True, (), ())
         advice = placement_advice(loaded, query.role, seed, limits=Limits(seconds=timeout))
         click.echo(json.dumps(advice.as_dict(), indent=1) if as_json else format_advice(advice))
         return
     if strategy_file is not None:
-        if kind == "value":
+        if kind == QueryKind.VALUE:
             raise QueryError("--strategy needs --query win or --query survive")
         if strategy_file.exists() and not force:
             raise QueryError(f"--strategy {strategy_file}: the file exists", "choose another name, or add --force")
@@ -361,7 +363,7 @@ def generate_command(rules_name, like, size, walls, require, role, plies, horizo
         from .generate.pictures import write_pictures
         asked = report.request
         for picture in write_pictures([b.path for b in report.boards], asked.role,
-                                      "survive" if asked.require == "survive" else "value", asked.horizon, force):
+                                      QueryKind.SURVIVE if asked.require == RequireKind.SURVIVE else QueryKind.VALUE, asked.horizon, force):
             click.echo(f"picture: {picture}")
     if report.error is not None:
         raise report.error

@@ -7,6 +7,7 @@ from .language.asciimap import draw
 from .language.model import Board
 from .language.position import Position
 from .solve.answer import Answer
+from .language.kinds import QueryKind
 
 
 def glyphs(board: Board) -> dict[str, str]:
@@ -85,11 +86,11 @@ def verdict(answer: Answer) -> str:
     """The answer in one line: ``value for explorer: 0 within 49 plies, the game ends in 20 plies``."""
     role = answer.role
     horizon = f"within {answer.remaining} plies"
-    if answer.query == "value":
+    if answer.query == QueryKind.VALUE:
         tail = f", the game ends in {answer.plies} plies" if answer.plies is not None else \
             ", nothing better or worse can be forced"
         return f"value for {role}: {answer.value} {horizon}{tail}"
-    if answer.query == "win":
+    if answer.query == QueryKind.WIN:
         return (f"{role} can force a win {horizon}: {'yes' if answer.holds else 'no'}"
                 + (f", in {answer.plies} plies at best" if answer.holds and answer.plies is not None else ""))
     return (f"{role} can survive {horizon}: {'yes' if answer.holds else 'no'}"

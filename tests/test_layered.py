@@ -80,7 +80,7 @@ def _single_shot(program, board):
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], program.text)
     ctl.ground([("base", [])])
-    model = driver.Model()
+    model = driver.Model(mode=program.mode)
     ctl.solve(on_model=lambda m: model.collect(m.symbols(shown=True)))
     return driver.read_answer(model, program, board, SolveStats(solver="layered"))
 

@@ -6,6 +6,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import warnings  # noqa: E402
@@ -14,11 +15,16 @@ with warnings.catch_warnings():    # starlette asks for httpx2; httpx does the s
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient  # noqa: E402
 
+from gridsolve.errors import QueryError
+from gridsolve.generate.genchoices import DEFAULT_TIMEOUT
+from gridsolve.generate.generate import request_from_options
+from gridsolve.language.kinds import RequireKind
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.render import verdict
 from gridsolve.solve.solver import solve
 from gridsolve.solve.walls import Wall, toggled
+from gridsolve.studio import adapters
 from gridsolve.studio.level import level_of
 from gridsolve.studio.server import create_app
 
@@ -300,6 +306,32 @@ def test_a_playtest_does_not_show_the_computers_secret_cells(client):
     for x, y in ((2, 2), (4, 4), (2, 4)):   # the player's own obstacles are drawn
         assert f'x="{MARGIN + (x - 1) * CELL + 3}" y="{TITLE + (5 - y) * CELL + 3}"' in svg
     assert MARK_COLOURS[marks.index("p1_obstacle")] in svg
+
+
+@pytest.mark.parametrize("given,timeout,stated", [
+    ("", DEFAULT_TIMEOUT, False), (None, DEFAULT_TIMEOUT, False), ("30", 30.0, True), (45, 45.0, True),
+    ("0", None, True), (0, None, True), (0.0, None, True),
+])
+def test_generate_reads_the_timeout_as_the_command_line_does(monkeypatch, tmp_path, given, timeout, stated):
+    """An empty timeout is generate's default budget, 0 (text or number) no limit, as
+    ``gridsolve generate --timeout 0``; the request is the one the command line builds."""
+    asked = []
+    monkeypatch.setattr(adapters, "generate", lambda request, progress: asked.append(request) or
+                        SimpleNamespace(boards=[], error=None))
+    monkeypatch.setattr(adapters, "format_generated", lambda report: "")
+    adapters.generate_levels(ROOT / "boards" / BOARD, tmp_path, {"timeout": given, "require": "survive"},
+                             lambda line: None, lambda done: None)
+    [request] = asked
+    assert (request.timeout, request.timeout_given) == (timeout, stated)
+    command = request_from_options(like=ROOT / "boards" / BOARD, require="survive",
+                                   timeout=None if given in ("", None) else float(given))
+    assert (command.timeout, command.timeout_given) == (request.timeout, request.timeout_given)
+    assert request.require is RequireKind.SURVIVE
+
+
+def test_generate_refuses_a_negative_timeout(tmp_path):
+    with pytest.raises(QueryError, match="timeout: -5 is negative"):
+        adapters.generate_levels(ROOT / "boards" / BOARD, tmp_path, {"timeout": "-5"}, print, print)
 
 
 def test_generate_writes_levels_inside_the_folder(client, folder):

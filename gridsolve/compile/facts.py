@@ -11,6 +11,7 @@ from ..language.position import Query
 from .gamerules import live_ends
 from .planning import RacePlan, period
 from .state import NO_ITEM, Layout
+from ..language.kinds import QueryKind
 
 UNREACHABLE = 1_000_000     # the distance fact of a cell from which the mark cannot be reached
 
@@ -142,9 +143,9 @@ def role_facts(board: Board, role: str, plan: RacePlan, value: bool) -> str:
 
 def strategy_facts(number: int, query: Query, plan: RacePlan) -> str:
     """``strategy(Q,K,reach|avoid)``: the strategy query ``number`` asks for, if any."""
-    if query.strategy and query.kind == "win" and plan.win is not None:
+    if query.strategy and query.kind == QueryKind.WIN and plan.win is not None:
         return f"strategy({number},{plan.win},reach)."
-    if query.strategy and query.kind == "survive":
+    if query.strategy and query.kind == QueryKind.SURVIVE:
         return f"strategy({number},{plan.avoid},avoid)."
     return ""
 

@@ -10,6 +10,7 @@ from ..language.model import Board, Rules
 from ..language.position import Query
 from .gamerules import live_ends
 from .state import Layout, layout_for
+from ..language.kinds import QueryKind
 
 
 class Mode(StrEnum):
@@ -96,7 +97,7 @@ def plan_query(board: Board, query: Query) -> Plan:
     split = any(rules.split_turn(t, role) for t in range(len(rules.turns)))
     by_ends = {name for end in live_ends(board) for name, _ in end.when.collected}
     constant = rules.constant_scores(role)
-    if not split and not by_ends and (constant or query.kind == "survive"):
+    if not split and not by_ends and (constant or query.kind == QueryKind.SURVIVE):
         return Plan(Mode.RACE, layout_for(board, by_ends), constant)
     return Plan(Mode.LAYERED, layout_for(board), True, rules.team_of(role) if split else ())
 

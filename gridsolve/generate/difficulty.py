@@ -19,6 +19,7 @@ from ..solve.answer import Answer
 from ..solve.driver import race_ranks
 from ..solve.solver import solve
 from ..verify.verify import winning_first_moves
+from ..language.kinds import QueryKind
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def measure(board: Board, role: str, start: Position, answer: Answer, horizon: i
             else:
                 if current is None:
                     ahead = None if horizon is None else horizon - played
-                    current = solve(board, Query(role, "value", position, ahead))
+                    current = solve(board, Query(role, QueryKind.VALUE, position, ahead))
                 wins, everything, after = winning_moves(board, role, position, current)
             if turns == 0:             # counted as `gridsolve verify` counts them
                 first = len(set(winning_first_moves(board, role, start, answer).values()))
@@ -104,7 +105,7 @@ class WinRanks:
 def win_ranks(board: Board, role: str, start: Position, horizon: int | None) -> WinRanks | None:
     """The ranks of ``role``'s win race for every position reachable from ``start``, from one
     grounding of the race solver's program; None where the race solver does not answer."""
-    program = compile_program(board, Query(role, "value", start, horizon))
+    program = compile_program(board, Query(role, QueryKind.VALUE, start, horizon))
     if program.mode is not Mode.RACE or program.plan is None or program.plan.win is None:
         return None
     ranks = race_ranks(program, program.plan.win, board=board)

@@ -1,7 +1,9 @@
 """The choices of ``gridsolve generate``'s options, importable without loading the generator
 (the command line reads them when it starts)."""
 
-REQUIREMENTS = ("win", "survive", "lose", "value")
+from ..language.kinds import RequireKind
+
+REQUIREMENTS = tuple(kind.value for kind in RequireKind)   # the words --require accepts
 DIFFICULTIES = ("easy", "medium", "hard")       # --difficulty (gridsolve/generate/metrics.py: DIFFICULTY)
 METHODS = ("auto", "asp", "loop")
 SYMMETRIES = ("mirror", "turn")

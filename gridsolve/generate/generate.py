@@ -38,13 +38,15 @@ from ..language.model import GoodLevel
 from .metrics import DIFFICULTY, METRICS, Metrics
 from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
-                    Verdict, judge, ranks_every_start, start_ranks)
+                    Verdict, judge, ranks_every_start, start_graph, start_ranks_of)
+from .mutation import Elites, difference, mutation
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
 from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
 from ..language.position import initial_position
 from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_walls
+from ..language.kinds import QueryKind, RequireKind
 
 GAME_PART_LIMIT = 10_000  # auto picks asp up to this many positions x levels: 3x3 Mummy Maze at 49 plies
                           # (7,938; asp proves "none exists" in ~40 s where loop runs on; README)
@@ -58,7 +60,7 @@ class Request:
     like: Path | None = None
     size: tuple | None = None
     walls: tuple = (None, None)
-    require: str | None = None      # None: the rule set's good level (its generate: block), else win
+    require: RequireKind | None = None   # None: the rule set's good level (its generate: block), else win
     role: str | None = None
     plies: tuple = (None, None)
     horizon: int | None = None
@@ -113,6 +115,7 @@ class SearchStats:
     band_starts: int = 0            # such placements
     allowed: int = 0                # layouts where the non-trivial constraint left one of them
     longest: int | None = None      # the most plies of a forced end seen (within the band's upper end)
+    longest_offered: int | None = None   # ... of a start that meets the request (not trivial, where asked)
 
     def seen(self, top: int | None) -> None:
         if top is not None and (self.longest is None or top > self.longest):
@@ -201,8 +204,10 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
     ``plies`` and ``value`` ranges A..B, ``keep`` names separated by commas, ``metrics``
     (name, A..B) pairs; ``timeout`` None: the default budget (:data:`DEFAULT_TIMEOUT`), 0: no
     limit.  A text that does not read raises :class:`~gridsolve.errors.QueryError`."""
+    if require is not None and require not in REQUIREMENTS:
+        raise QueryError(f"--require {require}: unknown", f"use one of: {', '.join(REQUIREMENTS)}")
     return Request(rules=rules, like=like, size=parse_size(size), walls=parse_range("--walls", walls),
-                   require=require, role=role, plies=parse_range("--plies", plies), horizon=horizon,
+                   require=None if require is None else RequireKind(require), role=role, plies=parse_range("--plies", plies), horizon=horizon,
                    count=count, seed=seed, out=out, name=name, symmetry=symmetry, sealed_ok=allow_sealed,
                    trivial_ok=allow_trivial, method=method,
                    timeout=DEFAULT_TIMEOUT if timeout is None else timeout or None, force=force,
@@ -232,9 +237,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
     program, parts = proposal_program(spec, req, structure, races if method == "asp" else None,
-                                      chase=not every_start)
-    search = _Search(Proposer(program, parts, request.seed), spec, req, every_start, request.seed,
-                     apart(structure, spec))
+                                      chase=not every_start, blind=not every_start)
+    search = _Search(Proposer(program, parts, request.seed, walks=every_start), spec, req, every_start,
+                     request.seed, apart(structure, spec), structure.symmetry, structure.walls)
     report = Report(request, spec, req, method, apart=search.apart, search=search.stats)
     deadline = None if request.timeout is None else started + request.timeout
     board_started, tried = started, 0
@@ -267,7 +272,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         if progress is not None:
             progress(Progress(len(report.boards), request.count, report.candidates, last,
                               time.perf_counter() - started, search.stats,
-                              None if req.kind in ("survive", "value") else req.plies))
+                              None if req.kind in (RequireKind.SURVIVE, RequireKind.VALUE) else req.plies))
     if request.count > 1 and report.boards:
         report.pack = write_pack(report.boards, *pack_paths(paths[0]),
                                  f"{_source(request)}: {len(report.boards)} levels", request.force)
@@ -279,36 +284,56 @@ class _Search:
     """Proposals and verdicts.
 
     Without ``every_start`` each proposed layout is judged alone.  With it, a new wall-and-mark
-    layout is ranked for every placement of the pieces at once (:func:`start_ranks`), and
-    clingo places the pieces on it, under the encoding's constraints (``blind``: not trivial),
-    among the placements of the best ranks: the best one it finds is the layout's *score*, and
-    one in the requirement's band is judged.  The walls and marks are then forbidden.
+    layout is ranked for every placement of the pieces at once on one game graph
+    (:func:`~gridsolve.generate.judge.start_graph`); where a level must not be trivial, every
+    start in the requirement's band is also played out there (its shortest paths against every
+    reply, :meth:`~gridsolve.generate.startgraph.StartGraph.survey`), so only the starts that
+    meet the request are offered.  clingo places the pieces on the layout among them, under the
+    encoding's constraints, and the judge re-checks one exactly.  The walls and marks are then
+    forbidden.
 
-    Long forced ends are rare among random layouts, so proposals search near the best layout
-    so far (a local search): clingo keeps its walls but for a few random edges, and usually
-    its marks.  After STALE layouts without a better score it starts afresh."""
+    Good levels are rare among random layouts, so most proposals are *mutations* of a near-miss
+    (:mod:`gridsolve.generate.mutation`: a few walls toggled, or the marks moved), drawn from
+    elite layouts kept per niche (the plies of their best start) under a graded score
+    (:meth:`_score`): how near the layout comes to a start that meets the request.
 
-    NEAR = 0.8            # share of proposals near the best layout (while none meets the request)
+    Good layouts come in neighbourhoods (most walls can be toggled without losing the start that
+    makes the level), but the boards of one run must differ on :func:`apart` walls and marks.
+    So after a board that took WALK_AFTER layouts or more the search *walks away* from it: it
+    toggles one wall at a time that the written board has as it is, keeps the step while the
+    layout still offers a start
+    (the steps may come near the written boards, they are not judged there), and offers the
+    layout to the judge once it is far enough from every board written."""
+
+    NEAR = 0.8            # share of proposals that mutate an elite (when there is one)
+    TRIES = 4             # mutations tried before a fresh proposal (a mutation can break a constraint)
     CHASED = 6            # placements offered first: the hunters nearest the role (_chased)
     PER_LAYOUT = 4        # placements judged on one wall layout before the search moves on
     SCATTER = 0.5         # layouts judged alone: share of proposals anchored on random walls (clingo's
                           # next model is near its last one; an anchor moves it elsewhere)
-    STALE = 200           # layouts without a better score before the search starts afresh
+    BELOW = 4             # starts surveyed this many plies short of the band too (stepping stones)
+    WALK_AFTER = 20       # a board that took this many layouts or more starts a walk (where boards are common,
+                          # fresh layouts find the next one sooner than 17 steps of a walk)
+    WALK_PATIENCE = 12    # failed steps in a row before a walk away from a written board is given up
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
-                 apart: int):
+                 apart: int, symmetry: str | None = None, walls: tuple = (0, 0)):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
-        self.apart = apart
-        self.low = 0 if req.kind == "survive" else req.plies[0]   # start_ranks: 0 for every surviving start
+        self.apart, self.symmetry, self.walls = apart, symmetry, walls
+        self.low = 0 if req.kind == RequireKind.SURVIVE else req.plies[0]   # start_ranks: 0 for every surviving start
         self.random = random.Random(seed)
         self.edges = edges(spec.template.width, spec.template.height)
-        self.best: tuple[tuple, Layout] | None = None   # (score, layout)
-        self.stale = 0
-        self.current = None          # (board, layout, {placement left to try: rank}, best rank of all)
+        self.elites = Elites(self.random)
+        self.surveyed = req.kind == RequireKind.WIN and not req.trivial_ok   # starts played out on the graph
+        self.current = None          # (board, layout, {placement left to try: rank}, graded score)
         self.judged_here = 0         # placements judged on the current layout
-        self.archive: set = set()    # the plies of the levels written: other plies are offered first
+        self.archive: Counter = Counter()   # (plies, difficulty) of the levels written: other plies first
         self.stats = SearchStats()
         self.allowed_on = None       # the layout last counted in stats.allowed
+        self.written: list[Layout] = []     # the layouts of the boards written
+        self.walk: list | None = None       # [the written layout walked from, the layout reached, failed steps]
+        self.walking = False                # the layout being ranked is a step of the walk
+        self.found_at = 0                   # the layouts ranked when the last board was written
 
     def next(self, deadline: float | None, path: Path, title: str):
         """(board, layout, verdict) for the next candidate; None when no layout is left;
@@ -328,20 +353,62 @@ class _Search:
                     if verdict.accepted:
                         self._accepted(layout)
                     return board, layout, verdict
-                floor = self.low if self.best is None else min(self.low, self.best[0][0])
-                ranks = start_ranks(board, self.spec, self.req)
-                top = max(ranks.values(), default=0)
-                self._count(ranks)
-                self.current = (board, layout, {p: r for p, r in ranks.items() if r >= floor}, top)
-                self.judged_here = 0
+                self._rank(board, layout)
             step = self._place(deadline, path, title)
             if step is not None:
                 return step
 
+    def _rank(self, board, layout: Layout) -> None:
+        """Rank every start of a new layout; the ones the search may offer become ``current``."""
+        graph = start_graph(board, self.spec, self.req)
+        ranks = start_ranks_of(graph, board, self.req)
+        self._count(ranks)
+        floor = max(1, self.low - self.BELOW)
+        survey = graph.survey(floor, self.req.plies[1], self.req.left(board)) if self.surveyed else None
+        if survey is not None:
+            offered = {tuple(sorted(zip(board.rules.roles, s.placed))): s.rank for s in survey
+                       if not s.trivial and s.rank >= self.low}
+        else:
+            offered = {p: r for p, r in ranks.items() if r >= self.low}
+        score = self._score(ranks, survey, offered)
+        if offered and self.req.kind != RequireKind.SURVIVE:
+            top = max(offered.values())
+            self.stats.longest_offered = max(top, self.stats.longest_offered or 0)
+        if self.walking:
+            offered = self._stepped(layout, offered)
+        self.current = (board, layout, offered, score)
+        self.judged_here = 0
+
+    def _stepped(self, layout: Layout, offered: dict) -> dict:
+        """A step of the walk ranked: kept when the layout offers a start; the starts offered
+        to the judge only once the layout is far enough from every board written."""
+        if not offered:
+            self.walk[2] += 1
+            if self.walk[2] >= self.WALK_PATIENCE:
+                self.walk = None
+            return offered
+        self.walk[1:] = [layout, 0]
+        if min(difference(layout, written) for written in self.written) < self.apart:
+            return {}
+        return offered
+
+    def _score(self, ranks: dict, survey, offered: dict) -> tuple:
+        """The graded score of a layout (higher is nearer the request): the best rank offered,
+        then, where starts must not be trivial, the longest non-trivial start a little short of
+        the band (a stepping stone: mutations lengthen it), how near the starts come to being
+        non-trivial (the smallest share of a start's shortest paths that win, negated, and how
+        many starts have at most half of their paths winning), then the best rank of any start."""
+        top = max(ranks.values(), default=0)
+        if survey is None:
+            return (max(offered.values(), default=0), top)
+        shares = [s.winning_share for s in survey if s.paths > 1]
+        short = max((s.rank for s in survey if not s.trivial and s.rank < self.low), default=0)
+        return (max(offered.values(), default=0), short, -min(shares, default=1.0),
+                sum(share <= 0.5 for share in shares), top)
+
     def _place(self, deadline, path: Path, title: str):
         """Place the pieces on the current walls: a judged candidate, or the walls' rejection."""
-        board, layout, left, top = self.current
-        score = (0, top)              # the best rank the encoding allows, then the best rank of all
+        board, layout, left, score = self.current
         while left and self.judged_here < self.PER_LAYOUT:
             near = self._chased(left)
             found = self.proposer.propose(_seconds(deadline), layout, among=near) if near else None
@@ -350,40 +417,38 @@ class _Search:
             if found is None:
                 break
             rank = left.pop(found.pieces)
-            if rank >= self.low:
-                if self.allowed_on is not layout:       # the first on these walls the constraints allow
-                    self.stats.allowed, self.allowed_on = self.stats.allowed + 1, layout
-                placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
-                                         str(path), title)
-                self.judged_here += 1
-                verdict = judge(placed, self.spec, self.req)
-                if verdict.accepted:
-                    self.archive.add(rank)
-                    self._leave(layout)
-                    self._accepted(layout)
-                return placed, found, verdict
-            score = (rank, score[1])
-            left = {p: r for p, r in left.items() if r > rank}
-            self.current = (board, layout, left, top)
+            if self.allowed_on is not layout:       # the first on these walls the constraints allow
+                self.stats.allowed, self.allowed_on = self.stats.allowed + 1, layout
+            placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
+                                     str(path), title)
+            self.judged_here += 1
+            verdict = judge(placed, self.spec, self.req)
+            if verdict.accepted:
+                difficulty = verdict.metrics.difficulty if verdict.metrics is not None else None
+                self.archive[(rank, difficulty)] += 1
+                self._leave(layout)
+                self._accepted(layout)
+            return placed, found, verdict
         self._leave(layout)
-        self._scored(score, layout)
+        self.elites.offer(score[-1], layout, score)
         return board, layout, Verdict(None, NO_START)
 
     def _chased(self, left: dict) -> list | None:
-        """The CHASED placements in the band where a hunter starts nearest the role (steps on
-        the board, walls ignored), longest forced end first among equals: a hunter that can reach
-        the role's way makes the role's moves matter.  Plies that no written level has come
-        first (an archive over the plies: a pack of varied lengths).  None without hunters."""
+        """The CHASED placements offered where a hunter starts nearest the role (steps on the
+        board, walls ignored), longest forced end first among equals: a hunter that can reach
+        the role's way makes the role's moves matter.  Plies that the levels written have least
+        come first (an archive over plies and difficulty: a pack of varied levels).  None
+        without hunters."""
         if not self.spec.hunters:
             return None
         role, hunters = self.spec.role, set(self.spec.hunters)
+        written = Counter(plies for plies, _ in self.archive.elements())
 
         def distance(placement) -> int:
             cells = dict(placement)
             x, y = cells[role]
             return min(abs(x - hx) + abs(y - hy) for h, (hx, hy) in cells.items() if h in hunters)
-        band = [p for p, r in left.items() if r >= self.low]
-        return sorted(band, key=lambda p: (left[p] in self.archive, distance(p), -left[p], p))[:self.CHASED]
+        return sorted(left, key=lambda p: (written[left[p]], distance(p), -left[p], p))[:self.CHASED]
 
     def _count(self, ranks: dict) -> None:
         """Statistics of one layout's ranked placements (ranks: placement -> plies, up to the band's top)."""
@@ -392,7 +457,7 @@ class _Search:
         band = [r for r in ranks.values() if r >= self.low]
         stats.in_band += bool(band)
         stats.band_starts += len(band)
-        if self.req.kind != "survive":
+        if self.req.kind != RequireKind.SURVIVE:
             stats.seen(max(ranks.values(), default=None))
 
     def _leave(self, layout: Layout) -> None:
@@ -403,31 +468,76 @@ class _Search:
     def _accepted(self, layout: Layout) -> None:
         """A board is written on this layout: every later board of the run differs from it on at
         least :func:`apart` wall edges and marked cells (else other starts or another exit on
-        nearly the same walls would be a near copy), and the local search starts afresh."""
+        nearly the same walls would be a near copy); the elites that near it are dropped."""
         self.proposer.forbid(same_walls(layout, self.spec.template.width, self.spec.template.height))
         self.proposer.keep_apart(layout, self.apart)
-        self.best, self.stale = None, 0
-
-    def _scored(self, score: tuple, layout: Layout) -> None:
-        if self.best is None or score >= self.best[0]:
-            self.stale = 0 if self.best is None or score > self.best[0] else self.stale + 1
-            self.best = (score, layout)
-        else:
-            self.stale += 1
-        if self.stale >= self.STALE:
-            self.best, self.stale = None, 0
+        self.elites.drop_near(layout, self.apart)
+        self.written.append(layout)
+        if self.every_start and self.stats.layouts - self.found_at >= self.WALK_AFTER:
+            self.walk = [layout, layout, 0]
+        self.found_at = self.stats.layouts
 
     def _propose(self, deadline) -> Layout | None:
-        if self.best is not None and self.random.random() < self.NEAR:
-            free = frozenset(self.random.sample(self.edges, self.random.randint(2, 6)))
-            layout = self.proposer.propose(_seconds(deadline), self.best[1], free, self.random.random() < 0.8)
+        self.walking = False
+        if self.walk is not None:
+            layout = self._walk_step(deadline)
+            if layout is not None:
+                self.walking = True
+                return layout
+        if self.every_start and self.random.random() < self.NEAR:
+            board = self.spec.template
+            for _ in range(self.TRIES):
+                parent = self.elites.parent()
+                if parent is None:
+                    break
+                change = mutation(self.random, self.edges, self.symmetry, board.width, board.height,
+                                  bool(self.spec.marks))
+                layout = self.proposer.propose(_seconds(deadline), parent, change.free, change.marks, flip=change.flip)
+                if layout is not None:
+                    return layout
+        if self.surveyed:
+            layout = self._fresh(deadline)
             if layout is not None:
                 return layout
-        if not self.every_start and self.random.random() < self.SCATTER:
+        elif self.random.random() < self.SCATTER:
             layout = self.proposer.propose(_seconds(deadline), self._anchor(), self._scattered_free(), False)
             if layout is not None:
                 return layout
         return self.proposer.propose(_seconds(deadline))
+
+    def _walk_step(self, deadline) -> Layout | None:
+        """The walk's next layout: one more wall toggled where the reached layout still equals
+        the written one (None: the proposer refused TRIES of them; the walk counts a failure)."""
+        origin, here, _ = self.walk
+        board = self.spec.template
+        same = [e for e in self.edges if _has_wall(here, e) == _has_wall(origin, e)]
+        for _ in range(self.TRIES):
+            change = mutation(self.random, same, self.symmetry, board.width, board.height, False, most=1)
+            layout = self.proposer.propose(_seconds(deadline), here, change.free, True, flip=change.flip, apart=False)
+            if layout is not None:
+                return layout
+        self.walk[2] += 1
+        if self.walk[2] >= self.WALK_PATIENCE:
+            self.walk = None
+        return None
+
+    def _fresh(self, deadline) -> Layout | None:
+        """Where starts must not be trivial: a layout away from the elites, its wall count drawn
+        evenly from the lower half of the allowed range (clingo's random choices alone fill the range's top: on 8x8 Mummy Mazes
+        non-trivial escapes are several times as common with 34 walls as with 45): random walls
+        of that count, all kept but a tenth of the edges and the marks (None: the proposer
+        refused TRIES of them)."""
+        low, high = self.walls
+        for _ in range(self.TRIES):
+            count = self.random.randint(low, (low + high) // 2)
+            walls = self.random.sample(self.edges, min(count, len(self.edges)))
+            anchor = Layout(frozenset((x, y) for kind, x, y in walls if kind == "north"),
+                            frozenset((x, y) for kind, x, y in walls if kind == "east"), (), ())
+            free = frozenset(self.random.sample(self.edges, len(self.edges) // 10))
+            layout = self.proposer.propose(_seconds(deadline), anchor, free, False)
+            if layout is not None:
+                return layout
+        return None
 
     def _anchor(self) -> Layout:
         """Random walls (a third of the edges) that a scattered proposal keeps on some edges."""
@@ -440,12 +550,17 @@ class _Search:
         return frozenset(self.random.sample(self.edges, len(self.edges) - len(self.edges) // 5))
 
 
+def _has_wall(layout: Layout, edge: tuple) -> bool:
+    kind, x, y = edge
+    return (x, y) in (layout.north if kind == "north" else layout.east)
+
+
 def _forced_plies(verdict: Verdict, req: Requirement) -> int | None:
     """The plies of the forced end the requirement is about, as judged (None: none forced)."""
     answer = verdict.answer
-    if answer is None or req.kind in ("survive", "value"):
+    if answer is None or req.kind in (RequireKind.SURVIVE, RequireKind.VALUE):
         return None
-    return answer.win_plies if req.kind == "win" else answer.doom_plies
+    return answer.win_plies if req.kind == RequireKind.WIN else answer.doom_plies
 
 
 def _seconds(deadline: float | None) -> float | None:
@@ -465,19 +580,19 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
     if request.horizon is not None and request.horizon < 1:
         raise QueryError(f"--horizon {request.horizon}: must be at least 1")
     board = spec.template
-    if request.require == "win" and not can_win(board, spec.role):
+    if request.require == RequireKind.WIN and not can_win(board, spec.role):
         raise QueryError(f"--require win: no end gives {spec.role} a top score above its timeout score "
                          f"under {board.rules.name}", "ask --require survive or --require lose")
     # Trivial levels are defined where no_beeline is (README): elsewhere every level is kept.
     trivial_ok = request.trivial_ok or beeline_unsupported(board) is not None
     left = Requirement(request.require, (0, 0), horizon=request.horizon).left(board)
     metrics = _metric_bounds(request)
-    if (metrics or request.difficulty) and request.require != "win":
+    if (metrics or request.difficulty) and request.require != RequireKind.WIN:
         raise QueryError(f"--metric and --difficulty measure a won level, not --require {request.require}",
                          "ask --require win, or leave them out")
-    if request.value != (None, None) and request.require != "value":
+    if request.value != (None, None) and request.require != RequireKind.VALUE:
         raise QueryError("--value applies to --require value", "add --require value")
-    if request.require == "value":
+    if request.require == RequireKind.VALUE:
         if request.plies != (None, None):
             raise QueryError("--plies does not apply to --require value", "give the score band with --value A..B")
         if request.value == (None, None):
@@ -485,11 +600,11 @@ def _requirement(request: Request, spec: GameSpec) -> Requirement:
         low, high = request.value
         if low is not None and high is not None and low > high:
             raise QueryError(f"--value {low}..{high}: the range is empty")
-        return Requirement("value", (left, left), True, request.horizon, request.value)
-    if request.require == "survive":
+        return Requirement(RequireKind.VALUE, (left, left), True, request.horizon, request.value)
+    if request.require == RequireKind.SURVIVE:
         if request.plies != (None, None):
             raise QueryError("--plies does not apply to --require survive", "nothing is forced when the role survives")
-        return Requirement("survive", (left, left), trivial_ok, request.horizon)
+        return Requirement(RequireKind.SURVIVE, (left, left), trivial_ok, request.horizon)
     low, high = request.plies
     low = 1 if low is None else low
     if low > left:
@@ -522,8 +637,8 @@ def with_good_level(request: Request, good: GoodLevel | None) -> Request:
     the rule set's good level (its ``generate:`` block); without one (or with ``--no-defaults``)
     a win is asked."""
     if not request.defaults or good is None or states_requirement(request):
-        return request if request.require is not None else dataclasses.replace(request, require="win")
-    changes = {"require": good.require or "win", "role": good.role, "plies": good.plies, "value": good.value,
+        return request if request.require is not None else dataclasses.replace(request, require=RequireKind.WIN)
+    changes = {"require": good.require or RequireKind.WIN, "role": good.role, "plies": good.plies, "value": good.value,
                "horizon": good.horizon, "trivial_ok": good.allow_trivial, "metrics": good.good,
                "walls": good.walls}
     if request.like is not None:
@@ -643,7 +758,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics 
     expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
     if req.horizon is not None:
         expect["horizon"] = req.horizon
-    if req.kind == "win":
+    if req.kind == RequireKind.WIN:
         start = initial_position(board)
         difficulty = line or measure(board, spec.role, start, answer, req.horizon)
         expect.update({"win": True, "plies": answer.plies})
@@ -654,7 +769,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics 
         if metrics is not None:
             expect.update({name: value for name, value in metrics.as_dict().items() if name != "plies"})
         return expect, difficulty
-    valued = answer.query == "value" and answer.value is not None   # else plies are the survive query's
+    valued = answer.query == QueryKind.VALUE and answer.value is not None   # else plies are the survive query's
     if valued:
         expect.update({"value": answer.value, "win": answer.win})
     expect["survive"] = answer.survives
@@ -668,7 +783,7 @@ def command_line(request: Request, spec: GameSpec) -> str:
     board = spec.template
     words = ["gridsolve", "generate"]
     words += ["--rules", request.rules] if request.rules else ["--like", str(request.like)]
-    words += ["--size", f"{board.width}x{board.height}", "--require", request.require or "win"]
+    words += ["--size", f"{board.width}x{board.height}", "--require", request.require or RequireKind.WIN]
     options = [("--walls", _range_text(request.walls)), ("--plies", _range_text(request.plies)),
                ("--value", _range_text(request.value)), ("--difficulty", request.difficulty),
                ("--role", request.role), ("--horizon", request.horizon), ("--symmetry", request.symmetry),
@@ -695,7 +810,7 @@ def _range_text(bounds: tuple) -> str | None:
 
 def _header(request: Request, spec: GameSpec, req: Requirement, index: int, difficulty,
             metrics: Metrics | None = None) -> list[str]:
-    trivial = "" if req.trivial_ok or req.kind != "win" else ", and not by walking the shortest way"
+    trivial = "" if req.trivial_ok or req.kind != RequireKind.WIN else ", and not by walking the shortest way"
     lines = [f"Board {index + 1} of `{command_line(request, spec)}`:",
              f"{req.describe(spec.role)}{trivial}."]
     if req.test():
@@ -732,7 +847,7 @@ def _timed_out(report: Report) -> LimitError:
 def _exhausted(report: Report) -> QueryError:
     board = report.spec.template
     what = f"{board.width}x{board.height} board where {report.requirement.describe(report.spec.role)}"
-    if not report.requirement.trivial_ok and report.requirement.kind == "win":
+    if not report.requirement.trivial_ok and report.requirement.kind == RequireKind.WIN:
         what += ", not by walking the shortest way,"
     if not report.boards and not report.candidates:
         return QueryError(f"no {what} exists with these walls and marks (clingo proved it)",
@@ -749,16 +864,16 @@ def diagnosis(report: Report) -> tuple[str, list[str]]:
     """Which part of the request the layouts tried met least often, and the options that relax
     it: (a sentence, or "" when there is nothing to say; hints)."""
     req, stats, rejected = report.requirement, report.search, report.rejected
-    if req.kind == "value" and rejected:
+    if req.kind == RequireKind.VALUE and rejected:
         reason, _ = rejected.most_common(1)[0]
         return (f"of {report.candidates} candidates, the most rejected as '{reason}'",
                 ["another --value band", "a larger board or other --walls"])
-    if req.kind == "survive":
+    if req.kind == RequireKind.SURVIVE:
         return "", []
     low, high = req.plies
     band = f"{low} plies" if low == high else f"{low} to {high} plies"
-    forced = "a forced win" if req.kind == "win" else "a forced loss"
-    trivial = req.kind == "win" and not req.trivial_ok
+    forced = "a forced win" if req.kind == RequireKind.WIN else "a forced loss"
+    trivial = req.kind == RequireKind.WIN and not req.trivial_ok
     fewer = (f"fewer plies (--plies {stats.longest}..)" if stats.longest and stats.longest < low
              else "fewer plies")
     kindred = kindred_rule_sets(report.spec, Path(report.request.out))
@@ -799,6 +914,8 @@ def describe_progress(progress: Progress) -> str:
         line += f"; {stats.layouts} wall layouts ranked, {stats.in_band} with a start in the band{band}"
     if stats is not None and stats.longest is not None:
         line += f"; longest forced end seen: {stats.longest} plies"
+    if stats is not None and stats.longest_offered is not None:
+        line += f" (of a start that meets the request: {stats.longest_offered})"
     return line + f"; last: {progress.last}"
 
 

@@ -22,6 +22,7 @@ from ..verify.expect import goal_ends
 from .genspec import GameSpec, Requirement, role_moves
 from ..language.position import Position
 from ..resources import encoding
+from ..language.kinds import RequireKind
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def base_facts(spec: GameSpec, req: Requirement, structure: Structure) -> str:
     if structure.sealed_ok:
         out.append("sealed_ok.")
     out += [f"keep_{kind}({name},{x},{y})." for kind, name, cells in structure.keep for x, y in cells]
-    if req.kind == "win" and _goals_need_marks(spec):
+    if req.kind == RequireKind.WIN and _goals_need_marks(spec):
         # Winning within the band's last ply: the role moves at most that often.
         most = role_moves(board, spec.role, req.plies[1]) * board.rules.moves[spec.role].steps
         out.append(f"goal_steps(0,{most}).")
@@ -66,7 +67,7 @@ def chase_facts(spec: GameSpec, req: Requirement) -> str | None:
     being caught by a hunter (before, in the rules' order) and reaching a goal mark; the
     hunters' moves do not depend on where the role stands."""
     rules, role = spec.template.rules, spec.role
-    if req.kind != "win" or not spec.goal_marks or not spec.hunters:
+    if req.kind != RequireKind.WIN or not spec.goal_marks or not spec.hunters:
         return None
     if len(rules.turns) != 2 or tuple(rules.turns[0]) != (role,) or set(rules.turns[1]) != set(spec.hunters):
         return None
@@ -112,7 +113,7 @@ class Races:
 def requirement_races(spec: GameSpec, req: Requirement) -> Races | None:
     """The races that express ``req``, or None when they cannot (simultaneous turns mixing teams)."""
     rules, role = spec.template.rules, spec.role
-    if req.kind == "value" or any(rules.split_turn(t, role) for t in range(len(rules.turns))):
+    if req.kind == RequireKind.VALUE or any(rules.split_turn(t, role) for t in range(len(rules.turns))):
         return None
     own = frozenset(t for t in range(len(rules.turns)) if rules.own_turn(t, role))
     others = frozenset(range(len(rules.turns))) - own
@@ -120,11 +121,11 @@ def requirement_races(spec: GameSpec, req: Requirement) -> Races | None:
     losses = frozenset(e.name for e in rules.ends if role in e.loss_for)
     low, high = req.plies
     horizon = req.left(spec.template)
-    if req.kind == "win":
+    if req.kind == RequireKind.WIN:
         if not goals:
             return None
         races = ((own, goals, high, low - 1),)
-    elif req.kind == "lose":
+    elif req.kind == RequireKind.LOSE:
         races = ((others, losses, high, low - 1),)
     else:
         races = ((others, losses, None, horizon),)
@@ -163,15 +164,16 @@ def game_size(spec: GameSpec, races: Races) -> int:
 
 
 def proposal_program(spec: GameSpec, req: Requirement, structure: Structure, races: Races | None,
-                     chase: bool = True) -> tuple[str, tuple[str, ...]]:
-    """The program text and the parts to ground; ``races`` adds the game part; ``chase``
-    the chase part where the game has its shape (it only rules out layouts the judge would
-    reject, so leave it out when the judge ranks every placement at once)."""
+                     chase: bool = True, blind: bool = True) -> tuple[str, tuple[str, ...]]:
+    """The program text and the parts to ground; ``races`` adds the game part; ``chase`` and
+    ``blind`` the chase and blind parts where the game has its shape (they only rule out layouts
+    the judge would reject, so leave them out when every placement is ranked and played out at
+    once on the layout's game graph)."""
     text = [base_facts(spec, req, structure)]      # facts first: the encoding ends in its parts
     parts = ["base"]
     shape = chase_facts(spec, req)
     if shape is not None:
-        parts += (["chase"] if chase else []) + ([] if req.trivial_ok else ["blind"])
+        parts += (["chase"] if chase else []) + ([] if req.trivial_ok or not blind else ["blind"])
     if races is not None:
         parts.append("game")
     if len(parts) > 1:

@@ -21,6 +21,7 @@ from ..verify.expect import goal_ends
 from ..language.loader import available_rule_sets, load_board, locate_rule_set, rule_set_search_path
 from ..language.model import Board, Cell
 from ..language.yamlsrc import load_file
+from ..language.kinds import RequireKind
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,7 @@ def kindred_rule_sets(spec: GameSpec, out: Path) -> list[str]:
 class Requirement:
     """What the generated boards must do, from the initial position, for the spec's role."""
 
-    kind: str                         # "win", "survive" or "lose"
+    kind: RequireKind
     plies: tuple                      # (min, max) of the measured plies, both included
     trivial_ok: bool = False          # keep levels where walking the shortest way already wins
     horizon: int | None = None        # look at most this many plies ahead (None: to the step limit)
@@ -280,17 +281,17 @@ class Requirement:
 
     def describe(self, role: str) -> str:
         low, high = self.plies
-        band = "" if self.kind == "survive" else (
+        band = "" if self.kind == RequireKind.SURVIVE else (
             f" in {low} plies" if low == high else f" in {low} to {high} plies")
         within = "" if self.horizon is None else f" within a horizon of {self.horizon} plies"
-        if self.kind == "value":
+        if self.kind == RequireKind.VALUE:
             low, high = self.value
             band = (f" of {low}" if low == high else f" of at least {low}" if high is None
                     else f" of at most {high}" if low is None else f" from {low} to {high}")
-        return {"win": f"{role} forces its top score{band}",
-                "lose": f"the others force {role} into an end it must avoid{band}",
-                "survive": f"{role} avoids every end it must avoid",
-                "value": f"{role} guarantees a score{band}"}[self.kind] + within
+        return {RequireKind.WIN: f"{role} forces its top score{band}",
+                RequireKind.LOSE: f"the others force {role} into an end it must avoid{band}",
+                RequireKind.SURVIVE: f"{role} avoids every end it must avoid",
+                RequireKind.VALUE: f"{role} guarantees a score{band}"}[self.kind] + within
 
     def test(self) -> str:
         """The good-level test in words ("" when there is none)."""

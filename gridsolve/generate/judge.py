@@ -4,20 +4,17 @@
 initial position (win, survive, plies; the survive query where the role's scores are not
 constants) and, for ``win``, the ``no_beeline`` check.  A rejected layout is forbidden alone.
 
-:func:`good_starts` judges the walls and marks of a layout for every placement of the pieces
+:func:`start_graph` judges the walls and marks of a layout for every placement of the pieces
 at once: one retrograde analysis ranks every position, and so every start (the race solver's
-program with every start as a root).
+game graph with every start as a root; :mod:`gridsolve.generate.startgraph` also plays out
+the beeline of every start there).
 """
 from __future__ import annotations
 
-import itertools
-import math
 from dataclasses import dataclass
 
 
-from ..compile.planning import Mode
 from ..verify.beeline import check_beeline
-from ..compile.compiler import compile_program
 from ..errors import QueryError
 from .genspec import GameSpec, Requirement, range_text
 from .difficulty import Difficulty, measure
@@ -26,10 +23,10 @@ from ..verify.expect import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.answer import Answer
-from ..solve.driver import race_ranks
 from ..solve.solver import solve
+from .startgraph import StartGraph, query_kind, start_program
+from ..language.kinds import RequireKind
 
-START_LIMIT = 20_000       # good_starts ranks at most this many placements of the pieces
 SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no
                            # bounded solver): 0.4 s instead of 14 s for a Pacman layout at horizon 10
 
@@ -54,20 +51,13 @@ class Verdict:
         return self.reason is None
 
 
-def query_kind(board: Board, role: str, kind: str) -> str:
-    """The question that measures a layout for a requirement of ``kind``: the value query where
-    the role's scores are constants or a win is asked (forcing the top score needs the values),
-    else (the values would need the layered solver) the survive query."""
-    return "value" if board.rules.constant_scores(role) or kind in ("win", "value") else "survive"
-
-
 def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
     """Measure ``board`` against ``req``."""
     role, (low, high) = spec.role, req.plies
     start = initial_position(board)
     answer = solve(board, Query(role, query_kind(board, role, req.kind), start, req.horizon),
                    bounded=req.horizon is None or req.horizon > SHORT_HORIZON)
-    if req.kind == "win":
+    if req.kind == RequireKind.WIN:
         if answer.win and answer.win_plies is None:
             return Verdict(answer, HELD)
         if not answer.win or answer.win_plies > high:
@@ -77,13 +67,13 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
         if not req.trivial_ok and not check_beeline(board, role, start, req.left(board)).holds:
             return Verdict(answer, TRIVIAL)
         return _tested(board, role, start, req, answer)
-    elif req.kind == "value":
+    elif req.kind == RequireKind.VALUE:
         low, high = req.value
         if low is not None and answer.value < low:
             return Verdict(answer, VALUE_LOW)
         if high is not None and answer.value > high:
             return Verdict(answer, VALUE_HIGH)
-    elif req.kind == "lose":
+    elif req.kind == RequireKind.LOSE:
         if answer.survives or answer.doom_plies > high:
             return Verdict(answer, SURVIVES if answer.survives else LOST_TOO_SLOWLY)
         if answer.doom_plies < low:
@@ -106,7 +96,7 @@ def _tested(board: Board, role: str, start: Position, req: Requirement, answer: 
     elif graph_wanted or req.difficulty:
         raise QueryError(f"the difficulty metrics {', '.join(m[0] for m in graph_wanted) or 'difficulty'} are not "
                          f"defined for {role} under {board.rules.name}: {metrics_unsupported(board, role)}",
-                         f"leave them out (line_safety is defined for every game), or ask with --no-defaults")
+                         "leave them out (line_safety is defined for every game), or ask with --no-defaults")
     line = None
     for name, low, high in req.metrics:
         if name == LINE_SAFETY:
@@ -126,27 +116,17 @@ def line_safety(difficulty: Difficulty) -> float:
     return 1.0 - difficulty.losing_share
 
 
-def _cells(board: Board) -> list[tuple]:
-    return [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
-
-
-def _placements(board: Board) -> list[tuple]:
-    return list(itertools.permutations(_cells(board), len(board.rules.roles)))
-
-
-def _start_program(board: Board, spec: GameSpec, req: Requirement):
-    """The race solver's program for ``req`` from the initial position, or None when the game
-    is not solved by races or has more than START_LIMIT placements of the pieces."""
-    if math.perm(len(_cells(board)), len(board.rules.roles)) > START_LIMIT:    # counted, not listed
-        return None
-    kind = query_kind(board, spec.role, req.kind)
-    program = compile_program(board, Query(spec.role, kind, initial_position(board), req.horizon))
-    return program if program.mode is Mode.RACE else None
-
-
 def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:
     """Does :func:`start_ranks` apply to this request (else each layout is judged alone)?"""
-    return req.kind != "value" and _start_program(spec.template, spec, req) is not None
+    return req.kind != RequireKind.VALUE and start_program(spec.template, spec.role, req) is not None
+
+
+def start_graph(board: Board, spec: GameSpec, req: Requirement) -> StartGraph:
+    """``board``'s walls and marks ranked for every placement of the pieces (the race of
+    ``req``: the role's win, or the others' end it must avoid).  Only when :func:`ranks_every_start`."""
+    program = start_program(board, spec.role, req)
+    plan = program.plan
+    return StartGraph(board, spec.role, req, program, plan.win if req.kind == RequireKind.WIN else plan.avoid)
 
 
 def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
@@ -155,18 +135,14 @@ def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:
     is forced in (``win``: the role's fastest forced win; ``lose``: the others' fastest forced
     end the role must avoid).  For ``survive``: 0 for every placement from which the role
     survives.  Only when :func:`ranks_every_start`."""
-    rules = board.rules
-    program = _start_program(board, spec, req)
-    starts = {}
-    for placed in _placements(board):
-        position = Position(tuple(zip(rules.roles, placed)), 0, rules.first_step)
-        starts[program.layout.root_term(position, board)] = tuple(sorted(zip(rules.roles, placed)))
-    roots = "\n".join(f"root({term})." for term in starts)
-    plan = program.plan
-    race = plan.win if req.kind == "win" else plan.avoid
-    high = req.plies[1] if req.kind != "survive" else program.remaining
-    ranks = {starts[state]: rank for state, rank in race_ranks(program, race, roots, board).items()
-             if state in starts and rank <= high}
-    if req.kind == "survive":
-        return {placement: 0 for placement in starts.values() if placement not in ranks}
+    return start_ranks_of(start_graph(board, spec, req), board, req)
+
+
+def start_ranks_of(graph: StartGraph, board: Board, req: Requirement) -> dict:
+    """:func:`start_ranks` read off the layout's :func:`start_graph`."""
+    high = req.plies[1] if req.kind != RequireKind.SURVIVE else req.left(board)
+    ranks = {placement: rank for placement, rank in graph.start_ranks().items() if rank <= high}
+    if req.kind == RequireKind.SURVIVE:
+        every = (tuple(sorted(zip(board.rules.roles, placed))) for placed in graph.placements)
+        return {placement: 0 for placement in every if placement not in ranks}
     return ranks

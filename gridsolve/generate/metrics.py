@@ -47,6 +47,7 @@ from ..language.position import Position, Query
 from ..solve.retro import rank_by_levels
 from ..solve.walls import explore_graph
 from ..verify.expect import metrics_unsupported, top_score_ends
+from ..language.kinds import QueryKind
 
 GRAPH_LIMIT = 400_000       # positions: a larger game graph is not measured (metrics: None)
 
@@ -133,7 +134,7 @@ class SolvedGraph:
     def __init__(self, board: Board, role: str, start: Position, horizon: int | None = None):
         layout = layout_for(board)
         self.board, self.role = board, role
-        self.left = Query(role, "value", start, horizon).remaining(board)
+        self.left = Query(role, QueryKind.VALUE, start, horizon).remaining(board)
         self.root = layout.root_term(start, board).replace(" ", "")
         found = explore_graph(board, [self.root], True)
         if len(found) > GRAPH_LIMIT:

@@ -75,41 +75,52 @@ class ProposalTimeout(Exception):
 class Proposer:
     """Layouts from encodings/generate.lp with the request's facts and parts."""
 
-    def __init__(self, program: str, parts: tuple[str, ...], seed: int):
+    def __init__(self, program: str, parts: tuple[str, ...], seed: int, walks: bool = False):
         # Random signs (and a few random choices) spread the proposals over the layouts.
         options = ["--warn=none", "--models=1", f"--seed={seed}", "--sign-def=rnd", "--rand-freq=0.02"]
         self.ctl = clingo.Control(options)
         try:
             self.ctl.add("base", [], program)
-            budget = LimitGuard(Limits(), "the layouts clingo chooses from",
+            guard = LimitGuard(Limits(), "the layouts clingo chooses from",
                             lambda needed: "ask for a smaller --size, or raise --max-memory if the machine has it")
-            budget.ground(self.ctl, [("base", [])] + [(part, []) for part in parts], "while grounding the proposals")
+            guard.ground(self.ctl, [("base", [])] + [(part, []) for part in parts], "while grounding the proposals")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground encodings/generate.lp: {exc}") from exc
         self._atoms = [(sym, atom.literal) for name, arity in (("wall", 3), ("at", 3), ("mark", 3))
                        for atom in self.ctl.symbolic_atoms.by_signature(name, arity) for sym in [atom.symbol]]
         self._forbidden = 0
+        self._walks = walks               # keep_apart's constraints can be switched off (propose's apart)
+        self._apart = False               # ... and they exist (they hold while apart_on is true)
 
     def propose(self, seconds: float | None = None, keep: Layout | None = None, free: frozenset = frozenset(),
-                marks: bool = True, among=None) -> Layout | None:
+                marks: bool = True, among=None, flip: frozenset = frozenset(), apart: bool = True) -> Layout | None:
         """The next layout; None when no layout is left; ProposalTimeout after ``seconds``.
 
         With ``keep``, the walls are those of ``keep`` except on the edges in ``free``
-        (("north" | "east", x, y) triples), and so are the marks (unless not ``marks``); with
-        ``among`` (a collection of ``Layout.pieces`` tuples), the pieces are placed as one of those."""
-        assumptions = [] if keep is None else self._assume(keep, free, marks)
+        (("north" | "east", x, y) triples) and the opposite of those on the edges in ``flip``
+        (a mutation: these walls toggled), and so are the marks (unless not ``marks``); with
+        ``among`` (a collection of ``Layout.pieces`` tuples), the pieces are placed as one of those;
+        without ``apart``, the layout may be near the ones :meth:`keep_apart` named (a step of
+        a walk away from them)."""
+        assumptions = [] if keep is None else self._assume(keep, free, marks, flip)
+        if self._apart and not apart:
+            self.ctl.assign_external(clingo.Function("apart_on"), False)
         external = None if among is None else self._among(among)
         if external is not None:
             self.ctl.assign_external(external, True)
         found = []
-        with self.ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(self._read(m)),
-                            async_=True) as handle:
-            if not handle.wait(seconds):
-                handle.cancel()
-                raise ProposalTimeout()
-            handle.get()
-        if external is not None:
-            self.ctl.release_external(external)
+        try:
+            with self.ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(self._read(m)),
+                                async_=True) as handle:
+                if not handle.wait(seconds):
+                    handle.cancel()
+                    raise ProposalTimeout()
+                handle.get()
+        finally:
+            if external is not None:
+                self.ctl.release_external(external)
+            if self._apart and not apart:
+                self.ctl.assign_external(clingo.Function("apart_on"), True)
         return found[-1] if found else None
 
     def forbid(self, family: Family) -> None:
@@ -120,13 +131,20 @@ class Proposer:
 
     def keep_apart(self, layout: Layout, distance: int) -> None:
         """From now on, the layouts differ from ``layout`` on at least ``distance`` wall edges and
-        marked cells (a wall or a mark present in one and not in the other counts once)."""
+        marked cells (a wall or a mark present in one and not in the other counts once); with
+        ``walks``, :meth:`propose` can leave these constraints out (its ``apart``)."""
+        if self._walks and not self._apart:
+            self.ctl.add("apart_switch", [], "#external apart_on.")
+            self.ctl.ground([("apart_switch", [])])
+            self.ctl.assign_external(clingo.Function("apart_on"), True)
+            self._apart = True
+        switch = "apart_on, " if self._walks else ""
         self._forbidden += 1
         name = f"apart_{self._forbidden}"
         facts = [f"{name}_wall({kind},{x},{y})." for kind, cells in (("north", layout.north), ("east", layout.east))
                  for x, y in sorted(cells)]
         facts += [f"{name}_mark({m},{x},{y})." for m, cells in layout.marks for x, y in cells]
-        rule = (f":- #count{{ w,K,X,Y : wall(K,X,Y), not {name}_wall(K,X,Y); "
+        rule = (f":- {switch}#count{{ w,K,X,Y : wall(K,X,Y), not {name}_wall(K,X,Y); "
                 f"w,K,X,Y : {name}_wall(K,X,Y), not wall(K,X,Y); "
                 f"m,M,X,Y : mark(M,X,Y), not {name}_mark(M,X,Y); "
                 f"m,M,X,Y : {name}_mark(M,X,Y), not mark(M,X,Y) }} < {distance}.")
@@ -144,8 +162,9 @@ class Proposer:
         self.ctl.ground([(name, [])])
         return clingo.Function(name)
 
-    def _assume(self, layout: Layout, free: frozenset, marks: bool) -> list[int]:
-        """Literals that fix the walls of ``layout`` but on ``free`` edges, and (``marks``) its marks."""
+    def _assume(self, layout: Layout, free: frozenset, marks: bool, flip: frozenset = frozenset()) -> list[int]:
+        """Literals that fix the walls of ``layout`` but on ``free`` edges (toggled on ``flip``
+        edges), and (``marks``) its marks."""
         marked = {(m, cell) for m, cells in layout.marks for cell in cells}
         out = []
         for sym, literal in self._atoms:
@@ -154,7 +173,7 @@ class Proposer:
                 kind, cell = args[0].name, (args[1].number, args[2].number)
                 if (kind, *cell) in free:
                     continue
-                present = cell in (layout.north if kind == "north" else layout.east)
+                present = (cell in (layout.north if kind == "north" else layout.east)) != ((kind, *cell) in flip)
             elif sym.name == "mark" and marks:
                 present = (args[0].name, (args[1].number, args[2].number)) in marked
             else:

@@ -14,6 +14,7 @@ from .model import Board, Collect, Condition, End, GoodLevel, MoveRule, Placemen
 from ..resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
+from .kinds import RequireKind
 
 
 class _Origin:
@@ -270,13 +271,13 @@ def _build_good_level(raw: dict | None, roles, merged: dict, origin: _Origin) ->
         return low, high
     if raw["role"] is not None:
         _check_roles(roles, [raw["role"]], origin, "generate", "generate.role")
-    require = raw["require"] or "win"
-    if raw["value"] is not None and require != "value":
+    require = RequireKind(raw["require"] or RequireKind.WIN)
+    if raw["value"] is not None and require != RequireKind.VALUE:
         origin.fail("generate", f"generate.value applies to require: value, not require: {require}",
                     "remove value, or write require: value")
-    if require == "value" and raw["value"] is None:
+    if require == RequireKind.VALUE and raw["value"] is None:
         origin.fail("generate", "generate: require: value needs a value range", "e.g. value: {min: 6, max: 12}")
-    if raw["plies"] is not None and require in ("survive", "value"):
+    if raw["plies"] is not None and require in (RequireKind.SURVIVE, RequireKind.VALUE):
         origin.fail("generate", f"generate.plies does not apply to require: {require}", "remove plies")
     names = set(roles) | set(_mark_names(merged))
     for name in raw["keep"] or []:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .kinds import RequireKind
+
 DIRECTIONS = ("north", "south", "east", "west")
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0), "nowhere": (0, 0)}
 
@@ -104,7 +106,7 @@ class GoodLevel:
     """A rule set's ``generate:`` block: what a good level is, as gridsolve generate's defaults.
     Ranges are (min, max) with None for an open end; ``good``: ((metric, min, max), ...)."""
 
-    require: str | None = None
+    require: RequireKind | None = None
     role: str | None = None
     plies: tuple = (None, None)
     value: tuple = (None, None)

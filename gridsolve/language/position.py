@@ -5,9 +5,10 @@ from dataclasses import dataclass, replace
 
 from ..errors import QueryError
 from .celltext import read_cell
+from .kinds import QueryKind
 from .model import Board, Cell
 
-QUERY_KINDS = ("value", "win", "survive")
+QUERY_KINDS = tuple(kind.value for kind in QueryKind)    # the words --query accepts
 
 
 @dataclass(frozen=True)
@@ -71,11 +72,14 @@ class Position:
 @dataclass(frozen=True)
 class Query:
     role: str
-    kind: str = "value"
+    kind: QueryKind = QueryKind.VALUE
     position: Position | None = None
     horizon: int | None = None
     strategy: bool = False
     hidden: bool = False      # the robust game: the role knows only what it has seen
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", QueryKind(self.kind))   # "win" from a caller becomes QueryKind.WIN
 
     def remaining(self, board: Board) -> int:
         left = board.rules.last_step - self.position.step
@@ -132,7 +136,7 @@ def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = Non
     return Position(tuple((r, pieces[r]) for r in rules.roles), side, step)
 
 
-def make_query(board: Board, role: str | None = None, kind: str = "value", at: tuple[str, ...] = (),
+def make_query(board: Board, role: str | None = None, kind: QueryKind | str = QueryKind.VALUE, at: tuple[str, ...] = (),
                turn: str | None = None, step: int | None = None, horizon: int | None = None,
                strategy: bool = False, hidden: bool = False, free: tuple[str, ...] = (),
                found: tuple[str, ...] = ()) -> Query:
@@ -157,4 +161,4 @@ def make_query(board: Board, role: str | None = None, kind: str = "value", at: t
                          "ask with --hidden (the robust answer), or place them in the board file")
     if strategy and hidden:
         raise QueryError("--strategy: not for --hidden questions", "per-move values show the best play")
-    return Query(role, kind, position, horizon, strategy, hidden)
+    return Query(role, QueryKind(kind), position, horizon, strategy, hidden)

@@ -22,6 +22,7 @@ from .placement import FAR, hurt
 from ..solve.answer import Answer
 from ..solve.limits import Limits
 from ..solve.solver import solve
+from ..language.kinds import QueryKind
 
 SAMPLE = 24            # placements solved at most (half the most hurtful, half drawn with the seed)
 PLACEMENT_SECONDS = 3.0  # each placement's robust solve stops after this long (counted as not settled)
@@ -96,7 +97,7 @@ def placement_advice(board: Board, role: str, seed: int = 0, sample: int = SAMPL
         placed = replace(board, marks={**board.marks, mark: frozenset(cells)},
                          unplaced={m: n for m, n in board.unplaced.items() if m != mark})
         try:
-            answer = solve(placed, Query(role, "value", initial_position(placed), hidden=True), each)
+            answer = solve(placed, Query(role, QueryKind.VALUE, initial_position(placed), hidden=True), each)
         except LimitError:
             advice.unsettled.append(cells)
             continue

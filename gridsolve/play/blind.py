@@ -25,6 +25,7 @@ from ..solve.share import placement_values
 from ..errors import LimitError
 from ..solve.answer import Answer
 from ..solve.solver import solve
+from ..language.kinds import QueryKind
 
 ROBUST_HORIZON = 6       # plies the robust question looks ahead where the whole game does not fit
 SHARE_HORIZON = 8        # plies each placement is solved ahead where the robust search does not apply
@@ -90,19 +91,19 @@ def robust_answer(board: Board, role: str, position: Position, blind: Blind, who
     False)."""
     left = board.rules.last_step - position.step
     known = known_position(board, role, position, blind)
-    if whole or knowing.applies(board, Query(role, "value", known, hidden=True)):
+    if whole or knowing.applies(board, Query(role, QueryKind.VALUE, known, hidden=True)):
         try:
-            return solve(board, Query(role, "value", known, hidden=True))
+            return solve(board, Query(role, QueryKind.VALUE, known, hidden=True))
         except LimitError:
             pass
-    return solve(board, Query(role, "value", known, min(left, ROBUST_HORIZON), hidden=True))
+    return solve(board, Query(role, QueryKind.VALUE, known, min(left, ROBUST_HORIZON), hidden=True))
 
 
 def share_plies(board: Board, role: str, position: Position) -> int:
     """The plies each placement is solved ahead by :func:`shares`: the step limit where the
     robust search applies, else at most ``SHARE_HORIZON``."""
     left = board.rules.last_step - position.step
-    if knowing.applies(board, Query(role, "value", position, hidden=True)):
+    if knowing.applies(board, Query(role, QueryKind.VALUE, position, hidden=True)):
         return left
     return min(left, SHARE_HORIZON)
 
@@ -114,7 +115,7 @@ def shares(board: Board, role: str, position: Position, blind: Blind, rng: rando
     top = board.rules.scores_of(role)[-1]
     known = known_position(board, role, position, blind)
     plies = share_plies(board, role, position)
-    if plies == board.rules.last_step - position.step and knowing.applies(board, Query(role, "value", known, hidden=True)):
+    if plies == board.rules.last_step - position.step and knowing.applies(board, Query(role, QueryKind.VALUE, known, hidden=True)):
         values = knowing.placement_values(board, role, known, chosen)
     else:
         values = placement_values(board, role, known, chosen, plies)

@@ -30,6 +30,7 @@ from ..render import draw_position
 from ..solve.asker import Asker
 from ..solve.answer import Answer
 from ..solve.limits import Limits
+from ..language.kinds import QueryKind
 from .thinkahead import ThinkAhead
 
 SECONDS_PER_MOVE = 20          # about how long the solver may think about a move
@@ -303,7 +304,7 @@ class Game:
                 asked.append((step.move, role, "value", step.position))
         doomed = [r for r in rules.roles if r not in self.humans and any(r in end.loss_for for end in rules.ends)]
         alone = all(r in self.humans for r in rules.turns[position.side])     # their moves are the steps'
-        order_by = Query(doomed[0], "survive", position) if doomed and alone else None
+        order_by = Query(doomed[0], QueryKind.SURVIVE, position) if doomed and alone else None
         self.thinker.think_ahead(asked, order_by)
 
     def read_move(self, position: Position, role: str, names: list[str]) -> str | None:
@@ -331,7 +332,7 @@ class Game:
     def hint(self, position: Position, role: str) -> None:
         if hidden_marks(self.board, role):
             return self.blind_hint(position, role)
-        answer = self.thinker.ask(role, "value", position)
+        answer = self.thinker.ask(role, QueryKind.VALUE, position)
         self.say(f"  value for {role}: {answer.value} within {answer.remaining} plies")
         for m in answer.moves:
             plies_text = "-" if m.plies is None else m.plies
@@ -379,7 +380,7 @@ class Game:
                 self.say(f"({role} decides from what it knows: {choice.why})")
                 out[role] = choice.move
                 continue
-            answer = self.thinker.ask(role, "value", position)
+            answer = self.thinker.ask(role, QueryKind.VALUE, position)
             label = self.tie_break(position, role, answer) or answer.line[0]["move"]
             parts = move_parts(label, movers if len(answer.line[0]["side"]) > 1 else [role])
             out.update({r: m for r, m in parts.items() if r in roles and r in rules.team_of(role)})
@@ -396,7 +397,7 @@ class Game:
                   and any(r in end.loss_for for end in rules.ends)]
         if len(best) < 2 or not others:
             return None
-        doom = {m.move: m for m in self.thinker.ask(others[0], "survive", position).moves}
+        doom = {m.move: m for m in self.thinker.ask(others[0], QueryKind.SURVIVE, position).moves}
         doomed = [doom[m.move] for m in best if m.move in doom and not doom[m.move].survives]
         return min(doomed, key=lambda m: (m.doom_plies, m.move)).move if doomed else None
 

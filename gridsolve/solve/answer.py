@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Protocol
 
 from ..compile.planning import Plan, plan_query
+from ..language.kinds import QueryKind
 from ..language.model import Board
 from ..language.position import Query
 from .limits import Limits
@@ -73,7 +74,7 @@ class Answer:
 
     board: str
     role: str
-    query: str
+    query: QueryKind
     holds: bool
     value: int | None
     plies: int | None

@@ -36,6 +36,7 @@ from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
 from .answer import Answer, MoveValue, Question, SolveStats
 from .driver import format_move
 from .limits import LimitGuard, Limits, estimate_positions
+from ..language.kinds import QueryKind
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 400          # about this many bytes per transposition-table entry
@@ -142,7 +143,7 @@ class BoundedSearch:
     """Threshold races for one role over an abstract game; see the module docstring."""
 
     def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
-                 prune: bool = True, budget: LimitGuard | None = None):
+                 prune: bool = True, guard: LimitGuard | None = None):
         rules = board.rules
         self.board, self.game, self.role, self.prune = board, game, role, prune
         self.limits = limits or Limits()
@@ -164,7 +165,7 @@ class BoundedSearch:
         self._order: dict = {}
         self._gains: dict = {}
         self.nodes = 0
-        self.budget = budget or LimitGuard(self.limits, f"the positions of {board.name}",
+        self.guard = guard or LimitGuard(self.limits, f"the positions of {board.name}",
                                        lambda needed: "Ask with a smaller horizon (--horizon N).")
 
     # --- the game on top of the abstraction ----------------------------------------------------
@@ -315,11 +316,11 @@ class BoundedSearch:
 
     def _check(self) -> None:
         """Report progress; stop at the time or memory limit (the positions remembered grow)."""
-        elapsed = time.perf_counter() - self.budget.started
+        elapsed = time.perf_counter() - self.guard.started
         if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
             entries = sum(len(r.memo) for r in self.races.values())
             self.limits.progress(f"bounded search: {self.nodes:,} positions, {entries:,} remembered, {elapsed:.1f} s")
-        self.budget.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
+        self.guard.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
 
     # --- answers --------------------------------------------------------------------------------
     def value(self, state: int, items: int, plies_left: int) -> int:
@@ -443,7 +444,7 @@ def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
     def hint(needed: int | None) -> str:
         return (f"Ask with a smaller horizon, e.g. --horizon {max(1, plies_left // 2)}"
                 + (", or raise --max-memory" if needed is not None else "")
-                + (f", or ask --query survive (it does not need the {items})" if query.kind != "survive" else "") + ".")
+                + (f", or ask --query survive (it does not need the {items})" if query.kind != QueryKind.SURVIVE else "") + ".")
     return LimitGuard(limits, f"the positions within {plies_left} plies", hint)
 
 
@@ -457,14 +458,14 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     limits = limits or Limits()
     if query.strategy:
         raise QueryError("--strategy: strategies are written for games solved by races only")
-    budget = _search_limits(board, query, limits)
+    guard = _search_limits(board, query, limits)
     if memo is None:
-        budget.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
+        guard.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
         game = abstract_game(board, [query.position])
         grounded = time.perf_counter()
-        solver = BoundedSearch(board, game, query.role, limits, prune, budget)
+        solver = BoundedSearch(board, game, query.role, limits, prune, guard)
     else:
-        game, solver = memo.solver(query, limits, prune, budget)
+        game, solver = memo.solver(query, limits, prune, guard)
         grounded = time.perf_counter()
     nodes = solver.nodes
     root = game.state_of(query.position)
@@ -477,9 +478,9 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     moves = sorted((MoveValue(move=format_move(m), value=s["value"], plies=s["plies"], win=s["win"],
                               survives=s["survives"], doom_plies=s["doom_plies"])
                     for m, _, _, s in probes), key=lambda mv: mv.move)
-    if query.kind == "win":
+    if query.kind == QueryKind.WIN:
         holds, plies = at["win"], at["win_plies"]
-    elif query.kind == "survive":
+    elif query.kind == QueryKind.SURVIVE:
         holds, plies = at["survives"], at["doom_plies"]
     else:
         holds, plies = True, at["plies"]

@@ -36,25 +36,25 @@ class BoundedMemo:
         term = clingo.parse_term(self.game.layout.root_term(position, self.board))
         return term in self.game.index
 
-    def solver(self, query: Query, limits: Limits, prune: bool, budget: LimitGuard) -> tuple[AbstractGame, BoundedSearch]:
-        """The abstract game and the solver of ``query``'s role, with ``limits`` and ``budget``
+    def solver(self, query: Query, limits: Limits, prune: bool, guard: LimitGuard) -> tuple[AbstractGame, BoundedSearch]:
+        """The abstract game and the solver of ``query``'s role, with ``limits`` and ``guard``
         for this question; the memory held by the tables of earlier questions counts against
-        its limit (the budget's base is the process before the first question)."""
+        its limit (the guard's base is the process before the first question)."""
         if self.base is None:
-            self.base = budget.base
-        budget.base = self.base
+            self.base = guard.base
+        guard.base = self.base
         if self.game is None or not self._reaches(query.position):
             if query.position not in self.roots:
                 self.roots.append(query.position)
             self.game, self.solvers = None, {}
-            budget.before(estimate_positions(self.board, layout_for(self.board, set()), self.roots), self.board)
+            guard.before(estimate_positions(self.board, layout_for(self.board, set()), self.roots), self.board)
             self.game = abstract_game(self.board, self.roots)
             self.groundings += 1
         key = (query.role, prune)
         solver = self.solvers.get(key)
         if solver is None:
-            solver = self.solvers[key] = BoundedSearch(self.board, self.game, query.role, limits, prune, budget)
-        solver.limits, solver.budget = limits, budget
+            solver = self.solvers[key] = BoundedSearch(self.board, self.game, query.role, limits, prune, guard)
+        solver.limits, solver.guard = limits, guard
         return self.game, solver
 
     def forget(self) -> bool:

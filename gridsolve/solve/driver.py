@@ -24,6 +24,7 @@ from ..language.position import Query
 from .answer import Answer, MoveValue, SolveStats
 from .limits import LimitGuard, Limits, estimate_positions, format_bytes, graph_bytes, resident
 from .retro import RaceGraph
+from ..language.kinds import QueryKind
 
 
 def format_move(term: clingo.Symbol) -> str:
@@ -50,10 +51,14 @@ def decode_state(term: clingo.Symbol, board: Board, layout) -> dict:
 
 @dataclass
 class Model:
-    """The shown atoms of a model, by name.  Answers are keyed by a query number as their first
-    argument (answer.lp shows ``value(Q,P,V)``, ``line(Q,I,T,M)``; the layered solver answers
-    one query, numbered 0: its ``value(0,P,V)`` are line state 0's, its lines ``line(I,T,M)``)."""
+    """The shown atoms of a model, by name, and which encoding showed them (``mode``): the race
+    encodings' (answer.lp, and the race engine's atoms in its form) or layered.lp's.  Both number
+    the answer atoms by query: ``value(Q,P,V)``, ``win(Q,P)``, ... (layered.lp answers one query,
+    numbered 0).  The principal line and the strategy differ: answer.lp shows ``line(Q,I,T,M)``
+    and ``strat(Q,S,M)``; layered.lp shows ``line(I,T,M)`` and the others' answers
+    ``line_answer(I,M)``, and no strategy."""
 
+    mode: Mode = Mode.RACE
     atoms: dict = field(default_factory=dict)
 
     def collect(self, symbols):
@@ -68,16 +73,26 @@ class Model:
                 out[str(args[1]) if args[1].name == "at" and not args[1].arguments else args[1]] = args[2:]
         return out
 
-    def rows(self, name: str, number: int, arity: int) -> list:
-        """The arguments of ``name`` for query ``number``, without it: those of arity ``arity``
-        are the query's, those of one fewer belong to the layered solver's one query."""
-        out = []
-        for args in self.atoms.get(name, []):
-            if len(args) == arity and args[0].number == number:
-                out.append(args[1:])
-            elif len(args) == arity - 1 and number == 0:
-                out.append(args)
-        return out
+    def _numbered(self, name: str, number: int) -> list:
+        """The arguments after the query number of the atoms ``name(number,...)``."""
+        return [args[1:] for args in self.atoms.get(name, []) if args[0].number == number]
+
+    def line_moves(self, number: int) -> list:
+        """(I, T, M) of each ply of query ``number``'s principal line."""
+        if self.mode is Mode.LAYERED:
+            return list(self.atoms.get("line", [])) if number == 0 else []
+        return self._numbered("line", number)
+
+    def line_answers(self, number: int) -> list:
+        """(I, M): the others' answer at ply I of the line, where the role's team moves first
+        (layered.lp only; answer.lp's lines have one move a ply)."""
+        if self.mode is Mode.LAYERED:
+            return list(self.atoms.get("line_answer", [])) if number == 0 else []
+        return []
+
+    def strategy(self, number: int) -> list:
+        """(S, M): the strategy's move M in state S (answer.lp's ``strat``; layered.lp has none)."""
+        return self._numbered("strat", number) if self.mode is Mode.RACE else []
 
 
 def run_program(program: Program, board: Board, limits: Limits | None = None) -> Answer:
@@ -92,14 +107,14 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
             layered = _ground_layers(ctl, program, limits, started)
             levels = layered.pop("depths")
         else:
-            budget = race_limits(board, program.layout, [program.query.position], limits, started)
-            levels = ground_ranks(ctl, program.base, program.levels, budget)
+            guard = race_limits(board, program.layout, [program.query.position], limits, started)
+            levels = ground_ranks(ctl, program.base, program.levels, guard)
         parsed = time.perf_counter()
         ground_answer(ctl, program, 0 if program.mode is Mode.RACE else None)
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the program: {exc}") from exc
     grounded = time.perf_counter()
-    model = Model()
+    model = Model(mode=program.mode)
     result = ctl.solve(on_model=lambda m: model.collect(m.symbols(shown=True)))
     solved = time.perf_counter()
     if not result.satisfiable:
@@ -122,39 +137,39 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
 
 
 def race_limits(board: Board, layout, roots: list, limits: Limits, started: float | None = None) -> LimitGuard:
-    """The budget of a race solver's grounding from ``roots``: it ranks every position reachable
+    """The limit guard of a race solver's grounding from ``roots``: it ranks every position reachable
     from them, whatever the horizon, so the error suggests a smaller board or more memory."""
     def hint(needed: int | None) -> str:
         more = (f"raise --max-memory (to about {format_bytes(needed * 1.25)}) if the machine has it"
                 if needed else "raise --max-memory if the machine has it")
         return (f"The race solver ranks every position reachable from the position asked about, whatever "
                 f"the horizon: ask about a smaller board, or {more}")
-    budget = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
-    budget.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
-    return budget
+    guard = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
+    guard.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
+    return guard
 
 
-def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], budget: LimitGuard) -> int:
+def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], guard: LimitGuard) -> int:
     """Ground the base part, then the level parts one call each until a level decides nothing;
-    returns the levels ground.  ``budget`` is checked after each call, with the growth of the
+    returns the levels ground.  ``guard`` is checked after each call, with the growth of the
     last level expected of the next one.
 
     The levels after that one would derive nothing, so the answer is the one of the
     single-shot program (what ``gridsolve compile`` prints); each level only reads ranks of
     earlier calls, so no atom is used before the call that defines it."""
     ctl.add("base", [], base)
-    budget.ground(ctl, [("base", [])], "while grounding the game's positions")
-    budget.after("after grounding the game's positions")
+    guard.ground(ctl, [("base", [])], "while grounding the game's positions")
+    guard.after("after grounding the game's positions")
     before = resident_now = resident()
     for depth, text in enumerate(levels, 1):
         name = f"level_{depth}"
         ctl.add(name, [], text)
-        budget.ground(ctl, [(name, [])], f"while ranking level {depth}")
+        guard.ground(ctl, [(name, [])], f"while ranking level {depth}")
         decided = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(depth)])]
         if decided is None or not decided.is_fact:
             return depth
         before, resident_now = resident_now, resident()
-        budget.after(f"after ranking {depth} levels", max(0, resident_now - before))
+        guard.after(f"after ranking {depth} levels", max(0, resident_now - before))
     return len(levels)
 
 
@@ -165,9 +180,9 @@ def race_ranks(program: Program, race: int, roots: str = "", board: Board = None
     position term -> rank, from the game graph ground once (:class:`~gridsolve.solve.retro.RaceGraph`).
     The positions are estimated before grounding (from the cells each piece reaches on
     ``board``, the program's board); ``limits`` apply in any case."""
-    budget = race_limits(board, program.layout, [program.query.position], limits or Limits())
+    guard = race_limits(board, program.layout, [program.query.position], limits or Limits())
     terms = [str(term) for term in _root_facts(program, roots)]
-    graph = RaceGraph(board, program.layout, terms, budget)
+    graph = RaceGraph(board, program.layout, terms, guard)
     attackers, targets = program.plan.races[race - 1]
     ranks, _ = graph.ranks(attackers, targets, len(program.levels))
     return graph.ranked_terms(ranks)
@@ -193,8 +208,8 @@ def clingo_race_ranks(program: Program, race: int, roots: str = "") -> dict[str,
     """:func:`race_ranks` as the single-shot program computes them: encodings/solve.lp ground
     level by level in clingo (``won_in/3``); the reference of tests/test_retro.py."""
     ctl = clingo.Control(["--warn=none"])
-    budget = LimitGuard(Limits(), "the positions reachable from the position asked about", lambda needed: "")
-    ground_ranks(ctl, program.base + "\n" + roots, program.levels, budget)
+    guard = LimitGuard(Limits(), "the positions reachable from the position asked about", lambda needed: "")
+    ground_ranks(ctl, program.base + "\n" + roots, program.levels, guard)
     ranks = {}
     for atom in ctl.symbolic_atoms.by_signature("won_in", 3):
         number, state, rank = atom.symbol.arguments
@@ -221,7 +236,7 @@ class _LayeredGrounding:
         program = self.program
         return (f"Ask with a smaller horizon, e.g. --horizon {max(1, self.hint_plies)}" + (
             f", or ask --query survive (it does not need the {', '.join(c.name for c in program.layout.collect)})"
-            if program.layout.collect and program.query.kind != "survive" else "") + ".")
+            if program.layout.collect and program.query.kind != QueryKind.SURVIVE else "") + ".")
 
     def ground(self, name: str, text: str, where: str) -> None:
         """Ground one part, within the memory limit (see :meth:`gridsolve.solve.limits.LimitGuard.ground`)."""
@@ -253,25 +268,25 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
     limits are checked after each call, before a depth with the atoms it will add (the growth
     of the last one) and its values.  Returns the depths explored and the value and rank parts
     ground (the levels of plies left computed)."""
-    budget = _LayeredGrounding(ctl, program, limits, started)
-    budget.ground("base", program.base, "while grounding the game's facts")
+    grounding = _LayeredGrounding(ctl, program, limits, started)
+    grounding.ground("base", program.base, "while grounding the game's facts")
     total = len(program.depths)
     k, atoms = 0, len(ctl.symbolic_atoms)
     while k < total:
-        budget.ground(f"depth_{k}", program.depths[k], f"while exploring {k} of {program.remaining} plies")
+        grounding.ground(f"depth_{k}", program.depths[k], f"while exploring {k} of {program.remaining} plies")
         k, before, atoms = k + 1, atoms, len(ctl.symbolic_atoms)
         goes_on = k < total and _is_fact(ctl, "grows", k)
         growth = atoms / max(before, 1) if goes_on and k < program.remaining else 1.0   # depth Rm: no moves
-        budget.check(f"depth {k - 1}/{total - 1}", f"exploring {k - 1} of {program.remaining} plies",
+        grounding.check(f"depth {k - 1}/{total - 1}", f"exploring {k - 1} of {program.remaining} plies",
                      int(atoms * growth * VALUES_FACTOR), k - 1)
         if not goes_on:
             break
-    values = _ground_levels(budget, program.values, "value", "vconv")
-    budget.ground("races", program.races, "while grounding the races")
+    values = _ground_levels(grounding, program.values, "value", "vconv")
+    grounding.ground("races", program.races, "while grounding the races")
     if not ranks:
         return {"depths": k, "value_levels": values}
-    ranks = _ground_levels(budget, program.ranks, "rank", "rconv")
-    budget.ground("lookup", program.lookup, "while grounding the ranks' lookup")
+    ranks = _ground_levels(grounding, program.ranks, "rank", "rconv")
+    grounding.ground("lookup", program.lookup, "while grounding the ranks' lookup")
     return {"depths": k, "value_levels": values, "rank_levels": ranks}
 
 
@@ -281,16 +296,16 @@ def ground_values(ctl: clingo.Control, program: Program, limits: Limits | None =
     return _ground_layers(ctl, program, limits or Limits(), time.perf_counter(), ranks=False)
 
 
-def _ground_levels(budget: _LayeredGrounding, parts: list[str], name: str, stop: str) -> int:
+def _ground_levels(grounding: _LayeredGrounding, parts: list[str], name: str, stop: str) -> int:
     """Ground the parts r = 0, 1, ... a chunk per call until ``stop(r)`` holds: the later parts
     would derive nothing.  Returns the number of levels computed (r = 0..stop)."""
-    r, ctl = 0, budget.ctl
+    r, ctl = 0, grounding.ctl
     while r < len(parts):
         chunk = parts[r:r + LEVEL_CHUNK]
-        budget.ground(f"{name}_{r}", "\n".join(chunk), f"while computing the {name}s with up to {r + len(chunk) - 1} plies left")
+        grounding.ground(f"{name}_{r}", "\n".join(chunk), f"while computing the {name}s with up to {r + len(chunk) - 1} plies left")
         r += len(chunk)
-        budget.check(f"{name}s, up to {r - 1} plies left", f"the {name}s with up to {r - 1} plies left",
-                     len(ctl.symbolic_atoms), budget.program.remaining - 1)
+        grounding.check(f"{name}s, up to {r - 1} plies left", f"the {name}s with up to {r - 1} plies left",
+                     len(ctl.symbolic_atoms), grounding.program.remaining - 1)
         for j in range(r - len(chunk), r):
             if _is_fact(ctl, stop, j):
                 return j + 1
@@ -377,16 +392,16 @@ def read_answer(model: Model, program: Program, board: Board, stats: SolveStats,
     win = ("at" in wins) if known else None
     surv = "at" in survives
     value = values["at"][0].number if known else None
-    if query.kind == "win":
+    if query.kind == QueryKind.WIN:
         holds, answer_plies = win, _opt_number(win_plies.get("at"))
-    elif query.kind == "survive":
+    elif query.kind == QueryKind.SURVIVE:
         holds, answer_plies = surv, _opt_number(doom.get("at"))
     else:
         holds, answer_plies = True, _opt_number(plies.get("at"))
     strategy = None
     if query.strategy:
         strategy = [{"position": decode_state(s, board, program.layout), "move": format_move(m)}
-                    for s, m in model.rows("strat", number, 3)]
+                    for s, m in model.strategy(number)]
         strategy.sort(key=lambda e: str(e["position"]))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=value,
                   plies=answer_plies, win=win, win_plies=_opt_number(win_plies.get("at")), survives=surv,
@@ -407,9 +422,9 @@ def _read_line(model: Model, program: Program, board: Board, number: int) -> lis
     """The principal line; a ply where the role's team commits first and the others answer is
     one entry with the joint move."""
     rules = board.rules
-    answers = {a[0].number: a[1] for a in model.rows("line_answer", number, 3)}
+    answers = {a[0].number: a[1] for a in model.line_answers(number)}
     line = []
-    for args in sorted(model.rows("line", number, 4), key=lambda a: a[0].number):
+    for args in sorted(model.line_moves(number), key=lambda a: a[0].number):
         ply, turn = args[0].number, args[1].number
         move = format_move(args[2])
         if ply in answers and program.layout.knows is not None:

@@ -30,6 +30,7 @@ from .limits import Limits
 from .retro import RaceGraph
 from .answer import Answer, Question, SolveStats
 from .driver import Model, race_limits, read_answer
+from ..language.kinds import QueryKind
 
 
 def race_roles(board: Board) -> dict[str, bool]:
@@ -37,7 +38,7 @@ def race_roles(board: Board) -> dict[str, bool]:
     (its scores are constants; else only its survive questions)."""
     out = {}
     for role in board.rules.roles:
-        for kind in ("value", "survive"):
+        for kind in (QueryKind.VALUE, QueryKind.SURVIVE):
             plan = plan_query(board, Query(role, kind))
             if plan.mode is Mode.RACE:
                 out[role] = plan.value
@@ -64,12 +65,12 @@ class Engine:
         if not roles:
             raise EncodingError(f"the race solver answers no question of {board.name}: ask each with solve()")
         self.races, self.plans = shared_races(board.rules, {role: servable[role] for role in roles})
-        self.layout = plan_query(board, Query(roles[0], "survive")).layout
+        self.layout = plan_query(board, Query(roles[0], QueryKind.SURVIVE)).layout
         self.roots = list(roots)
         rules = board.rules
         self.plies = rules.last_step - rules.first_step if plies is None else plies
-        budget = race_limits(board, self.layout, self.roots, limits or Limits(), started)
-        self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], budget)
+        guard = race_limits(board, self.layout, self.roots, limits or Limits(), started)
+        self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], guard)
         ranked = time.perf_counter()
         self.levels = 0
         ranks = {}
@@ -86,7 +87,7 @@ class Engine:
         """Whether :meth:`answer` can answer ``query`` without grounding the game again."""
         if query.role not in self.plans or query.strategy or query.hidden:
             return False
-        if not self.plans[query.role][1] and query.kind != "survive":
+        if not self.plans[query.role][1] and query.kind != QueryKind.SURVIVE:
             return False
         if not self.complete and query.remaining(self.board) > self.plies:
             return False

@@ -20,6 +20,7 @@ from .explore import examine, move_parts
 from .answer import Answer
 from .walls import (Outcome, Wall, WallGraph, graph_supported, interior_walls, outcomes, solve_outcome,
                     solve_variant)
+from ..language.kinds import QueryKind
 
 METHODS = ("auto", "graph", "solve")
 REFUTATION_PLIES = 3       # plies of each refuting line: the others' answer, the role's reply, theirs
@@ -37,7 +38,7 @@ class CriticalWall:
     def as_dict(self) -> dict:
         holds, plies = self.outcome.key(self.kind)
         return {"wall": self.wall.as_dict(), "change": self.change, "value": self.outcome.value,
-                "plies": plies, "win": self.outcome.win, **({} if self.kind == "value" else {"holds": holds})}
+                "plies": plies, "win": self.outcome.win, **({} if self.kind == QueryKind.VALUE else {"holds": holds})}
 
 
 @dataclass
@@ -75,7 +76,7 @@ class Explanation:
 
 def gets_it(answer: Answer) -> bool:
     """Whether the role gets what the question asks: a forced win (value, win) or survival."""
-    return bool(answer.survives if answer.query == "survive" else answer.win)
+    return bool(answer.survives if answer.query == QueryKind.SURVIVE else answer.win)
 
 
 def _later(query: Query, position: Position, plies: int) -> Query:

@@ -145,23 +145,23 @@ class PieceMoves:
     """Each role's moves from each cell (``tables``: role -> :class:`_Moves`) and the end that
     decides each position of the board (``ends``: end index by position number, -1: none), by
     clingo from :func:`~gridsolve.compile.compiler.factored_program` for ``turns`` (of
-    :func:`~gridsolve.compile.gamerules.factored_turns`), within ``budget``.
+    :func:`~gridsolve.compile.gamerules.factored_turns`), within ``guard``.
 
     It also answers what :class:`~gridsolve.solve.retro.NamedMoves` answers (the named moves
     and the end of a position, by position term) where each ``turns`` entry moves one role:
     the moves of the role from its cell, no ground call."""
 
-    def __init__(self, board: Board, layout, turns, budget: LimitGuard | None = None):
+    def __init__(self, board: Board, layout, turns, guard: LimitGuard | None = None):
         started = time.perf_counter()
         self.roles, self.turns = list(layout.roles), turns
         self.numbering = numbering = Numbering(board, len(self.roles), len(turns))
         ctl = clingo.Control(["--warn=none"])
         try:
             ctl.add("base", [], factored_program(board, layout))
-            if budget is None:
+            if guard is None:
                 ctl.ground([("base", [])])
             else:
-                budget.ground(ctl, [("base", [])], "while grounding the moves of the game's pieces")
+                guard.ground(ctl, [("base", [])], "while grounding the moves of the game's pieces")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
         rows = model_arguments(ctl)
@@ -178,8 +178,8 @@ class PieceMoves:
             self.tables[role] = _Moves(numbers, mine[:, 4], numbering.height, numbering.cells)
         self.end_names = [e.name for e in board.rules.ends]
         names = {clingo.Function(name)._rep: i for i, name in enumerate(self.end_names)}
-        if budget is not None:
-            budget.after("after grounding the moves of the game's pieces", numbering.size)
+        if guard is not None:
+            guard.after("after grounding the moves of the game's pieces", numbering.size)
         self.ends = np.full(numbering.size, -1, dtype=np.int8)     # the end that decides each position, by number
         if end_rows:
             fields = _numbers(np.array([r[2:] for r in end_rows], dtype=np.uint64))
@@ -237,11 +237,11 @@ class FactoredGraph:
     (sorted position numbers), ``outcome`` (index into ``ends``, -1: no end), ``src``/``dst``
     (indexes into ``keys``)."""
 
-    def __init__(self, pieces: PieceMoves, roots: list[str], budget: LimitGuard):
+    def __init__(self, pieces: PieceMoves, roots: list[str], guard: LimitGuard):
         numbering, turns, roles, moves, ends = pieces.numbering, pieces.turns, pieces.roles, pieces.tables, pieces.ends
         self.numbering, self.ends = numbering, pieces.end_names
         # (a byte each for the positions seen and found, 4 for their index, over every number)
-        budget.after("after grounding the moves of the game's pieces", 6 * numbering.size)
+        guard.after("after grounding the moves of the game's pieces", 6 * numbering.size)
 
         seen = np.zeros(numbering.size, dtype=bool)
         fresh = np.zeros(numbering.size, dtype=bool)

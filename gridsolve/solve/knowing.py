@@ -53,6 +53,7 @@ from .limits import LimitGuard
 from .answer import Answer, MoveValue, SolveStats
 from .driver import format_move
 from .limits import Limits
+from ..language.kinds import QueryKind
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
@@ -112,39 +113,39 @@ class KnowingGame:
         while True:
             game = abstract_game(self.robust, roots)
             missing = []
-            for i in range(len(game)):
-                if game.turn[i] in self.role_turns and game.outcome[i] is None:
-                    term = self._bump_term(game, i)
+            for state in range(len(game)):
+                if game.turn[state] in self.role_turns and game.outcome[state] is None:
+                    term = self._bump_term(game, state)
                     if clingo.parse_term(term) not in game.index:
                         missing.append(term)
             if not missing:
                 break
             roots = roots + [self._position_of(t) for t in dict.fromkeys(missing)]
         self.bumped = [None] * len(game)
-        for i in range(len(game)):
-            if game.turn[i] in self.role_turns and game.outcome[i] is None:
-                self.bumped[i] = game.index[clingo.parse_term(self._bump_term(game, i))]
+        for state in range(len(game)):
+            if game.turn[state] in self.role_turns and game.outcome[state] is None:
+                self.bumped[state] = game.index[clingo.parse_term(self._bump_term(game, state))]
         return game
 
-    def _lost_of(self, game: AbstractGame, i: int) -> tuple[int, ...]:
+    def _lost_of(self, game: AbstractGame, state: int) -> tuple[int, ...]:
         if not game.layout.lost:
             return (0,) * len(self.board.rules.turns)
-        n = len(game.layout.roles)
-        return tuple(a.number for a in game.terms[i].arguments[1 + 2 * n:1 + 2 * n + game.layout.turns])
+        roles = len(game.layout.roles)
+        return tuple(a.number for a in game.terms[state].arguments[1 + 2 * roles:1 + 2 * roles + game.layout.turns])
 
-    def _bump_term(self, game: AbstractGame, i: int) -> str:
-        """The position after the role bumps at ``i``: it stays, loses its turns, the next moves."""
-        lost = list(self._lost_of(game, i))
-        lost[game.turn[i]] += self.lose
-        turn, lost = next_turn(game.turn[i], tuple(lost))
-        cells = [f"{x},{y}" for x, y in game.cells[i]]
+    def _bump_term(self, game: AbstractGame, state: int) -> str:
+        """The position after the role bumps at ``state``: it stays, loses its turns, the next moves."""
+        lost = list(self._lost_of(game, state))
+        lost[game.turn[state]] += self.lose
+        turn, lost = next_turn(game.turn[state], tuple(lost))
+        cells = [f"{x},{y}" for x, y in game.cells[state]]
         fields = [str(v) for v in lost] if game.layout.lost else []
         return game.layout.term(str(turn), cells, fields)
 
     def _position_of(self, term: str) -> Position:
         args = [a.number for a in clingo.parse_term(term).arguments]
         roles = self.board.rules.roles
-        pieces = tuple((r, (args[1 + 2 * k], args[2 + 2 * k])) for k, r in enumerate(roles))
+        pieces = tuple((role, (args[1 + 2 * index], args[2 + 2 * index])) for index, role in enumerate(roles))
         lost = tuple(args[1 + 2 * len(roles):])
         return Position(pieces, args[0], 0, lost=lost)
 
@@ -160,67 +161,67 @@ class KnowingGame:
         """Once every obstacle is placed, every cell not found is free: the free bits say nothing."""
         return (0 if sum(used) >= self.total else free & ~found, found, used)
 
-    def plies(self, i: int, know: tuple) -> list[tuple[str, list[tuple[str | None, int, tuple]]]]:
-        """[(move, [(answer, j, knowledge after)])]: the plies from abstract position ``i`` with
+    def plies(self, state: int, know: tuple) -> list[tuple[str, list[tuple[str | None, int, tuple]]]]:
+        """[(move, [(answer, successor, knowledge after)])]: the plies from abstract position ``state`` with
         ``know``; the answers are the others' (``free``, ``obstacle``, ``placed``) where the role
         moves, one ``None`` entry otherwise."""
-        key = (i, know)
+        key = (state, know)
         found = self._plies.get(key)
         if found is None:
-            found = self._plies[key] = self._make_plies(i, know)
+            found = self._plies[key] = self._make_plies(state, know)
         return found
 
-    def _make_plies(self, i: int, know: tuple) -> list:
+    def _make_plies(self, state: int, know: tuple) -> list:
         game = self.game
-        edges = [(format_move(move), j) for move, j in game.succ[i]]
-        if game.turn[i] not in self.role_turns:
-            return [(move, [(None, j, know)]) for move, j in edges]
+        edges = [(format_move(move), successor) for move, successor in game.succ[state]]
+        if game.turn[state] not in self.role_turns:
+            return [(move, [(None, successor, know)]) for move, successor in edges]
         free, found, used = know
-        here = game.cells[i][self.index]
-        bump = self.bumped[i]
+        here = game.cells[state][self.index]
+        bump = self.bumped[state]
         out = []
-        for move, j in edges:
-            aim = game.cells[j][self.index]
+        for move, successor in edges:
+            aim = game.cells[successor][self.index]
             bit = self.bit.get(aim, 0)
             if aim == here or not bit or free & bit:
-                out.append((move, [("free", j, know)]))
+                out.append((move, [("free", successor, know)]))
             elif found & bit:
                 out.append((move, [("obstacle", bump, know)]))
             elif sum(used) >= self.total:
-                out.append((move, [("free", j, know)]))
+                out.append((move, [("free", successor, know)]))
             else:
-                answers = [("free", j, (free | bit, found, used))]
-                for k, count in enumerate(self.knows.counts):
-                    if used[k] < count and self.allowed[k] & bit:
-                        more = tuple(u + (n == k) for n, u in enumerate(used))
-                        answers.append((f"placed({k + 1})" if len(self.knows.marks) > 1 else "placed",
+                answers = [("free", successor, (free | bit, found, used))]
+                for mark, count in enumerate(self.knows.counts):
+                    if used[mark] < count and self.allowed[mark] & bit:
+                        more = tuple(placed + (other == mark) for other, placed in enumerate(used))
+                        answers.append((f"placed({mark + 1})" if len(self.knows.marks) > 1 else "placed",
                                         bump, self._canonical(free, found | bit, more)))
                 out.append((move, answers))
         return out
 
     # --- scores --------------------------------------------------------------------------------
-    def timeout_score(self, i: int, know: tuple) -> int:
-        """The role's score if the plies run out at ``i``: the first timeout entry that holds, the
+    def timeout_score(self, state: int, know: tuple) -> int:
+        """The role's score if the plies run out at ``state``: the first timeout entry that holds, the
         role's distance (``nearer``) avoiding the obstacles it found."""
         if not self.knows_distance:
-            entry = self.game.tmatch[i]
+            entry = self.game.tmatch[state]
             return self.at_timeout[entry if entry is not None else -1]
-        key = (i, know)
+        key = (state, know)
         found = self._tscore.get(key)
         if found is None:
             found = self._tscore[key] = next(
-                (s for when, s in zip(self.conditions, self.at_timeout) if self._holds(when, i, know)),
+                (s for when, s in zip(self.conditions, self.at_timeout) if self._holds(when, state, know)),
                 self.at_timeout[-1])
         return found
 
-    def by_rule(self, i: int, know: tuple) -> bool:
-        """Whether a conditional timeout entry (the step limit's rule) holds at ``i``."""
+    def by_rule(self, state: int, know: tuple) -> bool:
+        """Whether a conditional timeout entry (the step limit's rule) holds at ``state``."""
         if not self.knows_distance:
-            return self.game.tmatch[i] is not None
-        return any(self._holds(when, i, know) for when in self.conditions)
+            return self.game.tmatch[state] is not None
+        return any(self._holds(when, state, know) for when in self.conditions)
 
-    def _holds(self, when, i: int, know: tuple) -> bool:
-        cells = dict(zip(self.board.rules.roles, self.game.cells[i]))
+    def _holds(self, when, state: int, know: tuple) -> bool:
+        cells = dict(zip(self.board.rules.roles, self.game.cells[state]))
         for group in when.same_cell:
             if len({cells[p] for p in group}) != 1:
                 return False
@@ -240,28 +241,28 @@ class KnowingGame:
         if piece != self.role:
             return self.other_distance[(piece, mark)].get(cell, UNREACHABLE)
         free, found, used = know
-        left = tuple(c - u for c, u in zip(self.knows.counts, used))
-        key = (mark, cell, free, found, left)
+        obstacles_left = tuple(count - placed for count, placed in zip(self.knows.counts, used))
+        key = (mark, cell, free, found, obstacles_left)
         out = self._distance.get(key)
         if out is None:
-            out = self._distance[key] = self._longest(mark, cell, found | free, found, left)
+            out = self._distance[key] = self._longest(mark, cell, found | free, found, obstacles_left)
         return out
 
-    def _longest(self, mark: str, cell, known: int, blocked: int, left: tuple) -> int:
-        """The role's longest distance from ``cell`` when the others add up to ``left[k]``
+    def _longest(self, mark: str, cell, known: int, blocked: int, obstacles_left: tuple) -> int:
+        """The role's longest distance from ``cell`` when the others add up to ``obstacles_left[k]``
         obstacles of hidden mark k on allowed cells not ``known``: an added obstacle lengthens
         it only on a shortest way, so only the cells of one such way are tried."""
         path = self._shortest(mark, cell, blocked)
         if path is None:
             return UNREACHABLE
         best = len(path) - 1
-        for c in path[1:]:
-            bit = self.bit.get(c, 0)
+        for step in path[1:]:
+            bit = self.bit.get(step, 0)
             if not bit or known & bit:
                 continue
-            for k, more in enumerate(left):
-                if more and self.allowed[k] & bit:
-                    fewer = tuple(n - (j == k) for j, n in enumerate(left))
+            for mark_index, more in enumerate(obstacles_left):
+                if more and self.allowed[mark_index] & bit:
+                    fewer = tuple(count - (index == mark_index) for index, count in enumerate(obstacles_left))
                     best = max(best, self._longest(mark, cell, known | bit, blocked | bit, fewer))
                     if best >= UNREACHABLE:
                         return best
@@ -273,33 +274,33 @@ class KnowingGame:
         before = {start: None}
         queue = deque([start])
         while queue:
-            c = queue.popleft()
-            if c in goal:
+            cell = queue.popleft()
+            if cell in goal:
                 path = []
-                while c is not None:
-                    path.append(c)
-                    c = before[c]
+                while cell is not None:
+                    path.append(cell)
+                    cell = before[cell]
                 return path[::-1]
-            for d in DIRECTIONS:
-                if board.open_step(c, d):
-                    nxt = (c[0] + DELTA[d][0], c[1] + DELTA[d][1])
-                    if nxt not in before and not blocked & self.bit.get(nxt, 0):
-                        before[nxt] = c
-                        queue.append(nxt)
+            for direction in DIRECTIONS:
+                if board.open_step(cell, direction):
+                    neighbour = (cell[0] + DELTA[direction][0], cell[1] + DELTA[direction][1])
+                    if neighbour not in before and not blocked & self.bit.get(neighbour, 0):
+                        before[neighbour] = cell
+                        queue.append(neighbour)
         return None
 
 
 class KnowingSolver:
     """Threshold races of one role over a :class:`KnowingGame`; see the module docstring."""
 
-    def __init__(self, kgame: KnowingGame, limits: Limits | None = None, budget: LimitGuard | None = None,
+    def __init__(self, kgame: KnowingGame, limits: Limits | None = None, guard: LimitGuard | None = None,
                  prune: bool = True):
-        self.k, self.game = kgame, kgame.game
+        self.kgame, self.game = kgame, kgame.game
         board, role = kgame.board, kgame.role
         rules = board.rules
         self.role, self.prune = role, prune
         self.limits = limits or Limits()
-        self.budget = budget or LimitGuard(self.limits, "the robust positions", lambda needed: "")
+        self.guard = guard or LimitGuard(self.limits, "the robust positions", lambda needed: "")
         self.thresholds = rules.scores_of(role)
         self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
         self.avoid = avoid_ends(board, role)
@@ -318,104 +319,105 @@ class KnowingSolver:
         may choose to bump or not (the role at its strongest); ``top_free``: the plies within
         which the role forces an end with its top score there; ``doom_walled``: the others'
         avoided end where every unknown cell the role aims at bumps (the role at its weakest)."""
-        game, k = self.game, self.k
-        others = set(range(len(k.board.rules.turns))) - self.team_turns
-        n = len(game)
-        choice = replace(game, succ=[game.succ[i] + ([(None, k.bumped[i])] if game.succ[i] and k.bumped[i] is not None
-                                                     else []) for i in range(n)])
-        self.doom_free = choice.retrograde(others, lambda i: game.outcome[i] in self.avoid)
-        self.top_free = choice.retrograde(self.team_turns, lambda i: game.outcome[i] in self.top_ends)
+        game, kgame = self.game, self.kgame
+        others = set(range(len(kgame.board.rules.turns))) - self.team_turns
+        count = len(game)
+        choice = replace(game, succ=[game.succ[state] + ([(None, kgame.bumped[state])]
+                                                         if game.succ[state] and kgame.bumped[state] is not None
+                                                         else []) for state in range(count)])
+        self.doom_free = choice.retrograde(others, lambda state: game.outcome[state] in self.avoid)
+        self.top_free = choice.retrograde(self.team_turns, lambda state: game.outcome[state] in self.top_ends)
 
     # --- the game ------------------------------------------------------------------------------
-    def stop_score(self, i: int, know: tuple, left: int) -> int | None:
+    def stop_score(self, state: int, know: tuple, plies_left: int) -> int | None:
         game = self.game
-        if game.outcome[i] is not None:
-            return self.at_end[game.outcome[i]]
-        if left == 0 or not game.succ[i]:
-            return self.k.timeout_score(i, know)
+        if game.outcome[state] is not None:
+            return self.at_end[game.outcome[state]]
+        if plies_left == 0 or not game.succ[state]:
+            return self.kgame.timeout_score(state, know)
         return None
 
-    def _goal(self, race: tuple, i: int, know: tuple, score: int) -> bool:
+    def _goal(self, race: tuple, state: int, know: tuple, score: int) -> bool:
         kind, threshold = race
         if kind == "up":
             return score >= threshold
         if kind == "down":
             return score < threshold
-        return self.game.outcome[i] in self.avoid
+        return self.game.outcome[state] in self.avoid
 
     # --- races ---------------------------------------------------------------------------------
-    def forces(self, race: tuple, i: int, know: tuple, left: int, d: int) -> bool:
+    def forces(self, race: tuple, state: int, know: tuple, plies_left: int, within: int) -> bool:
         """Whether the race's attackers (``("up", v)``: the role's team, a stop with a score of at
         least v; ``("down", v)``: the others, a stop below v; ``("avoid", None)``: the others, an
-        end the role must avoid) force its goal within ``d <= left`` plies."""
-        score = self.stop_score(i, know, left)
+        end the role must avoid) force its goal within ``within <= plies_left`` plies (``within``: the race's plies)."""
+        score = self.stop_score(state, know, plies_left)
         if score is not None:
-            return self._goal(race, i, know, score)
-        if d == 0:
+            return self._goal(race, state, know, score)
+        if within == 0:
             return False
-        if d == left:          # the step limit can be the goal: the answer is for these plies only
-            key = (race, i, know, left)
+        if within == plies_left:          # the step limit can be the goal: the answer is for these plies only
+            key = (race, state, know, plies_left)
             known = self.memo.get(key)
             if known is None:
-                known = self.memo[key] = self._search(race, i, know, left, d)
+                known = self.memo[key] = self._search(race, state, know, plies_left, within)
             return known
-        key = (race, i, know)
+        key = (race, state, know)
         known = self.memo.get(key)
         if known is not None:
             lost_up_to, won_from = known
-            if d <= lost_up_to:
+            if within <= lost_up_to:
                 return False
-            if d >= won_from:
+            if within >= won_from:
                 return True
-        result = self._search(race, i, know, left, d)
+        result = self._search(race, state, know, plies_left, within)
         lost_up_to, won_from = known if known is not None else (-1, UNFORCED)
-        self.memo[key] = (lost_up_to, min(won_from, d)) if result else (max(lost_up_to, d), won_from)
+        self.memo[key] = (lost_up_to, min(won_from, within)) if result else (max(lost_up_to, within), won_from)
         return result
 
-    def _search(self, race: tuple, i: int, know: tuple, left: int, d: int) -> bool:
+    def _search(self, race: tuple, state: int, know: tuple, plies_left: int, within: int) -> bool:
         self.nodes += 1
         if self.nodes % NODE_CHECK == 0:
             self._check()
         if self.prune:
-            decided = self._bound(race, i, know, left, d)
+            decided = self._bound(race, state, know, plies_left, within)
             if decided is not None:
                 return decided
         up = race[0] == "up"
-        attacking = (self.game.turn[i] in self.team_turns) == up
-        for _, answers in self._ordered(i, know, attacking, up):
+        attacking = (self.game.turn[state] in self.team_turns) == up
+        for _, answers in self._ordered(state, know, attacking, up):
             # the others answer the role's move: the role's side needs every answer, the others one
-            if up:
-                done = all(self.forces(race, j, k2, left - 1, d - 1) for _, j, k2 in answers)
-            else:
-                done = any(self.forces(race, j, k2, left - 1, d - 1) for _, j, k2 in answers)
+            forced = (self.forces(race, successor, know_after, plies_left - 1, within - 1)
+                      for _, successor, know_after in answers)
+            done = all(forced) if up else any(forced)
             if done == attacking:
                 return attacking
         return not attacking
 
-    def _ordered(self, i: int, know: tuple, attacking: bool, up: bool) -> list:
+    def _ordered(self, state: int, know: tuple, attacking: bool, up: bool) -> list:
         """The plies, the likeliest to decide first: the role's moves nearest its top end, the
         others' nearest an end the role must avoid."""
-        key = (i, know)
+        key = (state, know)
         found = self._order.get(key)
         if found is None:
-            rank = self.top_free if self.game.turn[i] in self.team_turns else self.doom_free
-            found = self._order[key] = sorted(self.k.plies(i, know), key=lambda ply: min(rank[j] for _, j, _ in ply[1]))
+            rank = self.top_free if self.game.turn[state] in self.team_turns else self.doom_free
+            found = self._order[key] = sorted(self.kgame.plies(state, know),
+                                              key=lambda ply: min(rank[successor] for _, successor, _ in ply[1]))
         return found
 
-    def _bound(self, race: tuple, i: int, know: tuple, left: int, d: int) -> bool | None:
+    def _bound(self, race: tuple, state: int, know: tuple, plies_left: int, within: int) -> bool | None:
         """The race's answer where the game without knowledge decides it, else None."""
         kind, threshold = race
         top = self.thresholds[-1]
         if kind == "avoid":
-            if self.doom_free[i] <= d:
+            if self.doom_free[state] <= within:
                 return True          # the others force it even where the role chooses its bumps
             return None
         # where the others force an avoided end within the plies left even where the role
         # chooses its bumps, every play ends there: the role scores at most the best of those ends
-        if self.doom_free[i] <= d and self.avoid_best < threshold:
+        if self.doom_free[state] <= within and self.avoid_best < threshold:
             return kind == "down"
-        if kind == "up" and threshold == top and self.top_free[i] > d and d < left:
-            # no stop within d plies can score the top: an end with it is out of reach, and
+        if kind == "up" and threshold == top and self.top_free[state] > within and within < plies_left:
+            # no stop within ``within`` plies can score the top: an end with it is out of reach, and
             # only an end or a side without a move stops the game before the limit
             if not self._stuck_can_top():
                 return False
@@ -424,132 +426,133 @@ class KnowingSolver:
     def _stuck_can_top(self) -> bool:
         found = getattr(self, "_stuck_top", None)
         if found is None:
-            found = self._stuck_top = any(not self.game.succ[i] and self.game.outcome[i] is None
-                                          for i in range(len(self.game)))
+            found = self._stuck_top = any(not self.game.succ[state] and self.game.outcome[state] is None
+                                          for state in range(len(self.game)))
         return found
 
     def _check(self) -> None:
-        elapsed = time.perf_counter() - self.budget.started
+        elapsed = time.perf_counter() - self.guard.started
         if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
             self.limits.progress(f"robust search: {self.nodes:,} positions, {len(self.memo):,} remembered, "
                                  f"{elapsed:.1f} s")
-        self.budget.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
+        self.guard.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
 
     # --- answers -------------------------------------------------------------------------------
-    def value(self, i: int, know: tuple, left: int) -> int:
-        score = self.stop_score(i, know, left)
+    def value(self, state: int, know: tuple, plies_left: int) -> int:
+        score = self.stop_score(state, know, plies_left)
         if score is not None:
             return score
         for threshold in reversed(self.thresholds[1:]):
-            if self.forces(("up", threshold), i, know, left, left):
+            if self.forces(("up", threshold), state, know, plies_left, plies_left):
                 return threshold
         return self.thresholds[0]
 
-    def rank(self, race: tuple, i: int, know: tuple, left: int) -> int | None:
+    def rank(self, race: tuple, state: int, know: tuple, plies_left: int) -> int | None:
         """The fewest plies in which the race is forced, None if it is not."""
-        if not self.forces(race, i, know, left, left):
+        if not self.forces(race, state, know, plies_left, plies_left):
             return None
-        low, high = 0, left
+        low, high = 0, plies_left
         while low < high:
             middle = (low + high) // 2
-            if self.forces(race, i, know, left, middle):
+            if self.forces(race, state, know, plies_left, middle):
                 high = middle
             else:
                 low = middle + 1
         return low
 
-    def answer_rank(self, race: tuple, answers: list, left: int) -> int | None:
-        """The rank of a committed move (the others still to answer; ``left`` plies after the
+    def answer_rank(self, race: tuple, answers: list, plies_left: int) -> int | None:
+        """The rank of a committed move (the others still to answer; ``plies_left`` plies after the
         ply): the role's races need every answer (the others delay), theirs one (they hurry)."""
-        ranks = [self.rank(race, j, k2, left) for _, j, k2 in answers]
+        ranks = [self.rank(race, successor, know_after, plies_left) for _, successor, know_after in answers]
         if race[0] == "up":
             return None if None in ranks else max(ranks)
         done = [r for r in ranks if r is not None]
         return min(done) if done else None
 
-    def summary(self, value: int, ref: float, rank) -> dict:
+    def summary(self, value: int, reference: float, rank) -> dict:
         """value, plies, win, win_plies, survives, doom_plies from the value, the reference and
         ``rank(race)`` of a node (as encodings/layered.lp)."""
         top = self.thresholds[-1]
-        if value > ref:
+        if value > reference:
             plies = rank(("up", value))
-        elif value < ref:
+        elif value < reference:
             plies = rank(("down", min(t for t in self.thresholds if t > value)))
         else:
             plies = None
-        win_plies = (plies if value > ref else rank(("up", top))) if value == top and top > ref else None
+        win_plies = (plies if value > reference else rank(("up", top))) if value == top and top > reference else None
         doom = rank(("avoid", None))
         return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
                 "survives": doom is None, "doom_plies": doom}
 
-    def at(self, i: int, know: tuple, left: int, ref: float) -> dict:
-        return self.summary(self.value(i, know, left), ref, lambda race: self.rank(race, i, know, left))
+    def at(self, state: int, know: tuple, plies_left: int, reference: float) -> dict:
+        return self.summary(self.value(state, know, plies_left), reference, lambda race: self.rank(race, state, know, plies_left))
 
-    def move(self, answers: list, left: int, ref: float) -> dict:
-        """The summary of a move whose answers lead to ``answers`` (``left`` plies after it)."""
-        values = [self.value(j, k2, left) for _, j, k2 in answers]
-        return self.summary(min(values), ref, lambda race: self.answer_rank(race, answers, left))
+    def move(self, answers: list, plies_left: int, reference: float) -> dict:
+        """The summary of a move whose answers lead to ``answers`` (``plies_left`` plies after it)."""
+        values = [self.value(successor, know_after, plies_left) for _, successor, know_after in answers]
+        return self.summary(min(values), reference, lambda race: self.answer_rank(race, answers, plies_left))
 
-    def moves(self, i: int, know: tuple, left: int, ref: float) -> list[tuple[str, list, dict]]:
-        if self.stop_score(i, know, left) is not None:
+    def moves(self, state: int, know: tuple, plies_left: int, reference: float) -> list[tuple[str, list, dict]]:
+        if self.stop_score(state, know, plies_left) is not None:
             return []
-        return [(move, answers, self.move(answers, left - 1, ref)) for move, answers in self.k.plies(i, know)]
+        return [(move, answers, self.move(answers, plies_left - 1, reference)) for move, answers in self.kgame.plies(state, know)]
 
-    def line(self, i: int, know: tuple, left: int, ref: float, value: int, most: int | None = None) -> list[dict]:
+    def line(self, state: int, know: tuple, plies_left: int, reference: float, value: int, most: int | None = None) -> list[dict]:
         """The principal line: the side to move picks its best move by (value, hurry above the
         reference, delay below), the role's side the greatest, the others the least, ties by
         the move's name; after the role's move the others answer as they pick (as
         encodings/layered.lp).  Along the line every position has the root's value, so only
         the moves worth exactly that are candidates: one race each tells."""
-        rules = self.k.board.rules
+        rules = self.kgame.board.rules
         out = []
-        while self.stop_score(i, know, left) is None and (most is None or len(out) < most):
-            side = self.game.turn[i]
+        while self.stop_score(state, know, plies_left) is None and (most is None or len(out) < most):
+            side = self.game.turn[state]
             team = side in self.team_turns
             keyed = []
-            for move, answers in self.k.plies(i, know):
-                if self._worth(value, answers, left - 1, team):
-                    keyed.append((self._tie(value, ref, answers, left - 1), move, answers))
+            for move, answers in self.kgame.plies(state, know):
+                if self._worth(value, answers, plies_left - 1, team):
+                    keyed.append((self._tie(value, reference, answers, plies_left - 1), move, answers))
             if not keyed:
                 break
-            _, move, answers = (max if team else min)(keyed, key=lambda c: (c[0], c[1]))
+            _, move, answers = (max if team else min)(keyed, key=lambda candidate: (candidate[0], candidate[1]))
             said = move
             if answers[0][0] is not None:
-                replies = [(self._tie(value, ref, [a], left - 1), a[0], a[1], a[2]) for a in answers
-                           if self._worth(value, [a], left - 1, False)]
-                _, name, i, know = min(replies, key=lambda c: (c[0], c[1]))
+                replies = [(self._tie(value, reference, [reply], plies_left - 1), *reply) for reply in answers
+                           if self._worth(value, [reply], plies_left - 1, False)]
+                _, name, state, know = min(replies, key=lambda candidate: (candidate[0], candidate[1]))
                 said = f"{move} ({ANSWERS.get(name.split('(')[0], name)})"
             else:
-                i, know = answers[0][1], answers[0][2]
+                state, know = answers[0][1], answers[0][2]
             out.append({"ply": len(out), "side": list(rules.turns[side]), "move": said})
-            left -= 1
+            plies_left -= 1
         return out
 
-    def _worth(self, value: int, answers: list, left: int, team: bool) -> bool:
+    def _worth(self, value: int, answers: list, plies_left: int, team: bool) -> bool:
         """Whether a move (the others' answers to it) is worth exactly ``value``: a move of the
         role's side is worth at most the line's value, one of the others at least."""
         if team:
-            return value == self.thresholds[0] or all(
-                self.forces(("up", value), j, k2, left, left) for _, j, k2 in answers)
+            return value == self.thresholds[0] or all(self.forces(("up", value), successor, know_after, plies_left, plies_left)
+                                                      for _, successor, know_after in answers)
         above = [t for t in self.thresholds if t > value]
-        return not above or not any(self.forces(("up", above[0]), j, k2, left, left) for _, j, k2 in answers)
+        return not above or not any(self.forces(("up", above[0]), successor, know_after, plies_left, plies_left)
+                                    for _, successor, know_after in answers)
 
-    def _tie(self, value: int, ref: float, answers: list, left: int) -> int:
+    def _tie(self, value: int, reference: float, answers: list, plies_left: int) -> int:
         """-plies above the reference (hurry), +plies below (delay for the role), 0 at it."""
-        if value > ref:
-            return -self.answer_rank(("up", value), answers, left)
-        if value < ref:
-            return self.answer_rank(("down", min(t for t in self.thresholds if t > value)), answers, left)
+        if value > reference:
+            return -self.answer_rank(("up", value), answers, plies_left)
+        if value < reference:
+            return self.answer_rank(("down", min(t for t in self.thresholds if t > value)), answers, plies_left)
         return 0
 
 
 def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
-    left = query.remaining(board)
+    plies_left = query.remaining(board)
 
     def hint(needed: int | None) -> str:
         return ("Raise --max-memory or the time limit" if needed is not None else "Raise the time limit") + \
-            f", or ask about fewer plies with --horizon N (N < {left})."
-    return LimitGuard(limits, f"the robust positions within {left} plies", hint)
+            f", or ask about fewer plies with --horizon N (N < {plies_left})."
+    return LimitGuard(limits, f"the robust positions within {plies_left} plies", hint)
 
 
 def _abstract(position: Position) -> Position:
@@ -560,7 +563,7 @@ SHARED_ENTRIES = 1_000_000    # the transposition table kept for the next questi
 _PREPARED: dict = {}      # (board id, role, prune) -> (board, KnowingGame, KnowingSolver): the last few
 
 
-def _prepared(board: Board, query: Query, limits: Limits, budget: LimitGuard, prune: bool):
+def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, prune: bool):
     """The game and solver of ``board`` and the query's role, kept between questions (``ask``:
     the abstract game is ground once for the positions asked about so far, and the races'
     transposition table, which does not depend on the position asked about, is shared)."""
@@ -573,11 +576,11 @@ def _prepared(board: Board, query: Query, limits: Limits, budget: LimitGuard, pr
         if term in kgame.game.index:
             if len(solver.memo) + len(kgame._plies) > SHARED_ENTRIES:
                 solver.memo.clear(), solver._order.clear(), kgame._plies.clear()
-            solver.limits, solver.budget, solver.nodes = limits, budget, 0
+            solver.limits, solver.guard, solver.nodes = limits, guard, 0
             return kgame, solver
         roots = _every_position(board) or [*kgame.roots, query.position]
     kgame = KnowingGame(board, query.role, roots)
-    solver = KnowingSolver(kgame, limits, budget, prune)
+    solver = KnowingSolver(kgame, limits, guard, prune)
     if len(_PREPARED) >= 4:
         _PREPARED.pop(next(iter(_PREPARED)))
     _PREPARED[key] = (board, kgame, solver)
@@ -614,26 +617,26 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     :func:`applies`), exact for its plies left (the step limit, or ``--horizon``)."""
     started = time.perf_counter()
     limits = limits or Limits()
-    budget = _search_limits(board, query, limits)
-    kgame, solver = _prepared(board, query, limits, budget, prune)
+    guard = _search_limits(board, query, limits)
+    kgame, solver = _prepared(board, query, limits, guard, prune)
     grounded = time.perf_counter()
     root = kgame.game.state_of(_abstract(query.position))
     know = kgame.knowledge(query.position)
-    left = query.remaining(board)
-    ref = kgame.timeout_score(root, know)
-    if kgame.by_rule(root, know) and ref in (solver.thresholds[0], solver.thresholds[-1]):
+    plies_left = query.remaining(board)
+    reference = kgame.timeout_score(root, know)
+    if kgame.by_rule(root, know) and reference in (solver.thresholds[0], solver.thresholds[-1]):
         # the step limit's rule gives the role's top (lowest) score: the role (the others)
         # force it, by an end or by the step limit, and the plies count the fastest way
-        ref += -0.5 if ref == solver.thresholds[-1] else 0.5
-    at = solver.at(root, know, left, ref)
-    probes = solver.moves(root, know, left, ref)
-    line = solver.line(root, know, left, ref, at["value"], line_plies)
+        reference += -0.5 if reference == solver.thresholds[-1] else 0.5
+    at = solver.at(root, know, plies_left, reference)
+    probes = solver.moves(root, know, plies_left, reference)
+    line = solver.line(root, know, plies_left, reference, at["value"], line_plies)
     moves = sorted((MoveValue(move=move, value=s["value"], plies=s["plies"], win=s["win"], survives=s["survives"],
                               doom_plies=s["doom_plies"])
                     for move, _, s in probes), key=lambda mv: mv.move)
-    if query.kind == "win":
+    if query.kind == QueryKind.WIN:
         holds, plies = at["win"], at["win_plies"]
-    elif query.kind == "survive":
+    elif query.kind == QueryKind.SURVIVE:
         holds, plies = at["survives"], at["doom_plies"]
     else:
         holds, plies = True, at["plies"]
@@ -644,7 +647,7 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
                        total_s=round(solved - started, 4))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
                   win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
-                  remaining=left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
+                  remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
                   hidden=True)
 
 
@@ -654,10 +657,10 @@ def placement_values(board: Board, role: str, position: Position, placements: li
     of the role's moves from ``position`` (the role to move) with full information, to the step
     limit: the robust position with every obstacle found (then every other cell is free)."""
     limits = limits or Limits()
-    query = Query(role, "value", position, hidden=True)
+    query = Query(role, QueryKind.VALUE, position, hidden=True)
     kgame, solver = _prepared(board, query, limits, _search_limits(board, query, limits), True)
-    i = kgame.game.state_of(_abstract(position))
-    left = query.remaining(board)
+    state = kgame.game.state_of(_abstract(position))
+    plies_left = query.remaining(board)
     marks = kgame.knows.marks
     out = []
     for placement in placements:
@@ -665,7 +668,7 @@ def placement_values(board: Board, role: str, position: Position, placements: li
         found = sum(kgame.bit[c] for cells in placement.values() for c in cells)
         know = kgame._canonical(0, found, used)
         values = {}
-        for move, answers in kgame.plies(i, know):
-            values[move] = min(solver.value(j, k2, left - 1) for _, j, k2 in answers)
+        for move, answers in kgame.plies(state, know):
+            values[move] = min(solver.value(successor, know_after, plies_left - 1) for _, successor, know_after in answers)
         out.append(values)
     return out

@@ -38,6 +38,7 @@ from ..compile.facts import layered_query_facts, mechanism_facts
 from ..compile.gamerules import game_rules, score_rules, with_domain
 from ..compile.planning import Mode, plan_query
 from ..errors import EncodingError, MemoryLimitError
+from ..language.kinds import QueryKind
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..resources import encoding
@@ -121,18 +122,18 @@ class LayeredTable:
     def __init__(self, board: Board, role: str, roots: list[Position], limits: Limits | None = None):
         started = time.perf_counter()
         self.board, self.role, self.roots = board, role, list(roots)
-        probe = Query(role, "value", self.roots[0])
+        probe = Query(role, QueryKind.VALUE, self.roots[0])
         plan = plan_query(board, probe)
         if plan.mode is not Mode.LAYERED:
             raise EncodingError(f"{role}'s questions on {board.name} are answered by races, not by a layered table")
         self.plan, self.layout = plan, plan.layout
         self._read_query_facts(layered_query_facts(board, probe, self.layout))
-        budget = LimitGuard(limits or Limits(), "the positions reachable from the position asked about",
+        guard = LimitGuard(limits or Limits(), "the positions reachable from the position asked about",
                         lambda needed: "ask each question alone (gridsolve solve), or raise --max-memory"
                         + (f" (to about {format_bytes(needed * 1.25)})" if needed else ""), started)
-        budget.before(estimate_positions(board, self.layout, self.roots), board, TABLE_BYTES)
-        self._ground(budget)
-        budget.after("after reading the layered game")
+        guard.before(estimate_positions(board, self.layout, self.roots), board, TABLE_BYTES)
+        self._ground(guard)
+        guard.after("after reading the layered game")
         self.ground_s = round(time.perf_counter() - started, 4)
         self.values = _Levels(self.period)
         self.pvalues_: list = []
@@ -169,14 +170,14 @@ class LayeredTable:
             with_domain(rules, "reach(", "reach("), SHOW]
         return "\n".join(sections)
 
-    def _ground(self, budget: LimitGuard) -> None:
+    def _ground(self, guard: LimitGuard) -> None:
         ctl = clingo.Control(["--warn=none"])
         try:
             ctl.add("base", [], self._program())
-            budget.ground(ctl, [("base", [])], "while grounding the game's positions")
+            guard.ground(ctl, [("base", [])], "while grounding the game's positions")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the layered game: {exc}") from exc
-        budget.after("after grounding the game's positions")
+        guard.after("after grounding the game's positions")
         rows: dict[int, list] = {}
         tags = {clingo.Function(t)._rep: t for t in "rexwovtm"}
         for args in model_arguments(ctl):
@@ -389,7 +390,7 @@ class LayeredTable:
                 return None if d is None else (v, d)
             return (v, 0) if v == ref else None
 
-        model = Model()
+        model = Model(mode=Mode.LAYERED)      # the atoms as layered.lp shows them
         at = clingo.Function("at")
         zero = clingo.Number(0)
         for probe in line0:
@@ -508,5 +509,5 @@ class LayeredTables:
     def _seconds(self, roots: list[Position]) -> float:
         """About how long grounding a table from ``roots`` takes at most (from the positions
         estimated before grounding and the moves a position has)."""
-        layout = plan_query(self.board, Query(self.board.rules.roles[0], "value", roots[0])).layout
+        layout = plan_query(self.board, Query(self.board.rules.roles[0], QueryKind.VALUE, roots[0])).layout
         return estimate_positions(self.board, layout, roots) * average_moves(self.board) * GROUND_SECONDS_PER_MOVE

@@ -18,7 +18,7 @@ and ``play``, the generator's judge) goes through a :class:`LimitGuard`:
 
 The limit is ``Limits.memory``: by default ``GRIDSOLVE_MAX_MEMORY`` (``--max-memory`` sets it
 for the command and its worker processes), else ``DEFAULT_MEMORY``.  It bounds the memory a
-grounding adds to what the process held when its budget was made (a command holds about
+grounding adds to what the process held when its guard was made (a command holds about
 40 MB then; a long-lived process, such as a test run, may hold much more).
 """
 from __future__ import annotations
@@ -177,7 +177,7 @@ def average_moves(board: Board, distinct: bool = False) -> float:
     return sum(math.prod(moves[role] / cells for role in entry) for entry in turns) / len(turns)
 
 
-# - The budget of one grounding ---
+# - The guard of one grounding or search ---
 
 class LimitGuard:
     """The limits of one grounding or search, checked as it goes, with what the error says: ``subject`` (what does not fit,

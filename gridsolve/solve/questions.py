@@ -21,6 +21,7 @@ from .asker import Asker
 from ..errors import GridsolveError, QueryError
 from ..language.model import Board
 from ..language.position import Query, make_query
+from ..language.kinds import QueryKind
 
 QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon", "hidden", "free", "found", "line")
 
@@ -87,7 +88,7 @@ def parse_question(board: Board, text: str) -> Question:
     if not isinstance(fields.get("line", True), bool):
         raise QueryError(f"line: {json.dumps(fields['line'])} is not true or false",
                          'write "line": false to leave the principal line out')
-    return Question(make_query(board, fields.get("role"), fields.get("query", "value"),
+    return Question(make_query(board, fields.get("role"), fields.get("query", QueryKind.VALUE),
                                _at_words(fields.get("at", [])), fields.get("turn"), fields.get("step"),
                                fields.get("horizon"), False, fields.get("hidden", False),
                                _cell_words("free", fields.get("free", [])),

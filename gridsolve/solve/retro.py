@@ -101,13 +101,13 @@ def _first_numbers(reps: np.ndarray) -> np.ndarray:
 
 class RaceGraph:
     """The game graph of ``board`` (position terms of ``layout``) reachable from ``roots``
-    (position terms as text), within ``budget``: joined by pieces where the compiled moves allow
+    (position terms as text), within ``guard``: joined by pieces where the compiled moves allow
     it (``by_pieces``; ``numbering``: the positions' numbers), else ground by clingo from the
     compiled ``succ`` rules; positions numbered 0..n-1 (by their number or clingo symbol,
     ``reps``), the side to move, the end that decides each terminal position, the distinct
     successors and the predecessors."""
 
-    def __init__(self, board: Board, layout, roots: list[str], budget: LimitGuard, by_pieces: bool = True):
+    def __init__(self, board: Board, layout, roots: list[str], guard: LimitGuard, by_pieces: bool = True):
         started = time.perf_counter()
         self.board, self.layout = board, layout
         program = graph_program(board, layout, roots)
@@ -115,8 +115,8 @@ class RaceGraph:
         turns = factored_turns(board, layout) if by_pieces else None
         self.numbering, named = None, None
         if turns is not None:      # the pieces move each on its own: the graph joined from their moves
-            pieces = PieceMoves(board, layout, turns, budget)
-            factored = FactoredGraph(pieces, roots, budget)
+            pieces = PieceMoves(board, layout, turns, guard)
+            factored = FactoredGraph(pieces, roots, guard)
             self.numbering, self.reps, self.ends = factored.numbering, factored.keys, factored.ends
             self.outcome, self.turn, src, dst = factored.outcome, factored.turn, factored.src, factored.dst
             self.n = len(self.reps)
@@ -125,7 +125,7 @@ class RaceGraph:
                 named = pieces
             del factored
         else:
-            grounded, src, dst = self._ground(program.graph, board, budget)
+            grounded, src, dst = self._ground(program.graph, board, guard)
         self.edges = len(src)
         self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
         order = np.argsort(dst, kind="stable")
@@ -133,22 +133,22 @@ class RaceGraph:
         self.start = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
         del order, src, dst
-        budget.after("after reading the game graph")
+        guard.after("after reading the game graph")
         self._seen: dict[int, int] = {}
         self.named = named          # the named moves (NamedMoves: ground where asked; or PieceMoves)
         self.ground_s = round(grounded - started, 4)
         self.read_s = round(time.perf_counter() - grounded, 4)
 
-    def _ground(self, text: str, board: Board, budget: LimitGuard):
+    def _ground(self, text: str, board: Board, guard: LimitGuard):
         """The game graph ground by clingo from the compiled ``succ`` rules, read out as the raw
         symbols of the positions: (time grounded, sources, targets)."""
         ctl = clingo.Control(["--warn=none"])
         try:
             ctl.add("base", [], text)
-            budget.ground(ctl, [("base", [])], "while grounding the game's positions")
+            guard.ground(ctl, [("base", [])], "while grounding the game's positions")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
-        budget.after("after grounding the game's positions")
+        guard.after("after grounding the game's positions")
         grounded = time.perf_counter()
         positions, pairs = _graph_atoms(ctl)
         self.reps = distinct(np.frombuffer(positions, dtype=np.uint64))

@@ -19,6 +19,7 @@ from ..language.model import Board
 from ..language.position import Position, Query
 from .driver import format_move, ground_values
 from .limits import Limits
+from ..language.kinds import QueryKind
 
 
 def placement_values(board: Board, role: str, position: Position, placements: list[dict],
@@ -29,7 +30,7 @@ def placement_values(board: Board, role: str, position: Position, placements: li
     robust = robust_board(board, knows)
     roots = [replace(position, free=frozenset(), found=frozenset((m, c) for m, cells in p.items() for c in cells))
              for p in placements]
-    query = Query(role, "value", roots[0], horizon, hidden=True)
+    query = Query(role, QueryKind.VALUE, roots[0], horizon, hidden=True)
     program = compile_hidden(board, query, [frozenset(c for _, c in r.found) for r in roots])
     terms = [program.layout.root_term(r, robust) for r in roots]
     program.base += "\n" + " ".join(f"root({t})." for t in terms[1:]) + "\n"

@@ -29,6 +29,7 @@ from ..language.model import DELTA, Board, Cell
 from ..language.position import Query
 from .explore import game_program
 from .solver import solve
+from ..language.kinds import QueryKind
 
 SIDES = ("north", "east")
 
@@ -83,19 +84,19 @@ class Outcome:
     survives: bool
     doom_plies: int | None
 
-    def key(self, kind: str) -> tuple:
+    def key(self, kind: QueryKind) -> tuple:
         """What the question asks: the value and its plies, or whether it holds and in how many plies."""
-        if kind == "win":
+        if kind == QueryKind.WIN:
             return self.win, self.win_plies
-        if kind == "survive":
+        if kind == QueryKind.SURVIVE:
             return self.survives, self.doom_plies
         return self.value, self.plies
 
-    def describe(self, role: str, kind: str) -> str:
+    def describe(self, role: str, kind: QueryKind) -> str:
         """The answer in words, for the question ``kind``."""
-        if kind == "win":
+        if kind == QueryKind.WIN:
             return f"{role} forces a win in {self.win_plies} plies" if self.win else f"{role} cannot force a win"
-        if kind == "survive":
+        if kind == QueryKind.SURVIVE:
             return f"{role} survives" if self.survives else f"the others force a losing end in {self.doom_plies} plies"
         if self.win:
             return f"{role} forces a win in {self.plies} plies, value {self.value}"
@@ -105,14 +106,14 @@ class Outcome:
 
     @classmethod
     def of(cls, answer) -> "Outcome":
-        return cls(answer.value, answer.plies if answer.query == "value" else None, answer.win,
+        return cls(answer.value, answer.plies if answer.query == QueryKind.VALUE else None, answer.win,
                    answer.win_plies, answer.survives, answer.doom_plies)
 
 
 def solve_outcome(board: Board, query: Query) -> Outcome:
     """The answer to ``query`` on ``board``, solved from scratch with every part of it: the
     value question (the survive question where the role's value is not known)."""
-    kind = "value" if plan_query(board, query).value else "survive"
+    kind = QueryKind.VALUE if plan_query(board, query).value else QueryKind.SURVIVE
     return Outcome.of(solve(board, dataclasses.replace(query, kind=kind, strategy=False)))
 
 

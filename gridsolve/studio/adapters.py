@@ -8,6 +8,7 @@ from typing import Callable, Iterator
 from ..generate.generate import Request, format_generated, generate, parse_range, parse_size, progress_lines
 from ..errors import QueryError
 from ..generate.genchoices import DEFAULT_TIMEOUT, REQUIREMENTS, SYMMETRIES
+from ..language.kinds import RequireKind
 from ..language.model import Board
 from ..play.game import Game
 
@@ -18,9 +19,11 @@ def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], 
                     fraction: Callable[[float], None]) -> dict:
     """``gridsolve generate --like LIKE --out OUT`` with the page's ``options`` (size, walls,
     require, role, plies, horizon, count, seed, symmetry, keep, timeout as the command line
-    writes them; allow_sealed and allow_trivial: the flags)."""
+    writes them; allow_sealed and allow_trivial: the flags).  ``timeout`` reads as
+    ``--timeout`` does: empty for the default budget (:data:`DEFAULT_TIMEOUT`), 0 for no limit."""
     def number(key: str, default):
-        text = str(options.get(key) or "").strip()
+        given = options.get(key)
+        text = "" if given is None else str(given).strip()     # 0 is a number, not an empty field
         if not text:
             return default
         try:
@@ -34,15 +37,19 @@ def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], 
             raise QueryError(f"{key}: '{str(value)[:20]}' is not one of {', '.join(allowed)}")
         return value
     timeout = number("timeout", None)
+    if timeout is not None and timeout < 0:
+        raise QueryError(f"timeout: {timeout:g} is negative", "give the seconds, or 0 for no limit")
+    require = choice("require", REQUIREMENTS)
     keep = tuple(n.strip() for n in str(options.get("keep") or "").split(",") if n.strip())
     request = Request(like=like, size=parse_size(options.get("size") or None),
                       walls=parse_range("--walls", options.get("walls") or None),
-                      require=choice("require", REQUIREMENTS), role=options.get("role") or None,
+                      require=None if require is None else RequireKind(require), role=options.get("role") or None,
                       plies=parse_range("--plies", options.get("plies") or None), horizon=number("horizon", None),
                       count=number("count", 1), seed=number("seed", 1), out=out, name=options.get("name") or None,
                       symmetry=choice("symmetry", SYMMETRIES), sealed_ok=bool(options.get("allow_sealed")),
                       trivial_ok=bool(options.get("allow_trivial")), keep=keep,
-                      timeout=timeout or DEFAULT_TIMEOUT, timeout_given=timeout is not None)
+                      timeout=DEFAULT_TIMEOUT if timeout is None else timeout or None,
+                      timeout_given=timeout is not None)
     lines = progress_lines(echo, every=1.0)
 
     def progress(state) -> None:

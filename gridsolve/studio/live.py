@@ -29,6 +29,7 @@ from ..solve.retro import rank_by_levels
 from ..solve.answer import Answer, MoveValue, SolveStats
 from ..solve.driver import format_move
 from ..solve.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
+from ..language.kinds import QueryKind
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
 EDGES = "#show. #show e(S,M,S2) : edge(S,M,S2)."    # the moves only: a known position keeps its mover and end
@@ -104,58 +105,58 @@ class LiveGraph:
 
     def add_roots(self, roots: list[Position]) -> None:
         """Explore the positions reachable from ``roots`` that the graph does not hold yet."""
-        terms = [t for t in (self.term(p) for p in roots) if t not in self.index]
+        terms = [term for term in (self.term(p) for p in roots) if term not in self.index]
         if terms:
             self._merge(explore(self.board, terms, True))
 
     def _slot(self, name: str) -> int:
-        s = self.index.get(name)
-        if s is None:
-            s = self.index[name] = len(self.names)
+        state = self.index.get(name)
+        if state is None:
+            state = self.index[name] = len(self.names)
             self.names.append(name)
             self.mover.append(0)
             self.succ.append([])
             self.pred.append([])
-        return s
+        return state
 
     def _merge(self, found: dict) -> None:
         """Set the moves of every position in ``found`` (replacing what the graph had)."""
         roles = self.layout.roles
         rules = self.board.rules
         for name, (mover, end, edges) in found.items():
-            s = self._slot(name)
-            for _, t in self.succ[s]:
-                self.pred[t].remove(s)
-            self.succ[s] = [(move, self._slot(t)) for move, t in edges]
-            for _, t in self.succ[s]:
-                self.pred[t].append(s)
+            state = self._slot(name)
+            for _, successor in self.succ[state]:
+                self.pred[successor].remove(state)
+            self.succ[state] = [(move, self._slot(term)) for move, term in edges]
+            for _, successor in self.succ[state]:
+                self.pred[successor].append(state)
             if mover is None:           # a known position: only its moves change
                 continue
-            if s in self.outcome:
-                del self.outcome[s]
-            self.mover[s] = mover
+            if state in self.outcome:
+                del self.outcome[state]
+            self.mover[state] = mover
             if end is not None:
-                self.outcome[s] = end
+                self.outcome[state] = end
                 continue
             numbers = [int(a) for a in name[2:-1].split(",")]
             for role in rules.turns[mover]:
                 i = roles.index(role)
-                self.moving.setdefault((role, (numbers[1 + 2 * i], numbers[2 + 2 * i])), set()).add(s)
+                self.moving.setdefault((role, (numbers[1 + 2 * i], numbers[2 + 2 * i])), set()).add(state)
         self.ranks = None
 
     def toggle(self, wall: Wall) -> None:
         """Remove ``wall`` if the board has it, else add it; the moves near it are computed again
         (or restored, when this toggle undoes one made before)."""
         affected = WallGraph.affected(self, wall)       # reads board, layout and moving, as WallGraph has them
-        before = [(s, self.succ[s]) for s in affected]     # (the lists are replaced, never changed in place)
+        before = [(state, self.succ[state]) for state in affected]     # (the lists are replaced, never changed in place)
         restore = self.undo.pop((wall, self.board.north, self.board.east), None)
         self.board = toggled(self.board, wall)
         if restore is not None:
             self._restore(restore)
         elif affected:
-            found = explore(self.board, [self.names[s] for s in affected], False, EDGES)
+            found = explore(self.board, [self.names[state] for state in affected], False, EDGES)
             self.patches += len(found)
-            unseen = {t for entry in found.values() for _, t in entry[2] if t not in self.index}
+            unseen = {term for entry in found.values() for _, term in entry[2] if term not in self.index}
             self._merge(found)
             if unseen:
                 self._merge(explore(self.board, sorted(unseen), True))
@@ -165,12 +166,12 @@ class LiveGraph:
 
     def _restore(self, saved: list) -> None:
         """Give each position of ``saved`` ([(position, moves)]) those moves again."""
-        for s, edges in saved:
-            for _, t in self.succ[s]:
-                self.pred[t].remove(s)
-            self.succ[s] = edges
-            for _, t in edges:
-                self.pred[t].append(s)
+        for state, edges in saved:
+            for _, successor in self.succ[state]:
+                self.pred[successor].remove(state)
+            self.succ[state] = edges
+            for _, successor in edges:
+                self.pred[successor].append(state)
         self.ranks = None
 
     def set_walls(self, north: frozenset, east: frozenset) -> int:
@@ -188,23 +189,23 @@ class LiveGraph:
         attackers, targets = self.races.races[race - 1]
         n = len(self.names)
         rank = [-1] * n
-        frontier = [s for s, end in self.outcome.items() if end in targets]
-        for s in frontier:
-            rank[s] = 0
+        frontier = [state for state, end in self.outcome.items() if end in targets]
+        for state in frontier:
+            rank[state] = 0
         attacks = [m in attackers for m in self.mover]
         open_count = [len(edges) for edges in self.succ]
         outcome = self.outcome
         return rank_by_levels(rank, frontier, self.pred, attacks, open_count,
-                              lambda s: rank[s] >= 0 or s in outcome)
+                              lambda state: rank[state] >= 0 or state in outcome)
 
-    def _forced(self, s: int, left: int) -> dict[int, int]:
+    def _forced(self, state: int, left: int) -> dict[int, int]:
         if self.ranks is None:
             self.ranks = {k: self._rank(k) for k in range(1, len(self.races.races) + 1)}
-        return {k: r[s] for k, r in self.ranks.items() if 0 <= r[s] <= left}
+        return {k: r[state] for k, r in self.ranks.items() if 0 <= r[state] <= left}
 
-    def outcome_at(self, s: int, role: str, left: int) -> Outcome:
+    def outcome_at(self, state: int, role: str, left: int) -> Outcome:
         plan, value = self.plans[role]
-        return read_outcome(self.board, role, plan, value, self._forced(s, left))
+        return read_outcome(self.board, role, plan, value, self._forced(state, left))
 
     # - Answers ---
     def answer(self, query: Query) -> Answer:
@@ -218,14 +219,14 @@ class LiveGraph:
         value_known = self.plans[role][1]
         moves = []
         if left > 0 and root not in self.outcome:
-            for move, t in self.succ[root]:
-                after = self.outcome_at(t, role, left - 1)
+            for move, successor in self.succ[root]:
+                after = self.outcome_at(successor, role, left - 1)
                 moves.append(MoveValue(move=format_move(move), value=after.value, plies=after.plies, win=after.win,
                                        survives=after.survives, doom_plies=after.doom_plies))
         moves.sort(key=lambda m: m.move)
-        if query.kind == "win":
+        if query.kind == QueryKind.WIN:
             holds, plies = here.win, here.win_plies
-        elif query.kind == "survive":
+        elif query.kind == QueryKind.SURVIVE:
             holds, plies = here.survives, here.doom_plies
         else:
             holds, plies = True, here.plies
@@ -235,46 +236,46 @@ class LiveGraph:
                       doom_plies=here.doom_plies, remaining=left, position=query.position.as_dict(self.board),
                       moves=moves, line=line, stats=SolveStats(solver="studio graph", positions=len(self.names)))
 
-    def line(self, s: int, role: str, left: int) -> list[dict]:
-        """The principal line from position ``s``: the side to move picks its best move by the
+    def line(self, state: int, role: str, left: int) -> list[dict]:
+        """The principal line from position ``state``: the side to move picks its best move by the
         key of answer.lp (value, then plies: hurry above the timeout score, delay below), ties
         going to the greatest move term for the role's side and the least for the others."""
         rules = self.board.rules
         timeout = rules.timeout[role]
         out = []
         ply = 0
-        while left > 0 and s not in self.outcome and self.succ[s]:
+        while left > 0 and state not in self.outcome and self.succ[state]:
             keyed = []
-            for move, t in self.succ[s]:
-                after = self.outcome_at(t, role, left - 1)
+            for move, successor in self.succ[state]:
+                after = self.outcome_at(successor, role, left - 1)
                 if after.value is None:
                     return out
                 tie = 0 if after.value == timeout else (after.plies if after.value < timeout else -after.plies)
-                keyed.append(((after.value, tie), move, t))
-            turn = self.mover[s]
+                keyed.append(((after.value, tie), move, successor))
+            turn = self.mover[state]
             pick = max if rules.own_turn(turn, role) else min
-            _, move, t = pick(keyed, key=lambda k: (k[0], k[1]))
+            _, move, successor = pick(keyed, key=lambda k: (k[0], k[1]))
             out.append({"ply": ply, "side": list(rules.turns[turn]), "move": format_move(move)})
-            s, left, ply = t, left - 1, ply + 1
+            state, left, ply = successor, left - 1, ply + 1
         return out
 
 
 
-def _position(graph: LiveGraph, s: int) -> Position:
-    numbers = [int(a) for a in graph.names[s][2:-1].split(",")]
+def _position(graph: LiveGraph, state: int) -> Position:
+    numbers = [int(a) for a in graph.names[state][2:-1].split(",")]
     parts = graph.layout.decode(numbers, graph.board)
     return Position(parts["pieces"], parts["side"], 0)
 
 
 def followed(graph: LiveGraph, query: Query, answer: Answer) -> tuple[dict, list]:
     """The positions after each of the answer's moves ({move: position}) and along its line."""
-    s = graph.index[graph.term(query.position)]
-    moves_to = {format_move(move): _position(graph, t) for move, t in graph.succ[s]}
+    state = graph.index[graph.term(query.position)]
+    moves_to = {format_move(move): _position(graph, successor) for move, successor in graph.succ[state]}
     line_to = []
     for ply in answer.line or ():
-        t = next((t for move, t in graph.succ[s] if format_move(move) == ply["move"]), None)
-        if t is None:
+        successor = next((successor for move, successor in graph.succ[state] if format_move(move) == ply["move"]), None)
+        if successor is None:
             break
-        line_to.append(_position(graph, t))
-        s = t
+        line_to.append(_position(graph, successor))
+        state = successor
     return moves_to, line_to

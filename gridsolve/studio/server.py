@@ -45,6 +45,7 @@ from .level import apply_level, level_of
 from .live import LiveGraph, followed, supported
 from .playtest import Playtests
 from .security import Guard, hosts_for, new_token
+from ..language.kinds import QueryKind
 
 ASSETS = {"studio.js": "text/javascript", "studio.css": "text/css"}
 MAX_BODY = 1_000_000
@@ -139,7 +140,7 @@ def _edited(studio: Studio, data: dict) -> tuple[Path, str, Board, Board]:
 def answer(studio: Studio, data: dict) -> dict:
     path, version, original, board = _edited(studio, data)
     role = _choice(data.get("role"), board.rules.roles, "role", board.rules.roles[0])
-    kind = _choice(data.get("kind"), QUERY_KINDS, "kind", "value")
+    kind = QueryKind(_choice(data.get("kind"), QUERY_KINDS, "kind", QueryKind.VALUE))
     query = question(board, role, kind)
     view = picture(board, query.position)
     if not supported(board, query):
@@ -161,7 +162,7 @@ def start_job(studio: Studio, data: dict) -> dict:
     path, version, original, board = _edited(studio, data)
     params = {"path": str(path), "name": studio.folder.relative(path), "level": data.get("level"),
               "role": _choice(data.get("role"), board.rules.roles, "role", board.rules.roles[0]),
-              "kind": _choice(data.get("kind"), QUERY_KINDS, "kind", "value")}
+              "kind": QueryKind(_choice(data.get("kind"), QUERY_KINDS, "kind", QueryKind.VALUE))}
     if kind == "generate":
         options = data.get("options") or {}
         if not isinstance(options, dict) or not all(isinstance(v, (str, int, float, type(None)))

@@ -17,6 +17,7 @@ from ..solve.walls import WallGraph, graph_supported, interior_walls, solve_outc
 from .answers import payload, question
 from .level import apply_level
 from .leveltext import level_text
+from ..language.kinds import QueryKind
 
 
 def _level(params: dict):
@@ -28,7 +29,7 @@ def answer_task(params: dict, progress) -> dict:
     """The answer to the question by the solver (the layered or bounded solver, or the robust
     answer where secret marks are unplaced)."""
     _, board = _level(params)
-    query = question(board, params.get("role"), params.get("kind", "value"))
+    query = question(board, params.get("role"), params.get("kind", QueryKind.VALUE))
     progress("solving", None)
     answer = solve(board, query, Limits(progress=lambda line: progress(line, None)))
     return payload(board, query, answer)
@@ -38,7 +39,7 @@ def walls_task(params: dict, progress) -> dict:
     """The critical walls: each interior edge whose toggling changes the answer, tried one by
     one on explain's shared game graph where it applies, else by a solve per edge."""
     _, board = _level(params)
-    query = question(board, params.get("role"), params.get("kind", "value"))
+    query = question(board, params.get("role"), params.get("kind", QueryKind.VALUE))
     kind = query.kind
     walls = interior_walls(board)
     if graph_supported(board, query) and not query.hidden:

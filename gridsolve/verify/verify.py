@@ -30,6 +30,7 @@ from ..language.position import Query
 from ..solve.asker import Asker
 from ..solve.driver import format_move
 from .update import Change, update_file, updated_value
+from ..language.kinds import QueryKind
 
 PASS, FAIL, ERROR, TIMED_OUT, UPDATED = "pass", "fail", "error", "timeout", "updated"
 PENDING = "pending"
@@ -293,9 +294,9 @@ def _restorer(board, query: Query):
     return note
 
 
-def _query_kind(keys: set[str]) -> str:
+def _query_kind(keys: set[str]) -> QueryKind:
     """The cheapest query that measures ``keys``: survive alone needs no value."""
-    return "survive" if keys == {"survive"} else "value"
+    return QueryKind.SURVIVE if keys == {"survive"} else QueryKind.VALUE
 
 
 def winning_first_moves(board, role: str, position, answer, asker: Asker | None = None) -> dict[str, tuple]:

@@ -1,0 +1,104 @@
+"""Every start of a layout judged on one game graph (gridsolve/generate/startgraph.py): the
+ranks of all starts against the solver asked about each start alone, and the beeline played on
+the graph (``beeline_wins``, ``survey``) against the ``no_beeline`` check of
+gridsolve/verify/beeline.py (two clingo runs of its own), on random small Mummy Maze boards of
+both rule sets (a blocked step illegal, or a stay)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gridsolve.generate.genspec import Requirement, game_spec
+from gridsolve.generate.proposer import edges
+from gridsolve.generate.startgraph import StartGraph, StartVerdict, start_program
+from gridsolve.language.position import Position, Query
+from gridsolve.solve.solver import solve
+from gridsolve.verify.beeline import check_beeline
+
+from conftest import ROOT
+
+RULES = ("mummy-maze-2007", "mummy-maze-gdl")
+
+
+def random_layout(rules: str, size: tuple, seed: int):
+    """A board of ``rules`` with random walls (a third of the edges, the board connected or not)
+    and the exit on a random cell."""
+    rng = random.Random(seed)
+    spec = game_spec(rules, None, size, ROOT / "boards", None)
+    walls = [e for e in edges(*size) if rng.random() < 1 / 3]
+    north = {(x, y) for kind, x, y in walls if kind == "north"}
+    east = {(x, y) for kind, x, y in walls if kind == "east"}
+    cells = [(x, y) for x in range(1, size[0] + 1) for y in range(1, size[1] + 1)]
+    board = spec.board(north, east, {"explorer": cells[0], "mummy": cells[1]}, {"exit": [rng.choice(cells)]})
+    return board
+
+
+def graph_of(board) -> tuple[StartGraph, int]:
+    req = Requirement("win", (1, board.rules.last_step - board.rules.first_step))
+    program = start_program(board, "explorer", req)
+    return StartGraph(board, "explorer", req, program, program.plan.win), req.left(board)
+
+
+def position(placed) -> Position:
+    return Position(tuple(zip(("explorer", "mummy"), placed)), 0, 1)
+
+
+CASES = [(rules, size, seed) for rules in RULES for size, seed in (((3, 3), 1), ((4, 3), 2), ((3, 4), 3))]
+CASES += [pytest.param(rules, size, seed, marks=pytest.mark.slow) for rules in RULES
+          for size, seed in (((4, 4), 4), ((4, 4), 5), ((5, 4), 6), ((4, 5), 7))]
+
+
+@pytest.mark.parametrize("rules,size,seed", CASES)
+def test_every_start_has_the_rank_the_solver_gives_it_alone(rules, size, seed):
+    board = random_layout(rules, size, seed)
+    graph, _ = graph_of(board)
+    ranks = graph.start_ranks()
+    for placed in random.Random(seed).sample(graph.placements, 12):
+        start = position(placed)
+        answer = solve(board, Query("explorer", "value", start.__class__(start.pieces, 0, board.rules.first_step)))
+        key = tuple(sorted(zip(("explorer", "mummy"), placed)))
+        assert ranks.get(key) == (answer.win_plies if answer.win else None), (placed, answer.win_plies)
+
+
+@pytest.mark.parametrize("rules,size,seed", CASES)
+def test_the_beeline_on_the_graph_is_the_no_beeline_check(rules, size, seed):
+    board = random_layout(rules, size, seed)
+    graph, left = graph_of(board)
+    first = board.rules.first_step
+    surveyed = {s.placed: s for s in graph.survey(1, left, left)}
+    checked = 0
+    sample = random.Random(seed).sample(graph.placements, 30)
+    for placed in sample + [p for p, s in surveyed.items() if not s.trivial and p not in sample]:
+        exact = check_beeline(board, "explorer", Position(position(placed).pieces, 0, first), left)
+        on_graph = graph.beeline_wins(placed, left)
+        assert on_graph is not None and on_graph == (not exact.holds), placed
+        if placed in surveyed:          # the starts the explorer wins from
+            verdict = surveyed[placed]
+            assert verdict.trivial == (not exact.holds), placed
+            assert verdict.paths == min(exact.paths, 16), placed
+            checked += 1
+    assert checked > 0
+
+
+def test_a_start_where_the_explorer_must_choose_after_the_mummy_moves_is_not_trivial():
+    """4x4 under the 2007 rules (found by the survey, re-checked by the exact check): the
+    explorer at (4,4) reaches the exit (3,2) in 3 moves by two ways; the mummy from (1,1) can
+    guard either, not both, so each way fixed in advance is caught and the forced escape is
+    5 plies."""
+    spec = game_spec("mummy-maze-2007", None, (4, 4), ROOT / "boards", None)
+    north = {(2, 3), (3, 3), (3, 1)}   # (x, y): a wall between (x, y) and (x, y+1)
+    east = {(3, 4), (1, 3), (2, 2)}
+    board = spec.board(north, east, {"explorer": (4, 4), "mummy": (1, 1)}, {"exit": [(3, 2)]})
+    graph, left = graph_of(board)
+    (verdict,) = [s for s in graph.survey(5, 5, left) if s.placed == ((4, 4), (1, 1))]
+    assert verdict.rank == 5 and verdict.paths == 2 and verdict.winning == 0 and not verdict.trivial
+    exact = check_beeline(board, "explorer", Position(((("explorer", (4, 4)), ("mummy", (1, 1)))), 0, 1), left)
+    assert exact.holds and exact.paths == 2
+
+
+def test_a_start_verdicts_share_of_winning_paths():
+    assert StartVerdict(((1, 1), (2, 2)), 7, 4, 1).winning_share == 0.25
+    assert StartVerdict(((1, 1), (2, 2)), 7, 0, 0).winning_share == 0.0
+    assert not StartVerdict(((1, 1), (2, 2)), 7, 3, 0).trivial
