@@ -331,6 +331,9 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures):
               help=f"Stop after this many seconds (default {DEFAULT_TIMEOUT}; 0: no limit); the boards written "
                    "so far are kept, and the message says which part of the request was rarest.")
 @click.option("--force", is_flag=True, help="Replace existing files of the same names.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Search in N worker processes, each with its own seed (which boards are written then "
+                   "depends on timing).")
 @click.option("--keep", metavar="NAMES", help="With --like: these pieces and marks (comma-separated) stay where "
               "the board has them, e.g. --keep p1,p2,center.")
 @click.option("--svg", "svg", is_flag=True, help="Write a picture beside each board (NAME.svg) with its "
@@ -345,7 +348,7 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures):
 @click.option("--no-defaults", "no_defaults", is_flag=True, help="Ignore the rule set's good level (its "
               "generate: block): ask a win, with no metric test, unless the options say otherwise.")
 def generate_command(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
-                     allow_sealed, allow_trivial, method, timeout, force, keep, svg, value, metric, difficulty, no_defaults):
+                     allow_sealed, allow_trivial, method, timeout, force, jobs, keep, svg, value, metric, difficulty, no_defaults):
     """Write new boards that meet a requirement, each with an expect block of its measured values.
 
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
@@ -356,7 +359,8 @@ def generate_command(rules_name, like, size, walls, require, role, plies, horizo
                                    plies=plies, horizon=horizon, count=count, seed=seed, out=out, name=name,
                                    symmetry=symmetry, allow_sealed=allow_sealed, allow_trivial=allow_trivial,
                                    method=method, timeout=timeout, force=force, keep=keep, value=value,
-                                   metrics=metric, difficulty=difficulty, defaults=not no_defaults)
+                                   metrics=metric, difficulty=difficulty, defaults=not no_defaults,
+                                   jobs=jobs)
     report = generate(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
     if svg and report.boards:

@@ -80,6 +80,7 @@ class Request:
     metrics: tuple = ()             # --metric NAME A..B: ((name, min, max), ...)
     difficulty: str | None = None   # --difficulty easy|medium|hard
     defaults: bool = True           # False (--no-defaults): ignore the rule set's good level
+    jobs: int = 1                   # worker processes searching (1: the search runs in this process)
 
 
 @dataclass
@@ -199,7 +200,7 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                          allow_sealed: bool = False, allow_trivial: bool = False, method: str = "auto",
                          timeout: float | None = None, force: bool = False, keep: str | None = None,
                          value: str | None = None, metrics: Sequence[tuple[str, str]] = (),
-                         difficulty: str | None = None, defaults: bool = True) -> Request:
+                         difficulty: str | None = None, defaults: bool = True, jobs: int = 1) -> Request:
     """The request of ``gridsolve generate``'s options as typed: ``size`` WxH, ``walls``,
     ``plies`` and ``value`` ranges A..B, ``keep`` names separated by commas, ``metrics``
     (name, A..B) pairs; ``timeout`` None: the default budget (:data:`DEFAULT_TIMEOUT`), 0: no
@@ -214,33 +215,78 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                    keep=tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (),
                    timeout_given=timeout is not None, value=parse_range("--value", value),
                    metrics=tuple(parse_metric(n, t) for n, t in metrics), difficulty=difficulty,
-                   defaults=defaults)
+                   defaults=defaults, jobs=jobs)
 
 
 # - Generating ---
 
 def generate(request: Request, progress: Callable[[Progress], None] | None = None) -> Report:
     """Write ``request.count`` boards; the report lists them (with the seconds each took) and
-    says why the run stopped early, if it did (``report.error``, not raised)."""
+    says why the run stopped early, if it did (``report.error``, not raised).  With
+    ``request.jobs`` above 1 the search runs in that many worker processes (:mod:`.jobs`)."""
     started = time.perf_counter()
+    asked, run = request, _setup(request)
+    request = run.request
+    check_free(run.paths + (pack_paths(run.paths[0]) if request.count > 1 else []), request.force)
+    if request.jobs > 1:
+        from .jobs import generate_in_jobs
+        report = generate_in_jobs(run, asked, started, progress)
+    else:
+        report = _generate_here(run, started, progress)
+    if request.count > 1 and report.boards:
+        report.pack = write_pack(report.boards, *pack_paths(run.paths[0]),
+                                 f"{_source(request)}: {len(report.boards)} levels", request.force)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+@dataclass
+class Run:
+    """What one generate run searches for: the request (with the rule set's defaults), the game,
+    the requirement, the board paths and how to build its search."""
+
+    request: Request
+    spec: GameSpec
+    req: Requirement
+    structure: Structure
+    paths: list[Path]
+    method: str
+    every_start: bool
+    races: object
+
+    def search(self, seed: int) -> "_Search":
+        """A new search of this run, seeded with ``seed``."""
+        program, parts = proposal_program(self.spec, self.req, self.structure,
+                                          self.races if self.method == "asp" else None,
+                                          chase=not self.every_start, blind=not self.every_start)
+        return _Search(Proposer(program, parts, seed, walks=self.every_start), self.spec, self.req,
+                       self.every_start, seed, apart(self.structure, self.spec), self.structure.symmetry,
+                       self.structure.walls)
+
+
+def _setup(request: Request) -> Run:
+    """The request checked and completed with the rule set's defaults."""
     if (request.rules is None) == (request.like is None):
         raise QueryError("give either --rules NAME or --like BOARD", "e.g. --like boards/mummymaze2p-2007.yaml")
+    if request.jobs < 1:
+        raise QueryError(f"--jobs {request.jobs}: give at least 1 worker process", "e.g. --jobs 2")
     spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
     request = with_good_level(request, spec.template.rules.good_level)
     if request.role != spec.role:
         spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
-    paths = _paths(request, spec)
-    check_free(paths + (pack_paths(paths[0]) if request.count > 1 else []), request.force)
     races = requirement_races(spec, req)
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
-    program, parts = proposal_program(spec, req, structure, races if method == "asp" else None,
-                                      chase=not every_start, blind=not every_start)
-    search = _Search(Proposer(program, parts, request.seed, walks=every_start), spec, req, every_start,
-                     request.seed, apart(structure, spec), structure.symmetry, structure.walls)
-    report = Report(request, spec, req, method, apart=search.apart, search=search.stats)
+    return Run(request, spec, req, structure, _paths(request, spec), method, every_start, races)
+
+
+def _generate_here(run: Run, started: float, progress: Callable[[Progress], None] | None) -> Report:
+    """The search in this process: the boards written one after the other."""
+    request, spec, req, paths = run.request, run.spec, run.req, run.paths
+    search = run.search(request.seed)
+    report = Report(request, spec, req, run.method, apart=search.apart, search=search.stats)
     deadline = None if request.timeout is None else started + request.timeout
     board_started, tried = started, 0
     while len(report.boards) < request.count:
@@ -258,26 +304,37 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
         tried += 1
         if verdict.accepted:
             expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics, verdict.line)
-            text = board_text(board, spec.rules_yaml,
-                              _header(request, spec, req, index, difficulty, verdict.metrics), expect)
-            write_new(paths[index], text, request.force)
-            now = time.perf_counter()
-            report.boards.append(Generated(paths[index], layout, expect, difficulty, now - board_started, tried,
-                                           verdict.metrics))
-            board_started, tried = now, 0
+            board_started = write_level(run, report, layout, expect, difficulty, verdict.metrics, board_started,
+                                        tried)
+            tried = 0
             last = f"wrote {paths[index].name}"
         else:
             report.rejected[verdict.reason] += 1
             last = verdict.reason
         if progress is not None:
-            progress(Progress(len(report.boards), request.count, report.candidates, last,
-                              time.perf_counter() - started, search.stats,
-                              None if req.kind in (RequireKind.SURVIVE, RequireKind.VALUE) else req.plies))
-    if request.count > 1 and report.boards:
-        report.pack = write_pack(report.boards, *pack_paths(paths[0]),
-                                 f"{_source(request)}: {len(report.boards)} levels", request.force)
-    report.seconds = time.perf_counter() - started
+            progress(progress_of(run, report, last, started, search.stats))
     return report
+
+
+def write_level(run: Run, report: Report, layout: Layout, expect: dict, difficulty, metrics, since: float,
+                tried: int) -> float:
+    """Write the next board of the run on ``layout`` (with its measured expectation), the
+    previous one written at ``since``; returns when this one was written."""
+    request, spec, index = run.request, run.spec, len(report.boards)
+    path = run.paths[index]
+    board = spec.board(layout.north, layout.east, dict(layout.pieces), dict(layout.marks), str(path),
+                       _title(request, spec, index))
+    text = board_text(board, spec.rules_yaml, _header(request, spec, run.req, index, difficulty, metrics), expect)
+    write_new(path, text, request.force)
+    now = time.perf_counter()
+    report.boards.append(Generated(path, layout, expect, difficulty, now - since, tried, metrics))
+    return now
+
+
+def progress_of(run: Run, report: Report, last: str, started: float, stats: SearchStats) -> Progress:
+    req = run.req
+    return Progress(len(report.boards), run.request.count, report.candidates, last, time.perf_counter() - started,
+                    stats, None if req.kind in (RequireKind.SURVIVE, RequireKind.VALUE) else req.plies)
 
 
 class _Search:
