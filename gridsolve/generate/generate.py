@@ -332,6 +332,7 @@ def write_level(run: Run, report: Report, layout: Layout, expect: dict, difficul
 
 
 def progress_of(run: Run, report: Report, last: str, started: float, stats: SearchStats) -> Progress:
+    """The progress of the run after a candidate (``last``: what happened to it)."""
     req = run.req
     return Progress(len(report.boards), run.request.count, report.candidates, last, time.perf_counter() - started,
                     stats, None if req.kind in (RequireKind.SURVIVE, RequireKind.VALUE) else req.plies)
