@@ -1,6 +1,6 @@
 """``generate --jobs N``: the search in N worker processes, the boards written by this one.
 
-Each worker runs the run's search with its own seed (``seed * 1000 + k``, k = 1..N) and sends
+Each worker runs the run's search with its own seed (:func:`worker_seed`) and sends
 every candidate it judged: the accepted ones with their layout and measured expectation.  This
 process alone decides: a level is written only when it differs from every board written on
 :func:`~gridsolve.generate.generate.apart` walls and marks (workers do not see each other's
@@ -30,8 +30,9 @@ class _Enough(Exception):
 
 
 def worker_seed(seed: int, k: int) -> int:
-    """The seed of worker ``k`` (1..N) of a run seeded with ``seed``."""
-    return seed * 1000 + k
+    """The seed of worker ``k`` (1..N) of a run seeded with ``seed``: the first searches as
+    ``--jobs 1`` does (N workers never do worse than one but for the cores they share)."""
+    return seed if k == 1 else seed * 1000 + k
 
 
 def _search(task):
