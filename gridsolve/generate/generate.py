@@ -42,6 +42,8 @@ from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, 
 from .mutation import Elites, difference, mutation
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
+from .jobs import generate_in_jobs, worker_seed
+from ..verify.parallel import TIMEOUT
 from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
 from ..language.position import initial_position
@@ -229,8 +231,8 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     request = run.request
     check_free(run.paths + (pack_paths(run.paths[0]) if request.count > 1 else []), request.force)
     if request.jobs > 1:
-        from .jobs import generate_in_jobs
-        report = generate_in_jobs(run, asked, started, progress)
+        report = generate_in_jobs(run, [(asked, k) for k in range(1, request.jobs + 1)], search_candidates,
+                                  started, progress)
     else:
         report = _generate_here(run, started, progress)
     if request.count > 1 and report.boards:
@@ -262,6 +264,46 @@ class Run:
         return _Search(Proposer(program, parts, seed, walks=self.every_start), self.spec, self.req,
                        self.every_start, seed, apart(self.structure, self.spec), self.structure.symmetry,
                        self.structure.walls)
+
+    def report(self) -> "Report":
+        """An empty report of this run."""
+        return Report(self.request, self.spec, self.req, self.method, apart=apart(self.structure, self.spec))
+
+    def write(self, report: "Report", found: tuple, since: float, tried: int) -> float:
+        """Write a level found by a worker: ``found`` = (layout, expect, difficulty, metrics)."""
+        return write_level(self, report, *found, since, tried)
+
+    def progress(self, report: "Report", last: str, started: float, stats: "SearchStats") -> "Progress":
+        return progress_of(self, report, last, started, stats)
+
+    def stopped(self, report: "Report", timed_out: bool) -> GridsolveError:
+        """Why the run stopped before writing every board: the time, or no layout left."""
+        return _timed_out(report) if timed_out else _exhausted(report)
+
+
+def search_candidates(task):
+    """One worker of ``--jobs`` (task: the request as given, the worker's number k from 1):
+    (statistics, rejection reason, found) for every candidate judged, found = (layout, expect,
+    difficulty, metrics) for an accepted one; finally ("end", why) when the search stops."""
+    request, k = task
+    run = _setup(request)
+    search = run.search(worker_seed(request.seed, k))
+    deadline = None if request.timeout is None else time.perf_counter() + request.timeout
+    while True:
+        try:
+            step = search.next(deadline, run.paths[0], _title(run.request, run.spec, 0))
+        except ProposalTimeout:
+            yield "end", TIMEOUT
+            return
+        if step is None:
+            yield "end", "exhausted"
+            return
+        board, layout, verdict = step
+        found = None
+        if verdict.accepted:
+            expect, difficulty = _measures(board, run.spec, run.req, verdict.answer, verdict.metrics, verdict.line)
+            found = (layout, expect, difficulty, verdict.metrics)
+        yield dataclasses.replace(search.stats), verdict.reason, found
 
 
 def _setup(request: Request) -> Run:
