@@ -39,6 +39,7 @@ from .metrics import DIFFICULTY, METRICS, Metrics
 from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
                     Verdict, judge, ranks_every_start, start_graph, start_ranks_of)
+from .lengthen import Lengthening
 from .mutation import Elites, difference, mutation
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
@@ -415,6 +416,8 @@ class _Search:
     WALK_AFTER = 20       # a board that took this many layouts or more starts a walk (where boards are common,
                           # fresh layouts find the next one sooner than 17 steps of a walk)
     WALK_PATIENCE = 12    # failed steps in a row before a walk away from a written board is given up
+    LENGTHEN = 0.9        # share of proposals that step the lengthening walk, while there is one
+                          # (half of them while the search also walks away from a written board)
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
                  apart: int, symmetry: str | None = None, walls: tuple = (0, 0)):
@@ -434,6 +437,8 @@ class _Search:
         self.walk: list | None = None       # [the written layout walked from, the layout reached, failed steps]
         self.walking = False                # the layout being ranked is a step of the walk
         self.found_at = 0                   # the layouts ranked when the last board was written
+        self.lengthening = Lengthening(self.random) if self.surveyed and every_start else None
+        self.lengthening_step = False       # the layout being ranked is a step of the lengthening walk
 
     def next(self, deadline: float | None, path: Path, title: str):
         """(board, layout, verdict) for the next candidate; None when no layout is left;
@@ -464,7 +469,11 @@ class _Search:
         ranks = start_ranks_of(graph, board, self.req)
         self._count(ranks)
         floor = max(1, self.low - self.BELOW)
+        if self.lengthening is not None:
+            floor = min(floor, self.lengthening.floor())
         survey = graph.survey(floor, self.req.plies[1], self.req.left(board)) if self.surveyed else None
+        if self.lengthening is not None:
+            self.lengthening.ranked(layout, survey, self.lengthening_step)
         if survey is not None:
             offered = {tuple(sorted(zip(board.rules.roles, s.placed))): s.rank for s in survey
                        if not s.trivial and s.rank >= self.low}
@@ -476,6 +485,9 @@ class _Search:
             self.stats.longest_offered = max(top, self.stats.longest_offered or 0)
         if self.walking:
             offered = self._stepped(layout, offered)
+        elif self.lengthening_step and self.written and \
+                min(difference(layout, written) for written in self.written) < self.apart:
+            offered = {}                    # a step may come near a written board: not a board of its own
         self.current = (board, layout, offered, score)
         self.judged_here = 0
 
@@ -578,7 +590,18 @@ class _Search:
         self.found_at = self.stats.layouts
 
     def _propose(self, deadline) -> Layout | None:
-        self.walking = False
+        self.walking = self.lengthening_step = False
+        share = self.LENGTHEN if self.walk is None else 0.5      # the walk away from a written board: every other
+        if self.lengthening is not None and self.lengthening.active and self.random.random() < share:
+            board = self.spec.template
+
+            def propose(keep, free, marks, flip):
+                return self.proposer.propose(_seconds(deadline), keep, free, marks, flip=flip, apart=False)
+            layout = self.lengthening.step(propose, self.edges, self.symmetry, board.width, board.height,
+                                           bool(self.spec.marks), self.TRIES)
+            if layout is not None:
+                self.lengthening_step = True
+                return layout
         if self.walk is not None:
             layout = self._walk_step(deadline)
             if layout is not None:
