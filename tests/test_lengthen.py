@@ -12,10 +12,12 @@ import pytest
 
 from gridsolve.generate.generate import Request, _setup
 from gridsolve.generate.genspec import Requirement, game_spec
+from gridsolve.generate.levelfile import board_text
 from gridsolve.generate.lengthen import Lengthening, lengthening_score
 from gridsolve.generate.mutation import difference
 from gridsolve.generate.proposer import Layout, edges
 from gridsolve.generate.startgraph import StartGraph, StartVerdict, start_program
+from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, Query
 from gridsolve.solve.solver import solve
 from gridsolve.verify.beeline import check_beeline
@@ -139,9 +141,11 @@ def test_the_engine_agrees_the_escape_is_forced_in_17_plies_and_not_trivial():
 
 
 @pytest.mark.slow
-def test_the_reference_search_finds_the_same_17_plies():
+def test_the_reference_search_finds_the_same_17_plies(tmp_path):
     from reference import reference_answer
-    board = board_6x6()
+    path = tmp_path / "fork.yaml"
+    path.write_text(board_text(board_6x6(), "mummy-maze-2007", [], {"win": True}), encoding="utf-8")
+    board = load_board(path)
     start = Position((("explorer", EXPLORER), ("mummy", MUMMY)), 0, board.rules.first_step)
     assert reference_answer(board, "explorer", "win", start)["win_plies"] == 17
 
@@ -174,3 +178,20 @@ def test_a_search_on_the_walk_writes_a_long_non_trivial_escape_and_the_same_for_
     seed_layout = Layout(frozenset(NORTH), frozenset(EAST), (), (("exit", (EXIT,)),))
     assert all(difference(found, seed_layout) >= 1 for found, _ in seen[:-1])   # mutations of the seed's walk
     assert seen[:-1] == climb(5)[:-1]
+
+
+def test_a_27_ply_non_trivial_escape_exists_on_8x8():
+    """Found by a (1+1) climb on the lengthening score (docs/generate.md, "Where good levels
+    exist"), re-checked here by the solver and the exact no_beeline check: 8x8, the exit on the
+    border, 42 walls, the board connected (the structure --like boards/mummymaze2p-2007.yaml asks for)."""
+    north = {(1, 2), (2, 5), (2, 7), (4, 1), (4, 3), (5, 1), (5, 2), (5, 5), (6, 1), (6, 3), (6, 4)}
+    east = {(1, 5), (1, 6), (1, 7), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5), (2, 7), (3, 2), (3, 3), (3, 5), (3, 6),
+            (3, 7), (3, 8), (4, 4), (4, 5), (4, 6), (4, 8), (5, 3), (5, 6), (5, 7), (6, 2), (6, 3), (6, 6), (6, 7),
+            (7, 3), (7, 4), (7, 5), (7, 6), (7, 8)}
+    spec = game_spec(None, LIKE, None, ROOT / "boards", None)
+    board = spec.board(north, east, {"explorer": (6, 3), "mummy": (1, 1)}, {"exit": [(8, 5)]})
+    start = Position((("explorer", (6, 3)), ("mummy", (1, 1))), 0, board.rules.first_step)
+    answer = solve(board, Query("explorer", "value", start))
+    assert answer.win and answer.win_plies == 27
+    beeline = check_beeline(board, "explorer", start, 49)
+    assert beeline.holds and beeline.length == 14
