@@ -195,3 +195,12 @@ def test_a_27_ply_non_trivial_escape_exists_on_8x8():
     assert answer.win and answer.win_plies == 27
     beeline = check_beeline(board, "explorer", start, 49)
     assert beeline.holds and beeline.length == 14
+
+
+def test_when_no_start_is_non_trivial_the_message_names_the_longest_the_walk_reached(tmp_path):
+    from test_generate import _diagnosed
+    finding, hints = _diagnosed(tmp_path, (21, 49), layouts=26, in_band=5, band_starts=41, allowed=0, longest=29,
+                                climbed=17)
+    assert finding.endswith("a level that is not trivial is the rarest part (the longest non-trivial start seen: "
+                            "17 plies)")
+    assert hints[:2] == ["--allow-trivial", "fewer plies (--plies 17..)"]

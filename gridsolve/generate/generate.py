@@ -120,6 +120,7 @@ class SearchStats:
     allowed: int = 0                # layouts where the non-trivial constraint left one of them
     longest: int | None = None      # the most plies of a forced end seen (within the band's upper end)
     longest_offered: int | None = None   # ... of a start that meets the request (not trivial, where asked)
+    climbed: int | None = None      # the longest non-trivial start the lengthening walk reached
 
     def seen(self, top: int | None) -> None:
         if top is not None and (self.longest is None or top > self.longest):
@@ -474,6 +475,7 @@ class _Search:
         survey = graph.survey(floor, self.req.plies[1], self.req.left(board)) if self.surveyed else None
         if self.lengthening is not None:
             self.lengthening.ranked(layout, survey, self.lengthening_step)
+            self.stats.climbed = self.lengthening.longest or None
         if survey is not None:
             offered = {tuple(sorted(zip(board.rules.roles, s.placed))): s.rank for s in survey
                        if not s.trivial and s.rank >= self.low}
@@ -1016,8 +1018,10 @@ def diagnosis(report: Report) -> tuple[str, list[str]]:
                    if not stats.allowed else
                    f"the non-trivial constraint allowed starts on {stats.allowed} of them only, and the exact "
                    f"check judged {rejected.get(TRIVIAL, 0)} trivial")
-                + ": a level that is not trivial is the rarest part",
-                ["--allow-trivial", fewer, *variants])
+                + ": a level that is not trivial is the rarest part"
+                + (f" (the longest non-trivial start seen: {stats.climbed} plies)" if stats.climbed else ""),
+                ["--allow-trivial", f"fewer plies (--plies {stats.climbed}..)" if stats.climbed and stats.climbed < low
+                 else fewer, *variants])
     if not stats.layouts and rejected:
         reason, _ = rejected.most_common(1)[0]
         hint = {TRIVIAL: "--allow-trivial", NO_WIN: fewer, TOO_SLOW: fewer, TOO_FAST: "more plies",
