@@ -31,17 +31,10 @@ class GraphPlay:
         self.x, self.y = role_x.tolist(), role_y.tolist()
         dst = np.repeat(np.arange(graph.n, dtype=np.int32), np.diff(graph.start))
         order = np.argsort(graph.pred, kind="stable")
-        self._dst = dst[order]
-        self._ptr = np.zeros(graph.n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(graph.pred, minlength=graph.n), out=self._ptr[1:])
-        self._succ: dict = {}
+        targets = dst[order].tolist()
+        ends = np.cumsum(np.bincount(graph.pred, minlength=graph.n)).tolist()
+        self.successors = [targets[a:b] for a, b in zip([0] + ends[:-1], ends)]     # by position index
         self._moves: dict = {}
-
-    def successors(self, i: int) -> list:
-        found = self._succ.get(i)
-        if found is None:
-            found = self._succ[i] = self._dst[self._ptr[i]:self._ptr[i + 1]].tolist()
-        return found
 
     def role_moves(self, i: int) -> dict:
         """The role's moves from position ``i`` (its turn), by the step they make: {(dx, dy):
@@ -49,7 +42,7 @@ class GraphPlay:
         found = self._moves.get(i)
         if found is None:
             x, y = self.x[i], self.y[i]
-            found = self._moves[i] = {(self.x[j] - x, self.y[j] - y): j for j in self.successors(i)}
+            found = self._moves[i] = {(self.x[j] - x, self.y[j] - y): j for j in self.successors[i]}
         return found
 
     def settle(self, level, ply: int, remaining: int):
@@ -65,14 +58,16 @@ class GraphPlay:
                     if end in goals:
                         continue
                     return LOST
-                if ply >= remaining or not successors(i):
+                if ply >= remaining or not successors[i]:
                     return LOST
                 alive.append(i)
             if not alive:
                 return WON
             if self.side[alive[0]] == self.role_side:
                 return frozenset(alive), ply
-            level = {j for i in alive for j in successors(i)}
+            level = set()
+            for i in alive:
+                level.update(successors[i])
             ply += 1
 
 
