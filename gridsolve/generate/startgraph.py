@@ -204,7 +204,7 @@ class StartGraph:
         elif state[1] == self.side:
             moves = {step: self.state(j) for step, j in play.role_moves(i).items()}
         else:
-            moves = {j: self.state(j) for j in play.successors[i]}
+            moves = {j: self.state(j) for j in play.successors(i)}
         found = self._look[state] = (end, moves)
         return found
 

@@ -31,10 +31,12 @@ class GraphPlay:
         self.x, self.y = role_x.tolist(), role_y.tolist()
         dst = np.repeat(np.arange(graph.n, dtype=np.int32), np.diff(graph.start))
         order = np.argsort(graph.pred, kind="stable")
-        targets = dst[order].tolist()
-        ends = np.cumsum(np.bincount(graph.pred, minlength=graph.n)).tolist()
-        self.successors = [targets[a:b] for a, b in zip([0] + ends[:-1], ends)]     # by position index
+        self._targets = dst[order].tolist()       # the successors of i: _targets[_ptr[i]:_ptr[i + 1]]
+        self._ptr = [0] + np.cumsum(np.bincount(graph.pred, minlength=graph.n)).tolist()
         self._moves: dict = {}
+
+    def successors(self, i: int) -> list:
+        return self._targets[self._ptr[i]:self._ptr[i + 1]]
 
     def role_moves(self, i: int) -> dict:
         """The role's moves from position ``i`` (its turn), by the step they make: {(dx, dy):
@@ -42,14 +44,14 @@ class GraphPlay:
         found = self._moves.get(i)
         if found is None:
             x, y = self.x[i], self.y[i]
-            found = self._moves[i] = {(self.x[j] - x, self.y[j] - y): j for j in self.successors[i]}
+            found = self._moves[i] = {(self.x[j] - x, self.y[j] - y): j for j in self.successors(i)}
         return found
 
     def settle(self, level, ply: int, remaining: int):
         """Let the game run from ``level`` (positions at ``ply``) until the role is to move:
         WON (every line reached a goal), LOST (another end, the plies ran out, or a side
         cannot move) or (frontier, ply) with the role to move (verify.beeline's settle)."""
-        outcome, goals, successors = self.outcome, self.goals, self.successors
+        outcome, goals, targets, ptr = self.outcome, self.goals, self._targets, self._ptr
         while True:
             alive = []
             for i in level:
@@ -58,7 +60,7 @@ class GraphPlay:
                     if end in goals:
                         continue
                     return LOST
-                if ply >= remaining or not successors[i]:
+                if ply >= remaining or ptr[i] == ptr[i + 1]:
                     return LOST
                 alive.append(i)
             if not alive:
@@ -67,7 +69,7 @@ class GraphPlay:
                 return frozenset(alive), ply
             level = set()
             for i in alive:
-                level.update(successors[i])
+                level.update(targets[ptr[i]:ptr[i + 1]])
             ply += 1
 
 
