@@ -156,10 +156,12 @@ class StartGraph:
         return code
 
     def _lookup(self, codes: np.ndarray) -> np.ndarray:
-        """The position index of each code, -1 where the graph does not hold it."""
-        at = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
-        return np.where(self._sorted[at] == codes, self._order[at], -1) if len(self._sorted) else \
-            np.full(len(codes), -1)
+        """The position index of each code, -1 where the graph does not hold it (where positions
+        differ in fields beyond the side and the cells, the last of them)."""
+        if not len(self._sorted):
+            return np.full(len(codes), -1)
+        at = np.maximum(np.searchsorted(self._sorted, codes, side="right") - 1, 0)
+        return np.where(self._sorted[at] == codes, self._order[at], -1)
 
     def index(self, state: tuple) -> int:
         """The index of ``state`` (pieces, side); KeyError when the graph does not hold it."""
@@ -199,11 +201,9 @@ class StartGraph:
         i, play = self.index(state), self.play()
         end = None if play.outcome[i] < 0 else self.graph.ends[play.outcome[i]]
         moves = {}
-        if end is not None:
-            pass
-        elif state[1] == self.side:
+        if end is None and state[1] == self.side:
             moves = {step: self.state(j) for step, j in play.role_moves(i).items()}
-        else:
+        elif end is None:
             moves = {j: self.state(j) for j in play.successors(i)}
         found = self._look[state] = (end, moves)
         return found
