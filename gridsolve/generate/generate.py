@@ -400,7 +400,8 @@ class _Search:
 
     Good layouts come in neighbourhoods (most walls can be toggled without losing the start that
     makes the level), but the boards of one run must differ on :func:`apart` walls and marks.
-    So after a board that took WALK_AFTER layouts or more the search *walks away* from it: it
+    So after a board that took WALK_AFTER layouts or more (or, after one found sooner, once
+    WALK_AFTER more layouts have brought none) the search *walks away* from it: it
     toggles one wall at a time that the written board has as it is, keeps the step while the
     layout still offers a start
     (the steps may come near the written boards, they are not judged there), and offers the
@@ -438,6 +439,7 @@ class _Search:
         self.walk: list | None = None       # [the written layout walked from, the layout reached, failed steps]
         self.walking = False                # the layout being ranked is a step of the walk
         self.found_at = 0                   # the layouts ranked when the last board was written
+        self.unwalked = None                # the last board written, found fast, not walked from (yet)
         self.open_goals = (bool(spec.marks) and set(spec.marks) <= set(spec.goal_marks) and symmetry is None
                            and not kept_marks)  # fresh layouts: the goal marks open on every side
 
@@ -579,12 +581,17 @@ class _Search:
         self.proposer.keep_apart(layout, self.apart)
         self.elites.drop_near(layout, self.apart)
         self.written.append(layout)
+        self.unwalked = None
         if self.every_start and self.stats.layouts - self.found_at >= self.WALK_AFTER:
             self.walk = [layout, layout, 0]
+        elif self.every_start:
+            self.unwalked = layout
         self.found_at = self.stats.layouts
 
     def _propose(self, deadline) -> Layout | None:
         self.walking = False
+        if self.walk is None and self.unwalked is not None and self.stats.layouts - self.found_at >= self.WALK_AFTER:
+            self.walk, self.unwalked = [self.unwalked, self.unwalked, 0], None   # the next one is not as quick
         if self.walk is not None:
             layout = self._walk_step(deadline)
             if layout is not None:
