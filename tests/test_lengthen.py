@@ -150,7 +150,7 @@ def test_the_reference_search_finds_the_same_17_plies(tmp_path):
     assert reference_answer(board, "explorer", "win", start)["win_plies"] == 17
 
 
-def climb(seed: int, candidates: int = 40) -> list:
+def climb(seed: int, candidates: int = 200) -> list:
     """A search of 6x6 non-trivial escapes of 17 plies or more whose walk starts on the
     hand-checked layout: the layouts it ranks, up to the first board accepted (with it)."""
     run = _setup(Request(like=LIKE, size=(6, 6), plies=(17, None), defaults=False, seed=seed, out=Path("."),
