@@ -281,7 +281,7 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
 
 
 def test_the_team_tries_the_moves_that_take_an_item_first(tmp_path):
-    """attack_order: the same moves as plies_from, those that take an item before the others
+    """attack_order: the same moves as merged, those that take an item before the others
     (and, within each group, the search order); on the corridor pacman's east step eats."""
     board = _corridor(tmp_path)
     query = make_query(board, "pacman")
@@ -304,7 +304,7 @@ def test_the_team_tries_the_moves_that_take_an_item_first(tmp_path):
             if game.turn[state] not in solver.team_turns:
                 continue
             order = solver.attack_order(state, items)
-            assert sorted(order, key=id) == sorted(solver.plies_from(state), key=id)
+            assert sorted(order, key=id) == sorted(solver.merged(state), key=id)
             eats = [bool(items & ~keep) for _, _, keep in order]
             assert eats == sorted(eats, reverse=True), (seed, state)
             search = solver.search_order(state, True)

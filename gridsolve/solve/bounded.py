@@ -32,10 +32,12 @@ from ..errors import QueryError
 from ..language.model import Board
 from ..language.position import Query
 from ..compile.state import layout_for
-from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
+from .abstract import UNFORCED, AbstractGame, avoid_ends
+from .abstractpieces import build_abstract_game
 from .answer import Answer, MoveValue, Question, SolveStats
 from .driver import format_move
 from .limits import LimitGuard, Limits, estimate_positions
+from .quotient import bisimulation, representatives
 from ..language.kinds import QueryKind
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
@@ -160,13 +162,26 @@ class BoundedSearch:
         self.collector_turns = [{t for t, roles in enumerate(rules.turns) if rules.roles[p] in roles}
                                 for p in self.items.piece]
         self.lost = game.layout.lost
+        self.canon = representatives(bisimulation(self._labels(avoid), [[j for _, j in s] for s in game.succ])) \
+            if prune else list(range(len(game)))
         self.races: dict = {}
         self._plies: dict = {}
+        self._merged: dict = {}
         self._order: dict = {}
         self._gains: dict = {}
         self.nodes = 0
         self.guard = guard or LimitGuard(self.limits, f"the positions of {board.name}",
                                        lambda needed: "Ask with a smaller horizon (--horizon N).")
+
+    def _labels(self, avoid: set[str]) -> list[tuple]:
+        """What a race reads of each abstract position besides its successors (the classes of
+        :mod:`gridsolve.solve.quotient` start from these): the side to move, the role's score at
+        the end that holds and whether the role must avoid it, the timeout entry, the
+        collectors' cells and whether a move is left."""
+        game, at_end, pieces = self.game, self.scores.at_end, self.items.piece
+        return [(game.turn[i], None if game.outcome[i] is None else (at_end[game.outcome[i]], game.outcome[i] in avoid),
+                 game.tmatch[i], tuple(game.cells[i][p] for p in pieces), bool(game.succ[i]))
+                for i in range(len(game))]
 
     # --- the game on top of the abstraction ----------------------------------------------------
     def plies_from(self, state: int) -> list[tuple]:
@@ -186,13 +201,29 @@ class BoundedSearch:
             self._plies[state] = found
         return found
 
+    def merged(self, state: int) -> list[tuple]:
+        """:meth:`plies_from` as the races search them: ``(move, representative of the
+        successor's class, keep_mask)``, the first move to each class and mask only (bisimilar
+        successors have the same answers)."""
+        found = self._merged.get(state)
+        if found is None:
+            canon, seen = self.canon, set()
+            found = []
+            for move, successor, keep_mask in self.plies_from(state):
+                key = (canon[successor], keep_mask)
+                if key not in seen:
+                    seen.add(key)
+                    found.append((move, *key))
+            self._merged[state] = found
+        return found
+
     def search_order(self, state: int, first_longest: bool) -> list[tuple]:
-        """:meth:`plies_from` with the moves after which an avoided end is forced latest first
+        """:meth:`merged` with the moves after which an avoided end is forced latest first
         (or soonest first): the team looks for a way out, the others for the closing move."""
         key = (state, first_longest)
         found = self._order.get(key)
         if found is None:
-            found = self._order[key] = sorted(self.plies_from(state), key=lambda ply: self.doom[ply[1]],
+            found = self._order[key] = sorted(self.merged(state), key=lambda ply: self.doom[ply[1]],
                                               reverse=first_longest)
         return found
 
@@ -262,6 +293,7 @@ class BoundedSearch:
             return self._goal(race, score)
         if within == 0:
             return False
+        state = self.canon[state]
         key = (state, items, within == plies_left)
         known = race.memo.get(key)
         if known is not None:
@@ -286,7 +318,7 @@ class BoundedSearch:
                 return decided
         attacking = (game.turn[state] in self.team_turns) == race.up
         if not race.up:
-            plies = self.plies_from(state)
+            plies = self.merged(state)
         elif attacking:
             plies = self.attack_order(state, items)
         else:
@@ -297,7 +329,11 @@ class BoundedSearch:
         return not attacking
 
     def _bound(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool | None:
-        """The race's answer where the abstraction decides it, else None."""
+        """The race's answer where the abstraction decides it, else None.  Short of the step
+        limit (``within < plies_left``) only an end or a side without a move stops the game in
+        time, so attackers who cannot force any stop within ``within`` plies lose the race."""
+        if within < plies_left and (self.team_stops if race.up else self.others_stop)[state] > within:
+            return False
         taken = self.items.taken(items)
         if race.up:
             low, high = self.scores.span(taken, self.gains(state, min(within, self.doom[state])))
@@ -461,7 +497,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     guard = _search_limits(board, query, limits)
     if memo is None:
         guard.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
-        game = abstract_game(board, [query.position])
+        game = build_abstract_game(board, [query.position], guard)
         grounded = time.perf_counter()
         solver = BoundedSearch(board, game, query.role, limits, prune, guard)
     else:

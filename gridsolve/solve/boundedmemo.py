@@ -9,12 +9,11 @@ reach grounds it again with that position as one more root (the tables start ove
 """
 from __future__ import annotations
 
-import clingo
-
 from ..compile.state import layout_for
 from ..language.model import Board
 from ..language.position import Position, Query
-from .abstract import AbstractGame, abstract_game
+from .abstract import AbstractGame
+from .abstractpieces import build_abstract_game
 from .bounded import BoundedSearch
 from .limits import LimitGuard, Limits, estimate_positions
 
@@ -33,8 +32,7 @@ class BoundedMemo:
         self.groundings = 0
 
     def _reaches(self, position: Position) -> bool:
-        term = clingo.parse_term(self.game.layout.root_term(position, self.board))
-        return term in self.game.index
+        return self.game.find(position) is not None
 
     def solver(self, query: Query, limits: Limits, prune: bool, guard: LimitGuard) -> tuple[AbstractGame, BoundedSearch]:
         """The abstract game and the solver of ``query``'s role, with ``limits`` and ``guard``
@@ -48,7 +46,7 @@ class BoundedMemo:
                 self.roots.append(query.position)
             self.game, self.solvers = None, {}
             guard.before(estimate_positions(self.board, layout_for(self.board, set()), self.roots), self.board)
-            self.game = abstract_game(self.board, self.roots)
+            self.game = build_abstract_game(self.board, self.roots, guard)
             self.groundings += 1
         key = (query.role, prune)
         solver = self.solvers.get(key)
