@@ -170,6 +170,12 @@ class BoundedSearch:
         self.chasers = [p for p, r in enumerate(rules.roles) if r not in rules.team_of(role)]
         self._steps = open_steps(board)
         self._distances: dict = {}
+        # a table entry is one int each way: key (class, items, all plies asked) -> (the most
+        # plies known not to force + 1, the fewest known to force; all ones: none), half the
+        # memory of tuples
+        self._item_bits = sum(self.items.total)
+        self._within_bits = (rules.max_plies + 1).bit_length()
+        self._within_mask = (1 << self._within_bits) - 1
         self._single = len(self.items.names) == 1
         self._spans: dict = {}
         self._attack: dict = {}
@@ -327,17 +333,24 @@ class BoundedSearch:
             return self._goal(race, self.stop_score(state, items, plies_left))
         if within == 0:
             return False
-        key = (self.canon[state], items, within == plies_left)
+        state = self.canon[state]
+        key = ((state << self._item_bits | items) << 1) | (within == plies_left)
         known = race.memo.get(key)
+        bits = self._within_bits
         if known is not None:
-            lost_up_to, won_from = known
+            lost_up_to, won_from = (known >> bits) - 1, known & self._within_mask
             if within <= lost_up_to:
                 return False
             if within >= won_from:
                 return True
-        result = self._search(race, key[0], items, plies_left, within)
-        lost_up_to, won_from = known if known is not None else (-1, UNFORCED)
-        race.memo[key] = (lost_up_to, min(won_from, within)) if result else (max(lost_up_to, within), won_from)
+        else:
+            lost_up_to, won_from = -1, self._within_mask
+        result = self._search(race, state, items, plies_left, within)
+        if result:
+            won_from = min(won_from, within)
+        else:
+            lost_up_to = max(lost_up_to, within)
+        race.memo[key] = (lost_up_to + 1) << bits | won_from
         return result
 
     def _search(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
