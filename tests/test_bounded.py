@@ -167,14 +167,32 @@ def pacman_like_board(seed: int) -> str:
     pacman, blinky, inky = rng.sample(cells, 3)
     rest = [c for c in cells if c not in (pacman, blinky, inky)]
     pellets = sorted(rng.sample(rest, max(2, len(rest) // 2)))
-    last = rng.choice([9, 11, 13])
+    return pacman_board_text(f"pacman-like {seed}", (width, height), north, east, (pacman, blinky, inky), pellets,
+                             rng.choice([9, 11, 13]))
+
+
+def pacman_board_text(name: str, size: tuple, north: list, east: list, pieces: tuple, pellets: list, last: int) -> str:
+    """A board file under the Pacman seed's rules with the last step ``last``: walls north and
+    east of the cells given, pacman, blinky and inky on ``pieces``, pellets on ``pellets``."""
+    pacman, blinky, inky = pieces
     return "\n".join([
-        f"name: pacman-like {seed}",
+        f"name: {name}",
         "rules: {use: pacman-3p, steps: {first: 1, last: " + str(last) + "}}",
-        f"size: [{width}, {height}]",
+        f"size: [{size[0]}, {size[1]}]",
         f"walls: {{north: {north}, east: {east}}}",
         f"pieces: {{pacman: {list(pacman)}, blinky: {list(blinky)}, inky: {list(inky)}}}",
         f"marks: {{pellet: {[list(c) for c in pellets]}}}", ""])
+
+
+def agrees_with_the_reference(board, role: str, kind: str, seed: int):
+    """solve's answer to ``role``'s ``kind`` question at the board's start, after checking it
+    against tests/reference.py (value, plies, win, survive, every move)."""
+    query = make_query(board, role, kind)
+    answer = solve(board, query)
+    got, want = _comparable(_got(answer), _expected(reference.reference_answer(
+        board, role, kind, query.position, None)), kind)
+    assert got == want, f"seed {seed} {role} {kind}\n{_diff(got, want)}"
+    return answer
 
 
 def _check_pacman_like(tmp_path, seeds) -> int:
@@ -184,12 +202,8 @@ def _check_pacman_like(tmp_path, seeds) -> int:
         path.write_text(pacman_like_board(seed), encoding="utf-8")
         board = load_board(path)
         for role, kind in (("pacman", "value"), ("pacman", "win"), ("blinky", "value")):
-            query = make_query(board, role, kind)
-            answer = solve(board, query)
+            answer = agrees_with_the_reference(board, role, kind, seed)
             assert (answer.stats.solver == "bounded") == (role == "pacman")   # blinky's scores: races
-            got, want = _comparable(_got(answer), _expected(reference.reference_answer(
-                board, role, kind, query.position, None)), kind)
-            assert got == want, f"seed {seed} {role} {kind}\n{_diff(got, want)}"
             checked += 1
     return checked
 

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import random
 
-import reference
-
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.solve.abstractpieces import build_abstract_game
 from gridsolve.solve.bounded import BoundedSearch
 from gridsolve.solve.quotient import bisimulation, representatives
-from gridsolve.solve.solver import solve
-from test_differential import _comparable, _diff, _expected, _got
+from test_bounded import agrees_with_the_reference, pacman_board_text
 
 
 def _plain(labels, successors) -> list[frozenset]:
@@ -85,14 +82,8 @@ def room_board(seed: int) -> str:
     blinky, inky = (hunter, roomed) if rng.random() < 0.5 else (roomed, hunter)
     rest = [c for c in main if c not in (pacman, hunter)]
     pellets = sorted(rng.sample(rest, max(2, len(rest) // 2)))
-    last = rng.choice([9, 11])
-    return "\n".join([
-        f"name: pacman-room {seed}",
-        "rules: {use: pacman-3p, steps: {first: 1, last: " + str(last) + "}}",
-        f"size: [{width}, {height}]",
-        f"walls: {{north: {north}, east: {east}}}",
-        f"pieces: {{pacman: {list(pacman)}, blinky: {list(blinky)}, inky: {list(inky)}}}",
-        f"marks: {{pellet: {[list(c) for c in pellets]}}}", ""])
+    return pacman_board_text(f"pacman-room {seed}", (width, height), north, east, (pacman, blinky, inky), pellets,
+                             rng.choice([9, 11]))
 
 
 def _check_rooms(tmp_path, seeds) -> int:
@@ -106,12 +97,7 @@ def _check_rooms(tmp_path, seeds) -> int:
         search = BoundedSearch(board, game, "pacman")
         assert len(set(search.canon)) < len(game), seed           # the room ghost's cells are merged
         for kind in ("value", "win"):
-            query = make_query(board, "pacman", kind)
-            answer = solve(board, query)
-            assert answer.stats.solver == "bounded"
-            got, want = _comparable(_got(answer), _expected(reference.reference_answer(
-                board, "pacman", kind, query.position, None)), kind)
-            assert got == want, f"seed {seed} {kind}\n{_diff(got, want)}"
+            assert agrees_with_the_reference(board, "pacman", kind, seed).stats.solver == "bounded"
             checked += 1
     return checked
 
