@@ -119,6 +119,7 @@ ASK_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml", "boards
               "boards/pacman3p.yaml", "boards/maze-runner-duel.yaml"]
 ASK_QUESTIONS = 1000
 ASK_CAP_S = 60.0      # a set stops after this many seconds; the rest is extrapolated from its pace
+ASK_TARGET_S = 60.0   # issue 21's target for the whole set of questions
 
 
 def question_lines(board, n: int, seed: int, line: bool) -> list[str]:
@@ -170,7 +171,7 @@ def ask_rows(args, run_worker, log) -> list[str]:
     board) and with lines (the boards the race solver answers: elsewhere the line costs nothing
     more), capped at ASK_CAP_S."""
     lines = [f"| board | questions | lines | answered (errors) | time (s) | first reply (s) | median of replies 2-100 (s) | "
-             f"median of the last 100 (s) | {ASK_QUESTIONS:,} questions (s) | < 20 s | check |",
+             f"median of the last 100 (s) | {ASK_QUESTIONS:,} questions (s) | < {ASK_TARGET_S:.0f} s | check |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for board in ASK_BOARDS:
         runs = {}
@@ -198,5 +199,5 @@ def ask_rows(args, run_worker, log) -> list[str]:
             lines.append(f"| {board} | {ASK_QUESTIONS:,} | {'yes' if line else 'no'} | {n} ({r['errors']}) | "
                          f"{r['total_s']:.1f} | {times[0]:.2f} | {fmt(early)} | {fmt(late)} | "
                          f"{whole:.0f}{'' if n == ASK_QUESTIONS else ' (extrapolated)'} | "
-                         f"{'met' if whole < 20 else f'**not met** ({whole / 20:.1f}×)'} | {check} |")
+                         f"{'met' if whole < ASK_TARGET_S else f'**not met** ({whole / ASK_TARGET_S:.1f}×)'} | {check} |")
     return lines
