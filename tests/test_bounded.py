@@ -17,6 +17,7 @@ from gridsolve.language.position import Query, make_query
 from gridsolve.solve.abstract import abstract_game
 from gridsolve.solve.bounded import BoundedSearch, applies, solve_bounded
 from gridsolve.solve.driver import format_move
+from gridsolve.solve.limits import Limits
 from gridsolve.solve.solver import solve
 from randomboards import random_mechanism_board
 from test_differential import _comparable, _diff, _expected, _got
@@ -292,6 +293,27 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
     asker.memo.forget()
     with pytest.raises(MemoryLimitError):
         asker.ask(second)
+
+
+def test_tables_holding_half_the_memory_limit_are_dropped_before_the_next_question(tmp_path, monkeypatch):
+    """The earlier questions' tables are dropped before a question when the process holds half
+    the memory limit more than before the first; the answer is the one solving it alone gives."""
+    from gridsolve.solve import boundedmemo
+    from gridsolve.solve.asker import Asker
+    path = tmp_path / "pacman-like-1.yaml"
+    path.write_text(pacman_like_board(1), encoding="utf-8")
+    board = load_board(path)
+    asker = Asker(board)
+    first, second, third = _asked_in_a_row(board, 1, 3)
+    asker.ask(first)
+    kept = asker.memo.solvers[("pacman", True)]
+    assert any(r.memo for r in kept.races.values())
+    asker.ask(second)
+    assert asker.memo.solvers[("pacman", True)] is kept              # under half the limit: kept
+    limit = Limits().memory
+    monkeypatch.setattr(boundedmemo, "resident", lambda: asker.memo.base + limit // 2 + 1)
+    assert _same(asker.ask(third), solve_bounded(board, third)) == {}
+    assert asker.memo.solvers[("pacman", True)] is not kept
 
 
 def test_the_team_tries_the_moves_that_take_an_item_first(tmp_path):
