@@ -246,7 +246,7 @@ class BoundedSearch:
         """How far the others' pieces stand from the collector (steps through open edges,
         summed): among moves alike for the avoided end, the others try the nearest first and
         the team the farthest (Pacman: the ghosts chase; 0.73x the positions of the moves'
-        order on six random questions of bench/ask.py, 0.4x where both ghosts hunt)."""
+        order on six random questions of bench/ask.py, 0.36-0.77x where both ghosts hunt)."""
         if not self.items.piece:
             return 0
         cells = self.game.cells[state]
