@@ -166,3 +166,22 @@ def test_the_mutation_search_and_the_walk_write_the_same_boards_for_the_same_see
     (tmp_path / "b").mkdir()
     assert run(tmp_path / "a") == run(tmp_path / "b")
     assert walked
+
+
+def test_a_board_found_fast_is_walked_from_once_the_next_is_slow():
+    """A board that took fewer than WALK_AFTER layouts starts no walk; once WALK_AFTER more
+    layouts have brought no board, the search walks away from it."""
+    from gridsolve.generate import generate as G
+    run = G._setup(G.request_from_options(like=LIKE, defaults=False, plies="12..", seed=5, out=Path("/nonexistent"),
+                                          timeout=100))
+    search = run.search(5)
+    layout = search._fresh(None)
+    search.stats.layouts = 3
+    search._accepted(layout)
+    assert search.walk is None and search.unwalked == layout
+    search.stats.layouts += _Search.WALK_AFTER - 1
+    search._propose(None)
+    assert search.walk is None and not search.walking
+    search.stats.layouts += 1
+    stepped = search._propose(None)
+    assert search.unwalked is None and search.walking and difference(stepped, layout) == 1

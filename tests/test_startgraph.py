@@ -12,10 +12,11 @@ import pytest
 
 from gridsolve.generate.genspec import Requirement, game_spec
 from gridsolve.generate.proposer import edges
+from gridsolve.generate import startgraph
 from gridsolve.generate.startgraph import StartGraph, StartVerdict, start_program
 from gridsolve.language.position import Position, Query
 from gridsolve.solve.solver import solve
-from gridsolve.verify.beeline import check_beeline
+from gridsolve.verify.beeline import _LOST, _WON, _BlindPlay, _shortest_paths, check_beeline
 
 from conftest import ROOT
 
@@ -102,3 +103,80 @@ def test_a_start_verdicts_share_of_winning_paths():
     assert StartVerdict(((1, 1), (2, 2)), 7, 4, 1).winning_share == 0.25
     assert StartVerdict(((1, 1), (2, 2)), 7, 0, 0).winning_share == 0.0
     assert not StartVerdict(((1, 1), (2, 2)), 7, 3, 0).trivial
+
+
+def _path_wins(graph: StartGraph, placed, path: list, left: int) -> bool:
+    """Does this one shortest path (cells after each move) win against every reply: the
+    verify module's blind play on a DAG of this path alone, over position tuples."""
+    start = (tuple(zip(("explorer", "mummy"), placed)), 0)
+    cells = [placed[0], *path]
+    dag = {a: [((b[0] - a[0], b[1] - a[1]), b)] for a, b in zip(cells, cells[1:])}
+    player = _BlindPlay(graph, graph.goals, 0, left)
+    opening = player.settle({start}, 0)
+    if opening is _WON or opening is _LOST:
+        return opening is _WON
+    return player.search(dag, placed[0], 0, len(path), *opening) is not None
+
+
+def _shortest(graph: StartGraph, placed) -> list[list]:
+    """Every shortest path of the explorer to the exit, the mummy frozen (cells after each move)."""
+    start = (tuple(zip(("explorer", "mummy"), placed)), 0)
+    dag, length, _ = _shortest_paths(graph, "explorer", start, graph.goals)
+    if length is None:
+        return []
+    out = []
+
+    def walk(cell, path):
+        if len(path) == length:
+            out.append(path)
+            return
+        for _, target in dag.get(cell, []):
+            walk(target, path + [target])
+    walk(placed[0], [])
+    return out
+
+
+@pytest.mark.parametrize("rules,seed", [(rules, seed) for rules in RULES for seed in (1, 4)])
+def test_the_survey_counts_each_winning_shortest_path(rules, seed):
+    """The survey's counts (shared by the starts with the mummy on one cell) against each
+    shortest path played out alone (5x4 boards where some starts have several shortest
+    paths and only some of them win)."""
+    board = random_layout(rules, (5, 4), seed)
+    graph, left = graph_of(board)
+    partly = 0
+    for verdict in graph.survey(1, left, left):
+        paths = _shortest(graph, verdict.placed)
+        winning = sum(_path_wins(graph, verdict.placed, path, left) for path in paths)
+        assert (verdict.paths, verdict.winning) == (min(len(paths), 16), min(winning, 16)), verdict
+        partly += 0 < verdict.winning < verdict.paths
+    assert partly > 0
+
+
+def test_starts_that_share_the_mummys_cell_share_their_counts(monkeypatch):
+    """One OthersPlay per mummy cell, its counts shared by the starts, gives what one
+    OthersPlay per start gives."""
+    board = random_layout("mummy-maze-2007", (5, 4), 1)
+    graph, left = graph_of(board)
+    shared = graph.survey(1, left, left)
+
+    shared_play = startgraph.OthersPlay
+
+    class Alone(shared_play):
+        def judge(self, start, cell):
+            return shared_play(self.play, self.frozen, self.remaining, self.limit).judge(start, cell)
+    monkeypatch.setattr(startgraph, "OthersPlay", Alone)
+    graph, left = graph_of(board)
+    assert graph.survey(1, left, left) == shared and len(shared) > 10
+
+
+def test_the_roots_are_the_compiled_position_terms():
+    board = random_layout("mummy-maze-2007", (3, 3), 1)
+    req = Requirement("win", (1, 49))
+    program = start_program(board, "explorer", req)
+    cells = tuple(startgraph.board_cells(board))
+    every, met = startgraph._placements(cells, 2, 0)
+    rules = board.rules
+    assert startgraph._roots(board, program.layout, cells, 2, 0) == [
+        program.layout.root_term(Position(tuple(zip(rules.roles, placed)), 0, rules.first_step), board)
+        for placed in every + met]
+    assert len(every) == 72 and all(p[0] in p[1:] for p in met)

@@ -40,6 +40,7 @@ from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
                     Verdict, judge, ranks_every_start, start_graph, start_ranks_of)
 from .mutation import Elites, difference, mutation
+from .fresh import connected_walls, open_goals
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
 from .jobs import generate_in_jobs, worker_seed
@@ -263,7 +264,7 @@ class Run:
                                           chase=not self.every_start, blind=not self.every_start)
         return _Search(Proposer(program, parts, seed, walks=self.every_start), self.spec, self.req,
                        self.every_start, seed, apart(self.structure, self.spec), self.structure.symmetry,
-                       self.structure.walls)
+                       self.structure.walls, any(kind == "mark" for kind, _, _ in self.structure.keep))
 
     def report(self) -> "Report":
         """An empty report of this run."""
@@ -399,13 +400,17 @@ class _Search:
 
     Good layouts come in neighbourhoods (most walls can be toggled without losing the start that
     makes the level), but the boards of one run must differ on :func:`apart` walls and marks.
-    So after a board that took WALK_AFTER layouts or more the search *walks away* from it: it
+    So after a board that took WALK_AFTER layouts or more (or, after one found sooner, once
+    WALK_AFTER more layouts have brought none) the search *walks away* from it: it
     toggles one wall at a time that the written board has as it is, keeps the step while the
     layout still offers a start
     (the steps may come near the written boards, they are not judged there), and offers the
     layout to the judge once it is far enough from every board written."""
 
     NEAR = 0.8            # share of proposals that mutate an elite (when there is one)
+    NEAR_SURVEYED = 0.2   # ... where levels must not be trivial: fresh layouts with the goal open hold one about
+                          # three times as often as before, and mutations stalled (8x8 2007, seeds 1-4: 5 levels in
+                          # 24-56 s; with 0.8 one seed of four wrote none in 100 s)
     TRIES = 4             # mutations tried before a fresh proposal (a mutation can break a constraint)
     CHASED = 6            # placements offered first: the hunters nearest the role (_chased)
     PER_LAYOUT = 4        # placements judged on one wall layout before the search moves on
@@ -417,7 +422,7 @@ class _Search:
     WALK_PATIENCE = 12    # failed steps in a row before a walk away from a written board is given up
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
-                 apart: int, symmetry: str | None = None, walls: tuple = (0, 0)):
+                 apart: int, symmetry: str | None = None, walls: tuple = (0, 0), kept_marks: bool = False):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
         self.apart, self.symmetry, self.walls = apart, symmetry, walls
         self.low = 0 if req.kind == RequireKind.SURVIVE else req.plies[0]   # start_ranks: 0 for every surviving start
@@ -434,6 +439,9 @@ class _Search:
         self.walk: list | None = None       # [the written layout walked from, the layout reached, failed steps]
         self.walking = False                # the layout being ranked is a step of the walk
         self.found_at = 0                   # the layouts ranked when the last board was written
+        self.unwalked = None                # the last board written, found fast, not walked from (yet)
+        self.open_goals = (bool(spec.marks) and set(spec.marks) <= set(spec.goal_marks) and symmetry is None
+                           and not kept_marks)  # fresh layouts: the goal marks open on every side
 
     def next(self, deadline: float | None, path: Path, title: str):
         """(board, layout, verdict) for the next candidate; None when no layout is left;
@@ -573,18 +581,23 @@ class _Search:
         self.proposer.keep_apart(layout, self.apart)
         self.elites.drop_near(layout, self.apart)
         self.written.append(layout)
+        self.unwalked = None
         if self.every_start and self.stats.layouts - self.found_at >= self.WALK_AFTER:
             self.walk = [layout, layout, 0]
+        elif self.every_start:
+            self.unwalked = layout
         self.found_at = self.stats.layouts
 
     def _propose(self, deadline) -> Layout | None:
         self.walking = False
+        if self.walk is None and self.unwalked is not None and self.stats.layouts - self.found_at >= self.WALK_AFTER:
+            self.walk, self.unwalked = [self.unwalked, self.unwalked, 0], None   # the next one is not as quick
         if self.walk is not None:
             layout = self._walk_step(deadline)
             if layout is not None:
                 self.walking = True
                 return layout
-        if self.every_start and self.random.random() < self.NEAR:
+        if self.every_start and self.random.random() < (self.NEAR_SURVEYED if self.surveyed else self.NEAR):
             board = self.spec.template
             for _ in range(self.TRIES):
                 parent = self.elites.parent()
@@ -625,16 +638,19 @@ class _Search:
         """Where starts must not be trivial: a layout away from the elites, its wall count drawn
         evenly from the lower half of the allowed range (clingo's random choices alone fill the range's top: on 8x8 Mummy Mazes
         non-trivial escapes are several times as common with 34 walls as with 45): random walls
-        of that count, all kept but a tenth of the edges and the marks (None: the proposer
-        refused TRIES of them)."""
+        of that count that keep the board connected (:func:`~gridsolve.generate.fresh.connected_walls`),
+        all kept but a tenth of the edges; with ``open_goals``, the goal marks on random cells
+        open on every side (:func:`~gridsolve.generate.fresh.open_goals`), else the marks left to
+        clingo (None: the proposer refused TRIES of them)."""
         low, high = self.walls
         for _ in range(self.TRIES):
             count = self.random.randint(low, (low + high) // 2)
-            walls = self.random.sample(self.edges, min(count, len(self.edges)))
+            marks, around = open_goals(self.random, self.spec) if self.open_goals else ((), frozenset())
+            walls = connected_walls(self.random, self.edges, count, around)
             anchor = Layout(frozenset((x, y) for kind, x, y in walls if kind == "north"),
-                            frozenset((x, y) for kind, x, y in walls if kind == "east"), (), ())
-            free = frozenset(self.random.sample(self.edges, len(self.edges) // 10))
-            layout = self.proposer.propose(_seconds(deadline), anchor, free, False)
+                            frozenset((x, y) for kind, x, y in walls if kind == "east"), (), marks)
+            free = frozenset(self.random.sample(self.edges, len(self.edges) // 10)) - around
+            layout = self.proposer.propose(_seconds(deadline), anchor, free, bool(marks))
             if layout is not None:
                 return layout
         return None

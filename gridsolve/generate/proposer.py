@@ -39,12 +39,15 @@ class Family:
     pieces: tuple
     marks: tuple
 
-    def constraint(self) -> str:
-        """The constraint that forbids the family."""
-        literals = [("" if wall else "not ") + f"wall({kind},{x},{y})" for (kind, x, y), wall in self.edges]
-        literals += [f"at({p},{x},{y})" for p, (x, y) in self.pieces]
-        literals += [f"mark({m},{x},{y})" for m, cells in self.marks for x, y in cells]
-        return ":- " + ", ".join(literals) + "."
+    def literals(self) -> list[tuple[clingo.Symbol, bool]]:
+        """The atoms of the layouts in the family, each with whether it holds there."""
+        out = [(clingo.Function("wall", [clingo.Function(kind), clingo.Number(x), clingo.Number(y)]), wall)
+               for (kind, x, y), wall in self.edges]
+        out += [(clingo.Function("at", [clingo.Function(p), clingo.Number(x), clingo.Number(y)]), True)
+                for p, (x, y) in self.pieces]
+        out += [(clingo.Function("mark", [clingo.Function(m), clingo.Number(x), clingo.Number(y)]), True)
+                for m, cells in self.marks for x, y in cells]
+        return out
 
 
 def edges(width: int, height: int) -> list[tuple]:
@@ -88,6 +91,7 @@ class Proposer:
             raise EncodingError(f"clingo could not ground encodings/generate.lp: {exc}") from exc
         self._atoms = [(sym, atom.literal) for name, arity in (("wall", 3), ("at", 3), ("mark", 3))
                        for atom in self.ctl.symbolic_atoms.by_signature(name, arity) for sym in [atom.symbol]]
+        self._literal = dict(self._atoms)
         self._forbidden = 0
         self._walks = walks               # keep_apart's constraints can be switched off (propose's apart)
         self._apart = False               # ... and they exist (they hold while apart_on is true)
@@ -124,10 +128,19 @@ class Proposer:
         return found[-1] if found else None
 
     def forbid(self, family: Family) -> None:
-        self._forbidden += 1
-        name = f"forbid_{self._forbidden}"
-        self.ctl.add(name, [], family.constraint())
-        self.ctl.ground([(name, [])])
+        """No later layout is in ``family``: one integrity constraint added to the ground
+        program through clingo's backend (no ground call: a ground call per rejected layout
+        took longer the more had been added, 60 ms after 500)."""
+        body = []
+        for symbol, holds in family.literals():
+            literal = self._literal.get(symbol)
+            if literal is None:             # an atom the program never derives
+                if holds:
+                    return                  # no layout is in the family
+                continue
+            body.append(literal if holds else -literal)
+        with self.ctl.backend() as backend:
+            backend.add_rule([], body)
 
     def keep_apart(self, layout: Layout, distance: int) -> None:
         """From now on, the layouts differ from ``layout`` on at least ``distance`` wall edges and

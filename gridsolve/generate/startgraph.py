@@ -10,6 +10,7 @@ writing it; tests/test_startgraph.py compares the two on random boards.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -26,6 +27,7 @@ from ..solve.limits import Limits
 from ..solve.retro import RaceGraph
 from ..solve.driver import race_limits
 from ..verify.beeline import _LOST, _WON, _BlindPlay, _cell, _shortest_paths
+from .startplay import GraphPlay, OthersPlay
 from dataclasses import dataclass
 from ..verify.expect import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
@@ -95,11 +97,6 @@ def board_cells(board: Board) -> list[tuple]:
     return [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
 
 
-def placements(board: Board) -> list[tuple]:
-    """Every placement of the roles' pieces on distinct cells (in role order)."""
-    return list(itertools.permutations(board_cells(board), len(board.rules.roles)))
-
-
 def query_kind(board: Board, role: str, kind: RequireKind) -> QueryKind:
     """The question that measures a layout for a requirement of ``kind``: the value query where
     the role's scores are constants or a win is asked (forcing the top score needs the values),
@@ -121,42 +118,63 @@ def start_program(board: Board, role: str, req: Requirement):
 class StartGraph:
     """The game graph of ``board``'s walls and marks from every placement of the pieces, with
     ``race``'s rank (``program.plan`` numbering) of every position; ``program`` is
-    :func:`start_program`'s."""
+    :func:`start_program`'s.  Positions are indexes into the graph; :meth:`index` and
+    :meth:`state` translate to and from the (pieces, side) tuples of :mod:`gridsolve.verify.beeline`."""
 
     def __init__(self, board: Board, role: str, req: Requirement, program, race: int):
         self.board, self.role, self.req = board, role, req
         rules = board.rules
         layout = program.layout
-        self.placements = placements(board)
-        roots = [layout.root_term(Position(tuple(zip(rules.roles, placed)), 0, rules.first_step), board)
-                 for placed in self.placements + self._met(board, role)]
+        self.roles = rules.roles
+        cells = tuple(board_cells(board))
+        at = None if beeline_unsupported(board) else rules.roles.index(role)
+        self.placements, met = _placements(cells, len(self.roles), at)
         budget = race_limits(board, layout, [program.query.position], Limits())
-        self.graph = graph = RaceGraph(board, layout, roots, budget)
+        self.graph = graph = RaceGraph(board, layout, _roots(board, layout, cells, len(self.roles), at), budget)
         attackers, targets = program.plan.races[race - 1]
         self.rank, _ = graph.ranks(attackers, targets, len(program.levels))
-        self.roles = rules.roles
-        self._states = [self._decode(numbers) for numbers in _fields(graph, 1 + 2 * len(self.roles)).tolist()]
-        self._number = {state: i for i, state in enumerate(self._states)}
-        self.starts = np.array([self._number.get(self._root_state(placed), -1) for placed in self.placements])
+        self._fields = _fields(graph, 1 + 2 * len(self.roles))
+        codes = self._codes(self._fields)
+        self._order = np.argsort(codes, kind="stable")
+        self._sorted = codes[self._order]
+        placed = np.array(self.placements, dtype=np.int64).reshape(len(self.placements), -1)
+        self.starts = self._lookup(self._codes(np.concatenate([np.zeros((len(placed), 1), np.int64), placed], 1)))
         self._look: dict = {}
         self.goals = set(goal_ends(board, role))
         self.side = rules.side_of(role)
+        self._play = None
 
     # - Positions ---
 
-    def _met(self, board: Board, role: str) -> list[tuple]:
-        """Where the beeline is defined: the role on another piece's cell, the others apart (the
-        positions its shortest paths may not pass; the graph holds them even where no line of
-        play reaches them)."""
-        if beeline_unsupported(board):
-            return []
-        at = board.rules.roles.index(role)
-        return sorted({placed[:at] + (placed[other],) + placed[at + 1:] for placed in self.placements
-                       for other in range(len(placed)) if other != at})
+    def _codes(self, fields: np.ndarray) -> np.ndarray:
+        """One number per row of ``fields`` (side, then each piece's x and y), as the
+        positions' numbering orders them (:class:`gridsolve.solve.factored.Numbering`)."""
+        height, cells = self.board.height, self.board.width * self.board.height
+        code = fields[:, 0].astype(np.int64)
+        for i in range(len(self.roles)):
+            code = code * cells + (fields[:, 1 + 2 * i] - 1) * height + fields[:, 2 + 2 * i] - 1
+        return code
 
-    def _decode(self, numbers: list) -> tuple:
-        """A position term's (pieces, side) from its first numbers, as :mod:`gridsolve.verify.beeline` keys them."""
-        return (tuple((r, (numbers[1 + 2 * i], numbers[2 + 2 * i])) for i, r in enumerate(self.roles)), numbers[0])
+    def _lookup(self, codes: np.ndarray) -> np.ndarray:
+        """The position index of each code, -1 where the graph does not hold it (where positions
+        differ in fields beyond the side and the cells, the last of them)."""
+        if not len(self._sorted):
+            return np.full(len(codes), -1)
+        at = np.maximum(np.searchsorted(self._sorted, codes, side="right") - 1, 0)
+        return np.where(self._sorted[at] == codes, self._order[at], -1)
+
+    def index(self, state: tuple) -> int:
+        """The index of ``state`` (pieces, side); KeyError when the graph does not hold it."""
+        fields = [state[1], *(v for _, cell in state[0] for v in cell)]
+        found = int(self._lookup(self._codes(np.array([fields], dtype=np.int64)))[0])
+        if found < 0:
+            raise KeyError(state)
+        return found
+
+    def state(self, i: int) -> tuple:
+        """Position ``i`` as (pieces, side), as :mod:`gridsolve.verify.beeline` keys positions."""
+        numbers = self._fields[i].tolist()
+        return (tuple((r, (numbers[1 + 2 * k], numbers[2 + 2 * k])) for k, r in enumerate(self.roles)), numbers[0])
 
     def _root_state(self, placed) -> tuple:
         return (tuple(zip(self.roles, placed)), 0)
@@ -164,9 +182,10 @@ class StartGraph:
     def start_ranks(self) -> dict:
         """Placement -> rank, for the placements whose race is forced (rank >= 0)."""
         out = {}
-        for placed, i in zip(self.placements, self.starts.tolist()):
-            if i >= 0 and self.rank[i] >= 0:
-                out[tuple(sorted(zip(self.roles, placed)))] = int(self.rank[i])
+        ranks = np.where(self.starts >= 0, self.rank[np.maximum(self.starts, 0)], -1).tolist()
+        for placed, rank in zip(self.placements, ranks):
+            if rank >= 0:
+                out[tuple(sorted(zip(self.roles, placed)))] = rank
         return out
 
     # - The beeline, played on the graph ---
@@ -179,34 +198,26 @@ class StartGraph:
         found = self._look.get(state)
         if found is not None:
             return found
-        i = self._number[state]
-        graph = self.graph
-        end = None if graph.outcome[i] < 0 else graph.ends[graph.outcome[i]]
+        i, play = self.index(state), self.play()
+        end = None if play.outcome[i] < 0 else self.graph.ends[play.outcome[i]]
         moves = {}
-        if end is None:
-            here = dict(state[0])
-            for j in self._successors(i):
-                after = self._states[j]
-                if state[1] == self.side:
-                    there = dict(after[0])[self.role]
-                    moves[(there[0] - here[self.role][0], there[1] - here[self.role][1])] = after
-                else:
-                    moves[j] = after
+        if end is None and state[1] == self.side:
+            moves = {step: self.state(j) for step, j in play.role_moves(i).items()}
+        elif end is None:
+            moves = {j: self.state(j) for j in play.successors(i)}
         found = self._look[state] = (end, moves)
         return found
 
     def fetch(self, states) -> None:
         """(The beeline's games fetch positions ahead in one call; the graph holds them all.)"""
 
-    def _successors(self, i: int) -> list[int]:
-        if not hasattr(self, "_succ"):
-            graph = self.graph
-            dst = np.repeat(np.arange(graph.n, dtype=np.int32), np.diff(graph.start))
-            order = np.argsort(graph.pred, kind="stable")
-            self._succ_dst = dst[order]
-            self._succ = np.zeros(graph.n + 1, dtype=np.int64)
-            np.cumsum(np.bincount(graph.pred, minlength=graph.n), out=self._succ[1:])
-        return self._succ_dst[self._succ[i]:self._succ[i + 1]].tolist()
+    def play(self) -> GraphPlay:
+        """The graph as the blind play reads it (by position index), made once."""
+        if self._play is None:
+            at = 1 + 2 * self.roles.index(self.role)
+            goals = {k for k, end in enumerate(self.graph.ends) if end in self.goals}
+            self._play = GraphPlay(self.graph, self._fields[:, at], self._fields[:, at + 1], goals, self.side)
+        return self._play
 
     def beeline_wins(self, placed: tuple, remaining: int) -> bool | None:
         """Does a shortest path win from the start ``placed`` (cells in role order), the
@@ -232,111 +243,57 @@ class StartGraph:
     def survey(self, low: int, high: int, remaining: int) -> list[StartVerdict] | None:
         """The starts whose rank lies in ``low``..``high`` with their shortest paths counted
         and played out (None: the beeline is not defined here, or the graph lacks a position
-        the count needs).  The shortest paths of every start come from one walk back from the
-        goal per placement of the others (the role's moves with the others frozen)."""
+        the count needs).  The starts that share the others' cells share one
+        :class:`~gridsolve.generate.startplay.OthersPlay`: one walk back from the goal, and
+        the counts of winning paths from each cell and frontier."""
         if beeline_unsupported(self.board) or self.side != 0:
             return None
-        try:
-            out = []
-            distances: dict = {}
-            for placed, i in zip(self.placements, self.starts.tolist()):
-                if i < 0 or not low <= self.rank[i] <= high:
-                    continue
-                state = self._root_state(placed)
-                others = tuple(p for p in state[0] if p[0] != self.role)
-                if others not in distances:
-                    distances[others] = self._goal_distances(state)
-                out.append(self._judge_start(placed, state, distances[others], remaining))
-            return out
-        except (KeyError, LimitError):
-            return None
-
-    def _frozen(self, state: tuple, cell: tuple) -> tuple:
-        return (tuple((p, cell if p == self.role else c) for p, c in state[0]), self.side)
-
-    def _goal_distances(self, state: tuple) -> tuple[dict, dict]:
-        """With the others frozen as in ``state``: the role's steps to a goal from every cell
-        (cells where another end holds are not passed), and the DAG of the shortest paths
-        ({cell: [(move, next cell), ...]}, the moves that bring the role one step nearer)."""
+        at = self.roles.index(self.role)
+        ranks = np.where(self.starts >= 0, self.rank[np.maximum(self.starts, 0)], -1)
+        chosen = np.flatnonzero((self.starts >= 0) & (ranks >= low) & (ranks <= high)).tolist()
+        out, groups = [], {}
         cells = board_cells(self.board)
-        ahead, ends = {}, {}
-        for cell in cells:
-            end, moves = self.look(self._frozen(state, cell))
-            ends[cell] = end
-            ahead[cell] = {} if end is not None else {m: _cell(after, self.role) for m, after in moves.items()}
-        behind: dict = {}
-        for cell, moves in ahead.items():
-            for move, target in moves.items():
-                behind.setdefault(target, []).append(cell)
-        distance = {cell: 0 for cell in cells if ends[cell] in self.goals}
-        level = list(distance)
-        while level:
-            following = []
-            for target in level:
-                for cell in behind.get(target, ()):
-                    if cell not in distance:
-                        distance[cell] = distance[target] + 1
-                        following.append(cell)
-            level = following
-        dag = {cell: [(m, t) for m, t in moves.items() if distance.get(t) == distance[cell] - 1]
-               for cell, moves in ahead.items() if cell in distance and distance[cell] > 0}
-        return distance, dag
-
-    def _judge_start(self, placed: tuple, state: tuple, frozen: tuple, remaining: int) -> StartVerdict:
-        distance, dag = frozen
-        rank = int(self.rank[self._number[state]])
-        origin = _cell(state, self.role)
-        if origin not in distance:
-            return StartVerdict(placed, rank, 0, 0)
-        length = distance[origin]
-        paths = min(PATH_LIMIT, _paths(dag, origin, length))
-        player = _BlindPlay(self, self.goals, self.side, remaining)
-        opening = player.settle({state}, 0)
-        if opening is _WON or opening is _LOST:
-            return StartVerdict(placed, rank, paths, paths if opening is _WON else 0)
-        return StartVerdict(placed, rank, paths, min(paths, _winning_paths(player, dag, origin, length, *opening)))
+        for k in chosen:
+            placed = self.placements[k]
+            others = placed[:at] + placed[at + 1:]
+            group = groups.get(others)
+            if group is None:
+                frozen = self._lookup(self._codes(np.array(
+                    [[self.side, *(v for cell in placed[:at] + (c,) + placed[at + 1:] for v in cell)] for c in cells],
+                    dtype=np.int64))).tolist()
+                if min(frozen) < 0:
+                    return None
+                group = groups[others] = OthersPlay(self.play(), dict(zip(cells, frozen)), remaining, PATH_LIMIT)
+            paths, winning = group.judge(int(self.starts[k]), placed[at])
+            out.append(StartVerdict(placed, int(ranks[k]), paths, winning))
+        return out
 
 
-def _paths(dag: dict, origin, length: int) -> int:
-    """Paths of ``length`` moves from ``origin`` in the DAG of shortest paths (each ends on a goal)."""
-    counts = {}
+@functools.lru_cache(maxsize=8)
+def _placements(cells: tuple, roles: int, at: int | None) -> tuple[list, list]:
+    """Every placement of ``roles`` pieces on distinct ``cells`` (in role order), and where
+    the beeline is defined (``at``: the role's place in the order, else None) the role on
+    another piece's cell, the others apart (the positions its shortest paths may not pass;
+    the graph holds them even where no line of play reaches them)."""
+    every = list(itertools.permutations(cells, roles))
+    if at is None:
+        return every, []
+    return every, sorted({placed[:at] + (placed[other],) + placed[at + 1:] for placed in every
+                          for other in range(roles) if other != at})
 
-    def count(cell, k):
-        if k == length:
-            return 1
-        if (cell, k) not in counts:
-            counts[(cell, k)] = sum(count(t, k + 1) for _, t in dag.get(cell, []))
-        return counts[(cell, k)]
-    return count(origin, 0)
+
+def _roots(board: Board, layout, cells: tuple, roles: int, at: int | None) -> list[str]:
+    """The position terms of every placement (and the role on another's cell), side 0 to move."""
+    every, met = _placements(cells, roles, at)
+    if layout.variables():          # fields beyond the side and the cells: the compiled term of each
+        rules = board.rules
+        return [layout.root_term(Position(tuple(zip(rules.roles, placed)), 0, rules.first_step), board)
+                for placed in every + met]
+    return _plain_roots(cells, roles, at)
 
 
-def _winning_paths(player: _BlindPlay, dag: dict, origin, length: int, frontier: frozenset, ply: int) -> int:
-    """How many shortest paths from ``origin`` win against every reply, played from the
-    ``frontier`` at ``ply`` (a path that wins before its end counts with every continuation)."""
-    memo: dict = {}
-
-    def count(cell, k, frontier, ply) -> int:
-        if k == length:
-            return 0
-        key = (cell, frontier, ply)
-        if key in memo:
-            return memo[key]
-        total = 0
-        for move, target in dag.get(cell, []):
-            moved = set()
-            for state in frontier:
-                after = player.game.look(state)[1].get(move)
-                if after is None:
-                    break
-                moved.add(after)
-            else:
-                outcome = player.settle(moved, ply + 1)
-                if outcome is _WON:
-                    total += _paths(dag, target, length - k - 1)
-                elif outcome is not _LOST:
-                    total += count(target, k + 1, *outcome)
-            if total >= PATH_LIMIT:
-                break
-        memo[key] = total
-        return total
-    return count(origin, 0, frontier, ply)
+@functools.lru_cache(maxsize=8)
+def _plain_roots(cells: tuple, roles: int, at: int | None) -> list[str]:
+    """:func:`_roots` where the position term is the side and the cells alone."""
+    every, met = _placements(cells, roles, at)
+    return [f"s(0,{','.join(f'{x},{y}' for x, y in placed)})" for placed in every + met]

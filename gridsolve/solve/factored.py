@@ -101,6 +101,19 @@ def _arguments(term: str) -> list[int]:
         return [a.number for a in clingo.parse_term(term).arguments]
 
 
+def _root_fields(roots: list[str], width: int) -> np.ndarray:
+    """The first ``width`` arguments of the position terms ``roots`` (text), as rows: read in
+    one pass where every term is written plainly with ``width`` arguments (``s(0,1,2,3,4)``),
+    else term by term."""
+    terms = [r.strip() for r in roots]
+    if all(t.startswith("s(") and t.count(",") == width - 1 for t in terms):
+        try:
+            return np.array(",".join(t[2:-1] for t in terms).split(","), dtype=np.int64).reshape(len(terms), width)
+        except ValueError:
+            pass
+    return np.array([_arguments(t)[:width] for t in terms], dtype=np.int64).reshape(len(terms), width)
+
+
 def _numbers(rows: np.ndarray) -> np.ndarray:
     """The int32 values of raw clingo number symbols."""
     if rows.size and np.any((rows >> np.uint64(32)) != np.uint64(NUMBER_TAG >> 32)):
@@ -245,7 +258,7 @@ class FactoredGraph:
 
         seen = np.zeros(numbering.size, dtype=bool)
         fresh = np.zeros(numbering.size, dtype=bool)
-        start = distinct(np.array([numbering.number(_arguments(r)) for r in roots], dtype=np.int64))
+        start = distinct(numbering.numbers(_root_fields(roots, 1 + 2 * numbering.pieces)))
         seen[start] = True
         levels, sources, targets = [start], [], []
         frontier = start
