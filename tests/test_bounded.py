@@ -17,6 +17,7 @@ from gridsolve.language.position import Query, make_query
 from gridsolve.solve.abstract import abstract_game
 from gridsolve.solve.bounded import BoundedSearch, applies, solve_bounded
 from gridsolve.solve.driver import format_move
+from gridsolve.solve.limits import Limits
 from gridsolve.solve.solver import solve
 from randomboards import random_mechanism_board
 from test_differential import _comparable, _diff, _expected, _got
@@ -167,14 +168,32 @@ def pacman_like_board(seed: int) -> str:
     pacman, blinky, inky = rng.sample(cells, 3)
     rest = [c for c in cells if c not in (pacman, blinky, inky)]
     pellets = sorted(rng.sample(rest, max(2, len(rest) // 2)))
-    last = rng.choice([9, 11, 13])
+    return pacman_board_text(f"pacman-like {seed}", (width, height), north, east, (pacman, blinky, inky), pellets,
+                             rng.choice([9, 11, 13]))
+
+
+def pacman_board_text(name: str, size: tuple, north: list, east: list, pieces: tuple, pellets: list, last: int) -> str:
+    """A board file under the Pacman seed's rules with the last step ``last``: walls north and
+    east of the cells given, pacman, blinky and inky on ``pieces``, pellets on ``pellets``."""
+    pacman, blinky, inky = pieces
     return "\n".join([
-        f"name: pacman-like {seed}",
+        f"name: {name}",
         "rules: {use: pacman-3p, steps: {first: 1, last: " + str(last) + "}}",
-        f"size: [{width}, {height}]",
+        f"size: [{size[0]}, {size[1]}]",
         f"walls: {{north: {north}, east: {east}}}",
         f"pieces: {{pacman: {list(pacman)}, blinky: {list(blinky)}, inky: {list(inky)}}}",
         f"marks: {{pellet: {[list(c) for c in pellets]}}}", ""])
+
+
+def agrees_with_the_reference(board, role: str, kind: str, seed: int):
+    """solve's answer to ``role``'s ``kind`` question at the board's start, after checking it
+    against tests/reference.py (value, plies, win, survive, every move)."""
+    query = make_query(board, role, kind)
+    answer = solve(board, query)
+    got, want = _comparable(_got(answer), _expected(reference.reference_answer(
+        board, role, kind, query.position, None)), kind)
+    assert got == want, f"seed {seed} {role} {kind}\n{_diff(got, want)}"
+    return answer
 
 
 def _check_pacman_like(tmp_path, seeds) -> int:
@@ -184,12 +203,8 @@ def _check_pacman_like(tmp_path, seeds) -> int:
         path.write_text(pacman_like_board(seed), encoding="utf-8")
         board = load_board(path)
         for role, kind in (("pacman", "value"), ("pacman", "win"), ("blinky", "value")):
-            query = make_query(board, role, kind)
-            answer = solve(board, query)
+            answer = agrees_with_the_reference(board, role, kind, seed)
             assert (answer.stats.solver == "bounded") == (role == "pacman")   # blinky's scores: races
-            got, want = _comparable(_got(answer), _expected(reference.reference_answer(
-                board, role, kind, query.position, None)), kind)
-            assert got == want, f"seed {seed} {role} {kind}\n{_diff(got, want)}"
             checked += 1
     return checked
 
@@ -280,8 +295,29 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
         asker.ask(second)
 
 
+def test_tables_holding_half_the_memory_limit_are_dropped_before_the_next_question(tmp_path, monkeypatch):
+    """The earlier questions' tables are dropped before a question when the process holds half
+    the memory limit more than before the first; the answer is the one solving it alone gives."""
+    from gridsolve.solve import boundedmemo
+    from gridsolve.solve.asker import Asker
+    path = tmp_path / "pacman-like-1.yaml"
+    path.write_text(pacman_like_board(1), encoding="utf-8")
+    board = load_board(path)
+    asker = Asker(board)
+    first, second, third = _asked_in_a_row(board, 1, 3)
+    asker.ask(first)
+    kept = asker.memo.solvers[("pacman", True)]
+    assert any(r.memo for r in kept.races.values())
+    asker.ask(second)
+    assert asker.memo.solvers[("pacman", True)] is kept              # under half the limit: kept
+    limit = Limits().memory
+    monkeypatch.setattr(boundedmemo, "resident", lambda: asker.memo.base + limit // 2 + 1)
+    assert _same(asker.ask(third), solve_bounded(board, third)) == {}
+    assert asker.memo.solvers[("pacman", True)] is not kept
+
+
 def test_the_team_tries_the_moves_that_take_an_item_first(tmp_path):
-    """attack_order: the same moves as plies_from, those that take an item before the others
+    """attack_order: the same moves as merged, those that take an item before the others
     (and, within each group, the search order); on the corridor pacman's east step eats."""
     board = _corridor(tmp_path)
     query = make_query(board, "pacman")
@@ -304,7 +340,7 @@ def test_the_team_tries_the_moves_that_take_an_item_first(tmp_path):
             if game.turn[state] not in solver.team_turns:
                 continue
             order = solver.attack_order(state, items)
-            assert sorted(order, key=id) == sorted(solver.plies_from(state), key=id)
+            assert sorted(order, key=id) == sorted(solver.merged(state), key=id)
             eats = [bool(items & ~keep) for _, _, keep in order]
             assert eats == sorted(eats, reverse=True), (seed, state)
             search = solver.search_order(state, True)

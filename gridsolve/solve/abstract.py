@@ -52,26 +52,39 @@ class AbstractGame:
     ground_s: float = 0.0
     ground_atoms: int = 0
     ground_rules: int = 0
+    numbering: object = None    # joined by pieces (gridsolve/solve/abstractpieces.py): positions by number
+    keys: object = None         # ... the sorted numbers of positions 0..n-1 (then no terms nor index)
 
     def __len__(self) -> int:
-        return len(self.terms)
+        return len(self.turn)
+
+    def find(self, position: Position) -> int | None:
+        """The index of ``position``, None where the roots do not reach it."""
+        term = clingo.parse_term(self.layout.root_term(position, self.board))
+        if self.numbering is None:
+            return self.index.get(term)
+        args = [a.number for a in term.arguments]
+        if len(args) != 1 + 2 * self.numbering.pieces or not self.numbering.holds(args):
+            return None
+        key = self.numbering.number(args)
+        i = int(self.keys.searchsorted(key))
+        return i if i < len(self.keys) and int(self.keys[i]) == key else None
 
     def stops(self, i: int) -> bool:
         """The game stops at ``i`` whatever the plies left: an end holds, or the side to move has no move."""
         return self.outcome[i] is not None or not self.succ[i]
 
     def state_of(self, position: Position) -> int:
-        term = self.layout.root_term(position, self.board)
-        found = self.index.get(clingo.parse_term(term))
+        found = self.find(position)
         if found is None:
-            raise EncodingError(f"the position {term} is not in the abstract game")
+            raise EncodingError(f"the position {self.layout.root_term(position, self.board)} is not in the abstract game")
         return found
 
     def retrograde(self, attackers: set[int], target) -> list[int]:
         """The fewest plies in which the sides ``attackers`` (turns entries) force a position
         where ``target(i)`` holds, for every position (UNFORCED where they cannot); the others
         delay.  A position that stops without meeting the target is lost for the attackers."""
-        n = len(self.terms)
+        n = len(self)
         rank = [UNFORCED] * n
         preds: list[list[int]] = [[] for _ in range(n)]
         left = [0] * n
@@ -152,7 +165,7 @@ def abstract_game(board: Board, positions: list[Position]) -> AbstractGame:
         i, entry = number(atom.symbol.arguments[0]), atom.symbol.arguments[1].number - 1
         if game.tmatch[i] is None or entry < game.tmatch[i]:
             game.tmatch[i] = entry
-    for i in range(len(game.terms)):
+    for i in range(len(game)):
         if game.outcome[i] is not None:
             game.succ[i] = []
         game.succ[i].sort(key=lambda edge: edge[0])

@@ -5,18 +5,20 @@ and one :class:`~gridsolve.solve.bounded.BoundedSearch` per role: the races' tra
 tables are keyed by the abstract position, the items left and whether the plies asked are all
 that are left, not by the question's root nor its horizon, so a race forced (or not) for one
 question is known for every later one.  A question at a position the abstract game does not
-reach grounds it again with that position as one more root (the tables start over).
+reach grounds it again with that position as one more root (the tables start over).  When the
+tables of earlier questions hold half the memory limit, a question starts without them: far-apart
+questions share little, and a search that fills the limit halfway through is asked again from
+nothing (:class:`~gridsolve.solve.asker.Asker`).
 """
 from __future__ import annotations
-
-import clingo
 
 from ..compile.state import layout_for
 from ..language.model import Board
 from ..language.position import Position, Query
-from .abstract import AbstractGame, abstract_game
+from .abstract import AbstractGame
+from .abstractpieces import build_abstract_game
 from .bounded import BoundedSearch
-from .limits import LimitGuard, Limits, estimate_positions
+from .limits import LimitGuard, Limits, estimate_positions, resident
 
 
 class BoundedMemo:
@@ -33,8 +35,7 @@ class BoundedMemo:
         self.groundings = 0
 
     def _reaches(self, position: Position) -> bool:
-        term = clingo.parse_term(self.game.layout.root_term(position, self.board))
-        return term in self.game.index
+        return self.game.find(position) is not None
 
     def solver(self, query: Query, limits: Limits, prune: bool, guard: LimitGuard) -> tuple[AbstractGame, BoundedSearch]:
         """The abstract game and the solver of ``query``'s role, with ``limits`` and ``guard``
@@ -48,8 +49,10 @@ class BoundedMemo:
                 self.roots.append(query.position)
             self.game, self.solvers = None, {}
             guard.before(estimate_positions(self.board, layout_for(self.board, set()), self.roots), self.board)
-            self.game = abstract_game(self.board, self.roots)
+            self.game = build_abstract_game(self.board, self.roots, guard)
             self.groundings += 1
+        if resident() - self.base > limits.memory // 2:
+            self.forget()       # half the limit held by earlier questions: start this one with room
         key = (query.role, prune)
         solver = self.solvers.get(key)
         if solver is None:
