@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gridsolve.generate.generate import Request, _setup
+from gridsolve.generate.generate import Request, _Search, _setup
 from gridsolve.generate.genspec import Requirement, game_spec
 from gridsolve.generate.levelfile import board_text
 from gridsolve.generate.lengthen import Lengthening, lengthening_score
@@ -168,7 +168,8 @@ def climb(seed: int, candidates: int = 200) -> list:
     return seen
 
 
-def test_a_search_on_the_walk_writes_a_long_non_trivial_escape_and_the_same_for_the_same_seed():
+def test_a_search_on_the_walk_writes_a_long_non_trivial_escape_and_the_same_for_the_same_seed(monkeypatch):
+    monkeypatch.setattr(_Search, "LENGTHEN_ABOVE", 16)       # the walk for a 17-ply band
     seen = climb(5)
     board, verdict = seen[-1]
     assert verdict.accepted and verdict.answer.win_plies >= 17
@@ -204,3 +205,10 @@ def test_when_no_start_is_non_trivial_the_message_names_the_longest_the_walk_rea
     assert finding.endswith("a level that is not trivial is the rarest part (the longest non-trivial start seen: "
                             "17 plies)")
     assert hints[:2] == ["--allow-trivial", "fewer plies (--plies 17..)"]
+
+
+def test_the_walk_runs_only_where_the_band_starts_above_what_the_search_writes_alone():
+    spec = game_spec(None, LIKE, None, ROOT / "boards", None)
+    assert _Search(None, spec, Requirement("win", (12, 49)), True, 1, 10).lengthening is None
+    assert _Search(None, spec, Requirement("win", (21, 49)), True, 1, 10).lengthening is not None
+    assert _Search(None, spec, Requirement("win", (21, 49), True), True, 1, 10).lengthening is None   # trivial ok

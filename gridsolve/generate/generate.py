@@ -424,6 +424,9 @@ class _Search:
     WALK_PATIENCE = 12    # failed steps in a row before a walk away from a written board is given up
     LENGTHEN = 0.9        # share of proposals that step the lengthening walk, while there is one
                           # (half of them while the search also walks away from a written board)
+    LENGTHEN_ABOVE = 17   # the walk runs where the band starts above this many plies: below, the search alone
+                          # writes non-trivial 2007 escapes in seconds (13 to 17 plies), and a walk taking most
+                          # proposals delayed its first level (--plies 12.., seed 1: 24.5 s -> 64 s)
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
                  apart: int, symmetry: str | None = None, walls: tuple = (0, 0), kept_marks: bool = False):
@@ -446,7 +449,8 @@ class _Search:
         self.unwalked = None                # the last board written, found fast, not walked from (yet)
         self.open_goals = (bool(spec.marks) and set(spec.marks) <= set(spec.goal_marks) and symmetry is None
                            and not kept_marks)  # fresh layouts: the goal marks open on every side
-        self.lengthening = Lengthening(self.random) if self.surveyed and every_start else None
+        self.lengthening = (Lengthening(self.random) if self.surveyed and every_start
+                            and self.low > self.LENGTHEN_ABOVE else None)
         self.lengthening_step = False       # the layout being ranked is a step of the lengthening walk
 
     def next(self, deadline: float | None, path: Path, title: str):
