@@ -39,6 +39,7 @@ from .metrics import DIFFICULTY, METRICS, Metrics
 from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
                     Verdict, judge, ranks_every_start, start_graph, start_ranks_of)
+from .lengthen import Lengthening
 from .mutation import Elites, difference, mutation
 from .fresh import connected_walls, open_goals
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
@@ -120,6 +121,7 @@ class SearchStats:
     allowed: int = 0                # layouts where the non-trivial constraint left one of them
     longest: int | None = None      # the most plies of a forced end seen (within the band's upper end)
     longest_offered: int | None = None   # ... of a start that meets the request (not trivial, where asked)
+    climbed: int | None = None      # the longest non-trivial start the lengthening walk reached
 
     def seen(self, top: int | None) -> None:
         if top is not None and (self.longest is None or top > self.longest):
@@ -420,6 +422,11 @@ class _Search:
     WALK_AFTER = 20       # a board that took this many layouts or more starts a walk (where boards are common,
                           # fresh layouts find the next one sooner than 17 steps of a walk)
     WALK_PATIENCE = 12    # failed steps in a row before a walk away from a written board is given up
+    LENGTHEN = 0.9        # share of proposals that step the lengthening walk, while there is one
+                          # (half of them while the search also walks away from a written board)
+    LENGTHEN_ABOVE = 17   # the walk runs where the band starts above this many plies: below, the search alone
+                          # writes non-trivial 2007 escapes in seconds (13 to 17 plies), and a walk taking most
+                          # proposals delayed its first level (--plies 12.., seed 1: 24.5 s -> 64 s)
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
                  apart: int, symmetry: str | None = None, walls: tuple = (0, 0), kept_marks: bool = False):
@@ -442,6 +449,9 @@ class _Search:
         self.unwalked = None                # the last board written, found fast, not walked from (yet)
         self.open_goals = (bool(spec.marks) and set(spec.marks) <= set(spec.goal_marks) and symmetry is None
                            and not kept_marks)  # fresh layouts: the goal marks open on every side
+        self.lengthening = (Lengthening(self.random) if self.surveyed and every_start
+                            and self.low > self.LENGTHEN_ABOVE else None)
+        self.lengthening_step = False       # the layout being ranked is a step of the lengthening walk
 
     def next(self, deadline: float | None, path: Path, title: str):
         """(board, layout, verdict) for the next candidate; None when no layout is left;
@@ -472,7 +482,12 @@ class _Search:
         ranks = start_ranks_of(graph, board, self.req)
         self._count(ranks)
         floor = max(1, self.low - self.BELOW)
+        if self.lengthening is not None:
+            floor = min(floor, self.lengthening.floor())
         survey = graph.survey(floor, self.req.plies[1], self.req.left(board)) if self.surveyed else None
+        if self.lengthening is not None:
+            self.lengthening.ranked(layout, survey, self.lengthening_step)
+            self.stats.climbed = self.lengthening.longest or None
         if survey is not None:
             offered = {tuple(sorted(zip(board.rules.roles, s.placed))): s.rank for s in survey
                        if not s.trivial and s.rank >= self.low}
@@ -484,6 +499,9 @@ class _Search:
             self.stats.longest_offered = max(top, self.stats.longest_offered or 0)
         if self.walking:
             offered = self._stepped(layout, offered)
+        elif self.lengthening_step and self.written and \
+                min(difference(layout, written) for written in self.written) < self.apart:
+            offered = {}                    # a step may come near a written board: not a board of its own
         self.current = (board, layout, offered, score)
         self.judged_here = 0
 
@@ -589,9 +607,20 @@ class _Search:
         self.found_at = self.stats.layouts
 
     def _propose(self, deadline) -> Layout | None:
-        self.walking = False
+        self.walking = self.lengthening_step = False
         if self.walk is None and self.unwalked is not None and self.stats.layouts - self.found_at >= self.WALK_AFTER:
             self.walk, self.unwalked = [self.unwalked, self.unwalked, 0], None   # the next one is not as quick
+        share = self.LENGTHEN if self.walk is None else 0.5      # the walk away from a written board: every other
+        if self.lengthening is not None and self.lengthening.active and self.random.random() < share:
+            board = self.spec.template
+
+            def propose(keep, free, marks, flip):
+                return self.proposer.propose(_seconds(deadline), keep, free, marks, flip=flip, apart=False)
+            layout = self.lengthening.step(propose, self.edges, self.symmetry, board.width, board.height,
+                                           bool(self.spec.marks), self.TRIES)
+            if layout is not None:
+                self.lengthening_step = True
+                return layout
         if self.walk is not None:
             layout = self._walk_step(deadline)
             if layout is not None:
@@ -1009,8 +1038,10 @@ def diagnosis(report: Report) -> tuple[str, list[str]]:
                    if not stats.allowed else
                    f"the non-trivial constraint allowed starts on {stats.allowed} of them only, and the exact "
                    f"check judged {rejected.get(TRIVIAL, 0)} trivial")
-                + ": a level that is not trivial is the rarest part",
-                ["--allow-trivial", fewer, *variants])
+                + ": a level that is not trivial is the rarest part"
+                + (f" (the longest non-trivial start seen: {stats.climbed} plies)" if stats.climbed else ""),
+                ["--allow-trivial", f"fewer plies (--plies {stats.climbed}..)" if stats.climbed and stats.climbed < low
+                 else fewer, *variants])
     if not stats.layouts and rejected:
         reason, _ = rejected.most_common(1)[0]
         hint = {TRIVIAL: "--allow-trivial", NO_WIN: fewer, TOO_SLOW: fewer, TOO_FAST: "more plies",
