@@ -61,10 +61,15 @@ def _same(a, b) -> dict:
     return {k: (da[k], db[k]) for k in FIELDS if da[k] != db[k]}
 
 
-def _corridor(tmp_path):
-    path = tmp_path / "corridor.yaml"
-    path.write_text(CORRIDOR, encoding="utf-8")
+def board_from_text(tmp_path, stem: str, text: str):
+    """The board ``text`` written to ``tmp_path/STEM.yaml`` and loaded from there."""
+    path = tmp_path / f"{stem}.yaml"
+    path.write_text(text, encoding="utf-8")
     return load_board(path)
+
+
+def _corridor(tmp_path):
+    return board_from_text(tmp_path, "corridor", CORRIDOR)
 
 
 def test_corridor_by_hand(tmp_path):
@@ -106,9 +111,7 @@ def test_bounds_change_no_answer_on_the_corridor(tmp_path):
 def _item_boards(tmp_path, seeds):
     for seed in seeds:
         rb = random_mechanism_board(seed)
-        path = tmp_path / f"mech-{seed}.yaml"
-        path.write_text(rb.text, encoding="utf-8")
-        board = load_board(path)
+        board = board_from_text(tmp_path, f"mech-{seed}", rb.text)
         if board.rules.collect:
             yield seed, board
 
@@ -199,9 +202,7 @@ def agrees_with_the_reference(board, role: str, kind: str, seed: int):
 def _check_pacman_like(tmp_path, seeds) -> int:
     checked = 0
     for seed in seeds:
-        path = tmp_path / f"pacman-like-{seed}.yaml"
-        path.write_text(pacman_like_board(seed), encoding="utf-8")
-        board = load_board(path)
+        board = board_from_text(tmp_path, f"pacman-like-{seed}", pacman_like_board(seed))
         for role, kind in (("pacman", "value"), ("pacman", "win"), ("blinky", "value")):
             answer = agrees_with_the_reference(board, role, kind, seed)
             assert (answer.stats.solver == "bounded") == (role == "pacman")   # blinky's scores: races
@@ -243,9 +244,7 @@ def _check_shared_memo(tmp_path, seeds) -> int:
     from gridsolve.solve.asker import Asker
     checked = 0
     for seed in seeds:
-        path = tmp_path / f"pacman-like-{seed}.yaml"
-        path.write_text(pacman_like_board(seed), encoding="utf-8")
-        board = load_board(path)
+        board = board_from_text(tmp_path, f"pacman-like-{seed}", pacman_like_board(seed))
         asker = Asker(board)
         for query in _asked_in_a_row(board, seed, 12):
             shared = asker.ask(query)
@@ -272,9 +271,7 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
     from gridsolve.errors import MemoryLimitError
     from gridsolve.solve import asker as asker_module
     from gridsolve.solve.asker import Asker
-    path = tmp_path / "pacman-like-0.yaml"
-    path.write_text(pacman_like_board(0), encoding="utf-8")
-    board = load_board(path)
+    board = board_from_text(tmp_path, "pacman-like-0", pacman_like_board(0))
     asker = Asker(board)
     first, second = _asked_in_a_row(board, 0, 2)
     asker.ask(first)
@@ -300,9 +297,7 @@ def test_tables_holding_half_the_memory_limit_are_dropped_before_the_next_questi
     the memory limit more than before the first; the answer is the one solving it alone gives."""
     from gridsolve.solve import boundedmemo
     from gridsolve.solve.asker import Asker
-    path = tmp_path / "pacman-like-1.yaml"
-    path.write_text(pacman_like_board(1), encoding="utf-8")
-    board = load_board(path)
+    board = board_from_text(tmp_path, "pacman-like-1", pacman_like_board(1))
     asker = Asker(board)
     first, second, third = _asked_in_a_row(board, 1, 3)
     asker.ask(first)
@@ -329,9 +324,7 @@ def test_the_team_tries_the_moves_that_take_an_item_first(tmp_path):
     assert [format_move(m) for m, _, _ in order] == ["east"]     # pacman's only step eats
     checked = 0
     for seed in range(3):
-        path = tmp_path / f"pacman-like-{seed}.yaml"
-        path.write_text(pacman_like_board(seed), encoding="utf-8")
-        board = load_board(path)
+        board = board_from_text(tmp_path, f"pacman-like-{seed}", pacman_like_board(seed))
         query = make_query(board, "pacman")
         game = abstract_game(board, [query.position])
         solver = BoundedSearch(board, game, "pacman")

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import random
 
-from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.solve.abstractpieces import build_abstract_game
 from gridsolve.solve.bounded import BoundedSearch
 from gridsolve.solve.quotient import bisimulation, representatives
-from test_bounded import agrees_with_the_reference, pacman_board_text
+from test_bounded import agrees_with_the_reference, board_from_text, pacman_board_text
 
 
 def _plain(labels, successors) -> list[frozenset]:
@@ -89,9 +88,7 @@ def room_board(seed: int) -> str:
 def _check_rooms(tmp_path, seeds) -> int:
     checked = 0
     for seed in seeds:
-        path = tmp_path / f"pacman-room-{seed}.yaml"
-        path.write_text(room_board(seed), encoding="utf-8")
-        board = load_board(path)
+        board = board_from_text(tmp_path, f"pacman-room-{seed}", room_board(seed))
         query = make_query(board, "pacman", "value")
         game = build_abstract_game(board, [query.position])
         search = BoundedSearch(board, game, "pacman")
