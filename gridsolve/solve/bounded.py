@@ -37,6 +37,7 @@ from ..language.position import Query
 from ..compile.state import layout_for
 from .abstract import UNFORCED, AbstractGame, avoid_ends
 from .abstractpieces import build_abstract_game
+from .boundedkernel import kernel_for
 from .answer import Answer, MoveValue, Question, SolveStats
 from .driver import format_move
 from .limits import LimitGuard, Limits, estimate_positions
@@ -148,7 +149,7 @@ class BoundedSearch:
     """Threshold races for one role over an abstract game; see the module docstring."""
 
     def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
-                 prune: bool = True, guard: LimitGuard | None = None):
+                 prune: bool = True, guard: LimitGuard | None = None, native: bool = True):
         rules = board.rules
         self.board, self.game, self.role, self.prune = board, game, role, prune
         self.limits = limits or Limits()
@@ -185,8 +186,24 @@ class BoundedSearch:
         self._order: dict = {}
         self._gains: dict = {}
         self.nodes = 0
+        self._reported = 0.0
         self.guard = guard or LimitGuard(self.limits, f"the positions of {board.name}",
                                        lambda needed: "Ask with a smaller horizon (--horizon N).")
+        self._kernel = None if native else False    # the races in C, built at the first race
+
+    @property
+    def kernel(self):
+        """The races in C (:mod:`gridsolve.solve.boundedkernel`), None where they do not serve."""
+        if self._kernel is False:
+            return None
+        if self._kernel is None:
+            self._kernel = kernel_for(self) or False
+        return self._kernel or None
+
+    def remembered(self) -> int:
+        """The entries of every race's transposition table."""
+        kernel = self._kernel or None
+        return sum(len(r.memo) for r in self.races.values()) + (kernel.stats()[1] if kernel else 0)
 
     def _labels(self, avoid: set[str]) -> list[tuple]:
         """What a race reads of each abstract position besides its successors (the classes of
@@ -328,6 +345,9 @@ class BoundedSearch:
     def forces(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
         """Whether the race's attackers force a stop meeting its goal within ``within`` plies
         (``within <= plies_left``) from abstract position ``state`` with ``items`` plies_left and ``plies_left`` plies plies_left."""
+        kernel = self.kernel
+        if kernel is not None:
+            return kernel.forces(race.up, race.threshold, self.canon[state], items, plies_left, within)
         game = self.game
         if plies_left == 0 or game.outcome[state] is not None or not game.succ[state]:
             return self._goal(race, self.stop_score(state, items, plies_left))
@@ -346,6 +366,9 @@ class BoundedSearch:
         else:
             lost_up_to, won_from = -1, self._within_mask
         result = self._search(race, state, items, plies_left, within)
+        known = race.memo.get(key)           # the search may have learnt of this key (the game has cycles)
+        if known is not None:
+            lost_up_to, won_from = (known >> bits) - 1, known & self._within_mask
         if result:
             won_from = min(won_from, within)
         else:
@@ -356,7 +379,7 @@ class BoundedSearch:
     def _search(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
         self.nodes += 1
         if self.nodes % NODE_CHECK == 0:
-            self._check()
+            self.check_limits(NODE_CHECK * ENTRY_BYTES)
         game = self.game
         if self.prune:
             decided = self._bound(race, state, items, plies_left, within)
@@ -410,13 +433,15 @@ class BoundedSearch:
             found = self._spans[key] = self.scores.span(taken, self._gains_of(turn, plies))
         return found
 
-    def _check(self) -> None:
-        """Report progress; stop at the time or memory limit (the positions remembered grow)."""
+    def check_limits(self, growth: int) -> None:
+        """Report progress; stop at the time or memory limit, counting ``growth`` more bytes
+        (what the positions remembered may add before the next check)."""
         elapsed = time.perf_counter() - self.guard.started
-        if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
-            entries = sum(len(r.memo) for r in self.races.values())
-            self.limits.progress(f"bounded search: {self.nodes:,} positions, {entries:,} remembered, {elapsed:.1f} s")
-        self.guard.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
+        if self.limits.progress and elapsed > 2.0 and elapsed - self._reported >= 2.0:
+            self._reported = elapsed
+            self.limits.progress(f"bounded search: {self.nodes:,} positions, {self.remembered():,} remembered, "
+                                 f"{elapsed:.1f} s")
+        self.guard.after(f"after searching {self.nodes:,} positions", growth)
 
     # --- answers --------------------------------------------------------------------------------
     def value(self, state: int, items: int, plies_left: int) -> int:
@@ -597,7 +622,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     solved = time.perf_counter()
     stats = SolveStats(solver="bounded", abstract_positions=len(game), ground_s=round(grounded - started, 4),
                        ground_atoms=game.ground_atoms, search_s=round(solved - grounded, 4),
-                       searched=solver.nodes - nodes, remembered=sum(len(r.memo) for r in solver.races.values()),
+                       searched=solver.nodes - nodes, remembered=solver.remembered(),
                        races=len(solver.races), choices=0, total_s=round(solved - started, 4))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
                   win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],

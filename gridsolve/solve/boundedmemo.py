@@ -62,6 +62,6 @@ class BoundedMemo:
 
     def forget(self) -> bool:
         """Drop the transposition tables (the abstract game stays); whether there were any."""
-        had = any(r.memo for solver in self.solvers.values() for r in solver.races.values())
+        had = any(solver.remembered() for solver in self.solvers.values())
         self.solvers = {}
         return had

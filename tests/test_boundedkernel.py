@@ -1,0 +1,183 @@
+"""The bounded solver's races in C (gridsolve/solve/raceskernel.c, boundedkernel.py) against the
+same races in Python (BoundedSearch with ``native=False``).
+
+The C search is the Python one line for line, so beyond equal answers the two must search the
+same number of positions: a bound, a move order or a table entry that differs shows there.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gridsolve.errors import MemoryLimitError
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import make_query
+from gridsolve.solve import native
+from gridsolve.solve.abstract import abstract_game
+from gridsolve.solve.bounded import BoundedSearch, applies, solve_bounded
+from gridsolve.solve.boundedkernel import RacesKernel
+from gridsolve.solve.limits import Limits
+from randomboards import random_mechanism_board
+from test_bounded import CORRIDOR, _same, board_from_text, pacman_like_board
+
+from conftest import ROOT
+
+
+def _pair(board, role: str, position):
+    """Two searches over one abstract game: in C and in Python."""
+    game = abstract_game(board, [position])
+    return game, BoundedSearch(board, game, role), BoundedSearch(board, game, role, native=False)
+
+
+def test_the_kernel_compiles_and_serves_pacman():
+    """This machine has a C compiler: the races run in C (where none is found they run in Python)."""
+    assert native.load("raceskernel") is not None, native.why_not
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    query = make_query(board, "pacman", "value", horizon=6)
+    _, fast, slow = _pair(board, "pacman", query.position)
+    assert isinstance(fast.kernel, RacesKernel)
+    assert slow.kernel is None
+    assert BoundedSearch(fast.board, fast.game, "pacman", prune=False).kernel is None   # no bounds: Python
+
+
+def _random_calls(fast, slow, rng, calls: int) -> int:
+    """``forces`` of both at random representatives, item sets, plies and races: equal results
+    and equal positions searched; returns how many were forced."""
+    board, game = fast.board, fast.game
+    full = (1 << fast._item_bits) - 1
+    states = sorted(set(fast.canon))
+    forced = 0
+    for _ in range(calls):
+        up = rng.random() < 0.6
+        threshold = rng.choice(fast.thresholds)
+        state = rng.choice(states)
+        items = full & rng.getrandbits(max(1, fast._item_bits)) if rng.random() < 0.7 else full
+        plies_left = rng.randint(0, board.rules.max_plies)
+        within = rng.randint(0, plies_left)
+        before = (fast.nodes, slow.nodes)
+        got = fast.forces(fast.race(up, threshold), state, items, plies_left, within)
+        want = slow.forces(slow.race(up, threshold), state, items, plies_left, within)
+        assert got == want, (board.name, up, threshold, state, items, plies_left, within)
+        assert fast.nodes - before[0] == slow.nodes - before[1], (board.name, up, threshold, state)
+        forced += got
+    assert fast.remembered() == slow.remembered()
+    return forced
+
+
+def test_random_races_agree_on_pacman_like_boards(tmp_path):
+    rng = random.Random(5)
+    forced = total = 0
+    for seed in range(6):
+        board = board_from_text(tmp_path, f"pacman-like-{seed}", pacman_like_board(seed))
+        for role in ("pacman", "blinky"):
+            _, fast, slow = _pair(board, role, make_query(board, role).position)
+            forced += _random_calls(fast, slow, rng, 150)
+            total += 150
+    assert 0 < forced < total                      # both answers occur
+
+
+def _item_board_queries(tmp_path, seeds):
+    for seed in seeds:
+        board = board_from_text(tmp_path, f"mech-{seed}", random_mechanism_board(seed).text)
+        if len(board.rules.collect) != 1:
+            continue
+        for role in board.rules.roles:
+            query = make_query(board, role, "value", horizon=6)
+            split = any(board.rules.split_turn(t, role) for t in range(len(board.rules.turns)))
+            if applies(board, query, split):
+                yield seed, board, query
+
+
+def _check_answers(tmp_path, seeds, monkeypatch) -> int:
+    """solve_bounded in C and in Python: every field of the answer, and the positions searched."""
+    checked = 0
+    for seed, board, query in _item_board_queries(tmp_path, seeds):
+        fast = solve_bounded(board, query)
+        with monkeypatch.context() as m:
+            m.setenv("GRIDSOLVE_NATIVE", "0")
+            slow = solve_bounded(board, query)
+        assert _same(fast, slow) == {}, seed
+        assert fast.stats.searched == slow.stats.searched, seed
+        checked += 1
+    return checked
+
+
+def test_answers_agree_on_random_item_boards_of_every_mechanism(tmp_path, monkeypatch):
+    assert _check_answers(tmp_path, range(0, 40), monkeypatch) >= 5
+
+
+@pytest.mark.slow
+def test_answers_agree_on_many_random_item_boards(tmp_path, monkeypatch):
+    assert _check_answers(tmp_path, range(40, 300), monkeypatch) >= 30
+
+
+def test_random_races_agree_on_random_item_boards(tmp_path):
+    rng = random.Random(11)
+    boards = 0
+    for seed, board, query in _item_board_queries(tmp_path, range(0, 40)):
+        _, fast, slow = _pair(board, query.role, query.position)
+        if fast.kernel is None:
+            continue
+        _random_calls(fast, slow, rng, 60)
+        boards += 1
+    assert boards >= 5
+
+
+def test_pacman_seed_in_c_and_python_at_a_horizon(monkeypatch):
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    query = make_query(board, "pacman", "value", horizon=14)
+    fast = solve_bounded(board, query)
+    monkeypatch.setenv("GRIDSOLVE_NATIVE", "0")
+    slow = solve_bounded(board, query)
+    assert _same(fast, slow) == {} and fast.stats.searched == slow.stats.searched > 0
+
+
+def test_a_limit_reached_in_c_stops_the_search_and_keeps_the_tables_true():
+    """The limits' check, called from C, raises: the search stops with that error, and the
+    tables hold only finished results (the same race asked again gives the right answer)."""
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    query = make_query(board, "pacman", "value", horizon=30)
+    game, fast, slow = _pair(board, "pacman", query.position)
+    fast.kernel.check_every = 1000
+    calls = []
+
+    def refuse(growth):
+        calls.append(growth)
+        if len(calls) == 3:
+            raise MemoryLimitError("the positions within 30 plies do not fit", "ask with a smaller horizon")
+    fast.check_limits = refuse
+    root = game.state_of(query.position)
+    items = fast.items.of(query.position.items_left(board))
+    with pytest.raises(MemoryLimitError):
+        for threshold in fast.thresholds[:10]:
+            fast.forces(fast.race(True, threshold), root, items, 30, 30)
+    assert len(calls) == 3
+    fast.check_limits = lambda growth: None
+    for threshold in fast.thresholds[:10]:
+        for up in (True, False):
+            assert (fast.forces(fast.race(up, threshold), root, items, 30, 30)
+                    == slow.forces(slow.race(up, threshold), root, items, 30, 30)), (up, threshold)
+
+
+def test_the_memory_limit_is_reported_from_a_search_in_c(tmp_path):
+    """A limit passed during a C search is the same error, with its hint, as in Python."""
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    query = make_query(board, "pacman", "value")
+    with pytest.raises(MemoryLimitError) as raised:
+        solve_bounded(board, query, Limits(memory=1))
+    assert "do not fit" in str(raised.value)
+
+
+def test_without_a_compiler_the_races_run_in_python(tmp_path, monkeypatch):
+    """No compiler: native.load says why and returns None, and the answer is the same."""
+    monkeypatch.setenv("GRIDSOLVE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+    monkeypatch.setattr(native, "_loaded", {})
+    monkeypatch.setattr(native, "why_not", {})
+    assert native.load("raceskernel") is None
+    assert "no C compiler" in native.why_not["raceskernel"]
+    board = board_from_text(tmp_path, "corridor", CORRIDOR)
+    query = make_query(board, "pacman")
+    answer = solve_bounded(board, query)
+    assert (answer.value, answer.plies) == (30, 6)
