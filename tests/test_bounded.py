@@ -293,8 +293,9 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
 
 
 def test_tables_holding_half_the_memory_limit_are_dropped_before_the_next_question(tmp_path, monkeypatch):
-    """The earlier questions' tables are dropped before a question when the process holds half
-    the memory limit more than before the first; the answer is the one solving it alone gives."""
+    """The earlier questions' tables are dropped before a question when they hold half the
+    memory that the limit leaves beside the game (what the process holds besides them): the
+    solver stays, with its ranks and classes; the answer is the one solving it alone gives."""
     from gridsolve.solve import boundedmemo
     from gridsolve.solve.asker import Asker
     board = board_from_text(tmp_path, "pacman-like-1", pacman_like_board(1))
@@ -302,13 +303,21 @@ def test_tables_holding_half_the_memory_limit_are_dropped_before_the_next_questi
     first, second, third = _asked_in_a_row(board, 1, 3)
     asker.ask(first)
     kept = asker.memo.solvers[("pacman", True)]
-    assert kept.remembered()
+    held = kept.remembered()
+    assert held
     asker.ask(second)
-    assert asker.memo.solvers[("pacman", True)] is kept              # under half the limit: kept
+    assert kept.remembered() >= held                                  # under half the room: kept
     limit = Limits().memory
-    monkeypatch.setattr(boundedmemo, "resident", lambda: asker.memo.base + limit // 2 + 1)
+    game_and_more = limit // 2
+    monkeypatch.setattr(boundedmemo, "resident", lambda: asker.memo.base + game_and_more + kept.table_bytes())
+    monkeypatch.setattr(kept, "table_bytes", lambda: (limit - game_and_more) // 2 + 1)   # half the room
+    dropped = []
+    monkeypatch.setattr(kept, "forget", lambda real=kept.forget: dropped.append(kept.remembered()) or real())
     assert _same(asker.ask(third), solve_bounded(board, third)) == {}
-    assert asker.memo.solvers[("pacman", True)] is not kept
+    assert asker.memo.solvers[("pacman", True)] is kept and dropped and dropped[0] >= held
+    monkeypatch.setattr(kept, "table_bytes", lambda: (limit - game_and_more) // 2)        # not more than half
+    asker.ask(second)
+    assert len(dropped) == 1
 
 
 def test_the_team_tries_the_moves_that_take_an_item_first(tmp_path):

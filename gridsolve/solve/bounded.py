@@ -205,6 +205,17 @@ class BoundedSearch:
         kernel = self._kernel or None
         return sum(len(r.memo) for r in self.races.values()) + (kernel.stats()[1] if kernel else 0)
 
+    def table_bytes(self) -> int:
+        """About the memory the transposition tables hold."""
+        kernel = self._kernel or None
+        return sum(len(r.memo) for r in self.races.values()) * ENTRY_BYTES + (kernel.stats()[2] if kernel else 0)
+
+    def forget(self) -> None:
+        """Drop every race's transposition table; the abstract game's ranks and classes stay."""
+        self.races = {}
+        if self._kernel:
+            self._kernel.clear()
+
     def _labels(self, avoid: set[str]) -> list[tuple]:
         """What a race reads of each abstract position besides its successors (the classes of
         :mod:`gridsolve.solve.quotient` start from these): the side to move, the role's score at

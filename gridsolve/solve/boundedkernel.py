@@ -104,6 +104,11 @@ class RacesKernel:
         self._count()
         self.search.check_limits(GROWTH_BYTES)
 
+    def clear(self) -> None:
+        """Drop every race's table (the arrays stay)."""
+        self.module.clear(self.capsule)
+        self.slots = {}
+
     def stats(self) -> tuple[int, int, int]:
         """(positions searched, table entries, table bytes)."""
         return self.module.stats(self.capsule)

@@ -6,9 +6,10 @@ tables are keyed by the abstract position, the items left and whether the plies 
 that are left, not by the question's root nor its horizon, so a race forced (or not) for one
 question is known for every later one.  A question at a position the abstract game does not
 reach grounds it again with that position as one more root (the tables start over).  When the
-tables of earlier questions hold half the memory limit, a question starts without them: far-apart
-questions share little, and a search that fills the limit halfway through is asked again from
-nothing (:class:`~gridsolve.solve.asker.Asker`).
+tables of earlier questions hold half the memory the limit leaves beside the game, a question
+starts without them (the solvers' ranks and classes stay): far-apart questions share little, and
+a search that fills the limit halfway through is asked again from nothing
+(:class:`~gridsolve.solve.asker.Asker`).
 """
 from __future__ import annotations
 
@@ -51,8 +52,9 @@ class BoundedMemo:
             guard.before(estimate_positions(self.board, layout_for(self.board, set()), self.roots), self.board)
             self.game = build_abstract_game(self.board, self.roots, guard)
             self.groundings += 1
-        if resident() - self.base > limits.memory // 2:
-            self.forget()       # half the limit held by earlier questions: start this one with room
+        tables = sum(solver.table_bytes() for solver in self.solvers.values())
+        if tables > (limits.memory - (resident() - self.base - tables)) // 2:
+            self.forget()       # the earlier tables hold half the room the game leaves: start with room
         key = (query.role, prune)
         solver = self.solvers.get(key)
         if solver is None:
@@ -61,7 +63,9 @@ class BoundedMemo:
         return self.game, solver
 
     def forget(self) -> bool:
-        """Drop the transposition tables (the abstract game stays); whether there were any."""
+        """Drop the transposition tables (the abstract game and each solver's ranks and classes
+        stay); whether there were any."""
         had = any(solver.remembered() for solver in self.solvers.values())
-        self.solvers = {}
+        for solver in self.solvers.values():
+            solver.forget()
         return had

@@ -293,10 +293,22 @@ static PyObject *py_stats(PyObject *self, PyObject *args) {
     return Py_BuildValue("LLL", k->nodes, entries, bytes);
 }
 
+static PyObject *py_clear(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Kernel *k = kernel_of(capsule);
+    if (!k) return NULL;
+    for (int i = 0; i < k->nraces; i++) table_free(&k->races[i].table);
+    free(k->races);
+    k->races = NULL; k->nraces = 0;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"new", py_new, METH_VARARGS, "A kernel from the arrays of a BoundedSearch (a capsule)."},
     {"race", py_race, METH_VARARGS, "race(kernel, up, threshold) -> slot: a new race with an empty table."},
     {"forces", py_forces, METH_VARARGS, "forces(kernel, slot, state, items, plies_left, within, check, check_every) -> bool."},
+    {"clear", py_clear, METH_VARARGS, "clear(kernel): drop every race and its table."},
     {"stats", py_stats, METH_VARARGS, "stats(kernel) -> (positions searched, table entries, table bytes)."},
     {NULL, NULL, 0, NULL},
 };
