@@ -102,13 +102,14 @@ class RacesKernel:
 
     def _check(self, nodes: int) -> None:
         self._count()
-        self.search.check_limits(GROWTH_BYTES)
+        self.search.check_limits(GROWTH_BYTES + self.stats()[3])
 
     def clear(self) -> None:
         """Drop every race's table (the arrays stay)."""
         self.module.clear(self.capsule)
         self.slots = {}
 
-    def stats(self) -> tuple[int, int, int]:
-        """(positions searched, table entries, table bytes)."""
+    def stats(self) -> tuple[int, int, int, int]:
+        """(positions searched, table entries, table bytes, bytes a table that doubles before
+        the next check of the limits needs)."""
         return self.module.stats(self.capsule)

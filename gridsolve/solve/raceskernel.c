@@ -285,12 +285,15 @@ static PyObject *py_stats(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
     Kernel *k = kernel_of(capsule);
     if (!k) return NULL;
-    long long entries = 0, bytes = 0;
+    long long entries = 0, bytes = 0, doubling = 0, every = k->check_every > 0 ? k->check_every : 1;
     for (int i = 0; i < k->nraces; i++) {
-        entries += k->races[i].table.count;
-        bytes += k->races[i].table.cap * (sizeof(uint64_t) + 2);
+        const Table *t = &k->races[i].table;
+        entries += t->count;
+        bytes += t->cap * (sizeof(uint64_t) + 2);
+        if ((t->count + every) * 10 > t->cap * 6)      /* may grow before the next check: twice the size */
+            doubling += 2 * t->cap * (sizeof(uint64_t) + 2);
     }
-    return Py_BuildValue("LLL", k->nodes, entries, bytes);
+    return Py_BuildValue("LLLL", k->nodes, entries, bytes, doubling);
 }
 
 static PyObject *py_clear(PyObject *self, PyObject *args) {
@@ -309,7 +312,7 @@ static PyMethodDef methods[] = {
     {"race", py_race, METH_VARARGS, "race(kernel, up, threshold) -> slot: a new race with an empty table."},
     {"forces", py_forces, METH_VARARGS, "forces(kernel, slot, state, items, plies_left, within, check, check_every) -> bool."},
     {"clear", py_clear, METH_VARARGS, "clear(kernel): drop every race and its table."},
-    {"stats", py_stats, METH_VARARGS, "stats(kernel) -> (positions searched, table entries, table bytes)."},
+    {"stats", py_stats, METH_VARARGS, "stats(kernel) -> (positions searched, table entries, table bytes, bytes the tables may grow by before the next check)."},
     {NULL, NULL, 0, NULL},
 };
 
