@@ -9,7 +9,7 @@ transposition tables, a layered table, the race engine) answers the question tha
 once.  The answers themselves are not kept: the question is asked again when it comes, and
 gives the same answer (the shared work only makes it cheaper).  Before anything else uses the
 Asker, :meth:`ThinkAhead.stop` ends the thread: a bounded search checks its limits every few
-thousand positions, and a question cut short leaves the tables as they were before it (an entry
+thousand positions (in C every 200,000: about 25 ms), and a question cut short leaves the tables as they were before it (an entry
 is written only when its search ends).
 """
 from __future__ import annotations

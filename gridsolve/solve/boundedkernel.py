@@ -14,7 +14,7 @@ from array import array
 from . import native
 from .abstract import UNFORCED
 
-CHECK_EVERY = 500_000            # positions searched between two checks of the limits
+CHECK_EVERY = 200_000            # positions searched between two checks of the limits (about 25 ms)
 GROWTH_BYTES = CHECK_EVERY * 20  # table memory those positions may add (10 bytes an entry, half full)
 
 
