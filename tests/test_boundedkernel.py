@@ -181,3 +181,35 @@ def test_without_a_compiler_the_races_run_in_python(tmp_path, monkeypatch):
     query = make_query(board, "pacman")
     answer = solve_bounded(board, query)
     assert (answer.value, answer.plies) == (30, 6)
+
+
+def test_a_kernel_searches_for_one_thread_at_a_time():
+    """While a search runs (here: paused in its check of the limits), another thread's search
+    on the same kernel is refused, not interleaved; afterwards both answer as Python does."""
+    import threading
+    from gridsolve.solve.boundedkernel import RacesKernel as Kernel
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    query = make_query(board, "pacman", "value", horizon=20)
+    game, fast, slow = _pair(board, "pacman", query.position)
+    kernel: Kernel = fast.kernel
+    kernel.check_every = 1
+    inside, release = threading.Event(), threading.Event()
+
+    def pause(growth):
+        inside.set()
+        release.wait(10)
+    fast.check_limits = pause
+    root = game.state_of(query.position)
+    items = fast.items.of(query.position.items_left(board))
+    threshold = fast.thresholds[5]
+    results = []
+    worker = threading.Thread(target=lambda: results.append(fast.forces(fast.race(True, threshold), root, items, 20, 20)))
+    worker.start()
+    assert inside.wait(10)
+    with pytest.raises(RuntimeError, match="searching"):
+        kernel.forces(True, threshold, fast.canon[root], items, 20, 20)
+    release.set()
+    worker.join(20)
+    fast.check_limits = lambda growth: None
+    assert results == [slow.forces(slow.race(True, threshold), root, items, 20, 20)]
+    assert fast.forces(fast.race(True, threshold), root, items, 20, 20) == results[0]

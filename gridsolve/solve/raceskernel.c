@@ -13,8 +13,10 @@
  * Per (score kind, items taken): the role's score.
  * Derives: forces(race, s, items, plies_left, within), with one transposition table per race
  * keyed (s, items, within == plies_left) -> (most plies known not to force + 1, fewest known to
- * force), as the Python tables are.  Every check_every positions it calls back into Python (the
- * limits; a raised exception aborts the search and nothing more is stored).
+ * force), as the Python tables are.  The search runs without the GIL; every check_every
+ * positions it takes the GIL and calls back into Python (the limits; a raised exception aborts
+ * the search and nothing more is stored).  One search at a time per kernel: another thread's
+ * call while one runs is refused (RuntimeError), never interleaved.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -51,7 +53,8 @@ typedef struct {
     int32_t nraces;
     long long nodes, next_check, check_every;
     PyObject *check;        /* borrowed during a call */
-    int aborted;
+    PyThreadState *released; /* the thread's state while the search runs without the GIL */
+    int aborted, busy;
 } Kernel;
 
 /* - Transposition tables ------------------------------------------------------------------- */
@@ -131,10 +134,12 @@ static int forces(Kernel *k, Race *r, int32_t s, uint64_t items, int plies_left,
 static int search(Kernel *k, Race *r, int32_t s, uint64_t items, int plies_left, int within) {
     if (++k->nodes >= k->next_check) {
         k->next_check = k->nodes + k->check_every;
-        if (k->check) {
+        if (k->check) {                 /* the limits, in Python: with the GIL */
+            PyEval_RestoreThread(k->released);
             PyObject *res = PyObject_CallFunction(k->check, "L", k->nodes);
+            if (res) Py_DECREF(res);
+            k->released = PyEval_SaveThread();
             if (!res) { k->aborted = 1; return 0; }
-            Py_DECREF(res);
         }
     }
     int decided = bound(k, r, s, items, plies_left, within);
@@ -251,6 +256,10 @@ static PyObject *py_race(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Opl", &capsule, &up, &threshold)) return NULL;
     Kernel *k = kernel_of(capsule);
     if (!k) return NULL;
+    if (k->busy) {                      /* the races array may move: not while a search runs */
+        PyErr_SetString(PyExc_RuntimeError, "raceskernel.race: this kernel is searching");
+        return NULL;
+    }
     Race *races = realloc(k->races, sizeof(Race) * (k->nraces + 1));
     if (!races) return PyErr_NoMemory();
     k->races = races;
@@ -270,11 +279,19 @@ static PyObject *py_forces(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "raceskernel.forces: race, state or plies out of range");
         return NULL;
     }
+    if (k->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "raceskernel.forces: this kernel is searching already (one thread at a time)");
+        return NULL;
+    }
     k->check = check == Py_None ? NULL : check;
     k->check_every = every > 0 ? every : 1;
     if (k->next_check > k->nodes + k->check_every) k->next_check = k->nodes + k->check_every;
     k->aborted = 0;
+    k->busy = 1;
+    k->released = PyEval_SaveThread();     /* other threads run while the search does */
     int result = forces(k, &k->races[slot], state, items, plies_left, within);
+    PyEval_RestoreThread(k->released);
+    k->busy = 0;
     k->check = NULL;
     if (k->aborted) return NULL;
     return PyBool_FromLong(result);
@@ -301,6 +318,10 @@ static PyObject *py_clear(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
     Kernel *k = kernel_of(capsule);
     if (!k) return NULL;
+    if (k->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "raceskernel.clear: this kernel is searching");
+        return NULL;
+    }
     for (int i = 0; i < k->nraces; i++) table_free(&k->races[i].table);
     free(k->races);
     k->races = NULL; k->nraces = 0;
