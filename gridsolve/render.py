@@ -149,13 +149,24 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
     stats = answer.stats
     if stats.solver == "bounded":
         out += ["", f"solved in {stats.total_s:.2f} s by the bounded solver: {stats.abstract_positions:,} "
-                    f"positions without items, {stats.searched:,} searched with their items"]
+                    f"positions without items, {stats.searched:,} searched with their items{_search_in(stats)}"]
     elif stats.solver == "race":
         out += ["", f"solved in {stats.total_s:.2f} s: {stats.positions:,} positions and {stats.moves:,} "
                     f"moves ground, ranked in {stats.levels} levels"]
     else:
         out += ["", f"solved in {stats.total_s or 0:.2f} s; ground program: {stats.ground_rules or 0} rules"]
     return "\n".join(out)
+
+
+def _search_in(stats) -> str:
+    """Where the bounded search ran; in Python, why not in C (it is about 30x slower)."""
+    from .solve import native
+    reason = native.why_not.get("raceskernel")
+    if stats.search_in == "Python" and reason:
+        return f" (in Python: the C search could not be compiled: {reason})"
+    if stats.search_in == "Python" and not native.enabled():
+        return " (in Python: GRIDSOLVE_NATIVE=0)"
+    return f" (in {stats.search_in})" if stats.search_in else ""
 
 
 def format_explanation(board: Board, explanation, position: Position) -> str:

@@ -24,6 +24,12 @@ from test_bounded import CORRIDOR, _same, board_from_text, pacman_like_board
 from conftest import ROOT
 
 
+@pytest.fixture(autouse=True)
+def c_from_the_first_position(monkeypatch):
+    """These tests compare C with Python position for position: C from the start."""
+    monkeypatch.setattr("gridsolve.solve.bounded.NATIVE_AFTER", 0)
+
+
 def _pair(board, role: str, position):
     """Two searches over one abstract game: in C and in Python."""
     game = abstract_game(board, [position])
@@ -213,3 +219,35 @@ def test_a_kernel_searches_for_one_thread_at_a_time():
     fast.check_limits = lambda growth: None
     assert results == [slow.forces(slow.race(True, threshold), root, items, 20, 20)]
     assert fast.forces(fast.race(True, threshold), root, items, 20, 20) == results[0]
+
+
+def test_a_search_moves_to_c_when_it_has_cost_what_c_costs_to_build(tmp_path, monkeypatch):
+    """By default a search starts in Python and moves to C after NATIVE_AFTER positions an
+    abstract position: between two questions of the search, or in the middle of one (it stops
+    there and is asked again in C). A small search stays in Python, a large one ends in C, with
+    the answers of Python alone."""
+    from gridsolve.solve import bounded
+    monkeypatch.setattr(bounded, "NATIVE_AFTER", 0.05)      # Pacman from the start: about 1,200 positions
+    stopped = []
+
+    class Counted(bounded._ToNative):
+        def __init__(self, *args):
+            stopped.append(True)
+            super().__init__(*args)
+    monkeypatch.setattr(bounded, "_ToNative", Counted)
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    small = solve_bounded(board, make_query(board, "pacman", "value", horizon=4))
+    assert small.stats.search_in == "Python" and small.stats.searched < 0.05 * 22_104      # classes from the start
+    query = make_query(board, "pacman", "value", horizon=14)
+    with monkeypatch.context() as m:
+        m.setenv("GRIDSOLVE_NATIVE", "0")
+        alone = solve_bounded(board, query)
+    assert alone.stats.search_in == "Python" and alone.stats.searched < bounded.NODE_CHECK
+    for check_every, midway in ((bounded.NODE_CHECK, False), (100, True)):
+        monkeypatch.setattr(bounded, "NODE_CHECK", check_every)
+        stopped.clear()
+        mixed = solve_bounded(board, query)
+        assert _same(mixed, alone) == {}, check_every
+        assert mixed.stats.search_in == "C"
+        # under NODE_CHECK positions in all: it moves between questions; checked every 100: midway
+        assert bool(stopped) == midway, check_every

@@ -37,7 +37,7 @@ from ..language.position import Query
 from ..compile.state import layout_for
 from .abstract import UNFORCED, AbstractGame, avoid_ends
 from .abstractpieces import build_abstract_game
-from .boundedkernel import kernel_for
+from .boundedkernel import RacesKernel, kernel_serves
 from .answer import Answer, MoveValue, Question, SolveStats
 from .driver import format_move
 from .limits import LimitGuard, Limits, estimate_positions
@@ -45,6 +45,10 @@ from .quotient import bisimulation, representatives
 from ..language.kinds import QueryKind
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
+NATIVE_AFTER = 4           # a search moves to C after this many positions searched in Python per class of
+# abstract positions: building the C arrays costs about that (Pacman: 11-21 us a class, a position
+# searched in Python 3.3 us); ski rental: a small search never pays for them, a large one at most
+# about twice what C alone would
 ENTRY_BYTES = 400          # about this many bytes per transposition-table entry
 
 
@@ -136,6 +140,10 @@ class _Scores:
         return low, high
 
 
+class _ToNative(Exception):
+    """A search in Python has passed what building its races in C costs (BoundedSearch.forces)."""
+
+
 @dataclass
 class _Race:
     """One threshold race: the team (``up``: score >= threshold) or the others (score < threshold)."""
@@ -189,16 +197,24 @@ class BoundedSearch:
         self._reported = 0.0
         self.guard = guard or LimitGuard(self.limits, f"the positions of {board.name}",
                                        lambda needed: "Ask with a smaller horizon (--horizon N).")
-        self._kernel = None if native else False    # the races in C, built at the first race
+        # the races in C: None until built (after NATIVE_AFTER positions a class in Python), False: never
+        self._kernel = None if native and kernel_serves(self) else False
+        self._switch_at = NATIVE_AFTER * len(set(self.canon)) if self._kernel is None else None
 
     @property
     def kernel(self):
-        """The races in C (:mod:`gridsolve.solve.boundedkernel`), None where they do not serve."""
-        if self._kernel is False:
-            return None
+        """The races in C (:mod:`gridsolve.solve.boundedkernel`; built now if not yet), None
+        where they do not serve."""
         if self._kernel is None:
-            self._kernel = kernel_for(self) or False
+            self._start_native()
         return self._kernel or None
+
+    def _start_native(self) -> None:
+        """Build the races in C; the Python tables are dropped (C's start empty)."""
+        self._kernel = RacesKernel(self)
+        self._switch_at = None
+        for race in self.races.values():
+            race.memo.clear()
 
     def remembered(self) -> int:
         """The entries of every race's transposition table."""
@@ -355,10 +371,22 @@ class BoundedSearch:
 
     def forces(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
         """Whether the race's attackers force a stop meeting its goal within ``within`` plies
-        (``within <= plies_left``) from abstract position ``state`` with ``items`` plies_left and ``plies_left`` plies plies_left."""
-        kernel = self.kernel
-        if kernel is not None:
-            return kernel.forces(race.up, race.threshold, self.canon[state], items, plies_left, within)
+        (``within <= plies_left``) from abstract position ``state`` with ``items`` left and
+        ``plies_left`` plies left: in C once the search has searched enough in Python to pay for
+        it (a search under way in Python stops there and is asked again in C)."""
+        if self._switch_at is not None:
+            if self.nodes < self._switch_at:
+                try:
+                    return self._forces(race, state, items, plies_left, within)
+                except _ToNative:
+                    pass
+            self._start_native()
+        if self._kernel:
+            return self._kernel.forces(race.up, race.threshold, self.canon[state], items, plies_left, within)
+        return self._forces(race, state, items, plies_left, within)
+
+    def _forces(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
+        """:meth:`forces` in Python."""
         game = self.game
         if plies_left == 0 or game.outcome[state] is not None or not game.succ[state]:
             return self._goal(race, self.stop_score(state, items, plies_left))
@@ -391,6 +419,8 @@ class BoundedSearch:
         self.nodes += 1
         if self.nodes % NODE_CHECK == 0:
             self.check_limits(NODE_CHECK * ENTRY_BYTES)
+            if self._switch_at is not None and self.nodes >= self._switch_at:
+                raise _ToNative       # the tables hold finished searches only: asked again in C
         game = self.game
         if self.prune:
             decided = self._bound(race, state, items, plies_left, within)
@@ -405,7 +435,7 @@ class BoundedSearch:
             plies = self.search_order(state, False)
         later = within - 1
         for _, successor, keep_mask in plies:
-            if self.forces(race, successor, items & keep_mask, plies_left - 1, later) == attacking:
+            if self._forces(race, successor, items & keep_mask, plies_left - 1, later) == attacking:
                 return attacking
         return not attacking
 
@@ -634,7 +664,8 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     stats = SolveStats(solver="bounded", abstract_positions=len(game), ground_s=round(grounded - started, 4),
                        ground_atoms=game.ground_atoms, search_s=round(solved - grounded, 4),
                        searched=solver.nodes - nodes, remembered=solver.remembered(),
-                       races=len(solver.races), choices=0, total_s=round(solved - started, 4))
+                       races=len(solver.races) + (len(solver._kernel.slots) if solver._kernel else 0), choices=0,
+                       search_in="C" if solver._kernel else "Python", total_s=round(solved - started, 4))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
                   win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
                   remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats)

@@ -18,16 +18,14 @@ CHECK_EVERY = 200_000            # positions searched between two checks of the 
 GROWTH_BYTES = CHECK_EVERY * 20  # table memory those positions may add (10 bytes an entry, half full)
 
 
-def kernel_for(search) -> "RacesKernel | None":
-    """The C races of ``search`` (a BoundedSearch), None where they do not serve it."""
-    module = native.load("raceskernel")
-    if module is None or not search.prune or len(search.items.names) != 1:
-        return None
-    game = search.game
-    state_bits = max(1, len(game)).bit_length()
-    if state_bits + search._item_bits + 1 > 63 or search.board.rules.max_plies > 250:
-        return None
-    return RacesKernel(module, search)
+def kernel_serves(search) -> bool:
+    """Whether the C races serve ``search`` (a BoundedSearch): compiled here, with its bounds,
+    one kind of item, and positions, items and plies that fit a 63-bit key."""
+    if not search.prune or len(search.items.names) != 1 or search.board.rules.max_plies > 250:
+        return False
+    if max(1, len(search.game)).bit_length() + search._item_bits + 1 > 63:
+        return False
+    return native.load("raceskernel") is not None
 
 
 def _int32(values) -> bytes:
@@ -37,8 +35,9 @@ def _int32(values) -> bytes:
 class RacesKernel:
     """The arrays of one BoundedSearch in C, and a slot per race."""
 
-    def __init__(self, module, search):
-        self.module, self.search = module, search
+    def __init__(self, search):
+        self.module, self.search = native.load("raceskernel"), search
+        module = self.module
         game, scores, items = search.game, search.scores, search.items
         n, total = len(game), items.total[0]
         turns, max_plies = len(search.board.rules.turns), search.board.rules.max_plies
@@ -54,20 +53,27 @@ class RacesKernel:
                     lo, hi = search._span_within(left, turn, plies)
                     low.append(lo)
                     high.append(hi)
-        lists = []
-        representatives = sorted(set(search.canon))
-        for order in (search.merged, lambda s: search.search_order(s, True), lambda s: search.search_order(s, False)):
-            offsets, successors, taken = array("i", [0]), array("i"), array("Q")
-            everything = (1 << search._item_bits) - 1
-            at = 0
-            for s in range(n):
-                if at < len(representatives) and representatives[at] == s:
-                    at += 1
-                    for _, successor, keep_mask in order(s):
+        lists = [(array("i", [0]), array("i"), array("Q")) for _ in range(3)]
+        everything = (1 << search._item_bits) - 1
+        doom, apart, keys = search.doom, search.apart, {}
+
+        def key(ply):          # search_order's key, computed once a successor
+            found = keys.get(ply[1])
+            if found is None:
+                found = keys[ply[1]] = (doom[ply[1]], apart(ply[1]))
+            return found
+        canon = search.canon
+        for s in range(n):
+            if canon[s] == s:
+                merged = search.merged(s)
+                for (offsets, successors, taken), order in zip(lists, (
+                        merged, sorted(merged, key=key, reverse=True), sorted(merged, key=key))):
+                    for _, successor, keep_mask in order:
                         successors.append(successor)
                         taken.append(~keep_mask & everything)
+            for offsets, successors, _ in lists:
                 offsets.append(len(successors))
-            lists += [offsets.tobytes(), successors.tobytes(), taken.tobytes()]
+        lists = [part.tobytes() for parts in lists for part in parts]
         search._plies.clear()
         search._merged.clear()
         search._order.clear()
