@@ -171,10 +171,13 @@ def test_strategy_needs_win_or_survive(board_file, tmp_path):
 
 @pytest.mark.slow
 def test_a_query_past_the_time_limit_stops_with_exit_code_3_and_says_what_to_try():
-    result = run("solve", ROOT / "boards/pacman3p.yaml", "--timeout", "1")
+    # one ghost shut in a room, the other alone against pacman: 36 M positions searched to the
+    # step limit (about 6 s in C), where the start takes under a second
+    result = run("solve", ROOT / "boards/pacman3p.yaml", "--at", "pacman=6,5", "--at", "blinky=2,2",
+                 "--at", "inky=1,4", "--turn", "blinky", "--timeout", "1")
     assert result.exit_code == 3, result.output
     last = result.stderr.strip().splitlines()[-1]
-    assert re.fullmatch(r"Error: the positions within 99 plies do not fit: \d+ s \(limit 1 s\) after searching "
+    assert re.fullmatch(r"Error: the positions within 98 plies do not fit: \d+ s \(limit 1 s\) after searching "
                         r"[\d,]+ positions\. Ask with a smaller horizon, e\.g\. --horizon \d+, or ask --query "
                         r"survive \(it does not need the pellets\)\.", last), last
     assert all(line.startswith("bounded search: ") for line in result.stderr.strip().splitlines()[:-1])
