@@ -1164,6 +1164,13 @@ def main(argv=None):
             "the grounding). *check*: both give the same answers (every field and move; the principal line, or "
             "its first move where the engine computed only that, as play does). Bench script: "
             "`bench/multishot.py`.", ""] + many + [""]
+    doc += ["## Measured by hand, outside this run", "",
+            "- `bench/RESULTS-issue21.md`: 1,000 random questions on Wallmaze, Maze Runner Duel and Pacman in one "
+            "`ask` session (`bench/ask.py`: layered tables, the bounded search and its races in C), Pacman's `play`, "
+            "and the level packs' throughput (`bench/levels.py`), stop by stop, each with its before and after;",
+            "- `bench/RESULTS-engine.md`: the last standalone run of `bench/engine.py` (the race solver per size);",
+            "- `bench/RESULTS-generation.md`: the generator's targets (`bench/generation.py`);",
+            "- `bench/RESULTS-studio.md`: the studio's edit-to-answer latency (`bench/studio.py`).", ""]
     doc += ["## explain: critical walls", "",
             "`gridsolve explain BOARD --json --method M [--jobs N]` end to end, one run each: every interior wall "
             "edge toggled (removed or added) and the question answered again. *graph*: the game graph computed "
