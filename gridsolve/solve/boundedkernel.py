@@ -98,6 +98,9 @@ class RacesKernel:
         try:
             return self.module.forces(self.capsule, self.slot(up, threshold), state, items, plies_left, within,
                                       self._check, self.check_every)
+        except MemoryError:
+            raise self.search.guard.error("a transposition table could not grow (the machine has no more memory)",
+                                          f"after searching {self.search.nodes:,} positions") from None
         finally:
             self._count()
 

@@ -54,7 +54,7 @@ typedef struct {
     long long nodes, next_check, check_every;
     PyObject *check;        /* borrowed during a call */
     PyThreadState *released; /* the thread's state while the search runs without the GIL */
-    int aborted, busy;
+    int aborted, busy;      /* aborted: 1 the check raised, 2 a table could not grow */
 } Kernel;
 
 /* - Transposition tables ------------------------------------------------------------------- */
@@ -172,14 +172,14 @@ static int forces(Kernel *k, Race *r, int32_t s, uint64_t items, int plies_left,
     if (within == 0) return 0;
     uint64_t key = ((((uint64_t)s << k->item_bits) | items) << 1) | (uint64_t)(within == plies_left);
     size_t j = table_slot(&r->table, key);
-    if (j == SIZE_MAX) { PyErr_NoMemory(); k->aborted = 1; return 0; }
+    if (j == SIZE_MAX) { k->aborted = 2; return 0; }     /* no GIL here: reported by py_forces */
     int lost_up_to = (int)r->table.lost1[j] - 1, won_from = r->table.won[j];
     if (within <= lost_up_to) return 0;
     if (within >= won_from) return 1;
     int result = search(k, r, s, items, plies_left, within);
     if (k->aborted) return 0;
     j = table_slot(&r->table, key);            /* the table may have grown below */
-    if (j == SIZE_MAX) { PyErr_NoMemory(); k->aborted = 1; return 0; }
+    if (j == SIZE_MAX) { k->aborted = 2; return 0; }     /* no GIL here: reported by py_forces */
     if (result) { if (within < r->table.won[j]) r->table.won[j] = (uint8_t)within; }
     else if (within + 1 > r->table.lost1[j]) r->table.lost1[j] = (uint8_t)(within + 1);
     return result;
@@ -293,6 +293,7 @@ static PyObject *py_forces(PyObject *self, PyObject *args) {
     PyEval_RestoreThread(k->released);
     k->busy = 0;
     k->check = NULL;
+    if (k->aborted == 2) return PyErr_NoMemory();
     if (k->aborted) return NULL;
     return PyBool_FromLong(result);
 }
