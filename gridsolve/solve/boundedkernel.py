@@ -5,7 +5,8 @@ The C search is ``BoundedSearch.forces`` line for line: the same bounds, the sam
 (so the same positions searched), the same transposition-table entries, kept in open-addressing
 tables of 10 bytes an entry instead of Python dicts of about 150.  It serves games with one kind
 of item whose positions, items and plies fit a 63-bit key (Pacman: 33 pellets); the others, and
-``prune=False``, search in Python.  ``tests/test_boundedkernel.py`` compares the two.
+``prune=False``, search in Python, and so does a search until it has searched about what the
+arrays cost to build (``bounded.NATIVE_AFTER``).  ``tests/test_boundedkernel.py`` compares the two.
 """
 from __future__ import annotations
 
