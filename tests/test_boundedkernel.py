@@ -251,3 +251,23 @@ def test_a_search_moves_to_c_when_it_has_cost_what_c_costs_to_build(tmp_path, mo
         assert mixed.stats.search_in == "C"
         # under NODE_CHECK positions in all: it moves between questions; checked every 100: midway
         assert bool(stopped) == midway, check_every
+
+
+def test_the_kernel_is_compiled_once_into_the_cache_and_replaces_earlier_builds(tmp_path, monkeypatch):
+    """A fresh cache: the first load compiles (and removes an earlier build of the file), the
+    next process loads the same file without compiling."""
+    import sysconfig
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    stale = cache / f"raceskernel-0000000000000000{suffix}"
+    stale.write_bytes(b"an earlier build")
+    monkeypatch.setenv("GRIDSOLVE_CACHE", str(cache))
+    monkeypatch.setattr(native, "_loaded", {})
+    assert native.load("raceskernel") is not None
+    built = sorted(p.name for p in cache.iterdir())
+    assert len(built) == 1 and built[0].startswith("raceskernel-") and built[0] != stale.name
+    compiled = []
+    monkeypatch.setattr(native, "_loaded", {})
+    monkeypatch.setattr(native, "_compile", lambda *args: compiled.append(args))
+    assert native.load("raceskernel") is not None and compiled == []

@@ -4,12 +4,14 @@ The bounded solver's races (``raceskernel.c``) run about 50x faster in C than in
 file is compiled on first use with the C compiler Python was built with (``cc``, or ``$CC``)
 into a cache directory (``$GRIDSOLVE_CACHE``, else ``$XDG_CACHE_HOME/gridsolve`` or
 ``~/.cache/gridsolve``), named by a hash of the source and the Python ABI, so an edit or another
-Python compiles anew and concurrent processes never load a half-written file.  Where no compiler
+Python compiles anew (and removes the earlier builds) and concurrent processes never load a
+half-written file.  Where no compiler
 or no Python headers are found, :func:`load` returns None and the callers search in Python,
 with the same answers; ``GRIDSOLVE_NATIVE=0`` asks for that explicitly.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -23,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 _loaded: dict[str, object] = {}
-why_not: dict[str, str] = {}     # name -> why it is not compiled (for ``gridsolve doctor``-like reports)
+why_not: dict[str, str] = {}     # name -> why it could not be compiled (the text output says it)
 
 
 def cache_dir() -> Path:
@@ -60,6 +62,10 @@ def _build_and_import(name: str):
     target = cache_dir() / f"{name}-{digest}{suffix}"
     if not target.exists():
         _compile(source, target, include)
+        for older in target.parent.glob(f"{name}-*{suffix}"):     # an earlier edit's or version's
+            if older != target:
+                with contextlib.suppress(OSError):
+                    older.unlink()
     spec = importlib.util.spec_from_file_location(name, target,
                                                   loader=importlib.machinery.ExtensionFileLoader(name, str(target)))
     module = importlib.util.module_from_spec(spec)
