@@ -166,6 +166,8 @@ def _search_in(stats) -> str:
         return f" (in Python: the C search could not be compiled: {reason})"
     if stats.search_in == "Python" and not native.enabled():
         return " (in Python: GRIDSOLVE_NATIVE=0)"
+    if stats.search_in == "Python":
+        return " (in Python: too few to pay for the C search)"
     return f" (in {stats.search_in})" if stats.search_in else ""
 
 

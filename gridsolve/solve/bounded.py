@@ -454,13 +454,13 @@ class BoundedSearch:
                 return False
             low, _ = self._span_within(left, turn, within)
             if low >= race.threshold:
-                return within == plies_left or self.team_stops[state] <= within
+                return True      # the attackers force a stop in time: the first test above
             return None
         low, high = self._span_within(left, turn, within)
         if low >= race.threshold:
             return False
         if high < race.threshold:
-            return within == plies_left or self.others_stop[state] <= within
+            return True
         return None
 
     def _span_within(self, left: int, turn: int, plies: int) -> tuple[int, int]:

@@ -120,12 +120,12 @@ static int bound(const Kernel *k, const Race *r, int32_t s, uint64_t items, int 
         int doom = k->doom[s];
         if (k->high[span_index(k, left, turn, within < doom ? within : doom)] < r->threshold) return 0;
         if (k->low[span_index(k, left, turn, within)] >= r->threshold)
-            return within == plies_left || k->team_stops[s] <= within;
+            return 1;      /* a stop in time is forced: the first test above */
         return -1;
     }
     int32_t i = span_index(k, left, turn, within);
     if (k->low[i] >= r->threshold) return 0;
-    if (k->high[i] < r->threshold) return within == plies_left || k->others_stop[s] <= within;
+    if (k->high[i] < r->threshold) return 1;
     return -1;
 }
 
