@@ -16,7 +16,9 @@ The same text is what ``gridsolve compile`` prints and what the solver grounds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import clingo
 
 from ..language.model import Board
 from ..language.position import Query
@@ -123,6 +125,10 @@ def compile_program(board: Board, query: Query) -> Program:
     if query.hidden:
         return compile_hidden(board, query)
     plan = plan_query(board, query)
+    if board.rules.unlimited and query.horizon is None:
+        # no step limit: no rank exceeds the number of reachable positions, so the levels up to it
+        # answer the question exactly (and the program is finite)
+        query = replace(query, horizon=reachable_positions(board, plan.layout, plan.layout.root_term(query.position, board)))
     if plan.mode is Mode.LAYERED:
         return _compile_layered(board, query, plan)
     races = plan_races(board.rules, query.role, plan.value)
@@ -187,6 +193,14 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     moves = "\n".join(facts + [*encodings, "#show edge/3.", "#show outcome/2.", "#program moves(p).",
                                with_domain(named, "", "p = ("), ends])
     return GraphProgram(graph, moves)
+
+
+def reachable_positions(board: Board, layout: Layout, root: str) -> int:
+    """How many positions are reachable from ``root`` (the game graph, ground by clingo)."""
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], graph_program(board, layout, [root]).graph)
+    ctl.ground([("base", [])])
+    return sum(1 for _ in ctl.symbolic_atoms.by_signature("reach", 1))
 
 
 def factored_program(board: Board, layout: Layout) -> str | None:

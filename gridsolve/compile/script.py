@@ -176,7 +176,8 @@ def _stage_rules(sv: StageVars, stage: int, action: ScriptAction) -> list[str] |
                 out.append(f"{nxt({'G': '1-OG', 'U': used})} :- {', '.join(body)}.")
             declined.append(no)
         for earlier in itertools.product(*declined):
-            out.append(f"{nxt()} :- {', '.join([now, 'U = 0', *[lit for alt in earlier for lit in alt]])}.")
+            body = [now, "U = 0", *[lit for alt in earlier for lit in alt], sv.start_term]
+            out.append(f"{nxt()} :- {', '.join(body)}.")
     return out
 
 

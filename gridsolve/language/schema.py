@@ -200,6 +200,7 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
     "at": Field(MapOf(Cell(), key_doc="piece",
                       doc="put pieces on cells, e.g. {explorer: [2, 3]}; other pieces stay where the board "
                           "has them (as `gridsolve solve --at`)")),
+    "gates": Field(Enum(("open", "closed"), doc="the gates' state (default: closed, as at the start)")),
     "turn": Field(Str(doc="the role to move (as `--turn`; default: follows from step, else the first side)")),
     "step": Field(Int(0, doc="the step number of the original game (as `--step`)")),
     "horizon": Field(Int(0, doc="look at most this many plies ahead (as `--horizon`)")),
@@ -214,6 +215,10 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
                           doc="the plies of the value query: when the role wins, the length of its fastest "
                               "forced win; when it loses, how long it can delay the loss; null when nothing "
                               "is forced. A number or a range {min, max}")),
+    "win_moves": Field(Either(((int, Int(0)), (dict, RANGE),
+                              (type(None), Enum((None,), doc="null: the role cannot force a win"))),
+                      doc="the role's own moves in its fastest forced win (a puzzle's shortest solution); "
+                          "null when it cannot force one. A number or a range {min, max}")),
     "winning_first_moves": Field(Either(((int, Int(0)), (dict, RANGE)),
                                         doc="how many first moves of the role keep a forced win, counting "
                                             "moves that lead to the same position once; the role must be "
