@@ -148,7 +148,8 @@ def race_limits(board: Board, layout, roots: list, limits: Limits, started: floa
         return (f"The race solver ranks every position reachable from the position asked about, whatever "
                 f"the horizon: ask about a smaller board, or {more}")
     guard = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
-    guard.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
+    if not board.rules.script:      # (pieces moved by rule reach far fewer positions than any estimate)
+        guard.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
     return guard
 
 

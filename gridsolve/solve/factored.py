@@ -39,6 +39,7 @@ class Numbering:
         self.strides = [self.cells ** (pieces - 1 - i) for i in range(pieces)]     # of piece i's cell
         self.side_stride = self.cells ** pieces
         self.size = sides * self.side_stride
+        self.width = 1 + 2 * pieces          # the arguments of a position term
 
     def number(self, args) -> int:
         """The number of the position whose term has arguments ``args`` (ints)."""
