@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from .difficulty import Difficulty, measure
 from ..errors import GridsolveError, LimitError, QueryError
 from ..verify.expect import beeline_unsupported, goal_ends
@@ -38,8 +40,10 @@ from ..language.model import GoodLevel
 from .metrics import DIFFICULTY, METRICS, Metrics
 from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
-                    Verdict, judge, ranks_every_start, start_graph, start_ranks_of)
+                    Verdict, judge, ranks_every_start, start_graph)
 from .lengthen import Lengthening
+from .layoutjudge import layout_judge
+from .starts import JudgedStarts
 from .mutation import Elites, difference, mutation
 from .fresh import connected_walls, open_goals
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
@@ -452,6 +456,7 @@ class _Search:
         self.lengthening = (Lengthening(self.random) if self.surveyed and every_start
                             and self.low > self.LENGTHEN_ABOVE else None)
         self.lengthening_step = False       # the layout being ranked is a step of the lengthening walk
+        self.fast = None                    # the layouts' starts judged in C (False: not served here)
 
     def next(self, deadline: float | None, path: Path, title: str):
         """(board, layout, verdict) for the next candidate; None when no layout is left;
@@ -478,21 +483,22 @@ class _Search:
 
     def _rank(self, board, layout: Layout) -> None:
         """Rank every start of a new layout; the ones the search may offer become ``current``."""
-        graph = start_graph(board, self.spec, self.req)
-        ranks = start_ranks_of(graph, board, self.req)
-        self._count(ranks)
         floor = max(1, self.low - self.BELOW)
         if self.lengthening is not None:
             floor = min(floor, self.lengthening.floor())
-        survey = graph.survey(floor, self.req.plies[1], self.req.left(board)) if self.surveyed else None
+        band = (floor, self.req.plies[1]) if self.surveyed else None
+        starts = self._judged(board, layout, band)
+        survey = starts.survey
+        ranks = starts.within(self.req, self.req.left(board))
+        self._count(ranks)
         if self.lengthening is not None:
             self.lengthening.ranked(layout, survey, self.lengthening_step)
             self.stats.climbed = self.lengthening.longest or None
         if survey is not None:
-            offered = {tuple(sorted(zip(board.rules.roles, s.placed))): s.rank for s in survey
-                       if not s.trivial and s.rank >= self.low}
+            picked = survey.chosen[~survey.trivial & (survey.rank >= self.low)]
         else:
-            offered = {p: r for p, r in ranks.items() if r >= self.low}
+            picked = np.flatnonzero(ranks >= self.low)
+        offered = {starts.key(k): int(ranks[k]) for k in picked.tolist()}
         score = self._score(ranks, survey, offered)
         if offered and self.req.kind != RequireKind.SURVIVE:
             top = max(offered.values())
@@ -504,6 +510,16 @@ class _Search:
             offered = {}                    # a step may come near a written board: not a board of its own
         self.current = (board, layout, offered, score)
         self.judged_here = 0
+
+    def _judged(self, board, layout: Layout, band: tuple | None) -> JudgedStarts:
+        """Every start of ``layout`` ranked (and the band's played out): in C where
+        :func:`~gridsolve.generate.layoutjudge.layout_judge` serves, else on the game graph."""
+        if self.fast is None:
+            self.fast = layout_judge(board, self.spec, self.req) or False
+        if self.fast:
+            return self.fast.judge(layout.north, layout.east, dict(layout.marks), self.req.left(board), band)
+        graph = start_graph(board, self.spec, self.req)
+        return graph.judged(band, self.req.left(board))
 
     def _stepped(self, layout: Layout, offered: dict) -> dict:
         """A step of the walk ranked: kept when the layout offers a start; the starts offered
@@ -518,19 +534,21 @@ class _Search:
             return {}
         return offered
 
-    def _score(self, ranks: dict, survey, offered: dict) -> tuple:
+    def _score(self, ranks: np.ndarray, survey, offered: dict) -> tuple:
         """The graded score of a layout (higher is nearer the request): the best rank offered,
         then, where starts must not be trivial, the longest non-trivial start a little short of
         the band (a stepping stone: mutations lengthen it), how near the starts come to being
         non-trivial (the smallest share of a start's shortest paths that win, negated, and how
-        many starts have at most half of their paths winning), then the best rank of any start."""
-        top = max(ranks.values(), default=0)
+        many starts have at most half of their paths winning), then the best rank of any start
+        (``ranks``: -1 where a start is not in reach)."""
+        top = max(int(ranks.max(initial=0)), 0)
+        best = max(offered.values(), default=0)
         if survey is None:
-            return (max(offered.values(), default=0), top)
-        shares = [s.winning_share for s in survey if s.paths > 1]
-        short = max((s.rank for s in survey if not s.trivial and s.rank < self.low), default=0)
-        return (max(offered.values(), default=0), short, -min(shares, default=1.0),
-                sum(share <= 0.5 for share in shares), top)
+            return (best, top)
+        several = survey.paths > 1
+        shares = survey.winning[several] / survey.paths[several]
+        short = survey.rank[~survey.trivial & (survey.rank < self.low)]
+        return (best, int(short.max(initial=0)), -float(shares.min(initial=1.0)), int((shares <= 0.5).sum()), top)
 
     def _place(self, deadline, path: Path, title: str):
         """Place the pieces on the current walls: a judged candidate, or the walls' rejection."""
@@ -576,15 +594,16 @@ class _Search:
             return min(abs(x - hx) + abs(y - hy) for h, (hx, hy) in cells.items() if h in hunters)
         return sorted(left, key=lambda p: (written[left[p]], distance(p), -left[p], p))[:self.CHASED]
 
-    def _count(self, ranks: dict) -> None:
-        """Statistics of one layout's ranked placements (ranks: placement -> plies, up to the band's top)."""
+    def _count(self, ranks: np.ndarray) -> None:
+        """Statistics of one layout's ranked placements (ranks: the plies of each, up to the
+        band's top; -1 for the others)."""
         stats = self.stats
         stats.layouts += 1
-        band = [r for r in ranks.values() if r >= self.low]
+        band = int((ranks >= self.low).sum())
         stats.in_band += bool(band)
-        stats.band_starts += len(band)
-        if self.req.kind != RequireKind.SURVIVE:
-            stats.seen(max(ranks.values(), default=None))
+        stats.band_starts += band
+        if self.req.kind != RequireKind.SURVIVE and (ranks >= 0).any():
+            stats.seen(int(ranks.max()))
 
     def _leave(self, layout: Layout) -> None:
         """Done with these walls and marks: never propose them again."""
