@@ -16,8 +16,8 @@ from .errors import QueryError
 from .language.model import DELTA, Board, Cell
 from .language.position import Position
 from .render import describe_position, glyphs, verdict
-from .solve.explore import examine, move_parts
-from .solve.answer import Answer
+from .solve.program.explore import examine, move_parts
+from .solve.common.answer import Answer
 
 CELL = 44                 # pixels per cell
 MARGIN = 28               # room for the coordinates

@@ -251,7 +251,7 @@ map: |
 def test_a_win_by_a_stop_has_no_metrics(make_board):
     from gridsolve.generate.metrics import WinNotByAnEnd
     from gridsolve.language.position import make_query
-    from gridsolve.solve.solver import solve
+    from gridsolve.solve.dispatch.dispatcher import solve
     board = make_board(STUCK_DUEL)
     start = initial_position(board)
     answer = solve(board, make_query(board, "p1", "win"))

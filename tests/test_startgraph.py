@@ -15,7 +15,7 @@ from gridsolve.generate.proposer import edges
 from gridsolve.generate import startgraph
 from gridsolve.generate.startgraph import StartGraph, StartVerdict, start_program
 from gridsolve.language.position import Position, Query
-from gridsolve.solve.solver import solve
+from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.verify.beeline import _LOST, _WON, _BlindPlay, _shortest_paths, check_beeline
 
 from conftest import ROOT

@@ -169,7 +169,7 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     """The game graph of the race solver over the positions reachable from ``roots``: the
     compiled game rules with the moves projected on their positions (``succ(S,S2,gridsolve_move)``,
     no move names, no ``mover/2``), ``reach/1``, ``terminal/1`` and ``outcome/2``, nothing shown (the
-    ranks are computed from it by :mod:`gridsolve.solve.retro`); and the named moves
+    ranks are computed from it by :mod:`gridsolve.solve.graph.racegraph`); and the named moves
     (``edge(S,M,S2)``) and the end that decides (``outcome(S,E)``) as a part ``moves(p)`` for
     one position p at a time, ground only where an answer looks at the moves."""
     facts = _header(board, f"game graph from {len(roots)} roots", Mode.RACE) + [
@@ -194,7 +194,7 @@ def factored_program(board: Board, layout: Layout) -> str | None:
     each role's moves from each cell (``fgraph(move,R,X,Y,M,AX,AY,PX,PY)``: ``rmove`` of
     encodings/moves.lp without the turns a bump loses) and the end that decides every position
     of the board where one holds (``fgraph(end,E,T,X1,Y1,...)``: the compiled end conditions
-    over every side and cell of each piece); :mod:`gridsolve.solve.factored` joins them into
+    over every side and cell of each piece); :mod:`gridsolve.solve.graph.factored` joins them into
     the positions and moves reachable from the roots."""
     if factored_turns(board, layout) is None:
         return None

@@ -22,8 +22,8 @@ from .metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_me
 from ..verify.expect import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
-from ..solve.answer import Answer
-from ..solve.solver import solve
+from ..solve.common.answer import Answer
+from ..solve.dispatch.dispatcher import solve
 from .startgraph import StartGraph, query_kind, start_program
 from ..language.kinds import RequireKind
 

@@ -26,7 +26,7 @@ from ..compile.compiler import factored_program
 from ..compile.gamerules import factored_turns
 from ..compile.state import layout_for
 from ..language.model import Board
-from ..solve import native
+from ..solve.bounded import native
 from ..verify.expect import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
 from .starts import JudgedStarts, Survey

@@ -1,7 +1,7 @@
 """Exact difficulty metrics of a won level, read off the solved game graph.
 
 The game graph is every position reachable from the start, computed by the compiled game rules
-(:func:`gridsolve.solve.walls.explore_graph`, one clingo run); a retrograde analysis in Python
+(:func:`gridsolve.solve.explain.walls.explore_graph`, one clingo run); a retrograde analysis in Python
 ranks each position by the plies of the role's fastest forced win (attackers: the turns
 entries of the role's team pick one successor; the others must let every successor win), as
 ``encodings/solve.lp`` ranks the win race.  ``plies`` is checked against the solver's answer
@@ -44,8 +44,8 @@ from ..errors import EncodingError, LimitError, QueryError
 from ..language.distance import step_distances
 from ..language.model import Board
 from ..language.position import Position, Query
-from ..solve.retro import rank_by_levels
-from ..solve.walls import explore_graph
+from ..solve.graph.racegraph import rank_by_levels
+from ..solve.explain.walls import explore_graph
 from ..verify.expect import metrics_unsupported, top_score_ends
 from ..language.kinds import QueryKind
 

@@ -1,7 +1,7 @@
 """Every start of one layout judged on one game graph: the ranks and the beeline of each.
 
 :class:`StartGraph` grounds a layout's game graph once, rooted at every placement of the
-pieces (:class:`gridsolve.solve.retro.RaceGraph`, the compiled rules), ranks every position for
+pieces (:class:`gridsolve.solve.graph.racegraph.RaceGraph`, the compiled rules), ranks every position for
 the requirement's race, and answers for any start read off that graph: its rank (the plies of
 the forced end) and whether walking a shortest path wins from it (:meth:`StartGraph.beeline_wins`,
 the ``no_beeline`` check of :mod:`gridsolve.verify.beeline` played on the graph instead of two
@@ -23,9 +23,9 @@ from ..errors import LimitError
 from ..language.kinds import QueryKind, RequireKind
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
-from ..solve.limits import Limits
-from ..solve.retro import RaceGraph
-from ..solve.driver import race_limits
+from ..solve.common.limits import Limits
+from ..solve.graph.racegraph import RaceGraph
+from ..solve.program.driver import race_limits
 from ..verify.beeline import _LOST, _WON, _BlindPlay, _cell, _shortest_paths
 from .startplay import GraphPlay, OthersPlay
 from ..verify.expect import beeline_unsupported, goal_ends
@@ -127,7 +127,7 @@ class StartGraph:
 
     def _codes(self, fields: np.ndarray) -> np.ndarray:
         """One number per row of ``fields`` (side, then each piece's x and y), as the
-        positions' numbering orders them (:class:`gridsolve.solve.factored.Numbering`)."""
+        positions' numbering orders them (:class:`gridsolve.solve.graph.factored.Numbering`)."""
         height, cells = self.board.height, self.board.width * self.board.height
         code = fields[:, 0].astype(np.int64)
         for i in range(len(self.roles)):

@@ -7,8 +7,8 @@ import dataclasses
 from ..language.model import Board
 from ..language.position import Position, Query, make_query
 from ..render import describe_position, verdict
-from ..solve.explore import examine, move_parts
-from ..solve.answer import Answer
+from ..solve.program.explore import examine, move_parts
+from ..solve.common.answer import Answer
 from ..svg import CELL, MARGIN, TITLE, _path as walked, board_svg, follow_line
 
 

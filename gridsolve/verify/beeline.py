@@ -18,7 +18,7 @@ Definitions (also in docs/verify.md):
   reached at all.  The level is "trivial" if any shortest path wins.
 
 Everything is computed by the game's compiled rules (legal moves, successors and end
-conditions, via clingo: the race solver's named moves, :class:`gridsolve.solve.retro.NamedMoves`),
+conditions, via clingo: the race solver's named moves, :class:`gridsolve.solve.graph.racegraph.NamedMoves`),
 never by a second rules engine in Python, and only for the positions the check looks at: the
 role's moves from the cells it walks to with the others frozen, and the positions the others'
 replies lead to along a path, those of a breadth-first level or a frontier in one ground call.
@@ -34,8 +34,8 @@ from .expect import beeline_unsupported, goal_ends
 from ..language.model import Board
 from ..language.position import Position
 from ..compile.state import layout_for
-from ..solve.retro import NamedMoves, named_moves
-from ..solve.driver import format_move
+from ..solve.graph.racegraph import NamedMoves, named_moves
+from ..solve.program.driver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
 
@@ -62,7 +62,7 @@ class BeelineResult:
 
 class _Game:
     """The game as the beeline looks at it: for each position, the end that holds and the legal
-    moves by name, by the compiled game rules (:func:`~gridsolve.solve.retro.named_moves`: each
+    moves by name, by the compiled game rules (:func:`~gridsolve.solve.graph.racegraph.named_moves`: each
     role's moves by cell, or ground for the positions looked at, those of a :meth:`fetch` in one
     ground call).
     Positions are ``(pieces, side)``, without the step number."""
@@ -132,7 +132,7 @@ def check_beeline(board: Board, role: str, position: Position, remaining: int,
                   named: NamedMoves | None = None) -> BeelineResult:
     """Measure ``no_beeline`` for ``role`` from ``position`` with ``remaining`` plies left;
     ``named``: the board's named moves to look positions up in (a race engine's, where one
-    was ground: :meth:`~gridsolve.solve.retro.RaceGraph.named_moves`), else new ones."""
+    was ground: :meth:`~gridsolve.solve.graph.racegraph.RaceGraph.named_moves`), else new ones."""
     rules = board.rules
     reason = beeline_unsupported(board)
     if reason:

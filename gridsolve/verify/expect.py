@@ -24,7 +24,7 @@ CHECK_KEYS = ("win", "survive", "value", "plies", "winning_first_moves", "no_bee
               *[name for name in schema.GRAPH_METRICS if name != "plies"])
 # The difficulty metrics (gridsolve/generate/metrics.py), measured from the solved game graph.
 METRIC_KEYS = tuple(name for name in schema.GRAPH_METRICS if name != "plies")
-# The keys answered by one clingo run of gridsolve.solve.solver.solve (shared by a group).
+# The keys answered by one clingo run of gridsolve.solve.dispatch.dispatcher.solve (shared by a group).
 SOLVER_KEYS = ("win", "survive", "value", "plies", "winning_first_moves")
 
 
