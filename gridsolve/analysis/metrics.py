@@ -46,7 +46,7 @@ from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.graph.racegraph import rank_by_levels
 from ..solve.explain.walls import explore_graph
-from ..verify.expect import metrics_unsupported, top_score_ends
+from .ends import metrics_unsupported, top_score_ends
 from ..language.kinds import QueryKind
 
 GRAPH_LIMIT = 400_000       # positions: a larger game graph is not measured (metrics: None)
