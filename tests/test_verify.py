@@ -9,7 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gridsolve.verify.beeline import _Game, check_beeline
+from gridsolve.analysis.beeline import _Game, check_beeline
 from gridsolve.cli import main
 from gridsolve.solve.program.explore import examine
 from gridsolve.verify.expect import Range, load_expectations

@@ -27,7 +27,7 @@ from ..compile.gamerules import factored_turns
 from ..compile.state import layout_for
 from ..language.model import Board
 from ..solve.bounded import native
-from ..verify.expect import beeline_unsupported, goal_ends
+from ..analysis.ends import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
 from .starts import JudgedStarts, Survey
 from .startgraph import PATH_LIMIT, start_program

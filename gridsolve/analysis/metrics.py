@@ -61,8 +61,8 @@ from ..language.position import Position, Query
 from ..solve.common.limits import Limits
 from ..solve.graph.racegraph import RaceGraph
 from ..solve.program.driver import race_limits
-from ..verify.beeline import check_beeline
-from ..verify.expect import beeline_unsupported, metrics_unsupported, top_score_ends
+from .beeline import check_beeline
+from .ends import beeline_unsupported, metrics_unsupported, top_score_ends
 from ..language.kinds import QueryKind
 
 GRAPH_LIMIT = 400_000       # positions: a larger game graph is not measured (metrics: None)
