@@ -24,6 +24,7 @@ from ..language.kinds import QueryKind, RequireKind
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.common.limits import Limits
+from ..solve.graph import rawmodel
 from ..solve.graph.racegraph import RaceGraph
 from ..solve.program.driver import race_limits
 from ..analysis.beeline import LOST, WON, BlindPlay, piece_cell, shortest_paths
@@ -32,10 +33,6 @@ from ..analysis.ends import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
 from .starts import JudgedStarts, StartVerdict, Survey
 
-try:        # clingo's own C bindings: the positions are read without a Python object per argument
-    from clingo._internal import _ffi, _lib
-except ImportError:     # pragma: no cover - other clingo builds read them through the public API
-    _ffi = _lib = None
 
 START_LIMIT = 20_000       # at most this many placements of the pieces are ranked at once
 PATH_LIMIT = 16            # shortest paths of one start counted at most (more: counted as PATH_LIMIT)
@@ -59,9 +56,10 @@ def _fields(graph: RaceGraph, count: int) -> np.ndarray:
 def _numbers(reps: np.ndarray, count: int) -> np.ndarray:
     """The first ``count`` arguments of each position symbol in ``reps`` (raw clingo symbols of
     ``s(Side, X1, Y1, ...)`` terms), as an (n, count) array of numbers."""
-    if _lib is None:
+    if rawmodel.FAST is None:      # (clingo's C bindings read the positions without a Python object per argument)
         return np.array([[a.number for a in clingo.symbol.Symbol(rep).arguments[:count]] for rep in reps.tolist()],
                         dtype=np.int64).reshape(len(reps), count)
+    _ffi, _lib = rawmodel.FAST
     argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
     f_args, buffer = _lib.clingo_symbol_arguments, _ffi.buffer
     raw = bytearray()
