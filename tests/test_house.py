@@ -140,15 +140,41 @@ def test_the_import_rule_reader_sees_a_forbidden_import_and_the_stages_below(tmp
     assert forbidden_imports(package) == [("pkg.top.c", "pkg.base.core")]
 
 
-# Imports the stages' rules forbid that stand today, each to be moved (issue 30, item 3): every
-# entry must still be found, so that one fixed is struck from here.
-KNOWN = {("gridsolve.verify.verify", "gridsolve.generate.metrics"),
-         ("gridsolve.generate.pictures", "gridsolve.svg"), ("gridsolve.generate.pack", "gridsolve.svg")}
+def private_imports(package: Path) -> list[tuple[str, str, str]]:
+    """(module, the module it imports from, the name) for every ``_name`` a module of ``package``
+    imports from a module of the package in another subpackage than its own."""
+    files, out = module_files(package), []
+    for name, path in files.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = ".".join(here[:len(here) - node.level + 1] + [node.module or ""]).rstrip(".") if node.level \
+                else node.module
+            if base not in files or base.rsplit(".", 1)[0] == ".".join(here):
+                continue
+            out += [(name, base, alias.name) for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")]
+    return sorted(out)
+
+
+def test_the_private_name_finder_sees_one_across_subpackages(tmp_path):
+    package = tmp_path / "pkg"
+    for sub in ("a", "b"):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "a" / "one.py").write_text("_x = 1\ny = 2\n")
+    (package / "a" / "two.py").write_text("from .one import _x\n")
+    (package / "b" / "three.py").write_text("from ..a.one import _x, y\n")
+    assert private_imports(package) == [("pkg.b.three", "pkg.a.one", "_x")]
 
 
 def test_every_package_imports_only_what_its_docstring_allows():
     rules = may_import(ROOT / "gridsolve")
-    assert {"gridsolve.solve", "gridsolve.solve.common", "gridsolve.solve.dispatch"} <= set(rules)
-    found = set(forbidden_imports(ROOT / "gridsolve"))
-    assert found - KNOWN == set()
-    assert KNOWN - found == set()
+    assert {"gridsolve.solve", "gridsolve.solve.common", "gridsolve.analysis", "gridsolve.verify"} <= set(rules)
+    assert forbidden_imports(ROOT / "gridsolve") == []
+
+
+def test_no_private_name_crosses_a_package_line():
+    assert private_imports(ROOT / "gridsolve") == []

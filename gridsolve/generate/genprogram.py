@@ -18,7 +18,7 @@ import itertools
 from dataclasses import dataclass
 
 from ..solve.program.explore import game_program, root_fact
-from ..verify.expect import goal_ends
+from ..analysis.ends import goal_ends
 from .genspec import GameSpec, Requirement, role_moves
 from ..language.position import Position
 from ..resources import encoding

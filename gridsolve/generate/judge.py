@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-from ..verify.beeline import check_beeline
+from ..analysis.beeline import check_beeline
 from ..errors import QueryError
 from .genspec import GameSpec, Requirement, range_text
 from .difficulty import Difficulty, measure
-from .metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_metrics
-from ..verify.expect import metrics_unsupported
+from ..analysis.metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_metrics
+from ..analysis.ends import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.common.answer import Answer

@@ -2,7 +2,7 @@
 
 :meth:`gridsolve.generate.startgraph.StartGraph.survey` asks, for each start in a band of
 plies, how many of the role's shortest paths to its goal (the others frozen) win against
-every reply: the ``no_beeline`` definition of :mod:`gridsolve.verify.beeline`, played here
+every reply: the ``no_beeline`` definition of :mod:`gridsolve.analysis.beeline`, played here
 on the positions' numbers (indexes into the layout's
 :class:`~gridsolve.solve.graph.racegraph.RaceGraph`) instead of position tuples.
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import clingo
 
-from .beeline import check_beeline
+from ..analysis.beeline import check_beeline
 from ..errors import BoardError, GridsolveError, QueryError
 from .expect import METRIC_KEYS, SOLVER_KEYS, Expectation, holds, load_expectations
 from ..solve.program.explore import examine
@@ -247,10 +247,10 @@ def _named_moves(board, asker: Asker):
 
 
 def _measure_metrics(board, first: Expectation, checks: list):
-    """The difficulty metrics of the group's position, measured once (gridsolve/generate/metrics.py)."""
+    """The difficulty metrics of the group's position, measured once (gridsolve/analysis/metrics.py)."""
     if not checks:
         return
-    from ..generate.metrics import measure_metrics
+    from ..analysis.metrics import measure_metrics
     started = time.perf_counter()
     try:
         metrics = measure_metrics(board, first.role, first.position, first.horizon).as_dict()

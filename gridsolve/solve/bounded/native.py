@@ -39,23 +39,24 @@ def enabled() -> bool:
     return os.environ.get("GRIDSOLVE_NATIVE", "1") != "0"
 
 
-def load(name: str):
-    """The compiled module ``name`` (from ``name.c`` beside this file), None where it cannot be built."""
+def load(name: str, folder: Path = HERE):
+    """The compiled module ``name`` (from ``name.c`` in ``folder``, by default beside this file),
+    None where it cannot be built."""
     if not enabled():
         return None
     if name in _loaded:
         return _loaded[name]
     module = None
     try:
-        module = _build_and_import(name)
+        module = _build_and_import(name, folder)
     except (OSError, subprocess.SubprocessError, ImportError) as exc:
         why_not[name] = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
     _loaded[name] = module
     return module
 
 
-def _build_and_import(name: str):
-    source = HERE / f"{name}.c"
+def _build_and_import(name: str, folder: Path):
+    source = folder / f"{name}.c"
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     include = sysconfig.get_paths()["include"]
     digest = hashlib.sha1(source.read_bytes() + suffix.encode() + include.encode()).hexdigest()[:16]

@@ -33,7 +33,7 @@ import time
 import clingo
 import numpy as np
 
-from ...compile.compiler import Program, _header, base_part
+from ...compile.compiler import Program, program_header, base_part
 from ...compile.facts import layered_query_facts, mechanism_facts
 from ...compile.gamerules import game_rules, score_rules, with_domain
 from ...compile.planning import Mode, plan_query
@@ -161,7 +161,7 @@ class LayeredTable:
         board, layout = self.board, self.layout
         rules = game_rules(board, layout, self.plan.split_team) + "\n" + "\n".join(score_rules(board, layout, self.role))
         roots = " ".join(f"root({layout.root_term(p, board)})." for p in self.roots)
-        sections = _header(board, f"layered table of {self.role}", Mode.LAYERED) + [
+        sections = program_header(board, f"layered table of {self.role}", Mode.LAYERED) + [
             "% - Mechanism facts ---", mechanism_facts(board, layout), "",
             "% - Roots ---", roots, "",
             *(base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")),

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import clingo
 
 from ..errors import LimitError, QueryError
-from .expect import beeline_unsupported, goal_ends
+from .ends import beeline_unsupported, goal_ends
 from ..language.model import Board
 from ..language.position import Position
 from ..compile.state import layout_for
@@ -144,25 +144,25 @@ def check_beeline(board: Board, role: str, position: Position, remaining: int,
     frozen_start = (position.pieces, side)
     game = _Game(board, named or named_moves(board, layout_for(board)))
     # The role's moves from every cell it walks to, the others where the position has them.
-    dag, length, goal_cells = _shortest_paths(game, role, frozen_start, goals)
+    dag, length, goal_cells = shortest_paths(game, role, frozen_start, goals)
     if length is None:
         return BeelineResult(True, None, 0, None)
-    paths = _count_paths(dag, _cell(frozen_start, role), goal_cells, length)
-    player = _BlindPlay(game, goals, side, remaining)
+    paths = _count_paths(dag, piece_cell(frozen_start, role), goal_cells, length)
+    player = BlindPlay(game, goals, side, remaining)
     opening = player.settle({start}, 0)
-    if opening is _WON:
+    if opening is WON:
         return BeelineResult(False, length, paths, ())
-    if opening is _LOST:
+    if opening is LOST:
         return BeelineResult(True, length, paths, None)
-    winning = player.search(dag, _cell(frozen_start, role), 0, length, *opening)
+    winning = player.search(dag, piece_cell(frozen_start, role), 0, length, *opening)
     return BeelineResult(winning is None, length, paths, None if winning is None else tuple(winning))
 
 
-def _cell(state: _State, role: str):
+def piece_cell(state: _State, role: str):
     return dict(state[0])[role]
 
 
-def _shortest_paths(game: _Game, role: str, start: _State, goals: set[str]):
+def shortest_paths(game: _Game, role: str, start: _State, goals: set[str]):
     """Breadth-first over the role's moves with everyone else frozen.
 
     Returns the DAG of shortest paths ``{cell: [(move, next cell), ...]}``, their length in
@@ -192,7 +192,7 @@ def _shortest_paths(game: _Game, role: str, start: _State, goals: set[str]):
                 continue                      # another end: the path may not pass through here
             targets = {}
             for move in sorted(moves):
-                target = _cell(moves[move], role)
+                target = piece_cell(moves[move], role)
                 targets.setdefault(target, move)
             edges[cell] = [(move, target) for target, move in targets.items()]
             for target in targets:
@@ -225,10 +225,10 @@ def _count_paths(dag, origin, goal_cells, length) -> int:
     return count(origin, 0)
 
 
-_WON, _LOST = object(), object()
+WON, LOST = object(), object()
 
 
-class _BlindPlay:
+class BlindPlay:
     """Play a fixed sequence of the role's moves against every reply of the others.
 
     A *frontier* is the set of positions (all with the role to move, at the same ply) that
@@ -242,7 +242,7 @@ class _BlindPlay:
     def settle(self, level: set, ply: int):
         """Let the game run from ``level`` (positions at ``ply``) until the role is to move.
 
-        Returns _WON (every line reached a goal), _LOST (some line did not) or
+        Returns WON (every line reached a goal), LOST (some line did not) or
         ``(frontier, ply)`` with the role to move."""
         while True:
             alive = set()
@@ -252,12 +252,12 @@ class _BlindPlay:
                 if end is not None:
                     if end in self.goals:
                         continue
-                    return _LOST                         # another end came first
+                    return LOST                         # another end came first
                 if ply >= self.remaining or not moves:
-                    return _LOST                         # out of plies, or a side cannot move
+                    return LOST                         # out of plies, or a side cannot move
                 alive.add(state)
             if not alive:
-                return _WON
+                return WON
             if next(iter(alive))[1] == self.side:
                 return frozenset(alive), ply
             level = {target for state in alive for target in self.game.look(state)[1].values()}
@@ -280,9 +280,9 @@ class _BlindPlay:
                 moved.add(target_state)
             else:
                 outcome = self.settle(moved, ply + 1)
-                if outcome is _WON:
+                if outcome is WON:
                     return [move]
-                if outcome is not _LOST:
+                if outcome is not LOST:
                     rest = self.search(dag, target, k + 1, length, *outcome)
                     if rest is not None:
                         return [move] + rest
