@@ -12,8 +12,8 @@ import pytest
 
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
-from gridsolve.solve.explore import examine
-from gridsolve.solve.solver import solve
+from gridsolve.solve.program.explore import examine
+from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.language.position import Query
 
 GONE = (0, 0)

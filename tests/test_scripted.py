@@ -1,4 +1,4 @@
-"""The game graph of scripted games joined in arrays (gridsolve/solve/scripted.py) against the one
+"""The game graph of scripted games joined in arrays (gridsolve/solve/graph/scripted.py) against the one
 clingo grounds from the compiled rules (the ``stg`` chain of gridsolve/compile/script.py and its
 ``succ`` atoms), on random classic boards (tests/classic_boards.py) of both rule sets: the same
 positions, the same ends, the same successors, and the same named moves (``edge(S,M,S2)``).
@@ -12,8 +12,8 @@ import pytest
 from gridsolve.compile.state import layout_for
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
-from gridsolve.solve.limits import LimitGuard, Limits
-from gridsolve.solve.retro import NamedMoves, RaceGraph
+from gridsolve.solve.common.limits import LimitGuard, Limits
+from gridsolve.solve.graph.racegraph import NamedMoves, RaceGraph
 
 from classic_boards import random_classic_board
 

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gridsolve.verify.beeline import _Game, check_beeline
+from gridsolve.analysis.beeline import _Game, check_beeline
 from gridsolve.cli import main
-from gridsolve.solve.explore import examine
+from gridsolve.solve.program.explore import examine
 from gridsolve.verify.expect import Range, load_expectations
 from gridsolve.language.position import Position, make_position
 from gridsolve.verify.update import updated_value
@@ -204,7 +204,7 @@ def test_no_boards_and_missing_paths(tmp_path):
     ("  - plies: {}\n", "12: expect[0].plies: an empty range. Give min, max or both, e.g. {min: 12, max: 20}."),
     ("  - horizon: 3\n", "12: expect[0]: this expectation checks nothing. Give at least one of: win, survive, "
                          "value, plies, win_moves, winning_first_moves, no_beeline, forced_moves, path_safety, dead_ends, "
-                         "greedy_deviation, random_win, optimal_lines."),
+                         "greedy_deviation, random_win, greedy_win, lookahead_win, optimal_lines."),
     ("  - step: 60\n    win: true\n", "12: expect[0].step: 60 is outside the game's steps 1..50"),
     ("  win: true\n", "11: expect: expected a list, got a mapping"),
 ])
@@ -271,8 +271,8 @@ def test_beeline_game_graph_is_the_compiled_rules(make_board, by_pieces):
     ground for the positions asked) agree with explore.examine position by position."""
     from gridsolve.compile.compiler import graph_program
     from gridsolve.compile.state import layout_for
-    from gridsolve.solve.factored import PieceMoves
-    from gridsolve.solve.retro import NamedMoves, named_moves
+    from gridsolve.solve.graph.factored import PieceMoves
+    from gridsolve.solve.graph.racegraph import NamedMoves, named_moves
     board = make_board(LEDGE)
     start = make_position(board, ())
     layout = layout_for(board)

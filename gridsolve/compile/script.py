@@ -108,7 +108,7 @@ def _condition(sv: StageVars, action: ScriptAction) -> tuple[list[str], list[lis
     return yes, no
 
 
-def _actions(board: Board) -> list[ScriptAction]:
+def board_actions(board: Board) -> list[ScriptAction]:
     """The script's actions that can have an effect on this board."""
     gates = board.has_gates and any(board.marks.get(board.rules.gate_key or "", ()))
     out = []
@@ -209,7 +209,7 @@ def script_rules(board: Board, layout: Layout, negations: list[list[str]], head,
         for extra, cells in cases:
             out.append(f"{sv.atom(0, {**begin, **cells})} :- {', '.join([*body[:2], *choice, *body[2:], *extra])}.")
     stage = 0
-    for action in _actions(board):
+    for action in board_actions(board):
         rules_k = _stage_rules(sv, stage, action)
         if rules_k is not None:
             out += rules_k

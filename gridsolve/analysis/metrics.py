@@ -1,0 +1,368 @@
+"""Exact difficulty metrics of a won level, read off the solved game graph.
+
+The game graph is every position reachable from the start, computed by the compiled game rules
+(:func:`gridsolve.solve.explain.walls.explore_graph`, one clingo run); a retrograde analysis in Python
+ranks each position by the plies of the role's fastest forced win (attackers: the turns
+entries of the role's team pick one successor; the others must let every successor win), as
+``encodings/solve.lp`` ranks the win race.  ``plies`` is checked against the solver's answer
+where one is given (an EncodingError if they differ).
+
+Definitions (docs, "Generating levels", and tests/test_metrics.py computes each one again
+with an explicit-state model that imports nothing from gridsolve).  ``L`` is the plies left at
+the start (step limit or horizon); a position *keeps the win* when its rank is at most the
+plies left there.  The *optimal lines* are the lines from the start where every move keeps
+the rank falling by one ply: the role plays a fastest win, the others delay it as long as
+they can.  ``O`` is the set of positions on them; a *role turn* is a position of ``O``
+(before the end) where the role's team moves.  Moves that lead to the same position count once.
+
+* ``plies``: the fastest forced win from the start.
+* ``forced_moves``: the share of role turns where exactly one move keeps the win.
+* ``path_safety``: over the role turns, the moves that keep the win divided by all moves.
+* ``dead_ends``: the share of the positions reachable from the start (reached by the fastest
+  way, within ``L`` plies, before an end) from which the role can no longer force the win.
+* ``greedy_deviation``: the share of role turns where no move of a fastest win brings the
+  role's piece nearer (walking steps through open edges, other pieces ignored) to a goal cell;
+  None when the role has no goal mark.
+* ``random_win``: the probability that the role wins within ``L`` plies when it plays each
+  move uniformly at random (among its distinct moves) and the others play the replies that
+  make that probability smallest (a Markov decision process solved backwards over the plies).
+* ``greedy_win`` and ``lookahead_win``: the win probability of a *careful greedy* player, the
+  model of a person (:func:`careful_win`): at each of its turns it keeps the moves after which
+  the others cannot force an end it must avoid within ``k`` plies (the danger it sees: ``k`` =
+  1 for ``greedy_win``, "never step where the mummy catches me next", and 3 for
+  ``lookahead_win``), among them those that bring its piece nearest a goal (walking steps,
+  other pieces ignored), and picks one of those uniformly at random (where no move is safe:
+  among all its moves); the others play the replies that make the probability smallest.
+* ``optimal_lines``: how many optimal lines the role can choose from against the most
+  constraining defence: 1 at the goal, the sum over the role's fastest moves at its turns, the
+  fewest over the others' delaying replies at theirs (1: one way to win fastest).
+* ``line_safety`` (every game, also where the others move at the same time): along the solver's
+  principal line, the share of the role's moves that keep the win (gridsolve/generate/difficulty.py).
+* ``difficulty`` (:func:`difficulty_of`): ``easy`` when walking a shortest way blindly wins
+  (the ``no_beeline`` check fails) or the careful greedy player looking 1 ply ahead wins with
+  probability at least 3/4; else ``medium`` when the one looking 3 plies ahead wins at least a
+  quarter of the time (a fork or two where the natural choice is a coin toss); else ``hard``:
+  the natural choices lose, and a player must plan further than the danger it sees.
+"""
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import clingo
+import numpy as np
+
+from ..compile.state import layout_for
+from ..errors import EncodingError, LimitError, QueryError
+from ..language.distance import step_distances
+from ..language.model import Board
+from ..language.position import Position, Query
+from ..solve.common.limits import Limits
+from ..solve.graph.racegraph import RaceGraph
+from ..solve.program.driver import race_limits
+from .beeline import check_beeline
+from .ends import beeline_unsupported, metrics_unsupported, top_score_ends
+from ..language.kinds import QueryKind
+
+GRAPH_LIMIT = 400_000       # positions: a larger game graph is not measured (metrics: None)
+
+# name -> (what it is, which way is harder: +1 higher, -1 lower)
+METRICS = {
+    "plies": ("the fastest forced win, in plies", +1),
+    "forced_moves": ("share of the role's turns on the optimal lines with one move that keeps the win", +1),
+    "path_safety": ("share of the role's moves on the optimal lines that keep the win", -1),
+    "dead_ends": ("share of reachable positions from which the win is lost", +1),
+    "greedy_deviation": ("share of the role's turns on the optimal lines where no fastest move nears a goal",
+                         +1),
+    "random_win": ("win probability of a role that moves at random against the best defence", -1),
+    "greedy_win": ("win probability of a careful greedy player that sees the danger 1 ply ahead", -1),
+    "lookahead_win": ("win probability of a careful greedy player that sees the danger 3 plies ahead", -1),
+    "optimal_lines": ("optimal lines the role can choose from against the best defence", -1),
+    "line_safety": ("share of the role's moves along the solver's principal line that keep the win", -1),
+}
+LINE_SAFETY = "line_safety"     # measured along the principal line (gridsolve/generate/difficulty.py), not the graph
+DIFFICULTY = ("easy", "medium", "hard")    # --difficulty NAME (difficulty_of)
+LOOKAHEAD = {"greedy_win": 1, "lookahead_win": 3}    # the careful greedy players' plies of danger seen
+EASY = 0.75                 # easy: the careful greedy player seeing 1 ply ahead wins this often (or the beeline wins)
+MEDIUM = 0.25               # medium: the one seeing 3 plies ahead wins this often (at most two coin tosses lost)
+DIGITS = 4                  # shares and probabilities are written with this many significant digits
+
+
+class WinNotByAnEnd(QueryError):
+    """The solver forces the role's top score sooner than any end gives it: by a stop (a side
+    without a move) or by the step limit's rule (Maze Runner Duel's nearer player).  The metrics
+    measure wins by an end only, so they are not defined for such a level."""
+
+
+@dataclass(frozen=True)
+class Metrics:
+    plies: int
+    forced_moves: float
+    path_safety: float
+    dead_ends: float
+    greedy_deviation: float | None
+    random_win: float
+    optimal_lines: int
+    positions: int                    # reachable positions measured
+    greedy_win: float = 0.0
+    lookahead_win: float = 0.0
+    beeline_wins: bool | None = None  # walking a shortest way blindly wins (None: not defined here)
+
+    @property
+    def difficulty(self) -> str:
+        return difficulty_of(self)
+
+    def value(self, name: str):
+        return getattr(self, name, None)
+
+    def as_dict(self) -> dict:
+        """The metrics as written in a level's expect block (shares rounded)."""
+        out = {}
+        for name in METRICS:
+            value = getattr(self, name, None)
+            if value is not None:
+                out[name] = rounded(value) if isinstance(value, float) else value
+        return out
+
+    def describe(self) -> str:
+        greedy = "n/a" if self.greedy_deviation is None else f"{self.greedy_deviation:.0%}"
+        return (f"{self.difficulty}: forced win in {self.plies} plies; forced moves {self.forced_moves:.0%}, "
+                f"path safety {self.path_safety:.0%}, dead ends {self.dead_ends:.0%}, greedy deviation {greedy}, "
+                f"random player wins {_percent(self.random_win)}, careful greedy player wins "
+                f"{_percent(self.greedy_win)} (looking 3 plies ahead: {_percent(self.lookahead_win)}), "
+                f"{self.optimal_lines} optimal line{'s' if self.optimal_lines != 1 else ''}")
+
+
+def rounded(value: float) -> float:
+    """A share or probability as written in a level's expect block: DIGITS significant digits."""
+    return float(f"{value:.{DIGITS}g}")
+
+
+def _percent(p: float) -> str:
+    return f"{p:.1%}" if p >= 0.001 or p == 0 else f"{p:.2g}"
+
+
+def difficulty_of(metrics: "Metrics") -> str:
+    """easy: the beeline wins, or the careful greedy player seeing 1 ply ahead wins with
+    probability at least EASY; medium: the one seeing 3 plies ahead wins with probability at
+    least MEDIUM; hard: otherwise."""
+    if metrics.beeline_wins or metrics.greedy_win >= EASY:
+        return "easy"
+    return "medium" if metrics.lookahead_win >= MEDIUM else "hard"
+
+
+def why_difficulty(metrics: "Metrics") -> str:
+    """The reason for the level's label, in words."""
+    if metrics.beeline_wins:
+        return "walking a shortest way to the goal wins whatever the others do"
+    seen = (f"a careful greedy player (the nearest step to the goal that the others cannot punish within 1 "
+            f"ply) wins {_percent(metrics.greedy_win)} of the time")
+    if metrics.greedy_win >= EASY:
+        return seen
+    ahead = f"looking 3 plies ahead it wins {_percent(metrics.lookahead_win)}"
+    return f"{seen}; {ahead}" + ("" if metrics.lookahead_win >= MEDIUM else ": the way to win must be planned")
+
+
+def measurable(board: Board, role: str) -> bool:
+    """Whether :func:`measure_metrics` applies (verify.expect.metrics_unsupported)."""
+    return metrics_unsupported(board, role) is None
+
+
+class SolvedGraph:
+    """The game graph reachable from a start (the race solver's graph:
+    :class:`~gridsolve.solve.graph.racegraph.RaceGraph`), ranked for the role's win: ``succ``
+    (distinct successors), ``mover`` (the turns entry to move), ``end`` (the end that holds,
+    None), ``goal``, ``rank`` (plies of the fastest forced win, inf: none)."""
+
+    def __init__(self, board: Board, role: str, start: Position, horizon: int | None = None):
+        layout = layout_for(board)
+        self.board, self.role = board, role
+        self.left = Query(role, QueryKind.VALUE, start, horizon).remaining(board)
+        root = layout.root_term(start, board).replace(" ", "")
+        graph = self.graph = RaceGraph(board, layout, [root], race_limits(board, layout, [start], Limits()))
+        if graph.n > GRAPH_LIMIT:
+            raise LimitError(f"the game graph has {graph.n} positions, more than {GRAPH_LIMIT} measured")
+        self.n = n = graph.n
+        self.mover = graph.turn.tolist()
+        self.end = [None if o < 0 else graph.ends[o] for o in graph.outcome.tolist()]
+        targets = np.repeat(np.arange(n), np.diff(graph.start))     # pred[start[i]:start[i + 1]] lead to i
+        order = np.lexsort((targets, graph.pred))                    # by source, then its successor
+        self._sources, self._targets = graph.pred[order].astype(np.int64), targets[order]
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(self._sources, minlength=n))]).tolist()
+        targets = self._targets.tolist()
+        self.succ = [targets[ptr[s]:ptr[s + 1]] for s in range(n)]
+        rules = board.rules
+        self.mine = [rules.own_turn(m, role) for m in range(len(rules.turns))]
+        goals = self.goals = set(top_score_ends(board, role))
+        self.goal = [e in goals for e in self.end]
+        self.start = graph.index(clingo.parse_term(root))
+        attackers = [m for m in range(len(rules.turns)) if self.mine[m]]
+        rank, _ = graph.ranks(attackers, [e for e in graph.ends if e in goals], self.left)
+        self.rank = [math.inf if r < 0 else r for r in rank.tolist()]
+        self.slot = layout.roles.index(role)
+
+    def cell(self, s: int) -> tuple[int, int]:
+        graph = self.graph
+        if graph.numbering is not None:
+            numbers = graph.numbering.arguments(int(graph.reps[s]))
+        else:
+            numbers = [a.number for a in graph.symbol(s).arguments]
+        return numbers[1 + 2 * self.slot], numbers[2 + 2 * self.slot]
+
+    def wins(self, s: int, left: int) -> bool:
+        return self.rank[s] <= left
+
+    def distances(self, distance: dict) -> np.ndarray:
+        """The steps from the role's cell to a goal (``distance``: by cell) of every position."""
+        if getattr(self, "_distances", None) is None:
+            self._distances = np.array([distance.get(self.cell(s), math.inf) for s in range(self.n)])
+        return self._distances
+
+    def edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every move as (position, position after it), grouped by position."""
+        return self._sources, self._targets
+
+
+def measure_metrics(board: Board, role: str, start: Position, horizon: int | None = None,
+                    plies: int | None = None) -> Metrics:
+    """Every metric of the level from ``start`` (the role must force a win from there);
+    ``plies``: the solver's answer, checked against the graph's rank."""
+    why = metrics_unsupported(board, role)
+    if why:
+        raise QueryError(f"the difficulty metrics are not defined here: {why}")
+    graph = SolvedGraph(board, role, start, horizon)
+    top = graph.rank[graph.start]
+    if plies is not None and plies < top:
+        by_end = f"{top} plies" if top != math.inf else "never"
+        raise WinNotByAnEnd(f"the difficulty metrics are not defined here: {role} forces its top score in {plies} "
+                            f"plies by a stop or the step limit's rule, sooner than by an end ({by_end})")
+    if top == math.inf:
+        raise QueryError(f"{role} forces no win from this position: no difficulty to measure")
+    if plies is not None and plies != top:
+        raise EncodingError(f"the game graph ranks the win in {top} plies, the solver in {plies}")
+    rank, succ, left = graph.rank, graph.succ, graph.left
+    optimal = _optimal_positions(graph)
+    turns = [s for s in optimal if rank[s] > 0 and graph.mine[graph.mover[s]]]
+    forced = keep = moves = greedy = 0
+    distance = _goal_distance(board, role)
+    for s in turns:
+        plies_left = left - (top - rank[s]) - 1
+        winning = [t for t in succ[s] if rank[t] <= plies_left]
+        forced += len(winning) == 1
+        keep += len(winning)
+        moves += len(succ[s])
+        if distance is not None:
+            here = distance.get(graph.cell(s), math.inf)
+            greedy += not any(distance.get(graph.cell(t), math.inf) < here for t in succ[s] if rank[t] == rank[s] - 1)
+    share = (lambda a, b: a / b if b else 0.0)
+    beeline = None
+    if not beeline_unsupported(board):
+        try:
+            beeline = not check_beeline(board, role, start, left, graph.graph.named_moves()).holds
+        except LimitError:
+            beeline = None
+    return Metrics(int(top), share(forced, len(turns)), share(keep, moves), _dead_ends(graph),
+                   None if distance is None else share(greedy, len(turns)), _random_win(graph),
+                   _lines(graph, optimal), graph.n,
+                   *(careful_win(graph, distance, k) for k in LOOKAHEAD.values()), beeline)
+
+
+def _optimal_positions(graph: SolvedGraph) -> list[int]:
+    """The positions on the optimal lines (each move lowers the rank by one), start first."""
+    rank, seen, order = graph.rank, {graph.start}, [graph.start]
+    for s in order:
+        if rank[s] == 0:
+            continue
+        for t in graph.succ[s]:
+            if rank[t] == rank[s] - 1 and t not in seen:
+                seen.add(t)
+                order.append(t)
+    return order
+
+
+def _lines(graph: SolvedGraph, optimal: list[int]) -> int:
+    """Optimal lines counted over the role's choices: summed at its turns, the fewest at the
+    others' turns (the delaying reply that leaves the role the fewest)."""
+    rank = graph.rank
+    count: dict[int, int] = {}
+    for s in sorted(optimal, key=lambda s: rank[s]):
+        after = [count[t] for t in graph.succ[s] if rank[t] == rank[s] - 1]
+        count[s] = 1 if rank[s] == 0 else sum(after) if graph.mine[graph.mover[s]] else min(after)
+    return count[graph.start]
+
+
+def _dead_ends(graph: SolvedGraph) -> float:
+    """Reachable positions before an end (earliest depth within the plies left) that lose the win."""
+    depth = {graph.start: 0}
+    queue = deque([graph.start])
+    while queue:
+        s = queue.popleft()
+        if graph.end[s] is not None or depth[s] >= graph.left:
+            continue
+        for t in graph.succ[s]:
+            if t not in depth:
+                depth[t] = depth[s] + 1
+                queue.append(t)
+    live = [s for s, d in depth.items() if graph.end[s] is None and d < graph.left and graph.succ[s]]
+    lost = sum(1 for s in live if not graph.wins(s, graph.left - depth[s]))
+    return lost / len(live) if live else 0.0
+
+
+def _random_win(graph: SolvedGraph) -> float:
+    """V_k(s): the role wins within k plies moving at random, the others minimising."""
+    return _player_win(graph, *graph.edges())
+
+
+def careful_win(graph: SolvedGraph, distance: dict | None, k: int) -> float:
+    """The win probability within the plies left of the careful greedy player that sees the
+    danger ``k`` plies ahead (module docstring), the others minimising; ``distance``: walking
+    steps from each cell to the nearest goal cell (None: every move is as near)."""
+    sources, targets = graph.edges()
+    mine = np.array([graph.mine[m] for m in graph.mover], dtype=bool)
+    others = [m for m in range(len(graph.mine)) if not graph.mine[m]]
+    doom, _ = graph.graph.ranks(others, [e for e in graph.graph.ends if e not in graph.goals], k)
+    safe = doom[targets] < 0
+    near = np.zeros(len(targets)) if distance is None else graph.distances(distance)[targets]
+    keep = np.ones(len(sources), dtype=bool)
+    at = mine[sources]
+    # at each of the role's positions: the safe moves if any, and among them the nearest
+    rank = np.where(safe, near, near + 1e9)
+    best = np.full(graph.n, np.inf)
+    np.minimum.at(best, sources[at], rank[at])
+    keep[at] = rank[at] == best[sources[at]]
+    return _player_win(graph, sources[keep], targets[keep])
+
+
+def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) -> float:
+    """The role's win probability within the plies left when at its turns it picks uniformly
+    among its moves in (``sources``, ``targets``), and at the others' the move that makes it
+    smallest (a Markov decision process solved backwards over the plies)."""
+    n = graph.n
+    goal = np.array(graph.goal, dtype=bool)
+    live = np.array([e is None for e in graph.end], dtype=bool)
+    mine = np.array([graph.mine[m] for m in graph.mover], dtype=bool)
+    use = live[sources]
+    sources, targets = sources[use], targets[use]
+    counts = np.bincount(sources, minlength=n)
+    mine_edge = mine[sources]
+    value = goal.astype(float)
+    for _ in range(graph.left):
+        after = value[targets]
+        mean = np.bincount(sources[mine_edge], weights=after[mine_edge], minlength=n)
+        least = np.full(n, np.inf)
+        np.minimum.at(least, sources[~mine_edge], after[~mine_edge])
+        new = np.where(mine, mean / np.maximum(counts, 1), least)
+        value = np.where(goal, 1.0, np.where(counts > 0, new, 0.0))
+    return float(value[graph.start])
+
+
+def _goal_distance(board: Board, role: str) -> dict | None:
+    """Walking steps from each cell to the nearest cell of a mark the role wins by reaching."""
+    goals = top_score_ends(board, role)
+    marks = {mark for end in board.rules.ends if end.name in goals for piece, mark in end.when.reaches
+             if piece == role}
+    cells = {c for m in marks for c in board.marks.get(m, ())}
+    if not cells:
+        return None
+    return step_distances(board, cells)
