@@ -28,7 +28,8 @@ from ...errors import EncodingError
 from ...language.model import OFF_BOARD, Board
 from ...resources import encoding
 from ..common.limits import LimitGuard
-from .factored import distinct
+from .factored import distinct, raw_numbers
+from .rawmodel import model_arguments
 
 AXES = {"horizontal": 0, "vertical": 1}
 
@@ -43,9 +44,6 @@ class ScriptNumbering:
         self.strides = [self.radix ** (pieces - 1 - i) * (2 if gate else 1) for i in range(pieces)]
         self.size = self.radix ** pieces * (2 if gate else 1)
         self.width = 1 + 2 * pieces + (1 if gate else 0)
-
-    def cell_number(self, x, y):
-        return np.where(np.asarray(x) == 0, 0, (np.asarray(x) - 1) * self.height + np.asarray(y))
 
     def number(self, args) -> int:
         key = int(args[-1]) if self.gate else 0
@@ -91,9 +89,14 @@ class ScriptTables:
         self.board, self.layout = board, layout
         rules = board.rules
         self.numbering = numbering = ScriptNumbering(board, len(layout.roles), layout.gate)
+        role = self.role = rules.turns[0][0]
         program = "\n".join([board_facts(board), rule_facts(rules), mechanism_facts(board, layout),
-                             *[base_part(encoding(name)) for name in GAME_ENCODINGS],
-                             "#show rmove/9. #show gate_cross/4. #show chase/8. #show key_cell/2. #show mark/3."])
+                             *[base_part(encoding(name)) for name in GAME_ENCODINGS], "#show.",
+                             f"#show tm(M,X,Y,AX,AY,PX,PY) : rmove({role},X,Y,M,AX,AY,PX,PY,_).",
+                             "#show tg(X,Y,X2,Y2) : gate_cross(X,Y,X2,Y2).",
+                             *[f"#show tc({number},X,Y,SX,SY,G,X2,Y2) : chase({axis},X,Y,SX,SY,G,X2,Y2)."
+                               for axis, number in AXES.items()],
+                             "#show tk(X,Y) : key_cell(X,Y).", "#show tx(K,X,Y) : mark(K,X,Y)."])
         ctl = clingo.Control(["--warn=none"])
         try:
             ctl.add("base", [], program)
@@ -103,38 +106,43 @@ class ScriptTables:
                 guard.ground(ctl, [("base", [])], "while grounding the tables of the game's pieces")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground the game's tables: {exc}") from exc
+        by_arity: dict[int, list] = {}
+        for row in model_arguments(ctl):
+            by_arity.setdefault(len(row), []).append(row)
+        del ctl
         size = numbering.cells + 1
-        cell = numbering.cell_number
-        self.role = rules.turns[0][0]
-        self.moves: list[tuple[int, int, int, int]] = []     # (from, raw move symbol, aimed, to)
+        height = board.height
+
+        def cells(columns: np.ndarray) -> np.ndarray:       # (x, y) column pairs -> cell numbers
+            xs, ys = columns[:, 0::2], columns[:, 1::2]
+            return np.where(xs == 0, 0, (xs - 1) * height + ys)
+
+        def table(arity: int) -> np.ndarray:
+            return np.array(by_arity.get(arity, []), dtype=np.uint64).reshape(-1, arity)
+        moves, crossings, chases, keys = table(7), table(4), table(8), table(2)
+        numbers = raw_numbers(moves[:, 1:]) if len(moves) else np.zeros((0, 6), dtype=np.int64)
+        where = cells(numbers)
+        order = np.lexsort((moves[:, 0], where[:, 0]))
+        self.move_from, self.move_aim, self.move_to = where[order, 0], where[order, 1], where[order, 2]
+        self.move_name = moves[order, 0]
         self.gate_cross = np.zeros((size, size), dtype=bool)
+        if len(crossings):
+            ends = cells(raw_numbers(crossings))
+            self.gate_cross[ends[:, 0], ends[:, 1]] = True
         self.chase = np.zeros((2, size, 3, 3, 2), dtype=np.int64)
+        if len(chases):
+            c = raw_numbers(chases)
+            self.chase[c[:, 0], cells(c[:, 1:3])[:, 0], c[:, 3] + 1, c[:, 4] + 1, c[:, 5]] = cells(c[:, 6:8])[:, 0]
         self.key = np.zeros(size, dtype=bool)
+        if len(keys):
+            self.key[cells(raw_numbers(keys))[:, 0]] = True
         self.marks: dict[str, np.ndarray] = {}
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                for sym in model.symbols(shown=True):
-                    a = sym.arguments
-                    if sym.name == "rmove" and a[0].name == self.role:
-                        n = [v.number for v in (a[1], a[2], a[4], a[5], a[6], a[7])]
-                        self.moves.append((int(cell(n[0], n[1])), a[3]._rep, int(cell(n[2], n[3])),
-                                           int(cell(n[4], n[5]))))
-                    elif sym.name == "gate_cross":
-                        n = [v.number for v in a]
-                        self.gate_cross[cell(n[0], n[1]), cell(n[2], n[3])] = True
-                    elif sym.name == "chase":
-                        n = [v.number for v in a[1:]]
-                        self.chase[AXES[a[0].name], cell(n[0], n[1]), n[2] + 1, n[3] + 1, n[4]] = cell(n[5], n[6])
-                    elif sym.name == "key_cell":
-                        self.key[cell(a[0].number, a[1].number)] = True
-                    elif sym.name == "mark":
-                        self.marks.setdefault(a[0].name, np.zeros(size, dtype=bool))[
-                            cell(a[1].number, a[2].number)] = True
-        self.moves.sort()
-        self.move_from = np.array([m[0] for m in self.moves], dtype=np.int64)
-        self.move_name = np.array([m[1] for m in self.moves], dtype=np.uint64)
-        self.move_aim = np.array([m[2] for m in self.moves], dtype=np.int64)
-        self.move_to = np.array([m[3] for m in self.moves], dtype=np.int64)
+        marked = table(3)
+        for mark in board.marks:
+            rows = marked[marked[:, 0] == np.uint64(clingo.Function(mark)._rep)]
+            self.marks[mark] = np.zeros(size, dtype=bool)
+            if len(rows):
+                self.marks[mark][cells(raw_numbers(rows[:, 1:]))[:, 0]] = True
         self.move_start = np.searchsorted(self.move_from, np.arange(size + 1))
         self.actions = board_actions(board)
         self.index = {p: i for i, p in enumerate(layout.roles)}
