@@ -27,7 +27,8 @@ def built_path(entry: dict) -> Path:
 
 def stale(entry: dict) -> bool:
     target = built_path(entry)
-    return not target.exists() or any((ROOT / s).stat().st_mtime > target.stat().st_mtime for s in entry["sources"])
+    inputs = [*entry["sources"], *entry.get("depends", [])]
+    return not target.exists() or any((ROOT / s).stat().st_mtime > target.stat().st_mtime for s in inputs)
 
 
 def build_in_place(quiet: bool = True) -> list[str]:
@@ -39,6 +40,9 @@ def build_in_place(quiet: bool = True) -> list[str]:
         if not stale(entry):
             continue
         options = {k.replace("-", "_"): v for k, v in entry.items() if k not in ("name", "sources", "optional")}
+        for paths in ("include_dirs", "depends"):       # (paths from the checkout's root, as pip reads them)
+            if paths in options:
+                options[paths] = [str(ROOT / p) for p in options[paths]]
         extension = Extension(entry["name"], [str(ROOT / s) for s in entry["sources"]], **options)
         with tempfile.TemporaryDirectory() as temp:
             dist = Distribution({"ext_modules": [extension]})

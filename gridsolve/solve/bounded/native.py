@@ -25,18 +25,18 @@ def enabled() -> bool:
     return os.environ.get("GRIDSOLVE_NATIVE", "1") != "0"
 
 
-def load(name: str):
-    """The kernel ``name`` (the extension module built from ``name.c`` beside this file), None
-    where ``GRIDSOLVE_NATIVE=0`` or it was not built."""
+def load(name: str, package: str = __package__):
+    """The kernel ``name`` of ``package`` (the extension module built from ``name.c`` in its
+    folder; by default this one's), None where ``GRIDSOLVE_NATIVE=0`` or it was not built."""
     if not enabled():
         return None
     if name not in _loaded:
+        module = f"{package}.{name}"
         try:
-            _loaded[name] = importlib.import_module(f"{__package__}.{name}")
+            _loaded[name] = importlib.import_module(module)
         except ImportError as exc:
             _loaded[name] = None
-            _why_not[name] = NOT_BUILT if getattr(exc, "name", None) == f"{__package__}.{name}" else \
-                f"it does not load: {exc}"
+            _why_not[name] = NOT_BUILT if getattr(exc, "name", None) == module else f"it does not load: {exc}"
     return _loaded[name]
 
 
