@@ -29,34 +29,13 @@ from ..solve.graph.racegraph import RaceGraph
 from ..solve.program.driver import race_limits
 from ..analysis.beeline import LOST, WON, BlindPlay, piece_cell, shortest_paths
 from .startplay import GraphPlay, OthersPlay
-from dataclasses import dataclass
 from ..analysis.ends import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
+from .starts import JudgedStarts, StartVerdict, Survey
 
 
 START_LIMIT = 20_000       # at most this many placements of the pieces are ranked at once
 PATH_LIMIT = 16            # shortest paths of one start counted at most (more: counted as PATH_LIMIT)
-
-
-@dataclass(frozen=True)
-class StartVerdict:
-    """One start of a layout: where the pieces stand, the rank of its race (plies), the
-    shortest paths of the role to its goal (others frozen; at most PATH_LIMIT counted) and how
-    many of them win against every reply (0: walking the shortest way does not win, the start
-    is not trivial)."""
-
-    placed: tuple             # cells in role order
-    rank: int
-    paths: int
-    winning: int
-
-    @property
-    def trivial(self) -> bool:
-        return self.winning > 0
-
-    @property
-    def winning_share(self) -> float:
-        return self.winning / self.paths if self.paths else 0.0
 
 
 def _fields(graph: RaceGraph, count: int) -> np.ndarray:
@@ -185,6 +164,14 @@ class StartGraph:
             if rank >= 0:
                 out[tuple(sorted(zip(self.roles, placed)))] = rank
         return out
+
+    def judged(self, band: tuple | None, remaining: int):
+        """Every start's rank and, with ``band`` (low, high), its :meth:`survey`, as the C
+        judge gives them (:class:`~gridsolve.generate.layoutjudge.JudgedStarts`)."""
+        ranks = np.where(self.starts >= 0, self.rank[np.maximum(self.starts, 0)], -1).astype(np.int32)
+        found = self.survey(*band, remaining) if band is not None else None
+        survey = None if found is None else Survey.of(found, self.placements)
+        return JudgedStarts(self.placements, list(self.roles), ranks, survey)
 
     # - The beeline, played on the graph ---
 
