@@ -62,22 +62,20 @@ def _reference(maze):
         return [(explorer, m, 0) for m in maze.mummy_moves(mummy)]
 
     @lru_cache(maxsize=None)
-    def wins(s, k):
-        if maze.end(s) == "escaped":
+    def forced(s, k, end, side):
+        """``side`` (0: the explorer, 1: the mummy) forces ``end`` within k plies from s."""
+        if maze.end(s) == end:
             return True
         if maze.end(s) or k == 0 or not succ(s):
             return False
-        after = [wins(t, k - 1) for t in succ(s)]
-        return any(after) if s[2] == 0 else all(after)
+        after = [forced(t, k - 1, end, side) for t in succ(s)]
+        return any(after) if s[2] == side else all(after)
 
-    @lru_cache(maxsize=None)
+    def wins(s, k):
+        return forced(s, k, "escaped", 0)
+
     def caught(s, k):
-        if maze.end(s) == "captured":
-            return True
-        if maze.end(s) or k == 0 or not succ(s):
-            return False
-        after = [caught(t, k - 1) for t in succ(s)]
-        return any(after) if s[2] == 1 else all(after)
+        return forced(s, k, "captured", 1)
 
     def rank(s, left):
         return next((k for k in range(left + 1) if wins(s, k)), math.inf)
