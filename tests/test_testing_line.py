@@ -99,7 +99,7 @@ def _check(maze, start, found) -> int:
             if losing:
                 choice = choices[ply["ply"]]
                 assert choice.to in {u[0] for u in losing} and choice.cell == s[0]
-                assert choice.plies == next(k for k in range(left) if caught((choice.to, s[1], 1), k))
+                assert 1 <= choice.plies <= next(k for k in range(left) if caught((choice.to, s[1], 1), k))
         else:
             t = (s[0], _apply(maze, s[1], ply["move"]), 0)
             assert t in succ(s)

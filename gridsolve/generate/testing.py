@@ -27,8 +27,8 @@ from ..solve.program.driver import format_move
 @dataclass(frozen=True)
 class Choice:
     """A decisive choice: at ply ``ply`` (0-based) with the role on ``cell``, the natural move
-    ``natural`` (to ``to``) loses (the role is caught on ``caught`` after ``plies`` more plies);
-    ``keeps`` keeps the win."""
+    ``natural`` (to ``to``) loses: going on as the careful greedy player, the role is caught on
+    ``caught`` after ``plies`` more plies, the others hurrying; ``keeps`` keeps the win."""
 
     ply: int
     cell: tuple
@@ -77,7 +77,7 @@ def most_testing_line(board: Board, role: str, start: Position, horizon: int | N
             best = min(near[t] for t in safe)
             natural = sorted((t for t in safe if near[t] == best and not graph.wins(t, left)), key=lambda t: names.of(s, t))
             if natural:
-                caught, plies = _caught(graph, doom, natural[0])
+                caught, plies = _caught(graph, doom, seen, near, natural[0])
                 choices.append(Choice(ply, graph.cell(s), graph.cell(natural[0]), names.of(s, natural[0]), caught, plies,
                                       names.of(s, fastest)))
             t = fastest
@@ -96,16 +96,21 @@ def _winning_replies(graph: SolvedGraph, t: int, left: int) -> int:
     return sum(graph.wins(u, left - 1) for u in graph.succ[t])
 
 
-def _caught(graph: SolvedGraph, doom: np.ndarray, t: int) -> tuple[tuple | None, int | None]:
-    """Where the role is caught after moving to ``t``, and after how many plies: the others
-    hurry (their fastest forced end), the role delays (None, None: not forced)."""
+def _caught(graph: SolvedGraph, doom: np.ndarray, seen: np.ndarray, near: np.ndarray, t: int) \
+        -> tuple[tuple | None, int | None]:
+    """Where the role is caught after the natural move to ``t``, and after how many plies: it
+    goes on as the careful greedy player (``seen``: the others' capture within 1 ply; ``near``:
+    its steps to the goal), the others hurry to their forced end ((None, None): not forced)."""
     if doom[t] < 0:
         return None, None
-    s, plies = t, int(doom[t])
-    while doom[s] > 0:
-        options = [u for u in graph.succ[s] if 0 <= doom[u] == doom[s] - 1] if not graph.mine[graph.mover[s]] \
-            else [u for u in graph.succ[s] if doom[u] >= 0]
-        s = min(options) if not graph.mine[graph.mover[s]] else max(options, key=lambda u: (doom[u], -u))
+    s, plies = t, 0
+    while graph.end[s] is None:
+        if graph.mine[graph.mover[s]]:
+            safe = [u for u in graph.succ[s] if seen[u] < 0] or graph.succ[s]
+            s = min(safe, key=lambda u: (near[u], u))
+        else:
+            s = min((u for u in graph.succ[s] if doom[u] >= 0), key=lambda u: (doom[u], u))
+        plies += 1
     return graph.cell(s), plies
 
 
