@@ -45,6 +45,11 @@ class LevelVerdict:
     key_needed: bool | None = None    # None: no gate
     traps_tempting: bool | None = None    # None: no trap
 
+    def met(self, trivial_ok: bool = False) -> int:
+        """How many of the criteria beyond the win it meets (0 to 3)."""
+        return ((trivial_ok or self.beeline_wins is False) + (self.key_needed is not False)
+                + (self.traps_tempting is not False))
+
     def failed(self, trivial_ok: bool = False) -> str | None:
         """The first criterion this level fails, in words, or None."""
         if self.win_moves is None:
@@ -198,17 +203,13 @@ class LevelTables:
     # - Every criterion ---
 
     def judge(self, pieces: dict, gated: bool, trapped: bool, trivial_ok: bool = False) -> LevelVerdict:
-        """The criteria of the placement ``pieces`` (stops at the first failed one)."""
+        """Every criterion of the placement ``pieces`` (only the win where it cannot be won)."""
         start = self.start(pieces)
         moves = self.fastest(start)
         if moves is None:
             return LevelVerdict(None)
         beeline = None if trivial_ok else self.beeline_wins(start)
-        if beeline:
-            return LevelVerdict(moves, True)
         key = None if not gated else self.fastest(start, without_key=True) is None
-        if key is False:
-            return LevelVerdict(moves, beeline, False)
         trap = None if not trapped else self.traps_tempting(pieces[self.role])
         return LevelVerdict(moves, beeline, key, trap)
 

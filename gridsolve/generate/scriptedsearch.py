@@ -34,6 +34,8 @@ TICK = 200            # levels judged between progress calls
 STALL = 400           # mutations without a better level before a climb starts again
 PLACEMENTS = 6        # random placements of the pieces tried on a fresh layout
 PIECE_MOVES = 0.4     # share of mutations that move a piece (the layout's tables are kept)
+BRIDGES = 0.5         # share of gates placed on an edge whose closing cuts the board in two (where one exists),
+                      # among the cuts with the larger smaller sides: the exit and the explorer often apart
 MARK_MOVES = 0.2      # ... that move a mark or the gate (the others toggle one to three walls)
 
 
@@ -96,6 +98,14 @@ class Found:
     verdict: LevelVerdict
 
 
+def _walled(level: Level, edge: tuple) -> Level:
+    """``level`` with a wall on ``edge``."""
+    kind, x, y = edge
+    if kind == "north":
+        return dataclasses.replace(level, north=level.north | {(x, y)})
+    return dataclasses.replace(level, east=level.east | {(x, y)})
+
+
 class ScriptedSearch:
     """The climbs of one run (module docstring)."""
 
@@ -155,7 +165,7 @@ class ScriptedSearch:
         """Higher is better: every criterion met, then the win's moves."""
         if verdict.win_moves is None:
             return (-1, 0)
-        return (int(verdict.failed(self.trivial_ok) is None), verdict.win_moves)
+        return (verdict.met(self.trivial_ok), verdict.win_moves)
 
     def _meets(self, level: Level, verdict: LevelVerdict) -> bool:
         low, high = self.plies
@@ -217,6 +227,10 @@ class ScriptedSearch:
         return changed if self._connected(changed) else None
 
     def _connected(self, level: Level) -> bool:
+        return self._reached(level) == len(self.cells)
+
+    def _reached(self, level: Level) -> int:
+        """How many cells are joined to (1, 1)."""
         seen, stack = {(1, 1)}, [(1, 1)]
         while stack:
             x, y = stack.pop()
@@ -225,7 +239,7 @@ class ScriptedSearch:
                 if open_ and 1 <= nx <= self.width and 1 <= ny <= self.height and (nx, ny) not in seen:
                     seen.add((nx, ny))
                     stack.append((nx, ny))
-        return len(seen) == len(self.cells)
+        return len(seen)
 
     def _gates(self, level: Level, moving: bool = False) -> frozenset:
         """The gates on random open interior edges (``moving``: one of them moved)."""
@@ -234,6 +248,12 @@ class ScriptedSearch:
             kept.discard(self.random.choice(sorted(kept)))
         open_ = [e for e in self.edges if e[1:] not in (level.north if e[0] == "north" else level.east)
                  and e not in kept]
+        if self.random.random() < BRIDGES:
+            sides = {e: self._reached(_walled(level, e)) for e in open_}
+            cuts = {e: min(n, len(self.cells) - n) for e, n in sides.items() if n < len(self.cells)}
+            if cuts:
+                most = max(cuts.values())
+                open_ = [e for e in open_ if cuts.get(e, 0) * 2 >= most]
         while len(kept) < self.cast.gates and open_:
             kept.add(open_.pop(self.random.randrange(len(open_))))
         return frozenset(kept)
