@@ -17,7 +17,8 @@ breadth-first.  Definitions (docs/generate.md, "Classic Mummy Maze"):
   closed for good);
 * **a trap is tempting** when it lies on a shortest walk from the role's start to a goal cell
   that ignores the traps (through the gate closed, or open if no walk reaches a goal with it
-  closed): walking the shortest way without looking steps on it.
+  closed): walking the shortest way without looking steps on it.  A level with traps must have
+  a tempting one.
 """
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ class LevelVerdict:
         if self.key_needed is False:
             return "the level can be won without the key"
         if self.traps_tempting is False:
-            return "a trap lies on no shortest walk"
+            return "no trap lies on a shortest walk"
         return None
 
 
@@ -71,7 +72,7 @@ def criteria_text(verdict: LevelVerdict, trivial_ok: bool) -> str:
     if verdict.key_needed:
         parts.append("the key is needed (without it the level cannot be won)")
     if verdict.traps_tempting:
-        parts.append("every trap lies on a shortest walk to the exit")
+        parts.append("a trap lies on a shortest walk to the exit")
     return "; ".join(parts)
 
 
@@ -187,7 +188,7 @@ class LevelTables:
         return np.stack([self.distances(self.goal_cells, bool(g), self.deadly, backward=True) for g in (0, 1)])
 
     def traps_tempting(self, origin: tuple) -> bool:
-        """Does every trap (a cell where an end holds for the role alone) lie on a shortest walk,
+        """Does a trap (a cell where an end holds for the role alone) lie on a shortest walk,
         traps ignored, from ``origin`` to a goal cell (module docstring)?"""
         start = np.zeros(len(self.goal_cells), dtype=bool)
         start[self.cell(*origin)] = True
@@ -197,7 +198,7 @@ class LevelTables:
             length = int(ahead[self.goal_cells].min(initial=np.iinfo(np.int64).max))
             if length < np.iinfo(np.int64).max // 2:
                 on_way = (ahead + behind) == length
-                return bool(on_way[self.deadly].all())
+                return bool(on_way[self.deadly].any())
         return False
 
     # - Every criterion ---

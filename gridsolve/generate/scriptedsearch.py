@@ -137,6 +137,9 @@ class ScriptedSearch:
                 tick()
             if self.current is None or self.stalled >= STALL:
                 self.current, self.stalled = self._fresh(), 0
+                level, verdict, _ = self.current
+                if self._meets(level, verdict):
+                    return Found(level, verdict)
                 continue
             level, verdict, score = self.current
             child = self._mutated(level)
