@@ -181,15 +181,9 @@ gates: {north: [[4, 3]]}
 """
 
 
-def _generated(tmp_path: Path, out: str, **options):
-    like = write(tmp_path, LIKE, "like.yaml")
-    request = request_from_options(like=like, out=tmp_path / out, **{"count": 2, "timeout": 120, **options})
-    return generate(request)
-
-
-def test_generated_levels_meet_every_criterion_by_the_reference_and_verify(tmp_path):
-    report = _generated(tmp_path, "levels")
-    assert report.error is None and len(report.boards) == 2
+def _check_levels(report, count: int) -> None:
+    """Every level written meets every criterion by the reference, and verify passes on it."""
+    assert report.error is None and len(report.boards) == count
     for written in report.boards:
         board = load_board(written.path)
         level = parse_board(explicit(board))
@@ -204,18 +198,27 @@ def test_generated_levels_meet_every_criterion_by_the_reference_and_verify(tmp_p
     assert checked.checks and not checked.failed and not checked.invalid
 
 
-def test_a_seeded_run_writes_the_same_levels(tmp_path):
-    first = _generated(tmp_path, "one", count=1, seed=3)
-    second = _generated(tmp_path, "two", count=1, seed=3)
-    assert first.boards[0].path.read_text() == second.boards[0].path.read_text()
+def test_a_generated_level_meets_every_criterion_by_the_reference_and_verify(tmp_path):
+    like = write(tmp_path, LIKE, "like.yaml")
+    _check_levels(generate(request_from_options(like=like, out=tmp_path / "levels", count=1, timeout=120)), 1)
 
 
-def test_rules_and_size_write_a_level_with_a_mummy(tmp_path):
-    report = generate(request_from_options(rules="mummy-maze-classic", size="6x6", out=tmp_path, count=1,
-                                           timeout=120))
-    board = load_board(report.boards[0].path)
-    assert report.error is None and {"explorer", "mummy"} <= set(board.pieces)
-    assert not beeline_wins(parse_board(explicit(board)))
+@pytest.mark.slow
+def test_levels_like_a_shipped_board_meet_every_criterion(tmp_path):
+    like = Path(__file__).resolve().parent.parent / "boards" / "classic" / "everything-at-once.yaml"
+    _check_levels(generate(request_from_options(like=like, out=tmp_path / "levels", count=2, timeout=300)), 2)
+
+
+def test_rules_and_size_write_the_same_level_for_the_same_seed(tmp_path):
+    texts = []
+    for out in ("one", "two"):
+        report = generate(request_from_options(rules="mummy-maze-classic", size="5x5", out=tmp_path / out, count=1,
+                                               seed=3, timeout=120))
+        board = load_board(report.boards[0].path)
+        assert report.error is None and {"explorer", "mummy"} <= set(board.pieces)
+        assert not beeline_wins(parse_board(explicit(board)))
+        texts.append(report.boards[0].path.read_text())
+    assert texts[0] == texts[1]
 
 
 def test_options_the_climb_does_not_serve_are_refused(tmp_path):

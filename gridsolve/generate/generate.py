@@ -391,6 +391,7 @@ def _generate_scripted(run: Run, started: float, progress: Callable[[Progress], 
     def tick(last: str = "climbing") -> None:
         report.candidates = search.levels
         report.search.layouts, report.search.longest = search.layouts, search.longest_any
+        report.search.in_band = report.search.band_starts = search.in_band
         report.search.longest_offered = search.longest
         if progress is not None:
             progress(progress_of(run, report, last, started, report.search))

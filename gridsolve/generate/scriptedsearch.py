@@ -124,6 +124,7 @@ class ScriptedSearch:
         self.stalled = 0
         self.layouts = 0                        # layouts ground
         self.levels = 0                         # levels judged
+        self.in_band = 0                        # levels judged won in the plies band
         self.longest = None                     # the longest win of a level meeting every criterion
         self.longest_any = None                 # the longest win seen
 
@@ -306,6 +307,8 @@ class ScriptedSearch:
             return LevelVerdict(None)
         if verdict.win_moves is not None:
             self.longest_any = max(self.longest_any or 0, verdict.win_moves)
+            low, high = self.plies
+            self.in_band += (low is None or verdict.win_moves >= low) and (high is None or verdict.win_moves <= high)
             if verdict.failed(self.trivial_ok) is None:
                 self.longest = max(self.longest or 0, verdict.win_moves)
         return verdict
