@@ -52,6 +52,7 @@ from .abstract import UNFORCED, AbstractGame, abstract_game, avoid_ends
 from .limits import LimitGuard
 from .answer import Answer, MoveValue, SolveStats
 from .driver import format_move
+from .knowingkernel import KnowingKernel, kernel_serves
 from .limits import Limits
 from ..language.kinds import QueryKind
 
@@ -222,6 +223,17 @@ class KnowingGame:
 
     def _holds(self, when, state: int, know: tuple) -> bool:
         cells = dict(zip(self.board.rules.roles, self.game.cells[state]))
+        if not self.holds_but_role(when, cells):
+            return False
+        for piece, other, mark in when.nearer:
+            if self.role in (piece, other) and \
+                    not self._dist(piece, mark, cells[piece], know) < self._dist(other, mark, cells[other], know):
+                return False
+        return True
+
+    def holds_but_role(self, when, cells: dict) -> bool:
+        """Whether ``when`` holds with the pieces on ``cells`` ({role: cell}), the clauses
+        that read the role's distance left out."""
         for group in when.same_cell:
             if len({cells[p] for p in group}) != 1:
                 return False
@@ -229,7 +241,8 @@ class KnowingGame:
             if cells[piece] not in self.robust.marks.get(mark, ()):
                 return False
         for piece, other, mark in when.nearer:
-            if not self._dist(piece, mark, cells[piece], know) < self._dist(other, mark, cells[other], know):
+            if self.role not in (piece, other) and \
+                    not self._dist(piece, mark, cells[piece], ()) < self._dist(other, mark, cells[other], ()):
                 return False
         return True
 
@@ -294,7 +307,7 @@ class KnowingSolver:
     """Threshold races of one role over a :class:`KnowingGame`; see the module docstring."""
 
     def __init__(self, kgame: KnowingGame, limits: Limits | None = None, guard: LimitGuard | None = None,
-                 prune: bool = True):
+                 prune: bool = True, native: bool = True):
         self.kgame, self.game = kgame, kgame.game
         board, role = kgame.board, kgame.role
         rules = board.rules
@@ -310,8 +323,20 @@ class KnowingSolver:
                               default=self.thresholds[-1])
         self.memo: dict = {}
         self._order: dict = {}
-        self.nodes = 0
+        self.nodes, self._reported = 0, 0.0
         self._bounds()
+        # the races in C where compiled (gridsolve/solve/knowingkernel.py), else None
+        self.kernel = KnowingKernel(self) if native and kernel_serves(self) else None
+
+    def remembered(self) -> int:
+        """Transposition-table entries, in Python and in C."""
+        return len(self.memo) + (self.kernel.stats()[1] if self.kernel else 0)
+
+    def forget(self) -> None:
+        """Drop the transposition tables (kept for the next question until they grow too big)."""
+        self.memo.clear(), self._order.clear()
+        if self.kernel:
+            self.kernel.clear()
 
     # --- the bounds of the game without knowledge --------------------------------------------
     def _bounds(self) -> None:
@@ -350,6 +375,8 @@ class KnowingSolver:
         """Whether the race's attackers (``("up", v)``: the role's team, a stop with a score of at
         least v; ``("down", v)``: the others, a stop below v; ``("avoid", None)``: the others, an
         end the role must avoid) force its goal within ``within <= plies_left`` plies (``within``: the race's plies)."""
+        if self.kernel is not None:
+            return self.kernel.forces(race, state, know, plies_left, within)
         score = self.stop_score(state, know, plies_left)
         if score is not None:
             return self._goal(race, state, know, score)
@@ -431,11 +458,17 @@ class KnowingSolver:
         return found
 
     def _check(self) -> None:
+        self.check_limits(NODE_CHECK * ENTRY_BYTES)
+
+    def check_limits(self, growth: int) -> None:
+        """Report progress; stop at the time or memory limit, counting ``growth`` more bytes
+        (what the positions remembered may add before the next check)."""
         elapsed = time.perf_counter() - self.guard.started
-        if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
-            self.limits.progress(f"robust search: {self.nodes:,} positions, {len(self.memo):,} remembered, "
+        if self.limits.progress and elapsed > 2.0 and elapsed - self._reported >= 2.0:
+            self._reported = elapsed
+            self.limits.progress(f"robust search: {self.nodes:,} positions, {self.remembered():,} remembered, "
                                  f"{elapsed:.1f} s")
-        self.guard.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
+        self.guard.after(f"after searching {self.nodes:,} positions", growth)
 
     # --- answers -------------------------------------------------------------------------------
     def value(self, state: int, know: tuple, plies_left: int) -> int:
@@ -560,27 +593,29 @@ def _abstract(position: Position) -> Position:
 
 
 SHARED_ENTRIES = 1_000_000    # the transposition table kept for the next question: at most this many entries
-_PREPARED: dict = {}      # (board id, role, prune) -> (board, KnowingGame, KnowingSolver): the last few
+_PREPARED: dict = {}      # (board id, role, prune, native) -> (board, KnowingGame, KnowingSolver): the last few
 
 
-def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, prune: bool):
+def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, prune: bool, native: bool = True):
     """The game and solver of ``board`` and the query's role, kept between questions (``ask``:
     the abstract game is ground once for the positions asked about so far, and the races'
     transposition table, which does not depend on the position asked about, is shared)."""
-    key = (id(board), query.role, prune)
+    key = (id(board), query.role, prune, native)
     found = _PREPARED.get(key)
     roots = [query.position]
     if found is not None and found[0] is board:
         kgame, solver = found[1], found[2]
         term = clingo.parse_term(kgame.game.layout.root_term(_abstract(query.position), kgame.robust))
         if term in kgame.game.index:
-            if len(solver.memo) + len(kgame._plies) > SHARED_ENTRIES:
-                solver.memo.clear(), solver._order.clear(), kgame._plies.clear()
-            solver.limits, solver.guard, solver.nodes = limits, guard, 0
+            if solver.remembered() + len(kgame._plies) > SHARED_ENTRIES:
+                solver.forget(), kgame._plies.clear()
+            solver.limits, solver.guard, solver.nodes, solver._reported = limits, guard, 0, 0.0
+            if solver.kernel:
+                solver.kernel.counted = solver.kernel.stats()[0]
             return kgame, solver
         roots = _every_position(board) or [*kgame.roots, query.position]
     kgame = KnowingGame(board, query.role, roots)
-    solver = KnowingSolver(kgame, limits, guard, prune)
+    solver = KnowingSolver(kgame, limits, guard, prune, native)
     if len(_PREPARED) >= 4:
         _PREPARED.pop(next(iter(_PREPARED)))
     _PREPARED[key] = (board, kgame, solver)
@@ -612,13 +647,14 @@ def _every_position(board: Board) -> list[Position] | None:
 
 
 def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line_plies: int | None = None,
-                  prune: bool = True) -> Answer:
+                  prune: bool = True, native: bool = True) -> Answer:
     """The robust answer to the ``--hidden`` question ``query`` (the caller checked
-    :func:`applies`), exact for its plies left (the step limit, or ``--horizon``)."""
+    :func:`applies`), exact for its plies left (the step limit, or ``--horizon``); ``native=False``
+    searches in Python where the races in C would serve."""
     started = time.perf_counter()
     limits = limits or Limits()
     guard = _search_limits(board, query, limits)
-    kgame, solver = _prepared(board, query, limits, guard, prune)
+    kgame, solver = _prepared(board, query, limits, guard, prune, native)
     grounded = time.perf_counter()
     root = kgame.game.state_of(_abstract(query.position))
     know = kgame.knowledge(query.position)
@@ -643,7 +679,8 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     solved = time.perf_counter()
     stats = SolveStats(solver="robust search", abstract_positions=len(kgame.game),
                        ground_s=round(grounded - started, 4), ground_atoms=kgame.game.ground_atoms,
-                       search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=len(solver.memo),
+                       search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=solver.remembered(),
+                       search_in="C" if solver.kernel else "Python",
                        total_s=round(solved - started, 4))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
                   win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],

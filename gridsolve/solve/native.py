@@ -3,7 +3,7 @@
 The bounded solver's races (``raceskernel.c``) run about 50x faster in C than in Python.  The
 file is compiled on first use with the C compiler Python was built with (``cc``, or ``$CC``)
 into a cache directory (``$GRIDSOLVE_CACHE``, else ``$XDG_CACHE_HOME/gridsolve`` or
-``~/.cache/gridsolve``), named by a hash of the source and the Python ABI, so an edit or another
+``~/.cache/gridsolve``), named by a hash of the source (with the header beside it) and the Python ABI, so an edit or another
 Python compiles anew (and removes the earlier builds) and concurrent processes never load a
 half-written file.  Where no compiler
 or no Python headers are found, :func:`load` returns None and the callers search in Python,
@@ -58,7 +58,8 @@ def _build_and_import(name: str):
     source = HERE / f"{name}.c"
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     include = sysconfig.get_paths()["include"]
-    digest = hashlib.sha1(source.read_bytes() + suffix.encode() + include.encode()).hexdigest()[:16]
+    headers = b"".join(h.read_bytes() for h in sorted(HERE.glob("*.h")))     # the kernels' shared header
+    digest = hashlib.sha1(source.read_bytes() + headers + suffix.encode() + include.encode()).hexdigest()[:16]
     target = cache_dir() / f"{name}-{digest}{suffix}"
     if not target.exists():
         _compile(source, target, include)
@@ -91,3 +92,48 @@ def _compile(source: Path, target: Path, include: str) -> None:
     finally:
         if os.path.exists(partial):
             os.unlink(partial)
+
+
+class KernelRaces:
+    """What the C races of a search share (``raceskernel``, ``knowingkernel``): the capsule of
+    its arrays, a table per race, the positions searched counted into ``search.nodes`` and the
+    limits checked by ``search.check_limits`` every ``check_every`` positions."""
+
+    check_every = 200_000        # positions searched between two checks of the limits (about 25 ms)
+    growth_bytes = 0             # table memory those positions may add
+
+    def __init__(self, module, search):
+        self.module, self.search = module, search
+        self.capsule = None
+        self.slots: dict = {}
+        self.counted = 0
+
+    def call(self, slot: int, *args) -> bool:
+        """``module.forces(capsule, slot, *args, check, check_every)``; a table that cannot grow is the
+        search's memory limit."""
+        try:
+            return self.module.forces(self.capsule, slot, *args, self._check, self.check_every)
+        except MemoryError:
+            raise self.search.guard.error("a transposition table could not grow (the machine has no more memory)",
+                                          f"after searching {self.search.nodes:,} positions") from None
+        finally:
+            self._count()
+
+    def _count(self) -> None:
+        nodes = self.stats()[0]
+        self.search.nodes += nodes - self.counted
+        self.counted = nodes
+
+    def _check(self, nodes: int) -> None:
+        self._count()
+        self.search.check_limits(self.growth_bytes + self.stats()[3])
+
+    def clear(self) -> None:
+        """Drop every race's table (the arrays stay)."""
+        self.module.clear(self.capsule)
+        self.slots = {}
+
+    def stats(self) -> tuple[int, int, int, int]:
+        """(positions searched, table entries, table bytes, bytes a table that doubles before
+        the next check of the limits needs)."""
+        return self.module.stats(self.capsule)
