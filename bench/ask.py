@@ -4,9 +4,9 @@
 For each board, the same random questions (``multishot.question_lines``: pieces on random
 free cells, random side, role and kind, no principal line) are answered in a fresh process:
 
-* *after*: as ``gridsolve ask`` answers them (``gridsolve.solve.questions.ask_many``: an
-  Asker, one layered table per role, gridsolve/solve/layeredtable.py);
-* *before*: each question solved alone by ``gridsolve.solve.solver.solve`` (encodings/layered.lp,
+* *after*: as ``gridsolve ask`` answers them (``gridsolve.solve.ask.questions.ask_many``: an
+  Asker, one layered table per role, gridsolve/solve/layered/table.py);
+* *before*: each question solved alone by ``gridsolve.solve.dispatch.dispatcher.solve`` (encodings/layered.lp,
   one grounding a question; on Pacman the bounded solver, with or without a table alike).
 
 Each set stops after ``--cap`` seconds (default 60) and the rest is extrapolated from its pace;
@@ -45,8 +45,8 @@ def _one(board_path: str, mode: str, n: int, seed: int, cap: float) -> dict:
     import multishot
     from gridsolve.errors import GridsolveError
     from gridsolve.language.loader import load_board
-    from gridsolve.solve.questions import ask_many, parse_question
-    from gridsolve.solve.solver import solve
+    from gridsolve.solve.ask.questions import ask_many, parse_question
+    from gridsolve.solve.dispatch.dispatcher import solve
     started = time.perf_counter()
     board = load_board(board_path)
     lines = multishot.question_lines(board, n, seed, False)
@@ -80,7 +80,7 @@ def _play() -> dict:
     """Pacman's play set through one Asker (as ``play``): the time of each answer, by role."""
     import multishot
     from gridsolve.language.loader import load_board
-    from gridsolve.solve.asker import Asker
+    from gridsolve.solve.dispatch.asker import Asker
     board = load_board("boards/pacman3p.yaml")
     asked = multishot.questions(board, "game")
     asker = Asker(board)
@@ -102,8 +102,8 @@ def _game(think_s: float, moves: int, seed: int, humans: str = "random") -> dict
     from gridsolve.play import game as playing
     from gridsolve.language.loader import load_board
     from gridsolve.language.position import Query, initial_position
-    from gridsolve.solve.asker import Asker
-    from gridsolve.solve.explore import move_parts
+    from gridsolve.solve.dispatch.asker import Asker
+    from gridsolve.solve.program.explore import move_parts
     board = load_board("boards/pacman3p.yaml")
     rng = random.Random(seed)
     state = {"last": time.perf_counter(), "asked": 0}

@@ -1,8 +1,8 @@
-"""Benchmark of "ground once, ask many times" (gridsolve/solve/engine.py), for bench/run.py.
+"""Benchmark of "ground once, ask many times" (gridsolve/solve/race/racesolver.py), for bench/run.py.
 
 Each set of questions is answered twice in one fresh worker process: by one engine
-(``gridsolve.solve.asker.Asker``, as verify, play and ``gridsolve ask`` use it) and by
-``gridsolve.solve.solver.solve`` for each question alone.  The answers must agree (every field and
+(``gridsolve.solve.dispatch.asker.Asker``, as verify, play and ``gridsolve ask`` use it) and by
+``gridsolve.solve.dispatch.dispatcher.solve`` for each question alone.  The answers must agree (every field and
 every move; the principal line where the engine computed all of it, else its first move).
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ QUICK_SETS = SETS[1:2]
 
 def _walk(board, plies: int, seed: int):
     """Positions along a random game of at most ``plies`` plies from the initial position."""
-    from gridsolve.solve.explore import examine
+    from gridsolve.solve.program.explore import examine
     from gridsolve.language.position import initial_position
     rng = random.Random(seed)
     position, out = initial_position(board), []
@@ -60,9 +60,9 @@ def _comparable(answer, whole_line: bool) -> dict:
 
 def worker(spec: dict) -> dict:
     """Time one set: the engine's answers, then each question solved alone."""
-    from gridsolve.solve.asker import Asker
+    from gridsolve.solve.dispatch.asker import Asker
     from gridsolve.language.loader import load_board
-    from gridsolve.solve.solver import solve
+    from gridsolve.solve.dispatch.dispatcher import solve
     board = load_board(spec["board"])
     asked = questions(board, spec["what"])
     line_plies = spec["line_plies"]
@@ -142,12 +142,12 @@ def question_lines(board, n: int, seed: int, line: bool) -> list[str]:
 
 def ask_worker(spec: dict) -> dict:
     """Answer the random questions of ``spec`` as ``gridsolve ask`` does (load the board, then
-    :func:`gridsolve.solve.questions.ask_many` over the lines) until all are answered or
+    :func:`gridsolve.solve.ask.questions.ask_many` over the lines) until all are answered or
     ASK_CAP_S has passed: the time of each reply and a digest of each answer (stats and line left out)."""
     import hashlib
     import json
     from gridsolve.language.loader import load_board
-    from gridsolve.solve.questions import ask_many
+    from gridsolve.solve.ask.questions import ask_many
     started = time.perf_counter()
     board = load_board(spec["board"])
     lines = question_lines(board, spec["n"], spec["seed"], spec["line"])

@@ -235,7 +235,7 @@ def worker(spec: dict) -> dict:
     query = make_query(board, spec["role"], spec["query"], horizon=spec.get("horizon"))
     t1 = time.perf_counter()
     if kind == "gridsolve":
-        from gridsolve.solve.solver import solve
+        from gridsolve.solve.dispatch.dispatcher import solve
         t1 = time.perf_counter()
         answer = solve(board, query).as_dict()
         t2 = time.perf_counter()
@@ -261,7 +261,7 @@ def worker(spec: dict) -> dict:
         import io
         import pstats
         from gridsolve.compile.compiler import compile_program
-        from gridsolve.solve.solver import solve
+        from gridsolve.solve.dispatch.dispatcher import solve
         program = compile_program(board, query)
         prof = cProfile.Profile()
         t1 = time.perf_counter()
@@ -327,7 +327,7 @@ def staged_grounding(board, query, count_atoms: bool = False) -> dict:
                 dt = time.perf_counter() - t0
                 out["levels"].append(dt)
                 total += dt
-                if fixpoint:     # as gridsolve.solve.driver.ground_ranks does: stop after the first level deciding nothing
+                if fixpoint:     # as gridsolve.solve.program.driver.ground_ranks does: stop after the first level deciding nothing
                     atom = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(j + 1)])]
                     if atom is None or not atom.is_fact:
                         break
@@ -353,7 +353,7 @@ def staged_grounding(board, query, count_atoms: bool = False) -> dict:
 
 
 def _short_paths(text: str) -> str:
-    """pstats' file names, gridsolve's from the package (``gridsolve/solve/driver.py``: the
+    """pstats' file names, gridsolve's from the package (``gridsolve/solve/program/driver.py``: the
     module, which a bare ``driver.py`` would not say), the others' without their folders."""
     def short(match: re.Match) -> str:
         path = match.group(0)
@@ -881,7 +881,7 @@ def breakdown(case: Case, args) -> list[str]:
     parts += [("clingo solves (`Control.solve`, 0 choices) and Python collects the model", f["solve_s"]),
               ("Python reads the answer back (rest of `solve()`)",
                total - sum(x or 0 for x in accounted) if total else None)]
-    lines += [f"Medians of {f['n']} runs. End to end {cli:.3f} s; `gridsolve.solve.solver.solve` {total:.3f} s.", "",
+    lines += [f"Medians of {f['n']} runs. End to end {cli:.3f} s; `gridsolve.solve.dispatch.dispatcher.solve` {total:.3f} s.", "",
               "| part | seconds | share of end to end |", "|---|---|---|"]
     for name, v in parts:
         lines.append(f"| {name} | {fmt(v)} | {100 * v / cli:.0f}% |" if v is not None and cli else f"| {name} | – | – |")
@@ -893,7 +893,7 @@ def breakdown(case: Case, args) -> list[str]:
                   "| section | characters |", "|---|---|"]
         for name, size in sorted(p["sections"].items(), key=lambda kv: -kv[1]):
             lines.append(f"| {name} | {size:,} |")
-        lines += ["", f"cProfile of the in-process `gridsolve.solve.solver.solve` ({p['time_s']:.3f} s under the "
+        lines += ["", f"cProfile of the in-process `gridsolve.solve.dispatch.dispatcher.solve` ({p['time_s']:.3f} s under the "
                   "profiler), top 10 by own time:", "", "```", p["profile"]["tottime"], "```", "",
                   "Top 10 by cumulative time:", "", "```", p["profile"]["cumulative"], "```"]
     else:
@@ -907,7 +907,7 @@ def split_lines(case: Case, res: dict) -> list[str]:
     d = res["result"]
     total = sum(t for _, t in d["stages"])
     how = (f"levels one call each until the first that decides nothing ({len(d['levels'])} of {case.horizon}), "
-           "as `gridsolve.solve.driver.ground_ranks` does" if d.get("fixpoint") else f"all {len(d['levels'])} levels one call each")
+           "as `gridsolve.solve.program.driver.ground_ranks` does" if d.get("fixpoint") else f"all {len(d['levels'])} levels one call each")
     out = [f"Grounding by stage, {case.label} (one run: the compiled program ground stage by stage in one Control, "
            f"{how}; {total:.3f} s in all. The whole text in one shot, as `gridsolve compile | clingo` "
            f"runs it: {d['one_shot_s']:.3f} s):", "",
@@ -1119,7 +1119,7 @@ def main(argv=None):
                                               [explain_target, hidden_target]) + [""]
     doc += ["## Main table", "",
             "Times are medians, in seconds. *end to end*: `gridsolve solve BOARD --role R --query Q --json "
-            "[--horizon H]` in a fresh process, wall clock. *in-process*: `gridsolve.solve.solver.solve` timed around "
+            "[--horizon H]` in a fresh process, wall clock. *in-process*: `gridsolve.solve.dispatch.dispatcher.solve` timed around "
             "the call in a fresh worker (for random boards: the `total_s` the CLI reports). "
             "*compile/ground/solve*: the solver's own stats. *peak RSS*: the largest ru_maxrss of the measured "
             "child processes. *baseline*: `bench/baseline.py` timed the same way (board loading excluded). "
@@ -1142,16 +1142,16 @@ def main(argv=None):
             "is also the number of ground atoms).", ""]
     doc += mech_table(mech_cases) + [""]
     if limits:
-        from gridsolve.solve.driver import VALUES_FACTOR
-        from gridsolve.solve.limits import Limits
+        from gridsolve.solve.program.driver import VALUES_FACTOR
+        from gridsolve.solve.common.limits import Limits
         doc += ["### Full size and limits", "",
-                "`gridsolve.solve.limits.Limits`: a layered solve stops (exit code 3) when its ground atoms, with the "
+                "`gridsolve.solve.common.limits.Limits`: a layered solve stops (exit code 3) when its ground atoms, with the "
                 f"values and ranks still to come (estimated as {VALUES_FACTOR}× the explored positions' atoms, "
                 "after the next depth at the growth of the last one), would exceed "
                 f"{Limits().atoms:,}: about 1.5 GB. Pacman's value and win are answered by the bounded solver "
-                "(`gridsolve/solve/bounded.py`) at the full step limit (target < 60 s and < 1.5 GB), and at the "
+                "(`gridsolve/solve/bounded/search.py`) at the full step limit (target < 60 s and < 1.5 GB), and at the "
                 "horizon where the layered solver alone stopped (15). One run each. Every solver path also stops "
-                "before it passes `--max-memory` (default 2 GB; `gridsolve/solve/limits.py`): the positions are "
+                "before it passes `--max-memory` (default 2 GB; `gridsolve/solve/common/limits.py`): the positions are "
                 "estimated before grounding, the resident memory is read between ground calls and the address space "
                 "is capped during each: the open 24×24 board (`bench/boards/`) answers within it, the 64×64 one must stop so.",
                 ""] + limits + [""]
@@ -1164,10 +1164,10 @@ def main(argv=None):
             "limit; *before*: issue 21's table (the level-by-level race solver, commit 19dd50a). "
             "`bench/engine.py`.", ""] + sizes + [""]
     doc += ["## Ground once, ask many times", "",
-            "`gridsolve/solve/engine.py`: one grounding of a board's race solver answers many questions, each adding "
+            "`gridsolve/solve/race/racesolver.py`: one grounding of a board's race solver answers many questions, each adding "
             "only its answer parts (multi-shot solving); `verify` (a board's expectations), `play` (the solver's "
             "moves and hints) and `gridsolve ask` use it. Each set is answered in one fresh worker by one engine "
-            "and by `gridsolve.solve.solver.solve` for each question alone (medians of the runs; *engine, all* includes "
+            "and by `gridsolve.solve.dispatch.dispatcher.solve` for each question alone (medians of the runs; *engine, all* includes "
             "the grounding). *check*: both give the same answers (every field and move; the principal line, or "
             "its first move where the engine computed only that, as play does). Bench script: "
             "`bench/multishot.py`.", ""] + many + [""]
@@ -1182,7 +1182,7 @@ def main(argv=None):
             "`gridsolve explain BOARD --json --method M [--jobs N]` end to end, one run each: every interior wall "
             "edge toggled (removed or added) and the question answered again. *graph*: the game graph computed "
             "once, each variant's affected positions re-derived by clingo and the races ranked on the patched "
-            "graph (`gridsolve/solve/walls.py`); *solve*: one solve of each toggled board. *agrees*: the same "
+            "graph (`gridsolve/solve/explain/walls.py`); *solve*: one solve of each toggled board. *agrees*: the same "
             "critical walls as the first method. `bench/explainbench.py`.", ""] + explained + [""]
     doc += ["## Secret obstacles (`--hidden`)", "",
             "Maze Runner Duel as its rule book plays it (issue 14): the robust value from the start for the whole "
@@ -1195,9 +1195,9 @@ def main(argv=None):
                 f"{multishot.ASK_QUESTIONS:,} random positions (pieces on random free cells, random side, role and "
                 "kind), with `\"line\": false` and, on the boards the race solver answers, with their principal lines; "
                 f"a set stops after {multishot.ASK_CAP_S:.0f} s and the rest is extrapolated from its pace. The race "
-                "solver's answers, lines included, are read off its ranks (`gridsolve/solve/rankread.py`); the first "
+                "solver's answers, lines included, are read off its ranks (`gridsolve/solve/race/rankread.py`); the first "
                 "reply includes the grounding and reading the ranks and moves. Layered questions (Wallmaze, Maze Runner Duel) "
-                "are read off a layered table per role (`gridsolve/solve/layeredtable.py`), Pacman's value and win are "
+                "are read off a layered table per role (`gridsolve/solve/layered/table.py`), Pacman's value and win are "
                 "searched by the bounded solver (its memo shared); an *error* is a question that does not fit the limits (exit "
                 "code 3). *check*: the answers with lines, their line left out, equal those without. One run each.",
                 ""] + asked + [""]

@@ -5,7 +5,7 @@ JSON request, the level checked, the warm game graph patched and ranked, the ans
 move and the principal line, the picture, the JSON reply) answers the initial position once
 (cold: the game graph is computed), then every interior wall is toggled and toggled back, each
 toggle one request.  Paired with it, on the first ``--baseline`` walls: the same toggled board
-solved from scratch by ``gridsolve.solve.solver.solve`` in this process (what a studio without a
+solved from scratch by ``gridsolve.solve.dispatch.dispatcher.solve`` in this process (what a studio without a
 warm engine would do at the least; a fresh ``gridsolve solve`` process costs more).  Every live
 answer is checked against the solver's on those walls.  Target: median < 150 ms.
 
@@ -33,8 +33,8 @@ with warnings.catch_warnings():    # starlette asks for httpx2; httpx does the s
 from gridsolve.language.loader import load_board  # noqa: E402
 from gridsolve.language.position import make_query  # noqa: E402
 from gridsolve.render import verdict  # noqa: E402
-from gridsolve.solve.solver import solve  # noqa: E402
-from gridsolve.solve.walls import interior_walls, toggled  # noqa: E402
+from gridsolve.solve.dispatch.dispatcher import solve  # noqa: E402
+from gridsolve.solve.explain.walls import interior_walls, toggled  # noqa: E402
 from gridsolve.studio.level import level_of  # noqa: E402
 from gridsolve.studio.server import create_app  # noqa: E402
 

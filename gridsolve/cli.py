@@ -23,8 +23,8 @@ from .errors import EXIT_FAILED, EXIT_INVALID, GridsolveError, QueryError  # noq
 from .language.loader import load_board  # noqa: E402
 from .language.position import QUERY_KINDS, make_position, make_query  # noqa: E402
 from .render import describe_position, draw_position, format_answer  # noqa: E402
-from .solve.limits import Limits  # noqa: E402
-from .solve.solver import solve  # noqa: E402
+from .solve.common.limits import Limits  # noqa: E402
+from .solve.dispatch.dispatcher import solve  # noqa: E402
 from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES  # noqa: E402
 from .language.kinds import QueryKind, RequireKind  # noqa: E402
 
@@ -49,7 +49,7 @@ BOARD = click.argument("board", type=click.Path(dir_okay=False, path_type=Path))
 def _max_memory(ctx, param, value):
     """--max-memory: the limit of this process and its workers, passed on as GRIDSOLVE_MAX_MEMORY."""
     if value is not None:
-        from .solve.limits import ENV, parse_memory
+        from .solve.common.limits import ENV, parse_memory
         try:
             os.environ[ENV] = str(parse_memory(value, ""))
         except GridsolveError as exc:
@@ -212,7 +212,7 @@ def explain_command(board, role, kind, at, turn, step, horizon, as_json, no_wall
     """Why BOARD's position has its answer: the principal line, the refutation of each of the
     role's moves, and the critical walls (each single wall whose removal or addition changes it)."""
     from .render import format_explanation
-    from .solve.explain import explain
+    from .solve.explain.explanation import explain
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon)
     explanation = explain(loaded, query, walls=not no_walls, method=method, jobs=jobs)
@@ -230,7 +230,7 @@ def explain_command(board, role, kind, at, turn, step, horizon, as_json, no_wall
 def ask_command(board, questions):
     """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
     (default: standard input) with solve's options, one JSON answer a line out."""
-    from .solve.questions import ask_many
+    from .solve.ask.questions import ask_many
     loaded = load_board(board)
     source = "<stdin>" if questions.name == "<stdin>" else questions.name
     lines = iter(questions.readline, "") if source == "<stdin>" else questions.read().splitlines()

@@ -6,7 +6,7 @@ from dataclasses import replace
 from .language.asciimap import draw
 from .language.model import Board
 from .language.position import Position
-from .solve.answer import Answer
+from .solve.common.answer import Answer
 from .language.kinds import QueryKind
 
 
@@ -160,7 +160,7 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
 
 def _search_in(stats) -> str:
     """Where the bounded search ran; in Python, why not in C (it is about 30x slower)."""
-    from .solve import native
+    from .solve.bounded.search import native
     reason = native.why_not.get("raceskernel")
     if stats.search_in == "Python" and reason:
         return f" (in Python: the C search could not be compiled: {reason})"
@@ -173,7 +173,7 @@ def _search_in(stats) -> str:
 
 def format_explanation(board: Board, explanation, position: Position) -> str:
     """What ``gridsolve explain`` prints: the answer, the refutation, the critical walls."""
-    from .solve.walls import Outcome
+    from .solve.explain.walls import Outcome
     answer = explanation.answer
     role, kind = answer.role, answer.query
     out = [format_answer(board, answer, position).rsplit("\n\n", 1)[0]]

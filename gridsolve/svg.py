@@ -16,8 +16,8 @@ from .errors import QueryError
 from .language.model import DELTA, Board, Cell
 from .language.position import Position
 from .render import describe_position, glyphs, verdict
-from .solve.explore import examine, move_parts
-from .solve.answer import Answer
+from .solve.program.explore import examine, move_parts
+from .solve.common.answer import Answer
 
 CELL = 44                 # pixels per cell
 MARGIN = 28               # room for the coordinates
@@ -38,7 +38,7 @@ def _corner(board: Board, x: int, y: int) -> tuple[float, float]:
     return MARGIN + (x - 1) * CELL, TITLE + (board.height - y) * CELL
 
 
-def _sub(parent, tag: str, text: str | None = None, **attrs) -> ET.Element:
+def sub_element(parent, tag: str, text: str | None = None, **attrs) -> ET.Element:
     element = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
     if text is not None:
         element.text = text
@@ -60,7 +60,7 @@ def follow_line(board: Board, position: Position, line: list[dict]) -> list[tupl
     return out
 
 
-def _path(board: Board, start: Cell, move: str, end: Cell) -> list[Cell]:
+def walked_cells(board: Board, start: Cell, move: str, end: Cell) -> list[Cell]:
     """The cells a piece steps through: each open step of the move, then its final cell (a
     bump or a blocked step ends where the rules say)."""
     cells, cell = [start], start
@@ -86,15 +86,15 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     height = board.height * CELL + MARGIN + TITLE + (44 if with_line else 28)
     svg = ET.Element("svg", {"xmlns": SVG_NS, "width": str(width), "height": str(height),
                              "viewBox": f"0 0 {width} {height}", "font-family": "sans-serif"})
-    _sub(svg, "title", title)
-    defs = _sub(svg, "defs")
+    sub_element(svg, "title", title)
+    defs = sub_element(svg, "defs")
     for role in roles:
-        marker = _sub(defs, "marker", id=f"arrow-{role}", viewBox="0 0 10 10", refX=8, refY=5,
+        marker = sub_element(defs, "marker", id=f"arrow-{role}", viewBox="0 0 10 10", refX=8, refY=5,
                       markerWidth=5, markerHeight=5, orient="auto-start-reverse")
-        _sub(marker, "path", d="M 0 0 L 10 5 L 0 10 z", fill=colour[role])
-    _sub(svg, "rect", x=0, y=0, width=width, height=height, fill="white")
-    _sub(svg, "text", head, x=MARGIN, y=TITLE - 34, font_size=13, font_weight="bold")
-    _sub(svg, "text", tail, x=MARGIN, y=TITLE - 14, font_size=12)
+        sub_element(marker, "path", d="M 0 0 L 10 5 L 0 10 z", fill=colour[role])
+    sub_element(svg, "rect", x=0, y=0, width=width, height=height, fill="white")
+    sub_element(svg, "text", head, x=MARGIN, y=TITLE - 34, font_size=13, font_weight="bold")
+    sub_element(svg, "text", tail, x=MARGIN, y=TITLE - 14, font_size=12)
     _draw_cells(svg, board, position, chars)
     _draw_walls(svg, board)
     if answer is not None and answer.line:
@@ -113,22 +113,22 @@ def _draw_cells(svg, board: Board, position: Position, chars: dict) -> None:
         for x in range(1, board.width + 1):
             cx, cy = _corner(board, x, y)
             solid = (x, y) in board.solid
-            _sub(svg, "rect", x=cx, y=cy, width=CELL, height=CELL, fill="#444444" if solid else "#fbfaf5",
+            sub_element(svg, "rect", x=cx, y=cy, width=CELL, height=CELL, fill="#444444" if solid else "#fbfaf5",
                  stroke="#dddddd", stroke_width=1)
     for i, mark in enumerate(marks):
         for cell in sorted(board.marks[mark]):
             if mark in taken and cell not in taken[mark]:
                 continue
             cx, cy = _corner(board, *cell)
-            _sub(svg, "rect", x=cx + 3, y=cy + 3, width=CELL - 6, height=CELL - 6, rx=4,
+            sub_element(svg, "rect", x=cx + 3, y=cy + 3, width=CELL - 6, height=CELL - 6, rx=4,
                  fill=MARK_COLOURS[i % len(MARK_COLOURS)])
-            _sub(svg, "text", chars[mark], x=cx + CELL - 8, y=cy + 14, font_size=11, text_anchor="end",
+            sub_element(svg, "text", chars[mark], x=cx + CELL - 8, y=cy + 14, font_size=11, text_anchor="end",
                  fill="#555555")
     for x in range(1, board.width + 1):
-        _sub(svg, "text", str(x), x=MARGIN + (x - 0.5) * CELL, y=TITLE + board.height * CELL + 16,
+        sub_element(svg, "text", str(x), x=MARGIN + (x - 0.5) * CELL, y=TITLE + board.height * CELL + 16,
              font_size=11, text_anchor="middle", fill="#777777")
     for y in range(1, board.height + 1):
-        _sub(svg, "text", str(y), x=MARGIN - 10, y=TITLE + (board.height - y + 0.5) * CELL + 4,
+        sub_element(svg, "text", str(y), x=MARGIN - 10, y=TITLE + (board.height - y + 0.5) * CELL + 4,
              font_size=11, text_anchor="middle", fill="#777777")
 
 
@@ -136,11 +136,11 @@ def _draw_walls(svg, board: Board) -> None:
     style = {"stroke": "#111111", "stroke_width": 4, "stroke_linecap": "round"}
     for x, y in sorted(board.north):
         cx, cy = _corner(board, x, y)
-        _sub(svg, "line", x1=cx, y1=cy, x2=cx + CELL, y2=cy, **style)
+        sub_element(svg, "line", x1=cx, y1=cy, x2=cx + CELL, y2=cy, **style)
     for x, y in sorted(board.east):
         cx, cy = _corner(board, x, y)
-        _sub(svg, "line", x1=cx + CELL, y1=cy, x2=cx + CELL, y2=cy + CELL, **style)
-    _sub(svg, "rect", x=MARGIN, y=TITLE, width=board.width * CELL, height=board.height * CELL, fill="none",
+        sub_element(svg, "line", x1=cx + CELL, y1=cy, x2=cx + CELL, y2=cy + CELL, **style)
+    sub_element(svg, "rect", x=MARGIN, y=TITLE, width=board.width * CELL, height=board.height * CELL, fill="none",
          **style)
 
 
@@ -148,7 +148,7 @@ def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: 
     """Each ply an arrow with its number; a piece that stays on a cell ply after ply gets one
     dashed circle, numbered with the first and last of those plies."""
     roles = board.rules.roles
-    group = _sub(svg, "g", id="principal-line")
+    group = sub_element(svg, "g", id="principal-line")
     placed: list[tuple[float, float]] = []
     staying: dict[str, tuple] = {}        # role -> (cell, first ply, plies, its label's title, rect, text)
     for ply, before, after in follow_line(board, position, line):
@@ -156,7 +156,7 @@ def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: 
         for role, move in moves.items():
             start, end = before.cell(role), after.cell(role)
             shift = (roles.index(role) - (len(roles) - 1) / 2) * 8     # roles side by side
-            points = [_centre(board, c) for c in _path(board, start, move, end)]
+            points = [_centre(board, c) for c in walked_cells(board, start, move, end)]
             points = [(px + shift, py + shift) for px, py in points]
             number = ply["ply"] + 1
             if len(points) == 1 and role in staying and staying[role][0] == start:
@@ -171,20 +171,20 @@ def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: 
             staying.pop(role, None)
             if len(points) == 1:          # a pass, or a bump back to where it stood
                 px, py = points[0]
-                _sub(group, "circle", cx=px, cy=py, r=CELL * 0.36, fill="none", stroke=colour[role],
+                sub_element(group, "circle", cx=px, cy=py, r=CELL * 0.36, fill="none", stroke=colour[role],
                      stroke_width=1.5, stroke_dasharray="3 2")
                 label = (px + CELL * 0.3, py - CELL * 0.3)
             else:
-                _sub(group, "polyline", points=" ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+                sub_element(group, "polyline", points=" ".join(f"{px:.1f},{py:.1f}" for px, py in points),
                      fill="none", stroke=colour[role], stroke_width=2.5, stroke_opacity=0.8,
                      marker_end=f"url(#arrow-{role})")
                 label = _midpoint(points)
             label = _free_spot(label, placed)
-            ply_label = _sub(group, "g")
-            title = _sub(ply_label, "title", f"ply {number}: {role} {move}")
-            rect = _sub(ply_label, "rect", x=f"{label[0] - 7.5:.1f}", y=f"{label[1] - 7.5:.1f}", width=15,
+            ply_label = sub_element(group, "g")
+            title = sub_element(ply_label, "title", f"ply {number}: {role} {move}")
+            rect = sub_element(ply_label, "rect", x=f"{label[0] - 7.5:.1f}", y=f"{label[1] - 7.5:.1f}", width=15,
                         height=15, rx=7.5, fill="white", stroke=colour[role], stroke_width=1.5)
-            text = _sub(ply_label, "text", str(number), x=f"{label[0]:.1f}", y=f"{label[1] + 3.5:.1f}", font_size=9,
+            text = sub_element(ply_label, "text", str(number), x=f"{label[0]:.1f}", y=f"{label[1] + 3.5:.1f}", font_size=9,
                         text_anchor="middle", fill=colour[role], font_weight="bold")
             if len(points) == 1:
                 staying[role] = (start, number, [number], title, rect, text)
@@ -216,19 +216,19 @@ def _free_spot(spot: tuple[float, float], placed: list) -> tuple[float, float]:
 def _draw_pieces(svg, board: Board, position: Position, chars: dict, colour: dict) -> None:
     for role, cell in position.pieces:
         px, py = _centre(board, cell)
-        _sub(svg, "circle", cx=px, cy=py, r=CELL * 0.3, fill=colour[role], stroke="white", stroke_width=2)
-        _sub(svg, "text", chars[role], x=px, y=py + 5, font_size=15, text_anchor="middle", fill="white",
+        sub_element(svg, "circle", cx=px, cy=py, r=CELL * 0.3, fill=colour[role], stroke="white", stroke_width=2)
+        sub_element(svg, "text", chars[role], x=px, y=py + 5, font_size=15, text_anchor="middle", fill="white",
              font_weight="bold")
 
 
 def _draw_legend(svg, board: Board, chars: dict, colour: dict, y: float, with_line: bool) -> None:
     parts = [(f"{chars[r]} {r}", colour[r]) for r in board.rules.roles]
     parts += [(f"{chars[m]} {m}", "#555555") for m in sorted(board.marks)]
-    text = _sub(svg, "text", None, x=MARGIN, y=y, font_size=11)
+    text = sub_element(svg, "text", None, x=MARGIN, y=y, font_size=11)
     for i, (label, fill) in enumerate(parts):
-        _sub(text, "tspan", ("   " if i else "") + label, fill=fill)
+        sub_element(text, "tspan", ("   " if i else "") + label, fill=fill)
     if with_line:
-        _sub(svg, "text", "arrows: the principal line, numbered by ply; dashed circle: the piece stays",
+        sub_element(svg, "text", "arrows: the principal line, numbered by ply; dashed circle: the piece stays",
              x=MARGIN, y=y + 16, font_size=11, fill="#555555")
 
 

@@ -74,7 +74,7 @@ class Game:
         self.collect_index = {c.name: i for i, c in enumerate(self.collect)}
         conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
         self.was_pairs = tuple(dict.fromkeys(p for w in conditions for p in w.was_on))
-        # how positions are written (as gridsolve.solve.explore writes them)
+        # how positions are written (as gridsolve.solve.program.explore writes them)
         self.keeps_lost = any(m.bump_on and m.lose_turns for m in rules.moves.values())
         self._piece_moves: dict = {}
         self._successors: dict = {}
@@ -537,7 +537,7 @@ def stop_scores(board, position, horizon: int | None = None) -> dict | None:
 
 def reference_answer(board, role: str, kind: str, position,
                      horizon: int | None = None, move_ref: str | None = None) -> dict:
-    """The answer to a query, as ``gridsolve.solve.solver.solve`` should give it.
+    """The answer to a query, as ``gridsolve.solve.dispatch.dispatcher.solve`` should give it.
 
     Keys: ``value``, ``plies`` (as ``Answer.plies``: the value plies for ``kind="value"``, the
     win plies for ``"win"``, the doom plies for ``"survive"``), ``value_plies``, ``holds``,

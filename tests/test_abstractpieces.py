@@ -1,13 +1,13 @@
-"""The abstract game joined from the pieces' moves (gridsolve/solve/abstractpieces.py) is the one
-clingo grounds from the compiled game rules (gridsolve/solve/abstract.py): the same positions,
+"""The abstract game joined from the pieces' moves (gridsolve/solve/graph/abstractpieces.py) is the one
+clingo grounds from the compiled game rules (gridsolve/solve/graph/abstractgame.py): the same positions,
 side to move, cells, end, timeout entry and named moves in the same order, on the Pacman seed
 and on random boards of every rule option where it applies."""
 from __future__ import annotations
 
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
-from gridsolve.solve.abstract import abstract_game
-from gridsolve.solve.abstractpieces import abstract_by_pieces, build_abstract_game
+from gridsolve.solve.graph.abstractgame import abstract_game
+from gridsolve.solve.graph.abstractpieces import abstract_by_pieces, build_abstract_game
 from randomboards import random_board, random_mechanism_board
 from test_bounded import pacman_like_board
 from test_quotient import room_board

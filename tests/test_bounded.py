@@ -1,4 +1,4 @@
-"""The bounded solver (gridsolve/solve/bounded.py) for games with items.
+"""The bounded solver (gridsolve/solve/bounded/search.py) for games with items.
 
 It must give the layered solver's answers field for field (value, plies, win, survive, every
 move, the principal line), with and without its pruning bounds; the random mechanism boards
@@ -14,11 +14,11 @@ import reference
 
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, make_query
-from gridsolve.solve.abstract import abstract_game
-from gridsolve.solve.bounded import BoundedSearch, applies, solve_bounded
-from gridsolve.solve.driver import format_move
-from gridsolve.solve.limits import Limits
-from gridsolve.solve.solver import solve
+from gridsolve.solve.graph.abstractgame import abstract_game
+from gridsolve.solve.bounded.search import BoundedSearch, applies, solve_bounded
+from gridsolve.solve.program.driver import format_move
+from gridsolve.solve.common.limits import Limits
+from gridsolve.solve.dispatch.dispatcher import solve
 from randomboards import random_mechanism_board
 from test_differential import _comparable, _diff, _expected, _got
 
@@ -223,7 +223,7 @@ def test_many_pacman_like_boards_agree_with_the_reference(tmp_path):
 def _asked_in_a_row(board, seed: int, n: int) -> list:
     """``n`` pacman questions at positions along a random game, with random kinds and horizons."""
     from gridsolve.language.position import initial_position
-    from gridsolve.solve.explore import examine
+    from gridsolve.solve.program.explore import examine
     rng = random.Random(seed)
     position, out = initial_position(board), []
     while len(out) < n:
@@ -241,7 +241,7 @@ def _asked_in_a_row(board, seed: int, n: int) -> list:
 def _check_shared_memo(tmp_path, seeds) -> int:
     """An Asker (one memo for every question) answers each question as the bounded solver
     alone does, field for field, and the memo is ground once for a game."""
-    from gridsolve.solve.asker import Asker
+    from gridsolve.solve.dispatch.asker import Asker
     checked = 0
     for seed in seeds:
         board = board_from_text(tmp_path, f"pacman-like-{seed}", pacman_like_board(seed))
@@ -269,8 +269,8 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
     """When the earlier questions' tables fill the memory limit, the question is asked again
     without them (its answer is the one solving it alone gives), and refused only then."""
     from gridsolve.errors import MemoryLimitError
-    from gridsolve.solve import asker as asker_module
-    from gridsolve.solve.asker import Asker
+    from gridsolve.solve.dispatch import asker as asker_module
+    from gridsolve.solve.dispatch.asker import Asker
     board = board_from_text(tmp_path, "pacman-like-0", pacman_like_board(0))
     asker = Asker(board)
     first, second = _asked_in_a_row(board, 0, 2)
@@ -296,8 +296,8 @@ def test_tables_holding_half_the_memory_limit_are_dropped_before_the_next_questi
     """The earlier questions' tables are dropped before a question when they hold half the
     memory that the limit leaves beside the game (what the process holds besides them): the
     solver stays, with its ranks and classes; the answer is the one solving it alone gives."""
-    from gridsolve.solve import boundedmemo
-    from gridsolve.solve.asker import Asker
+    from gridsolve.solve.bounded import memo as boundedmemo
+    from gridsolve.solve.dispatch.asker import Asker
     board = board_from_text(tmp_path, "pacman-like-1", pacman_like_board(1))
     asker = Asker(board)
     first, second, third = _asked_in_a_row(board, 1, 3)

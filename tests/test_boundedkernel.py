@@ -1,4 +1,4 @@
-"""The bounded solver's races in C (gridsolve/solve/raceskernel.c, boundedkernel.py) against the
+"""The bounded solver's races in C (gridsolve/solve/bounded/raceskernel.c, boundedkernel.py) against the
 same races in Python (BoundedSearch with ``native=False``).
 
 The C search is the Python one line for line, so beyond equal answers the two must search the
@@ -13,11 +13,11 @@ import pytest
 from gridsolve.errors import MemoryLimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
-from gridsolve.solve import native
-from gridsolve.solve.abstract import abstract_game
-from gridsolve.solve.bounded import BoundedSearch, applies, solve_bounded
-from gridsolve.solve.boundedkernel import RacesKernel
-from gridsolve.solve.limits import Limits
+from gridsolve.solve.bounded import native
+from gridsolve.solve.graph.abstractgame import abstract_game
+from gridsolve.solve.bounded.search import BoundedSearch, applies, solve_bounded
+from gridsolve.solve.bounded.kernel import RacesKernel
+from gridsolve.solve.common.limits import Limits
 from randomboards import random_mechanism_board
 from test_bounded import CORRIDOR, _same, board_from_text, pacman_like_board
 
@@ -27,7 +27,7 @@ from conftest import ROOT
 @pytest.fixture(autouse=True)
 def c_from_the_first_position(monkeypatch):
     """These tests compare C with Python position for position: C from the start."""
-    monkeypatch.setattr("gridsolve.solve.bounded.NATIVE_AFTER", 0)
+    monkeypatch.setattr("gridsolve.solve.bounded.search.NATIVE_AFTER", 0)
 
 
 def _pair(board, role: str, position):
@@ -193,7 +193,7 @@ def test_a_kernel_searches_for_one_thread_at_a_time():
     """While a search runs (here: paused in its check of the limits), another thread's search
     on the same kernel is refused, not interleaved; afterwards both answer as Python does."""
     import threading
-    from gridsolve.solve.boundedkernel import RacesKernel as Kernel
+    from gridsolve.solve.bounded.kernel import RacesKernel as Kernel
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     query = make_query(board, "pacman", "value", horizon=20)
     game, fast, slow = _pair(board, "pacman", query.position)
@@ -226,7 +226,7 @@ def test_a_search_moves_to_c_when_it_has_cost_what_c_costs_to_build(tmp_path, mo
     abstract position: between two questions of the search, or in the middle of one (it stops
     there and is asked again in C). A small search stays in Python, a large one ends in C, with
     the answers of Python alone."""
-    from gridsolve.solve import bounded
+    from gridsolve.solve.bounded import search as bounded
     monkeypatch.setattr(bounded, "NATIVE_AFTER", 0.05)      # Pacman from the start: about 1,200 positions
     stopped = []
 

@@ -2,8 +2,8 @@
 
 Random small boards (``tests/randomboards.py``, written as YAML and loaded with the real
 loader) cover every rule option; on each, a few random queries (placements, side to move, step,
-horizon, role, query kind) must get the same answer from ``gridsolve.solve.solver.solve`` as from the
-reference, field by field and move by move, and ``gridsolve.solve.explore.examine`` must list the same
+horizon, role, query kind) must get the same answer from ``gridsolve.solve.dispatch.dispatcher.solve`` as from the
+reference, field by field and move by move, and ``gridsolve.solve.program.explore.examine`` must list the same
 moves and successors.  A second set of tiny boards with two or three roles
 (``random_mechanism_board``) draws the newer mechanisms: simultaneous moves and teams,
 collisions, collectibles and score tables, frozen pieces, bumps and lost turns, was_on, nearer
@@ -25,10 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from gridsolve.solve.explore import examine
+from gridsolve.solve.program.explore import examine
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, Query, make_query
-from gridsolve.solve.solver import solve
+from gridsolve.solve.dispatch.dispatcher import solve
 
 import reference
 from randomboards import random_board, random_mechanism_board
@@ -166,7 +166,7 @@ def _layout_problems(board, rb) -> list[str]:
 
 def _query_problems(board, query, label: str, rng: random.Random, successors: int) -> list[str]:
     """The solver's answer against the reference's, and the rules as clingo computes them
-    (gridsolve.solve.explore) at the query position and at ``successors`` of its successors."""
+    (gridsolve.solve.program.explore) at the query position and at ``successors`` of its successors."""
     problems = []
     pos = query.position
     answer = solve(board, query)

@@ -10,7 +10,7 @@ import pytest
 from gridsolve.generate import difficulty
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, Query, initial_position
-from gridsolve.solve.solver import solve
+from gridsolve.solve.dispatch.dispatcher import solve
 
 import reference
 import seed_answers

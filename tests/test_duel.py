@@ -15,7 +15,7 @@ import pytest
 import reference
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
-from gridsolve.solve.solver import solve
+from gridsolve.solve.dispatch.dispatcher import solve
 from test_differential import _diff, _expected, _got
 
 from conftest import ROOT

@@ -1,4 +1,4 @@
-"""Ground once, ask many times (gridsolve/solve/engine.py).
+"""Ground once, ask many times (gridsolve/solve/race/racesolver.py).
 
 An engine grounds a board's game graph once, computes the race ranks from it and reads each
 query's answer off them.  Its answers must be those of solving each query alone and those of
@@ -18,12 +18,12 @@ from gridsolve.verify import verify
 from gridsolve.language.loader import load_board
 from gridsolve.compile.compiler import compile_program, query_parts, race_program
 from gridsolve.compile.planning import Mode, plan_query, shared_races
-from gridsolve.solve.asker import Asker
-from gridsolve.solve.engine import Engine
+from gridsolve.solve.dispatch.asker import Asker
+from gridsolve.solve.race.racesolver import Engine
 from gridsolve.play.game import play
 from gridsolve.language.position import QUERY_KINDS, Query, initial_position, make_position
-from gridsolve.solve.driver import run_program
-from gridsolve.solve.solver import solve
+from gridsolve.solve.program.driver import run_program
+from gridsolve.solve.dispatch.dispatcher import solve
 
 import reference
 import seed_answers
@@ -108,7 +108,7 @@ def _without_line(answer) -> dict:
 @pytest.mark.parametrize("seeds", [pytest.param(range(1), id="first"),
                                    pytest.param(range(1, N_BOARDS), id="rest", marks=pytest.mark.slow)])
 def test_answers_read_off_the_ranks_equal_those_of_the_single_shot_program(tmp_path, mechanisms, seeds):
-    """Read off the ranks of the game graph (gridsolve/solve/retro.py, rankread.py), every
+    """Read off the ranks of the game graph (gridsolve/solve/graph/racegraph.py, rankread.py), every
     question's answer on random boards is the one of the program ``gridsolve compile`` prints
     (encodings/solve.lp and answer.lp in clingo), every move and the whole principal line (or
     its first move) included, and without a line the same but the line; the questions asked

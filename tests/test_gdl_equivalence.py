@@ -39,10 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from gridsolve.solve.explore import Step, examine, stop_scores  # noqa: E402
+from gridsolve.solve.program.explore import Step, examine, stop_scores  # noqa: E402
 from gridsolve.language.loader import load_board  # noqa: E402
 from gridsolve.language.position import Position, make_position, make_query  # noqa: E402
-from gridsolve.solve.solver import solve  # noqa: E402
+from gridsolve.solve.dispatch.dispatcher import solve  # noqa: E402
 from tests.gdl.interpreter import GdlGame, parse_kif, term_sort_key, to_kif  # noqa: E402
 
 KIF_DIR = ROOT / "tests" / "gdl" / "kif"

@@ -20,7 +20,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gridsolve.verify.beeline import check_beeline
+from gridsolve.analysis.beeline import check_beeline
 from gridsolve.cli import main
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position

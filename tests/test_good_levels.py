@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 from gridsolve.errors import BoardError
-from gridsolve.generate.metrics import METRICS
+from gridsolve.analysis.metrics import METRICS
 from gridsolve.language import schema
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from gridsolve.cli import main
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, Query, initial_position, make_position
-from gridsolve.solve.solver import solve
+from gridsolve.solve.dispatch.dispatcher import solve
 
 from hidden_reference import HiddenGame, allowed_cells, start_state
 

@@ -1,8 +1,10 @@
 """The package's import graph has no cycle: no module imports one that imports it back,
-directly or through others, at the top or inside a function (docs/how-it-works.md)."""
+directly or through others, at the top or inside a function; and every package imports only
+what its docstring's "May import:" line allows (docs/how-it-works.md, docs/development.md)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,3 +85,96 @@ def test_gridsolve_has_no_import_cycle():
     graph = import_graph(ROOT / "gridsolve")
     assert len(graph) > 50
     assert cycles(graph) == []
+
+
+def may_import(package: Path) -> dict[str, set[str]]:
+    """{package: the packages its docstring's "May import:" line names} for every package under
+    ``package`` whose ``__init__.py`` has one; a line that ends "and the stages below it" (or
+    "them") also allows what the packages it names may import, and so on down."""
+    named, below = {}, set()
+    for init in sorted(package.rglob("__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        found = re.search(r"May import:(.*?)(?:\n\n|$)", doc, re.S)
+        if found:
+            name = ".".join(init.parent.relative_to(package.parent).parts)
+            named[name] = set(re.findall(r"``([\w.]+)``", found.group(1)))
+            if re.search(r"stages below (it|them)", found.group(1)):
+                below.add(name)
+
+    def allowed(name: str, seen: frozenset = frozenset()) -> set[str]:
+        out = set(named.get(name, ()))
+        if name in below:
+            for other in named.get(name, ()):
+                if other not in seen:
+                    out |= allowed(other, seen | {name})
+        return out
+
+    return {name: allowed(name) for name in named}
+
+
+def forbidden_imports(package: Path) -> list[tuple[str, str]]:
+    """(module, what it imports) for every import of a module of a package with a "May import:"
+    line that leaves the package for a module no package its line allows holds."""
+    graph, rules = import_graph(package), may_import(package)
+
+    def within(module: str, packages) -> bool:
+        return any(module == other or module.startswith(other + ".") for other in packages)
+
+    return sorted((module, target) for owner, allowed in rules.items()
+                  for module, targets in graph.items() if within(module, [owner])
+                  for target in targets if not within(target, [owner, *allowed]))
+
+
+def test_the_import_rule_reader_sees_a_forbidden_import_and_the_stages_below(tmp_path):
+    package = tmp_path / "pkg"
+    for name, line in [("low", "May import: ``pkg.base`` only."), ("mid", "May import: ``pkg.low`` and the stages below it."),
+                       ("top", "May import: ``pkg.low``."), ("base", "")]:
+        (package / name).mkdir(parents=True)
+        (package / name / "__init__.py").write_text(f'"""The {name} floor.\n\n{line}\n"""\n')
+    (package / "__init__.py").write_text("")
+    (package / "base" / "core.py").write_text("x = 1\n")
+    (package / "low" / "a.py").write_text("from ..base.core import x\n")
+    (package / "mid" / "b.py").write_text("from ..low import a\nfrom ..base.core import x\n")
+    (package / "top" / "c.py").write_text("def f():\n    from ..base import core\n    from ..low.a import x\n")
+    assert may_import(package)["pkg.mid"] == {"pkg.low", "pkg.base"}
+    assert forbidden_imports(package) == [("pkg.top.c", "pkg.base.core")]
+
+
+def private_imports(package: Path) -> list[tuple[str, str, str]]:
+    """(module, the module it imports from, the name) for every ``_name`` a module of ``package``
+    imports from a module of the package in another subpackage than its own."""
+    files, out = module_files(package), []
+    for name, path in files.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = ".".join(here[:len(here) - node.level + 1] + [node.module or ""]).rstrip(".") if node.level \
+                else node.module
+            if base not in files or base.rsplit(".", 1)[0] == ".".join(here):
+                continue
+            out += [(name, base, alias.name) for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")]
+    return sorted(out)
+
+
+def test_the_private_name_finder_sees_one_across_subpackages(tmp_path):
+    package = tmp_path / "pkg"
+    for sub in ("a", "b"):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "a" / "one.py").write_text("_x = 1\ny = 2\n")
+    (package / "a" / "two.py").write_text("from .one import _x\n")
+    (package / "b" / "three.py").write_text("from ..a.one import _x, y\n")
+    assert private_imports(package) == [("pkg.b.three", "pkg.a.one", "_x")]
+
+
+def test_every_package_imports_only_what_its_docstring_allows():
+    rules = may_import(ROOT / "gridsolve")
+    assert {"gridsolve.solve", "gridsolve.solve.common", "gridsolve.analysis", "gridsolve.verify"} <= set(rules)
+    assert forbidden_imports(ROOT / "gridsolve") == []
+
+
+def test_no_private_name_crosses_a_package_line():
+    assert private_imports(ROOT / "gridsolve") == []

@@ -1,4 +1,4 @@
-"""The robust search's races in C (gridsolve/solve/knowingkernel.c, knowingkernel.py) against the
+"""The robust search's races in C (gridsolve/solve/hidden/knowingkernel.c, knowingkernel.py) against the
 same races in Python (``solve_knowing(..., native=False)``), and against the independent
 explicit search (hidden_reference) at the full step limit.
 
@@ -15,10 +15,11 @@ import pytest
 from gridsolve.errors import LimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, initial_position
-from gridsolve.solve import knowing, native
-from gridsolve.solve.knowing import KnowingGame, KnowingSolver, solve_knowing
-from gridsolve.solve.knowingkernel import KnowingKernel
-from gridsolve.solve.limits import Limits
+from gridsolve.solve.bounded import native
+from gridsolve.solve.common.limits import Limits
+from gridsolve.solve.hidden import knowing
+from gridsolve.solve.hidden.knowing import KnowingGame, KnowingSolver, solve_knowing
+from gridsolve.solve.hidden.knowingkernel import HERE, KnowingKernel
 from hidden_reference import HiddenGame, start_state
 from test_hidden import FIELDS, RULE_BOOK, random_position, small_board
 
@@ -54,7 +55,7 @@ def _same_in_c_and_python(board, role, position, horizon):
 
 def test_the_kernel_compiles_and_serves_the_rule_book(rule_book):
     """This machine has a C compiler: the races run in C (where none is found they run in Python)."""
-    assert native.load("knowingkernel") is not None, native.why_not
+    assert native.load("knowingkernel", HERE) is not None, native.why_not
     kgame = KnowingGame(rule_book, "p1", [initial_position(rule_book)])
     assert isinstance(KnowingSolver(kgame).kernel, KnowingKernel)
     assert KnowingSolver(kgame, native=False).kernel is None

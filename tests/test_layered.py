@@ -15,8 +15,8 @@ from pathlib import Path
 import clingo
 import pytest
 
-from gridsolve.solve import driver
-from gridsolve.solve.answer import SolveStats
+from gridsolve.solve.program import driver
+from gridsolve.solve.common.answer import SolveStats
 from gridsolve.compile.compiler import compile_program
 from gridsolve.compile.planning import Mode
 from gridsolve.errors import LimitError

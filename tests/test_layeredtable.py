@@ -1,4 +1,4 @@
-"""The layered tables (gridsolve/solve/layeredtable.py) give the answers of encodings/layered.lp.
+"""The layered tables (gridsolve/solve/layered/table.py) give the answers of encodings/layered.lp.
 
 On random tiny boards with the newer mechanisms (``random_mechanism_board``: simultaneous moves
 and teams, score tables, conditional timeouts, bumps and lost turns, was_on, items), every
@@ -26,11 +26,11 @@ from gridsolve.compile.compiler import compile_program
 from gridsolve.errors import MemoryLimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, make_query
-from gridsolve.solve.asker import Asker
-from gridsolve.solve.layeredtable import LayeredTable, LayeredTables, serves
-from gridsolve.solve.limits import Limits
-from gridsolve.solve import driver
-from gridsolve.solve.solver import solve
+from gridsolve.solve.dispatch.asker import Asker
+from gridsolve.solve.layered.table import LayeredTable, LayeredTables, serves
+from gridsolve.solve.common.limits import Limits
+from gridsolve.solve.program import driver
+from gridsolve.solve.dispatch.dispatcher import solve
 
 # the mechanism boards of the quick tier: together they ask the tables questions with every
 # layered rule option (test_quick_boards_cover_the_layered_rule_options); the others are slow

@@ -19,8 +19,8 @@ from gridsolve.generate.proposer import Layout, edges
 from gridsolve.generate.startgraph import StartGraph, StartVerdict, start_program
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, Query
-from gridsolve.solve.solver import solve
-from gridsolve.verify.beeline import check_beeline
+from gridsolve.solve.dispatch.dispatcher import solve
+from gridsolve.analysis.beeline import check_beeline
 
 from conftest import ROOT
 from test_generate import assert_verifies

@@ -1,4 +1,4 @@
-"""Limits on every solver path (gridsolve/solve/limits.py): estimates before grounding, the
+"""Limits on every solver path (gridsolve/solve/common/limits.py): estimates before grounding, the
 memory cap during a ground call, ``--max-memory``, and the same exit code 3 and message
 shape from solve, ask, play, verify and the generator's judge."""
 from __future__ import annotations
@@ -19,11 +19,11 @@ from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.generate.judge import query_kind
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, initial_position, make_query
-from gridsolve.solve import limits as limits_module
-from gridsolve.solve.engine import Engine
-from gridsolve.solve.limits import ENV, LimitGuard, Limits, estimate_positions, parse_memory
-from gridsolve.solve.driver import race_ranks
-from gridsolve.solve.solver import solve
+from gridsolve.solve.common import limits as limits_module
+from gridsolve.solve.race.racesolver import Engine
+from gridsolve.solve.common.limits import ENV, LimitGuard, Limits, estimate_positions, parse_memory
+from gridsolve.solve.program.driver import race_ranks
+from gridsolve.solve.dispatch.dispatcher import solve
 
 from conftest import CORRIDOR, ROOT
 
@@ -102,8 +102,8 @@ import json, resource, sys
 from gridsolve.compile.planning import plan_query
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, initial_position
-from gridsolve.solve.engine import Engine
-from gridsolve.solve.limits import average_moves, estimate_positions, graph_bytes, resident
+from gridsolve.solve.race.racesolver import Engine
+from gridsolve.solve.common.limits import average_moves, estimate_positions, graph_bytes, resident
 board = load_board(sys.argv[1])
 layout = plan_query(board, Query("explorer", "survive")).layout
 least, position, move = graph_bytes(board, layout)
@@ -139,7 +139,7 @@ CAPPED_GROUND_CALL = """
 import resource, sys
 import clingo
 from gridsolve.errors import MemoryLimitError
-from gridsolve.solve.limits import LimitGuard, Limits
+from gridsolve.solve.common.limits import LimitGuard, Limits
 before = resource.getrlimit(resource.RLIMIT_AS)
 ctl = clingo.Control(["--warn=none"])
 ctl.add("base", [], "p(X,Y) :- X = 1..4000, Y = 1..4000.")       # 16 million atoms: over 1 GB
@@ -193,7 +193,7 @@ def test_the_layered_solver_stops_at_the_memory_limit():
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     program = compile_program(board, make_query(board, "pacman", horizon=12))
     assert program.mode is Mode.LAYERED
-    from gridsolve.solve.driver import run_program
+    from gridsolve.solve.program.driver import run_program
     # "(limit N MB)" when the estimate stops it between ground calls, "the limit of N MB" when
     # the cap stops a ground call: which comes first depends on what the process held before
     with pytest.raises(MemoryLimitError, match=r"^the positions within 12 plies do not fit: .*limit (of )?\d+ MB.* "

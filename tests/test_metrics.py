@@ -1,4 +1,4 @@
-"""The difficulty metrics (gridsolve/generate/metrics.py) against an independent computation.
+"""The difficulty metrics (gridsolve/analysis/metrics.py) against an independent computation.
 
 The reference below is a small explicit-state model of the 2007 Mummy Maze (rules/mummy-maze-2007.yaml
 in words: the explorer steps or stands; the mummy makes one or two steps, the first a real one,
@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 import yaml
 
-from gridsolve.generate.metrics import measure_metrics, rounded
+from gridsolve.analysis.metrics import measure_metrics, rounded
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
 
@@ -249,9 +249,9 @@ map: |
 
 
 def test_a_win_by_a_stop_has_no_metrics(make_board):
-    from gridsolve.generate.metrics import WinNotByAnEnd
+    from gridsolve.analysis.metrics import WinNotByAnEnd
     from gridsolve.language.position import make_query
-    from gridsolve.solve.solver import solve
+    from gridsolve.solve.dispatch.dispatcher import solve
     board = make_board(STUCK_DUEL)
     start = initial_position(board)
     answer = solve(board, make_query(board, "p1", "win"))

@@ -1,4 +1,4 @@
-"""The coarsest bisimulation (gridsolve/solve/quotient.py) and the bounded solver's use of it.
+"""The coarsest bisimulation (gridsolve/solve/bounded/quotient.py) and the bounded solver's use of it.
 
 The classes are checked against a plain fixpoint written here (split by label and set of
 successor classes until nothing splits), on hand-made and random graphs; the bounded solver,
@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 
 from gridsolve.language.position import make_query
-from gridsolve.solve.abstractpieces import build_abstract_game
-from gridsolve.solve.bounded import BoundedSearch
-from gridsolve.solve.quotient import bisimulation, representatives
+from gridsolve.solve.graph.abstractpieces import build_abstract_game
+from gridsolve.solve.bounded.search import BoundedSearch
+from gridsolve.solve.bounded.quotient import bisimulation, representatives
 from test_bounded import agrees_with_the_reference, board_from_text, pacman_board_text
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
-from gridsolve.solve.solver import solve
+from gridsolve.solve.dispatch.dispatcher import solve
 
 import reference
 from conftest import ROOT

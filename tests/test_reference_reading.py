@@ -1,9 +1,10 @@
 """The independent references read board and rule files on their own (tests/refboard.py).
 
-Two things are checked here: that tests/reference.py, tests/hidden_reference.py and
-tests/refboard.py import nothing from gridsolve (read from their source), and that their
-reading of the files agrees with the loader's (gridsolve.language) on every rule option the
-random boards draw (tests/randomboards.py) and on the seed games' boards, defaults included.
+Two things are checked here: that tests/reference.py, tests/hidden_reference.py,
+tests/refboard.py, tests/classic_reference.py and tests/classic_boards.py import nothing from
+gridsolve (read from their source), and that the first three's reading of the files agrees
+with the loader's (gridsolve.language) on every rule option the random boards draw
+(tests/randomboards.py) and on the seed games' boards, defaults included.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from randomboards import random_board, random_mechanism_board
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-REFERENCES = ("reference.py", "hidden_reference.py", "refboard.py")
+REFERENCES = ("reference.py", "hidden_reference.py", "refboard.py", "classic_reference.py", "classic_boards.py")
 
 
 def imported_modules(source: str) -> list[str]:

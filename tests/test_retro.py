@@ -1,4 +1,4 @@
-"""The race ranks computed from the game graph (gridsolve/solve/retro.py) against the ranks
+"""The race ranks computed from the game graph (gridsolve/solve/graph/racegraph.py) against the ranks
 encodings/solve.lp derives in clingo level by level (the single-shot program of ``gridsolve
 compile``): equal for every race, on random boards of every rule option and with every
 mechanism the race solver serves; and the game graph's successors are exactly the compiled
@@ -12,10 +12,10 @@ import pytest
 from gridsolve.compile.compiler import compile_program
 from gridsolve.compile.planning import Mode, plan_query
 from gridsolve.language.position import Query
-from gridsolve.solve.limits import LimitGuard, Limits
+from gridsolve.solve.common.limits import LimitGuard, Limits
 from gridsolve.compile.compiler import graph_program
-from gridsolve.solve.retro import NamedMoves, RaceGraph
-from gridsolve.solve.driver import clingo_race_ranks, ground_ranks, race_ranks
+from gridsolve.solve.graph.racegraph import NamedMoves, RaceGraph
+from gridsolve.solve.program.driver import clingo_race_ranks, ground_ranks, race_ranks
 
 from randomboards import random_board, random_mechanism_board
 from test_differential import _load, mechanism_queries, plain_queries
@@ -146,7 +146,7 @@ def graph_differences(seed, tmp_path, mechanisms) -> tuple[int, list[str]]:
 @pytest.mark.parametrize("seeds", [pytest.param(range(6), id="first"),
                                    pytest.param(range(6, 3 * SEEDS), id="rest", marks=pytest.mark.slow)])
 def test_the_graph_joined_by_pieces_is_the_ground_graph(tmp_path, mechanisms, seeds):
-    """Where the pieces move each on its own (gridsolve/solve/factored.py), the positions,
+    """Where the pieces move each on its own (gridsolve/solve/graph/factored.py), the positions,
     successors, ends and sides joined from each piece's moves are those clingo grounds from the
     compiled succ rules, and the named moves and ends of positions (PieceMoves) those of the
     compiled edge rules, on random boards of every rule option (simultaneous moves without

@@ -1,5 +1,5 @@
 """The three seed games added to the rule language: scenario traces played move by move with
-the compiled rules (gridsolve.solve.explore), and solver answers checked by hand.
+the compiled rules (gridsolve.solve.program.explore), and solver answers checked by hand.
 
 * Wallmaze: the four scenario playouts of RULES.md (section C).
 * Pacman 3p: a capture by inky (inky 100, blinky 0, pacman keeps its pellets), the pellet
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from gridsolve.solve.explore import examine, stop_scores
+from gridsolve.solve.program.explore import examine, stop_scores
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, initial_position, make_query
-from gridsolve.solve.solver import solve
+from gridsolve.solve.dispatch.dispatcher import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from gridsolve.solve.explore import examine
+from gridsolve.solve.program.explore import examine
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, make_query
 from gridsolve.compile.compiler import compile_program
-from gridsolve.solve.driver import run_program
-from gridsolve.solve.solver import solve
+from gridsolve.solve.program.driver import run_program
+from gridsolve.solve.dispatch.dispatcher import solve
 
 from conftest import ROOT
 

@@ -1,7 +1,7 @@
 """Every start of a layout judged on one game graph (gridsolve/generate/startgraph.py): the
 ranks of all starts against the solver asked about each start alone, and the beeline played on
 the graph (``beeline_wins``, ``survey``) against the ``no_beeline`` check of
-gridsolve/verify/beeline.py (two clingo runs of its own), on random small Mummy Maze boards of
+gridsolve/analysis/beeline.py (two clingo runs of its own), on random small Mummy Maze boards of
 both rule sets (a blocked step illegal, or a stay)."""
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from gridsolve.generate.proposer import edges
 from gridsolve.generate import startgraph
 from gridsolve.generate.startgraph import StartGraph, StartVerdict, start_program
 from gridsolve.language.position import Position, Query
-from gridsolve.solve.solver import solve
-from gridsolve.verify.beeline import _LOST, _WON, _BlindPlay, _shortest_paths, check_beeline
+from gridsolve.solve.dispatch.dispatcher import solve
+from gridsolve.analysis.beeline import LOST, WON, BlindPlay, shortest_paths, check_beeline
 
 from conftest import ROOT
 
@@ -111,17 +111,17 @@ def _path_wins(graph: StartGraph, placed, path: list, left: int) -> bool:
     start = (tuple(zip(("explorer", "mummy"), placed)), 0)
     cells = [placed[0], *path]
     dag = {a: [((b[0] - a[0], b[1] - a[1]), b)] for a, b in zip(cells, cells[1:])}
-    player = _BlindPlay(graph, graph.goals, 0, left)
+    player = BlindPlay(graph, graph.goals, 0, left)
     opening = player.settle({start}, 0)
-    if opening is _WON or opening is _LOST:
-        return opening is _WON
+    if opening is WON or opening is LOST:
+        return opening is WON
     return player.search(dag, placed[0], 0, len(path), *opening) is not None
 
 
 def _shortest(graph: StartGraph, placed) -> list[list]:
     """Every shortest path of the explorer to the exit, the mummy frozen (cells after each move)."""
     start = (tuple(zip(("explorer", "mummy"), placed)), 0)
-    dag, length, _ = _shortest_paths(graph, "explorer", start, graph.goals)
+    dag, length, _ = shortest_paths(graph, "explorer", start, graph.goals)
     if length is None:
         return []
     out = []

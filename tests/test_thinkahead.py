@@ -7,9 +7,9 @@ import pytest
 
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, initial_position
-from gridsolve.solve.asker import Asker
-from gridsolve.solve.explore import examine
-from gridsolve.solve.solver import solve
+from gridsolve.solve.dispatch.asker import Asker
+from gridsolve.solve.program.explore import examine
+from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.play.thinkahead import ThinkAhead
 
 

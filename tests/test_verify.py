@@ -9,9 +9,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gridsolve.verify.beeline import _Game, check_beeline
+from gridsolve.analysis.beeline import _Game, check_beeline
 from gridsolve.cli import main
-from gridsolve.solve.explore import examine
+from gridsolve.solve.program.explore import examine
 from gridsolve.verify.expect import Range, load_expectations
 from gridsolve.language.position import Position, make_position
 from gridsolve.verify.update import updated_value
@@ -271,8 +271,8 @@ def test_beeline_game_graph_is_the_compiled_rules(make_board, by_pieces):
     ground for the positions asked) agree with explore.examine position by position."""
     from gridsolve.compile.compiler import graph_program
     from gridsolve.compile.state import layout_for
-    from gridsolve.solve.factored import PieceMoves
-    from gridsolve.solve.retro import NamedMoves, named_moves
+    from gridsolve.solve.graph.factored import PieceMoves
+    from gridsolve.solve.graph.racegraph import NamedMoves, named_moves
     board = make_board(LEDGE)
     start = make_position(board, ())
     layout = layout_for(board)

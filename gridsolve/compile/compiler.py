@@ -107,7 +107,7 @@ class Program:
         return "\n".join([self.base, *self.levels, *self.lines, self.strategy]) + "\n"
 
 
-def _header(board: Board, what: str, mode: Mode) -> list[str]:
+def program_header(board: Board, what: str, mode: Mode) -> list[str]:
     return [
         f"% gridsolve program: board {board.name} ({board.path}), rules {board.rules.name}",
         f"% {what}, {mode} solver. Run: clingo THIS_FILE",
@@ -140,7 +140,7 @@ def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, 
     with its races, numbered in ``races``, and whether its value is known), over the positions
     reachable from ``roots``; the queries are added as answer parts (:func:`query_parts`)."""
     rules_text = with_domain(game_rules(board, layout), "reach(", "reach(")
-    sections = _header(board, what, Mode.RACE) + [
+    sections = program_header(board, what, Mode.RACE) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
         "% - Roots: the positions the ranks are computed from ---", " ".join(f"root({r})." for r in roots), "",
         "% - Races and roles ---", race_facts(races),
@@ -169,10 +169,10 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     """The game graph of the race solver over the positions reachable from ``roots``: the
     compiled game rules with the moves projected on their positions (``succ(S,S2,gridsolve_move)``,
     no move names, no ``mover/2``), ``reach/1``, ``terminal/1`` and ``outcome/2``, nothing shown (the
-    ranks are computed from it by :mod:`gridsolve.solve.retro`); and the named moves
+    ranks are computed from it by :mod:`gridsolve.solve.graph.racegraph`); and the named moves
     (``edge(S,M,S2)``) and the end that decides (``outcome(S,E)``) as a part ``moves(p)`` for
     one position p at a time, ground only where an answer looks at the moves."""
-    facts = _header(board, f"game graph from {len(roots)} roots", Mode.RACE) + [
+    facts = program_header(board, f"game graph from {len(roots)} roots", Mode.RACE) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), ""]
     encodings = [base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")]
     graph_rules = with_domain(game_rules(board, layout, graph=True), "reach(", "reach(")
@@ -194,7 +194,7 @@ def factored_program(board: Board, layout: Layout) -> str | None:
     each role's moves from each cell (``fgraph(move,R,X,Y,M,AX,AY,PX,PY)``: ``rmove`` of
     encodings/moves.lp without the turns a bump loses) and the end that decides every position
     of the board where one holds (``fgraph(end,E,T,X1,Y1,...)``: the compiled end conditions
-    over every side and cell of each piece); :mod:`gridsolve.solve.factored` joins them into
+    over every side and cell of each piece); :mod:`gridsolve.solve.graph.factored` joins them into
     the positions and moves reachable from the roots."""
     if factored_turns(board, layout) is None:
         return None
@@ -203,7 +203,7 @@ def factored_program(board: Board, layout: Layout) -> str | None:
     ends = "\n".join(end_rules(board, layout)).replace(f"{STATE}({state})", f"side(T), {pieces}")
     ends = ends.replace(f"{STATE}(S), ", "")
     fields = state[2:-1]
-    return "\n".join(_header(board, "game graph by pieces", Mode.RACE) + [
+    return "\n".join(program_header(board, "game graph by pieces", Mode.RACE) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
         "% - The sides to move and each role's moves from each cell ---",
         f"side(0..{len(board.rules.turns) - 1}).",
@@ -230,7 +230,7 @@ def _compile_layered(board: Board, query: Query, plan: Plan, knowledge: str = ""
     text = encoding("layered.lp")
     origin = "encodings/layered.lp"
     rules_text = game_rules(board, layout, plan.split_team) + "\n" + "\n".join(score_rules(board, layout, query.role))
-    sections = _header(board, f"query: {query.kind} for {query.role}, {remaining} plies left", Mode.LAYERED) + [
+    sections = program_header(board, f"query: {query.kind} for {query.role}, {remaining} plies left", Mode.LAYERED) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
         *(["% - What the role knows of its hidden marks ---", knowledge, ""] if knowledge else []),
         "% - Query facts ---", layered_query_facts(board, query, layout), "",

@@ -161,7 +161,7 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), g
     ``split_team`` with others, ``split_edge(S,Mteam,Mothers,S2)``.  With ``graph``: the same
     rules without the move names, ``succ(S,S2,gridsolve_move)`` (S2 follows S by some move;
     the constant tells these atoms from every other by their arguments alone, see
-    gridsolve/solve/retro.py) from ``rdest`` (``rmove`` without the move name), and no
+    gridsolve/solve/graph/racegraph.py) from ``rdest`` (``rmove`` without the move name), and no
     ``mover/2``: the game graph alone."""
     rules = board.rules
     v = Vars(layout)

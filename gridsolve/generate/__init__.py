@@ -2,7 +2,8 @@
 
 Owns the request and what it places (``genspec``, ``genchoices``), the proposing program
 (``genprogram``, ``proposer``), the judge and the difficulty measures (``judge``,
-``difficulty``), the written board files (``levelfile``) and the run (``generate``).
+``difficulty``, over :mod:`gridsolve.analysis.metrics`), the written board files (``levelfile``)
+and the run (``generate``).
 
-May import: ``gridsolve.verify`` and the stages below it.
+May import: ``gridsolve.verify``, ``gridsolve.svg`` (its pictures) and the stages below them.
 """

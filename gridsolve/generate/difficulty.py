@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 from ..compile.planning import Mode
 from ..compile.compiler import compile_program
-from ..solve.explore import examine
+from ..solve.program.explore import examine
 from ..language.model import Board
 from ..language.position import Position, Query
-from ..solve.answer import Answer
-from ..solve.driver import race_ranks
-from ..solve.solver import solve
+from ..solve.common.answer import Answer
+from ..solve.program.driver import race_ranks
+from ..solve.dispatch.dispatcher import solve
 from ..verify.verify import winning_first_moves
 from ..language.kinds import QueryKind
 

@@ -4,7 +4,7 @@
 from ..language.kinds import RequireKind
 
 REQUIREMENTS = tuple(kind.value for kind in RequireKind)   # the words --require accepts
-DIFFICULTIES = ("easy", "medium", "hard")       # --difficulty (gridsolve/generate/metrics.py: DIFFICULTY)
+DIFFICULTIES = ("easy", "medium", "hard")       # --difficulty (gridsolve/analysis/metrics.py: DIFFICULTY)
 METHODS = ("auto", "asp", "loop")
 SYMMETRIES = ("mirror", "turn")
 DEFAULT_TIMEOUT = 600          # seconds: generate stops then (exit code 3) unless --timeout says otherwise

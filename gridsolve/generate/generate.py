@@ -31,11 +31,11 @@ from typing import Callable
 
 from .difficulty import Difficulty, measure
 from ..errors import GridsolveError, LimitError, QueryError
-from ..verify.expect import beeline_unsupported, goal_ends
+from ..analysis.ends import beeline_unsupported, goal_ends
 from .genprogram import Structure, game_size, proposal_program, requirement_races
 from .genspec import GameSpec, Requirement, game_spec, kindred_rule_sets
 from ..language.model import GoodLevel
-from .metrics import DIFFICULTY, METRICS, Metrics
+from ..analysis.metrics import DIFFICULTY, METRICS, Metrics
 from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
                     Verdict, judge, ranks_every_start, start_graph, start_ranks_of)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from ..solve.explore import game_program, root_fact
-from ..verify.expect import goal_ends
+from ..solve.program.explore import game_program, root_fact
+from ..analysis.ends import goal_ends
 from .genspec import GameSpec, Requirement, role_moves
 from ..language.position import Position
 from ..resources import encoding

@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import BoardError, GridsolveError, QueryError
-from ..verify.expect import goal_ends
+from ..analysis.ends import goal_ends
 from ..language.loader import available_rule_sets, load_board, locate_rule_set, rule_set_search_path
 from ..language.model import Board, Cell
 from ..language.yamlsrc import load_file

@@ -14,16 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-from ..verify.beeline import check_beeline
+from ..analysis.beeline import check_beeline
 from ..errors import QueryError
 from .genspec import GameSpec, Requirement, range_text
 from .difficulty import Difficulty, measure
-from .metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_metrics
-from ..verify.expect import metrics_unsupported
+from ..analysis.metrics import LINE_SAFETY, Metrics, WinNotByAnEnd, measurable, measure_metrics
+from ..analysis.ends import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
-from ..solve.answer import Answer
-from ..solve.solver import solve
+from ..solve.common.answer import Answer
+from ..solve.dispatch.dispatcher import solve
 from .startgraph import StartGraph, query_kind, start_program
 from ..language.kinds import RequireKind
 

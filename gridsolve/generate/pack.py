@@ -14,7 +14,7 @@ import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ..svg import ROLE_COLOURS, SVG_NS, _sub
+from ..svg import ROLE_COLOURS, SVG_NS, sub_element
 from .levelfile import scalar, write_new
 
 WIDTH, HEIGHT, MARGIN = 520, 260, 48
@@ -59,11 +59,11 @@ def curve_svg(boards: list, title: str) -> str:
     ET.register_namespace("", SVG_NS)
     svg = ET.Element("svg", xmlns=SVG_NS, width=str(WIDTH), height=str(HEIGHT),
                      viewBox=f"0 0 {WIDTH} {HEIGHT}", **{"font-family": "sans-serif", "font-size": "12"})
-    _sub(svg, "rect", x="0", y="0", width=str(WIDTH), height=str(HEIGHT), fill="white")
-    _sub(svg, "text", title, x=str(MARGIN), y="20", **{"font-size": "14", "font-weight": "bold"})
+    sub_element(svg, "rect", x="0", y="0", width=str(WIDTH), height=str(HEIGHT), fill="white")
+    sub_element(svg, "text", title, x=str(MARGIN), y="20", **{"font-size": "14", "font-weight": "bold"})
     left, right, top, bottom = MARGIN, WIDTH - MARGIN, 40, HEIGHT - MARGIN
-    _sub(svg, "line", x1=str(left), y1=str(bottom), x2=str(right), y2=str(bottom), stroke="black")
-    _sub(svg, "line", x1=str(left), y1=str(top), x2=str(left), y2=str(bottom), stroke="black")
+    sub_element(svg, "line", x1=str(left), y1=str(bottom), x2=str(right), y2=str(bottom), stroke="black")
+    sub_element(svg, "line", x1=str(left), y1=str(top), x2=str(left), y2=str(bottom), stroke="black")
     n = max(len(boards), 1)
     step = (right - left) / n
     plies = [_plies(b) for b in boards]
@@ -75,19 +75,19 @@ def curve_svg(boards: list, title: str) -> str:
         x = left + (i + 0.5) * step
         if plies[i]:
             h = (bottom - top) * plies[i] / most_plies
-            _sub(svg, "rect", x=f"{x - step * 0.3:.1f}", y=f"{bottom - h:.1f}", width=f"{step * 0.6:.1f}",
+            sub_element(svg, "rect", x=f"{x - step * 0.3:.1f}", y=f"{bottom - h:.1f}", width=f"{step * 0.6:.1f}",
                  height=f"{h:.1f}", fill="#c9d7f2")
-            _sub(svg, "text", str(plies[i]), x=f"{x:.1f}", y=f"{bottom - h - 4:.1f}", **{"text-anchor": "middle"})
+            sub_element(svg, "text", str(plies[i]), x=f"{x:.1f}", y=f"{bottom - h - 4:.1f}", **{"text-anchor": "middle"})
         points.append(f"{x:.1f},{bottom - (bottom - top) * hard[i] / most_hard:.1f}")
-        _sub(svg, "text", str(i + 1), x=f"{x:.1f}", y=str(bottom + 16), **{"text-anchor": "middle"})
+        sub_element(svg, "text", str(i + 1), x=f"{x:.1f}", y=str(bottom + 16), **{"text-anchor": "middle"})
     if points:
-        _sub(svg, "polyline", points=" ".join(points), fill="none", stroke=ROLE_COLOURS[1], **{"stroke-width": "2"})
+        sub_element(svg, "polyline", points=" ".join(points), fill="none", stroke=ROLE_COLOURS[1], **{"stroke-width": "2"})
         for point in points:
             cx, cy = point.split(",")
-            _sub(svg, "circle", cx=cx, cy=cy, r="3.5", fill=ROLE_COLOURS[1])
+            sub_element(svg, "circle", cx=cx, cy=cy, r="3.5", fill=ROLE_COLOURS[1])
     measure = ("-log10 of the random player's win probability" if any(b.metrics for b in boards)
                else "share of losing moves along the line")
-    _sub(svg, "text", f"bars: plies of the forced win; line: difficulty ({measure}); levels easiest first",
+    sub_element(svg, "text", f"bars: plies of the forced win; line: difficulty ({measure}); levels easiest first",
          x=str(left), y=str(HEIGHT - 10), fill="#444")
     return ET.tostring(svg, encoding="unicode") + "\n"
 

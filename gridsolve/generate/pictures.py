@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..language.loader import load_board
 from ..language.position import make_query
-from ..solve.solver import solve
+from ..solve.dispatch.dispatcher import solve
 from ..svg import board_svg, check_target, write_svg
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import clingo
 
 from ..errors import EncodingError
-from ..solve.limits import LimitGuard, Limits
+from ..solve.common.limits import LimitGuard, Limits
 
 KINDS = ("north", "east")
 

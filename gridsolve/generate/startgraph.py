@@ -1,10 +1,10 @@
 """Every start of one layout judged on one game graph: the ranks and the beeline of each.
 
 :class:`StartGraph` grounds a layout's game graph once, rooted at every placement of the
-pieces (:class:`gridsolve.solve.retro.RaceGraph`, the compiled rules), ranks every position for
+pieces (:class:`gridsolve.solve.graph.racegraph.RaceGraph`, the compiled rules), ranks every position for
 the requirement's race, and answers for any start read off that graph: its rank (the plies of
 the forced end) and whether walking a shortest path wins from it (:meth:`StartGraph.beeline_wins`,
-the ``no_beeline`` check of :mod:`gridsolve.verify.beeline` played on the graph instead of two
+the ``no_beeline`` check of :mod:`gridsolve.analysis.beeline` played on the graph instead of two
 clingo runs of its own).  The generator's judge re-checks a level with the exact check before
 writing it; tests/test_startgraph.py compares the two on random boards.
 """
@@ -23,13 +23,13 @@ from ..errors import LimitError
 from ..language.kinds import QueryKind, RequireKind
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
-from ..solve.limits import Limits
-from ..solve.retro import RaceGraph
-from ..solve.driver import race_limits
-from ..verify.beeline import _LOST, _WON, _BlindPlay, _cell, _shortest_paths
+from ..solve.common.limits import Limits
+from ..solve.graph.racegraph import RaceGraph
+from ..solve.program.driver import race_limits
+from ..analysis.beeline import LOST, WON, BlindPlay, piece_cell, shortest_paths
 from .startplay import GraphPlay, OthersPlay
 from dataclasses import dataclass
-from ..verify.expect import beeline_unsupported, goal_ends
+from ..analysis.ends import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
 
 try:        # clingo's own C bindings: the positions are read without a Python object per argument
@@ -119,7 +119,7 @@ class StartGraph:
     """The game graph of ``board``'s walls and marks from every placement of the pieces, with
     ``race``'s rank (``program.plan`` numbering) of every position; ``program`` is
     :func:`start_program`'s.  Positions are indexes into the graph; :meth:`index` and
-    :meth:`state` translate to and from the (pieces, side) tuples of :mod:`gridsolve.verify.beeline`."""
+    :meth:`state` translate to and from the (pieces, side) tuples of :mod:`gridsolve.analysis.beeline`."""
 
     def __init__(self, board: Board, role: str, req: Requirement, program, race: int):
         self.board, self.role, self.req = board, role, req
@@ -148,7 +148,7 @@ class StartGraph:
 
     def _codes(self, fields: np.ndarray) -> np.ndarray:
         """One number per row of ``fields`` (side, then each piece's x and y), as the
-        positions' numbering orders them (:class:`gridsolve.solve.factored.Numbering`)."""
+        positions' numbering orders them (:class:`gridsolve.solve.graph.factored.Numbering`)."""
         height, cells = self.board.height, self.board.width * self.board.height
         code = fields[:, 0].astype(np.int64)
         for i in range(len(self.roles)):
@@ -172,7 +172,7 @@ class StartGraph:
         return found
 
     def state(self, i: int) -> tuple:
-        """Position ``i`` as (pieces, side), as :mod:`gridsolve.verify.beeline` keys positions."""
+        """Position ``i`` as (pieces, side), as :mod:`gridsolve.analysis.beeline` keys positions."""
         numbers = self._fields[i].tolist()
         return (tuple((r, (numbers[1 + 2 * k], numbers[2 + 2 * k])) for k, r in enumerate(self.roles)), numbers[0])
 
@@ -191,9 +191,9 @@ class StartGraph:
     # - The beeline, played on the graph ---
 
     def look(self, state: tuple) -> tuple:
-        """(the end that holds, {move: next state}) of ``state`` (pieces, side), as
-        :class:`gridsolve.verify.beeline._Game` gives it; the role's moves are named by the
-        step they make (moves that lead to one cell are one); KeyError when the graph does
+        """(the end that holds, {move: next state}) of ``state`` (pieces, side), as the game
+        :func:`gridsolve.analysis.beeline.check_beeline` walks gives it; the role's moves are named
+        by the step they make (moves that lead to one cell are one); KeyError when the graph does
         not hold the state."""
         found = self._look.get(state)
         if found is not None:
@@ -222,19 +222,19 @@ class StartGraph:
     def beeline_wins(self, placed: tuple, remaining: int) -> bool | None:
         """Does a shortest path win from the start ``placed`` (cells in role order), the
         ``no_beeline`` check's definition; None when the graph lacks a position the check
-        needs (then ask :func:`gridsolve.verify.beeline.check_beeline`)."""
+        needs (then ask :func:`gridsolve.analysis.beeline.check_beeline`)."""
         start = self._root_state(placed)
         if beeline_unsupported(self.board) or start[1] != self.side:
             return None
         try:
-            dag, length, goal_cells = _shortest_paths(self, self.role, start, self.goals)
+            dag, length, goal_cells = shortest_paths(self, self.role, start, self.goals)
             if length is None:
                 return False
-            player = _BlindPlay(self, self.goals, self.side, remaining)
+            player = BlindPlay(self, self.goals, self.side, remaining)
             opening = player.settle({start}, 0)
-            if opening is _WON or opening is _LOST:
-                return opening is _WON
-            return player.search(dag, _cell(start, self.role), 0, length, *opening) is not None
+            if opening is WON or opening is LOST:
+                return opening is WON
+            return player.search(dag, piece_cell(start, self.role), 0, length, *opening) is not None
         except (KeyError, LimitError):
             return None
 

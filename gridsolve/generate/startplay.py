@@ -2,9 +2,9 @@
 
 :meth:`gridsolve.generate.startgraph.StartGraph.survey` asks, for each start in a band of
 plies, how many of the role's shortest paths to its goal (the others frozen) win against
-every reply: the ``no_beeline`` definition of :mod:`gridsolve.verify.beeline`, played here
+every reply: the ``no_beeline`` definition of :mod:`gridsolve.analysis.beeline`, played here
 on the positions' numbers (indexes into the layout's
-:class:`~gridsolve.solve.retro.RaceGraph`) instead of position tuples.
+:class:`~gridsolve.solve.graph.racegraph.RaceGraph`) instead of position tuples.
 
 The starts that share the others' cells share everything the count looks at: the role's
 shortest paths (one walk back from the goal), and the count of winning paths from a cell

@@ -68,7 +68,7 @@ STEPS = Object(doc="Step numbering as in the original game: the game ends when `
     "last": Field(Int(1, doc="the step number at which the game ends by timeout"), required=True),
 })
 
-# The difficulty metrics of a won level (gridsolve/generate/metrics.py defines them; docs/generate.md).
+# The difficulty metrics of a won level (gridsolve/analysis/metrics.py defines them; docs/generate.md).
 GRAPH_METRICS = ("plies", "forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win",
                  "optimal_lines")
 # line_safety: along the solver's principal line (defined for every game, simultaneous moves included)

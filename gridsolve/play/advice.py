@@ -19,9 +19,9 @@ from ..language.model import Board, Cell
 from ..language.position import Query, initial_position
 from ..language.secret import allowed_cells, secret_count
 from .placement import FAR, hurt
-from ..solve.answer import Answer
-from ..solve.limits import Limits
-from ..solve.solver import solve
+from ..solve.common.answer import Answer
+from ..solve.common.limits import Limits
+from ..solve.dispatch.dispatcher import solve
 from ..language.kinds import QueryKind
 
 SAMPLE = 24            # placements solved at most (half the most hurtful, half drawn with the seed)

@@ -20,11 +20,11 @@ from ..language.model import DELTA, Board, Cell
 from ..language.position import Position, Query
 from ..language.secret import allowed_cells, hidden_marks, secret_count
 from .placement import goals, routes
-from ..solve import knowing
-from ..solve.share import placement_values
+from ..solve.hidden import knowing
+from ..solve.hidden.placements import placement_values
 from ..errors import LimitError
-from ..solve.answer import Answer
-from ..solve.solver import solve
+from ..solve.common.answer import Answer
+from ..solve.dispatch.dispatcher import solve
 from ..language.kinds import QueryKind
 
 ROBUST_HORIZON = 6       # plies the robust question looks ahead where the whole game does not fit

@@ -23,13 +23,13 @@ from typing import Callable, Iterator
 from . import blind, placement
 from ..errors import LimitError, MemoryLimitError, QueryError
 from ..language.secret import hidden_marks, not_on, owner
-from ..solve.explore import Step, examine, move_parts, stop_scores
+from ..solve.program.explore import Step, examine, move_parts, stop_scores
 from ..language.model import DELTA, Board, Cell
 from ..language.position import Position, Query
 from ..render import draw_position
-from ..solve.asker import Asker
-from ..solve.answer import Answer
-from ..solve.limits import Limits
+from ..solve.dispatch.asker import Asker
+from ..solve.common.answer import Answer
+from ..solve.common.limits import Limits
 from ..language.kinds import QueryKind
 from .thinkahead import ThinkAhead
 
@@ -72,7 +72,7 @@ class Thinker:
     about a role tells how far the solver can look for it: to the step limit if that fits in
     about ``SECONDS_PER_MOVE``, else the largest horizon (2, 4, 6, ...) whose answer takes no
     more than an eighth of that.  Questions the race solver answers share one grounding (an
-    :class:`~gridsolve.solve.asker.Asker` rooted at the first position asked about: every later
+    :class:`~gridsolve.solve.dispatch.asker.Asker` rooted at the first position asked about: every later
     position of the game is reachable from it); only the first move of a principal line is
     computed, which is all the game uses.  While a human chooses a move, the computer's next
     questions are asked ahead in the background (:mod:`gridsolve.play.thinkahead`)."""

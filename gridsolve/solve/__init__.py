@@ -1,12 +1,12 @@
 """Stage 3, the solvers: clingo runs the compiled programs and the answers come back as objects.
 
-Owns the answer types and the one solver interface (``answer``), the clingo driver
-(``driver``), the solvers that fill the interface in (races: ``engine``; compiled programs:
-``compiled``; games with items: ``bounded``; ``--hidden``: ``robust``, ``knowing``), the
-dispatcher that picks one (``solver``), many questions about one board (``asker``), many
-questions from one file or stream (``questions``, ``gridsolve ask``), single
-positions' moves and ends (``explore``) and explanations: refutations and the critical walls
-(``explain``, ``walls``).
+Owns one subpackage a floor, from the ground up: what every solver shares (``common``: the
+answer types, the solver interface, the limits), the game graphs ground from the compiled rules
+(``graph``), the compiled programs ground and solved by clingo (``program``), the solver
+families (the race solver ``race``, the bounded races ``bounded``, the layered tables
+``layered``, the ``--hidden`` search ``hidden``), the dispatchers that pick one (``dispatch``)
+and the features built on them: ``gridsolve ask`` (``ask``) and ``gridsolve explain``
+(``explain``).  Each subpackage says what it owns and may import.
 
 May import: ``gridsolve.compile``, ``gridsolve.language``, ``gridsolve.errors``,
 ``gridsolve.resources``.

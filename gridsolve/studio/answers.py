@@ -7,9 +7,9 @@ import dataclasses
 from ..language.model import Board
 from ..language.position import Position, Query, make_query
 from ..render import describe_position, verdict
-from ..solve.explore import examine, move_parts
-from ..solve.answer import Answer
-from ..svg import CELL, MARGIN, TITLE, _path as walked, board_svg, follow_line
+from ..solve.program.explore import examine, move_parts
+from ..solve.common.answer import Answer
+from ..svg import CELL, MARGIN, TITLE, walked_cells as walked, board_svg, follow_line
 
 
 def question(board: Board, role: str | None, kind: str) -> Query:

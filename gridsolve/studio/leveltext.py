@@ -15,7 +15,7 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode
 from ..errors import BoardError, QueryError
 from ..language.asciimap import draw
 from ..language.model import Board
-from ..verify.update import _end
+from ..verify.update import node_end
 
 
 def _children(node) -> dict:
@@ -70,15 +70,15 @@ def level_text(text: str, name: str, before: Board, after: Board) -> str:
     elif (before.north, before.east) != (after.north, after.east):
         flow = f"{{north: {_cells(after.north)}, east: {_cells(after.east)}}}"
         if "walls" in top:
-            edits.append((top["walls"].start_mark.index, _end(top["walls"]), flow))
+            edits.append((top["walls"].start_mark.index, node_end(top["walls"]), flow))
         else:
             edits.append((len(text), len(text), ("" if text.endswith("\n") else "\n") + f"walls: {flow}\n"))
     for role, node in pieces.items():
         if role in after.pieces and before.pieces.get(role) != after.pieces[role]:
-            edits.append((node.start_mark.index, _end(node), _cell(after.pieces[role])))
+            edits.append((node.start_mark.index, node_end(node), _cell(after.pieces[role])))
     for mark, node in marks.items():
         if mark in after.marks and not isinstance(node, MappingNode) and before.marks.get(mark) != after.marks[mark]:
-            edits.append((node.start_mark.index, _end(node), _cells(after.marks[mark])))
+            edits.append((node.start_mark.index, node_end(node), _cells(after.marks[mark])))
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text

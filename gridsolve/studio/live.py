@@ -2,17 +2,17 @@
 
 A :class:`LiveGraph` holds the game graph of a board (every position reachable from the
 positions asked about, with its mover, its end and its moves), computed once by clingo from
-the compiled game rules as ``explain`` computes it (:mod:`gridsolve.solve.walls`).  A wall
+the compiled game rules as ``explain`` computes it (:mod:`gridsolve.solve.explain.walls`).  A wall
 toggled in the studio patches the graph in place: only the positions whose side to move has a
 piece near the toggled edge get their moves again from clingo (``WallGraph.affected``), and
 positions the new wall layout opens are explored.  Every race of the board's race solver is
 then ranked on the whole graph by the retrograde analysis of ``encodings/solve.lp``, and the
 answer (value, plies, win, survival, every move's answer and the principal line) is read off
 the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie.  The answers equal
-those of :func:`gridsolve.solve.solver.solve` on the edited board (tests/test_studio_live.py).
+those of :func:`gridsolve.solve.dispatch.dispatcher.solve` on the edited board (tests/test_studio_live.py).
 
 Applies where the race solver answers the question and no end depends on walls
-(:func:`gridsolve.solve.walls.graph_supported`); the studio asks the other questions in a
+(:func:`gridsolve.solve.explain.walls.graph_supported`); the studio asks the other questions in a
 worker process (:mod:`gridsolve.studio.jobs`).
 """
 from __future__ import annotations
@@ -24,11 +24,11 @@ from ..compile.state import layout_for
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
-from ..solve.engine import race_roles
-from ..solve.retro import rank_by_levels
-from ..solve.answer import Answer, MoveValue, SolveStats
-from ..solve.driver import format_move
-from ..solve.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
+from ..solve.race.racesolver import race_roles
+from ..solve.graph.racegraph import rank_by_levels
+from ..solve.common.answer import Answer, MoveValue, SolveStats
+from ..solve.program.driver import format_move
+from ..solve.explain.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
 from ..language.kinds import QueryKind
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
@@ -209,7 +209,7 @@ class LiveGraph:
 
     # - Answers ---
     def answer(self, query: Query) -> Answer:
-        """The answer to ``query`` as :func:`~gridsolve.solve.solver.solve` gives it (stats aside)."""
+        """The answer to ``query`` as :func:`~gridsolve.solve.dispatch.dispatcher.solve` gives it (stats aside)."""
         if query.role not in self.plans:
             raise EncodingError(f"the race solver does not answer the questions of {query.role}")
         self.add_roots([query.position])

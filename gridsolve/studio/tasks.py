@@ -11,9 +11,9 @@ from pathlib import Path
 
 from ..errors import GridsolveError
 from ..language.loader import load_board
-from ..solve.limits import Limits
-from ..solve.solver import solve
-from ..solve.walls import WallGraph, graph_supported, interior_walls, solve_outcome, solve_variant
+from ..solve.common.limits import Limits
+from ..solve.dispatch.dispatcher import solve
+from ..solve.explain.walls import WallGraph, graph_supported, interior_walls, solve_outcome, solve_variant
 from .answers import payload, question
 from .level import apply_level
 from .leveltext import level_text

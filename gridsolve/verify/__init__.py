@@ -1,8 +1,8 @@
 """Stage 4, verification: the ``expect:`` blocks of board files checked against the solver.
 
-Owns the expectations (``expect``), the ``no_beeline`` check (``beeline``), running the checks
+Owns the expectations (``expect``), running the checks
 (``verify``, in worker processes: ``parallel``; one part of them with ``--shard``: ``shard``),
 writing measured values back (``update``) and the report formats (``reports``).
 
-May import: ``gridsolve.solve`` and the stages below it.
+May import: ``gridsolve.analysis`` and the stages below it.
 """

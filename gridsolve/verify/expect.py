@@ -16,15 +16,15 @@ from ..language.model import Board
 from ..language.secret import hidden_marks
 from ..language.position import Position, make_position
 from ..language.spec import Where
-from ..compile.state import layout_for
 from ..language.yamlsrc import load_file
+from ..analysis.ends import beeline_unsupported, goal_ends, metrics_unsupported
 
 # The keys that state something to check, in the order the README documents them.
 CHECK_KEYS = ("win", "survive", "value", "plies", "winning_first_moves", "no_beeline",
               *[name for name in schema.GRAPH_METRICS if name != "plies"])
-# The difficulty metrics (gridsolve/generate/metrics.py), measured from the solved game graph.
+# The difficulty metrics (gridsolve/analysis/metrics.py), measured from the solved game graph.
 METRIC_KEYS = tuple(name for name in schema.GRAPH_METRICS if name != "plies")
-# The keys answered by one clingo run of gridsolve.solve.solver.solve (shared by a group).
+# The keys answered by one clingo run of gridsolve.solve.dispatch.dispatcher.solve (shared by a group).
 SOLVER_KEYS = ("win", "survive", "value", "plies", "winning_first_moves")
 
 
@@ -87,47 +87,6 @@ class Expectation:
 
     def check_name(self, key: str) -> str:
         return " ".join(part for part in (self.role, key, self.stated) if part)
-
-
-def goal_ends(board: Board, role: str) -> list[str]:
-    """The end conditions that give ``role`` its top score, when that is above its timeout score."""
-    rules = board.rules
-    top = max(rules.scores_of(role))
-    if not rules.constant_scores(role) or top <= rules.timeout[role]:
-        return []
-    return [end.name for end in rules.ends if end.scores[role] == top]
-
-
-def top_score_ends(board: Board, role: str) -> set[str]:
-    """The ends that give ``role`` its top score (the win the difficulty metrics measure)."""
-    rules = board.rules
-    top = max(rules.scores_of(role))
-    return {end.name for end in rules.ends if set(rules.score_values(end.scores[role])) == {top}}
-
-
-def metrics_unsupported(board: Board, role: str) -> str | None:
-    """Why the difficulty metrics are not defined for ``role``, or None when they are: an end
-    must give it its top score, and its team must move alone (its moves are choices of a position)."""
-    rules = board.rules
-    if not top_score_ends(board, role):
-        return f"no end gives {role} its top score"
-    if any(rules.split_turn(t, role) for t in range(len(rules.turns))):
-        return f"{role} moves at the same time as its opponents"
-    return None
-
-
-def beeline_unsupported(board: Board) -> str | None:
-    """Why ``no_beeline`` is not defined for ``board``'s rules, or None when it is.
-
-    A shortest path is a walk of one role's own moves; it is defined for games whose position
-    is the pieces' cells and whose turns entries hold one role each."""
-    rules = board.rules
-    if any(len(entry) > 1 for entry in rules.turns):
-        return "roles move at the same time in this game, so no role walks a path of its own"
-    layout = layout_for(board)
-    if layout.lost or layout.was or layout.collect:
-        return "the game keeps more than the pieces' cells (collectibles, lost turns or was_on)"
-    return None
 
 
 def parse_expectations(board: Board, raw_board) -> list[Expectation]:

@@ -129,16 +129,16 @@ def _child(node, key):
     raise GridsolveError(f"cannot find {key!r} in the file to update it (internal error: please report it)")
 
 
-def _end(node) -> int:
+def node_end(node) -> int:
     """Where a node's text ends (a block collection: at the end of its last value)."""
     if isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
         last = node.value[-1]
-        return _end(last[1] if isinstance(last, tuple) else last)
+        return node_end(last[1] if isinstance(last, tuple) else last)
     return node.end_mark.index
 
 
 def _span(node, replacement: str) -> tuple[int, int, str]:
-    return node.start_mark.index, _end(node), replacement
+    return node.start_mark.index, node_end(node), replacement
 
 
 def write_atomic(path: Path, text: str) -> None:

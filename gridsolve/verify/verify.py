@@ -6,7 +6,7 @@
 
 A board's expectations share work: expectations about the same role, position and horizon
 are answered by one query (value, win and survive at once), and the queries of a board share
-one grounding of the race solver (:class:`gridsolve.solve.asker.Asker`).
+one grounding of the race solver (:class:`gridsolve.solve.dispatch.asker.Asker`).
 """
 from __future__ import annotations
 
@@ -18,17 +18,17 @@ from pathlib import Path
 
 import clingo
 
-from .beeline import check_beeline
+from ..analysis.beeline import check_beeline
 from ..errors import BoardError, GridsolveError, QueryError
 from .expect import METRIC_KEYS, SOLVER_KEYS, Expectation, holds, load_expectations
-from ..solve.explore import examine
+from ..solve.program.explore import examine
 from ..language.loader import load_board
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
 from .shard import Shard, select
 from ..compile.state import layout_for
 from ..language.position import Query
-from ..solve.asker import Asker
-from ..solve.driver import format_move
+from ..solve.dispatch.asker import Asker
+from ..solve.program.driver import format_move
 from .update import Change, update_file, updated_value
 from ..language.kinds import QueryKind
 
@@ -247,10 +247,10 @@ def _named_moves(board, asker: Asker):
 
 
 def _measure_metrics(board, first: Expectation, checks: list):
-    """The difficulty metrics of the group's position, measured once (gridsolve/generate/metrics.py)."""
+    """The difficulty metrics of the group's position, measured once (gridsolve/analysis/metrics.py)."""
     if not checks:
         return
-    from ..generate.metrics import measure_metrics
+    from ..analysis.metrics import measure_metrics
     started = time.perf_counter()
     try:
         metrics = measure_metrics(board, first.role, first.position, first.horizon).as_dict()
@@ -272,7 +272,7 @@ FEW_WALLS = 3     # --explain names this many wall changes that restore an expec
 def _restorer(board, query: Query):
     """For --explain: a function from a failing expectation key to the note on the single wall
     changes that restore it; the walls are tried once, when the first note is asked for."""
-    from ..solve.explain import wall_outcomes
+    from ..solve.explain.explanation import wall_outcomes
     cache: list = []
 
     def note(expected) -> str:

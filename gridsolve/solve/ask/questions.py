@@ -1,0 +1,142 @@
+"""``gridsolve ask``: many questions about one board, answered from one grounding.
+
+Each question is one line of JSON with the options of ``gridsolve solve``::
+
+    {"role": "mummy", "query": "win", "at": {"explorer": [2, 3]}, "turn": "mummy", "horizon": 10}
+
+(every key optional; ``at`` may also be a list of ``"piece=x,y"``; ``"line": false`` asks
+for the answer without its principal line).  Blank lines and lines
+starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.solve.dispatch.asker.Asker`:
+the questions the race solver answers share one grounding; when all questions are known in
+advance (a file), it is rooted at all their positions, so that it grounds once.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from ..dispatch.asker import Asker
+from ...errors import GridsolveError, QueryError
+from ...language.model import Board
+from ...language.position import Query, make_query
+from ...language.kinds import QueryKind
+
+QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon", "hidden", "free", "found", "line")
+
+
+@dataclass
+class Reply:
+    """The answer to the question on ``line`` of the input, or the error it raised; as JSON
+    (:meth:`as_dict`), the line number is ``question``."""
+
+    line: int
+    answer: dict | None = None
+    error: GridsolveError | None = None
+
+    def as_dict(self) -> dict:
+        if self.error is not None:
+            return {"question": self.line, "error": str(self.error), "exit_code": self.error.exit_code}
+        return {"question": self.line, **self.answer}
+
+
+def _at_words(value) -> tuple[str, ...]:
+    if isinstance(value, dict):
+        words = []
+        for piece, cell in value.items():
+            if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)):
+                raise QueryError(f"at: {piece}: {json.dumps(cell)} is not a cell", "write a cell as [x, y]")
+            words.append(f"{piece}={cell[0]},{cell[1]}")
+        return tuple(words)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise QueryError(f"at: {json.dumps(value)} is neither a mapping nor a list",
+                     'write {"explorer": [2, 3]} or ["explorer=2,3"]')
+
+
+@dataclass(frozen=True)
+class Question:
+    """A parsed question line: the query, and whether its principal line is asked for."""
+
+    query: Query
+    line: bool = True
+
+
+def parse_question(board: Board, text: str) -> Question:
+    """The question a line asks (see the module docstring)."""
+    try:
+        fields = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise QueryError(f"not a JSON object: {exc.msg} at column {exc.colno}",
+                         'write one object a line, e.g. {"role": "mummy", "query": "win"}') from None
+    if not isinstance(fields, dict):
+        raise QueryError("not a JSON object", 'write one object a line, e.g. {"role": "mummy", "query": "win"}')
+    for key in fields:
+        if key not in QUESTION_KEYS:
+            close = difflib.get_close_matches(key, QUESTION_KEYS, n=1)
+            raise QueryError(f"unknown key '{key}'",
+                             f"did you mean '{close[0]}'?" if close else f"the keys are {', '.join(QUESTION_KEYS)}")
+    for key in ("step", "horizon"):
+        if fields.get(key) is not None and (not isinstance(fields[key], int) or isinstance(fields[key], bool)):
+            raise QueryError(f"{key}: {json.dumps(fields[key])} is not a whole number")
+    for key in ("role", "query", "turn"):
+        if fields.get(key) is not None and not isinstance(fields[key], str):
+            raise QueryError(f"{key}: {json.dumps(fields[key])} is not a name")
+    if not isinstance(fields.get("hidden", False), bool):
+        raise QueryError(f"hidden: {json.dumps(fields['hidden'])} is not true or false")
+    if not isinstance(fields.get("line", True), bool):
+        raise QueryError(f"line: {json.dumps(fields['line'])} is not true or false",
+                         'write "line": false to leave the principal line out')
+    return Question(make_query(board, fields.get("role"), fields.get("query", QueryKind.VALUE),
+                               _at_words(fields.get("at", [])), fields.get("turn"), fields.get("step"),
+                               fields.get("horizon"), False, fields.get("hidden", False),
+                               _cell_words("free", fields.get("free", [])),
+                               _cell_words("found", fields.get("found", []))), fields.get("line", True))
+
+
+def _cell_words(key: str, value) -> tuple[str, ...]:
+    """``free``/``found`` as the command line writes them: [[x, y], ...] or ["x,y", "MARK=x,y", ...]."""
+    if not isinstance(value, list):
+        raise QueryError(f"{key}: {json.dumps(value)} is not a list", f'write e.g. "{key}": [[2, 5]]')
+    out = []
+    for item in value:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, list) and len(item) == 2 and all(isinstance(v, int) for v in item):
+            out.append(f"{item[0]},{item[1]}")
+        else:
+            raise QueryError(f"{key}: {json.dumps(item)} is not a cell", "write a cell as [x, y]")
+    return tuple(out)
+
+
+def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Question | None, GridsolveError | None]]:
+    """(line number, question, None) or (line number, None, error) for each question line."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            yield number, parse_question(board, line), None
+        except GridsolveError as exc:
+            yield number, None, exc
+
+
+def ask_many(board: Board, lines: Iterable[str]) -> Iterator[Reply]:
+    """A reply to each question line, in order.  A list of lines is read through first, so
+    that one grounding is rooted at every position asked about; other iterables (standard
+    input) are answered as they come.  The race solver's answers are read off its ranks
+    (:meth:`~gridsolve.solve.race.racesolver.Engine.answer`): a question costs the same however many
+    were asked before."""
+    items: Iterable = _parsed(board, lines)
+    asker = Asker(board)
+    if isinstance(lines, list):
+        items = list(items)
+        asker = Asker.for_queries(board, [question.query for _, question, _ in items
+                                          if question is not None and not question.query.hidden])
+    for number, question, error in items:
+        try:
+            if error is not None:
+                raise error
+            yield Reply(number, asker.ask(question.query, line_plies=None if question.line else 0).as_dict())
+        except GridsolveError as exc:
+            yield Reply(number, error=exc)

@@ -1,0 +1,7 @@
+"""The bounded races: games with items searched exactly on top of the abstract game
+(``search``), its positions merged by bisimulation (``quotient``), its work kept across
+questions (``memo``), and the races in C (``raceskernel.c``, driven by ``kernel``, built and
+loaded by ``native``).
+
+May import: ``gridsolve.solve.program`` and the stages below it.
+"""

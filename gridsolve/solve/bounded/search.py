@@ -1,0 +1,686 @@
+"""The bounded solver: exact answers for games with items, searched on top of the abstract game.
+
+A position is an abstract position (:mod:`gridsolve.solve.graph.abstractgame`: pieces, side, lost turns,
+``was_on`` bits, ground by clingo from the compiled rules) and the items left (one bit per item
+cell).  Every question is a set of *threshold races*: "can the role's team force the game to
+stop with a score of at least v within d plies?" (and "can the others force one below T?").
+The value is the largest v the team forces, its plies the fewest d; win, survive, per-move
+values and the principal line follow as in the layered solver (``encodings/layered.lp``), whose
+answers these are, field for field.
+
+Each race is an AND-OR search with a transposition table, pruned by two bounds that come from
+the abstraction and are exact:
+
+* the others can force an end the role must avoid within ``doom`` plies, so the game stops by
+  then whatever the items; in ``min(doom, d)`` plies the collector moves at most g times, so at
+  any stop the count taken lies in ``[taken, taken + g]`` and the role's score is at most the
+  best score of that range: a race above it is lost without expanding the position;
+* once every score of that range reaches the threshold, the items no longer matter: the race
+  is then the abstract race "force a stop within d plies", read off ``stop_rank``.
+
+The search expands only positions that can still change the answer, so the full step limit is
+no obstacle where the others can force an end early (Pacman at 99 plies).
+"""
+from __future__ import annotations
+
+import contextlib
+import gc
+import time
+from dataclasses import dataclass
+
+from ...compile.planning import Mode
+from ...compile.gamerules import live_ends
+from ...errors import QueryError
+from ...language.distance import open_steps, step_distances
+from ...language.model import Board
+from ...language.position import Query
+from ...compile.state import layout_for
+from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
+from ..graph.abstractpieces import build_abstract_game
+from .kernel import RacesKernel, kernel_serves
+from ..common.answer import Answer, MoveValue, Question, SolveStats
+from ..program.driver import format_move
+from ..common.limits import LimitGuard, Limits, estimate_positions
+from .quotient import bisimulation, representatives
+from ...language.kinds import QueryKind
+
+NODE_CHECK = 20_000        # positions searched between two checks of the limits
+NATIVE_AFTER = 4           # a search moves to C after this many positions searched in Python per class of
+# abstract positions: building the C arrays costs about that (Pacman: 11-21 us a class, a position
+# searched in Python 3.3 us); ski rental: a small search never pays for them, a large one at most
+# about twice what C alone would
+ENTRY_BYTES = 400          # about this many bytes per transposition-table entry
+
+
+def applies(board: Board, query: Query, split: bool) -> bool:
+    """Whether the bounded solver answers ``query``: the game keeps items, no end and no timeout
+    entry counts them, scores are numbers or tables, the role's team never moves at once with
+    the others, and a collector takes the item where it ends each of its moves."""
+    rules = board.rules
+    if not rules.collect or split or query.strategy or query.hidden:
+        return False
+    conditions = [e.when for e in live_ends(board)] + [t.when for t in rules.timeout_when]
+    if any(when.collected for when in conditions):
+        return False
+    if rules.collisions == "stay":
+        collectors = {c.piece for c in rules.collect.values()}
+        if any(rules.moves[p].idle or rules.moves[p].blocked == "stay" for p in collectors):
+            return False
+    return True
+
+
+class _Items:
+    """The items left as one integer: a bit per item cell, collectible after collectible."""
+
+    def __init__(self, board: Board):
+        rules = board.rules
+        self.names = list(rules.collect)
+        self.piece = [rules.roles.index(rules.collect[n].piece) for n in self.names]
+        self.bit: list[dict] = []
+        self.mask: list[int] = []
+        self.total: list[int] = []
+        offset = 0
+        for name in self.names:
+            cells = sorted(board.marks.get(rules.collect[name].mark, ()))
+            self.bit.append({cell: 1 << (offset + k) for k, cell in enumerate(cells)})
+            self.mask.append(((1 << len(cells)) - 1) << offset)
+            self.total.append(len(cells))
+            offset += len(cells)
+
+    def of(self, left: dict) -> int:
+        out = 0
+        for k, name in enumerate(self.names):
+            for cell in left[name]:
+                out |= self.bit[k][cell]
+        return out
+
+    def taken(self, items: int) -> tuple[int, ...]:
+        if len(self.total) == 1:
+            return (self.total[0] - items.bit_count(),)
+        return tuple(t - (items & m).bit_count() for t, m in zip(self.total, self.mask))
+
+
+class _Scores:
+    """The role's score at every kind of stop as a function of the counts taken."""
+
+    def __init__(self, board: Board, role: str, items: _Items):
+        rules = board.rules
+        self.rules, self.items = rules, items
+        self.at_end = {e.name: e.scores[role] for e in rules.ends}
+        self.at_timeout = [t.scores[role] for t in rules.timeout_when] + [rules.timeout[role]]
+        self.kinds = list(dict.fromkeys([*self.at_end.values(), *self.at_timeout]))
+        self._spans: dict = {}
+
+    def value(self, score, taken: tuple[int, ...]) -> int:
+        if isinstance(score, int):
+            return score
+        table = self.rules.tables[score]
+        return table.values[min(taken[self.items.names.index(table.count)], len(table.values) - 1)]
+
+    def span(self, taken: tuple[int, ...], gains: tuple[int, ...]) -> tuple[int, int]:
+        """(lowest, highest) score of any stop with counts from ``taken`` to ``taken + gains``."""
+        key = (taken, gains)
+        found = self._spans.get(key)
+        if found is None:
+            found = self._spans[key] = self._span(taken, gains)
+        return found
+
+    def _span(self, taken: tuple[int, ...], gains: tuple[int, ...]) -> tuple[int, int]:
+        low, high = None, None
+        for score in self.kinds:
+            if isinstance(score, int):
+                values = [score]
+            else:
+                table = self.rules.tables[score]
+                k = self.items.names.index(table.count)
+                top = min(taken[k] + gains[k], self.items.total[k], len(table.values) - 1)
+                values = table.values[min(taken[k], top):top + 1]
+            low = min(values) if low is None else min(low, *values)
+            high = max(values) if high is None else max(high, *values)
+        return low, high
+
+
+class _ToNative(Exception):
+    """A search in Python has passed what building its races in C costs (BoundedSearch.forces)."""
+
+
+@dataclass
+class _Race:
+    """One threshold race: the team (``up``: score >= threshold) or the others (score < threshold)."""
+
+    up: bool
+    threshold: int
+    memo: dict
+
+
+class BoundedSearch:
+    """Threshold races for one role over an abstract game; see the module docstring."""
+
+    def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
+                 prune: bool = True, guard: LimitGuard | None = None, native: bool = True):
+        rules = board.rules
+        self.board, self.game, self.role, self.prune = board, game, role, prune
+        self.limits = limits or Limits()
+        self.items = _Items(board)
+        self.scores = _Scores(board, role, self.items)
+        self.thresholds = rules.scores_of(role)
+        self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
+        other_turns = set(range(len(rules.turns))) - self.team_turns
+        avoid = avoid_ends(board, role)
+        self.doom = game.retrograde(other_turns, lambda state: game.outcome[state] in avoid)
+        self.team_stops = game.retrograde(self.team_turns, game.stops)
+        self.others_stop = game.retrograde(other_turns, game.stops)
+        # the plies of each entry that move each collector, to count its moves in within plies
+        self.collector_turns = [{t for t, roles in enumerate(rules.turns) if rules.roles[p] in roles}
+                                for p in self.items.piece]
+        self.lost = game.layout.lost
+        self.canon = representatives(bisimulation(self._labels(avoid), [[j for _, j in s] for s in game.succ])) \
+            if prune else list(range(len(game)))
+        self.chasers = [p for p, r in enumerate(rules.roles) if r not in rules.team_of(role)]
+        self._steps = open_steps(board)
+        self._distances: dict = {}
+        # a table entry is one int each way: key (class, items, all plies asked) -> (the most
+        # plies known not to force + 1, the fewest known to force; all ones: none), half the
+        # memory of tuples
+        self._item_bits = sum(self.items.total)
+        self._within_bits = (rules.max_plies + 1).bit_length()
+        self._within_mask = (1 << self._within_bits) - 1
+        self._single = len(self.items.names) == 1
+        self._spans: dict = {}
+        self._attack: dict = {}
+        self.races: dict = {}
+        self._plies: dict = {}
+        self._merged: dict = {}
+        self._order: dict = {}
+        self._gains: dict = {}
+        self.nodes = 0
+        self._reported = 0.0
+        self.guard = guard or LimitGuard(self.limits, f"the positions of {board.name}",
+                                       lambda needed: "Ask with a smaller horizon (--horizon N).")
+        # the races in C: None until built (after NATIVE_AFTER positions a class in Python), False: never
+        self._kernel = None if native and kernel_serves(self) else False
+        self._switch_at = NATIVE_AFTER * len(set(self.canon)) if self._kernel is None else None
+
+    @property
+    def kernel(self):
+        """The races in C (:mod:`gridsolve.solve.bounded.kernel`; built now if not yet), None
+        where they do not serve."""
+        if self._kernel is None:
+            self._start_native()
+        return self._kernel or None
+
+    def _start_native(self) -> None:
+        """Build the races in C; the Python tables are dropped (C's start empty)."""
+        self._kernel = RacesKernel(self)
+        self._switch_at = None
+        for race in self.races.values():
+            race.memo.clear()
+
+    def remembered(self) -> int:
+        """The entries of every race's transposition table."""
+        kernel = self._kernel or None
+        return sum(len(r.memo) for r in self.races.values()) + (kernel.stats()[1] if kernel else 0)
+
+    def table_bytes(self) -> int:
+        """About the memory the transposition tables hold."""
+        kernel = self._kernel or None
+        return sum(len(r.memo) for r in self.races.values()) * ENTRY_BYTES + (kernel.stats()[2] if kernel else 0)
+
+    def forget(self) -> None:
+        """Drop every race's transposition table; the abstract game's ranks and classes stay."""
+        self.races = {}
+        if self._kernel:
+            self._kernel.clear()
+
+    def _labels(self, avoid: set[str]) -> list[tuple]:
+        """What a race reads of each abstract position besides its successors (the classes of
+        :mod:`gridsolve.solve.bounded.quotient` start from these): the side to move, the role's score at
+        the end that holds and whether the role must avoid it, the timeout entry, the
+        collectors' cells and whether a move is left."""
+        game, at_end, pieces = self.game, self.scores.at_end, self.items.piece
+        return [(game.turn[i], None if game.outcome[i] is None else (at_end[game.outcome[i]], game.outcome[i] in avoid),
+                 game.tmatch[i], tuple(game.cells[i][p] for p in pieces), bool(game.succ[i]))
+                for i in range(len(game))]
+
+    # --- the game on top of the abstraction ----------------------------------------------------
+    def plies_from(self, state: int) -> list[tuple]:
+        """[(move, successor, keep_mask)] of abstract position ``state``: ``items & keep_mask`` are the items plies_left
+        after the ply (a collector that moves takes the item where its move ends)."""
+        found = self._plies.get(state)
+        if found is None:
+            game, rules = self.game, self.board.rules
+            movers = rules.turns[game.turn[state]]
+            found = []
+            for move, successor in game.succ[state]:
+                taken = 0
+                for k, piece in enumerate(self.items.piece):
+                    if rules.roles[piece] in movers:
+                        taken |= self.items.bit[k].get(game.cells[successor][piece], 0)
+                found.append((move, successor, ~taken))
+            self._plies[state] = found
+        return found
+
+    def merged(self, state: int) -> list[tuple]:
+        """:meth:`plies_from` as the races search them: ``(move, representative of the
+        successor's class, keep_mask)``, the first move to each class and mask only (bisimilar
+        successors have the same answers)."""
+        found = self._merged.get(state)
+        if found is None:
+            canon, seen = self.canon, set()
+            found = []
+            for move, successor, keep_mask in self.plies_from(state):
+                key = (canon[successor], keep_mask)
+                if key not in seen:
+                    seen.add(key)
+                    found.append((move, *key))
+            self._merged[state] = found
+        return found
+
+    def search_order(self, state: int, first_longest: bool) -> list[tuple]:
+        """:meth:`merged` with the moves after which an avoided end is forced latest first
+        (or soonest first): the team looks for a way out, the others for the closing move."""
+        key = (state, first_longest)
+        found = self._order.get(key)
+        if found is None:
+            found = self._order[key] = sorted(self.merged(state), key=lambda ply: (self.doom[ply[1]], self.apart(ply[1])),
+                                              reverse=first_longest)
+        return found
+
+    def apart(self, state: int) -> int:
+        """How far the others' pieces stand from the collector (steps through open edges,
+        summed): among moves alike for the avoided end, the others try the nearest first and
+        the team the farthest (Pacman: the ghosts chase; 0.73x the positions of the moves'
+        order on six random questions of bench/ask.py, 0.36-0.77x where both ghosts hunt)."""
+        if not self.items.piece:
+            return 0
+        cells = self.game.cells[state]
+        target = cells[self.items.piece[0]]
+        far = self._distances.get(target)
+        if far is None:
+            far = self._distances[target] = step_distances(self.board, [target], steps=self._steps)
+        return sum(far.get(cells[p], UNFORCED) for p in self.chasers)
+
+    def attack_order(self, state: int, items: int) -> list[tuple]:
+        """The order the team tries its moves in a race for a score: the moves that take an item
+        first, then the others, each group as :meth:`search_order` (avoided end latest first).
+        Proving a score is where the searches spend most (Pacman: 3x fewer positions)."""
+        plies = self.search_order(state, True)
+        edible = 0
+        for ply in plies:
+            edible |= ~ply[2]
+        key = (state, items & edible)       # the order depends only on the items the moves can take
+        found = self._attack.get(key)
+        if found is None:
+            found = self._attack[key] = ([ply for ply in plies if items & ~ply[2]]
+                                         + [ply for ply in plies if not items & ~ply[2]])
+        return found
+
+    def children(self, state: int, items: int):
+        """[(move, successor, items after)] of abstract position ``state`` with ``items`` plies_left."""
+        return [(move, successor, items & keep_mask) for move, successor, keep_mask in self.plies_from(state)]
+
+    def stop_score(self, state: int, items: int, plies_left: int) -> int | None:
+        """The role's score if the game stops at ``state`` with ``plies_left`` plies plies_left, else None."""
+        game = self.game
+        if game.outcome[state] is not None:
+            return self.scores.value(self.scores.at_end[game.outcome[state]], self.items.taken(items))
+        if plies_left == 0 or not game.succ[state]:
+            return self.timeout_score(state, items)
+        return None
+
+    def timeout_score(self, state: int, items: int) -> int:
+        """The role's score if the plies run out at ``state``: the first timeout entry that holds."""
+        entry = self.game.tmatch[state] if self.game.tmatch[state] is not None else len(self.scores.at_timeout) - 1
+        return self.scores.value(self.scores.at_timeout[entry], self.items.taken(items))
+
+    def reference(self, state: int, items: int) -> float:
+        """The score the answers measure plies against: the timeout score at ``state``, except where a
+        conditional timeout entry gives it and it is the role's top score (then forced by the
+        role, by an end or by the step limit: the reference lies just below it) or its lowest
+        (forced by the others: just above it)."""
+        reference = self.timeout_score(state, items)
+        if self.game.tmatch[state] is not None and reference == self.thresholds[-1]:
+            return reference - 0.5
+        if self.game.tmatch[state] is not None and reference == self.thresholds[0]:
+            return reference + 0.5
+        return reference
+
+    def gains(self, state: int, plies: int) -> tuple[int, ...]:
+        """The most moves each collector makes in the next ``plies`` plies from ``state``."""
+        return self._gains_of(self.game.turn[state], plies)
+
+    def _gains_of(self, turn: int, plies: int) -> tuple[int, ...]:
+        key = (turn, plies)
+        found = self._gains.get(key)
+        if found is None:
+            entries = len(self.board.rules.turns)
+            found = self._gains[key] = tuple(
+                plies if self.lost else sum(1 for ahead in range(plies) if (key[0] + ahead) % entries in turns)
+                for turns in self.collector_turns)
+        return found
+
+    # --- races ------------------------------------------------------------------------------------
+    def race(self, up: bool, threshold: int) -> _Race:
+        key = (up, threshold)
+        if key not in self.races:
+            self.races[key] = _Race(up, threshold, {})
+        return self.races[key]
+
+    def _goal(self, race: _Race, score: int) -> bool:
+        return score >= race.threshold if race.up else score < race.threshold
+
+    def forces(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
+        """Whether the race's attackers force a stop meeting its goal within ``within`` plies
+        (``within <= plies_left``) from abstract position ``state`` with ``items`` left and
+        ``plies_left`` plies left: in C once the search has searched enough in Python to pay for
+        it (a search under way in Python stops there and is asked again in C)."""
+        if self._switch_at is not None:
+            if self.nodes < self._switch_at:
+                try:
+                    return self._forces(race, state, items, plies_left, within)
+                except _ToNative:
+                    pass
+            self._start_native()
+        if self._kernel:
+            return self._kernel.forces(race.up, race.threshold, self.canon[state], items, plies_left, within)
+        return self._forces(race, state, items, plies_left, within)
+
+    def _forces(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
+        """:meth:`forces` in Python."""
+        game = self.game
+        if plies_left == 0 or game.outcome[state] is not None or not game.succ[state]:
+            return self._goal(race, self.stop_score(state, items, plies_left))
+        if within == 0:
+            return False
+        state = self.canon[state]
+        key = ((state << self._item_bits | items) << 1) | (within == plies_left)
+        known = race.memo.get(key)
+        bits = self._within_bits
+        if known is not None:
+            lost_up_to, won_from = (known >> bits) - 1, known & self._within_mask
+            if within <= lost_up_to:
+                return False
+            if within >= won_from:
+                return True
+        else:
+            lost_up_to, won_from = -1, self._within_mask
+        result = self._search(race, state, items, plies_left, within)
+        known = race.memo.get(key)           # the search may have learnt of this key (the game has cycles)
+        if known is not None:
+            lost_up_to, won_from = (known >> bits) - 1, known & self._within_mask
+        if result:
+            won_from = min(won_from, within)
+        else:
+            lost_up_to = max(lost_up_to, within)
+        race.memo[key] = (lost_up_to + 1) << bits | won_from
+        return result
+
+    def _search(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
+        self.nodes += 1
+        if self.nodes % NODE_CHECK == 0:
+            self.check_limits(NODE_CHECK * ENTRY_BYTES)
+            if self._switch_at is not None and self.nodes >= self._switch_at:
+                raise _ToNative       # the tables hold finished searches only: asked again in C
+        game = self.game
+        if self.prune:
+            decided = self._bound(race, state, items, plies_left, within)
+            if decided is not None:
+                return decided
+        attacking = (game.turn[state] in self.team_turns) == race.up
+        if not race.up:
+            plies = self.merged(state)
+        elif attacking:
+            plies = self.attack_order(state, items)
+        else:
+            plies = self.search_order(state, False)
+        later = within - 1
+        for _, successor, keep_mask in plies:
+            if self._forces(race, successor, items & keep_mask, plies_left - 1, later) == attacking:
+                return attacking
+        return not attacking
+
+    def _bound(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool | None:
+        """The race's answer where the abstraction decides it, else None.  Short of the step
+        limit (``within < plies_left``) only an end or a side without a move stops the game in
+        time, so attackers who cannot force any stop within ``within`` plies lose the race."""
+        if within < plies_left and (self.team_stops if race.up else self.others_stop)[state] > within:
+            return False
+        left = items.bit_count() if self._single else items
+        turn = self.game.turn[state]
+        if race.up:
+            doom = self.doom[state]
+            _, high = self._span_within(left, turn, within if within < doom else doom)
+            if high < race.threshold:
+                return False
+            low, _ = self._span_within(left, turn, within)
+            if low >= race.threshold:
+                return True      # the attackers force a stop in time: the first test above
+            return None
+        low, high = self._span_within(left, turn, within)
+        if low >= race.threshold:
+            return False
+        if high < race.threshold:
+            return True
+        return None
+
+    def _span_within(self, left: int, turn: int, plies: int) -> tuple[int, int]:
+        """(lowest, highest) score of a stop within ``plies`` plies from a position where
+        ``turns[turn]`` is to move and ``left`` is the items left (their count where there is
+        one kind of item: the bounds depend only on it)."""
+        key = (left, turn, plies)
+        found = self._spans.get(key)
+        if found is None:
+            taken = (self.items.total[0] - left,) if self._single else self.items.taken(left)
+            found = self._spans[key] = self.scores.span(taken, self._gains_of(turn, plies))
+        return found
+
+    def check_limits(self, growth: int) -> None:
+        """Report progress; stop at the time or memory limit, counting ``growth`` more bytes
+        (what the positions remembered may add before the next check)."""
+        elapsed = time.perf_counter() - self.guard.started
+        if self.limits.progress and elapsed > 2.0 and elapsed - self._reported >= 2.0:
+            self._reported = elapsed
+            self.limits.progress(f"bounded search: {self.nodes:,} positions, {self.remembered():,} remembered, "
+                                 f"{elapsed:.1f} s")
+        self.guard.after(f"after searching {self.nodes:,} positions", growth)
+
+    # --- answers --------------------------------------------------------------------------------
+    def value(self, state: int, items: int, plies_left: int) -> int:
+        """The role's minimax score: the largest threshold its team forces, tried upward from
+        the lowest the bounds allow (a refuted threshold refutes every higher one, and proving
+        a low score is cheap where refuting a high one is not: Pacman's play set 0.7x the
+        positions of trying downward)."""
+        score = self.stop_score(state, items, plies_left)
+        if score is not None:
+            return score
+        candidates = self.thresholds
+        if self.prune:
+            _, high = self.scores.span(self.items.taken(items), self.gains(state, min(plies_left, self.doom[state])))
+            low, _ = self.scores.span(self.items.taken(items), self.gains(state, plies_left))
+            candidates = [t for t in candidates if low <= t <= high] or [low]
+        value = candidates[0]
+        for threshold in candidates[1:]:
+            if not self.forces(self.race(True, threshold), state, items, plies_left, plies_left):
+                break
+            value = threshold
+        return value
+
+    def rank(self, race: _Race, state: int, items: int, plies_left: int) -> int | None:
+        """The fewest plies in which the race is forced, None if it is not."""
+        if not self.forces(race, state, items, plies_left, plies_left):
+            return None
+        low, high = 0, plies_left          # forced within high plies, not within fewer than low
+        while low < high:            # forced within within plies implies within within + 1
+            middle = (low + high) // 2
+            if self.forces(race, state, items, plies_left, middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    def summary(self, state: int, items: int, plies_left: int, reference: int) -> dict:
+        """value, plies, win, win_plies, survives, doom_plies of one probe (as layered.lp)."""
+        value = self.value(state, items, plies_left)
+        top = self.thresholds[-1]
+        plies = self.value_plies(value, reference, state, items, plies_left)
+        win_plies = None
+        if value == top and top > reference:
+            win_plies = plies if value > reference else self.rank(self.race(True, top), state, items, plies_left)
+        doom = self.doom[state] if self.doom[state] <= plies_left else None
+        return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
+                "survives": doom is None, "doom_plies": doom}
+
+    def value_plies(self, value: int, reference: int, state: int, items: int, plies_left: int) -> int | None:
+        """The plies of ``value`` at a probe: the team forces it (above the reference), or the
+        others force less than the next score (below); None where it is the reference or,
+        below it, where the others cannot (the probe is worth more)."""
+        if value > reference:
+            return self.rank(self.race(True, value), state, items, plies_left)
+        if value < reference:
+            return self.rank(self.race(False, min(t for t in self.thresholds if t > value)), state, items, plies_left)
+        return None
+
+    def moves(self, state: int, items: int, plies_left: int, reference: int) -> list[tuple]:
+        """[(move symbol, successor, items after, summary)] of the side to move (none where the game stops)."""
+        if self.stop_score(state, items, plies_left) is not None:
+            return []
+        return [(move, successor, after, self.summary(successor, after, plies_left - 1, reference)) for move, successor, after in self.children(state, items)]
+
+    def line(self, state: int, items: int, plies_left: int, reference: int, probes: list, most: int | None = None) -> list[dict]:
+        """The principal line: the side to move picks its best move by (value, hurry above the
+        reference, delay below), ties broken by the move term, as layered.lp does.  Along the
+        line every state has the root's value V, so after the first ply only moves worth V
+        are candidates, tried in the order of that key."""
+        rules = self.board.rules
+        out = []
+        team = self.game.turn[state] in self.team_turns
+        scored = [(move, successor, after, s["value"], s["plies"]) for move, successor, after, s in probes]
+        if not scored:
+            return out
+        value = (max if team else min)(c[3] for c in scored)
+        chosen = (max if team else min)((c for c in scored if c[3] == value), key=lambda c: self._key(c, reference))
+        while chosen is not None:
+            move, successor, after = chosen[:3]
+            out.append({"ply": len(out), "side": list(rules.turns[self.game.turn[state]]), "move": format_move(move)})
+            if most is not None and len(out) >= most:
+                break
+            state, items, plies_left = successor, after, plies_left - 1
+            chosen = self._pick(state, items, plies_left, value, reference)
+        return out
+
+    @staticmethod
+    def _key(candidate: tuple, reference: float) -> tuple:
+        value, plies = candidate[3], candidate[4]
+        return ((value, -plies) if value > reference else (value, plies) if value < reference else (value, 0)), candidate[0]
+
+    def _pick(self, state: int, items: int, plies_left: int, value: int, reference: int) -> tuple | None:
+        """The best move ``(move, successor, items after, value, plies)`` of a line state whose value is
+        ``value``, None where the game stops.  The team's moves are worth at most the value,
+        the others' at least: a move is a candidate when it is worth exactly that."""
+        if self.stop_score(state, items, plies_left) is not None:
+            return None
+        team = self.game.turn[state] in self.team_turns
+        above = [t for t in self.thresholds if t > value]
+        up = self.race(True, value)
+        candidates = []
+        for move, successor, after in self.children(state, items):
+            if team and value != self.thresholds[0] and not self.forces(up, successor, after, plies_left - 1, plies_left - 1):
+                continue                                  # worth less than the value
+            plies = self.value_plies(value, reference, successor, after, plies_left - 1)
+            if value < reference and plies is None:
+                continue                                  # worth more than the value
+            candidates.append((move, successor, after, value, plies))
+        candidates.sort(key=lambda c: self._key(c, reference), reverse=team)
+        if team or value < reference or not above:
+            return candidates[0] if candidates else None
+        nxt = self.race(True, above[0])                  # the others: the first worth no more than the value
+        return next((c for c in candidates if not self.forces(nxt, c[1], c[2], plies_left - 1, plies_left - 1)), None)
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cycle collector off during a search: the tables' millions of tuples hold no
+    cycles, and a full collection walks them all (Pacman: about 12% of a search's time)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
+    """The limits of one bounded solve; the message names the plies and what to try, as the
+    layered solver's does (a survive question needs no items: the race solver answers it)."""
+    plies_left = query.remaining(board)
+    items = ", ".join(board.rules.collect)
+
+    def hint(needed: int | None) -> str:
+        return (f"Ask with a smaller horizon, e.g. --horizon {max(1, plies_left // 2)}"
+                + (", or raise --max-memory" if needed is not None else "")
+                + (f", or ask --query survive (it does not need the {items})" if query.kind != QueryKind.SURVIVE else "") + ".")
+    return LimitGuard(limits, f"the positions within {plies_left} plies", hint)
+
+
+def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prune: bool = True,
+                  line_plies: int | None = None, memo=None) -> Answer:
+    """Answer ``query`` with the bounded solver (the caller checked :func:`applies`); the
+    principal line stops after ``line_plies`` plies when given.  ``memo`` (a
+    :class:`gridsolve.solve.bounded.memo.BoundedMemo`) keeps the abstract game and the races'
+    transposition tables for the next questions."""
+    started = time.perf_counter()
+    limits = limits or Limits()
+    if query.strategy:
+        raise QueryError("--strategy: strategies are written for games solved by races only")
+    guard = _search_limits(board, query, limits)
+    if memo is None:
+        guard.before(estimate_positions(board, layout_for(board, set()), [query.position]), board)
+        game = build_abstract_game(board, [query.position], guard)
+        grounded = time.perf_counter()
+        solver = BoundedSearch(board, game, query.role, limits, prune, guard)
+    else:
+        game, solver = memo.solver(query, limits, prune, guard)
+        grounded = time.perf_counter()
+    nodes = solver.nodes
+    root = game.state_of(query.position)
+    items = solver.items.of(query.position.items_left(board))
+    plies_left = query.remaining(board)
+    reference = solver.reference(root, items)
+    with _collector_paused():
+        at = solver.summary(root, items, plies_left, reference)
+        probes = solver.moves(root, items, plies_left, reference)
+        line = solver.line(root, items, plies_left, reference, probes, line_plies)
+    moves = sorted((MoveValue(move=format_move(m), value=s["value"], plies=s["plies"], win=s["win"],
+                              survives=s["survives"], doom_plies=s["doom_plies"])
+                    for m, _, _, s in probes), key=lambda mv: mv.move)
+    if query.kind == QueryKind.WIN:
+        holds, plies = at["win"], at["win_plies"]
+    elif query.kind == QueryKind.SURVIVE:
+        holds, plies = at["survives"], at["doom_plies"]
+    else:
+        holds, plies = True, at["plies"]
+    solved = time.perf_counter()
+    stats = SolveStats(solver="bounded", abstract_positions=len(game), ground_s=round(grounded - started, 4),
+                       ground_atoms=game.ground_atoms, search_s=round(solved - grounded, 4),
+                       searched=solver.nodes - nodes, remembered=solver.remembered(),
+                       races=len(solver.races) + (len(solver._kernel.slots) if solver._kernel else 0), choices=0,
+                       search_in="C" if solver._kernel else "Python", total_s=round(solved - started, 4))
+    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
+                  win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
+                  remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats)
+
+
+class BoundedSolver:
+    """The bounded solver as a :class:`~gridsolve.solve.common.answer.Solver`: the layered questions
+    about games with items that :func:`applies` to."""
+
+    name = "bounded"
+
+    def serves(self, question: Question) -> bool:
+        plan = question.plan
+        return plan.mode is Mode.LAYERED and applies(question.board, question.query, bool(plan.split_team))
+
+    def answer(self, question: Question) -> Answer:
+        return solve_bounded(question.board, question.query, question.limits, line_plies=question.line_plies,
+                             memo=question.memo)

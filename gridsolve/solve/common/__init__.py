@@ -1,0 +1,5 @@
+"""What every solver shares: the answer types and the one solver interface (``answer``) and the
+limits of a solve, checked by every path that grounds (``limits``).
+
+May import: ``gridsolve.compile`` and the stages below it.
+"""

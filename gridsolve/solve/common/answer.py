@@ -1,0 +1,137 @@
+"""The answer types every solver shares, and the one interface every solver fills in.
+
+:class:`Answer` (with its :class:`MoveValue` per move) is what ``gridsolve solve`` reports and
+its ``--json`` object (docs/answers.md).  :class:`Question` is what a solver is asked: the
+board, the query and the caller's limits and options.  :class:`Solver` is the interface: the
+race solver (:mod:`gridsolve.solve.race.racesolver`), the compiled programs run by the driver
+(:mod:`gridsolve.solve.program.compiledsolver`), the bounded solver (:mod:`gridsolve.solve.bounded.search`) and the
+robust solver of ``--hidden`` questions (:mod:`gridsolve.solve.hidden.hiddensolver`) each fill it in, and
+:func:`gridsolve.solve.dispatch.dispatcher.solve` picks the first that serves a question.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from typing import Protocol
+
+from ...compile.planning import Plan, plan_query
+from ...language.kinds import QueryKind
+from ...language.model import Board
+from ...language.position import Query
+from .limits import Limits
+
+
+@dataclass(kw_only=True)
+class MoveValue:
+    """One move of the role asked about and the answer after it."""
+
+    move: str
+    value: int | None
+    plies: int | None
+    win: bool | None
+    survives: bool
+    doom_plies: int | None = None
+    exact: bool | None = None       # --hidden, deepened: the move's answer holds for every horizon
+
+
+@dataclass(kw_only=True)
+class SolveStats:
+    """How an answer was computed: the same fields from every solver, None where a solver has no
+    such figure (docs/answers.md lists them).  ``solver`` names the one that answered."""
+
+    solver: str                             # race, race program, layered, bounded, robust search, studio graph
+    total_s: float | None = None            # seconds from the question to the answer
+    compile_s: float | None = None          # writing the program (compiled solvers; 0 for the race solver)
+    ground_s: float | None = None           # grounding (the race engine's graph: engine_ground_s)
+    solve_s: float | None = None            # clingo's search for the model (0 where there is none)
+    answer_s: float | None = None           # reading the answer (race solver) or grounding its parts
+    rank_s: float | None = None             # ranking the races
+    levels: int | None = None               # rank levels computed (layered: depths explored)
+    positions: int | None = None            # positions of the ground game graph
+    moves: int | None = None                # moves of the ground game graph
+    queries: int | None = None              # questions the race engine answered so far, this one included
+    engine_ground_s: float | None = None    # the race engine: building it
+    graph_ground_s: float | None = None     # the race engine: grounding its game graph
+    graph_read_s: float | None = None       # the race engine: reading it into arrays
+    ground_rules: int | None = None         # clingo's ground rules
+    ground_atoms: int | None = None         # ground atoms (clingo's, or the abstract game's)
+    choices: int | None = None              # clingo's choices (0 for the searches)
+    value_levels: int | None = None         # layered: value parts ground
+    rank_levels: int | None = None          # layered: rank parts ground
+    abstract_positions: int | None = None   # bounded and robust search: positions without items/knowledge
+    search_s: float | None = None           # bounded and robust search: seconds searching
+    searched: int | None = None             # bounded and robust search: positions searched
+    remembered: int | None = None           # bounded and robust search: transposition-table entries
+    races: int | None = None                # bounded search: threshold races run
+    search_in: str | None = None            # bounded and robust searches: "C" (raceskernel.c, knowingkernel.c) or "Python"
+    settled_at: int | None = None           # --hidden, deepened: the horizon whose answer was certain
+
+
+@dataclass(kw_only=True)
+class Answer:
+    """What ``gridsolve solve`` reports (also its ``--json`` object).  ``value`` and ``win``
+    are None when a survive question was answered without them (see docs/answers.md)."""
+
+    board: str
+    role: str
+    query: QueryKind
+    holds: bool
+    value: int | None
+    plies: int | None
+    win: bool | None
+    win_plies: int | None
+    survives: bool
+    doom_plies: int | None
+    remaining: int
+    position: dict
+    moves: list[MoveValue]
+    line: list[dict] | None       # None: asked without the principal line (gridsolve ask)
+    stats: SolveStats
+    strategy: list[dict] | None = None
+    hidden: bool = False        # the robust answer of a --hidden question
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        if self.strategy is None:
+            out.pop("strategy")
+        if not self.hidden:
+            out.pop("hidden")
+        for move in out["moves"]:
+            if move["exact"] is None:
+                move.pop("exact")
+        return out
+
+
+@dataclass
+class Question:
+    """One question to a solver: ``query`` on ``board`` within ``limits``; the principal line
+    stops after ``line_plies`` plies when given (the bounded and robust searches'; the other
+    solvers' lines are cheap and always whole); ``memo`` (a
+    :class:`~gridsolve.solve.bounded.memo.BoundedMemo`) keeps the bounded solver's work for the
+    next questions.  ``started``: when it was asked (the answers' ``total_s``)."""
+
+    board: Board
+    query: Query
+    limits: Limits | None = None
+    line_plies: int | None = None
+    memo: object | None = None
+    started: float = field(default_factory=time.perf_counter)
+
+    @cached_property
+    def plan(self) -> Plan:
+        """The cheapest exact way to answer the query (races or layers), planned once."""
+        return plan_query(self.board, self.query)
+
+
+class Solver(Protocol):
+    """What every solver fills in: :meth:`serves` says whether it answers a question, and
+    :meth:`answer` answers one it serves."""
+
+    name: str
+
+    def serves(self, question: Question) -> bool:
+        """Whether this solver answers ``question``."""
+
+    def answer(self, question: Question) -> Answer:
+        """The answer to ``question`` (one this solver serves)."""

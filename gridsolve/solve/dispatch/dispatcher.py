@@ -1,0 +1,59 @@
+"""The dispatcher: :func:`solve` answers a question with the first solver that serves it.
+
+The solvers fill in one interface (:class:`gridsolve.solve.common.answer.Solver`) and are tried in
+this order: the robust solver of ``--hidden`` questions (:mod:`gridsolve.solve.hidden.hiddensolver`), the
+bounded solver of games with items (:mod:`gridsolve.solve.bounded.search`), the race solver
+(:mod:`gridsolve.solve.race.racesolver`) and the compiled program run by the driver
+(:mod:`gridsolve.solve.program.compiledsolver`), which serves every question.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...errors import EncodingError
+from ...language.model import Board
+from ...language.position import Query
+from ..common.answer import Answer, Question, Solver
+from ..bounded.search import BoundedSolver
+from ..program.compiledsolver import CompiledSolver
+from ..race.racesolver import RaceSolver
+from ..common.limits import Limits
+from ..hidden.hiddensolver import HiddenSolver
+
+
+class Dispatcher:
+    """A :class:`~gridsolve.solve.common.answer.Solver` made of ``solvers``: it answers with the first
+    of them that serves the question."""
+
+    def __init__(self, name: str, solvers: Sequence[Solver]):
+        self.name, self.solvers = name, list(solvers)
+
+    def pick(self, question: Question) -> Solver:
+        """The first solver that serves ``question``."""
+        for solver in self.solvers:
+            if solver.serves(question):
+                return solver
+        raise EncodingError(f"no solver of {self.name} answers this question")
+
+    def serves(self, question: Question) -> bool:
+        return any(solver.serves(question) for solver in self.solvers)
+
+    def answer(self, question: Question) -> Answer:
+        return self.pick(question).answer(question)
+
+
+EXACT = Dispatcher("the full-information solvers", [RaceSolver(), CompiledSolver()])
+EVERY = Dispatcher("every solver", [HiddenSolver(exact=EXACT), BoundedSolver(), *EXACT.solvers])
+
+
+def solve(board: Board, query: Query, limits: Limits | None = None, bounded: bool = True,
+          line_plies: int | None = None, memo=None) -> Answer:
+    """The answer to ``query`` on ``board`` by the first solver that serves it (see the module
+    docstring); ``bounded=False`` leaves out the bounded and robust searches (a ``--hidden``
+    question is then the compiled robust game, solved layer by layer within its horizon).
+    The principal line of the bounded and robust searches stops after ``line_plies`` plies when
+    given (the other solvers' lines are cheap and always whole); ``memo`` (a
+    :class:`~gridsolve.solve.bounded.memo.BoundedMemo`) keeps the bounded solver's work for the
+    next questions."""
+    question = Question(board, query, limits, line_plies=line_plies, memo=memo)
+    return (EVERY if bounded else EXACT).answer(question)

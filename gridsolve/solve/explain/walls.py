@@ -1,0 +1,356 @@
+"""Critical walls: which single wall, removed or added, changes the answer to a question.
+
+A *variant* of a board toggles one interior wall edge: removes the wall that is there, or adds
+one where there is none.  Its answer can be computed two ways, with the same results
+(tests/test_explain.py):
+
+* :func:`solve_variant`: solve the toggled board (any game; about a second each on 8x8);
+* :class:`WallGraph` (race-solver questions whose ends do not depend on walls): the game graph
+  is computed once by clingo from the compiled game rules (``explore.game_program``); for each
+  variant only the positions whose side to move has a piece near the toggled edge get their
+  moves again from clingo (on the toggled board), and the races of the question are ranked on
+  the patched graph by the retrograde analysis of ``encodings/solve.lp`` (attackers: one
+  successor of rank d-1; defenders: every successor ranked, the last at d-1), from which the
+  answer is read as ``encodings/answer.lp`` reads it.  About 4 to 6 times faster on 8x8 boards
+  (bench/run.py, "explain").
+"""
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+from dataclasses import dataclass
+
+import clingo
+
+from ...compile.planning import Mode, plan_query, plan_races
+from ...compile.state import layout_for
+from ...errors import EncodingError
+from ...language.model import DELTA, Board, Cell
+from ...language.position import Query
+from ..program.explore import game_program
+from ..dispatch.dispatcher import solve
+from ...language.kinds import QueryKind
+
+SIDES = ("north", "east")
+
+
+@dataclass(frozen=True)
+class Wall:
+    """The edge north or east of ``cell``."""
+
+    cell: Cell
+    side: str
+
+    def other(self) -> Cell:
+        x, y = self.cell
+        return (x, y + 1) if self.side == "north" else (x + 1, y)
+
+    def present(self, board: Board) -> bool:
+        return self.cell in (board.north if self.side == "north" else board.east)
+
+    def describe(self) -> str:
+        return f"the wall {self.side} of ({self.cell[0]},{self.cell[1]})"
+
+    def as_dict(self) -> dict:
+        return {"cell": list(self.cell), "side": self.side}
+
+
+def interior_walls(board: Board) -> list[Wall]:
+    """Every edge between two free cells, in reading order (y, then x; north before east)."""
+    out = []
+    for y in range(1, board.height + 1):
+        for x in range(1, board.width + 1):
+            for side in SIDES:
+                wall = Wall((x, y), side)
+                if board.on_board(wall.cell) and board.on_board(wall.other()):
+                    out.append(wall)
+    return out
+
+
+def toggled(board: Board, wall: Wall) -> Board:
+    """The board with ``wall`` removed if it is there, added if not."""
+    key = "north" if wall.side == "north" else "east"
+    return dataclasses.replace(board, **{key: getattr(board, key) ^ {wall.cell}})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The answer to one question: as ``gridsolve solve --json`` reports it."""
+
+    value: int | None
+    plies: int | None
+    win: bool | None
+    win_plies: int | None
+    survives: bool
+    doom_plies: int | None
+
+    def key(self, kind: QueryKind) -> tuple:
+        """What the question asks: the value and its plies, or whether it holds and in how many plies."""
+        if kind == QueryKind.WIN:
+            return self.win, self.win_plies
+        if kind == QueryKind.SURVIVE:
+            return self.survives, self.doom_plies
+        return self.value, self.plies
+
+    def describe(self, role: str, kind: QueryKind) -> str:
+        """The answer in words, for the question ``kind``."""
+        if kind == QueryKind.WIN:
+            return f"{role} forces a win in {self.win_plies} plies" if self.win else f"{role} cannot force a win"
+        if kind == QueryKind.SURVIVE:
+            return f"{role} survives" if self.survives else f"the others force a losing end in {self.doom_plies} plies"
+        if self.win:
+            return f"{role} forces a win in {self.plies} plies, value {self.value}"
+        if self.plies is None:
+            return f"value {self.value}, nothing is forced"
+        return f"value {self.value}, forced in {self.plies} plies"
+
+    @classmethod
+    def of(cls, answer) -> "Outcome":
+        return cls(answer.value, answer.plies if answer.query == QueryKind.VALUE else None, answer.win,
+                   answer.win_plies, answer.survives, answer.doom_plies)
+
+
+def solve_outcome(board: Board, query: Query) -> Outcome:
+    """The answer to ``query`` on ``board``, solved from scratch with every part of it: the
+    value question (the survive question where the role's value is not known)."""
+    kind = QueryKind.VALUE if plan_query(board, query).value else QueryKind.SURVIVE
+    return Outcome.of(solve(board, dataclasses.replace(query, kind=kind, strategy=False)))
+
+
+def solve_variant(board: Board, query: Query, wall: Wall) -> Outcome:
+    """The answer to ``query`` on the board with ``wall`` toggled, solved from scratch."""
+    return solve_outcome(toggled(board, wall), query)
+
+
+def graph_supported(board: Board, query: Query) -> bool:
+    """Whether :class:`WallGraph` answers ``query``: a race-solver question, and no end that
+    depends on walls (``nearer`` measures distances along open steps)."""
+    return plan_query(board, query).mode is Mode.RACE and not any(e.when.nearer for e in board.rules.ends)
+
+
+GRAPH_SHOW = "#show. #show e(S,S2) : edge(S,_,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
+
+
+def _read_graph(text: str, out: dict) -> None:
+    """One shown term of :data:`GRAPH_SHOW` into ``out``: {position: [mover, end, successors]}.
+    Position terms ``s(...)`` hold numbers only, so the text splits where ``),s(`` joins two."""
+    kind, inner = text[0], text[2:-1]
+    if kind == "e":
+        cut = inner.index("),s(") + 1
+        out.setdefault(inner[:cut], [0, None, set()])[2].add(inner[cut + 1:])
+    else:
+        state, _, rest = inner.rpartition(",")
+        entry = out.setdefault(state, [0, None, set()])
+        if kind == "m":
+            entry[0] = int(rest)
+        else:
+            entry[1] = rest
+
+
+def graph_atoms(board: Board, roots: list[str], explore: bool, show: str):
+    """The text of each atom ``show`` shows of the compiled game rules for the ``roots``
+    (position terms; with ``explore``, and every position reachable from them) on ``board``."""
+    program = game_program(board, " ".join(f"root({r})." for r in roots), explore, show)
+    ctl = clingo.Control(["--warn=none"])
+    try:
+        ctl.add("base", [], program)
+        ctl.ground([("base", [])])
+    except RuntimeError as exc:
+        raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            for sym in model.symbols(shown=True):
+                yield str(sym)
+
+
+def explore_graph(board: Board, roots: list[str], explore: bool) -> dict:
+    """{position: [mover, end or None, successors]} of the ``roots`` (position terms; with
+    ``explore``, and of every position reachable from them) on ``board``, by the compiled game rules."""
+    out: dict = {}
+    for text in graph_atoms(board, roots, explore, GRAPH_SHOW):
+        _read_graph(text, out)
+    return out
+
+
+class WallGraph:
+    """The game graph of ``board`` from ``query``'s position, computed once; :meth:`outcome_for`
+    answers ``query`` on the board with one wall toggled (None: the board as it is)."""
+
+    def __init__(self, board: Board, query: Query):
+        if not graph_supported(board, query):
+            raise EncodingError("the shared wall graph answers race-solver questions only")
+        self.board, self.query = board, query
+        rules = board.rules
+        self.plan = plan_query(board, query)
+        self.races = plan_races(rules, query.role, self.plan.value)
+        self.layout = layout_for(board)
+        self.root = self.layout.root_term(query.position, board).replace(" ", "")
+        found = explore_graph(board, [self.root], True)
+        self.names = list(found)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        n = len(self.names)
+        self.mover = [found[name][0] for name in self.names]
+        self.outcome = {i: found[name][1] for i, name in enumerate(self.names) if found[name][1] is not None}
+        self.succ = [[self.index[t] for t in found[name][2]] for name in self.names]
+        self.pred: list[list[int]] = [[] for _ in range(n)]
+        for s, targets in enumerate(self.succ):
+            for t in targets:
+                self.pred[t].append(s)
+        # where each role moves: (role, cell) -> the positions in which its side moves it from there
+        self.moving: dict[tuple[str, Cell], list[int]] = {}
+        roles = self.layout.roles
+        for s, name in enumerate(self.names):
+            if s in self.outcome:
+                continue
+            numbers = [int(a) for a in name[2:-1].split(",")]
+            for role in rules.turns[self.mover[s]]:
+                i = roles.index(role)
+                self.moving.setdefault((role, (numbers[1 + 2 * i], numbers[2 + 2 * i])), []).append(s)
+
+    def walls(self) -> list[Wall]:
+        return interior_walls(self.board)
+
+    def affected(self, wall: Wall) -> set[int]:
+        """The positions whose moves may cross or bump into ``wall``: a role of the side to move
+        stands where it can walk to one of the edge's two cells in fewer steps than its move has
+        (along open steps of the board: those do not depend on the toggled edge)."""
+        out: set[int] = set()
+        board = self.board
+        for role in self.layout.roles:
+            near = {wall.cell, wall.other()}
+            frontier = set(near)
+            for _ in range(board.rules.moves[role].steps - 1):
+                frontier = {(x + dx, y + dy) for (x, y) in frontier for d, (dx, dy) in DELTA.items()
+                            if d != "nowhere" and board.open_step((x, y), d)} - near
+                near |= frontier
+            for cell in near:
+                out.update(self.moving.get((role, cell), ()))
+        return out
+
+    def outcome_for(self, wall: Wall | None = None) -> Outcome:
+        """The answer with ``wall`` toggled (None: the board as it is): the affected positions'
+        moves again from clingo, then the races ranked on the patched graph."""
+        n = len(self.names)
+        succ, mover, outcome = self.succ, self.mover, self.outcome
+        patched = bytearray(n)          # 1: the position's moves are replaced on the toggled board
+        extra_pred: dict[int, list[int]] = {}
+        if wall is not None:
+            board = toggled(self.board, wall)
+            affected = self.affected(wall)
+            found = explore_graph(board, [self.names[s] for s in affected], False) if affected else {}
+            unseen = {t for entry in found.values() for t in entry[2] if t not in self.index}
+            while unseen:   # the toggled wall opens positions the board never reaches: explore them
+                more = explore_graph(board, sorted(unseen), False)
+                found.update(more)
+                unseen = {t for entry in more.values() for t in entry[2] if t not in self.index and t not in found}
+            index = dict(self.index)
+            for name in found:
+                index.setdefault(name, len(index))
+            for entry in found.values():
+                for t in entry[2]:
+                    index.setdefault(t, len(index))
+            size = len(index)
+            succ, mover, outcome = list(self.succ) + [[]] * (size - n), self.mover + [0] * (size - n), \
+                dict(self.outcome)
+            patched.extend(bytes(size - n))
+            for name, (m, end, targets) in found.items():
+                s = index[name]
+                patched[s] = 1
+                mover[s] = m
+                if end is not None:
+                    outcome[s] = end
+                succ[s] = [index[t] for t in targets]
+                for t in succ[s]:
+                    extra_pred.setdefault(t, []).append(s)
+        # the predecessors of the patched positions' old and new successors, as patched
+        pred = {t: [p for p in self.pred[t] if not patched[p]] if t < n else []
+                for s in range(len(patched)) if patched[s] for t in (self.succ[s] if s < n else ())}
+        for t, extra in extra_pred.items():
+            pred[t] = (pred[t] if t in pred else [p for p in self.pred[t] if not patched[p]] if t < n else []) + extra
+        base_pred = self.pred
+        root = self.index[self.root]
+        left = self.query.remaining(self.board)
+        size = len(succ)
+
+        def rank(race: int) -> int | None:
+            """Plies in which the race's attackers force one of its targets from the root (None: never)."""
+            attackers, targets = self.races.races[race - 1]
+            frontier = [s for s, end in outcome.items() if end in targets]
+            ranked = bytearray(size)
+            for s in frontier:
+                ranked[s] = 1
+            if ranked[root]:
+                return 0
+            attacks = [m in attackers for m in mover]
+            open_count: dict[int, int] = {}
+            for d in range(1, left + 1):
+                following = []
+                for t in frontier:
+                    for s in pred[t] if t in pred else base_pred[t]:
+                        if ranked[s]:
+                            continue
+                        if attacks[s]:
+                            ranked[s] = 1
+                            following.append(s)
+                        else:
+                            count = open_count.get(s, len(succ[s])) - 1
+                            open_count[s] = count
+                            if not count:
+                                ranked[s] = 1
+                                following.append(s)
+                if ranked[root]:
+                    return d
+                if not following:
+                    return None
+                frontier = following
+            return None
+
+        forced = {k: d for k in range(1, len(self.races.races) + 1) if (d := rank(k)) is not None}
+        return read_outcome(self.board, self.query.role, self.races, self.plan.value, forced)
+
+
+_SHARED: list = []      # the graph a forked worker of :func:`outcomes` reads (inherited, never pickled)
+
+
+def _outcome_in_worker(wall: Wall) -> Outcome:
+    return _SHARED[0].outcome_for(wall)
+
+
+def outcomes(graph: WallGraph, walls: list[Wall], jobs: int = 1) -> list[Outcome]:
+    """:meth:`WallGraph.outcome_for` of every wall; with ``jobs`` > 1, in that many forked worker
+    processes (each inherits the graph; where fork is missing, one after the other here)."""
+    if jobs <= 1 or len(walls) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [graph.outcome_for(wall) for wall in walls]
+    _SHARED[:] = [graph]
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            return pool.map(_outcome_in_worker, walls, chunksize=max(1, len(walls) // (4 * jobs)))
+    finally:
+        _SHARED.clear()
+
+
+def read_outcome(board: Board, role: str, races, value_known: bool, forced: dict[int, int]) -> Outcome:
+    """The answer at a position from the races forced there within its plies ({race: plies}), as
+    encodings/answer.lp reads it: the value is the highest score whose race the role's team
+    forces (up) or whose race the others do not force (down); plies from the race that decides it."""
+    rules = board.rules
+    avoid = races.avoid
+    survives, doom = avoid not in forced, forced.get(avoid)
+    if not value_known:
+        return Outcome(None, None, None, None, survives, doom)
+    scores = rules.scores_of(role)
+    timeout = rules.timeout[role]
+    ok = {scores[0]} | {t for t, k in races.up.items() if k in forced} | \
+        {t for t, k in races.down.items() if k not in forced}
+    value = max(ok)
+    plies = None
+    if value in races.up:
+        plies = forced[races.up[value]]
+    elif value < timeout:
+        above = min(t for t in scores if t > value)
+        plies = forced.get(races.down[above])
+    if races.win is not None:
+        win, win_plies = races.win in forced, forced.get(races.win)
+    else:
+        win, win_plies = value == scores[-1], None
+    return Outcome(value, plies, win, win_plies, survives, doom)

@@ -1,0 +1,350 @@
+"""The race solver's ranks: the game graph from the compiled rules, the ranks by a retrograde
+analysis in arrays.
+
+Where the pieces move each on its own, clingo grounds each role's moves by cell and the ends of
+the board's positions, and the graph is joined from them in arrays (:mod:`gridsolve.solve.graph.factored`).
+Otherwise clingo grounds the compiled game rules once over the positions reachable from the
+roots, with the moves projected on their positions (:func:`gridsolve.compile.compiler.graph_program`):
+about one ground atom a distinct move, ``succ(S,S2)``, and one a position, ``reach(S)``, read out
+of clingo's symbolic atoms as the raw 64-bit symbols of the positions (clingo makes one symbol of
+equal terms, so equal positions have equal symbols).  Either way the positions are numbered in
+arrays, and :meth:`RaceGraph.ranks` computes the rank of every position in a race level by level
+from the frontier, with a counter of open successors per defending position and the predecessors
+in one array (compressed rows): what encodings/solve.lp derives in clingo (``won_in(K,S,D)``), on
+the same graph, in a few array operations a level.  tests/test_retro.py checks that both give
+the same ranks on random boards of every rule option, and that both graphs are the same.
+
+The names of the moves matter only where an answer looks at them (the position asked about,
+its principal line): the roles' moves by cell give them where each ``turns`` entry moves one
+role (:class:`~gridsolve.solve.graph.factored.PieceMoves`), else :class:`NamedMoves` grounds the
+compiled moves (``edge(S,M,S2)``) for the positions asked, in a small second program.
+"""
+from __future__ import annotations
+
+import time
+from array import array
+from collections.abc import Iterable
+
+import clingo
+import numpy as np
+
+from ...compile.compiler import graph_program
+from ...compile.gamerules import MOVE_MARK, factored_turns
+from ...errors import EncodingError
+from ...language.model import Board
+from .factored import FactoredGraph, PieceMoves, distinct
+from ..common.limits import LimitGuard
+from .rawmodel import FUNCTION_TAG, NUMBER_TAG, _ffi, _lib
+
+
+def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
+    """The raw symbols of the game graph ground in ``ctl``: the positions (the argument of every
+    atom of one function argument: ``reach/1``, ``root/1``, ``terminal/1``) and the successor
+    pairs (the first two arguments of ``succ(S,S2,gridsolve_move)``, the only atoms with that
+    constant last), read off the one (choice-free) model: every atom in one call, then one call
+    an atom for its arguments."""
+    positions, pairs = array("Q"), array("Q")
+    mark = clingo.Function(MOVE_MARK)
+    if _lib is None:
+        for atom in ctl.symbolic_atoms.by_signature("succ", 3):
+            pairs.extend(a._rep for a in atom.symbol.arguments[:2])
+        positions.extend(atom.symbol.arguments[0]._rep for atom in ctl.symbolic_atoms.by_signature("reach", 1))
+        return positions, pairs
+    found = []
+
+    def on_model(model):
+        show = _lib.clingo_show_type_atoms
+        size = _ffi.new("size_t*")
+        _lib.clingo_model_symbols_size(model._rep, show, size)
+        buffer = _ffi.new("clingo_symbol_t[]", size[0])
+        _lib.clingo_model_symbols(model._rep, show, buffer, size[0])
+        found.append(buffer)
+    ctl.solve(on_model=on_model)
+    if not found:
+        raise EncodingError("the game graph has no answer set (an encoding bug)")
+    argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    f_args, marker, position = _lib.clingo_symbol_arguments, mark._rep, FUNCTION_TAG << 48
+    add_pair, add_position = pairs.append, positions.append
+    for rep in found[0]:
+        f_args(rep, argv, size)
+        n = size[0]
+        if n == 3:
+            values = argv[0]
+            if values[2] == marker:
+                add_pair(values[0])
+                add_pair(values[1])
+        elif n == 1:
+            value = argv[0][0]
+            if value >> 48 == FUNCTION_TAG:
+                add_position(value)
+    return positions, pairs
+
+
+def _first_numbers(reps: np.ndarray) -> np.ndarray:
+    """The first argument of each function symbol in ``reps`` where it is a number, else -1."""
+    out = np.empty(len(reps), dtype=np.int32)
+    if _lib is None:
+        for i, rep in enumerate(reps.tolist()):
+            out[i] = clingo.symbol.Symbol(rep).arguments[0].number
+        return out
+    argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    f_args = _lib.clingo_symbol_arguments
+    firsts = array("Q")
+    for rep in reps.tolist():
+        f_args(rep, argv, size)
+        firsts.append(argv[0][0])
+    raw = np.frombuffer(firsts, dtype=np.uint64) if len(firsts) else np.zeros(0, dtype=np.uint64)
+    out[:] = (raw & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
+    out[(raw >> np.uint64(32)) != np.uint64(NUMBER_TAG >> 32)] = -1     # (no position: no turns entry)
+    return out
+
+
+class RaceGraph:
+    """The game graph of ``board`` (position terms of ``layout``) reachable from ``roots``
+    (position terms as text), within ``guard``: joined by pieces where the compiled moves allow
+    it (``by_pieces``; ``numbering``: the positions' numbers), else ground by clingo from the
+    compiled ``succ`` rules; positions numbered 0..n-1 (by their number or clingo symbol,
+    ``reps``), the side to move, the end that decides each terminal position, the distinct
+    successors and the predecessors."""
+
+    def __init__(self, board: Board, layout, roots: list[str], guard: LimitGuard, by_pieces: bool = True):
+        started = time.perf_counter()
+        self.board, self.layout = board, layout
+        program = graph_program(board, layout, roots)
+        self._moves_text = program.moves
+        turns = factored_turns(board, layout) if by_pieces else None
+        self.numbering, named = None, None
+        if turns is not None:      # the pieces move each on its own: the graph joined from their moves
+            pieces = PieceMoves(board, layout, turns, guard)
+            factored = FactoredGraph(pieces, roots, guard)
+            self.numbering, self.reps, self.ends = factored.numbering, factored.keys, factored.ends
+            self.outcome, self.turn, src, dst = factored.outcome, factored.turn, factored.src, factored.dst
+            self.n = len(self.reps)
+            grounded = started + pieces.ground_s
+            if pieces.single:       # the named moves too, without a ground call
+                named = pieces
+            del factored
+        else:
+            grounded, src, dst = self._ground(program.graph, board, guard)
+        self.edges = len(src)
+        self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
+        order = np.argsort(dst, kind="stable")
+        self.pred = src[order]                      # predecessors of position i: pred[start[i]:start[i+1]]
+        self.start = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
+        del order, src, dst
+        guard.after("after reading the game graph")
+        self._seen: dict[int, int] = {}
+        self.named = named          # the named moves (NamedMoves: ground where asked; or PieceMoves)
+        self.ground_s = round(grounded - started, 4)
+        self.read_s = round(time.perf_counter() - grounded, 4)
+
+    def _ground(self, text: str, board: Board, guard: LimitGuard):
+        """The game graph ground by clingo from the compiled ``succ`` rules, read out as the raw
+        symbols of the positions: (time grounded, sources, targets)."""
+        ctl = clingo.Control(["--warn=none"])
+        try:
+            ctl.add("base", [], text)
+            guard.ground(ctl, [("base", [])], "while grounding the game's positions")
+        except RuntimeError as exc:
+            raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
+        guard.after("after grounding the game's positions")
+        grounded = time.perf_counter()
+        positions, pairs = _graph_atoms(ctl)
+        self.reps = distinct(np.frombuffer(positions, dtype=np.uint64))
+        self.n = len(self.reps)
+        pairs = np.frombuffer(pairs, dtype=np.uint64)
+        self.ends = [end.name for end in board.rules.ends]
+        self.outcome = np.full(len(self.reps), -1, dtype=np.int16)
+        for atom in ctl.symbolic_atoms.by_signature("outcome", 2):
+            state, end = atom.symbol.arguments
+            self.outcome[self._index(state._rep)] = self.ends.index(end.name)
+        del ctl
+        self.turn = _first_numbers(self.reps)
+        src = np.searchsorted(self.reps, pairs[0::2]).astype(np.int32)
+        dst = np.searchsorted(self.reps, pairs[1::2]).astype(np.int32)
+        return grounded, src, dst
+
+    # - Positions ---
+
+    def _index(self, rep: int) -> int:
+        i = int(self.reps.searchsorted(rep))
+        return i if i < self.n and int(self.reps[i]) == rep else -1
+
+    def _key(self, state: clingo.Symbol) -> int:
+        """The key of position ``state`` in ``reps``: its number, or its clingo symbol."""
+        if self.numbering is None:
+            return state._rep
+        try:
+            args = [a.number for a in state.arguments]
+        except RuntimeError:        # not a position of this game
+            return -1
+        if len(args) != 1 + 2 * self.numbering.pieces:
+            return -1
+        return self.numbering.number(args)
+
+    def index(self, state: clingo.Symbol) -> int:
+        """The number of position ``state``, or -1 when the roots do not reach it (remembered
+        for the positions answers have looked at)."""
+        rep = state._rep
+        found = self._seen.get(rep)
+        if found is None:
+            key = self._key(state)
+            found = self._seen[rep] = self._index(key) if key >= 0 else -1
+        return found
+
+    def symbol(self, i: int) -> clingo.Symbol:
+        """The position term of position number ``i``."""
+        if self.numbering is not None:
+            return self.numbering.symbol(int(self.reps[i]))
+        return clingo.symbol.Symbol(int(self.reps[i]))
+
+    def ranked_terms(self, rank: np.ndarray) -> dict[str, int]:
+        """Position term (as text) -> rank of the positions ``rank`` (of :meth:`ranks`) ranks."""
+        ranked = np.flatnonzero(rank >= 0)
+        if self.numbering is not None:
+            names = self.numbering.texts(self.reps[ranked])
+        else:
+            names = [str(clingo.symbol.Symbol(int(rep))) for rep in self.reps[ranked].tolist()]
+        return dict(zip(names, rank[ranked].tolist()))
+
+    def terminal(self, i: int) -> bool:
+        return self.outcome[i] >= 0
+
+    # - Ranks ---
+
+    def ranks(self, attackers: Iterable[int], targets: Iterable[str], levels: int) -> tuple[np.ndarray, int]:
+        """Race (``attackers``: turns entries, ``targets``: end names): the rank of every
+        position (plies to a target end under best play, attackers hurrying, defenders
+        delaying; -1: not forced within ``levels`` plies), and the levels computed (up to the
+        first that decided nothing, at most ``levels``), as encodings/solve.lp's ``won_in/3``."""
+        rank = np.full(self.n, -1, dtype=np.int32)
+        wanted = [self.ends.index(e) for e in targets if e in self.ends]
+        frontier = np.flatnonzero(np.isin(self.outcome, wanted)).astype(np.int32)
+        rank[frontier] = 0
+        attacks = np.isin(self.turn, list(attackers))
+        left = self.outdeg.copy()
+        depth = 0
+        while depth < levels:
+            depth += 1
+            lo, hi = self.start[frontier], self.start[frontier + 1]
+            counts = hi - lo
+            total = int(counts.sum())
+            if total == 0:
+                break
+            offsets = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total)
+            cand = self.pred[offsets]
+            cand = cand[rank[cand] < 0]
+            mask = attacks[cand]
+            won = distinct(cand[mask])
+            defending, hits = np.unique(cand[~mask], return_counts=True)
+            left[defending] -= hits.astype(np.int32)
+            frontier = np.concatenate([won, defending[left[defending] == 0]])
+            if frontier.size == 0:
+                break
+            rank[frontier] = depth
+        return rank, depth
+
+    # - Named moves, where an answer looks at them ---
+
+    def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
+        """The moves of position ``state`` and the positions after them (``edge(S,M,S2)`` of the
+        compiled game rules), ground for this position alone the first time it is asked."""
+        return self.named_moves().moves(state)
+
+    def named_moves(self) -> "NamedMoves":
+        """The named moves and ends of this game's positions, ground where asked (shared by
+        every answer read off this graph, and by verify's no_beeline check)."""
+        if self.named is None:
+            self.named = NamedMoves(self._moves_text)
+        return self.named
+
+
+class NamedMoves:
+    """The moves of positions with their names and the end that decides each position, by the
+    compiled game rules (the ``moves(p)`` part of :func:`~gridsolve.compile.compiler.graph_program`,
+    text ``program``), ground for the positions asked (:meth:`fetch`: many in one ground call)."""
+
+    def __init__(self, program: str):
+        self.ctl = clingo.Control(["--warn=none"])
+        self.ctl.add("base", [], program)
+        self._new: list[clingo.Symbol] = []
+        self.ctl.register_observer(_Collector(self._new))
+        self.ctl.ground([("base", [])])
+        self._moves: dict[clingo.Symbol, list] = {}
+        self._ends: dict[clingo.Symbol, str] = {}
+
+    def fetch(self, states: Iterable[clingo.Symbol]) -> None:
+        """Ground the moves and ends of ``states`` not ground before, in one call."""
+        new = [s for s in dict.fromkeys(states) if s not in self._moves]
+        if not new:
+            return
+        self._new.clear()
+        self.ctl.ground([("moves", [s]) for s in new])
+        for state in new:
+            self._moves[state] = []
+        for atom in self._new:
+            first, *rest = atom.arguments
+            if atom.name == "edge":
+                self._moves[first].append(tuple(rest))
+            elif atom.name == "outcome":
+                self._ends[first] = rest[0].name
+
+    def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
+        """(move, position after it) of each move of ``state``; none where an end holds."""
+        if state not in self._moves:
+            self.fetch([state])
+        return self._moves[state]
+
+    def end(self, state: clingo.Symbol) -> str | None:
+        """The end that decides ``state``, None where none holds."""
+        if state not in self._moves:
+            self.fetch([state])
+        return self._ends.get(state)
+
+
+def named_moves(board: Board, layout) -> "NamedMoves":
+    """The named moves and ends of ``board``'s positions (terms of ``layout``): from each role's
+    moves by cell where every ``turns`` entry moves one piece on its own
+    (:class:`~gridsolve.solve.graph.factored.PieceMoves`), else ground where asked (:class:`NamedMoves`)."""
+    turns = factored_turns(board, layout)
+    if turns is not None and all(len(movers) == 1 for movers, _ in turns):
+        return PieceMoves(board, layout, turns)
+    return NamedMoves(graph_program(board, layout, []).moves)
+
+
+class _Collector:
+    """A ground program observer that keeps the atoms each ground call outputs."""
+
+    def __init__(self, into: list):
+        self.into = into
+
+    def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
+        self.into.append(symbol)
+
+
+def rank_by_levels(rank: list, frontier: list[int], pred: list[list[int]], attacks: list[bool],
+                   open_count: list[int], decided, limit: int | None = None) -> list:
+    """The retrograde analysis of encodings/solve.lp over a game graph held in Python lists:
+    from the positions ranked 0 (``frontier``), level d ranks the positions not ``decided``
+    where an attacker moves into level d-1, or where every move of a defender leads into
+    the levels so far (``open_count``: moves not yet decided, counted down in place).
+    ``rank`` is filled in place and returned; ``limit``: the last level ranked."""
+    depth = 0
+    while frontier and (limit is None or depth < limit):
+        depth += 1
+        following = []
+        for t in frontier:
+            for s in pred[t]:
+                if decided(s):
+                    continue
+                if attacks[s]:
+                    rank[s] = depth
+                    following.append(s)
+                else:
+                    open_count[s] -= 1
+                    if not open_count[s]:
+                        rank[s] = depth
+                        following.append(s)
+        frontier = following
+    return rank

@@ -1,0 +1,7 @@
+"""The robust search of ``solve --hidden``: the solver that deepens or searches the role's
+knowledge (``hiddensolver``), the knowledge search at the full step limit (``knowing``) and the
+full-information values of the role's moves under many placements (``placements``).
+
+May import: ``gridsolve.solve.program`` and the stages below it, and ``gridsolve.solve.bounded.native`` (which
+compiles the C races).
+"""

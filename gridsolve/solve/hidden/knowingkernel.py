@@ -1,0 +1,128 @@
+"""The robust search's races run in C (``knowingkernel.c``, compiled by :mod:`gridsolve.solve.bounded.native`): the arrays it reads, built from a
+:class:`~gridsolve.solve.knowing.KnowingSolver`, and its tables, one per race.
+
+The C search is ``KnowingSolver.forces`` line for line: the same bounds, the same move orders (so
+the same positions searched), the same transposition-table entries, kept in open-addressing
+tables of about 26 bytes an entry instead of Python dicts of about 300.  It serves games whose
+hidden marks' cells fit 32 bits, with at most four hidden marks of at most 15 obstacles each, and
+step-limit rules whose entries each compare the role's distance with another piece's at most
+once; the others search in Python with the same answers.  ``tests/test_knowingkernel.py``
+compares the two.
+"""
+from __future__ import annotations
+
+from array import array
+
+from pathlib import Path
+
+from ...compile.facts import UNREACHABLE
+from ...language.model import DELTA, DIRECTIONS
+from ..bounded import native
+
+HERE = Path(__file__).resolve().parent
+
+CHECK_EVERY = 200_000            # positions searched between two checks of the limits
+GROWTH_BYTES = CHECK_EVERY * 40  # table memory those positions may add (about 26 bytes an entry, 70% full)
+NO_END = -32768
+KINDS = {"up": 0, "down": 1, "avoid": 2}
+
+
+def kernel_serves(solver) -> bool:
+    """Whether the C races serve ``solver`` (a KnowingSolver): compiled here, with knowledge
+    and step-limit rules that fit the kernel's arrays."""
+    kgame = solver.kgame
+    knows, board = kgame.knows, kgame.board
+    if len(knows.cells) > 32 or len(knows.marks) > 4 or any(c > 15 for c in knows.counts):
+        return False
+    if board.width * board.height > 64 or board.rules.max_plies > 250 or len(kgame.conditions) > 8:
+        return False
+    if any(not -32768 < s < 32767 for s in [*solver.at_end.values(), *kgame.at_timeout]):
+        return False
+    if any(len(solver_clauses(kgame, when)) > 1 for when in kgame.conditions):
+        return False
+    return native.load("knowingkernel", HERE) is not None
+
+
+def solver_clauses(kgame, when) -> list[tuple[str, bool]]:
+    """The nearer clauses of a timeout condition that read the role's distance: (mark, whether
+    the role is the one that must be farther)."""
+    return [(mark, piece != kgame.role) for piece, other, mark in when.nearer if kgame.role in (piece, other)]
+
+
+def _int32(values) -> bytes:
+    return array("i", values).tobytes()
+
+
+class KnowingKernel(native.KernelRaces):
+    """The arrays of one KnowingSolver in C, and a slot per race."""
+
+    check_every, growth_bytes = CHECK_EVERY, GROWTH_BYTES
+
+    def __init__(self, solver):
+        super().__init__(native.load("knowingkernel", HERE), solver)
+        kgame, game = solver.kgame, solver.game
+        board, role, n = kgame.board, kgame.role, len(game)
+        robust = kgame.robust
+        cells = [(x, y) for y in range(1, board.height + 1) for x in range(1, board.width + 1)]
+        number = {cell: i for i, cell in enumerate(cells)}
+        offsets, successors, aims = array("i", [0]), array("i"), array("i")
+        for s in range(n):
+            here = game.cells[s][kgame.index]
+            for _, successor in game.succ[s]:
+                aim = game.cells[successor][kgame.index]
+                bit = kgame.bit.get(aim, 0)
+                successors.append(successor)
+                aims.append(bit.bit_length() - 1 if aim != here and bit else -1)
+            offsets.append(len(successors))
+        goals, entry_clauses, entry_base, entry_other = [], [], array("b"), array("i")
+        for when in kgame.conditions:
+            clauses = solver_clauses(kgame, when)
+            if clauses:
+                mark, farther = clauses[0]
+                if mark not in goals:
+                    goals.append(mark)
+                entry_clauses.append(2 * goals.index(mark) + int(farther))
+            else:
+                entry_clauses.append(-1)
+            for s in range(n):
+                at = dict(zip(board.rules.roles, game.cells[s]))
+                entry_base.append(int(kgame.holds_but_role(when, at)))
+                other = next((o if p == role else p for p, o, _ in when.nearer if role in (p, o)), None)
+                mark = clauses[0][0] if clauses else None
+                entry_other.append(kgame.other_distance[(other, mark)].get(at[other], UNREACHABLE) if other else 0)
+        adjacent = array("i")
+        for cell in cells:
+            for direction in DIRECTIONS:
+                step = (cell[0] + DELTA[direction][0], cell[1] + DELTA[direction][1])
+                adjacent.append(number[step] if board.on_board(cell) and robust.open_step(cell, direction)
+                                and step in number else -1)
+        cellbit = array("i", [kgame.bit[c].bit_length() - 1 if c in kgame.bit else -1 for c in cells])
+        goal_masks = tuple(sum(1 << number[c] for c in robust.marks.get(mark, ()) if c in number) for mark in goals)
+        fixed = array("h", [kgame.at_timeout[-1 if t is None else t] if not kgame.knows_distance else 0
+                            for t in game.tmatch])
+        end_score = array("h", [NO_END if o is None else solver.at_end[o] for o in game.outcome])
+        team = bytes(int(t in solver.team_turns) for t in game.turn)
+        self.capsule = self.module.new(
+            (n, len(kgame.knows.cells), UNREACHABLE, int(solver.prune), solver.thresholds[-1], solver.avoid_best,
+             int(solver._stuck_can_top())),
+            (team, bytes(int(t in kgame.role_turns) for t in game.turn),
+             bytes(int(o in solver.avoid) for o in game.outcome), end_score.tobytes(),
+             _int32([-1 if b is None else b for b in kgame.bumped]), tuple(kgame.knows.counts), tuple(kgame.allowed)),
+            (offsets.tobytes(), successors.tobytes(), aims.tobytes()),
+            (_int32(solver.doom_free), _int32(solver.top_free)),
+            (int(kgame.knows_distance), kgame.at_timeout[-1], fixed.tobytes(), tuple(kgame.at_timeout[:-1]),
+             tuple(entry_clauses), entry_base.tobytes(), entry_other.tobytes()),
+            (len(cells), adjacent.tobytes(), cellbit.tobytes(), goal_masks,
+             _int32([number[game.cells[s][kgame.index]] for s in range(n)])))
+
+    def slot(self, race: tuple) -> int:
+        if race not in self.slots:
+            kind, threshold = race
+            self.slots[race] = self.module.race(self.capsule, KINDS[kind], 0 if threshold is None else threshold)
+        return self.slots[race]
+
+    def forces(self, race: tuple, state: int, know: tuple, plies_left: int, within: int) -> bool:
+        """KnowingSolver.forces for ``race`` (its ``(kind, threshold)``)."""
+        free, found, used = know
+        packed = sum(count << (4 * mark) for mark, count in enumerate(used))
+        return self.call(self.slot(race), state, (free, found, packed), plies_left, within)

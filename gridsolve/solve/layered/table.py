@@ -1,0 +1,513 @@
+"""Layered games answered from tables: the values and ranks of encodings/layered.lp computed
+once for every position and every number of plies left, then read for each question.
+
+encodings/layered.lp answers one question: it explores the positions within the horizon of
+the position asked about and computes, from the horizon back, the role's minimax value of each
+position with R plies left (``lval(R,S,V)``), the values of the commit nodes of simultaneous
+plies (``pval``), and the ranks of the races the answer needs (``lrank(K,R,S,D)``: forcing a
+score at least B, a score below T, or an end the role must avoid).  None of these depends on
+the position asked about: only on the position valued and its plies left.  A
+:class:`LayeredTable` therefore
+
+* grounds the compiled game rules and the role's score rules once with clingo over the
+  positions reachable from its roots (``edge/3``, ``split_edge/4``, ``mover/2``,
+  ``terminal/1``, ``outcome/2``, ``escore/2``, ``tscore/2``, ``tmatch/2``: the semantics stay
+  in the compiled program) and reads them into arrays;
+* computes the values level by level (plies left R = 0, 1, ...) in numpy, by the rules of
+  layered.lp's ``value(r,p)`` part, up to the level where they repeat with the turn order's
+  period (``vconv``) or as far as a question needs;
+* computes the ranks of a race (``rank(r,p)``) the first time an answer needs it, the same
+  way (``rconv``), and keeps them for the next questions;
+* answers a question (the ``line(i)`` part: value, plies, win, survive, doom, every move's
+  answer and the principal line) by lookups, as the atoms layered.lp shows, read by the same
+  :func:`~gridsolve.solve.program.driver.read_answer`.
+
+tests/test_layeredtable.py checks the answers against layered.lp's and the independent
+reference's on random boards of every rule option.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import clingo
+import numpy as np
+
+from ...compile.compiler import Program, program_header, base_part
+from ...compile.facts import layered_query_facts, mechanism_facts
+from ...compile.gamerules import game_rules, score_rules, with_domain
+from ...compile.planning import Mode, plan_query
+from ...errors import EncodingError, MemoryLimitError
+from ...language.kinds import QueryKind
+from ...language.model import Board
+from ...language.position import Position, Query
+from ...resources import encoding
+from ..common.answer import SolveStats
+from ..bounded.search import applies
+from ..program.driver import Model, read_answer
+from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
+from ..graph.rawmodel import NUMBER_TAG, model_arguments
+
+GROUND_SECONDS_PER_MOVE = 45e-6     # gringo's time a move (open 12x12 Wallmaze: 20 s for 442,603 moves)
+TABLE_BYTES = (1_200, 1_200, 500)   # least a position needs, and per position and per move (ground + arrays;
+                                    # open 12x12 Wallmaze: 20,878 positions, 442,603 moves, 246 MB)
+NO = np.int32(-1)
+BIG = np.int32(2 ** 30)
+NUMBER_HIGH = np.uint64(NUMBER_TAG >> 32)     # the high word of clingo's symbol of a number
+
+
+SHOW = """
+#show.
+#show (r,S) : reach(S).
+#show (e,S,M,S2) : edge(S,M,S2).
+#show (x,S,M,M2,S2) : split_edge(S,M,M2,S2).
+#show (w,S,T) : mover(S,T).
+#show (o,S,E) : outcome(S,E).
+#show (v,S,V) : escore(S,V).
+#show (t,S,V) : tscore(S,V).
+#show (m,S,I) : tmatch(S,I).
+"""
+
+
+def serves(board: Board, query: Query) -> bool:
+    """Whether a table answers ``query``: a layered question (not ``--hidden``, no strategy)
+    that the bounded solver does not take (games without items)."""
+    if query.strategy or query.hidden:
+        return False
+    plan = plan_query(board, query)
+    return plan.mode is Mode.LAYERED and not applies(board, query, bool(plan.split_team))
+
+
+def _numbers(reps: np.ndarray) -> np.ndarray:
+    """The integers of clingo number symbols ``reps`` (raw 64-bit symbols)."""
+    if (reps.size and np.any((reps >> np.uint64(32)) != NUMBER_HIGH)):
+        raise EncodingError("a score or turns entry of the layered game is not a number (an encoding bug)")
+    return (reps & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
+
+
+def _segments(values: np.ndarray, starts: np.ndarray, ends: np.ndarray, ufunc, empty) -> np.ndarray:
+    """``ufunc`` reduced over values[starts[i]:ends[i]] for each i (``empty`` where none)."""
+    out = np.full(len(starts), empty, dtype=values.dtype)
+    some = ends > starts
+    if values.size and some.any():
+        out[some] = ufunc.reduceat(values, starts[some])
+    return out
+
+
+class _Levels:
+    """Arrays computed for R = 0, 1, ... plies left until they repeat with period ``period``
+    (from level ``converged`` on), read at any number of plies left."""
+
+    def __init__(self, period: int):
+        self.period = period
+        self.levels: list = []
+        self.converged: int | None = None
+
+    def at(self, r: int):
+        """The arrays of ``r`` plies left (computed already, or periodic from there)."""
+        c = self.converged
+        if c is not None and r > c:
+            r = c - self.period + (r - c) % self.period
+        return self.levels[r]
+
+    def known(self, r: int) -> bool:
+        return self.converged is not None or r < len(self.levels)
+
+
+class LayeredTable:
+    """Every answer of encodings/layered.lp for ``role`` on ``board`` at the positions reachable
+    from ``roots``: the game ground once by clingo (within ``limits``), the values and the
+    ranks computed in arrays as questions need them (see the module's docstring)."""
+
+    def __init__(self, board: Board, role: str, roots: list[Position], limits: Limits | None = None):
+        started = time.perf_counter()
+        self.board, self.role, self.roots = board, role, list(roots)
+        probe = Query(role, QueryKind.VALUE, self.roots[0])
+        plan = plan_query(board, probe)
+        if plan.mode is not Mode.LAYERED:
+            raise EncodingError(f"{role}'s questions on {board.name} are answered by races, not by a layered table")
+        self.plan, self.layout = plan, plan.layout
+        self._read_query_facts(layered_query_facts(board, probe, self.layout))
+        guard = LimitGuard(limits or Limits(), "the positions reachable from the position asked about",
+                        lambda needed: "ask each question alone (gridsolve solve), or raise --max-memory"
+                        + (f" (to about {format_bytes(needed * 1.25)})" if needed else ""), started)
+        guard.before(estimate_positions(board, self.layout, self.roots), board, TABLE_BYTES)
+        self._ground(guard)
+        guard.after("after reading the layered game")
+        self.ground_s = round(time.perf_counter() - started, 4)
+        self.values = _Levels(self.period)
+        self.pvalues_: list = []
+        self.ranks: dict[tuple, _Levels] = {}
+        self.asked = 0
+
+    # - The game, ground once ---
+
+    def _read_query_facts(self, facts: str) -> None:
+        """The role's turns, scores and ends to avoid, as layered.lp reads them."""
+        ctl = clingo.Control(["--warn=none"])
+        ctl.add("base", [], facts)
+        ctl.ground([("base", [])])
+
+        def numbers(name: str) -> list[int]:
+            return sorted(a.symbol.arguments[0].number for a in ctl.symbolic_atoms.by_signature(name, 1))
+        self.own_turns, self.other_turns = set(numbers("own_turn")), set(numbers("other_turn"))
+        self.split_turns = set(numbers("split_turn"))
+        self.thresholds = numbers("threshold")
+        self.max_score = numbers("max_score")[0]
+        self.period = next(a.symbol.arguments[0].number for a in ctl.symbolic_atoms.by_signature("period", 1))
+        self.avoid = {a.symbol.arguments[0].name for a in ctl.symbolic_atoms.by_signature("avoid_target", 1)}
+
+    def _program(self) -> str:
+        board, layout = self.board, self.layout
+        rules = game_rules(board, layout, self.plan.split_team) + "\n" + "\n".join(score_rules(board, layout, self.role))
+        roots = " ".join(f"root({layout.root_term(p, board)})." for p in self.roots)
+        sections = program_header(board, f"layered table of {self.role}", Mode.LAYERED) + [
+            "% - Mechanism facts ---", mechanism_facts(board, layout), "",
+            "% - Roots ---", roots, "",
+            *(base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")),
+            "% - The positions reachable from the roots, with the compiled game rules ---",
+            "reach(S) :- root(S).", "reach(S2) :- edge(_,_,S2).", "reach(S2) :- split_edge(_,_,_,S2).",
+            with_domain(rules, "reach(", "reach("), SHOW]
+        return "\n".join(sections)
+
+    def _ground(self, guard: LimitGuard) -> None:
+        ctl = clingo.Control(["--warn=none"])
+        try:
+            ctl.add("base", [], self._program())
+            guard.ground(ctl, [("base", [])], "while grounding the game's positions")
+        except RuntimeError as exc:
+            raise EncodingError(f"clingo could not ground the layered game: {exc}") from exc
+        guard.after("after grounding the game's positions")
+        rows: dict[int, list] = {}
+        tags = {clingo.Function(t)._rep: t for t in "rexwovtm"}
+        for args in model_arguments(ctl):
+            rows.setdefault(tags.get(args[0]), []).append(args[1:])
+        del ctl
+
+        def column(tag: str, width: int) -> np.ndarray:
+            found = rows.get(tag, [])
+            return np.array(found, dtype=np.uint64).reshape(len(found), width)
+        self.reps = np.unique(column("r", 1)[:, 0])
+        n = self.n = len(self.reps)
+        index = self._indices
+        self.terminal = np.zeros(n, dtype=bool)
+        self.outcome = np.full(n, -1, dtype=np.int32)
+        self.ends = [end.name for end in self.board.rules.ends]
+        outs = column("o", 2)
+        end_of = {clingo.Function(e)._rep: i for i, e in enumerate(self.ends)}
+        self.outcome[index(outs[:, 0])] = [end_of[int(e)] for e in outs[:, 1]]
+        self.terminal[self.outcome >= 0] = True
+        self.escore = np.zeros(n, dtype=np.int32)
+        self.tscore = np.zeros(n, dtype=np.int32)
+        self.by_rule = np.zeros(n, dtype=bool)
+        self.turn = np.full(n, -1, dtype=np.int32)
+        for tag, into in (("v", self.escore), ("t", self.tscore), ("w", self.turn)):
+            pairs = column(tag, 2)
+            into[index(pairs[:, 0])] = _numbers(pairs[:, 1])
+        self.by_rule[index(column("m", 2)[:, 0])] = True
+        # plain plies: sorted by position
+        edges = column("e", 3)
+        src, dst = index(edges[:, 0]), index(edges[:, 2])
+        order = np.argsort(src, kind="stable")
+        self.esrc, self.edst, self.emove = src[order], dst[order], edges[order, 1]
+        self.estart = np.searchsorted(self.esrc, np.arange(n + 1)).astype(np.int64)
+        # simultaneous plies: commit nodes (position, the team's move), each with the others' answers
+        splits = column("x", 4)
+        ssrc = index(splits[:, 0])
+        keys = np.stack([ssrc.astype(np.uint64), splits[:, 1]], axis=1) if len(splits) else np.zeros((0, 2), np.uint64)
+        commits, which = np.unique(keys, axis=0, return_inverse=True)
+        which = which.reshape(-1)
+        order = np.argsort(which, kind="stable")
+        self.csrc, self.cmove = commits[:, 0].astype(np.int64), commits[:, 1]
+        self.cwhich, self.canswer, self.cdst = which[order], splits[order, 2], index(splits[order, 3])
+        self.c = len(commits)
+        self.cstart = np.searchsorted(self.cwhich, np.arange(self.c + 1)).astype(np.int64)
+        self.pstart = np.searchsorted(self.csrc, np.arange(n + 1)).astype(np.int64)   # commits of each position
+        moves = (self.estart[1:] > self.estart[:-1]) | (self.pstart[1:] > self.pstart[:-1])
+        self.stuck = ~self.terminal & ~moves
+        self.own = np.isin(self.turn, list(self.own_turns))
+        self.other = np.isin(self.turn, list(self.other_turns))
+        self.split = np.isin(self.turn, list(self.split_turns))
+        self.edges = len(self.esrc) + len(splits)
+
+    def _indices(self, reps: np.ndarray) -> np.ndarray:
+        found = np.searchsorted(self.reps, reps)
+        if found.size and (np.any(found >= self.n) or np.any(self.reps[np.minimum(found, self.n - 1)] != reps)):
+            raise EncodingError("the layered game has an atom about an unreachable position (an encoding bug)")
+        return found.astype(np.int64)
+
+    def index(self, position: Position) -> int:
+        """The number of ``position`` in the table, or -1 when the roots do not reach it."""
+        rep = clingo.parse_term(self.layout.root_term(position, self.board))._rep
+        i = int(np.searchsorted(self.reps, np.uint64(rep)))
+        return i if i < self.n and int(self.reps[i]) == rep else -1
+
+    # - Values (layered.lp's value(r,p)) ---
+
+    def _value_level(self, r: int) -> tuple[np.ndarray, np.ndarray]:
+        value = np.where(self.terminal, self.escore, self.tscore).astype(np.int32)
+        if r == 0:
+            return value, np.zeros(self.c, dtype=np.int32)
+        prev = self.values.levels[r - 1][0]
+        after = prev[self.edst]
+        lo, hi = self.estart[:-1], self.estart[1:]
+        open_ = ~self.terminal & ~self.stuck
+        best = _segments(after, lo, hi, np.maximum, NO)
+        worst = _segments(after, lo, hi, np.minimum, NO)
+        pvalue = _segments(prev[self.cdst], self.cstart[:-1], self.cstart[1:], np.minimum, NO)
+        committed = _segments(pvalue, self.pstart[:-1], self.pstart[1:], np.maximum, NO)
+        value = np.where(open_ & self.own, best, value)
+        value = np.where(open_ & self.other, worst, value)
+        value = np.where(open_ & self.split, committed, value)
+        return value, pvalue
+
+    def _values_to(self, r: int) -> None:
+        levels = self.values
+        while not levels.known(r):
+            k = len(levels.levels)
+            levels.levels.append(self._value_level(k))
+            p = self.period
+            if k > p and all(np.array_equal(a, b) for a, b in zip(levels.levels[k], levels.levels[k - p])):
+                levels.converged = k
+
+    def value_at(self, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """The values of the positions and of the commit nodes with ``r`` plies left."""
+        self._values_to(r)
+        return self.values.at(r)
+
+    # - Ranks (layered.lp's rank(r,p)) ---
+
+    def _rank_level(self, race: tuple, r: int, levels: _Levels) -> tuple[np.ndarray, np.ndarray]:
+        kind, bound = race
+        value, pvalue = self.value_at(r)
+        stop = self.terminal | self.stuck | (r == 0)
+
+        def goal(v):
+            return v >= bound if kind == "up" else v < bound
+        rank = np.full(self.n, -1, dtype=np.int32)
+        if kind == "avoid":
+            targets = [i for i, e in enumerate(self.ends) if e in self.avoid]
+            rank[np.isin(self.outcome, targets)] = 0
+        else:
+            rank[stop & goal(value)] = 0
+        if r == 0:
+            return rank, np.full(self.c, -1, dtype=np.int32)
+        prev = levels.levels[r - 1][0]
+        by_others = kind != "up"
+        attacks = self.other if by_others else (self.own | self.split)
+        after = prev[self.edst]
+        lo, hi = self.estart[:-1], self.estart[1:]
+        nearest = _segments(np.where(after >= 0, after, BIG), lo, hi, np.minimum, BIG)
+        farthest = _segments(after, lo, hi, np.maximum, NO)
+        least = _segments(after, lo, hi, np.minimum, NO)
+        cafter = prev[self.cdst]
+        c_lo, c_hi = self.cstart[:-1], self.cstart[1:]
+        c_near = _segments(np.where(cafter >= 0, cafter, BIG), c_lo, c_hi, np.minimum, BIG)
+        c_far = _segments(cafter, c_lo, c_hi, np.maximum, NO)
+        pwon = (c_far >= 0) if kind == "avoid" else goal(pvalue) & (c_far >= 0)
+        prank = np.where(pwon, 1 + (c_near if by_others else c_far), NO).astype(np.int32)
+        p_lo, p_hi = self.pstart[:-1], self.pstart[1:]
+        p_near = _segments(np.where(prank >= 0, prank, BIG), p_lo, p_hi, np.minimum, BIG)
+        p_far = _segments(prank, p_lo, p_hi, np.maximum, NO)
+        p_least = _segments(np.where(pwon, 0, -1).astype(np.int32), p_lo, p_hi, np.minimum, NO)
+        open_ = ~stop
+        plain = open_ & ~self.split
+        split = open_ & self.split
+        ranked_after = farthest >= 0
+        if kind == "avoid":
+            won_plain = plain & np.where(attacks, ranked_after, (least >= 0) & ranked_after)
+            won_split = split & ~attacks & (p_least >= 0) & (p_far >= 0)
+        else:
+            won_plain = plain & goal(value) & ranked_after
+            won_split = split & goal(value) & (p_far >= 0)
+        rank = np.where(won_plain, 1 + np.where(attacks, nearest, farthest), rank)
+        rank = np.where(won_split, np.where(attacks, p_near, p_far), rank).astype(np.int32)
+        return rank, prank
+
+    def rank_at(self, race: tuple, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ranks of ``race`` (("up", B), ("down", T) or ("avoid", None)) with ``r`` plies
+        left: of the positions, and of the commit nodes (the ply counted)."""
+        levels = self.ranks.get(race)
+        if levels is None:
+            levels = self.ranks[race] = _Levels(self.period)
+        while not levels.known(r):
+            k = len(levels.levels)
+            levels.levels.append(self._rank_level(race, k, levels))
+            p = self.period
+            self._values_to(k)
+            fixed = self.values.converged is not None and self.values.converged <= k
+            if fixed and k > p and all(np.array_equal(a, b) for a, b in zip(levels.levels[k], levels.levels[k - p])):
+                levels.converged = k
+        return levels.at(r)
+
+    # - Answers (layered.lp's races and line(i)) ---
+
+    def answer(self, query: Query):
+        """The answer to ``query`` (a layered question of this table's role at a position the
+        table reaches), as encodings/layered.lp gives it."""
+        started = time.perf_counter()
+        root = self.index(query.position)
+        if query.role != self.role or root < 0:
+            raise EncodingError("the layered table does not reach this position (ask the table that does)")
+        self.asked += 1
+        rm = query.remaining(self.board)
+        ref, by_rule = int(self.tscore[root]), bool(self.by_rule[root])
+        lowest = self.thresholds[0]
+
+        def above(v):
+            return v in self.thresholds and (v > ref or (v == self.max_score and v == ref and by_rule))
+
+        def below(v):
+            return v in self.thresholds and (v < ref or (v == lowest and v != self.max_score and v == ref and by_rule))
+
+        def nxt(v):
+            later = [t for t in self.thresholds if t > v]
+            return later[0] if later else None
+        line0 = self._probes(root, rm)
+        wanted = {line0[0][2]} | {p[2] for p in line0[1:]}
+        ups = {v for v in wanted if above(v)}
+        downs = {nxt(v) for v in wanted if below(v) and nxt(v) is not None}
+
+        def forced(race, probe):
+            kind, i, r = probe[1], probe[3], probe[4]
+            ranks, pranks = self.rank_at(race, r)
+            d = int(ranks[i]) if kind == "pos" else int(pranks[i]) - 1
+            return d if (ranks[i] >= 0 if kind == "pos" else pranks[i] >= 0) else None
+
+        def plies(probe):
+            v = probe[2]
+            if above(v) and v in ups:
+                return forced(("up", v), probe)
+            if below(v) and nxt(v) in downs:
+                return forced(("down", nxt(v)), probe)
+            return None
+
+        def key(probe):
+            v, d = probe[2], plies(probe)
+            if above(v):
+                return None if d is None else (v, -d)
+            if below(v):
+                return None if d is None else (v, d)
+            return (v, 0) if v == ref else None
+
+        model = Model(mode=Mode.LAYERED)      # the atoms as layered.lp shows them
+        at = clingo.Function("at")
+        zero = clingo.Number(0)
+        for probe in line0:
+            name = at if probe[0] is None else clingo.symbol.Symbol(int(probe[0]))
+            v = probe[2]
+            model.collect([clingo.Function("value", [zero, name, clingo.Number(v)])])
+            d = plies(probe)
+            if d is not None:
+                model.collect([clingo.Function("plies", [zero, name, clingo.Number(d)])])
+            if v == self.max_score:
+                model.collect([clingo.Function("win", [zero, name])])
+            if self.max_score in ups:
+                w = forced(("up", self.max_score), probe)
+                if w is not None:
+                    model.collect([clingo.Function("win_plies", [zero, name, clingo.Number(w)])])
+            doom = forced(("avoid", None), probe) if self.avoid else None
+            if doom is None:
+                model.collect([clingo.Function("survives", [zero, name])])
+            else:
+                model.collect([clingo.Function("doom_plies", [zero, name, clingo.Number(doom)])])
+        state, probes = root, line0
+        for i in range(rm + 1):
+            if len(probes) == 1:        # line state i does not go on
+                break
+            keyed = [(key(p), p) for p in probes[1:]]
+            choices = [clingo.Tuple_([clingo.Tuple_([clingo.Number(k[0]), clingo.Number(k[1])]),
+                                      clingo.symbol.Symbol(int(p[0]))]) for k, p in keyed if k is not None]
+            if not choices:
+                break
+            t = int(self.turn[state])
+            best = max(choices) if t in self.own_turns or t in self.split_turns else min(choices)
+            move = best.arguments[1]
+            model.collect([clingo.Function("line", [clingo.Number(i), clingo.Number(t), move])])
+            chosen = next(p for k, p in keyed if k is not None and int(p[0]) == move._rep)
+            if chosen[1] == "pos":
+                state = chosen[3]
+            else:
+                c, r = chosen[3], rm - i
+                values = self.value_at(r - 1)[0]
+                replies = []
+                for j in range(self.cstart[c], self.cstart[c + 1]):
+                    reply = (self.canswer[j], "pos", int(values[self.cdst[j]]), int(self.cdst[j]), r - 1)
+                    k = key(reply)
+                    if k is not None:
+                        replies.append((clingo.Tuple_([clingo.Tuple_([clingo.Number(k[0]), clingo.Number(k[1])]),
+                                                       clingo.symbol.Symbol(int(reply[0]))]), reply))
+                if not replies:
+                    break
+                answer_sym, reply = min(replies, key=lambda x: x[0])
+                model.collect([clingo.Function("line_answer", [clingo.Number(i), answer_sym.arguments[1]])])
+                state = reply[3]
+            probes = self._probes(state, rm - i - 1)
+        program = Program(query, None, rm, "", [], [], "", mode=Mode.LAYERED, layout=self.layout,
+                          plan_team=self.plan.split_team)
+        done = time.perf_counter()
+        stats = SolveStats(solver="layered table", ground_s=self.ground_s, positions=self.n, moves=self.edges,
+                           value_levels=len(self.values.levels), rank_levels=max(
+                               (len(r.levels) for r in self.ranks.values()), default=0),
+                           races=len(self.ranks), queries=self.asked, answer_s=round(done - started, 4),
+                           solve_s=0.0, choices=0, total_s=round(done - started, 4))
+        return read_answer(model, program, self.board, stats)
+
+    def _probes(self, s: int, r: int) -> list[tuple]:
+        """Line state ``s`` with ``r`` plies left and, where it goes on, its moves: (move or None,
+        "pos" or "commit", value, position or commit node, plies left of the rank read)."""
+        value, _ = self.value_at(r)
+        out = [(None, "pos", int(value[s]), s, r)]
+        if r <= 0 or self.terminal[s] or self.stuck[s]:
+            return out
+        after, _ = self.value_at(r - 1)
+        for j in range(self.estart[s], self.estart[s + 1]):
+            out.append((self.emove[j], "pos", int(after[self.edst[j]]), int(self.edst[j]), r - 1))
+        _, pvalue = value, self.value_at(r)[1]
+        for c in range(self.pstart[s], self.pstart[s + 1]):
+            out.append((self.cmove[c], "commit", int(pvalue[c]), int(c), r))
+        return out
+
+
+class LayeredTables:
+    """The layered tables of one board, a table per role, for a session of questions (an
+    :class:`~gridsolve.solve.race.racesolver.Asker`): a role's table is ground from the positions asked
+    about so far, again (with one more root) for a position it does not reach.  A role whose
+    table does not fit the memory limit is remembered: its questions are answered alone
+    (:meth:`answer` returns None)."""
+
+    def __init__(self, board: Board, roots: list[Position] = ()):
+        self.board = board
+        self.roots = list(roots)
+        self.tables: dict[str, LayeredTable] = {}
+        self.refused: set[str] = set()
+        self.groundings = 0
+
+    def answer(self, query: Query, limits: Limits | None = None):
+        """The answer to ``query`` from its role's table, or None when the table does not fit
+        (or, for a question with a time limit, when grounding it would take longer: a later
+        question without one grounds it)."""
+        role = query.role
+        if role in self.refused:
+            return None
+        table = self.tables.get(role)
+        if table is None or table.index(query.position) < 0:
+            roots = list(dict.fromkeys([*(table.roots if table else self.roots), query.position]))
+            if limits is not None and limits.seconds is not None and self._seconds(roots) > limits.seconds:
+                return None
+            self.tables.pop(role, None)
+            shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
+            try:
+                table = LayeredTable(self.board, role, roots, shared)
+            except MemoryLimitError:
+                self.refused.add(role)
+                return None
+            self.tables[role] = table
+            self.groundings += 1
+        return table.answer(query)
+
+    def _seconds(self, roots: list[Position]) -> float:
+        """About how long grounding a table from ``roots`` takes at most (from the positions
+        estimated before grounding and the moves a position has)."""
+        layout = plan_query(self.board, Query(self.board.rules.roles[0], QueryKind.VALUE, roots[0])).layout
+        return estimate_positions(self.board, layout, roots) * average_moves(self.board) * GROUND_SECONDS_PER_MOVE

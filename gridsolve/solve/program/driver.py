@@ -1,0 +1,440 @@
+"""The clingo driver: ground a compiled program part by part within the limits, solve it, and
+read the model back into an :class:`~gridsolve.solve.common.answer.Answer`.
+
+The race programs (encodings/solve.lp, answer.lp) are ground level by level until a level
+decides nothing (:func:`ground_ranks`); the layered ones (encodings/layered.lp) depth by depth,
+then their values and ranks a few plies left per call (:func:`ground_values`); the answer parts
+along the principal line until it ends (:func:`ground_answer`).  :func:`read_answer` reads a
+model, also one the race solver builds from its ranks (:mod:`gridsolve.solve.race.racesolver`).
+"""
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import clingo
+
+from ...compile.planning import Mode
+from ...compile.compiler import Program
+from ...errors import EncodingError
+from ...language.model import Board
+from ...language.position import Query
+from ..common.answer import Answer, MoveValue, SolveStats
+from ..common.limits import LimitGuard, Limits, estimate_positions, format_bytes, graph_bytes, resident
+from ..graph.racegraph import RaceGraph
+from ...language.kinds import QueryKind
+
+
+def format_move(term: clingo.Symbol) -> str:
+    """``north`` for a one-step move, ``north east`` for the tuple (north,east), and so on;
+    ``blinky north, inky west`` for the joint move ``j(mv(blinky,north),mv(inky,west))``."""
+    if term.type == clingo.SymbolType.Function:
+        if term.name == "" and term.arguments:
+            return " ".join(format_move(arg) for arg in term.arguments)
+        if term.name == "j":
+            return ", ".join(f"{part.arguments[0]} {format_move(part.arguments[1])}" for part in term.arguments)
+    return str(term)
+
+
+def decode_state(term: clingo.Symbol, board: Board, layout) -> dict:
+    """The position described by a state term ``s(T,X1,Y1,...,fields)``."""
+    parts = layout.decode([a.number for a in term.arguments], board)
+    out = {"pieces": {r: list(c) for r, c in parts["pieces"]}, "turn": list(board.rules.turns[parts["side"]])}
+    for name, left in parts.get("items", ()):
+        out.setdefault("items", {})[name] = sorted(list(c) for c in left)
+    if any(parts.get("lost", ())):
+        out["lost_turns"] = list(parts["lost"])
+    return out
+
+
+@dataclass
+class Model:
+    """The shown atoms of a model, by name, and which encoding showed them (``mode``): the race
+    encodings' (answer.lp, and the race engine's atoms in its form) or layered.lp's.  Both number
+    the answer atoms by query: ``value(Q,P,V)``, ``win(Q,P)``, ... (layered.lp answers one query,
+    numbered 0).  The principal line and the strategy differ: answer.lp shows ``line(Q,I,T,M)``
+    and ``strat(Q,S,M)``; layered.lp shows ``line(I,T,M)`` and the others' answers
+    ``line_answer(I,M)``, and no strategy."""
+
+    mode: Mode = Mode.RACE
+    atoms: dict = field(default_factory=dict)
+
+    def collect(self, symbols):
+        for sym in symbols:
+            self.atoms.setdefault(sym.name, []).append(sym.arguments)
+
+    def of_query(self, name: str, number: int) -> dict:
+        """{probe: rest of the arguments} of the atoms ``name(number,P,...)``."""
+        out = {}
+        for args in self.atoms.get(name, []):
+            if args[0].number == number:
+                out[str(args[1]) if args[1].name == "at" and not args[1].arguments else args[1]] = args[2:]
+        return out
+
+    def _numbered(self, name: str, number: int) -> list:
+        """The arguments after the query number of the atoms ``name(number,...)``."""
+        return [args[1:] for args in self.atoms.get(name, []) if args[0].number == number]
+
+    def line_moves(self, number: int) -> list:
+        """(I, T, M) of each ply of query ``number``'s principal line."""
+        if self.mode is Mode.LAYERED:
+            return list(self.atoms.get("line", [])) if number == 0 else []
+        return self._numbered("line", number)
+
+    def line_answers(self, number: int) -> list:
+        """(I, M): the others' answer at ply I of the line, where the role's team moves first
+        (layered.lp only; answer.lp's lines have one move a ply)."""
+        if self.mode is Mode.LAYERED:
+            return list(self.atoms.get("line_answer", [])) if number == 0 else []
+        return []
+
+    def strategy(self, number: int) -> list:
+        """(S, M): the strategy's move M in state S (answer.lp's ``strat``; layered.lp has none)."""
+        return self._numbered("strat", number) if self.mode is Mode.RACE else []
+
+
+def run_program(program: Program, board: Board, limits: Limits | None = None) -> Answer:
+    """Ground and solve ``program``; every answer comes from the one model clingo computes.
+    ``limits`` (default: :class:`Limits`) are checked before and while it is ground."""
+    started = time.perf_counter()
+    ctl = clingo.Control(["--warn=none", "--stats"])
+    limits = limits or Limits()
+    try:
+        layered = {}
+        if program.mode is Mode.LAYERED:
+            layered = _ground_layers(ctl, program, limits, started)
+            levels = layered.pop("depths")
+        else:
+            guard = race_limits(board, program.layout, [program.query.position], limits, started)
+            levels = ground_ranks(ctl, program.base, program.levels, guard)
+        parsed = time.perf_counter()
+        ground_answer(ctl, program, 0 if program.mode is Mode.RACE else None)
+    except RuntimeError as exc:
+        raise EncodingError(f"clingo could not ground the program: {exc}") from exc
+    grounded = time.perf_counter()
+    model = Model(mode=program.mode)
+    result = ctl.solve(on_model=lambda m: model.collect(m.symbols(shown=True)))
+    solved = time.perf_counter()
+    if not result.satisfiable:
+        raise EncodingError("the program has no answer set (an encoding bug)")
+    stats = ctl.statistics
+    lp = stats["problem"]["lp"]
+    timing = SolveStats(
+        solver="layered" if program.mode is Mode.LAYERED else "race program",
+        levels=levels,
+        rank_s=round(parsed - started, 4),
+        answer_s=round(grounded - parsed, 4),
+        ground_s=round(grounded - started, 4),
+        solve_s=round(solved - grounded, 4),
+        ground_rules=int(lp["rules"]),
+        ground_atoms=int(lp["atoms"]),
+        choices=int(stats["solving"]["solvers"]["choices"]),
+        **layered,
+    )
+    return read_answer(model, program, board, timing)
+
+
+def race_limits(board: Board, layout, roots: list, limits: Limits, started: float | None = None) -> LimitGuard:
+    """The limit guard of a race solver's grounding from ``roots``: it ranks every position reachable
+    from them, whatever the horizon, so the error suggests a smaller board or more memory."""
+    def hint(needed: int | None) -> str:
+        more = (f"raise --max-memory (to about {format_bytes(needed * 1.25)}) if the machine has it"
+                if needed else "raise --max-memory if the machine has it")
+        return (f"The race solver ranks every position reachable from the position asked about, whatever "
+                f"the horizon: ask about a smaller board, or {more}")
+    guard = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
+    guard.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
+    return guard
+
+
+def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], guard: LimitGuard) -> int:
+    """Ground the base part, then the level parts one call each until a level decides nothing;
+    returns the levels ground.  ``guard`` is checked after each call, with the growth of the
+    last level expected of the next one.
+
+    The levels after that one would derive nothing, so the answer is the one of the
+    single-shot program (what ``gridsolve compile`` prints); each level only reads ranks of
+    earlier calls, so no atom is used before the call that defines it."""
+    ctl.add("base", [], base)
+    guard.ground(ctl, [("base", [])], "while grounding the game's positions")
+    guard.after("after grounding the game's positions")
+    before = resident_now = resident()
+    for depth, text in enumerate(levels, 1):
+        name = f"level_{depth}"
+        ctl.add(name, [], text)
+        guard.ground(ctl, [(name, [])], f"while ranking level {depth}")
+        decided = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(depth)])]
+        if decided is None or not decided.is_fact:
+            return depth
+        before, resident_now = resident_now, resident()
+        guard.after(f"after ranking {depth} levels", max(0, resident_now - before))
+    return len(levels)
+
+
+def race_ranks(program: Program, race: int, roots: str = "", board: Board = None,
+               limits: Limits | None = None) -> dict[str, int]:
+    """The ranks of race ``race`` (plies to its forced end) of every position reachable from the
+    program's root (and ``roots``, more root facts ``root(S).``), up to the program's plies left:
+    position term -> rank, from the game graph ground once (:class:`~gridsolve.solve.graph.racegraph.RaceGraph`).
+    The positions are estimated before grounding (from the cells each piece reaches on
+    ``board``, the program's board); ``limits`` apply in any case."""
+    guard = race_limits(board, program.layout, [program.query.position], limits or Limits())
+    terms = [str(term) for term in _root_facts(program, roots)]
+    graph = RaceGraph(board, program.layout, terms, guard)
+    attackers, targets = program.plan.races[race - 1]
+    ranks, _ = graph.ranks(attackers, targets, len(program.levels))
+    return graph.ranked_terms(ranks)
+
+
+PLAIN_ROOT = re.compile(r"root\((s\([0-9,]*\))\)\.")
+
+
+def _root_facts(program: Program, roots: str) -> list:
+    """The position terms of the root facts in the program's base and in ``roots``: as written
+    where each is a plain fact of numbers on a line of its own, else as clingo reads them."""
+    facts = [line for line in (program.base + "\n" + roots).splitlines() if line.startswith("root(")]
+    plain = [PLAIN_ROOT.fullmatch(line.strip()) for line in facts]
+    if all(plain):
+        return [found.group(1) for found in plain]
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "\n".join(facts))
+    ctl.ground([("base", [])])
+    return [atom.symbol.arguments[0] for atom in ctl.symbolic_atoms.by_signature("root", 1)]
+
+
+def clingo_race_ranks(program: Program, race: int, roots: str = "") -> dict[str, int]:
+    """:func:`race_ranks` as the single-shot program computes them: encodings/solve.lp ground
+    level by level in clingo (``won_in/3``); the reference of tests/test_retro.py."""
+    ctl = clingo.Control(["--warn=none"])
+    guard = LimitGuard(Limits(), "the positions reachable from the position asked about", lambda needed: "")
+    ground_ranks(ctl, program.base + "\n" + roots, program.levels, guard)
+    ranks = {}
+    for atom in ctl.symbolic_atoms.by_signature("won_in", 3):
+        number, state, rank = atom.symbol.arguments
+        if number.number == race:
+            ranks[str(state)] = rank.number
+    return ranks
+
+
+VALUES_FACTOR = 3      # the values and ranks: about this many times the atoms of the explored positions
+PROGRESS_AFTER = 2.0   # seconds before progress lines are reported
+BYTES_PER_ATOM = 250   # resident memory per ground atom of the layered solver (160 to 330 measured)
+LEVEL_CHUNK = 4        # value or rank parts per call: fewer calls, few parts ground past the last needed
+
+
+class _LayeredGrounding:
+    """The limits of one layered solve, checked as it is ground; reports progress."""
+
+    def __init__(self, ctl: clingo.Control, program: Program, limits: Limits, started: float):
+        self.ctl, self.program, self.limits, self.started = ctl, program, limits, started
+        self.hint_plies = program.remaining
+        self.memory = LimitGuard(limits, f"the positions within {program.remaining} plies", self._hint, started)
+
+    def _hint(self, needed: int | None = None) -> str:
+        program = self.program
+        return (f"Ask with a smaller horizon, e.g. --horizon {max(1, self.hint_plies)}" + (
+            f", or ask --query survive (it does not need the {', '.join(c.name for c in program.layout.collect)})"
+            if program.layout.collect and program.query.kind != QueryKind.SURVIVE else "") + ".")
+
+    def ground(self, name: str, text: str, where: str) -> None:
+        """Ground one part, within the memory limit (see :meth:`gridsolve.solve.common.limits.LimitGuard.ground`)."""
+        self.ctl.add(name, [], text)
+        self.memory.ground(self.ctl, [(name, [])], where)
+
+    def check(self, label: str, where: str, expected: int, hint_plies: int) -> None:
+        """Report progress (``label``); stop when ``expected`` atoms, the memory they need or the
+        time exceed the limits, saying ``where`` it got and which horizon to try."""
+        self.hint_plies = hint_plies
+        atoms, elapsed = len(self.ctl.symbolic_atoms), time.perf_counter() - self.started
+        if self.limits.progress and elapsed > PROGRESS_AFTER:
+            self.limits.progress(f"{label}: {atoms:,} ground atoms, {elapsed:.1f} s")
+        over_time = self.limits.seconds is not None and elapsed > self.limits.seconds
+        if expected <= self.limits.atoms and not over_time:
+            self.memory.after(f"after {where}", max(0, expected - atoms) * BYTES_PER_ATOM)
+            return
+        amount = (f"{elapsed:.0f} s (limit {self.limits.seconds:.0f} s)" if over_time else
+                  f"about {expected:,} ground atoms with the values (limit {self.limits.atoms:,})")
+        raise self.memory.error(amount, f"after {where}", memory=not over_time)
+
+
+def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float,
+                   ranks: bool = True) -> dict:
+    """Ground the layered program (``ranks``: with the ranks): the positions depth by depth, one call each (a depth part
+    negates the positions of earlier calls, so that each is stratified) until a depth meets no
+    new position (the later depth parts are empty); then the values, the races and the ranks,
+    a few plies left per call, until they repeat (the later parts derive nothing).  The
+    limits are checked after each call, before a depth with the atoms it will add (the growth
+    of the last one) and its values.  Returns the depths explored and the value and rank parts
+    ground (the levels of plies left computed)."""
+    grounding = _LayeredGrounding(ctl, program, limits, started)
+    grounding.ground("base", program.base, "while grounding the game's facts")
+    total = len(program.depths)
+    k, atoms = 0, len(ctl.symbolic_atoms)
+    while k < total:
+        grounding.ground(f"depth_{k}", program.depths[k], f"while exploring {k} of {program.remaining} plies")
+        k, before, atoms = k + 1, atoms, len(ctl.symbolic_atoms)
+        goes_on = k < total and _is_fact(ctl, "grows", k)
+        growth = atoms / max(before, 1) if goes_on and k < program.remaining else 1.0   # depth Rm: no moves
+        grounding.check(f"depth {k - 1}/{total - 1}", f"exploring {k - 1} of {program.remaining} plies",
+                     int(atoms * growth * VALUES_FACTOR), k - 1)
+        if not goes_on:
+            break
+    values = _ground_levels(grounding, program.values, "value", "vconv")
+    grounding.ground("races", program.races, "while grounding the races")
+    if not ranks:
+        return {"depths": k, "value_levels": values}
+    ranks = _ground_levels(grounding, program.ranks, "rank", "rconv")
+    grounding.ground("lookup", program.lookup, "while grounding the ranks' lookup")
+    return {"depths": k, "value_levels": values, "rank_levels": ranks}
+
+
+def ground_values(ctl: clingo.Control, program: Program, limits: Limits | None = None) -> dict:
+    """Ground a layered program's positions and values only (no ranks, no answer parts): every
+    position's value is then a fact ``lval``/``pval`` of ``ctl``'s symbolic atoms."""
+    return _ground_layers(ctl, program, limits or Limits(), time.perf_counter(), ranks=False)
+
+
+def _ground_levels(grounding: _LayeredGrounding, parts: list[str], name: str, stop: str) -> int:
+    """Ground the parts r = 0, 1, ... a chunk per call until ``stop(r)`` holds: the later parts
+    would derive nothing.  Returns the number of levels computed (r = 0..stop)."""
+    r, ctl = 0, grounding.ctl
+    while r < len(parts):
+        chunk = parts[r:r + LEVEL_CHUNK]
+        grounding.ground(f"{name}_{r}", "\n".join(chunk), f"while computing the {name}s with up to {r + len(chunk) - 1} plies left")
+        r += len(chunk)
+        grounding.check(f"{name}s, up to {r - 1} plies left", f"the {name}s with up to {r - 1} plies left",
+                     len(ctl.symbolic_atoms), grounding.program.remaining - 1)
+        for j in range(r - len(chunk), r):
+            if _is_fact(ctl, stop, j):
+                return j + 1
+    return r
+
+
+def _is_fact(ctl: clingo.Control, name: str, number: int) -> bool:
+    atom = ctl.symbolic_atoms[clingo.Function(name, [clingo.Number(number)])]
+    return atom is not None and atom.is_fact
+
+
+LINE_CHUNK = 10   # line parts ground per call past the expected end of the line
+
+
+def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> None:
+    """Ground the answer parts along the principal line until the line has ended (the later
+    parts are empty), then the strategy part when one is asked for.  Part 0 comes first: where
+    it forces an end in D plies, the line ends there, so parts 1..D follow in one call (else
+    parts 1..remaining); should the line still go on, a chunk per call.  ``number`` is the
+    query number of the race solver's parts (``line_goes_on(Q,I)``, ``plies(Q,I,P,D)``), None
+    for the layered solver's (``line_goes_on(I)``, ``plies(I,P,D)``)."""
+    key = [] if number is None else [clingo.Number(number)]
+
+    def goes_on(i: int) -> bool:
+        atom = ctl.symbolic_atoms[clingo.Function("line_goes_on", key + [clingo.Number(i)])]
+        return atom is not None and atom.is_fact
+
+    def ground(first: int, last: int) -> None:
+        name = f"line_{number}_{first}"
+        ctl.add(name, [], "\n".join(program.lines[first:last + 1]))
+        ctl.ground([(name, [])])
+
+    total = len(program.lines)
+    ground(0, 0)
+    last = 0
+    if goes_on(0) and total > 1:
+        end = _forced_plies(ctl, key)
+        last = min(total - 1, end if end is not None else total - 1)
+        ground(1, last)
+        while goes_on(last) and last < total - 1:
+            first, last = last + 1, min(total - 1, last + LINE_CHUNK)
+            ground(first, last)
+    if program.strategy:
+        name = f"strategy_{number}"
+        ctl.add(name, [], program.strategy)
+        ctl.ground([(name, [])])
+
+
+def _forced_plies(ctl: clingo.Control, key: list) -> int | None:
+    """D of ``plies(key...,0,at,D)``: the plies to the end forced at line state 0, if any."""
+    for atom in ctl.symbolic_atoms.by_signature("plies", len(key) + 3):
+        args = atom.symbol.arguments
+        if args[:len(key)] == key and args[len(key)] == clingo.Number(0) and args[len(key) + 1].name == "at":
+            return args[-1].number
+    return None
+
+
+def _opt_number(value):
+    return value[0].number if value else None
+
+
+def read_answer(model: Model, program: Program, board: Board, stats: SolveStats, number: int = 0) -> Answer:
+    """The answer to query ``number`` of ``program`` in clingo's model."""
+    query: Query = program.query
+    values = model.of_query("value", number)
+    plies = model.of_query("plies", number)
+    wins = model.of_query("win", number)
+    win_plies = model.of_query("win_plies", number)
+    survives = model.of_query("survives", number)
+    doom = model.of_query("doom_plies", number)
+    known = program.value_known
+    if known and "at" not in values:
+        raise EncodingError("clingo's answer has no value for the query position")
+    probes = values if known else survives_or_doom(survives, doom)
+    moves = []
+    for probe in probes:
+        if probe == "at":
+            continue
+        moves.append(MoveValue(move=format_move(probe), value=values[probe][0].number if known else None,
+                               plies=_opt_number(plies.get(probe)), win=(probe in wins) if known else None,
+                               survives=probe in survives, doom_plies=_opt_number(doom.get(probe))))
+    moves.sort(key=lambda m: m.move)
+    line = _read_line(model, program, board, number)
+    win = ("at" in wins) if known else None
+    surv = "at" in survives
+    value = values["at"][0].number if known else None
+    if query.kind == QueryKind.WIN:
+        holds, answer_plies = win, _opt_number(win_plies.get("at"))
+    elif query.kind == QueryKind.SURVIVE:
+        holds, answer_plies = surv, _opt_number(doom.get("at"))
+    else:
+        holds, answer_plies = True, _opt_number(plies.get("at"))
+    strategy = None
+    if query.strategy:
+        strategy = [{"position": decode_state(s, board, program.layout), "move": format_move(m)}
+                    for s, m in model.strategy(number)]
+        strategy.sort(key=lambda e: str(e["position"]))
+    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=value,
+                  plies=answer_plies, win=win, win_plies=_opt_number(win_plies.get("at")), survives=surv,
+                  doom_plies=_opt_number(doom.get("at")), remaining=program.remaining,
+                  position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
+                  strategy=strategy, hidden=query.hidden)
+
+
+def survives_or_doom(survives: dict, doom: dict) -> list:
+    """The probes of a survive question answered without values."""
+    return list(dict.fromkeys([*survives, *doom]))
+
+
+HIDDEN_ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
+
+
+def _read_line(model: Model, program: Program, board: Board, number: int) -> list[dict]:
+    """The principal line; a ply where the role's team commits first and the others answer is
+    one entry with the joint move."""
+    rules = board.rules
+    answers = {a[0].number: a[1] for a in model.line_answers(number)}
+    line = []
+    for args in sorted(model.line_moves(number), key=lambda a: a[0].number):
+        ply, turn = args[0].number, args[1].number
+        move = format_move(args[2])
+        if ply in answers and program.layout.knows is not None:
+            move = f"{move} ({HIDDEN_ANSWERS.get(answers[ply].name, answers[ply].name)})"
+        elif ply in answers:
+            team = [r for r in rules.turns[turn] if r in program.plan_team]
+            others = [r for r in rules.turns[turn] if r not in program.plan_team]
+            first = move if len(team) > 1 else f"{team[0]} {move}"
+            second = format_move(answers[ply])
+            second = second if len(others) > 1 else f"{others[0]} {second}"
+            move = f"{first}, {second}"
+        line.append({"ply": ply, "side": list(rules.turns[turn]), "move": move})
+    return line

@@ -1,0 +1,74 @@
+"""Random classic Mummy Maze boards (issue 31) as YAML text, for the differential tests.
+
+``random_classic_board(seed)`` is deterministic (the same seed gives the same text) and writes
+the issue's explicit form: ``rules`` (``mummy-maze-classic`` or ``mummy-maze-classic-red``),
+``size``, ``walls``, ``pieces`` (the explorer; 0, 1 or 2 mummies; maybe a scorpion), ``marks``
+(an exit on a border cell; up to two traps; a key when there is a gate) and maybe ``gates``
+(one interior edge, not a wall).  Sizes 4 to 8 by default (``big=True``: up to 10); about one
+board in four is not square.  No two pieces start on one cell; the explorer starts on no mark
+(his first turn is then an ordinary one); enemies may start on any mark, the key included.
+``python tests/classic_boards.py SEED [big]`` prints one.
+"""
+from __future__ import annotations
+
+import random
+import sys
+
+
+def _flow(cells) -> str:
+    return "[" + ", ".join(f"[{x}, {y}]" for x, y in sorted(cells)) + "]"
+
+
+def random_classic_board(seed: int, big: bool = False) -> str:
+    """One random board as YAML text."""
+    rng = random.Random(seed * 7919 + 31)
+    top = 10 if big else 8
+    width = rng.randint(4, top)
+    height = width if rng.random() < 0.75 else rng.randint(4, top)
+    cells = [(x, y) for x in range(1, width + 1) for y in range(1, height + 1)]
+    # interior edges: north of (x, y) for y < height, east of (x, y) for x < width
+    edges = [("north", c) for c in cells if c[1] < height] + [("east", c) for c in cells if c[0] < width]
+    density = rng.uniform(0.05, 0.35)
+    walls = [e for e in edges if rng.random() < density]
+    open_edges = [e for e in edges if e not in walls]
+    gate = rng.choice(open_edges) if open_edges and rng.random() < 0.4 else None
+
+    border = [c for c in cells if c[0] in (1, width) or c[1] in (1, height)]
+    exit_cell = rng.choice(border)
+    free = [c for c in cells if c != exit_cell]
+    rng.shuffle(free)
+    key = free.pop() if gate else None
+    traps = [free.pop() for _ in range(rng.choice((0, 0, 1, 1, 2)))]
+    explorer = free.pop()
+    # enemies: any cell but the explorer's and each other's (marks included)
+    spots = [c for c in cells if c != explorer]
+    rng.shuffle(spots)
+    n_mummies = rng.choices((0, 1, 2), weights=(1, 5, 4))[0]
+    pieces = {"explorer": explorer}
+    for name in ("mummy", "mummy2")[:n_mummies]:
+        pieces[name] = spots.pop()
+    if rng.random() < 0.4 or n_mummies == 0:
+        pieces["scorpion"] = spots.pop()
+
+    rules = "mummy-maze-classic-red" if rng.random() < 0.4 else "mummy-maze-classic"
+    marks = {"exit": [exit_cell]}
+    if traps:
+        marks["trap"] = traps
+    if key:
+        marks["key"] = [key]
+    lines = [
+        f"name: random classic board {seed}{' (big)' if big else ''}",
+        f"rules: {rules}",
+        f"size: [{width}, {height}]",
+        "walls: {north: %s, east: %s}" % (_flow(c for s, c in walls if s == "north"),
+                                          _flow(c for s, c in walls if s == "east")),
+        "pieces: {" + ", ".join(f"{p}: [{c[0]}, {c[1]}]" for p, c in pieces.items()) + "}",
+        "marks: {" + ", ".join(f"{m}: {_flow(cs)}" for m, cs in marks.items()) + "}",
+    ]
+    if gate:
+        lines.append(f"gates: {{{gate[0]}: {_flow([gate[1]])}}}")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":   # python tests/classic_boards.py SEED [big]: print a board
+    print(random_classic_board(int(sys.argv[1]) if len(sys.argv) > 1 else 0, big=sys.argv[2:] == ["big"]), end="")
