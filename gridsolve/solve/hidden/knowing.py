@@ -58,6 +58,7 @@ from ...language.kinds import QueryKind
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
+DEEPENING = 1.5            # each round of iterative deepening looks this many times as far as the last
 ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
 
 
@@ -476,22 +477,54 @@ class KnowingSolver:
         if score is not None:
             return score
         for threshold in reversed(self.thresholds[1:]):
-            if self.forces(("up", threshold), state, know, plies_left, plies_left):
+            if self.reaches(threshold, state, know, plies_left):
                 return threshold
         return self.thresholds[0]
 
+    def rounds(self, plies_left: int):
+        """The plies of the rounds of iterative deepening below the step limit: 1, 2, 3, 4, 6,
+        9, ... (each about ``DEEPENING`` times the last), ending at ``plies_left - 1``."""
+        within = 1
+        while within < plies_left - 1:
+            yield within
+            within = max(within + 1, int(within * DEEPENING))
+        if plies_left > 1:
+            yield plies_left - 1
+
+    def reaches(self, threshold: int, state: int, know: tuple, plies_left: int) -> bool:
+        """Whether the role's team forces a stop scoring at least ``threshold`` within the plies
+        left (the step limit's score counts).  Settled by iterative deepening where a side forces
+        an end before the limit (the role one scoring at least that, the others one below): such
+        races stay small, and most questions are settled there; else by the race to the limit."""
+        for within in self.rounds(plies_left):
+            if self.forces(("up", threshold), state, know, plies_left, within):
+                return True
+            if self.forces(("down", threshold), state, know, plies_left, within):
+                return False
+        return self.forces(("up", threshold), state, know, plies_left, plies_left)
+
     def rank(self, race: tuple, state: int, know: tuple, plies_left: int) -> int | None:
-        """The fewest plies in which the race is forced, None if it is not."""
-        if not self.forces(race, state, know, plies_left, plies_left):
-            return None
-        low, high = 0, plies_left
-        while low < high:
-            middle = (low + high) // 2
-            if self.forces(race, state, know, plies_left, middle):
-                high = middle
-            else:
-                low = middle + 1
-        return low
+        """The fewest plies in which the race is forced, None if it is not: by iterative
+        deepening, then a binary search between the last two rounds (a race forced within d plies
+        is forced within more); the others' race below a threshold at the step limit is the
+        role's at it, lost."""
+        low = 0
+        for within in self.rounds(plies_left):
+            if self.forces(race, state, know, plies_left, within):
+                high = within
+                while low < high:
+                    middle = (low + high) // 2
+                    if self.forces(race, state, know, plies_left, middle):
+                        high = middle
+                    else:
+                        low = middle + 1
+                return low
+            low = within + 1
+        if race[0] == "down":
+            forced = not self.forces(("up", race[1]), state, know, plies_left, plies_left)
+        else:
+            forced = self.forces(race, state, know, plies_left, plies_left)
+        return plies_left if forced else None
 
     def answer_rank(self, race: tuple, answers: list, plies_left: int) -> int | None:
         """The rank of a committed move (the others still to answer; ``plies_left`` plies after the
@@ -513,7 +546,8 @@ class KnowingSolver:
         else:
             plies = None
         win_plies = (plies if value > reference else rank(("up", top))) if value == top and top > reference else None
-        doom = rank(("avoid", None))
+        # an end the role must avoid scores at most avoid_best: where the role forces more, none is forced
+        doom = None if value > self.avoid_best else rank(("avoid", None))
         return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
                 "survives": doom is None, "doom_plies": doom}
 
@@ -564,10 +598,10 @@ class KnowingSolver:
         """Whether a move (the others' answers to it) is worth exactly ``value``: a move of the
         role's side is worth at most the line's value, one of the others at least."""
         if team:
-            return value == self.thresholds[0] or all(self.forces(("up", value), successor, know_after, plies_left, plies_left)
+            return value == self.thresholds[0] or all(self.reaches(value, successor, know_after, plies_left)
                                                       for _, successor, know_after in answers)
         above = [t for t in self.thresholds if t > value]
-        return not above or not any(self.forces(("up", above[0]), successor, know_after, plies_left, plies_left)
+        return not above or not any(self.reaches(above[0], successor, know_after, plies_left)
                                     for _, successor, know_after in answers)
 
     def _tie(self, value: int, reference: float, answers: list, plies_left: int) -> int:
