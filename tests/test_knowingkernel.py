@@ -61,6 +61,17 @@ def test_the_kernel_compiles_and_serves_the_rule_book(rule_book):
     assert KnowingSolver(kgame, native=False).kernel is None
 
 
+def test_the_bounds_in_c_are_the_bounds_in_python(rule_book, make_board):
+    boards = [(rule_book, "p1"), (rule_book, "p2")]
+    for seed in range(3):
+        rng = random.Random(200 + seed)
+        boards.append((small_board(make_board, rng, seed), rng.choice(["p1", "p2"])))
+    for board, role in boards:
+        kgame = KnowingGame(board, role, [initial_position(board)])
+        fast, slow = KnowingSolver(kgame), KnowingSolver(kgame, native=False)
+        assert list(fast.doom_free) == list(slow.doom_free) and list(fast.top_free) == list(slow.top_free)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_c_and_python_agree_on_random_knowledge(rule_book, seed):
     rng = random.Random(seed)

@@ -86,7 +86,9 @@ class KnowingGame:
     role's plies do to its knowledge (``kfree``, ``kfound`` bits over ``knows.cells``,
     ``used`` obstacles per hidden mark)."""
 
-    def __init__(self, board: Board, role: str, positions: list[Position]):
+    def __init__(self, board: Board, role: str, positions: list[Position], closed: tuple | None = None):
+        """``closed``: (game, bumped) of ``board`` already closed under the role's bumps (else
+        ground here from ``positions``; given, ``positions`` are its roots)."""
         self.board, self.role = board, role
         rules = board.rules
         self.knows = knowledge_for(board, role)
@@ -97,8 +99,14 @@ class KnowingGame:
         self.index = rules.roles.index(role)
         self.role_turns = {t for t, movers in enumerate(rules.turns) if role in movers}
         self.lose = rules.moves[role].lose_turns
-        self.roots = [_abstract(p) for p in positions]
-        self.game = self._closed(self.roots)
+        if closed is None:
+            self.roots = [_abstract(p) for p in positions]
+            self.game = self._closed(self.roots)
+        else:
+            self.roots = positions
+            self.game, self.bumped = closed
+        self.kernel_arrays: dict = {}     # what the races in C read of the positions (knowingkernel)
+        self.redirected: dict | None = None     # {ply number: successor} where another game's plies were led elsewhere
         self._plies: dict = {}
         self._distance: dict = {}
         self._tscore: dict = {}
@@ -135,10 +143,11 @@ class KnowingGame:
         roles = len(game.layout.roles)
         return tuple(a.number for a in game.terms[state].arguments[1 + 2 * roles:1 + 2 * roles + game.layout.turns])
 
-    def _bump_term(self, game: AbstractGame, state: int) -> str:
-        """The position after the role bumps at ``state``: it stays, loses its turns, the next moves."""
+    def _bump_term(self, game: AbstractGame, state: int, lose: int | None = None) -> str:
+        """The position after the side to move at ``state`` bumps (by default the role): it stays,
+        loses ``lose`` turns (the role's), the next moves."""
         lost = list(self._lost_of(game, state))
-        lost[game.turn[state]] += self.lose
+        lost[game.turn[state]] += self.lose if lose is None else lose
         turn, lost = next_turn(game.turn[state], tuple(lost))
         cells = [f"{x},{y}" for x, y in game.cells[state]]
         fields = [str(v) for v in lost] if game.layout.lost else []
@@ -325,9 +334,11 @@ class KnowingSolver:
         self.memo: dict = {}
         self._order: dict = {}
         self.nodes, self._reported = 0, 0.0
-        self._bounds()
-        # the races in C where compiled (gridsolve/solve/hidden/knowingkernel.py), else None
+        # the races in C where compiled (gridsolve/solve/hidden/knowingkernel.py; it computes the
+        # bounds too, the same ranks as _bounds), else None
         self.kernel = KnowingKernel(self) if native and kernel_serves(self) else None
+        if self.kernel is None:
+            self._bounds()
 
     def remembered(self) -> int:
         """Transposition-table entries, in Python and in C."""
@@ -551,6 +562,15 @@ class KnowingSolver:
         return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
                 "survives": doom is None, "doom_plies": doom}
 
+    def reference(self, state: int, know: tuple) -> float:
+        """The score the plies of an answer are measured against: the step limit's at ``state``."""
+        reference = self.kgame.timeout_score(state, know)
+        if self.kgame.by_rule(state, know) and reference in (self.thresholds[0], self.thresholds[-1]):
+            # the step limit's rule gives the role's top (lowest) score: the role (the others)
+            # force it, by an end or by the step limit, and the plies count the fastest way
+            reference += -0.5 if reference == self.thresholds[-1] else 0.5
+        return reference
+
     def at(self, state: int, know: tuple, plies_left: int, reference: float) -> dict:
         return self.summary(self.value(state, know, plies_left), reference, lambda race: self.rank(race, state, know, plies_left))
 
@@ -693,11 +713,7 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     root = kgame.game.state_of(_abstract(query.position))
     know = kgame.knowledge(query.position)
     plies_left = query.remaining(board)
-    reference = kgame.timeout_score(root, know)
-    if kgame.by_rule(root, know) and reference in (solver.thresholds[0], solver.thresholds[-1]):
-        # the step limit's rule gives the role's top (lowest) score: the role (the others)
-        # force it, by an end or by the step limit, and the plies count the fastest way
-        reference += -0.5 if reference == solver.thresholds[-1] else 0.5
+    reference = solver.reference(root, know)
     at = solver.at(root, know, plies_left, reference)
     probes = solver.moves(root, know, plies_left, reference)
     line = solver.line(root, know, plies_left, reference, at["value"], line_plies)

@@ -61,59 +61,34 @@ class KnowingKernel(native.KernelRaces):
     def __init__(self, solver):
         super().__init__(native.load("knowingkernel", HERE), solver)
         kgame, game = solver.kgame, solver.game
-        board, role, n = kgame.board, kgame.role, len(game)
-        robust = kgame.robust
-        cells = [(x, y) for y in range(1, board.height + 1) for x in range(1, board.width + 1)]
-        number = {cell: i for i, cell in enumerate(cells)}
-        offsets, successors, aims = array("i", [0]), array("i"), array("i")
-        for s in range(n):
-            here = game.cells[s][kgame.index]
-            for _, successor in game.succ[s]:
-                aim = game.cells[successor][kgame.index]
-                bit = kgame.bit.get(aim, 0)
-                successors.append(successor)
-                aims.append(bit.bit_length() - 1 if aim != here and bit else -1)
-            offsets.append(len(successors))
-        goals, entry_clauses, entry_base, entry_other = [], [], array("b"), array("i")
-        for when in kgame.conditions:
-            clauses = solver_clauses(kgame, when)
-            if clauses:
-                mark, farther = clauses[0]
-                if mark not in goals:
-                    goals.append(mark)
-                entry_clauses.append(2 * goals.index(mark) + int(farther))
+        fixed = kgame.kernel_arrays.get("positions")
+        if fixed is None:
+            fixed = kgame.kernel_arrays["positions"] = _position_arrays(solver)
+        sizes, positions, timeout, distance, others = fixed
+        entry_other = array("i")
+        for clause, cells in others:
+            if clause is None:
+                entry_other.extend([0] * len(game))
             else:
-                entry_clauses.append(-1)
-            for s in range(n):
-                at = dict(zip(board.rules.roles, game.cells[s]))
-                entry_base.append(int(kgame.holds_but_role(when, at)))
-                other = next((o if p == role else p for p, o, _ in when.nearer if role in (p, o)), None)
-                mark = clauses[0][0] if clauses else None
-                entry_other.append(kgame.other_distance[(other, mark)].get(at[other], UNREACHABLE) if other else 0)
-        adjacent = array("i")
-        for cell in cells:
-            for direction in DIRECTIONS:
-                step = (cell[0] + DELTA[direction][0], cell[1] + DELTA[direction][1])
-                adjacent.append(number[step] if board.on_board(cell) and robust.open_step(cell, direction)
-                                and step in number else -1)
-        cellbit = array("i", [kgame.bit[c].bit_length() - 1 if c in kgame.bit else -1 for c in cells])
-        goal_masks = tuple(sum(1 << number[c] for c in robust.marks.get(mark, ()) if c in number) for mark in goals)
-        fixed = array("h", [kgame.at_timeout[-1 if t is None else t] if not kgame.knows_distance else 0
-                            for t in game.tmatch])
-        end_score = array("h", [NO_END if o is None else solver.at_end[o] for o in game.outcome])
-        team = bytes(int(t in solver.team_turns) for t in game.turn)
+                distances = kgame.other_distance[clause]
+                entry_other.extend([distances.get(cell, UNREACHABLE) for cell in cells])
+        plies = plies_arrays(kgame)
+        doom_free, top_free = self._bounds(plies, positions)
+        solver.doom_free, solver.top_free = array("i", doom_free), array("i", top_free)
         self.capsule = self.module.new(
-            (n, len(kgame.knows.cells), UNREACHABLE, int(solver.prune), solver.thresholds[-1], solver.avoid_best,
-             int(solver._stuck_can_top())),
-            (team, bytes(int(t in kgame.role_turns) for t in game.turn),
-             bytes(int(o in solver.avoid) for o in game.outcome), end_score.tobytes(),
-             _int32([-1 if b is None else b for b in kgame.bumped]), tuple(kgame.knows.counts), tuple(kgame.allowed)),
-            (offsets.tobytes(), successors.tobytes(), aims.tobytes()),
-            (_int32(solver.doom_free), _int32(solver.top_free)),
-            (int(kgame.knows_distance), kgame.at_timeout[-1], fixed.tobytes(), tuple(kgame.at_timeout[:-1]),
-             tuple(entry_clauses), entry_base.tobytes(), entry_other.tobytes()),
-            (len(cells), adjacent.tobytes(), cellbit.tobytes(), goal_masks,
-             _int32([number[game.cells[s][kgame.index]] for s in range(n)])))
+            (*sizes, int(solver.prune), solver.thresholds[-1], solver.avoid_best, int(solver._stuck_can_top())),
+            positions, plies, (doom_free, top_free), (*timeout, entry_other.tobytes()), distance)
+
+    def _bounds(self, plies: tuple, positions: tuple) -> tuple[bytes, bytes]:
+        """KnowingSolver._bounds in C: (doom_free, top_free) as int32 bytes."""
+        solver, game = self.search, self.search.game
+        offsets, successors, _ = plies
+        team, _, avoided, _, bumped = positions[:5]
+        ended = bytes(int(o is not None) for o in game.outcome)
+        others = bytes(1 - t for t in team)
+        top = bytes(int(o in solver.top_ends) for o in game.outcome)
+        return (self.module.retrograde(len(game), offsets, successors, bumped, others, avoided, ended),
+                self.module.retrograde(len(game), offsets, successors, bumped, team, top, ended))
 
     def slot(self, race: tuple) -> int:
         if race not in self.slots:
@@ -126,3 +101,74 @@ class KnowingKernel(native.KernelRaces):
         free, found, used = know
         packed = sum(count << (4 * mark) for mark, count in enumerate(used))
         return self.call(self.slot(race), state, (free, found, packed), plies_left, within)
+
+
+def plies_arrays(kgame) -> tuple[bytes, bytes, bytes]:
+    """(offsets, successors, the role's aim) of every position's plies: the aim is the knowledge
+    bit of the cell the role steps to, -1 where it stays or the cell has none.  A game that is
+    another's with some of the others' plies led elsewhere (``kgame.redirected``: {ply number:
+    successor}, :mod:`.ownplacements`) patches the other's (``kgame.kernel_arrays["plies"]``)."""
+    redirected, base = kgame.redirected, kgame.kernel_arrays.get("plies")
+    if redirected is not None and base is not None:
+        successors = array("i", base[1])
+        for ply, successor in redirected.items():
+            successors[ply] = successor
+        return base[0], successors.tobytes(), base[2]
+    game, index, bit = kgame.game, kgame.index, kgame.bit
+    offsets, successors, aims = array("i", [0]), array("i"), array("i")
+    for s in range(len(game)):
+        here = game.cells[s][index]
+        for _, successor in game.succ[s]:
+            aim = game.cells[successor][index]
+            successors.append(successor)
+            aims.append(bit[aim].bit_length() - 1 if aim != here and aim in bit else -1)
+        offsets.append(len(successors))
+    return offsets.tobytes(), successors.tobytes(), aims.tobytes()
+
+
+def _position_arrays(solver) -> tuple:
+    """What the kernel reads of the positions, not of their plies (the games of the placements of
+    the role's own marks share it, :mod:`.ownplacements`): sizes, per-position arrays, the step
+    limit's rule but the other pieces' distances, the board's cells, and per timeout entry the
+    (piece, mark) whose distance it compares the role's with and that piece's cell per position."""
+    kgame, game = solver.kgame, solver.game
+    board, role, n = kgame.board, kgame.role, len(game)
+    robust = kgame.robust
+    cells = [(x, y) for y in range(1, board.height + 1) for x in range(1, board.width + 1)]
+    number = {cell: i for i, cell in enumerate(cells)}
+    goals, entry_clauses, entry_base, others = [], [], array("b"), []
+    for when in kgame.conditions:
+        clauses = solver_clauses(kgame, when)
+        other = next((o if p == role else p for p, o, _ in when.nearer if role in (p, o)), None)
+        if clauses:
+            mark, farther = clauses[0]
+            if mark not in goals:
+                goals.append(mark)
+            entry_clauses.append(2 * goals.index(mark) + int(farther))
+            where = board.rules.roles.index(other)
+            others.append(((other, mark), [game.cells[s][where] for s in range(n)]))
+        else:
+            entry_clauses.append(-1)
+            others.append((None, None))
+        for s in range(n):
+            entry_base.append(int(kgame.holds_but_role(when, dict(zip(board.rules.roles, game.cells[s])))))
+    adjacent = array("i")
+    for cell in cells:
+        for direction in DIRECTIONS:
+            step = (cell[0] + DELTA[direction][0], cell[1] + DELTA[direction][1])
+            adjacent.append(number[step] if board.on_board(cell) and robust.open_step(cell, direction)
+                            and step in number else -1)
+    cellbit = array("i", [kgame.bit[c].bit_length() - 1 if c in kgame.bit else -1 for c in cells])
+    goal_masks = tuple(sum(1 << number[c] for c in robust.marks.get(mark, ()) if c in number) for mark in goals)
+    fixed = array("h", [kgame.at_timeout[-1 if t is None else t] if not kgame.knows_distance else 0
+                        for t in game.tmatch])
+    end_score = array("h", [NO_END if o is None else solver.at_end[o] for o in game.outcome])
+    team = bytes(int(t in solver.team_turns) for t in game.turn)
+    positions = (team, bytes(int(t in kgame.role_turns) for t in game.turn),
+                 bytes(int(o in solver.avoid) for o in game.outcome), end_score.tobytes(),
+                 _int32([-1 if b is None else b for b in kgame.bumped]), tuple(kgame.knows.counts), tuple(kgame.allowed))
+    timeout = (int(kgame.knows_distance), kgame.at_timeout[-1], fixed.tobytes(), tuple(kgame.at_timeout[:-1]),
+               tuple(entry_clauses), entry_base.tobytes())
+    distance = (len(cells), adjacent.tobytes(), cellbit.tobytes(), goal_masks,
+                _int32([number[game.cells[s][kgame.index]] for s in range(n)]))
+    return (n, len(kgame.knows.cells), UNREACHABLE), positions, timeout, distance, others
