@@ -11,7 +11,9 @@ before the change) it runs the same command there first, in turn with the new co
 on the same machine state), and reports both and the ratio of levels per minute.  The Mummy
 Maze targets (--targets): five non-trivial forced escapes of at least 12 plies under
 mummy-maze-2007 (`--no-defaults --plies 12..`) in 60 s, before and after, and the longest
-non-trivial escape found within --long seconds.
+non-trivial escape found within --long seconds.  --rate N: the layouts judged a second on one
+core (every start of N random 8x8 2007 layouts: its win, plies and beeline), by the game graph
+ground by clingo and played out in Python (before issue 33) and by the C judge (after).
 """
 from __future__ import annotations
 
@@ -102,6 +104,42 @@ def targets(args) -> list[str]:
     return lines
 
 
+def judging_rate(layouts: int) -> list[str]:
+    """Layouts judged a second, every start (rank and beeline, band 1..49), on one core: the
+    game graph (StartGraph) and the C judge (LayoutJudge), on the same random layouts."""
+    import random
+    sys.path.insert(0, str(ROOT))
+    from gridsolve.generate.genspec import Requirement, game_spec
+    from gridsolve.generate.judge import start_graph
+    from gridsolve.generate.layoutjudge import layout_judge
+    from gridsolve.generate.proposer import edges
+    from gridsolve.language.kinds import RequireKind
+    spec = game_spec(None, ROOT / "boards/mummymaze2p-2007.yaml", None, Path(tempfile.mkdtemp()), None)
+    rng, border = random.Random(1), [(x, y) for x in range(1, 9) for y in range(1, 9) if x in (1, 8) or y in (1, 8)]
+    boards = []
+    for _ in range(layouts):
+        walls = [e for e in edges(8, 8) if rng.random() < 0.3]
+        boards.append(spec.board({(x, y) for k, x, y in walls if k == "north"},
+                                 {(x, y) for k, x, y in walls if k == "east"},
+                                 {"explorer": (1, 1), "mummy": (2, 2)}, {"exit": [rng.choice(border)]}))
+    req = Requirement(RequireKind.WIN, (1, 49))
+    started = time.process_time()
+    judge = layout_judge(boards[0], spec, req)
+    setup = time.process_time() - started
+    timed = {}
+    for name, count, once in (("game graph (clingo, Python)", max(1, layouts // 20),
+                               lambda b: start_graph(b, spec, req).judged((1, 49), 49)),
+                              ("C judge", layouts, lambda b: judge.judge(b.north, b.east, dict(b.marks), 49, (1, 49)))):
+        started = time.process_time()
+        for board in boards[:count]:
+            once(board)
+        timed[name] = count / (time.process_time() - started)
+    (before, slow), (after, fast) = timed.items()
+    return ["", f"Judging 8x8 `mummy-maze-2007` layouts, every start (win, plies, beeline), one core (CPU time): "
+            f"{before} {slow:.1f} a second, {after} {fast:.0f} a second ({fast / slow:.0f}x; its circuit built "
+            f"once in {setup:.2f} s)."]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=120)
@@ -114,8 +152,15 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1, help="the five-escapes target for seeds 1..N")
     parser.add_argument("--target-budget", type=float, default=60, help="seconds for each five-escapes run")
     parser.add_argument("--load", action="store_true", help="report the load average at the start and the end")
+    parser.add_argument("--rate", type=int, default=0, help="judge N random 8x8 layouts both ways")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.rate:
+        text = "\n".join(judging_rate(args.rate))
+        print(text)
+        if args.out:
+            args.out.write_text(text + "\n")
+        return
     start_load = os.getloadavg()[0]
     lines = [f"Generation, `gridsolve generate --like boards/X.yaml --count 5 --timeout {args.budget:g}` "
              "(defaults), 2 shared cores.", "",

@@ -656,10 +656,11 @@ def test_random_boards_keep_their_promises(big):
         for side, (x, y) in gates:
             assert (x < width if side == "east" else y < height) and (x, y) not in _cells(raw["walls"][side])
         seen |= {raw["rules"], f"mummies {sum(p.startswith('mummy') for p in pieces)}", *pieces,
-                 f"traps {len(traps)}", *(side for side, _c in gates), width != height}
+                 f"traps {len(traps)}", *(side for side, _c in gates), width != height,
+                 *(["scorpion on the key"] if keys and pieces.get("scorpion") == keys[0] else [])}
         parse_board(text)
     assert seen >= {"mummy-maze-classic", "mummy-maze-classic-red", "mummies 0", "mummies 1", "mummies 2",
-                    "scorpion", "traps 0", "traps 1", "traps 2", "north", "east", True, False}
+                    "scorpion", "traps 0", "traps 1", "traps 2", "north", "east", True, False, "scorpion on the key"}
 
 
 def _replayed(level, line):

@@ -1,4 +1,4 @@
-"""The robust search's races in C (gridsolve/solve/hidden/knowingkernel.c, knowingkernel.py) against the
+"""The robust search's races in C (gridsolve/solve/hidden/knowingkernel.c, kernel.py) against the
 same races in Python (``solve_knowing(..., native=False)``), and against the independent
 explicit search (hidden_reference) at the full step limit.
 
@@ -19,7 +19,7 @@ from gridsolve.solve.bounded import native
 from gridsolve.solve.common.limits import Limits
 from gridsolve.solve.hidden import knowing
 from gridsolve.solve.hidden.knowing import KnowingGame, KnowingSolver, solve_knowing
-from gridsolve.solve.hidden.knowingkernel import HERE, KnowingKernel
+from gridsolve.solve.hidden.kernel import KnowingKernel
 from hidden_reference import HiddenGame, start_state
 from test_hidden import FIELDS, RULE_BOOK, random_position, small_board
 
@@ -55,7 +55,7 @@ def _same_in_c_and_python(board, role, position, horizon):
 
 def test_the_kernel_compiles_and_serves_the_rule_book(rule_book):
     """This machine has a C compiler: the races run in C (where none is found they run in Python)."""
-    assert native.load("knowingkernel", HERE) is not None, native.why_not
+    assert native.load("knowingkernel", "gridsolve.solve.hidden") is not None, native.why_not("knowingkernel")
     kgame = KnowingGame(rule_book, "p1", [initial_position(rule_book)])
     assert isinstance(KnowingSolver(kgame).kernel, KnowingKernel)
     assert KnowingSolver(kgame, native=False).kernel is None

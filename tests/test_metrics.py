@@ -77,7 +77,6 @@ def reference_metrics(maze: Maze, start) -> dict:
     succ = {s: maze.successors(s) for s in states}
 
     won: dict = {}
-    chance: dict = {}
 
     def win_within(s, k, memo=won):
         key = (s, k)
@@ -128,18 +127,43 @@ def reference_metrics(maze: Maze, start) -> dict:
     live = [s for s in depth if not maze.end(s) and depth[s] < PLIES and succ[s]]
     lost = sum(1 for s in live if not win_within(s, PLIES - depth[s]))
 
-    def random_win(s, k, memo=chance):
-        key = (s, k)
-        if key not in memo:
-            if maze.end(s) == "escaped":
-                memo[key] = Fraction(1)
-            elif maze.end(s) or k == 0 or not succ[s]:
-                memo[key] = Fraction(0)
-            elif s[2] == 0:
-                memo[key] = sum(random_win(t, k - 1) for t in succ[s]) / len(succ[s])
-            else:
-                memo[key] = min(random_win(t, k - 1) for t in succ[s])
-        return memo[key]
+    def player_win(choices: dict) -> float:
+        """The explorer picks uniformly among choices[s] (its moves it considers), the mummy minimises."""
+        memo: dict = {}
+
+        def value(s, j):
+            key = (s, j)
+            if key not in memo:
+                if maze.end(s) == "escaped":
+                    memo[key] = Fraction(1)
+                elif maze.end(s) or j == 0 or not succ[s]:
+                    memo[key] = Fraction(0)
+                elif s[2] == 0:
+                    memo[key] = sum(value(t, j - 1) for t in choices[s]) / len(choices[s])
+                else:
+                    memo[key] = min(value(t, j - 1) for t in succ[s])
+            return memo[key]
+        return float(value(start, PLIES))
+
+    def doomed(s, k):
+        """The mummy forces a capture within k plies from s (the explorer delaying)."""
+        if maze.end(s) == "captured":
+            return True
+        if maze.end(s) or k == 0 or not succ[s]:
+            return False
+        if s[2] == 1:
+            return any(doomed(t, k - 1) for t in succ[s])
+        return all(doomed(t, k - 1) for t in succ[s])
+
+    def careful(k):
+        """The careful greedy player seeing k plies of danger: safe moves, nearest the exit."""
+        chosen = {}
+        for s in states:
+            if s[2] == 0 and succ[s]:
+                safe = [t for t in succ[s] if not doomed(t, k)] or list(succ[s])
+                nearest = min(distance.get(t[0], math.inf) for t in safe)
+                chosen[s] = [t for t in safe if distance.get(t[0], math.inf) == nearest]
+        return player_win(chosen)
 
     def lines(s):
         if ranks[s] == 0:
@@ -150,7 +174,8 @@ def reference_metrics(maze: Maze, start) -> dict:
     share = (lambda a, b: a / b if b else 0.0)
     return {"plies": top, "forced_moves": share(forced, len(turns)), "path_safety": share(keep, moves),
             "dead_ends": share(lost, len(live)), "greedy_deviation": share(greedy, len(turns)),
-            "random_win": float(random_win(start, PLIES)), "optimal_lines": lines(start)}
+            "random_win": player_win(succ), "greedy_win": careful(1), "lookahead_win": careful(3),
+            "optimal_lines": lines(start)}
 
 
 def _distances(maze: Maze) -> dict:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
+
 from gridsolve.generate.generate import Request, _Search, generate
 from gridsolve.generate.genprogram import Structure, proposal_program
 from gridsolve.generate.genspec import Requirement, game_spec
 from gridsolve.generate.mutation import Elites, Mutation, difference, image, mutation
 from gridsolve.generate.proposer import Layout, Proposer, edges
-from gridsolve.generate.startgraph import StartVerdict
+from gridsolve.generate.starts import StartVerdict, Survey
 
 from conftest import ROOT
 
@@ -138,7 +140,7 @@ def test_the_graded_score_prefers_a_start_that_meets_the_request_then_nearer_mis
     spec = game_spec(None, LIKE, None, ROOT / "boards", None)
     search = _Search(None, spec, Requirement("win", (12, 49)), True, 1, 10)
     verdict = lambda rank, paths, winning: StartVerdict(((1, 1), (2, 2)), rank, paths, winning)  # noqa: E731
-    score = lambda survey: search._score({"p": max(s.rank for s in survey)}, survey,  # noqa: E731
+    score = lambda survey: search._score(np.array([max(s.rank for s in survey)]), Survey.of(survey),  # noqa: E731
                                          {s: s.rank for s in survey if not s.trivial and s.rank >= 12})
     met = score([verdict(13, 2, 0), verdict(30, 4, 4)])
     half = score([verdict(13, 2, 1), verdict(30, 4, 4)])

@@ -29,9 +29,6 @@ def test_wheel_contains_encodings_and_rule_sets(wheel):
     for encoding in ("board.lp", "moves.lp", "solve.lp", "answer.lp"):
         assert f"gridsolve/encodings/{encoding}" in names
     assert "gridsolve/rulesets/mummy-maze-2007.yaml" in names
-    # the C races and the header they share, compiled on first use
-    assert {"gridsolve/solve/bounded/raceskernel.c", "gridsolve/solve/bounded/kernelcommon.h",
-            "gridsolve/solve/hidden/knowingkernel.c"} <= names
 
 
 @pytest.mark.slow

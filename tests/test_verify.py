@@ -204,7 +204,7 @@ def test_no_boards_and_missing_paths(tmp_path):
     ("  - plies: {}\n", "12: expect[0].plies: an empty range. Give min, max or both, e.g. {min: 12, max: 20}."),
     ("  - horizon: 3\n", "12: expect[0]: this expectation checks nothing. Give at least one of: win, survive, "
                          "value, plies, winning_first_moves, no_beeline, forced_moves, path_safety, dead_ends, "
-                         "greedy_deviation, random_win, optimal_lines."),
+                         "greedy_deviation, random_win, greedy_win, lookahead_win, optimal_lines."),
     ("  - step: 60\n    win: true\n", "12: expect[0].step: 60 is outside the game's steps 1..50"),
     ("  win: true\n", "11: expect: expected a list, got a mapping"),
 ])

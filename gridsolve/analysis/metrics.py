@@ -26,12 +26,23 @@ they can.  ``O`` is the set of positions on them; a *role turn* is a position of
 * ``random_win``: the probability that the role wins within ``L`` plies when it plays each
   move uniformly at random (among its distinct moves) and the others play the replies that
   make that probability smallest (a Markov decision process solved backwards over the plies).
+* ``greedy_win`` and ``lookahead_win``: the win probability of a *careful greedy* player, the
+  model of a person (:func:`careful_win`): at each of its turns it keeps the moves after which
+  the others cannot force an end it must avoid within ``k`` plies (the danger it sees: ``k`` =
+  1 for ``greedy_win``, "never step where the mummy catches me next", and 3 for
+  ``lookahead_win``), among them those that bring its piece nearest a goal (walking steps,
+  other pieces ignored), and picks one of those uniformly at random (where no move is safe:
+  among all its moves); the others play the replies that make the probability smallest.
 * ``optimal_lines``: how many optimal lines the role can choose from against the most
   constraining defence: 1 at the goal, the sum over the role's fastest moves at its turns, the
   fewest over the others' delaying replies at theirs (1: one way to win fastest).
 * ``line_safety`` (every game, also where the others move at the same time): along the solver's
   principal line, the share of the role's moves that keep the win (gridsolve/generate/difficulty.py).
-* ``difficulty``: ``easy``, ``medium`` or ``hard`` from ``random_win`` (:data:`DIFFICULTY`).
+* ``difficulty`` (:func:`difficulty_of`): ``easy`` when walking a shortest way blindly wins
+  (the ``no_beeline`` check fails) or the careful greedy player looking 1 ply ahead wins with
+  probability at least 3/4; else ``medium`` when the one looking 3 plies ahead wins at least a
+  quarter of the time (a fork or two where the natural choice is a coin toss); else ``hard``:
+  the natural choices lose, and a player must plan further than the danger it sees.
 """
 from __future__ import annotations
 
@@ -39,14 +50,19 @@ import math
 from collections import deque
 from dataclasses import dataclass
 
+import clingo
+import numpy as np
+
 from ..compile.state import layout_for
 from ..errors import EncodingError, LimitError, QueryError
 from ..language.distance import step_distances
 from ..language.model import Board
 from ..language.position import Position, Query
-from ..solve.graph.racegraph import rank_by_levels
-from ..solve.explain.walls import explore_graph
-from .ends import metrics_unsupported, top_score_ends
+from ..solve.common.limits import Limits
+from ..solve.graph.racegraph import RaceGraph
+from ..solve.program.driver import race_limits
+from .beeline import check_beeline
+from .ends import beeline_unsupported, metrics_unsupported, top_score_ends
 from ..language.kinds import QueryKind
 
 GRAPH_LIMIT = 400_000       # positions: a larger game graph is not measured (metrics: None)
@@ -60,12 +76,16 @@ METRICS = {
     "greedy_deviation": ("share of the role's turns on the optimal lines where no fastest move nears a goal",
                          +1),
     "random_win": ("win probability of a role that moves at random against the best defence", -1),
+    "greedy_win": ("win probability of a careful greedy player that sees the danger 1 ply ahead", -1),
+    "lookahead_win": ("win probability of a careful greedy player that sees the danger 3 plies ahead", -1),
     "optimal_lines": ("optimal lines the role can choose from against the best defence", -1),
     "line_safety": ("share of the role's moves along the solver's principal line that keep the win", -1),
 }
 LINE_SAFETY = "line_safety"     # measured along the principal line (gridsolve/generate/difficulty.py), not the graph
-# --difficulty NAME: random_win in [low, high)
-DIFFICULTY = {"easy": (0.001, 1.01), "medium": (0.0001, 0.001), "hard": (0.0, 0.0001)}
+DIFFICULTY = ("easy", "medium", "hard")    # --difficulty NAME (difficulty_of)
+LOOKAHEAD = {"greedy_win": 1, "lookahead_win": 3}    # the careful greedy players' plies of danger seen
+EASY = 0.75                 # easy: the careful greedy player seeing 1 ply ahead wins this often (or the beeline wins)
+MEDIUM = 0.25               # medium: the one seeing 3 plies ahead wins this often (at most two coin tosses lost)
 DIGITS = 4                  # shares and probabilities are written with this many significant digits
 
 
@@ -85,10 +105,13 @@ class Metrics:
     random_win: float
     optimal_lines: int
     positions: int                    # reachable positions measured
+    greedy_win: float = 0.0
+    lookahead_win: float = 0.0
+    beeline_wins: bool | None = None  # walking a shortest way blindly wins (None: not defined here)
 
     @property
     def difficulty(self) -> str:
-        return difficulty_of(self.random_win)
+        return difficulty_of(self)
 
     def value(self, name: str):
         return getattr(self, name, None)
@@ -106,8 +129,9 @@ class Metrics:
         greedy = "n/a" if self.greedy_deviation is None else f"{self.greedy_deviation:.0%}"
         return (f"{self.difficulty}: forced win in {self.plies} plies; forced moves {self.forced_moves:.0%}, "
                 f"path safety {self.path_safety:.0%}, dead ends {self.dead_ends:.0%}, greedy deviation {greedy}, "
-                f"random player wins {_percent(self.random_win)}, {self.optimal_lines} optimal "
-                f"line{'s' if self.optimal_lines != 1 else ''}")
+                f"random player wins {_percent(self.random_win)}, careful greedy player wins "
+                f"{_percent(self.greedy_win)} (looking 3 plies ahead: {_percent(self.lookahead_win)}), "
+                f"{self.optimal_lines} optimal line{'s' if self.optimal_lines != 1 else ''}")
 
 
 def rounded(value: float) -> float:
@@ -119,8 +143,25 @@ def _percent(p: float) -> str:
     return f"{p:.1%}" if p >= 0.001 or p == 0 else f"{p:.2g}"
 
 
-def difficulty_of(random_win: float) -> str:
-    return next(name for name, (low, high) in DIFFICULTY.items() if low <= random_win < high)
+def difficulty_of(metrics: "Metrics") -> str:
+    """easy: the beeline wins, or the careful greedy player seeing 1 ply ahead wins with
+    probability at least EASY; medium: the one seeing 3 plies ahead wins with probability at
+    least MEDIUM; hard: otherwise."""
+    if metrics.beeline_wins or metrics.greedy_win >= EASY:
+        return "easy"
+    return "medium" if metrics.lookahead_win >= MEDIUM else "hard"
+
+
+def why_difficulty(metrics: "Metrics") -> str:
+    """The reason for the level's label, in words."""
+    if metrics.beeline_wins:
+        return "walking a shortest way to the goal wins whatever the others do"
+    seen = (f"a careful greedy player (the nearest step to the goal that the others cannot punish within 1 "
+            f"ply) wins {_percent(metrics.greedy_win)} of the time")
+    if metrics.greedy_win >= EASY:
+        return seen
+    ahead = f"looking 3 plies ahead it wins {_percent(metrics.lookahead_win)}"
+    return f"{seen}; {ahead}" + ("" if metrics.lookahead_win >= MEDIUM else ": the way to win must be planned")
 
 
 def measurable(board: Board, role: str) -> bool:
@@ -129,52 +170,58 @@ def measurable(board: Board, role: str) -> bool:
 
 
 class SolvedGraph:
-    """The game graph reachable from a start, ranked for the role's win."""
+    """The game graph reachable from a start (the race solver's graph:
+    :class:`~gridsolve.solve.graph.racegraph.RaceGraph`), ranked for the role's win: ``succ``
+    (distinct successors), ``mover`` (the turns entry to move), ``end`` (the end that holds,
+    None), ``goal``, ``rank`` (plies of the fastest forced win, inf: none)."""
 
     def __init__(self, board: Board, role: str, start: Position, horizon: int | None = None):
         layout = layout_for(board)
         self.board, self.role = board, role
         self.left = Query(role, QueryKind.VALUE, start, horizon).remaining(board)
-        self.root = layout.root_term(start, board).replace(" ", "")
-        found = explore_graph(board, [self.root], True)
-        if len(found) > GRAPH_LIMIT:
-            raise LimitError(f"the game graph has {len(found)} positions, more than {GRAPH_LIMIT} measured")
-        names = list(found)
-        index = {name: i for i, name in enumerate(names)}
-        self.names = names
-        self.mover = [found[n][0] for n in names]
-        self.end = [found[n][1] for n in names]
-        self.succ = [sorted({index[t] for t in found[n][2]}) for n in names]
+        root = layout.root_term(start, board).replace(" ", "")
+        graph = self.graph = RaceGraph(board, layout, [root], race_limits(board, layout, [start], Limits()))
+        if graph.n > GRAPH_LIMIT:
+            raise LimitError(f"the game graph has {graph.n} positions, more than {GRAPH_LIMIT} measured")
+        self.n = n = graph.n
+        self.mover = graph.turn.tolist()
+        self.end = [None if o < 0 else graph.ends[o] for o in graph.outcome.tolist()]
+        targets = np.repeat(np.arange(n), np.diff(graph.start))     # pred[start[i]:start[i + 1]] lead to i
+        order = np.lexsort((targets, graph.pred))                    # by source, then its successor
+        self._sources, self._targets = graph.pred[order].astype(np.int64), targets[order]
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(self._sources, minlength=n))]).tolist()
+        targets = self._targets.tolist()
+        self.succ = [targets[ptr[s]:ptr[s + 1]] for s in range(n)]
         rules = board.rules
         self.mine = [rules.own_turn(m, role) for m in range(len(rules.turns))]
-        goals = top_score_ends(board, role)
+        goals = self.goals = set(top_score_ends(board, role))
         self.goal = [e in goals for e in self.end]
-        self.start = index[self.root]
-        self.rank = self._ranks()
+        self.start = graph.index(clingo.parse_term(root))
+        attackers = [m for m in range(len(rules.turns)) if self.mine[m]]
+        rank, _ = graph.ranks(attackers, [e for e in graph.ends if e in goals], self.left)
+        self.rank = [math.inf if r < 0 else r for r in rank.tolist()]
         self.slot = layout.roles.index(role)
 
-    def _ranks(self) -> list[float]:
-        """Plies of the role's fastest forced win from each position (inf: none)."""
-        n = len(self.names)
-        pred: list[list[int]] = [[] for _ in range(n)]
-        for s, targets in enumerate(self.succ):
-            if self.end[s] is None:
-                for t in targets:
-                    pred[t].append(s)
-        rank = [math.inf] * n
-        frontier = [s for s in range(n) if self.goal[s]]
-        for s in frontier:
-            rank[s] = 0
-        attacks = [self.mine[m] for m in self.mover]
-        return rank_by_levels(rank, frontier, pred, attacks, [len(t) for t in self.succ],
-                              lambda s: rank[s] != math.inf, self.left)
-
     def cell(self, s: int) -> tuple[int, int]:
-        numbers = [int(a) for a in self.names[s][2:-1].split(",")]
+        graph = self.graph
+        if graph.numbering is not None:
+            numbers = graph.numbering.arguments(int(graph.reps[s]))
+        else:
+            numbers = [a.number for a in graph.symbol(s).arguments]
         return numbers[1 + 2 * self.slot], numbers[2 + 2 * self.slot]
 
     def wins(self, s: int, left: int) -> bool:
         return self.rank[s] <= left
+
+    def distances(self, distance: dict) -> np.ndarray:
+        """The steps from the role's cell to a goal (``distance``: by cell) of every position."""
+        if getattr(self, "_distances", None) is None:
+            self._distances = np.array([distance.get(self.cell(s), math.inf) for s in range(self.n)])
+        return self._distances
+
+    def edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every move as (position, position after it), grouped by position."""
+        return self._sources, self._targets
 
 
 def measure_metrics(board: Board, role: str, start: Position, horizon: int | None = None,
@@ -209,9 +256,16 @@ def measure_metrics(board: Board, role: str, start: Position, horizon: int | Non
             here = distance.get(graph.cell(s), math.inf)
             greedy += not any(distance.get(graph.cell(t), math.inf) < here for t in succ[s] if rank[t] == rank[s] - 1)
     share = (lambda a, b: a / b if b else 0.0)
+    beeline = None
+    if not beeline_unsupported(board):
+        try:
+            beeline = not check_beeline(board, role, start, left, graph.graph.named_moves()).holds
+        except LimitError:
+            beeline = None
     return Metrics(int(top), share(forced, len(turns)), share(keep, moves), _dead_ends(graph),
                    None if distance is None else share(greedy, len(turns)), _random_win(graph),
-                   _lines(graph, optimal), len(graph.names))
+                   _lines(graph, optimal), graph.n,
+                   *(careful_win(graph, distance, k) for k in LOOKAHEAD.values()), beeline)
 
 
 def _optimal_positions(graph: SolvedGraph) -> list[int]:
@@ -257,17 +311,50 @@ def _dead_ends(graph: SolvedGraph) -> float:
 
 def _random_win(graph: SolvedGraph) -> float:
     """V_k(s): the role wins within k plies moving at random, the others minimising."""
-    n = len(graph.names)
-    goal, end, succ, mover, mine = graph.goal, graph.end, graph.succ, graph.mover, graph.mine
-    value = [1.0 if goal[s] else 0.0 for s in range(n)]
-    live = [s for s in range(n) if end[s] is None and succ[s]]
+    return _player_win(graph, *graph.edges())
+
+
+def careful_win(graph: SolvedGraph, distance: dict | None, k: int) -> float:
+    """The win probability within the plies left of the careful greedy player that sees the
+    danger ``k`` plies ahead (module docstring), the others minimising; ``distance``: walking
+    steps from each cell to the nearest goal cell (None: every move is as near)."""
+    sources, targets = graph.edges()
+    mine = np.array([graph.mine[m] for m in graph.mover], dtype=bool)
+    others = [m for m in range(len(graph.mine)) if not graph.mine[m]]
+    doom, _ = graph.graph.ranks(others, [e for e in graph.graph.ends if e not in graph.goals], k)
+    safe = doom[targets] < 0
+    near = np.zeros(len(targets)) if distance is None else graph.distances(distance)[targets]
+    keep = np.ones(len(sources), dtype=bool)
+    at = mine[sources]
+    # at each of the role's positions: the safe moves if any, and among them the nearest
+    rank = np.where(safe, near, near + 1e9)
+    best = np.full(graph.n, np.inf)
+    np.minimum.at(best, sources[at], rank[at])
+    keep[at] = rank[at] == best[sources[at]]
+    return _player_win(graph, sources[keep], targets[keep])
+
+
+def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) -> float:
+    """The role's win probability within the plies left when at its turns it picks uniformly
+    among its moves in (``sources``, ``targets``), and at the others' the move that makes it
+    smallest (a Markov decision process solved backwards over the plies)."""
+    n = graph.n
+    goal = np.array(graph.goal, dtype=bool)
+    live = np.array([e is None for e in graph.end], dtype=bool)
+    mine = np.array([graph.mine[m] for m in graph.mover], dtype=bool)
+    use = live[sources]
+    sources, targets = sources[use], targets[use]
+    counts = np.bincount(sources, minlength=n)
+    mine_edge = mine[sources]
+    value = goal.astype(float)
     for _ in range(graph.left):
-        new = list(value)
-        for s in live:
-            after = [value[t] for t in succ[s]]
-            new[s] = sum(after) / len(after) if mine[mover[s]] else min(after)
-        value = new
-    return value[graph.start]
+        after = value[targets]
+        mean = np.bincount(sources[mine_edge], weights=after[mine_edge], minlength=n)
+        least = np.full(n, np.inf)
+        np.minimum.at(least, sources[~mine_edge], after[~mine_edge])
+        new = np.where(mine, mean / np.maximum(counts, 1), least)
+        value = np.where(goal, 1.0, np.where(counts > 0, new, 0.0))
+    return float(value[graph.start])
 
 
 def _goal_distance(board: Board, role: str) -> dict | None:

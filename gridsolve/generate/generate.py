@@ -29,18 +29,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from .difficulty import Difficulty, measure
 from ..errors import GridsolveError, LimitError, QueryError
 from ..analysis.ends import beeline_unsupported, goal_ends
 from .genprogram import Structure, game_size, proposal_program, requirement_races
 from .genspec import GameSpec, Requirement, game_spec, kindred_rule_sets
 from ..language.model import GoodLevel
-from ..analysis.metrics import DIFFICULTY, METRICS, Metrics
+from ..analysis.metrics import DIFFICULTY, METRICS, Metrics, why_difficulty
 from .genspec import range_text
 from .judge import (LOST_TOO_FAST, LOST_TOO_SLOWLY, NO_START, NO_WIN, SURVIVES, TOO_FAST, TOO_SLOW, TRIVIAL,
-                    Verdict, judge, ranks_every_start, start_graph, start_ranks_of)
+                    Verdict, judge, ranks_every_start, start_graph)
 from .lengthen import Lengthening
-from .mutation import Elites, difference, mutation
+from .layoutjudge import layout_judge
+from .starts import JudgedStarts
+from .mutation import Elites, Mutation, difference, mutation
+from .quick import QuickLayouts
 from .fresh import connected_walls, open_goals
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
@@ -264,9 +269,11 @@ class Run:
         program, parts = proposal_program(self.spec, self.req, self.structure,
                                           self.races if self.method == "asp" else None,
                                           chase=not self.every_start, blind=not self.every_start)
+        structure = self.structure
         return _Search(Proposer(program, parts, seed, walks=self.every_start), self.spec, self.req,
-                       self.every_start, seed, apart(self.structure, self.spec), self.structure.symmetry,
-                       self.structure.walls, any(kind == "mark" for kind, _, _ in self.structure.keep))
+                       self.every_start, seed, apart(structure, self.spec), structure.symmetry,
+                       structure.walls, any(kind == "mark" for kind, _, _ in structure.keep),
+                       plain=structure.symmetry is None and not structure.sealed_ok and not structure.keep)
 
     def report(self) -> "Report":
         """An empty report of this run."""
@@ -429,7 +436,8 @@ class _Search:
                           # proposals delayed its first level (--plies 12.., seed 1: 24.5 s -> 64 s)
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
-                 apart: int, symmetry: str | None = None, walls: tuple = (0, 0), kept_marks: bool = False):
+                 apart: int, symmetry: str | None = None, walls: tuple = (0, 0), kept_marks: bool = False,
+                 plain: bool = False):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
         self.apart, self.symmetry, self.walls = apart, symmetry, walls
         self.low = 0 if req.kind == RequireKind.SURVIVE else req.plies[0]   # start_ranks: 0 for every surviving start
@@ -452,6 +460,9 @@ class _Search:
         self.lengthening = (Lengthening(self.random) if self.surveyed and every_start
                             and self.low > self.LENGTHEN_ABOVE else None)
         self.lengthening_step = False       # the layout being ranked is a step of the lengthening walk
+        self.fast = None                    # the layouts' starts judged in C (False: not served here)
+        self.quick = (QuickLayouts(self.random, spec, self.edges, walls, apart)    # layouts made in Python
+                      if plain and self.surveyed and every_start and self.open_goals else None)
 
     def next(self, deadline: float | None, path: Path, title: str):
         """(board, layout, verdict) for the next candidate; None when no layout is left;
@@ -478,21 +489,22 @@ class _Search:
 
     def _rank(self, board, layout: Layout) -> None:
         """Rank every start of a new layout; the ones the search may offer become ``current``."""
-        graph = start_graph(board, self.spec, self.req)
-        ranks = start_ranks_of(graph, board, self.req)
-        self._count(ranks)
         floor = max(1, self.low - self.BELOW)
         if self.lengthening is not None:
             floor = min(floor, self.lengthening.floor())
-        survey = graph.survey(floor, self.req.plies[1], self.req.left(board)) if self.surveyed else None
+        band = (floor, self.req.plies[1]) if self.surveyed else None
+        starts = self._judged(board, layout, band)
+        survey = starts.survey
+        ranks = starts.within(self.req, self.req.left(board))
+        self._count(ranks)
         if self.lengthening is not None:
             self.lengthening.ranked(layout, survey, self.lengthening_step)
             self.stats.climbed = self.lengthening.longest or None
         if survey is not None:
-            offered = {tuple(sorted(zip(board.rules.roles, s.placed))): s.rank for s in survey
-                       if not s.trivial and s.rank >= self.low}
+            picked = survey.chosen[~survey.trivial & (survey.rank >= self.low)]
         else:
-            offered = {p: r for p, r in ranks.items() if r >= self.low}
+            picked = np.flatnonzero(ranks >= self.low)
+        offered = {starts.key(k): int(ranks[k]) for k in picked.tolist()}
         score = self._score(ranks, survey, offered)
         if offered and self.req.kind != RequireKind.SURVIVE:
             top = max(offered.values())
@@ -504,6 +516,16 @@ class _Search:
             offered = {}                    # a step may come near a written board: not a board of its own
         self.current = (board, layout, offered, score)
         self.judged_here = 0
+
+    def _judged(self, board, layout: Layout, band: tuple | None) -> JudgedStarts:
+        """Every start of ``layout`` ranked (and the band's played out): in C where
+        :func:`~gridsolve.generate.layoutjudge.layout_judge` serves, else on the game graph."""
+        if self.fast is None:
+            self.fast = layout_judge(board, self.spec, self.req) or False
+        if self.fast:
+            return self.fast.judge(layout.north, layout.east, dict(layout.marks), self.req.left(board), band)
+        graph = start_graph(board, self.spec, self.req)
+        return graph.judged(band, self.req.left(board))
 
     def _stepped(self, layout: Layout, offered: dict) -> dict:
         """A step of the walk ranked: kept when the layout offers a start; the starts offered
@@ -518,19 +540,21 @@ class _Search:
             return {}
         return offered
 
-    def _score(self, ranks: dict, survey, offered: dict) -> tuple:
+    def _score(self, ranks: np.ndarray, survey, offered: dict) -> tuple:
         """The graded score of a layout (higher is nearer the request): the best rank offered,
         then, where starts must not be trivial, the longest non-trivial start a little short of
         the band (a stepping stone: mutations lengthen it), how near the starts come to being
         non-trivial (the smallest share of a start's shortest paths that win, negated, and how
-        many starts have at most half of their paths winning), then the best rank of any start."""
-        top = max(ranks.values(), default=0)
+        many starts have at most half of their paths winning), then the best rank of any start
+        (``ranks``: -1 where a start is not in reach)."""
+        top = max(int(ranks.max(initial=0)), 0)
+        best = max(offered.values(), default=0)
         if survey is None:
-            return (max(offered.values(), default=0), top)
-        shares = [s.winning_share for s in survey if s.paths > 1]
-        short = max((s.rank for s in survey if not s.trivial and s.rank < self.low), default=0)
-        return (max(offered.values(), default=0), short, -min(shares, default=1.0),
-                sum(share <= 0.5 for share in shares), top)
+            return (best, top)
+        several = survey.paths > 1
+        shares = survey.winning[several] / survey.paths[several]
+        short = survey.rank[~survey.trivial & (survey.rank < self.low)]
+        return (best, int(short.max(initial=0)), -float(shares.min(initial=1.0)), int((shares <= 0.5).sum()), top)
 
     def _place(self, deadline, path: Path, title: str):
         """Place the pieces on the current walls: a judged candidate, or the walls' rejection."""
@@ -576,20 +600,24 @@ class _Search:
             return min(abs(x - hx) + abs(y - hy) for h, (hx, hy) in cells.items() if h in hunters)
         return sorted(left, key=lambda p: (written[left[p]], distance(p), -left[p], p))[:self.CHASED]
 
-    def _count(self, ranks: dict) -> None:
-        """Statistics of one layout's ranked placements (ranks: placement -> plies, up to the band's top)."""
+    def _count(self, ranks: np.ndarray) -> None:
+        """Statistics of one layout's ranked placements (ranks: the plies of each, up to the
+        band's top; -1 for the others)."""
         stats = self.stats
         stats.layouts += 1
-        band = [r for r in ranks.values() if r >= self.low]
+        band = int((ranks >= self.low).sum())
         stats.in_band += bool(band)
-        stats.band_starts += len(band)
-        if self.req.kind != RequireKind.SURVIVE:
-            stats.seen(max(ranks.values(), default=None))
+        stats.band_starts += band
+        if self.req.kind != RequireKind.SURVIVE and (ranks >= 0).any():
+            stats.seen(int(ranks.max()))
 
     def _leave(self, layout: Layout) -> None:
         """Done with these walls and marks: never propose them again."""
         self.current = None
-        self.proposer.forbid(same_walls(layout, self.spec.template.width, self.spec.template.height))
+        if self.quick is not None:
+            self.quick.seen.add((layout.north, layout.east, layout.marks))
+        else:
+            self.proposer.forbid(same_walls(layout, self.spec.template.width, self.spec.template.height))
 
     def _accepted(self, layout: Layout) -> None:
         """A board is written on this layout: every later board of the run differs from it on at
@@ -599,6 +627,8 @@ class _Search:
         self.proposer.keep_apart(layout, self.apart)
         self.elites.drop_near(layout, self.apart)
         self.written.append(layout)
+        if self.quick is not None:
+            self.quick.written.append(layout)
         self.unwalked = None
         if self.every_start and self.stats.layouts - self.found_at >= self.WALK_AFTER:
             self.walk = [layout, layout, 0]
@@ -607,6 +637,7 @@ class _Search:
         self.found_at = self.stats.layouts
 
     def _propose(self, deadline) -> Layout | None:
+        _seconds(deadline)                  # ProposalTimeout once the time is up
         self.walking = self.lengthening_step = False
         if self.walk is None and self.unwalked is not None and self.stats.layouts - self.found_at >= self.WALK_AFTER:
             self.walk, self.unwalked = [self.unwalked, self.unwalked, 0], None   # the next one is not as quick
@@ -615,7 +646,7 @@ class _Search:
             board = self.spec.template
 
             def propose(keep, free, marks, flip):
-                return self.proposer.propose(_seconds(deadline), keep, free, marks, flip=flip, apart=False)
+                return self._mutated(deadline, keep, Mutation(flip, free, marks), apart=False)
             layout = self.lengthening.step(propose, self.edges, self.symmetry, board.width, board.height,
                                            bool(self.spec.marks), self.TRIES)
             if layout is not None:
@@ -634,7 +665,7 @@ class _Search:
                     break
                 change = mutation(self.random, self.edges, self.symmetry, board.width, board.height,
                                   bool(self.spec.marks))
-                layout = self.proposer.propose(_seconds(deadline), parent, change.free, change.marks, flip=change.flip)
+                layout = self._mutated(deadline, parent, change)
                 if layout is not None:
                     return layout
         if self.surveyed:
@@ -647,6 +678,14 @@ class _Search:
                 return layout
         return self.proposer.propose(_seconds(deadline))
 
+    def _mutated(self, deadline, parent: Layout, change: Mutation, apart: bool = True) -> Layout | None:
+        """``change`` applied to ``parent``: by :class:`~gridsolve.generate.quick.QuickLayouts`
+        where it serves, else by the proposer (None: refused)."""
+        if self.quick is not None:
+            return self.quick.mutated(parent, change, apart)
+        return self.proposer.propose(_seconds(deadline), parent, change.free, change.marks, flip=change.flip,
+                                     apart=apart)
+
     def _walk_step(self, deadline) -> Layout | None:
         """The walk's next layout: one more wall toggled where the reached layout still equals
         the written one (None: the proposer refused TRIES of them; the walk counts a failure)."""
@@ -655,7 +694,7 @@ class _Search:
         same = [e for e in self.edges if _has_wall(here, e) == _has_wall(origin, e)]
         for _ in range(self.TRIES):
             change = mutation(self.random, same, self.symmetry, board.width, board.height, False, most=1)
-            layout = self.proposer.propose(_seconds(deadline), here, change.free, True, flip=change.flip, apart=False)
+            layout = self._mutated(deadline, here, change, apart=False)
             if layout is not None:
                 return layout
         self.walk[2] += 1
@@ -670,9 +709,15 @@ class _Search:
         of that count that keep the board connected (:func:`~gridsolve.generate.fresh.connected_walls`),
         all kept but a tenth of the edges; with ``open_goals``, the goal marks on random cells
         open on every side (:func:`~gridsolve.generate.fresh.open_goals`), else the marks left to
-        clingo (None: the proposer refused TRIES of them)."""
+        clingo (None: the proposer refused TRIES of them).  With :class:`QuickLayouts`, the
+        layout is made in Python, every edge kept."""
         low, high = self.walls
         for _ in range(self.TRIES):
+            if self.quick is not None:
+                layout = self.quick.fresh()
+                if layout is not None:
+                    return layout
+                continue
             count = self.random.randint(low, (low + high) // 2)
             marks, around = open_goals(self.random, self.spec) if self.open_goals else ((), frozenset())
             walls = connected_walls(self.random, self.edges, count, around)
@@ -962,6 +1007,7 @@ def _header(request: Request, spec: GameSpec, req: Requirement, index: int, diff
         lines.append(f"Good-level test: {req.test()}.")
     if metrics is not None:
         lines.append(f"Difficulty {metrics.describe()}.")
+        lines.append(f"Why {metrics.difficulty}: {why_difficulty(metrics)}.")
     if difficulty is not None:
         lines.append(f"Along the principal line: {difficulty.describe(spec.role)}.")
     lines.append("The expect block holds the measured values; `gridsolve verify` re-checks them.")

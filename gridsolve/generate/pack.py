@@ -1,21 +1,22 @@
 """A pack of generated levels: the levels ordered from the easiest to the hardest, an index
 (PREFIX-index.md: one table of their metrics) and the difficulty curve (PREFIX-curve.svg).
 
-The order: by the random player's win probability, highest first (where the metrics are
-measured); else by the share of the role's moves along the principal line that keep the win,
-highest first; else as written.  The curve draws, for each level of the pack in that order,
-the plies of its forced win (bars) and its difficulty (a line: -log10 of the random player's
-win probability, or the share of losing moves along the line), in the style of
-:mod:`gridsolve.svg`.
+The order: by the difficulty label (easy, medium, hard), then by how often the careful greedy
+players lose it (``greedy_win`` and ``lookahead_win``, gridsolve/analysis/metrics.py; where the
+metrics are measured); else by the share of the role's moves along the principal line that
+lose the win; else as written.  The curve draws, for each level of the pack in that order,
+the plies of its forced win (bars) and its hardness (a line: the label, 0 to 2, plus the
+careful greedy players' mean loss probability; or the share of losing moves along the line),
+in the style of :mod:`gridsolve.svg`.
 """
 from __future__ import annotations
 
-import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..svg import ROLE_COLOURS, SVG_NS, sub_element
 from .levelfile import scalar, write_new
+from ..analysis.metrics import DIFFICULTY
 
 WIDTH, HEIGHT, MARGIN = 520, 260, 48
 
@@ -23,7 +24,8 @@ WIDTH, HEIGHT, MARGIN = 520, 260, 48
 def hardness(board) -> float:
     """How hard a written level is, for ordering a pack (higher: harder)."""
     if board.metrics is not None:
-        return -math.log10(max(board.metrics.random_win, 1e-12))
+        metrics = board.metrics
+        return DIFFICULTY.index(metrics.difficulty) + 1 - (metrics.greedy_win + metrics.lookahead_win) / 2
     if board.difficulty is not None:
         return board.difficulty.losing_share
     return 0.0
@@ -85,7 +87,7 @@ def curve_svg(boards: list, title: str) -> str:
         for point in points:
             cx, cy = point.split(",")
             sub_element(svg, "circle", cx=cx, cy=cy, r="3.5", fill=ROLE_COLOURS[1])
-    measure = ("-log10 of the random player's win probability" if any(b.metrics for b in boards)
+    measure = ("label 0-2 plus the careful players' loss probability" if any(b.metrics for b in boards)
                else "share of losing moves along the line")
     sub_element(svg, "text", f"bars: plies of the forced win; line: difficulty ({measure}); levels easiest first",
          x=str(left), y=str(HEIGHT - 10), fill="#444")

@@ -92,6 +92,9 @@ class Proposer:
         self._atoms = [(sym, atom.literal) for name, arity in (("wall", 3), ("at", 3), ("mark", 3))
                        for atom in self.ctl.symbolic_atoms.by_signature(name, arity) for sym in [atom.symbol]]
         self._literal = dict(self._atoms)
+        # each atom read once: (name, first argument's name, (x, y), literal)
+        self._decoded = [(sym.name, sym.arguments[0].name, (sym.arguments[1].number, sym.arguments[2].number), literal)
+                         for sym, literal in self._atoms]
         self._forbidden = 0
         self._walks = walks               # keep_apart's constraints can be switched off (propose's apart)
         self._apart = False               # ... and they exist (they hold while apart_on is true)
@@ -180,15 +183,13 @@ class Proposer:
         edges), and (``marks``) its marks."""
         marked = {(m, cell) for m, cells in layout.marks for cell in cells}
         out = []
-        for sym, literal in self._atoms:
-            args = sym.arguments
-            if sym.name == "wall":
-                kind, cell = args[0].name, (args[1].number, args[2].number)
-                if (kind, *cell) in free:
+        for name, first, cell, literal in self._decoded:
+            if name == "wall":
+                if (first, *cell) in free:
                     continue
-                present = (cell in (layout.north if kind == "north" else layout.east)) != ((kind, *cell) in flip)
-            elif sym.name == "mark" and marks:
-                present = (args[0].name, (args[1].number, args[2].number)) in marked
+                present = (cell in (layout.north if first == "north" else layout.east)) != ((first, *cell) in flip)
+            elif name == "mark" and marks:
+                present = (first, cell) in marked
             else:
                 continue
             out.append(literal if present else -literal)
@@ -197,15 +198,15 @@ class Proposer:
     def _read(self, model: clingo.Model) -> Layout:
         walls = {kind: set() for kind in KINDS}
         pieces, marks = {}, {}
-        for sym, literal in self._atoms:
-            if not model.is_true(literal):
+        is_true = model.is_true
+        for name, first, cell, literal in self._decoded:
+            if not is_true(literal):
                 continue
-            args = sym.arguments
-            if sym.name == "wall":
-                walls[args[0].name].add((args[1].number, args[2].number))
-            elif sym.name == "at":
-                pieces[args[0].name] = (args[1].number, args[2].number)
+            if name == "wall":
+                walls[first].add(cell)
+            elif name == "at":
+                pieces[first] = cell
             else:
-                marks.setdefault(args[0].name, []).append((args[1].number, args[2].number))
+                marks.setdefault(first, []).append(cell)
         return Layout(frozenset(walls["north"]), frozenset(walls["east"]), tuple(sorted(pieces.items())),
                       tuple(sorted((m, tuple(sorted(c))) for m, c in marks.items())))

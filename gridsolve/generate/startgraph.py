@@ -24,42 +24,18 @@ from ..language.kinds import QueryKind, RequireKind
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.common.limits import Limits
+from ..solve.graph import rawmodel
 from ..solve.graph.racegraph import RaceGraph
 from ..solve.program.driver import race_limits
 from ..analysis.beeline import LOST, WON, BlindPlay, piece_cell, shortest_paths
 from .startplay import GraphPlay, OthersPlay
-from dataclasses import dataclass
 from ..analysis.ends import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
+from .starts import JudgedStarts, StartVerdict, Survey
 
-try:        # clingo's own C bindings: the positions are read without a Python object per argument
-    from clingo._internal import _ffi, _lib
-except ImportError:     # pragma: no cover - other clingo builds read them through the public API
-    _ffi = _lib = None
 
 START_LIMIT = 20_000       # at most this many placements of the pieces are ranked at once
 PATH_LIMIT = 16            # shortest paths of one start counted at most (more: counted as PATH_LIMIT)
-
-
-@dataclass(frozen=True)
-class StartVerdict:
-    """One start of a layout: where the pieces stand, the rank of its race (plies), the
-    shortest paths of the role to its goal (others frozen; at most PATH_LIMIT counted) and how
-    many of them win against every reply (0: walking the shortest way does not win, the start
-    is not trivial)."""
-
-    placed: tuple             # cells in role order
-    rank: int
-    paths: int
-    winning: int
-
-    @property
-    def trivial(self) -> bool:
-        return self.winning > 0
-
-    @property
-    def winning_share(self) -> float:
-        return self.winning / self.paths if self.paths else 0.0
 
 
 def _fields(graph: RaceGraph, count: int) -> np.ndarray:
@@ -80,9 +56,10 @@ def _fields(graph: RaceGraph, count: int) -> np.ndarray:
 def _numbers(reps: np.ndarray, count: int) -> np.ndarray:
     """The first ``count`` arguments of each position symbol in ``reps`` (raw clingo symbols of
     ``s(Side, X1, Y1, ...)`` terms), as an (n, count) array of numbers."""
-    if _lib is None:
+    if rawmodel.FAST is None:      # (clingo's C bindings read the positions without a Python object per argument)
         return np.array([[a.number for a in clingo.symbol.Symbol(rep).arguments[:count]] for rep in reps.tolist()],
                         dtype=np.int64).reshape(len(reps), count)
+    _ffi, _lib = rawmodel.FAST
     argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
     f_args, buffer = _lib.clingo_symbol_arguments, _ffi.buffer
     raw = bytearray()
@@ -187,6 +164,14 @@ class StartGraph:
             if rank >= 0:
                 out[tuple(sorted(zip(self.roles, placed)))] = rank
         return out
+
+    def judged(self, band: tuple | None, remaining: int):
+        """Every start's rank and, with ``band`` (low, high), its :meth:`survey`, as the C
+        judge gives them (:class:`~gridsolve.generate.layoutjudge.JudgedStarts`)."""
+        ranks = np.where(self.starts >= 0, self.rank[np.maximum(self.starts, 0)], -1).astype(np.int32)
+        found = self.survey(*band, remaining) if band is not None else None
+        survey = None if found is None else Survey.of(found, self.placements)
+        return JudgedStarts(self.placements, list(self.roles), ranks, survey)
 
     # - The beeline, played on the graph ---
 

@@ -70,10 +70,11 @@ STEPS = Object(doc="Step numbering as in the original game: the game ends when `
 
 # The difficulty metrics of a won level (gridsolve/analysis/metrics.py defines them; docs/generate.md).
 GRAPH_METRICS = ("plies", "forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win",
-                 "optimal_lines")
+                 "greedy_win", "lookahead_win", "optimal_lines")
 # line_safety: along the solver's principal line (defined for every game, simultaneous moves included)
 METRIC_NAMES = GRAPH_METRICS + ("line_safety",)
-SHARES = ("forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win", "line_safety")
+SHARES = ("forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win", "greedy_win", "lookahead_win",
+          "line_safety")
 
 INT_RANGE = Object(doc="A range of whole numbers: give min, max or both (both ends included).", fields={
     "min": Field(Int(0, doc="the smallest number that passes")),

@@ -1,7 +1,7 @@
 /* What the C kernels (raceskernel.c, knowingkernel.c) share: the hash of their transposition
  * tables, the arrays copied in from Python bytes, and a search that runs without the GIL and
  * takes it every check_every positions to call back into Python (the limits; a raised exception
- * aborts the search).  gridsolve/solve/native.py compiles a kernel with this header beside it. */
+ * aborts the search).  pyproject.toml lists it under each kernel's depends (an edit builds them again). */
 #ifndef GRIDSOLVE_KERNELCOMMON_H
 #define GRIDSOLVE_KERNELCOMMON_H
 #define PY_SSIZE_T_CLEAN

@@ -34,7 +34,8 @@ from ...errors import EncodingError
 from ...language.model import Board
 from .factored import FactoredGraph, PieceMoves, distinct
 from ..common.limits import LimitGuard
-from .rawmodel import FUNCTION_TAG, NUMBER_TAG, _ffi, _lib
+from . import rawmodel
+from .rawmodel import FUNCTION_TAG, NUMBER_TAG
 
 
 def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
@@ -45,12 +46,12 @@ def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
     an atom for its arguments."""
     positions, pairs = array("Q"), array("Q")
     mark = clingo.Function(MOVE_MARK)
-    if _lib is None:
+    if rawmodel.FAST is None:
         for atom in ctl.symbolic_atoms.by_signature("succ", 3):
             pairs.extend(a._rep for a in atom.symbol.arguments[:2])
         positions.extend(atom.symbol.arguments[0]._rep for atom in ctl.symbolic_atoms.by_signature("reach", 1))
         return positions, pairs
-    found = []
+    found, (_ffi, _lib) = [], rawmodel.FAST
 
     def on_model(model):
         show = _lib.clingo_show_type_atoms
@@ -83,10 +84,12 @@ def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
 def _first_numbers(reps: np.ndarray) -> np.ndarray:
     """The first argument of each function symbol in ``reps`` where it is a number, else -1."""
     out = np.empty(len(reps), dtype=np.int32)
-    if _lib is None:
+    if rawmodel.FAST is None:
         for i, rep in enumerate(reps.tolist()):
-            out[i] = clingo.symbol.Symbol(rep).arguments[0].number
+            first = clingo.symbol.Symbol(rep).arguments[0]
+            out[i] = first.number if first.type == clingo.SymbolType.Number else -1
         return out
+    _ffi, _lib = rawmodel.FAST
     argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
     f_args = _lib.clingo_symbol_arguments
     firsts = array("Q")

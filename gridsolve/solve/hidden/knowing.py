@@ -53,7 +53,7 @@ from ..common.limits import LimitGuard
 from ..common.answer import Answer, MoveValue, SolveStats
 from ..program.driver import format_move
 from ..common.limits import Limits
-from .knowingkernel import KnowingKernel, kernel_serves
+from .kernel import KnowingKernel, kernel_serves
 from ...language.kinds import QueryKind
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
@@ -105,7 +105,7 @@ class KnowingGame:
         else:
             self.roots = positions
             self.game, self.bumped = closed
-        self.kernel_arrays: dict = {}     # what the races in C read of the positions (knowingkernel)
+        self.kernel_arrays: dict = {}     # what the races in C read of the positions (kernel.py)
         self.redirected: dict | None = None     # {ply number: successor} where another game's plies were led elsewhere
         self._plies: dict = {}
         self._distance: dict = {}
@@ -334,7 +334,7 @@ class KnowingSolver:
         self.memo: dict = {}
         self._order: dict = {}
         self.nodes, self._reported = 0, 0.0
-        # the races in C where compiled (gridsolve/solve/hidden/knowingkernel.py; it computes the
+        # the races in C where compiled (gridsolve/solve/hidden/kernel.py; it computes the
         # bounds too, the same ranks as _bounds), else None
         self.kernel = KnowingKernel(self) if native and kernel_serves(self) else None
         if self.kernel is None:

@@ -1,6 +1,7 @@
 /* The robust search's threshold races in C: gridsolve/solve/hidden/knowing.py's KnowingSolver.forces,
- * the same search in the same order with the same bounds, on arrays (gridsolve/solve/hidden/knowingkernel.py
- * builds them from a KnowingSolver and compiles this file once per Python ABI, gridsolve/solve/bounded/native.py).
+ * the same search in the same order with the same bounds, on arrays (gridsolve/solve/hidden/kernel.py
+ * builds them from a KnowingSolver; pyproject.toml builds this file into an extension module that
+ * gridsolve/solve/bounded/native.py loads).
  *
  * Reads, per abstract position s (pieces, side, lost turns: the game without the role's knowledge):
  *   team[s] (the role's team moves), role_moves[s] (the role itself moves: its plies change

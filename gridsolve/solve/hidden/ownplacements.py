@@ -24,7 +24,7 @@ from ...language.secret import allowed_cells
 from ...language.kinds import QueryKind
 from ..common.limits import Limits
 from .knowing import KnowingGame, KnowingSolver, _abstract, _every_position, _search_limits, applies
-from .knowingkernel import plies_arrays
+from .kernel import plies_arrays
 
 
 @dataclass

