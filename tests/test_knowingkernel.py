@@ -116,6 +116,27 @@ def test_c_agrees_with_the_reference_at_the_step_limit(rule_book, seed):
                                     for m, s in want_moves.items()}, position
 
 
+@pytest.mark.slow
+def test_c_agrees_with_the_reference_at_forty_plies(rule_book):
+    """Random positions with random knowledge, and with none but the role's own cell (the
+    issue's hard starts are of that kind), answered for the whole game."""
+    rng = random.Random(32)
+    for index in range(8):
+        role = rng.choice(["p1", "p2"])
+        position = random_position(rule_book, rng, role)
+        if index % 2:
+            position = replace(position, free=frozenset(), found=frozenset(), lost=(0, 0))
+        got, moves, _, stats = _answer(rule_book, role, position, None, True)
+        assert stats.search_in == "C"
+        remaining = rule_book.rules.last_step - position.step
+        assert remaining >= 39
+        want, want_moves = _reference(rule_book, role, position, remaining)
+        assert got == want, position
+        assert {m[0]: {"value": m[1], "plies": m[2], "win": m[3], "survives": m[4], "doom_plies": m[5]}
+                for m in moves} == {m: {k: s[k] for k in ("value", "plies", "win", "survives", "doom_plies")}
+                                    for m, s in want_moves.items()}, position
+
+
 def test_the_time_limit_stops_the_c_search(rule_book):
     """The issue's hard start (p1 near the center, p2 far): stopped by the limit's check in C."""
     position = rule_book_position(rule_book, (4, 1), (2, 4))
@@ -125,3 +146,12 @@ def test_the_time_limit_stops_the_c_search(rule_book):
 
 def rule_book_position(board, p1, p2):
     return replace(initial_position(board), pieces=(("p1", p1), ("p2", p2)), side=0)
+
+
+def test_the_text_output_says_the_search_ran_in_c():
+    from click.testing import CliRunner
+    from gridsolve.cli import main
+    result = CliRunner().invoke(main, ["solve", str(RULE_BOOK), "--hidden", "--role", "p1"])
+    assert result.exit_code == 0, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert "by the robust search: " in last and last.endswith("searched with it (in C)")

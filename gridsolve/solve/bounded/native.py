@@ -40,11 +40,11 @@ def load(name: str, package: str = __package__):
     return _loaded[name]
 
 
-def why_not(name: str) -> str | None:
-    """Why the kernel ``name`` runs in Python: None where it loads (or was not asked for yet)."""
+def why_not(name: str, package: str = __package__) -> str | None:
+    """Why the kernel ``name`` (of ``package``) runs in Python: None where it loads."""
     if not enabled():
         return "GRIDSOLVE_NATIVE=0"
-    return _why_not.get(name) if load(name) is None else None
+    return _why_not.get(name) if load(name, package) is None else None
 
 
 class KernelRaces:
