@@ -51,6 +51,7 @@ from .fresh import connected_walls, open_goals
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
 from .jobs import generate_in_jobs, worker_seed
+from ..verify.cluster import workers_of
 from ..verify.parallel import TIMEOUT
 from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
@@ -91,6 +92,7 @@ class Request:
     difficulty: str | None = None   # --difficulty easy|medium|hard
     defaults: bool = True           # False (--no-defaults): ignore the rule set's good level
     jobs: int = 1                   # worker processes searching (1: the search runs in this process)
+    cluster: str | None = None      # a Dask scheduler's address: the searches run on its workers
 
 
 @dataclass
@@ -211,7 +213,8 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                          allow_sealed: bool = False, allow_trivial: bool = False, method: str = "auto",
                          timeout: float | None = None, force: bool = False, keep: str | None = None,
                          value: str | None = None, metrics: Sequence[tuple[str, str]] = (),
-                         difficulty: str | None = None, defaults: bool = True, jobs: int = 1) -> Request:
+                         difficulty: str | None = None, defaults: bool = True, jobs: int = 1,
+                         cluster: str | None = None) -> Request:
     """The request of ``gridsolve generate``'s options as typed: ``size`` WxH, ``walls``,
     ``plies`` and ``value`` ranges A..B, ``keep`` names separated by commas, ``metrics``
     (name, A..B) pairs; ``timeout`` None: the default budget (:data:`DEFAULT_TIMEOUT`), 0: no
@@ -226,7 +229,7 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                    keep=tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (),
                    timeout_given=timeout is not None, value=parse_range("--value", value),
                    metrics=tuple(parse_metric(n, t) for n, t in metrics), difficulty=difficulty,
-                   defaults=defaults, jobs=jobs)
+                   defaults=defaults, jobs=jobs, cluster=cluster)
 
 
 # - Generating ---
@@ -239,8 +242,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     asked, run = request, _setup(request)
     request = run.request
     check_free(run.paths + (pack_paths(run.paths[0]) if request.count > 1 else []), request.force)
-    if request.jobs > 1:
-        report = generate_in_jobs(run, [(asked, k) for k in range(1, request.jobs + 1)], search_candidates,
+    if request.jobs > 1 or request.cluster is not None:
+        searches = request.jobs if request.jobs > 1 or request.cluster is None else workers_of(request.cluster)
+        report = generate_in_jobs(run, [(asked, k) for k in range(1, searches + 1)], search_candidates,
                                   started, progress)
     else:
         report = _generate_here(run, started, progress)
