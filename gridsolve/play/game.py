@@ -24,9 +24,9 @@ from . import blind, placement
 from ..errors import LimitError, MemoryLimitError, QueryError
 from ..language.secret import hidden_marks, not_on, owner
 from ..solve.program.explore import Step, examine, move_parts, stop_scores
-from ..language.model import DELTA, Board, Cell
+from ..language.model import DELTA, OFF_BOARD, Board, Cell
 from ..language.position import Position, Query
-from ..render import draw_position
+from ..render import draw_position, puzzle_verdict
 from ..solve.dispatch.asker import Asker
 from ..solve.common.answer import Answer
 from ..solve.common.limits import Limits
@@ -40,6 +40,9 @@ class Outcome:
     end: str                      # the end condition's name, "timeout", "stuck" or "quit"
     scores: dict[str, int]
     plies: int
+
+
+UNDO = object()      # what a human's "undo" returns: take the last ply back
 
 
 def _cell(cell) -> str:
@@ -224,6 +227,7 @@ class Game:
             return Outcome("quit", {}, 0)
         rules = self.board.rules
         position, plies, before = start, 0, None
+        history: list[tuple[Position, int, Position | None]] = []     # for undo
         for role in rules.roles:
             self.stood[role].add(position.cell(role))
         self.say(self.draw(position))
@@ -238,12 +242,21 @@ class Game:
                 return self.finish(position, end, plies)
             movers = rules.turns[position.side]
             self.say("\n" + self.heading(position, before))
-            chosen = self.choose(position, movers, steps)
+            chosen = self.choose(position, movers, steps, bool(history))
             if chosen is None:
                 return Outcome("quit", {}, plies)
+            if chosen is UNDO:          # back to the last ply a human chose (the computer's replies too)
+                position, plies, before = history.pop()
+                self.say(f"Undone: back at step {position.step}.")
+                self.say(self.draw(position))
+                continue
+            if any(role in self.humans for role in movers):
+                history.append((position, plies, before))
             self.report(position, chosen, movers)
             before, position = position, chosen.position
             plies += 1
+            if rules.chasers:
+                self.report_chasers(before, position)
 
     def heading(self, position: Position, before: Position | None) -> str:
         rules = self.board.rules
@@ -266,8 +279,9 @@ class Game:
         movers = self.board.rules.turns[position.side]
         return sorted({move_parts(s.move, movers)[role] for s in steps})
 
-    def choose(self, position: Position, movers, steps: list[Step]) -> Step | None:
-        """The step the movers take: the solver's roles commit first, then the humans enter theirs."""
+    def choose(self, position: Position, movers, steps: list[Step], can_undo: bool = False):
+        """The step the movers take: the solver's roles commit first, then the humans enter theirs
+        (None: quit; :data:`UNDO`: a human asked to take the last ply back)."""
         solver_roles = [r for r in movers if r not in self.humans]
         planned = self.solver_moves(position, solver_roles) if solver_roles else {}
         picked = dict(planned)
@@ -279,11 +293,15 @@ class Game:
                 continue
             names = self.own_moves(position, role, steps)
             here = position.cell(role)
+            # where each move leads: by the board (a hidden obstacle is not given away); where gates
+            # are, by the rules (a closed gate keeps the piece in place)
+            ends = {move_parts(s.move, movers)[role]: s.position.cell(role) for s in steps} \
+                if len(movers) == 1 and self.board.has_gates else {n: target(self.board, here, n) for n in names}
             self.say(f"Available moves{'' if len(movers) == 1 else ' of ' + role}: "
-                     + ", ".join(f"{n} {_cell(target(self.board, here, n))}" for n in names))
-            move = self.read_move(position, role, names)
-            if move is None:
-                return None
+                     + ", ".join(f"{n} {_cell(ends[n])}" for n in names))
+            move = self.read_move(position, role, names, can_undo)
+            if move is None or move is UNDO:
+                return move
             picked[role] = move
         for role in solver_roles:
             self.say(f"{role} plays: {picked[role]}")
@@ -309,10 +327,11 @@ class Game:
         order_by = Query(doomed[0], QueryKind.SURVIVE, position) if doomed and alone else None
         self.thinker.think_ahead(asked, order_by)
 
-    def read_move(self, position: Position, role: str, names: list[str]) -> str | None:
+    def read_move(self, position: Position, role: str, names: list[str], can_undo: bool = False):
         prompt = "Enter move" if len(self.board.rules.turns[position.side]) == 1 else f"Enter {role}'s move"
         while True:
-            self.say(f"{prompt} (or hint, board, quit): ")
+            offer = can_undo and len(self.board.rules.roles) == 1     # (a puzzle; every game takes undo)
+            self.say(f"{prompt} (or hint, board, {'undo, ' if offer else ''}quit): ")
             try:
                 text = next(self.lines).strip()
             except StopIteration:
@@ -320,6 +339,11 @@ class Game:
                 return None
             if text == "quit":
                 return None
+            if text == "undo":
+                if can_undo:
+                    return UNDO
+                self.say("Nothing to undo yet.")
+                continue
             if text == "board":
                 self.say(self.draw(position, role))
                 continue
@@ -335,7 +359,11 @@ class Game:
         if hidden_marks(self.board, role):
             return self.blind_hint(position, role)
         answer = self.thinker.ask(role, QueryKind.VALUE, position)
-        self.say(f"  value for {role}: {answer.value} within {answer.remaining} plies")
+        within = "with no step limit" if self.board.rules.unlimited else f"within {answer.remaining} plies"
+        self.say(f"  value for {role}: {answer.value} {within}")
+        puzzle = puzzle_verdict(self.board, answer)
+        if puzzle:
+            self.say(f"  {puzzle}")
         for m in answer.moves:
             plies_text = "-" if m.plies is None else m.plies
             self.say(f"  {m.move:<14} value {m.value:>4}  plies {plies_text}")
@@ -404,6 +432,21 @@ class Game:
         doom = {m.move: m for m in self.thinker.ask(others[0], QueryKind.SURVIVE, position).moves}
         doomed = [doom[m.move] for m in best if m.move in doom and not doom[m.move].survives]
         return min(doomed, key=lambda m: (m.doom_plies, m.move)).move if doomed else None
+
+    def report_chasers(self, before: Position, after: Position) -> None:
+        """What the pieces moved by rule did this ply, and the gates; then the board."""
+        for piece in self.board.rules.chasers:
+            was, now = before.cell(piece), after.cell(piece)
+            if was == OFF_BOARD:
+                continue
+            if now == OFF_BOARD:
+                self.say(f"{piece} leaves the board (from {_cell(was)})")
+            elif now != was:
+                self.say(f"{piece} moves {_cell(was)} -> {_cell(now)}")
+        if before.gates_open != after.gates_open:
+            self.say(f"The gate{'s' if len(self.board.gate_north | self.board.gate_east) > 1 else ''} "
+                     f"{'open' if after.gates_open else 'close'}.")
+        self.say(self.draw(after))
 
     def report(self, position: Position, chosen: Step, movers) -> None:
         """What happened to each mover: moved, stayed, bumped (and found a hidden cell), collided."""

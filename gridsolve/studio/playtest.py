@@ -32,10 +32,10 @@ class _WebGame(Game):
 
     playtest: "Playtest"
 
-    def read_move(self, position: Position, role: str, names: list[str]):
+    def read_move(self, position: Position, role: str, names: list[str], can_undo: bool = False):
         self.playtest.waiting(position, {"kind": "move", "role": role, "moves": [
             {"move": n, "to": list(target(self.board, position.cell(role), n))} for n in names]}, role)
-        return super().read_move(position, role, names)
+        return super().read_move(position, role, names, can_undo)
 
     def read_placement(self, role: str, mark: str, count: int):
         self.playtest.waiting(None, {"kind": "placement", "role": role, "mark": mark, "count": count}, role)

@@ -202,7 +202,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
         try:
             answer = asker.ask(query, line_plies=1)
             measured = {"win": answer.win, "survive": answer.survives, "value": answer.value,
-                        "plies": answer.plies}
+                        "plies": answer.plies, "win_moves": answer.win_moves}
             summary = _summary(answer)
             details = {key: summary for key in measured}
             if any(x.key == "winning_first_moves" for _, x in solver_keys):

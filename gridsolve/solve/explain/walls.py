@@ -124,9 +124,11 @@ def solve_variant(board: Board, query: Query, wall: Wall, limits: Limits | None 
 
 
 def graph_supported(board: Board, query: Query) -> bool:
-    """Whether :class:`WallGraph` answers ``query``: a race-solver question, and no end that
-    depends on walls (``nearer`` measures distances along open steps)."""
-    return plan_query(board, query).mode is Mode.RACE and not any(e.when.nearer for e in board.rules.ends)
+    """Whether :class:`WallGraph` answers ``query``: a race-solver question, no end that
+    depends on walls (``nearer`` measures distances along open steps), and no pieces moved by
+    rule (a wall changes where a chaser steps, which the graph's moves by role do not follow)."""
+    return (plan_query(board, query).mode is Mode.RACE and not any(e.when.nearer for e in board.rules.ends)
+            and not board.rules.script)
 
 
 GRAPH_SHOW = "#show. #show e(S,S2) : edge(S,_,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
