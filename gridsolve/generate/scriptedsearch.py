@@ -319,7 +319,8 @@ def check_request(request, require) -> None:
     if require not in (None, RequireKind.WIN):
         raise QueryError(f"--require {require}: levels of a game whose other pieces move by rule are generated "
                          "for a win", "leave out --require, or ask --require win")
-    for option, given in (("--jobs", request.jobs > 1), ("--symmetry", request.symmetry is not None),
+    for option, given in (("--jobs", request.jobs > 1), ("--cluster", request.cluster is not None),
+                          ("--symmetry", request.symmetry is not None),
                           ("--keep", bool(request.keep)), ("--horizon", request.horizon is not None),
                           ("--method", request.method not in ("auto", "loop"))):
         if given:

@@ -26,7 +26,7 @@ from ..language.secret import hidden_marks, not_on, owner
 from ..solve.program.explore import Step, examine, move_parts, stop_scores
 from ..language.model import DELTA, OFF_BOARD, Board, Cell
 from ..language.position import Position, Query
-from ..render import draw_position, puzzle_verdict, verdict
+from ..render import draw_position, puzzle_verdict
 from ..solve.dispatch.asker import Asker
 from ..solve.common.answer import Answer
 from ..solve.common.limits import Limits
@@ -80,11 +80,11 @@ class Thinker:
     computed, which is all the game uses.  While a human chooses a move, the computer's next
     questions are asked ahead in the background (:mod:`gridsolve.play.thinkahead`)."""
 
-    def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None]):
+    def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None], limits: Limits | None = None):
         self.board, self.horizon, self.say = board, horizon, say
         self.horizons: dict[tuple[str, str], int | None] = {}
         self.stopped: LimitError | None = None     # why the last question did not fit
-        self.asker = Asker(board)
+        self.asker = Asker(board, limits=limits)
         self.ahead = ThinkAhead(self.asker)
 
     def _solve(self, query: Query, limits: Limits | None = None) -> Answer:
@@ -135,7 +135,8 @@ class Thinker:
     def _within_budget(self, role: str, kind: str, position: Position, horizon: int | None) -> Answer | None:
         started = time.perf_counter()
         try:
-            answer = self._solve(Query(role, kind, position, horizon), Limits(seconds=SECONDS_PER_MOVE / 4))
+            answer = self._solve(Query(role, kind, position, horizon),
+                                 replace(self.asker.limits, seconds=SECONDS_PER_MOVE / 4))
         except LimitError as exc:
             self.stopped = exc
             return None
@@ -146,13 +147,14 @@ class Game:
     """One game in the terminal, from a start position to its end."""
 
     def __init__(self, board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
-                 horizon: int | None = None, seed: int = 1, clear: Callable[[], None] | None = None):
+                 horizon: int | None = None, seed: int = 1, clear: Callable[[], None] | None = None,
+                 limits: Limits | None = None):
         rules = board.rules
         for role in sorted(humans):
             if role not in rules.roles:
                 raise QueryError(f"--as {role}: unknown role", f"roles are: {', '.join(rules.roles)}")
         self.board, self.humans, self.lines, self.say = board, humans, lines, say
-        self.thinker = Thinker(board, horizon, say)
+        self.thinker = Thinker(board, horizon, say, limits)
         self.found: dict[str, set[Cell]] = {role: set() for role in rules.roles}
         self.stood: dict[str, set[Cell]] = {role: set() for role in rules.roles}
         self.rng, self.clear = random.Random(seed), clear
@@ -243,12 +245,13 @@ class Game:
             chosen = self.choose(position, movers, steps, bool(history))
             if chosen is None:
                 return Outcome("quit", {}, plies)
-            if chosen is UNDO:
+            if chosen is UNDO:          # back to the last ply a human chose (the computer's replies too)
                 position, plies, before = history.pop()
                 self.say(f"Undone: back at step {position.step}.")
                 self.say(self.draw(position))
                 continue
-            history.append((position, plies, before))
+            if any(role in self.humans for role in movers):
+                history.append((position, plies, before))
             self.report(position, chosen, movers)
             before, position = position, chosen.position
             plies += 1
@@ -290,8 +293,10 @@ class Game:
                 continue
             names = self.own_moves(position, role, steps)
             here = position.cell(role)
-            ends = {move_parts(s.move, movers)[role]: s.position.cell(role) for s in steps} if len(movers) == 1 \
-                else {n: target(self.board, here, n) for n in names}
+            # where each move leads: by the board (a hidden obstacle is not given away); where gates
+            # are, by the rules (a closed gate keeps the piece in place)
+            ends = {move_parts(s.move, movers)[role]: s.position.cell(role) for s in steps} \
+                if len(movers) == 1 and self.board.has_gates else {n: target(self.board, here, n) for n in names}
             self.say(f"Available moves{'' if len(movers) == 1 else ' of ' + role}: "
                      + ", ".join(f"{n} {_cell(ends[n])}" for n in names))
             move = self.read_move(position, role, names, can_undo)
@@ -325,7 +330,8 @@ class Game:
     def read_move(self, position: Position, role: str, names: list[str], can_undo: bool = False):
         prompt = "Enter move" if len(self.board.rules.turns[position.side]) == 1 else f"Enter {role}'s move"
         while True:
-            self.say(f"{prompt} (or hint, board, {'undo, ' if can_undo else ''}quit): ")
+            offer = can_undo and len(self.board.rules.roles) == 1     # (a puzzle; every game takes undo)
+            self.say(f"{prompt} (or hint, board, {'undo, ' if offer else ''}quit): ")
             try:
                 text = next(self.lines).strip()
             except StopIteration:
@@ -353,7 +359,8 @@ class Game:
         if hidden_marks(self.board, role):
             return self.blind_hint(position, role)
         answer = self.thinker.ask(role, QueryKind.VALUE, position)
-        self.say(f"  {verdict(answer, self.board.rules.unlimited)}")
+        within = "with no step limit" if self.board.rules.unlimited else f"within {answer.remaining} plies"
+        self.say(f"  value for {role}: {answer.value} {within}")
         puzzle = puzzle_verdict(self.board, answer)
         if puzzle:
             self.say(f"  {puzzle}")
@@ -370,8 +377,9 @@ class Game:
         wins against (with the plies and the sample it was computed on), and whether it walks
         into an obstacle found."""
         known = self.knowledge(role)
-        robust = blind.robust_answer(self.board, role, position, known)
-        won, solved, total = blind.shares(self.board, role, position, known, self.rng)
+        limits = self.thinker.asker.limits
+        robust = blind.robust_answer(self.board, role, position, known, limits=limits)
+        won, solved, total = blind.shares(self.board, role, position, known, self.rng, limits)
         plies = blind.share_plies(self.board, role, position)
         bumps = blind.found_bumps(self.board, role, position, known)
         state = "a robust win" if robust.win and robust.plies is not None else \
@@ -399,7 +407,8 @@ class Game:
             if role in out:
                 continue
             if hidden_marks(self.board, role):
-                choice = blind.choose(self.board, role, position, self.knowledge(role), self.rng)
+                choice = blind.choose(self.board, role, position, self.knowledge(role), self.rng,
+                                      self.thinker.asker.limits)
                 self.say(f"({role} decides from what it knows: {choice.why})")
                 out[role] = choice.move
                 continue
@@ -492,7 +501,8 @@ class Game:
 
 def play(board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
          start: Position, horizon: int | None = None, seed: int = 1,
-         clear: Callable[[], None] | None = None) -> Outcome:
+         clear: Callable[[], None] | None = None, limits: Limits | None = None) -> Outcome:
     """Run one game from ``start``; roles in ``humans`` read their moves (and secret cells) from
-    ``lines``; ``seed`` drives the computer's placements and samples; ``clear`` clears the screen."""
-    return Game(board, humans, lines, say, horizon, seed, clear).run(start)
+    ``lines``; ``seed`` drives the computer's placements and samples; ``clear`` clears the screen;
+    ``limits`` bound every question the solver is asked."""
+    return Game(board, humans, lines, say, horizon, seed, clear, limits).run(start)
