@@ -31,10 +31,10 @@ class _WebGame(Game):
 
     playtest: "Playtest"
 
-    def read_move(self, position: Position, role: str, names: list[str]):
-        self.playtest.waiting(position, {"kind": "move", "role": role, "moves": [
+    def read_move(self, position: Position, role: str, names: list[str], can_undo: bool = False):
+        self.playtest.waiting(position, {"kind": "move", "role": role, "can_undo": can_undo, "moves": [
             {"move": n, "to": list(target(self.board, position.cell(role), n))} for n in names]}, role)
-        return super().read_move(position, role, names)
+        return super().read_move(position, role, names, can_undo)
 
     def read_placement(self, role: str, mark: str, count: int):
         self.playtest.waiting(None, {"kind": "placement", "role": role, "mark": mark, "count": count}, role)
