@@ -89,3 +89,24 @@ def test_plain_clingo_solves_the_compiled_program_to_the_same_answer():
     shown = []
     ctl.solve(on_model=lambda m: shown.extend(str(s) for s in m.symbols(shown=True)))
     assert "win(0,at)" in shown and "plies(0,at,10)" in shown
+
+
+def test_mistakes_in_scripts_and_gates_are_clear_errors(tmp_path):
+    cases = {
+        "rules:\n  use: mummy-maze-classic\n  after_ply:\n    - remove: {piece: mummy, by: [mummy]}\n":
+            "3: after_ply: remove: 'mummy' removes itself. List the other pieces under by.",
+        "rules:\n  use: mummy-maze-classic\n  after_ply:\n    - step: [mummy]\n      stop: {reaches: {explorer: exit}}\n":
+            "3: after_ply: an action gives stop, step. Give exactly one of key, stop, step, remove (or repeat with do).",
+        "rules:\n  use: mummy-maze-classic\n  after_ply:\n    - step: [explorer]\n":
+            "3: after_ply: step: unknown chaser 'explorer'. Chasers are: mummy, mummy2, scorpion.",
+        "rules: mummy-maze-2007\ngates: {north: [[1, 1]]}\n":
+            "gates: the board has gates, but the rules 'mummy-maze-2007' have none. Use rules that declare "
+            "gate: {key: MARK}.",
+    }
+    for head, message in cases.items():
+        path = tmp_path / "bad.yaml"
+        path.write_text(head + "size: [3, 3]\npieces: {explorer: [1, 1], mummy: [3, 3]}\nmarks: {exit: [[3, 1]]}\n",
+                        encoding="utf-8")
+        result = run("solve", path)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith(f"Error: {path}:") and message in result.stderr, result.stderr

@@ -281,9 +281,9 @@ def _build_chasers(merged: dict, roles, origin: _Origin) -> dict:
     for name, spec in (merged.get("chasers") or {}).items():
         if name in roles:
             origin.fail("chasers", f"chasers: '{name}' is a role", "a chaser is a piece no role moves")
-        if spec["target"] not in roles and spec["target"] not in (merged.get("chasers") or {}):
-            origin.fail("chasers", f"chasers.{name}.target: unknown piece '{spec['target']}'",
-                        f"roles are: {', '.join(roles)}")
+        if spec["target"] not in roles:
+            origin.fail("chasers", f"chasers.{name}.target: '{spec['target']}' is not a role's piece",
+                        f"a chaser steps toward a role's piece: {', '.join(roles)}")
         chasers[name] = Chaser(name, spec["target"], spec["first"])
     return chasers
 
@@ -329,6 +329,9 @@ def _build_script(raw: list, roles, chasers: dict, gate_key, collect, origin: _O
             spec = action["remove"]
             known([spec["piece"]], "remove.piece", only_chasers=True)
             known(spec["by"], "remove.by")
+            if spec["piece"] in spec["by"]:
+                origin.fail("after_ply", f"after_ply: remove: '{spec['piece']}' removes itself",
+                            "list the other pieces under by")
             if spec["flips_on_key"] and gate_key is None:
                 origin.fail("after_ply", "after_ply: remove flips_on_key, but the rules declare no gate")
             out.append(ScriptAction("remove", tuple(spec["by"]), piece=spec["piece"], flips=spec["flips_on_key"]))

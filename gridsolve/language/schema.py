@@ -72,7 +72,7 @@ STEPS = Object(doc="Step numbering as in the original game: the game ends when `
 
 CHASER = Object(doc="A piece no role moves: after each ply it steps toward a piece by a fixed rule "
                     "(the after_ply script says when).", fields={
-    "target": Field(Str(doc="the piece it steps toward"), required=True),
+    "target": Field(Str(doc="the role whose piece it steps toward"), required=True),
     "first": Field(Enum(("horizontal", "vertical"),
                         doc="the axis it tries first: horizontal (toward the target's column) or "
                             "vertical (toward its row); if it is level with the target on that axis "

@@ -263,6 +263,7 @@ class ScriptedGraph:
         seen = start
         frontier = start
         sources, targets = [], []
+        level = 0
         while frontier.size:
             frontier = frontier[tables.outcome(frontier) < 0]
             src, _, dst = tables.plies(frontier)
@@ -272,9 +273,11 @@ class ScriptedGraph:
             targets.append(dst)
             fresh = distinct(dst)
             fresh = fresh[~_member(fresh, seen)]
-            seen = np.union1d(seen, fresh)
+            seen = np.sort(np.concatenate([seen, fresh]))
             frontier = fresh
-            guard.after("while finding the game's positions", 40 * len(seen))
+            level += 1
+            if level % 8 == 0:          # (the check reads the process's memory: not every level)
+                guard.after("while finding the game's positions", 40 * len(seen))
         self.keys = seen
         self.outcome = tables.outcome(seen)
         self.src = np.searchsorted(seen, np.concatenate(sources)).astype(np.int32) if sources else \
