@@ -316,3 +316,13 @@ def test_a_classic_playtest_reports_the_enemies_and_undoes(client):
     game = settled(client, client.post(f"/api/play/{game['id']}", json={"input": "undo"}).json())
     assert game["transcript"][-2] == "Available moves: east (5,4), north (4,5), nowhere (4,4), south (4,3), west (3,4)"
     assert game["prompt"]["can_undo"] is False
+
+
+@pytest.mark.parametrize("kind", ["win", "survive"])
+def test_the_other_questions_on_a_classic_board(client, folder, kind):
+    info = info_of(client, "no-way-out.yaml")
+    board = load_board(folder / "no-way-out.yaml")
+    got = answer_of(client, "no-way-out.yaml", info["level"], kind)
+    expected = solve(board, make_query(board, "explorer", kind))
+    assert got["verdict"] == verdict(expected, True)
+    assert got["holds"] is False

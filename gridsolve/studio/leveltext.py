@@ -104,6 +104,27 @@ def _appended(text: str, key: str, value: str) -> tuple[int, int, str]:
     return len(text), len(text), ("" if text.endswith("\n") else "\n") + f"{key}: {value}\n"
 
 
+def _legend(text: str, top: dict, after: Board, in_pieces: set, in_marks: set) -> tuple[dict, list]:
+    """{piece or mark: its map character} of a map board, and the edits that give a character to
+    each piece or mark ``after`` adds that the file neither draws nor lists under ``pieces:`` or
+    ``marks:`` (``in_pieces``, ``in_marks``): new legend entries."""
+    char = {meaning: c for c, meaning in after.legend.items()}
+    new = [n for n in list(after.pieces) + sorted(after.marks)
+           if n not in char and n not in (in_pieces if n in after.pieces else in_marks)]
+    if not new:
+        return char, []
+    chars, taken = glyphs(after), set(after.legend)
+    for name in new:
+        c = chars[name] if chars[name] not in taken else next(
+            c for c in "ABCDFGHIJKLNOPQRSTUVWYZabcdfghijklnopqrstuvwyz" if c not in taken)
+        char[name] = c
+        taken.add(c)
+    legend = {char[name]: name for name in new}
+    if isinstance(top.get("legend"), MappingNode):
+        return char, _mapping_edits(text, top["legend"], legend)
+    return char, [_appended(text, "legend", "{" + ", ".join(f"{c}: {n}" for c, n in legend.items()) + "}")]
+
+
 def level_text(text: str, name: str, before: Board, after: Board) -> str:
     """``text`` (the file ``before`` was loaded from) with the level of ``after`` written in."""
     try:
@@ -115,23 +136,8 @@ def level_text(text: str, name: str, before: Board, after: Board) -> str:
     edits: list[tuple[int, int, str]] = []
     gates_changed = (before.gate_north, before.gate_east) != (after.gate_north, after.gate_east)
     if "map" in top:
-        char = {meaning: c for c, meaning in after.legend.items()}
-        # a piece or mark added that the file neither draws nor lists: a new legend character
-        new = [n for n in list(after.pieces) + sorted(after.marks)
-               if n not in char and n not in (pieces if n in after.pieces else marks)]
-        if new:
-            chars = glyphs(after)
-            taken = set(after.legend)
-            for n in new:
-                c = chars[n] if chars[n] not in taken else next(
-                    c for c in "ABCDFGHIJKLNOPQRSTUVWYZabcdfghijklnopqrstuvwyz" if c not in taken)
-                char[n] = c
-                taken.add(c)
-            legend = {c: n for n, c in char.items() if n in new}
-            if isinstance(top.get("legend"), MappingNode):
-                edits += _mapping_edits(text, top["legend"], legend)
-            else:
-                edits.append(_appended(text, "legend", "{" + ", ".join(f"{c}: {n}" for c, n in legend.items()) + "}"))
+        char, legend_edits = _legend(text, top, after, set(pieces), set(marks))
+        edits += legend_edits
         drawn_gates = "gates" not in top
         redrawn = (before.north, before.east, before.pieces, before.marks) != (after.north, after.east, after.pieces,
                                                                                after.marks) or gates_changed
