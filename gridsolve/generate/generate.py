@@ -46,6 +46,7 @@ from .layoutjudge import layout_judge
 from .starts import JudgedStarts
 from .mutation import Elites, Mutation, difference, mutation
 from .quick import QuickLayouts
+from .testing import most_testing_line
 from .fresh import connected_walls, open_goals
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
@@ -376,7 +377,9 @@ def write_level(run: Run, report: Report, layout: Layout, expect: dict, difficul
     path = run.paths[index]
     board = spec.board(layout.north, layout.east, dict(layout.pieces), dict(layout.marks), str(path),
                        _title(request, spec, index))
-    text = board_text(board, spec.rules_yaml, _header(request, spec, run.req, index, difficulty, metrics), expect)
+    testing = most_testing_line(board, spec.role, initial_position(board), run.req.horizon) if metrics is not None else None
+    text = board_text(board, spec.rules_yaml, _header(request, spec, run.req, index, difficulty, metrics, testing),
+                      expect)
     write_new(path, text, request.force)
     now = time.perf_counter()
     report.boards.append(Generated(path, layout, expect, difficulty, now - since, tried, metrics))
@@ -999,7 +1002,7 @@ def _range_text(bounds: tuple) -> str | None:
 
 
 def _header(request: Request, spec: GameSpec, req: Requirement, index: int, difficulty,
-            metrics: Metrics | None = None) -> list[str]:
+            metrics: Metrics | None = None, testing=None) -> list[str]:
     trivial = "" if req.trivial_ok or req.kind != RequireKind.WIN else ", and not by walking the shortest way"
     lines = [f"Board {index + 1} of `{command_line(request, spec)}`:",
              f"{req.describe(spec.role)}{trivial}."]
@@ -1010,6 +1013,9 @@ def _header(request: Request, spec: GameSpec, req: Requirement, index: int, diff
         lines.append(f"Why {metrics.difficulty}: {why_difficulty(metrics)}.")
     if difficulty is not None:
         lines.append(f"Along the principal line: {difficulty.describe(spec.role)}.")
+    if testing is not None:
+        lines.append(f"The most testing line ({len(testing.line)} plies): {testing.describe()}.")
+        lines += [f"Decisive: {choice.describe(spec.role)}." for choice in testing.choices]
     lines.append("The expect block holds the measured values; `gridsolve verify` re-checks them.")
     return lines
 

@@ -26,7 +26,7 @@ from ..language.secret import hidden_marks, not_on, owner
 from ..solve.program.explore import Step, examine, move_parts, stop_scores
 from ..language.model import DELTA, OFF_BOARD, Board, Cell
 from ..language.position import Position, Query
-from ..render import draw_position, puzzle_verdict, verdict
+from ..render import draw_position, puzzle_verdict
 from ..solve.dispatch.asker import Asker
 from ..solve.common.answer import Answer
 from ..solve.common.limits import Limits
@@ -243,12 +243,13 @@ class Game:
             chosen = self.choose(position, movers, steps, bool(history))
             if chosen is None:
                 return Outcome("quit", {}, plies)
-            if chosen is UNDO:
+            if chosen is UNDO:          # back to the last ply a human chose (the computer's replies too)
                 position, plies, before = history.pop()
                 self.say(f"Undone: back at step {position.step}.")
                 self.say(self.draw(position))
                 continue
-            history.append((position, plies, before))
+            if any(role in self.humans for role in movers):
+                history.append((position, plies, before))
             self.report(position, chosen, movers)
             before, position = position, chosen.position
             plies += 1
@@ -290,8 +291,10 @@ class Game:
                 continue
             names = self.own_moves(position, role, steps)
             here = position.cell(role)
-            ends = {move_parts(s.move, movers)[role]: s.position.cell(role) for s in steps} if len(movers) == 1 \
-                else {n: target(self.board, here, n) for n in names}
+            # where each move leads: by the board (a hidden obstacle is not given away); where gates
+            # are, by the rules (a closed gate keeps the piece in place)
+            ends = {move_parts(s.move, movers)[role]: s.position.cell(role) for s in steps} \
+                if len(movers) == 1 and self.board.has_gates else {n: target(self.board, here, n) for n in names}
             self.say(f"Available moves{'' if len(movers) == 1 else ' of ' + role}: "
                      + ", ".join(f"{n} {_cell(ends[n])}" for n in names))
             move = self.read_move(position, role, names, can_undo)
@@ -325,7 +328,8 @@ class Game:
     def read_move(self, position: Position, role: str, names: list[str], can_undo: bool = False):
         prompt = "Enter move" if len(self.board.rules.turns[position.side]) == 1 else f"Enter {role}'s move"
         while True:
-            self.say(f"{prompt} (or hint, board, {'undo, ' if can_undo else ''}quit): ")
+            offer = can_undo and len(self.board.rules.roles) == 1     # (a puzzle; every game takes undo)
+            self.say(f"{prompt} (or hint, board, {'undo, ' if offer else ''}quit): ")
             try:
                 text = next(self.lines).strip()
             except StopIteration:
@@ -353,7 +357,8 @@ class Game:
         if hidden_marks(self.board, role):
             return self.blind_hint(position, role)
         answer = self.thinker.ask(role, QueryKind.VALUE, position)
-        self.say(f"  {verdict(answer, self.board.rules.unlimited)}")
+        within = "with no step limit" if self.board.rules.unlimited else f"within {answer.remaining} plies"
+        self.say(f"  value for {role}: {answer.value} {within}")
         puzzle = puzzle_verdict(self.board, answer)
         if puzzle:
             self.say(f"  {puzzle}")
