@@ -183,6 +183,10 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
     if stats.solver == "bounded":
         out += ["", f"solved in {stats.total_s:.2f} s by the bounded solver: {stats.abstract_positions:,} "
                     f"positions without items, {stats.searched:,} searched with their items{_search_in(stats)}"]
+    elif stats.solver == "robust search":
+        where = _search_in(stats, "knowingkernel", "gridsolve.solve.hidden")
+        out += ["", f"solved in {stats.total_s:.2f} s by the robust search: {stats.abstract_positions:,} "
+                    f"positions without the role's knowledge, {stats.searched:,} searched with it{where}"]
     elif stats.solver == "race":
         out += ["", f"solved in {stats.total_s:.2f} s: {stats.positions:,} positions and {stats.moves:,} "
                     f"moves ground, ranked in {stats.levels} levels"]
@@ -191,10 +195,10 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
     return "\n".join(out)
 
 
-def _search_in(stats) -> str:
-    """Where the bounded search ran; in Python, why not in C (it is about 30x slower)."""
+def _search_in(stats, kernel: str = "raceskernel", package: str = "gridsolve.solve.bounded") -> str:
+    """Where the search ran; in Python, why not in C (it is about 30x slower)."""
     from .solve.bounded import native
-    reason = native.why_not("raceskernel") if stats.search_in == "Python" else None
+    reason = native.why_not(kernel, package) if stats.search_in == "Python" else None
     if reason == "GRIDSOLVE_NATIVE=0":
         return " (in Python: GRIDSOLVE_NATIVE=0)"
     if reason:

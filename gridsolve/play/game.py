@@ -80,11 +80,11 @@ class Thinker:
     computed, which is all the game uses.  While a human chooses a move, the computer's next
     questions are asked ahead in the background (:mod:`gridsolve.play.thinkahead`)."""
 
-    def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None]):
+    def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None], limits: Limits | None = None):
         self.board, self.horizon, self.say = board, horizon, say
         self.horizons: dict[tuple[str, str], int | None] = {}
         self.stopped: LimitError | None = None     # why the last question did not fit
-        self.asker = Asker(board)
+        self.asker = Asker(board, limits=limits)
         self.ahead = ThinkAhead(self.asker)
 
     def _solve(self, query: Query, limits: Limits | None = None) -> Answer:
@@ -135,7 +135,8 @@ class Thinker:
     def _within_budget(self, role: str, kind: str, position: Position, horizon: int | None) -> Answer | None:
         started = time.perf_counter()
         try:
-            answer = self._solve(Query(role, kind, position, horizon), Limits(seconds=SECONDS_PER_MOVE / 4))
+            answer = self._solve(Query(role, kind, position, horizon),
+                                 replace(self.asker.limits, seconds=SECONDS_PER_MOVE / 4))
         except LimitError as exc:
             self.stopped = exc
             return None
@@ -146,13 +147,14 @@ class Game:
     """One game in the terminal, from a start position to its end."""
 
     def __init__(self, board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
-                 horizon: int | None = None, seed: int = 1, clear: Callable[[], None] | None = None):
+                 horizon: int | None = None, seed: int = 1, clear: Callable[[], None] | None = None,
+                 limits: Limits | None = None):
         rules = board.rules
         for role in sorted(humans):
             if role not in rules.roles:
                 raise QueryError(f"--as {role}: unknown role", f"roles are: {', '.join(rules.roles)}")
         self.board, self.humans, self.lines, self.say = board, humans, lines, say
-        self.thinker = Thinker(board, horizon, say)
+        self.thinker = Thinker(board, horizon, say, limits)
         self.found: dict[str, set[Cell]] = {role: set() for role in rules.roles}
         self.stood: dict[str, set[Cell]] = {role: set() for role in rules.roles}
         self.rng, self.clear = random.Random(seed), clear
@@ -375,8 +377,9 @@ class Game:
         wins against (with the plies and the sample it was computed on), and whether it walks
         into an obstacle found."""
         known = self.knowledge(role)
-        robust = blind.robust_answer(self.board, role, position, known)
-        won, solved, total = blind.shares(self.board, role, position, known, self.rng)
+        limits = self.thinker.asker.limits
+        robust = blind.robust_answer(self.board, role, position, known, limits=limits)
+        won, solved, total = blind.shares(self.board, role, position, known, self.rng, limits)
         plies = blind.share_plies(self.board, role, position)
         bumps = blind.found_bumps(self.board, role, position, known)
         state = "a robust win" if robust.win and robust.plies is not None else \
@@ -404,7 +407,8 @@ class Game:
             if role in out:
                 continue
             if hidden_marks(self.board, role):
-                choice = blind.choose(self.board, role, position, self.knowledge(role), self.rng)
+                choice = blind.choose(self.board, role, position, self.knowledge(role), self.rng,
+                                      self.thinker.asker.limits)
                 self.say(f"({role} decides from what it knows: {choice.why})")
                 out[role] = choice.move
                 continue
@@ -497,7 +501,8 @@ class Game:
 
 def play(board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
          start: Position, horizon: int | None = None, seed: int = 1,
-         clear: Callable[[], None] | None = None) -> Outcome:
+         clear: Callable[[], None] | None = None, limits: Limits | None = None) -> Outcome:
     """Run one game from ``start``; roles in ``humans`` read their moves (and secret cells) from
-    ``lines``; ``seed`` drives the computer's placements and samples; ``clear`` clears the screen."""
-    return Game(board, humans, lines, say, horizon, seed, clear).run(start)
+    ``lines``; ``seed`` drives the computer's placements and samples; ``clear`` clears the screen;
+    ``limits`` bound every question the solver is asked."""
+    return Game(board, humans, lines, say, horizon, seed, clear, limits).run(start)

@@ -23,10 +23,12 @@ from ..errors import BoardError, GridsolveError, QueryError
 from .expect import METRIC_KEYS, SOLVER_KEYS, Expectation, holds, load_expectations
 from ..solve.program.explore import examine
 from ..language.loader import load_board
+from .cluster import run_tasks_on_cluster
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
 from .shard import Shard, select
 from ..compile.state import layout_for
 from ..language.position import Query
+from ..solve.common.limits import Limits
 from ..solve.dispatch.asker import Asker
 from ..solve.program.driver import format_move
 from .update import Change, update_file, updated_value
@@ -163,9 +165,9 @@ def _without_location(exc: BoardError) -> str:
     return text[len(prefix):] if text.startswith(prefix) else text
 
 
-def check_board(path: Path, explain: bool = False):
-    """Check one board file (with ``explain``: failing expectations name the single wall
-    changes that restore them), yielding ``("plan", BoardResult)`` first and then
+def check_board(path: Path, explain: bool = False, limits: Limits | None = None):
+    """Check one board file within ``limits`` (with ``explain``: failing expectations name the
+    single wall changes that restore them), yielding ``("plan", BoardResult)`` first and then
     ``("check", row, status, measured, message, seconds)`` for each expectation key."""
     result, board, expectations = _plan(path)
     yield ("plan", result)
@@ -181,7 +183,7 @@ def check_board(path: Path, explain: bool = False):
     for expectation in expectations:
         groups.setdefault(expectation.group, []).append(expectation)
     asker = Asker.for_queries(board, [Query(m[0].role, position=m[0].position, horizon=m[0].horizon)
-                                      for m in groups.values() if not m[0].hidden])
+                                      for m in groups.values() if not m[0].hidden], limits)
     for members in groups.values():
         for index, key, status, measured, message, seconds in _measure_group(board, members, asker, explain):
             yield ("check", rows[(index, key)], status, measured, message, seconds)
@@ -210,7 +212,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
                     f"winning first moves: {', '.join(sorted(moves))}, leading to "
                     f"{len(set(moves.values()))} distinct positions" if moves else "no first move wins")
             seconds = time.perf_counter() - started
-            restore = _restorer(board, query) if explain else None
+            restore = _restorer(board, query, asker.limits) if explain else None
             for index, expected in solver_keys:
                 value = measured[expected.key]
                 ok = holds(expected.value, value)
@@ -221,7 +223,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
             seconds = time.perf_counter() - started
             for index, expected in solver_keys:
                 yield (index, expected.key, ERROR, None, str(exc), seconds)
-    yield from _measure_metrics(board, first, [(i, x) for i, x in wanted if x.key in METRIC_KEYS])
+    yield from _measure_metrics(board, first, [(i, x) for i, x in wanted if x.key in METRIC_KEYS], asker.limits)
     for index, expected in wanted:
         if expected.key != "no_beeline":
             continue
@@ -246,14 +248,14 @@ def _named_moves(board, asker: Asker):
     return engine.graph.named_moves()
 
 
-def _measure_metrics(board, first: Expectation, checks: list):
+def _measure_metrics(board, first: Expectation, checks: list, limits: Limits):
     """The difficulty metrics of the group's position, measured once (gridsolve/analysis/metrics.py)."""
     if not checks:
         return
     from ..analysis.metrics import measure_metrics
     started = time.perf_counter()
     try:
-        metrics = measure_metrics(board, first.role, first.position, first.horizon).as_dict()
+        metrics = measure_metrics(board, first.role, first.position, first.horizon, limits=limits).as_dict()
     except GridsolveError as exc:
         for index, expected in checks:
             yield (index, expected.key, ERROR, None, str(exc), time.perf_counter() - started)
@@ -269,7 +271,7 @@ def _measure_metrics(board, first: Expectation, checks: list):
 FEW_WALLS = 3     # --explain names this many wall changes that restore an expectation, else counts them
 
 
-def _restorer(board, query: Query):
+def _restorer(board, query: Query, limits: Limits):
     """For --explain: a function from a failing expectation key to the note on the single wall
     changes that restore it; the walls are tried once, when the first note is asked for."""
     from ..solve.explain.explanation import wall_outcomes
@@ -279,7 +281,7 @@ def _restorer(board, query: Query):
         if expected.key not in ("win", "survive", "value", "plies"):
             return ""
         if not cache:
-            cache.append(wall_outcomes(board, query))
+            cache.append(wall_outcomes(board, query, limits=limits))
         _, outcomes, _ = cache[0]
         fixes = [(wall, outcome) for wall, outcome in outcomes
                  if holds(expected.value, {"win": outcome.win, "survive": outcome.survives, "value": outcome.value,
@@ -346,11 +348,14 @@ def _mismatch(expected, measured, detail: str) -> str:
 # - Checking many boards ---
 
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
-                 shard: Shard | None = None, explain: bool = False) -> Report:
+                 shard: Shard | None = None, explain: bool = False, cluster: str | None = None,
+                 limits: Limits | None = None) -> Report:
     """Check every board file found under ``paths`` (with ``shard``, only its part of them:
     :mod:`gridsolve.verify.shard`); with ``update``, write measured values into the expect
     blocks of the valid boards whose expectations failed; with ``explain``, failing
-    expectations name the single wall changes that would restore them."""
+    expectations name the single wall changes that would restore them; with ``cluster`` (a Dask
+    scheduler's address), the boards are checked on its workers (:mod:`gridsolve.verify.cluster`);
+    ``limits`` bound every solve."""
     started = time.perf_counter()
     found = find_boards(paths)
     boards = select(found, paths, shard)
@@ -364,8 +369,11 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
             check = results[i].checks[row]
             check.status, check.measured, check.message, check.time_s = status, measured, message, seconds
 
-    outcomes = run_tasks(boards, functools.partial(check_board, explain=explain) if explain else check_board,
-                         jobs, timeout, on_item)
+    work = functools.partial(check_board, explain=explain, limits=limits)
+    if cluster is not None:
+        outcomes = run_tasks_on_cluster(cluster, boards, work, timeout, on_item)
+    else:
+        outcomes = run_tasks(boards, work, jobs, timeout, on_item)
     for i, (path, outcome) in enumerate(zip(boards, outcomes)):
         if results[i] is None:
             results[i] = BoardResult(str(path), path.stem, [CheckResult("board", "board", str(path), None, "valid")])
