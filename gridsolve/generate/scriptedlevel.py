@@ -45,11 +45,11 @@ class LevelVerdict:
     beeline_wins: bool | None = None
     key_needed: bool | None = None    # None: no gate
     traps_tempting: bool | None = None    # None: no trap
+    passed: int = 0                   # criteria met, in the order traps, beeline, key, before the first failed
 
     def met(self, trivial_ok: bool = False) -> int:
-        """How many of the criteria beyond the win it meets (0 to 3)."""
-        return ((trivial_ok or self.beeline_wins is False) + (self.key_needed is not False)
-                + (self.traps_tempting is not False))
+        """How many of the criteria beyond the win it meets in that order before one fails (0 to 3)."""
+        return self.passed
 
     def failed(self, trivial_ok: bool = False) -> str | None:
         """The first criterion this level fails, in words, or None."""
@@ -203,16 +203,30 @@ class LevelTables:
 
     # - Every criterion ---
 
-    def judge(self, pieces: dict, gated: bool, trapped: bool, trivial_ok: bool = False) -> LevelVerdict:
-        """Every criterion of the placement ``pieces`` (only the win where it cannot be won)."""
+    def judge(self, pieces: dict, gated: bool, trapped: bool, trivial_ok: bool = False,
+              every: bool = True) -> LevelVerdict:
+        """The criteria of the placement ``pieces`` (only the win where it cannot be won), the
+        cheapest first: a tempting trap, the beeline, the key; unless ``every``, none after the
+        first that fails."""
         start = self.start(pieces)
         moves = self.fastest(start)
         if moves is None:
             return LevelVerdict(None)
-        beeline = None if trivial_ok else self.beeline_wins(start)
-        key = None if not gated else self.fastest(start, without_key=True) is None
-        trap = None if not trapped else self.traps_tempting(pieces[self.role])
-        return LevelVerdict(moves, beeline, key, trap)
+        found: dict = {}
+        passed, failing = 0, False
+        for name, applies, measure, good in (
+                ("traps_tempting", trapped, lambda: self.traps_tempting(pieces[self.role]), True),
+                ("beeline_wins", not trivial_ok, lambda: self.beeline_wins(start), False),
+                ("key_needed", gated, lambda: self.fastest(start, without_key=True) is None, True)):
+            if not applies:
+                passed += not failing
+                continue
+            if failing and not every:
+                break
+            found[name] = measure()
+            failing = failing or found[name] != good
+            passed += not failing
+        return LevelVerdict(moves, passed=passed, **found)
 
 
 def judge_board(board: Board, trivial_ok: bool = False) -> LevelVerdict:

@@ -31,7 +31,7 @@ from .scriptedlevel import LevelTables, LevelVerdict
 
 CLIMB = "climb"       # the method's name in the report
 TICK = 200            # levels judged between progress calls
-STALL = 400           # mutations without a better level before a climb starts again
+STALL = 150           # mutations without a better level before a climb starts again
 PLACEMENTS = 6        # random placements of the pieces tried on a fresh layout
 PIECE_MOVES = 0.4     # share of mutations that move a piece (the layout's tables are kept)
 BRIDGES = 0.5         # share of gates placed on an edge whose closing cuts the board in two (where one exists),
@@ -302,7 +302,7 @@ class ScriptedSearch:
         marks = dict(level.marks)
         try:
             verdict = tables.judge(dict(level.pieces), bool(level.gates) and bool(marks.get(tables.board.rules.gate_key)),
-                                   bool(tables.deadly.any()), self.trivial_ok)
+                                   bool(tables.deadly.any()), self.trivial_ok, every=False)
         except LimitError:
             return LevelVerdict(None)
         if verdict.win_moves is not None:
