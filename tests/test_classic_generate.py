@@ -13,10 +13,12 @@ import yaml
 from classic_boards import random_classic_board
 from classic_reference import DELTA, ON, WON, State, blocked, parse_board, solve, turn
 
+from gridsolve.analysis.metrics import measure_metrics
 from gridsolve.errors import QueryError
 from gridsolve.generate.generate import generate, request_from_options
 from gridsolve.generate.scriptedlevel import judge_board
 from gridsolve.language.loader import load_board
+from gridsolve.language.position import initial_position
 from gridsolve.generate.scriptedlevel import LevelTables
 from gridsolve.verify.verify import verify_paths
 
@@ -227,3 +229,43 @@ def test_options_the_climb_does_not_serve_are_refused(tmp_path):
         generate(request_from_options(like=like, out=tmp_path / "x", jobs=2))
     with pytest.raises(QueryError, match="--require"):
         generate(request_from_options(like=like, out=tmp_path / "x", require="survive"))
+
+
+# - The difficulty metrics without a step limit ---
+
+def _random_win(level) -> float:
+    """The limit of the random walker's win probability (uniform over the distinct positions
+    its moves lead to; no other side chooses), by value iteration over the reference's states."""
+    index, states, successors = {level.start: 0}, [level.start], []
+    while len(successors) < len(states):
+        state = states[len(successors)]
+        after = {}
+        for move in ("north", "east", "south", "west", "nowhere"):
+            position, outcome = turn(level, state, move)
+            after[position] = outcome
+        row = []
+        for position, outcome in after.items():
+            if outcome == ON and position not in index:
+                index[position] = len(states)
+                states.append(position)
+            row.append(1.0 if outcome == WON else index[position] if outcome == ON else 0.0)
+        successors.append(row)
+    value = [0.0] * len(states)
+    for _ in range(100_000):
+        new = [sum(value[t] if isinstance(t, int) else t for t in row) / len(row) for row in successors]
+        change, value = max(abs(a - b) for a, b in zip(new, value)), new
+        if change <= 1e-13:
+            break
+    return value[0]
+
+
+@pytest.mark.parametrize("seed", [1, 3, 5, 6, 9, 12])      # random boards that can be won
+def test_random_win_is_the_limit_of_the_random_walkers_chance(tmp_path, seed):
+    path = write(tmp_path, random_classic_board(seed))
+    level = parse_board(path.read_text())
+    answer = solve(level)
+    assert answer.win
+    board = load_board(path)
+    metrics = measure_metrics(board, "explorer", initial_position(board), None, answer.moves)
+    assert metrics.plies == answer.moves
+    assert metrics.random_win == pytest.approx(_random_win(level), abs=1e-9)

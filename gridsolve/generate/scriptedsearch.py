@@ -6,8 +6,9 @@ random level (walls around a random spanning tree, so every cell stays joined; t
 border where the ``--like`` board has them there) and mutates it: a few walls toggled, a mark
 or the gate moved, or a piece moved.  Each level is judged by the criteria of
 :mod:`gridsolve.generate.scriptedlevel` on the layout's tables (a piece moved keeps the tables);
-the climb keeps a mutation that scores at least as well (first every criterion met, then the
-fastest win's moves: longer is better), so it drifts across plateaus.  A level that meets the
+the climb keeps a mutation that scores at least as well (first how many criteria it meets, in
+the order the judge takes them, then the fastest win's moves: longer is better), so it drifts
+across plateaus.  A level that meets the
 request and differs from every level written on :func:`~gridsolve.generate.generate.apart`
 walls and marked cells is written (after the exact solver has measured it), and a new climb
 starts; a climb that has not improved for STALL mutations starts again too.  Everything is
@@ -34,9 +35,9 @@ TICK = 200            # levels judged between progress calls
 STALL = 150           # mutations without a better level before a climb starts again
 PLACEMENTS = 6        # random placements of the pieces tried on a fresh layout
 PIECE_MOVES = 0.4     # share of mutations that move a piece (the layout's tables are kept)
+MARK_MOVES = 0.2      # ... that move a mark or the gate (the others toggle one to three walls)
 BRIDGES = 0.5         # share of gates placed on an edge whose closing cuts the board in two (where one exists),
                       # among the cuts with the larger smaller sides: the exit and the explorer often apart
-MARK_MOVES = 0.2      # ... that move a mark or the gate (the others toggle one to three walls)
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,10 @@ class ScriptedSearch:
     def next(self, deadline: float | None, tick=None) -> Found | None:
         """Climb until a level meets the request (None when ``deadline`` passes first); ``tick``
         is called every TICK levels judged.  The caller says :meth:`written` or :meth:`refused`."""
+        ticked = self.levels
         while deadline is None or time.perf_counter() < deadline:
-            if tick is not None and self.levels % TICK == 0:
+            if tick is not None and self.levels - ticked >= TICK:
+                ticked = self.levels
                 tick()
             if self.current is None or self.stalled >= STALL:
                 self.current, self.stalled = self._fresh(), 0
@@ -182,9 +185,10 @@ class ScriptedSearch:
                    for w in self.written_levels) and level not in self.refused_levels
 
     def _fresh(self) -> tuple:
-        """A random level and its best of PLACEMENTS placements."""
+        """A random level and its best of PLACEMENTS placements (the climb goes on from it even
+        where none can be won)."""
         low, high = self.walls
-        while True:
+        for attempt in range(PLACEMENTS):
             count = self.random.randint(low, max(low, (low + high) // 2))
             walls = connected_walls(self.random, self.edges, count)
             north = frozenset((x, y) for kind, x, y in walls if kind == "north")
@@ -198,7 +202,7 @@ class ScriptedSearch:
                 scored = (placed, verdict, self._score(verdict))
                 if best is None or scored[2] > best[2]:
                     best = scored
-            if best[1].win_moves is not None:
+            if best[1].win_moves is not None or attempt == PLACEMENTS - 1:
                 return best
 
     # - Mutations ---
