@@ -359,7 +359,9 @@ def generate_command(rules_name, like, size, walls, require, role, plies, horizo
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
     3: --timeout was reached first.
     """
-    from .generate.generate import format_generated, generate, progress_lines, request_from_options
+    from .generate.generate import generate
+    from .generate.report import format_generated, progress_lines
+    from .generate.request import request_from_options
     request = request_from_options(rules=rules_name, like=like, size=size, walls=walls, require=require, role=role,
                                    plies=plies, horizon=horizon, count=count, seed=seed, out=out, name=name,
                                    symmetry=symmetry, allow_sealed=allow_sealed, allow_trivial=allow_trivial,
