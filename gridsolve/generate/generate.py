@@ -72,7 +72,8 @@ def search_candidates(task):
         board, layout, verdict = step
         found = None
         if verdict.accepted:
-            expect, difficulty = _measures(board, run.spec, run.req, verdict.answer, verdict.metrics, verdict.line)
+            expect, difficulty = _measures(board, run.spec, run.req, verdict.answer, verdict.metrics, verdict.line,
+                                           search.limits)
             found = (layout, expect, difficulty, verdict.metrics)
         yield dataclasses.replace(search.stats), verdict.reason, found
 
@@ -98,7 +99,8 @@ def _generate_here(run: Run, started: float, progress: Callable[[Progress], None
         report.candidates += 1
         tried += 1
         if verdict.accepted:
-            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics, verdict.line)
+            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics, verdict.line,
+                                           search.limits)
             board_started = write_level(run, report, layout, expect, difficulty, verdict.metrics, board_started,
                                         tried)
             tried = 0

@@ -15,6 +15,7 @@ from .genspec import GameSpec
 from ..language.model import GoodLevel
 from .genspec import range_text
 from .genchoices import DEFAULT_TIMEOUT, REQUIREMENTS
+from ..solve.common.limits import DEFAULT_MEMORY
 from ..language.kinds import RequireKind
 
 
@@ -48,6 +49,7 @@ class Request:
     defaults: bool = True           # False (--no-defaults): ignore the rule set's good level
     jobs: int = 1                   # worker processes searching (1: the search runs in this process)
     cluster: str | None = None      # a Dask scheduler's address: the searches run on its workers
+    memory: int = DEFAULT_MEMORY    # bytes resident every solve and grounding may use (--max-memory)
 
 
 _RANGE = re.compile(r"^\s*(\d*)\s*(?:(\.\.)\s*(\d*))?\s*$")
@@ -103,7 +105,7 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                          timeout: float | None = None, force: bool = False, keep: str | None = None,
                          value: str | None = None, metrics: Sequence[tuple[str, str]] = (),
                          difficulty: str | None = None, defaults: bool = True, jobs: int = 1,
-                         cluster: str | None = None) -> Request:
+                         cluster: str | None = None, memory: int = DEFAULT_MEMORY) -> Request:
     """The request of ``gridsolve generate``'s options as typed: ``size`` WxH, ``walls``,
     ``plies`` and ``value`` ranges A..B, ``keep`` names separated by commas, ``metrics``
     (name, A..B) pairs; ``timeout`` None: the default budget (:data:`DEFAULT_TIMEOUT`), 0: no
@@ -118,7 +120,7 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                    keep=tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (),
                    timeout_given=timeout is not None, value=parse_range("--value", value),
                    metrics=tuple(parse_metric(n, t) for n, t in metrics), difficulty=difficulty,
-                   defaults=defaults, jobs=jobs, cluster=cluster)
+                   defaults=defaults, jobs=jobs, cluster=cluster, memory=memory)
 
 
 def with_good_level(request: Request, good: GoodLevel | None) -> Request:

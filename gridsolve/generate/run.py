@@ -20,6 +20,7 @@ from .genchoices import METHODS, REQUIREMENTS, SYMMETRIES
 from .levelfile import board_text, write_new
 from ..language.loader import load_board
 from ..language.position import initial_position
+from ..solve.common.limits import Limits
 from .proposer import Layout, Proposer
 from ..language.kinds import QueryKind, RequireKind
 from .report import Generated, Progress, Report, SearchStats, _exhausted, _timed_out
@@ -51,10 +52,12 @@ class Run:
                                           self.races if self.method == "asp" else None,
                                           chase=not self.every_start, blind=not self.every_start)
         structure = self.structure
-        return _Search(Proposer(program, parts, seed, walks=self.every_start), self.spec, self.req,
+        limits = Limits(memory=self.request.memory)
+        return _Search(Proposer(program, parts, seed, walks=self.every_start, limits=limits), self.spec, self.req,
                        self.every_start, seed, apart(structure, self.spec), structure.symmetry,
                        structure.walls, any(kind == "mark" for kind, _, _ in structure.keep),
-                       plain=structure.symmetry is None and not structure.sealed_ok and not structure.keep)
+                       plain=structure.symmetry is None and not structure.sealed_ok and not structure.keep,
+                       limits=limits)
 
     def report(self) -> "Report":
         """An empty report of this run."""
@@ -259,7 +262,7 @@ def _method(request: Request, spec: GameSpec, races) -> str:
 
 
 def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics | None = None,
-              line: Difficulty | None = None) -> tuple[dict, Difficulty | None]:
+              line: Difficulty | None = None, limits: Limits | None = None) -> tuple[dict, Difficulty | None]:
     """The expectation (measured values, for `gridsolve verify`) and, for a win, the difficulty."""
     rules = board.rules
     expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
@@ -267,7 +270,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics 
         expect["horizon"] = req.horizon
     if req.kind == RequireKind.WIN:
         start = initial_position(board)
-        difficulty = line or measure(board, spec.role, start, answer, req.horizon)
+        difficulty = line or measure(board, spec.role, start, answer, req.horizon, limits)
         expect.update({"win": True, "plies": answer.plies})
         if start.side == rules.side_of(spec.role):
             expect["winning_first_moves"] = difficulty.winning_first_moves

@@ -18,6 +18,7 @@ from .starts import JudgedStarts
 from .mutation import Elites, Mutation, difference, mutation
 from .quick import QuickLayouts
 from .fresh import connected_walls, open_goals
+from ..solve.common.limits import Limits
 from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_walls
 from ..language.kinds import RequireKind
 from .report import SearchStats
@@ -70,8 +71,9 @@ class _Search:
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
                  apart: int, symmetry: str | None = None, walls: tuple = (0, 0), kept_marks: bool = False,
-                 plain: bool = False):
+                 plain: bool = False, limits: Limits | None = None):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
+        self.limits = limits or Limits()
         self.apart, self.symmetry, self.walls = apart, symmetry, walls
         self.low = 0 if req.kind == RequireKind.SURVIVE else req.plies[0]   # start_ranks: 0 for every surviving start
         self.random = random.Random(seed)
@@ -109,7 +111,7 @@ class _Search:
                 board = self.spec.board(layout.north, layout.east, dict(layout.pieces), dict(layout.marks),
                                         str(path), title)
                 if not self.every_start:
-                    verdict = judge(board, self.spec, self.req)
+                    verdict = judge(board, self.spec, self.req, self.limits)
                     self.stats.seen(_forced_plies(verdict, self.req))
                     self.proposer.forbid(exactly(layout, width, height))
                     if verdict.accepted:
@@ -157,7 +159,7 @@ class _Search:
             self.fast = layout_judge(board, self.spec, self.req) or False
         if self.fast:
             return self.fast.judge(layout.north, layout.east, dict(layout.marks), self.req.left(board), band)
-        graph = start_graph(board, self.spec, self.req)
+        graph = start_graph(board, self.spec, self.req, self.limits)
         return graph.judged(band, self.req.left(board))
 
     def _stepped(self, layout: Layout, offered: dict) -> dict:
@@ -205,7 +207,7 @@ class _Search:
             placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
                                      str(path), title)
             self.judged_here += 1
-            verdict = judge(placed, self.spec, self.req)
+            verdict = judge(placed, self.spec, self.req, self.limits)
             if verdict.accepted:
                 difficulty = verdict.metrics.difficulty if verdict.metrics is not None else None
                 self.archive[(rank, difficulty)] += 1

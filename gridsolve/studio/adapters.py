@@ -12,12 +12,13 @@ from ..errors import QueryError
 from ..generate.genchoices import REQUIREMENTS, SYMMETRIES
 from ..language.model import Board
 from ..play.game import Game
+from ..solve.common.limits import DEFAULT_MEMORY, Limits
 
 __all__ = ["Game", "REQUIREMENTS", "generate_levels"]
 
 
 def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], None],
-                    fraction: Callable[[float], None]) -> dict:
+                    fraction: Callable[[float], None], memory: int = DEFAULT_MEMORY) -> dict:
     """``gridsolve generate --like LIKE --out OUT`` with the page's ``options`` (size, walls,
     require, role, plies, horizon, count, seed, symmetry, keep, timeout as the command line
     writes them; allow_sealed and allow_trivial: the flags).  ``timeout`` reads as
@@ -47,7 +48,7 @@ def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], 
                                    name=options.get("name") or None, symmetry=choice("symmetry", SYMMETRIES),
                                    allow_sealed=bool(options.get("allow_sealed")),
                                    allow_trivial=bool(options.get("allow_trivial")),
-                                   keep=str(options.get("keep") or "") or None, timeout=timeout)
+                                   keep=str(options.get("keep") or "") or None, timeout=timeout, memory=memory)
     lines = progress_lines(echo, every=1.0)
 
     def progress(state) -> None:
@@ -59,6 +60,6 @@ def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], 
 
 
 def new_game(board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None], seed: int,
-             game_class=Game) -> Game:
+             limits: Limits, game_class=Game) -> Game:
     """A game of ``play`` (the same opponent: the solver's strategy, secret marks unpeeked)."""
-    return game_class(board, humans, lines, say, None, seed)
+    return game_class(board, humans, lines, say, None, seed, limits=limits)

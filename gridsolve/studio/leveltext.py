@@ -37,7 +37,7 @@ def _map_text(board: Board, in_pieces: set, in_marks: set) -> str:
     """The map drawing of ``board`` with the pieces and marks the file draws on it."""
     char = {meaning: c for c, meaning in board.legend.items()}
     at: dict = {}
-    drawn = [(r, [board.pieces[r]]) for r in board.rules.roles if r not in in_pieces and r in char]
+    drawn = [(r, [board.pieces[r]]) for r in board.rules.pieces if r not in in_pieces and r in char and r in board.pieces]
     drawn += [(m, sorted(cells)) for m, cells in sorted(board.marks.items()) if m not in in_marks and m in char]
     for name, cells in drawn:
         for cell in cells:
@@ -46,7 +46,7 @@ def _map_text(board: Board, in_pieces: set, in_marks: set) -> str:
                                  "draws one character", "move one of them to another cell before saving")
             at[cell] = (name, char[name])
     lines = draw(board.width, board.height, board.north, board.east, board.solid,
-                 lambda cell: at[cell][1] if cell in at else None)
+                 lambda cell: at[cell][1] if cell in at else None, board.gate_north, board.gate_east)
     return "|2\n" + "".join(f"  {line}\n" for line in lines)
 
 

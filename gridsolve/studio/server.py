@@ -37,6 +37,7 @@ from ..errors import GridsolveError
 from ..language.loader import load_board
 from ..language.model import Board
 from ..language.position import QUERY_KINDS, initial_position
+from ..solve.common.limits import Limits
 from ..svg import ROLE_COLOURS
 from .answers import payload, picture, question
 from .files import Folder, StudioError, save, version_of
@@ -60,11 +61,12 @@ def asset(name: str) -> str:
 class Studio:
     """What one server keeps: the folder, the boards read, the warm graphs, jobs and playtests."""
 
-    def __init__(self, root: Path, first: str | None = None):
+    def __init__(self, root: Path, first: str | None = None, limits: Limits | None = None):
         self.folder = Folder(root)
         self.first = first
-        self.jobs = Jobs()
-        self.playtests = Playtests()
+        self.limits = limits or Limits()       # every question's, here and in the jobs' workers
+        self.jobs = Jobs(self.limits.memory)
+        self.playtests = Playtests(self.limits)
         self.boards: dict[tuple, Board] = {}
         self.graphs: OrderedDict = OrderedDict()
         self.lock = threading.Lock()
@@ -192,9 +194,11 @@ def play(studio: Studio, data: dict) -> dict:
     return studio.playtests.start(board, set(roles), seed, initial_position(board)).as_dict()
 
 
-def create_app(root: Path, token: str, hosts: set[str], first: str | None = None) -> Guard:
-    """The studio serving ``root`` behind its guard (``token``; ``hosts``: the allowed Host headers)."""
-    studio = Studio(root, first)
+def create_app(root: Path, token: str, hosts: set[str], first: str | None = None,
+               limits: Limits | None = None) -> Guard:
+    """The studio serving ``root`` behind its guard (``token``; ``hosts``: the allowed Host
+    headers); ``limits`` bound every question it asks."""
+    studio = Studio(root, first, limits)
 
     async def page(request: Request):
         return Response(asset("studio.html"), media_type="text/html",
@@ -284,7 +288,7 @@ def create_app(root: Path, token: str, hosts: set[str], first: str | None = None
 
 
 def serve(target: Path, host: str = "127.0.0.1", port: int = 0, open_browser: bool = True,
-          echo=print) -> None:
+          echo=print, limits: Limits | None = None) -> None:
     """Serve the folder ``target`` (or the folder of the board file ``target``, opened first)
     until interrupted; prints the address with the run's token."""
     import uvicorn
@@ -309,7 +313,7 @@ def serve(target: Path, host: str = "127.0.0.1", port: int = 0, open_browser: bo
                           "choose another --port (0: any free port)") from None
     port = sock.getsockname()[1]
     token = new_token()
-    app = create_app(root, token, hosts_for(host, port), first)
+    app = create_app(root, token, hosts_for(host, port), first, limits)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/?token={token}" + (f"&board={quote(first)}" if first else "")
     echo(f"gridsolve studio: serving {root}")
