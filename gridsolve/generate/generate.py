@@ -24,11 +24,15 @@ from .pack import write_pack
 from .jobs import generate_in_jobs, worker_seed
 from ..verify.cluster import workers_of
 from ..verify.parallel import TIMEOUT
-from .levelfile import check_free
+from .judge import judge
+from .levelfile import board_text, check_free, write_new
 from .proposer import ProposalTimeout
-from .report import Progress, Report, _exhausted, _timed_out
+from .report import Generated, Progress, Report, _exhausted, _timed_out
 from .request import Request, _source, _title
-from .run import Run, _measures, _setup, pack_paths, progress_of, write_level
+from .run import Run, _header, _measures, _setup, apart, pack_paths, progress_of, write_level
+from .scriptedlevel import criteria_text
+from .scriptedsearch import CLIMB, ScriptedSearch, cast_of
+from ..solve.common.limits import Limits
 
 
 def generate(request: Request, progress: Callable[[Progress], None] | None = None) -> Report:
@@ -39,7 +43,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     asked, run = request, _setup(request)
     request = run.request
     check_free(run.paths + (pack_paths(run.paths[0]) if request.count > 1 else []), request.force)
-    if request.jobs > 1 or request.cluster is not None:
+    if run.method == CLIMB:
+        report = _generate_scripted(run, started, progress)
+    elif request.jobs > 1 or request.cluster is not None:
         searches = request.jobs if request.jobs > 1 or request.cluster is None else workers_of(request.cluster)
         report = generate_in_jobs(run, [(asked, k) for k in range(1, searches + 1)], search_candidates,
                                   started, progress)
@@ -110,4 +116,51 @@ def _generate_here(run: Run, started: float, progress: Callable[[Progress], None
             last = verdict.reason
         if progress is not None:
             progress(progress_of(run, report, last, started, search.stats))
+    return report
+
+
+def _generate_scripted(run: Run, started: float, progress: Callable[[Progress], None] | None) -> Report:
+    """A game whose other pieces move by rule: levels climbed (:mod:`.scriptedsearch`), each
+    judged exactly (win, its plies, the metrics' ranges) before it is written."""
+    request, spec, req = run.request, run.spec, run.req
+    cast = cast_of(spec)
+    search = ScriptedSearch(spec, cast, run.structure.walls, req.plies, req.trivial_ok, request.seed,
+                            apart(run.structure, spec))
+    report = run.report()
+    deadline = None if request.timeout is None else started + request.timeout
+    since = started
+
+    def tick(last: str = "climbing") -> None:
+        report.candidates = search.levels
+        report.search.layouts, report.search.longest = search.layouts, search.longest_any
+        report.search.in_band = report.search.band_starts = search.in_band
+        report.search.longest_offered = search.longest
+        if progress is not None:
+            progress(progress_of(run, report, last, started, report.search))
+    while len(report.boards) < request.count:
+        found = search.next(deadline, tick)
+        if found is None:
+            tick()
+            report.error = _timed_out(report)
+            break
+        index = len(report.boards)
+        path = run.paths[index]
+        board = found.level.board(spec.template, str(path), _title(request, spec, index), cast.legend)
+        verdict = judge(board, spec, dataclasses.replace(req, trivial_ok=True), Limits(memory=request.memory))
+        if not verdict.accepted:
+            search.refused(found.level)
+            report.rejected[verdict.reason] += 1
+            continue
+        search.written(found.level)
+        expect = {"win": True, "win_moves": verdict.answer.win_moves}
+        if verdict.metrics is not None:
+            expect.update({name: value for name, value in verdict.metrics.as_dict().items() if name != "plies"})
+        header = _header(request, spec, req, index, None, verdict.metrics)
+        header[-1:-1] = [f"Criteria met: {criteria_text(found.verdict, req.trivial_ok)}."]
+        write_new(path, board_text(board, spec.rules_yaml, header, expect), request.force)
+        now = time.perf_counter()
+        report.boards.append(Generated(path, found.level.layout(), expect, None, now - since, search.levels,
+                                       verdict.metrics))
+        since = now
+        tick(f"wrote {path.name}")
     return report

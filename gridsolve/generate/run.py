@@ -3,6 +3,7 @@ the game, the requirement, the structure, the board paths and the method; how a 
 written, with what it carries (its measured expectation and header)."""
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from .proposer import Layout, Proposer
 from ..language.kinds import QueryKind, RequireKind
 from .report import Generated, Progress, Report, SearchStats, _exhausted, _timed_out
 from .request import Request, _range_text, _source, _title, command_line, with_good_level
+from .scriptedsearch import CLIMB, check_request
 from .search import _Search
 
 
@@ -87,6 +89,10 @@ def _setup(request: Request) -> Run:
         spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
+    if spec.template.rules.script:          # other pieces moved by rule: a climb over whole levels
+        check_request(request, request.require)
+        req = dataclasses.replace(req, trivial_ok=request.trivial_ok)
+        return Run(request, spec, req, structure, _paths(request, spec), CLIMB, False, None)
     races = requirement_races(spec, req)
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
