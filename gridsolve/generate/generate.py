@@ -27,12 +27,17 @@ from ..verify.parallel import TIMEOUT
 from .judge import judge
 from .levelfile import board_text, check_free, write_new
 from .proposer import ProposalTimeout
-from .report import Generated, Progress, Report, _exhausted, _timed_out
-from .request import Request, _source, _title
+from .report import Generated, Progress, Report, SearchStats, _exhausted, _timed_out, diagnosis, format_generated, \
+    progress_lines
+from .request import Request, _source, _title, parse_range, parse_size, request_from_options
 from .run import Run, _header, _measures, _setup, apart, pack_paths, progress_of, write_level
 from .scriptedlevel import criteria_text
 from .scriptedsearch import CLIMB, ScriptedSearch, cast_of
 from ..solve.common.limits import Limits
+
+# What callers import from here (the request, the report and the run's entry point).
+__all__ = ["Progress", "Report", "Request", "SearchStats", "diagnosis", "format_generated", "generate", "parse_range",
+           "parse_size", "progress_lines", "request_from_options"]
 
 
 def generate(request: Request, progress: Callable[[Progress], None] | None = None) -> Report:
