@@ -279,9 +279,11 @@ def play_command(board, humans, horizon, seed, at, turn, step):
               "(a CI matrix of N jobs checks every board once).")
 @click.option("--explain", "explain_failures", is_flag=True,
               help="Name the single wall changes that would restore each failing expectation (slower).")
+@click.option("--cluster", metavar="ADDRESS", help="Check the boards on the workers of this Dask scheduler "
+              "(e.g. tcp://10.0.0.5:8786; needs pip install 'gridsolve[cluster]').")
 @MAX_MEMORY
 @reports_errors
-def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures):
+def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures, cluster):
     """Check the board files in PATHS (files or folders; default: boards/) and their expect blocks.
 
     Exit code 0: every expectation holds; 1: one does not (or timed out); 2: a file is invalid.
@@ -290,7 +292,7 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures):
     from .verify.shard import parse_shard
     from .verify.verify import verify_paths
     report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update,
-                          shard=parse_shard(shard), explain=explain_failures)
+                          shard=parse_shard(shard), explain=explain_failures, cluster=cluster)
     click.echo(format_report(report, fmt), nl=False)
     for check in report.checks:
         if check.key == "schema" and check.status == "error":
@@ -334,6 +336,8 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures):
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Search in N worker processes, each with its own seed (which boards are written then "
                    "depends on timing).")
+@click.option("--cluster", metavar="ADDRESS", help="Search on the workers of this Dask scheduler (--jobs "
+              "searches; by default one per worker thread; needs pip install 'gridsolve[cluster]').")
 @click.option("--keep", metavar="NAMES", help="With --like: these pieces and marks (comma-separated) stay where "
               "the board has them, e.g. --keep p1,p2,center.")
 @click.option("--svg", "svg", is_flag=True, help="Write a picture beside each board (NAME.svg) with its "
@@ -348,7 +352,8 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures):
 @click.option("--no-defaults", "no_defaults", is_flag=True, help="Ignore the rule set's good level (its "
               "generate: block): ask a win, with no metric test, unless the options say otherwise.")
 def generate_command(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
-                     allow_sealed, allow_trivial, method, timeout, force, jobs, keep, svg, value, metric, difficulty, no_defaults):
+                     allow_sealed, allow_trivial, method, timeout, force, jobs, cluster, keep, svg, value, metric,
+                     difficulty, no_defaults):
     """Write new boards that meet a requirement, each with an expect block of its measured values.
 
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
@@ -360,7 +365,7 @@ def generate_command(rules_name, like, size, walls, require, role, plies, horizo
                                    symmetry=symmetry, allow_sealed=allow_sealed, allow_trivial=allow_trivial,
                                    method=method, timeout=timeout, force=force, keep=keep, value=value,
                                    metrics=metric, difficulty=difficulty, defaults=not no_defaults,
-                                   jobs=jobs)
+                                   jobs=jobs, cluster=cluster)
     report = generate(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
     if svg and report.boards:

@@ -160,12 +160,12 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
 
 def _search_in(stats) -> str:
     """Where the bounded search ran; in Python, why not in C (it is about 30x slower)."""
-    from .solve.bounded.search import native
-    reason = native.why_not.get("raceskernel")
-    if stats.search_in == "Python" and reason:
-        return f" (in Python: the C search could not be compiled: {reason})"
-    if stats.search_in == "Python" and not native.enabled():
+    from .solve.bounded import native
+    reason = native.why_not("raceskernel") if stats.search_in == "Python" else None
+    if reason == "GRIDSOLVE_NATIVE=0":
         return " (in Python: GRIDSOLVE_NATIVE=0)"
+    if reason:
+        return f" (in Python: the C search is missing: {reason})"
     if stats.search_in == "Python":
         return " (in Python: too few to pay for the C search)"
     return f" (in {stats.search_in})" if stats.search_in else ""

@@ -73,8 +73,11 @@ def walked_cells(board: Board, start: Cell, move: str, end: Cell) -> list[Cell]:
     return cells
 
 
-def board_svg(board: Board, position: Position, answer: Answer | None = None, title: str | None = None) -> str:
-    """The SVG text of ``board`` at ``position``; with ``answer``, its principal line and verdict."""
+def board_svg(board: Board, position: Position, answer: Answer | None = None, title: str | None = None,
+              notes: tuple = ()) -> str:
+    """The SVG text of ``board`` at ``position``; with ``answer``, its principal line and verdict;
+    ``notes``: (cell, text) pairs, each cell ringed in red with its number and the text listed
+    under the board (the decisive choices of a generated level)."""
     roles = board.rules.roles
     chars = glyphs(board)
     colour = {role: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, role in enumerate(roles)}
@@ -83,7 +86,8 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     head, _, tail = title.partition(": ")
     with_line = answer is not None and bool(answer.line)
     width = int(max(board.width * CELL + 2 * MARGIN, CHAR * max(len(head), len(tail)) + 2 * MARGIN))
-    height = board.height * CELL + MARGIN + TITLE + (44 if with_line else 28)
+    height = board.height * CELL + MARGIN + TITLE + (44 if with_line else 28) + 16 * len(notes)
+    width = max(width, int(2 * MARGIN + 6.2 * max((len(text) + 4 for _, text in notes), default=0)))
     svg = ET.Element("svg", {"xmlns": SVG_NS, "width": str(width), "height": str(height),
                              "viewBox": f"0 0 {width} {height}", "font-family": "sans-serif"})
     sub_element(svg, "title", title)
@@ -101,6 +105,7 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
         _draw_line(svg, board, position, answer.line, colour)
     _draw_pieces(svg, board, position, chars, colour)
     _draw_legend(svg, board, chars, colour, TITLE + board.height * CELL + 40, with_line)
+    _draw_notes(svg, board, notes, TITLE + board.height * CELL + (72 if with_line else 56))
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
 
@@ -230,6 +235,19 @@ def _draw_legend(svg, board: Board, chars: dict, colour: dict, y: float, with_li
     if with_line:
         sub_element(svg, "text", "arrows: the principal line, numbered by ply; dashed circle: the piece stays",
              x=MARGIN, y=y + 16, font_size=11, fill="#555555")
+
+
+def _draw_notes(svg, board: Board, notes: tuple, y: float) -> None:
+    """Each note's cell ringed in red and numbered; the notes listed from ``y`` down."""
+    group = sub_element(svg, "g", id="notes")
+    for number, (cell, text) in enumerate(notes, 1):
+        cx, cy = _centre(board, cell)
+        sub_element(group, "circle", cx=cx, cy=cy, r=CELL * 0.44, fill="none", stroke="#d62728", stroke_width=2.5,
+                    stroke_dasharray="5 3")
+        sub_element(group, "text", str(number), x=cx + CELL * 0.3, y=cy + CELL * 0.42, font_size=12,
+                    font_weight="bold", fill="#d62728")
+        sub_element(group, "text", f"{number}: {text}", x=MARGIN, y=y + 16 * (number - 1), font_size=11,
+                    fill="#d62728")
 
 
 def check_target(target: str | None, force: bool) -> None:

@@ -13,6 +13,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from gridsolve.language.loader import load_board  # noqa: E402
+from native_build import build_in_place  # noqa: E402
+
+# The C kernels, built in this checkout as `pip install .` builds them into the installed package.
+NATIVE_PROBLEMS = build_in_place()
+
+
+def pytest_report_header(config):
+    return [f"C kernel not built: {problem}" for problem in NATIVE_PROBLEMS]
 
 
 # A 4x2 corridor used across the tests: the explorer steps east twice to escape, and the mummy

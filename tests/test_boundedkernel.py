@@ -1,4 +1,4 @@
-"""The bounded solver's races in C (gridsolve/solve/bounded/raceskernel.c, boundedkernel.py) against the
+"""The bounded solver's races in C (gridsolve/solve/bounded/raceskernel.c, kernel.py) against the
 same races in Python (BoundedSearch with ``native=False``).
 
 The C search is the Python one line for line, so beyond equal answers the two must search the
@@ -7,6 +7,7 @@ same number of positions: a bound, a move order or a table entry that differs sh
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -36,9 +37,9 @@ def _pair(board, role: str, position):
     return game, BoundedSearch(board, game, role), BoundedSearch(board, game, role, native=False)
 
 
-def test_the_kernel_compiles_and_serves_pacman():
+def test_the_kernel_is_built_and_serves_pacman():
     """This machine has a C compiler: the races run in C (where none is found they run in Python)."""
-    assert native.load("raceskernel") is not None, native.why_not
+    assert native.load("raceskernel") is not None, native.why_not("raceskernel")
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     query = make_query(board, "pacman", "value", horizon=6)
     _, fast, slow = _pair(board, "pacman", query.position)
@@ -175,18 +176,22 @@ def test_the_memory_limit_is_reported_from_a_search_in_c(tmp_path):
     assert "do not fit" in str(raised.value)
 
 
-def test_without_a_compiler_the_races_run_in_python(tmp_path, monkeypatch):
-    """No compiler: native.load says why and returns None, and the answer is the same."""
-    monkeypatch.setenv("GRIDSOLVE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+def test_without_the_built_kernel_the_races_run_in_python_and_the_text_says_why(tmp_path, monkeypatch):
+    """An install without a compiler has no kernel: native.load says why and returns None, the
+    answer is the same, and the text output says why it searched in Python."""
+    import sys
+    from gridsolve.render import format_answer
     monkeypatch.setattr(native, "_loaded", {})
-    monkeypatch.setattr(native, "why_not", {})
+    monkeypatch.setattr(native, "_why_not", {})
+    monkeypatch.setitem(sys.modules, "gridsolve.solve.bounded.raceskernel", None)     # as if never built
     assert native.load("raceskernel") is None
-    assert "no C compiler" in native.why_not["raceskernel"]
+    assert native.why_not("raceskernel") == native.NOT_BUILT
     board = board_from_text(tmp_path, "corridor", CORRIDOR)
     query = make_query(board, "pacman")
     answer = solve_bounded(board, query)
     assert (answer.value, answer.plies) == (30, 6)
+    assert "in Python: the C search is missing: it was not built when gridsolve was installed" in \
+        format_answer(board, answer, query.position)
 
 
 def test_a_kernel_searches_for_one_thread_at_a_time():
@@ -253,21 +258,15 @@ def test_a_search_moves_to_c_when_it_has_cost_what_c_costs_to_build(tmp_path, mo
         assert bool(stopped) == midway, check_every
 
 
-def test_the_kernel_is_compiled_once_into_the_cache_and_replaces_earlier_builds(tmp_path, monkeypatch):
-    """A fresh cache: the first load compiles (and removes an earlier build of the file), the
-    next process loads the same file without compiling."""
-    import sysconfig
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    stale = cache / f"raceskernel-0000000000000000{suffix}"
-    stale.write_bytes(b"an earlier build")
-    monkeypatch.setenv("GRIDSOLVE_CACHE", str(cache))
+def test_the_kernel_is_the_packages_extension_module_and_nothing_is_compiled_at_run_time(tmp_path, monkeypatch):
+    """The kernel loads as a module of the package, from beside its C file, and loading it runs
+    no compiler and writes no cache."""
+    import subprocess
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(native, "_loaded", {})
-    assert native.load("raceskernel") is not None
-    built = sorted(p.name for p in cache.iterdir())
-    assert len(built) == 1 and built[0].startswith("raceskernel-") and built[0] != stale.name
-    compiled = []
-    monkeypatch.setattr(native, "_loaded", {})
-    monkeypatch.setattr(native, "_compile", lambda *args: compiled.append(args))
-    assert native.load("raceskernel") is not None and compiled == []
+    monkeypatch.setattr(subprocess, "run", lambda *args, **kwargs: pytest.fail(f"ran {args}"))
+    kernel = native.load("raceskernel")
+    assert kernel.__name__ == "gridsolve.solve.bounded.raceskernel"
+    assert Path(kernel.__file__).parent == Path(native.__file__).parent
+    assert list(tmp_path.iterdir()) == []

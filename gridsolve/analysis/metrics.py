@@ -245,7 +245,7 @@ def measure_metrics(board: Board, role: str, start: Position, horizon: int | Non
     optimal = _optimal_positions(graph)
     turns = [s for s in optimal if rank[s] > 0 and graph.mine[graph.mover[s]]]
     forced = keep = moves = greedy = 0
-    distance = _goal_distance(board, role)
+    distance = goal_distance(board, role)
     for s in turns:
         plies_left = left - (top - rank[s]) - 1
         winning = [t for t in succ[s] if rank[t] <= plies_left]
@@ -357,7 +357,7 @@ def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) ->
     return float(value[graph.start])
 
 
-def _goal_distance(board: Board, role: str) -> dict | None:
+def goal_distance(board: Board, role: str) -> dict | None:
     """Walking steps from each cell to the nearest cell of a mark the role wins by reaching."""
     goals = top_score_ends(board, role)
     marks = {mark for end in board.rules.ends if end.name in goals for piece, mark in end.when.reaches

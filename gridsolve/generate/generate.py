@@ -46,10 +46,12 @@ from .layoutjudge import layout_judge
 from .starts import JudgedStarts
 from .mutation import Elites, Mutation, difference, mutation
 from .quick import QuickLayouts
+from .testing import most_testing_line
 from .fresh import connected_walls, open_goals
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
 from .jobs import generate_in_jobs, worker_seed
+from ..verify.cluster import workers_of
 from ..verify.parallel import TIMEOUT
 from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
@@ -90,6 +92,7 @@ class Request:
     difficulty: str | None = None   # --difficulty easy|medium|hard
     defaults: bool = True           # False (--no-defaults): ignore the rule set's good level
     jobs: int = 1                   # worker processes searching (1: the search runs in this process)
+    cluster: str | None = None      # a Dask scheduler's address: the searches run on its workers
 
 
 @dataclass
@@ -210,7 +213,8 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                          allow_sealed: bool = False, allow_trivial: bool = False, method: str = "auto",
                          timeout: float | None = None, force: bool = False, keep: str | None = None,
                          value: str | None = None, metrics: Sequence[tuple[str, str]] = (),
-                         difficulty: str | None = None, defaults: bool = True, jobs: int = 1) -> Request:
+                         difficulty: str | None = None, defaults: bool = True, jobs: int = 1,
+                         cluster: str | None = None) -> Request:
     """The request of ``gridsolve generate``'s options as typed: ``size`` WxH, ``walls``,
     ``plies`` and ``value`` ranges A..B, ``keep`` names separated by commas, ``metrics``
     (name, A..B) pairs; ``timeout`` None: the default budget (:data:`DEFAULT_TIMEOUT`), 0: no
@@ -225,7 +229,7 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                    keep=tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (),
                    timeout_given=timeout is not None, value=parse_range("--value", value),
                    metrics=tuple(parse_metric(n, t) for n, t in metrics), difficulty=difficulty,
-                   defaults=defaults, jobs=jobs)
+                   defaults=defaults, jobs=jobs, cluster=cluster)
 
 
 # - Generating ---
@@ -238,8 +242,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     asked, run = request, _setup(request)
     request = run.request
     check_free(run.paths + (pack_paths(run.paths[0]) if request.count > 1 else []), request.force)
-    if request.jobs > 1:
-        report = generate_in_jobs(run, [(asked, k) for k in range(1, request.jobs + 1)], search_candidates,
+    if request.jobs > 1 or request.cluster is not None:
+        searches = request.jobs if request.jobs > 1 or request.cluster is None else workers_of(request.cluster)
+        report = generate_in_jobs(run, [(asked, k) for k in range(1, searches + 1)], search_candidates,
                                   started, progress)
     else:
         report = _generate_here(run, started, progress)
@@ -376,7 +381,9 @@ def write_level(run: Run, report: Report, layout: Layout, expect: dict, difficul
     path = run.paths[index]
     board = spec.board(layout.north, layout.east, dict(layout.pieces), dict(layout.marks), str(path),
                        _title(request, spec, index))
-    text = board_text(board, spec.rules_yaml, _header(request, spec, run.req, index, difficulty, metrics), expect)
+    testing = most_testing_line(board, spec.role, initial_position(board), run.req.horizon) if metrics is not None else None
+    text = board_text(board, spec.rules_yaml, _header(request, spec, run.req, index, difficulty, metrics, testing),
+                      expect)
     write_new(path, text, request.force)
     now = time.perf_counter()
     report.boards.append(Generated(path, layout, expect, difficulty, now - since, tried, metrics))
@@ -999,7 +1006,7 @@ def _range_text(bounds: tuple) -> str | None:
 
 
 def _header(request: Request, spec: GameSpec, req: Requirement, index: int, difficulty,
-            metrics: Metrics | None = None) -> list[str]:
+            metrics: Metrics | None = None, testing=None) -> list[str]:
     trivial = "" if req.trivial_ok or req.kind != RequireKind.WIN else ", and not by walking the shortest way"
     lines = [f"Board {index + 1} of `{command_line(request, spec)}`:",
              f"{req.describe(spec.role)}{trivial}."]
@@ -1010,6 +1017,9 @@ def _header(request: Request, spec: GameSpec, req: Requirement, index: int, diff
         lines.append(f"Why {metrics.difficulty}: {why_difficulty(metrics)}.")
     if difficulty is not None:
         lines.append(f"Along the principal line: {difficulty.describe(spec.role)}.")
+    if testing is not None:
+        lines.append(f"The most testing line ({len(testing.line)} plies): {testing.describe()}.")
+        lines += [f"Decisive: {choice.describe(spec.role)}." for choice in testing.choices]
     lines.append("The expect block holds the measured values; `gridsolve verify` re-checks them.")
     return lines
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
+from ..verify.cluster import run_tasks_on_cluster
 from ..verify.parallel import CRASHED, TIMEOUT, run_tasks
 from .mutation import difference
 from ..errors import GridsolveError
@@ -44,7 +45,9 @@ def _total(stats: dict) -> object:
 
 def generate_in_jobs(run, tasks: list, work: Callable, started: float, progress: Callable | None):
     """Write ``run.request.count`` boards (``run``: a generate.Run) from the candidates that
-    ``work(task)`` yields in one worker process per task (generate.search_candidates)."""
+    ``work(task)`` yields in one worker process per task (generate.search_candidates), or on
+    the workers of the Dask cluster at ``run.request.cluster``
+    (:func:`gridsolve.verify.cluster.run_tasks_on_cluster`)."""
     request = run.request
     report = run.report()
     stats: dict = {}
@@ -75,7 +78,10 @@ def generate_in_jobs(run, tasks: list, work: Callable, started: float, progress:
             raise _Enough
 
     try:
-        outcomes = run_tasks(tasks, work, len(tasks), request.timeout, on_item)
+        if request.cluster is not None:
+            outcomes = run_tasks_on_cluster(request.cluster, tasks, work, request.timeout, on_item)
+        else:
+            outcomes = run_tasks(tasks, work, len(tasks), request.timeout, on_item)
     except _Enough:
         return report
     crashed = [o for o in outcomes if o.status == CRASHED]

@@ -17,7 +17,6 @@ search ranks each layout with :class:`StartGraph`.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import clingo
 import numpy as np
@@ -33,7 +32,6 @@ from .starts import JudgedStarts, Survey
 from .startgraph import PATH_LIMIT, start_program
 from ..language.kinds import RequireKind
 
-HERE = Path(__file__).resolve().parent
 MAX_CELLS = 64          # the frontier of the blind play is a 64-bit set of the other piece's cells
 
 
@@ -243,7 +241,7 @@ def layout_judge(board: Board, spec: GameSpec, req: Requirement) -> LayoutJudge 
     program = start_program(board, spec.role, req)
     if program is None:
         return None
-    module = native.load("layoutkernel", HERE)
+    module = native.load("layoutkernel", __package__)
     if module is None:
         return None
     judge = LayoutJudge(board, spec, req, module, program, turns)

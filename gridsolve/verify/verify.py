@@ -23,6 +23,7 @@ from ..errors import BoardError, GridsolveError, QueryError
 from .expect import METRIC_KEYS, SOLVER_KEYS, Expectation, holds, load_expectations
 from ..solve.program.explore import examine
 from ..language.loader import load_board
+from .cluster import run_tasks_on_cluster
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
 from .shard import Shard, select
 from ..compile.state import layout_for
@@ -346,11 +347,12 @@ def _mismatch(expected, measured, detail: str) -> str:
 # - Checking many boards ---
 
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
-                 shard: Shard | None = None, explain: bool = False) -> Report:
+                 shard: Shard | None = None, explain: bool = False, cluster: str | None = None) -> Report:
     """Check every board file found under ``paths`` (with ``shard``, only its part of them:
     :mod:`gridsolve.verify.shard`); with ``update``, write measured values into the expect
     blocks of the valid boards whose expectations failed; with ``explain``, failing
-    expectations name the single wall changes that would restore them."""
+    expectations name the single wall changes that would restore them; with ``cluster`` (a Dask
+    scheduler's address), the boards are checked on its workers (:mod:`gridsolve.verify.cluster`)."""
     started = time.perf_counter()
     found = find_boards(paths)
     boards = select(found, paths, shard)
@@ -364,8 +366,11 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
             check = results[i].checks[row]
             check.status, check.measured, check.message, check.time_s = status, measured, message, seconds
 
-    outcomes = run_tasks(boards, functools.partial(check_board, explain=explain) if explain else check_board,
-                         jobs, timeout, on_item)
+    work = functools.partial(check_board, explain=explain) if explain else check_board
+    if cluster is not None:
+        outcomes = run_tasks_on_cluster(cluster, boards, work, timeout, on_item)
+    else:
+        outcomes = run_tasks(boards, work, jobs, timeout, on_item)
     for i, (path, outcome) in enumerate(zip(boards, outcomes)):
         if results[i] is None:
             results[i] = BoardResult(str(path), path.stem, [CheckResult("board", "board", str(path), None, "valid")])

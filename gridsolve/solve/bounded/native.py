@@ -1,94 +1,47 @@
-"""C for the hottest loops: a C file of this package compiled once per Python and loaded.
+"""The C kernels, built with the package: an extension module a C file of this package becomes
+when gridsolve is installed, loaded here, or None where it was not built.
 
-The bounded solver's races (``raceskernel.c``) run about 50x faster in C than in Python.  The
-file is compiled on first use with the C compiler Python was built with (``cc``, or ``$CC``)
-into a cache directory (``$GRIDSOLVE_CACHE``, else ``$XDG_CACHE_HOME/gridsolve`` or
-``~/.cache/gridsolve``), named by a hash of the source and the Python ABI, so an edit or another
-Python compiles anew (and removes the earlier builds) and concurrent processes never load a
-half-written file.  Where no compiler
-or no Python headers are found, :func:`load` returns None and the callers search in Python,
-with the same answers; ``GRIDSOLVE_NATIVE=0`` asks for that explicitly.
+The bounded solver's races (``raceskernel.c``) run about 50x faster in C than in Python.
+``pip install .`` builds each kernel pyproject.toml lists as an optional extension module
+(``[[tool.setuptools.ext-modules]]``; wheels: ``[tool.cibuildwheel]``), with the platform's
+compiler; where it has none, or no Python headers, the install goes on without it and
+:func:`load` returns None: the callers search in Python, with the same answers, and
+:func:`why_not` says why for the text output.  Nothing is compiled at run time.
+``GRIDSOLVE_NATIVE=0`` asks for Python explicitly.  In a source checkout the test session
+builds the kernels in place (tests/native_build.py).
 """
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import importlib.machinery
-import importlib.util
+import importlib
 import os
-import shlex
-import shutil
-import subprocess
-import sysconfig
-import tempfile
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
 _loaded: dict[str, object] = {}
-why_not: dict[str, str] = {}     # name -> why it could not be compiled (the text output says it)
+_why_not: dict[str, str] = {}
 
-
-def cache_dir() -> Path:
-    if os.environ.get("GRIDSOLVE_CACHE"):
-        return Path(os.environ["GRIDSOLVE_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "gridsolve"
+NOT_BUILT = "it was not built when gridsolve was installed (no C compiler or Python headers then)"
 
 
 def enabled() -> bool:
     return os.environ.get("GRIDSOLVE_NATIVE", "1") != "0"
 
 
-def load(name: str, folder: Path = HERE):
-    """The compiled module ``name`` (from ``name.c`` in ``folder``, by default beside this file),
-    None where it cannot be built."""
+def load(name: str, package: str = __package__):
+    """The kernel ``name`` of ``package`` (the extension module built from ``name.c`` in its
+    folder; by default this one's), None where ``GRIDSOLVE_NATIVE=0`` or it was not built."""
     if not enabled():
         return None
-    if name in _loaded:
-        return _loaded[name]
-    module = None
-    try:
-        module = _build_and_import(name, folder)
-    except (OSError, subprocess.SubprocessError, ImportError) as exc:
-        why_not[name] = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-    _loaded[name] = module
-    return module
+    if name not in _loaded:
+        module = f"{package}.{name}"
+        try:
+            _loaded[name] = importlib.import_module(module)
+        except ImportError as exc:
+            _loaded[name] = None
+            _why_not[name] = NOT_BUILT if getattr(exc, "name", None) == module else f"it does not load: {exc}"
+    return _loaded[name]
 
 
-def _build_and_import(name: str, folder: Path):
-    source = folder / f"{name}.c"
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    include = sysconfig.get_paths()["include"]
-    digest = hashlib.sha1(source.read_bytes() + suffix.encode() + include.encode()).hexdigest()[:16]
-    target = cache_dir() / f"{name}-{digest}{suffix}"
-    if not target.exists():
-        _compile(source, target, include)
-        for older in target.parent.glob(f"{name}-*{suffix}"):     # an earlier edit's or version's
-            if older != target:
-                with contextlib.suppress(OSError):
-                    older.unlink()
-    spec = importlib.util.spec_from_file_location(name, target,
-                                                  loader=importlib.machinery.ExtensionFileLoader(name, str(target)))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _compile(source: Path, target: Path, include: str) -> None:
-    if not (Path(include) / "Python.h").exists():
-        raise OSError(f"no Python headers in {include}")
-    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
-    if not shutil.which(compiler[0]):
-        raise OSError(f"no C compiler ({compiler[0]})")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, partial = tempfile.mkstemp(dir=target.parent, suffix=".partial")
-    os.close(fd)
-    try:
-        done = subprocess.run([*compiler, "-O2", "-fPIC", "-shared", f"-I{include}", str(source), "-o", partial],
-                              capture_output=True, text=True, timeout=120)
-        if done.returncode != 0:
-            raise OSError(f"{compiler[0]} failed: {done.stderr.strip()[-500:]}")
-        os.replace(partial, target)
-    finally:
-        if os.path.exists(partial):
-            os.unlink(partial)
+def why_not(name: str) -> str | None:
+    """Why the kernel ``name`` runs in Python: None where it loads (or was not asked for yet)."""
+    if not enabled():
+        return "GRIDSOLVE_NATIVE=0"
+    return _why_not.get(name) if load(name) is None else None

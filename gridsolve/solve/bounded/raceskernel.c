@@ -24,6 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _MSC_VER                     /* MSVC (Windows wheels) has no __builtin_popcountll */
+#include <intrin.h>
+#define popcount64(x) ((int)__popcnt64(x))
+#else
+#define popcount64(x) __builtin_popcountll(x)
+#endif
+
 #define NONE_WON 0xFF
 
 typedef struct {
@@ -101,7 +108,7 @@ static void table_free(Table *t) {
 /* - Races --------------------------------------------------------------------------------- */
 static inline int goal(const Race *r, long score) { return r->up ? score >= r->threshold : score < r->threshold; }
 
-static inline int taken_of(const Kernel *k, uint64_t items) { return k->total - __builtin_popcountll(items); }
+static inline int taken_of(const Kernel *k, uint64_t items) { return k->total - popcount64(items); }
 
 static long stop_score(const Kernel *k, int32_t s, uint64_t items) {
     int kind = k->end_kind[s] >= 0 ? k->end_kind[s] : k->out_kind[s];
@@ -115,7 +122,7 @@ static inline int32_t span_index(const Kernel *k, int left, int turn, int plies)
 /* The race's answer where the bounds decide it: 0 or 1, else -1 (BoundedSearch._bound). */
 static int bound(const Kernel *k, const Race *r, int32_t s, uint64_t items, int plies_left, int within) {
     if (within < plies_left && (r->up ? k->team_stops : k->others_stop)[s] > within) return 0;
-    int left = __builtin_popcountll(items), turn = k->turn[s];
+    int left = popcount64(items), turn = k->turn[s];
     if (r->up) {
         int doom = k->doom[s];
         if (k->high[span_index(k, left, turn, within < doom ? within : doom)] < r->threshold) return 0;
