@@ -5,6 +5,10 @@
 * the robust answer from random positions with random knowledge, both roles, 40 plies
   (``python bench/hidden.py --random N``; same target, each);
 * ``gridsolve ask`` over 1,000 such questions (``python bench/hidden.py --ask N``; target < 60 s);
+* every position answered exactly (issue 32): 200 random positions with random knowledge and
+  100 at step 1 where the asking player knows only its own cell, either role, side and question,
+  each answered alone (nothing kept from the one before) with 10 s and 500 MB
+  (``python bench/hidden.py --exact`` prints the times as JSON; ``--exact-table`` the table);
 * a computer move in ``play``: every decision of the computer (p2, it does not peek) in one
   scripted game on ``boards/maze-runner-duel-secret.yaml``, timed around ``blind.choose``
   (``python bench/hidden.py --moves`` prints them as JSON; run in a fresh process).
@@ -12,6 +16,7 @@
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import sys
 import time
@@ -111,6 +116,72 @@ def random_solves(count: int) -> dict:
     return {"times": times, "stopped": stopped}
 
 
+EXACT_RANDOM, EXACT_START, EXACT_SEED = 200, 100, 32
+EXACT_MEMORY = 500 * 1000 ** 2
+
+
+def exact_questions(seed: int = EXACT_SEED) -> dict[str, list[str]]:
+    """Item 1's questions: ``random`` (random knowledge, as :func:`random_questions` draws them, a
+    random question kind) and ``start`` (step 1, the asking player knows only its own cell)."""
+    import random
+    rng = random.Random(seed)
+    kinds = ["value", "win", "survive"]
+    randoms = []
+    for line in random_questions(EXACT_RANDOM, seed=seed):
+        fields = json.loads(line)
+        fields["query"] = rng.choice(kinds)
+        randoms.append(json.dumps(fields))
+    cells = [(x, y) for x in range(1, 6) for y in range(1, 6) if (x, y) != (3, 3)]
+    starts = []
+    for _ in range(EXACT_START):
+        p1, p2 = rng.sample(cells, 2)
+        starts.append(json.dumps({"role": rng.choice(["p1", "p2"]), "hidden": True, "query": rng.choice(kinds),
+                                  "at": {"p1": list(p1), "p2": list(p2)}, "turn": rng.choice(["p1", "p2"]),
+                                  "step": 1, "line": False}))
+    return {"random": randoms, "start": starts}
+
+
+def exact_solves() -> dict:
+    """Each of item 1's questions answered alone: {set: [[seconds, stopped, question]]}."""
+    from gridsolve.errors import LimitError
+    from gridsolve.language.loader import load_board
+    from gridsolve.solve.hidden import knowing
+    from gridsolve.solve.ask.questions import parse_question
+    from gridsolve.solve.common.limits import Limits
+    from gridsolve.solve.dispatch.dispatcher import solve
+    board = load_board(ROOT / BOARD)
+    out = {}
+    for name, lines in exact_questions().items():
+        rows = out[name] = []
+        for line in lines:
+            knowing._PREPARED.clear()
+            query = parse_question(board, line).query
+            started = time.perf_counter()
+            try:
+                solve(board, query, Limits(seconds=TARGET_SOLVE_S, memory=EXACT_MEMORY), line_plies=0)
+                stopped = False
+            except LimitError:
+                stopped = True
+            rows.append([time.perf_counter() - started, stopped, line])
+    return out
+
+
+def exact_table(before: dict | None, after: dict) -> list[str]:
+    """Item 1's table: median, 99th percentile, max and stopped, before and after."""
+    def figures(rows):
+        times = sorted(t for t, _, _ in rows)
+        p99 = times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)]
+        return (f"{statistics.median(times):.2f} s", f"{p99:.2f} s", f"{times[-1]:.2f} s",
+                f"{sum(1 for _, s, _ in rows if s)} of {len(rows)}")
+    lines = ["| positions | | median | 99th percentile | max | stopped at 10 s / 500 MB |", "|---|---|---|---|---|---|"]
+    labels = {"random": f"{EXACT_RANDOM} random, random knowledge", "start": f"{EXACT_START} at step 1, own cell known"}
+    for name, label in labels.items():
+        for when, data in (("before", before), ("after", after)):
+            if data is not None:
+                lines.append(f"| {label} | {when} | " + " | ".join(figures(data[name])) + " |")
+    return lines
+
+
 def ask_many(count: int, cap_s: float = None) -> dict:
     """``gridsolve ask`` over ``count`` random questions, stopped after ``cap_s`` seconds (the
     pace then extrapolated to all of them)."""
@@ -180,6 +251,13 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["--random"]:
         sys.path.insert(0, str(ROOT))
         print(json.dumps(random_solves(int(sys.argv[2]))))
+    elif sys.argv[1:] == ["--exact"]:
+        sys.path.insert(0, str(ROOT))
+        print(json.dumps(exact_solves()))
+    elif sys.argv[1:2] == ["--exact-table"]:
+        # --exact-table AFTER.json [BEFORE.json]
+        files = [json.loads(Path(f).read_text()) for f in sys.argv[2:4]]
+        print("\n".join(exact_table(files[1] if len(files) > 1 else None, files[0])))
     elif sys.argv[1:2] == ["--ask"]:
         sys.path.insert(0, str(ROOT))
         print(json.dumps(ask_many(int(sys.argv[2]))))

@@ -1177,7 +1177,9 @@ def main(argv=None):
             "and the level packs' throughput (`bench/levels.py`), stop by stop, each with its before and after;",
             "- `bench/RESULTS-engine.md`: the last standalone run of `bench/engine.py` (the race solver per size);",
             "- `bench/RESULTS-generation.md`: the generator's targets (`bench/generation.py`);",
-            "- `bench/RESULTS-studio.md`: the studio's edit-to-answer latency (`bench/studio.py`).", ""]
+            "- `bench/RESULTS-studio.md`: the studio's edit-to-answer latency (`bench/studio.py`);",
+            "- `bench/RESULTS-hidden.md`: the secret game answered exactly from every position (issue 32: "
+            "`bench/hidden.py --exact`, before and after), `ask`, `play` and the placement advice.", ""]
     doc += ["## explain: critical walls", "",
             "`gridsolve explain BOARD --json --method M [--jobs N]` end to end, one run each: every interior wall "
             "edge toggled (removed or added) and the question answered again. *graph*: the game graph computed "

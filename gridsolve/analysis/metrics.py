@@ -175,12 +175,13 @@ class SolvedGraph:
     (distinct successors), ``mover`` (the turns entry to move), ``end`` (the end that holds,
     None), ``goal``, ``rank`` (plies of the fastest forced win, inf: none)."""
 
-    def __init__(self, board: Board, role: str, start: Position, horizon: int | None = None):
+    def __init__(self, board: Board, role: str, start: Position, horizon: int | None = None,
+                 limits: Limits | None = None):
         layout = layout_for(board)
         self.board, self.role = board, role
         self.left = Query(role, QueryKind.VALUE, start, horizon).remaining(board)
         root = layout.root_term(start, board).replace(" ", "")
-        graph = self.graph = RaceGraph(board, layout, [root], race_limits(board, layout, [start], Limits()))
+        graph = self.graph = RaceGraph(board, layout, [root], race_limits(board, layout, [start], limits or Limits()))
         if graph.n > GRAPH_LIMIT:
             raise LimitError(f"the game graph has {graph.n} positions, more than {GRAPH_LIMIT} measured")
         self.n = n = graph.n
@@ -225,13 +226,13 @@ class SolvedGraph:
 
 
 def measure_metrics(board: Board, role: str, start: Position, horizon: int | None = None,
-                    plies: int | None = None) -> Metrics:
+                    plies: int | None = None, limits: Limits | None = None) -> Metrics:
     """Every metric of the level from ``start`` (the role must force a win from there);
-    ``plies``: the solver's answer, checked against the graph's rank."""
+    ``plies``: the solver's answer, checked against the graph's rank; ``limits``: the graph's."""
     why = metrics_unsupported(board, role)
     if why:
         raise QueryError(f"the difficulty metrics are not defined here: {why}")
-    graph = SolvedGraph(board, role, start, horizon)
+    graph = SolvedGraph(board, role, start, horizon, limits)
     top = graph.rank[graph.start]
     if plies is not None and plies < top:
         by_end = f"{top} plies" if top != math.inf else "never"

@@ -56,6 +56,7 @@ from ..verify.parallel import TIMEOUT
 from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
 from ..language.position import initial_position
+from ..solve.common.limits import DEFAULT_MEMORY, Limits
 from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_walls
 from ..language.kinds import QueryKind, RequireKind
 
@@ -93,6 +94,7 @@ class Request:
     defaults: bool = True           # False (--no-defaults): ignore the rule set's good level
     jobs: int = 1                   # worker processes searching (1: the search runs in this process)
     cluster: str | None = None      # a Dask scheduler's address: the searches run on its workers
+    memory: int = DEFAULT_MEMORY    # bytes resident every solve and grounding may use (--max-memory)
 
 
 @dataclass
@@ -214,7 +216,7 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                          timeout: float | None = None, force: bool = False, keep: str | None = None,
                          value: str | None = None, metrics: Sequence[tuple[str, str]] = (),
                          difficulty: str | None = None, defaults: bool = True, jobs: int = 1,
-                         cluster: str | None = None) -> Request:
+                         cluster: str | None = None, memory: int = DEFAULT_MEMORY) -> Request:
     """The request of ``gridsolve generate``'s options as typed: ``size`` WxH, ``walls``,
     ``plies`` and ``value`` ranges A..B, ``keep`` names separated by commas, ``metrics``
     (name, A..B) pairs; ``timeout`` None: the default budget (:data:`DEFAULT_TIMEOUT`), 0: no
@@ -229,7 +231,7 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                    keep=tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (),
                    timeout_given=timeout is not None, value=parse_range("--value", value),
                    metrics=tuple(parse_metric(n, t) for n, t in metrics), difficulty=difficulty,
-                   defaults=defaults, jobs=jobs, cluster=cluster)
+                   defaults=defaults, jobs=jobs, cluster=cluster, memory=memory)
 
 
 # - Generating ---
@@ -275,10 +277,12 @@ class Run:
                                           self.races if self.method == "asp" else None,
                                           chase=not self.every_start, blind=not self.every_start)
         structure = self.structure
-        return _Search(Proposer(program, parts, seed, walks=self.every_start), self.spec, self.req,
+        limits = Limits(memory=self.request.memory)
+        return _Search(Proposer(program, parts, seed, walks=self.every_start, limits=limits), self.spec, self.req,
                        self.every_start, seed, apart(structure, self.spec), structure.symmetry,
                        structure.walls, any(kind == "mark" for kind, _, _ in structure.keep),
-                       plain=structure.symmetry is None and not structure.sealed_ok and not structure.keep)
+                       plain=structure.symmetry is None and not structure.sealed_ok and not structure.keep,
+                       limits=limits)
 
     def report(self) -> "Report":
         """An empty report of this run."""
@@ -316,7 +320,8 @@ def search_candidates(task):
         board, layout, verdict = step
         found = None
         if verdict.accepted:
-            expect, difficulty = _measures(board, run.spec, run.req, verdict.answer, verdict.metrics, verdict.line)
+            expect, difficulty = _measures(board, run.spec, run.req, verdict.answer, verdict.metrics, verdict.line,
+                                           search.limits)
             found = (layout, expect, difficulty, verdict.metrics)
         yield dataclasses.replace(search.stats), verdict.reason, found
 
@@ -360,7 +365,8 @@ def _generate_here(run: Run, started: float, progress: Callable[[Progress], None
         report.candidates += 1
         tried += 1
         if verdict.accepted:
-            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics, verdict.line)
+            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics, verdict.line,
+                                           search.limits)
             board_started = write_level(run, report, layout, expect, difficulty, verdict.metrics, board_started,
                                         tried)
             tried = 0
@@ -444,8 +450,9 @@ class _Search:
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
                  apart: int, symmetry: str | None = None, walls: tuple = (0, 0), kept_marks: bool = False,
-                 plain: bool = False):
+                 plain: bool = False, limits: Limits | None = None):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
+        self.limits = limits or Limits()
         self.apart, self.symmetry, self.walls = apart, symmetry, walls
         self.low = 0 if req.kind == RequireKind.SURVIVE else req.plies[0]   # start_ranks: 0 for every surviving start
         self.random = random.Random(seed)
@@ -483,7 +490,7 @@ class _Search:
                 board = self.spec.board(layout.north, layout.east, dict(layout.pieces), dict(layout.marks),
                                         str(path), title)
                 if not self.every_start:
-                    verdict = judge(board, self.spec, self.req)
+                    verdict = judge(board, self.spec, self.req, self.limits)
                     self.stats.seen(_forced_plies(verdict, self.req))
                     self.proposer.forbid(exactly(layout, width, height))
                     if verdict.accepted:
@@ -531,7 +538,7 @@ class _Search:
             self.fast = layout_judge(board, self.spec, self.req) or False
         if self.fast:
             return self.fast.judge(layout.north, layout.east, dict(layout.marks), self.req.left(board), band)
-        graph = start_graph(board, self.spec, self.req)
+        graph = start_graph(board, self.spec, self.req, self.limits)
         return graph.judged(band, self.req.left(board))
 
     def _stepped(self, layout: Layout, offered: dict) -> dict:
@@ -579,7 +586,7 @@ class _Search:
             placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
                                      str(path), title)
             self.judged_here += 1
-            verdict = judge(placed, self.spec, self.req)
+            verdict = judge(placed, self.spec, self.req, self.limits)
             if verdict.accepted:
                 difficulty = verdict.metrics.difficulty if verdict.metrics is not None else None
                 self.archive[(rank, difficulty)] += 1
@@ -949,7 +956,7 @@ def _title(request: Request, spec: GameSpec, index: int) -> str:
 # - What a written board carries ---
 
 def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics | None = None,
-              line: Difficulty | None = None) -> tuple[dict, Difficulty | None]:
+              line: Difficulty | None = None, limits: Limits | None = None) -> tuple[dict, Difficulty | None]:
     """The expectation (measured values, for `gridsolve verify`) and, for a win, the difficulty."""
     rules = board.rules
     expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
@@ -957,7 +964,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics 
         expect["horizon"] = req.horizon
     if req.kind == RequireKind.WIN:
         start = initial_position(board)
-        difficulty = line or measure(board, spec.role, start, answer, req.horizon)
+        difficulty = line or measure(board, spec.role, start, answer, req.horizon, limits)
         expect.update({"win": True, "plies": answer.plies})
         if start.side == rules.side_of(spec.role):
             expect["winning_first_moves"] = difficulty.winning_first_moves

@@ -33,11 +33,13 @@ def _int32(values) -> bytes:
     return array("i", [min(v, UNFORCED) for v in values]).tobytes()
 
 
-class RacesKernel:
+class RacesKernel(native.KernelRaces):
     """The arrays of one BoundedSearch in C, and a slot per race."""
 
+    check_every, growth_bytes = CHECK_EVERY, GROWTH_BYTES
+
     def __init__(self, search):
-        self.module, self.search = native.load("raceskernel"), search
+        super().__init__(native.load("raceskernel"), search)
         module = self.module
         game, scores, items = search.game, search.scores, search.items
         n, total = len(game), items.total[0]
@@ -84,9 +86,6 @@ class RacesKernel:
             bytes(int(game.stops(i)) for i in range(n)), end_kind.tobytes(), out_kind.tobytes(),
             _int32(search.doom), _int32(search.team_stops), _int32(search.others_stop),
             low.tobytes(), high.tobytes(), score.tobytes(), tuple(lists))
-        self.slots: dict[tuple[bool, int], int] = {}
-        self.check_every = CHECK_EVERY
-        self.counted = 0
 
     def slot(self, up: bool, threshold: int) -> int:
         key = (up, threshold)
@@ -96,30 +95,4 @@ class RacesKernel:
 
     def forces(self, up: bool, threshold: int, state: int, items: int, plies_left: int, within: int) -> bool:
         """BoundedSearch.forces for the race (up, threshold), at a representative ``state``."""
-        try:
-            return self.module.forces(self.capsule, self.slot(up, threshold), state, items, plies_left, within,
-                                      self._check, self.check_every)
-        except MemoryError:
-            raise self.search.guard.error("a transposition table could not grow (the machine has no more memory)",
-                                          f"after searching {self.search.nodes:,} positions") from None
-        finally:
-            self._count()
-
-    def _count(self) -> None:
-        nodes = self.stats()[0]
-        self.search.nodes += nodes - self.counted
-        self.counted = nodes
-
-    def _check(self, nodes: int) -> None:
-        self._count()
-        self.search.check_limits(GROWTH_BYTES + self.stats()[3])
-
-    def clear(self) -> None:
-        """Drop every race's table (the arrays stay)."""
-        self.module.clear(self.capsule)
-        self.slots = {}
-
-    def stats(self) -> tuple[int, int, int, int]:
-        """(positions searched, table entries, table bytes, bytes a table that doubles before
-        the next check of the limits needs)."""
-        return self.module.stats(self.capsule)
+        return self.call(self.slot(up, threshold), state, items, plies_left, within)

@@ -40,8 +40,54 @@ def load(name: str, package: str = __package__):
     return _loaded[name]
 
 
-def why_not(name: str) -> str | None:
-    """Why the kernel ``name`` runs in Python: None where it loads (or was not asked for yet)."""
+def why_not(name: str, package: str = __package__) -> str | None:
+    """Why the kernel ``name`` (of ``package``) runs in Python: None where it loads."""
     if not enabled():
         return "GRIDSOLVE_NATIVE=0"
-    return _why_not.get(name) if load(name) is None else None
+    return _why_not.get(name) if load(name, package) is None else None
+
+
+class KernelRaces:
+    """What the C races of a search share (``raceskernel``, ``knowingkernel``): the capsule of
+    its arrays, a table per race, the positions searched counted into ``search.nodes`` and the
+    limits checked by ``search.check_limits`` every ``check_every`` positions."""
+
+    check_every = 200_000        # positions searched between two checks of the limits (about 25 ms)
+    growth_bytes = 0             # table memory those positions may add
+
+    def __init__(self, module, search):
+        self.module, self.search = module, search
+        self.capsule = None
+        self.slots: dict = {}
+        self.counted = 0
+
+    def call(self, slot: int, *args) -> bool:
+        """``module.forces(capsule, slot, *args, check, check_every)``; a table that cannot grow is the
+        search's memory limit."""
+        try:
+            return self.module.forces(self.capsule, slot, *args, self._check, self.check_every)
+        except MemoryError:
+            raise self.search.guard.error("a transposition table could not grow (the machine has no more memory)",
+                                          f"after searching {self.search.nodes:,} positions") from None
+        finally:
+            self._count()
+
+    def _count(self) -> None:
+        nodes = self.stats()[0]
+        self.search.nodes += nodes - self.counted
+        self.counted = nodes
+
+    def _check(self, nodes: int) -> None:
+        self._count()
+        self.search.check_limits(self.growth_bytes + self.stats()[3])
+
+    def clear(self) -> None:
+        """Drop every race's table (the arrays stay)."""
+        self.module.clear(self.capsule)
+        self.slots = {}
+
+    def stats(self) -> tuple[int, int, int, int]:
+        """(positions searched, table entries, table bytes, bytes a table that doubles before
+        the next check of the limits needs)."""
+        return self.module.stats(self.capsule)
+

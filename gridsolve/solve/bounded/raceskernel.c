@@ -18,11 +18,7 @@
  * the search and nothing more is stored).  One search at a time per kernel: another thread's
  * call while one runs is refused (RuntimeError), never interleaved.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#include "kernelcommon.h"
 
 #ifdef _MSC_VER                     /* MSVC (Windows wheels) has no __builtin_popcountll */
 #include <intrin.h>
@@ -58,18 +54,10 @@ typedef struct {
     int32_t *score;         /* [kind][taken] */
     Race *races;
     int32_t nraces;
-    long long nodes, next_check, check_every;
-    PyObject *check;        /* borrowed during a call */
-    PyThreadState *released; /* the thread's state while the search runs without the GIL */
-    int aborted, busy;      /* aborted: 1 the check raised, 2 a table could not grow */
+    Searching g;
 } Kernel;
 
 /* - Transposition tables ------------------------------------------------------------------- */
-static inline uint64_t mix(uint64_t x) {
-    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 static int table_grow(Table *t) {
     size_t cap = t->cap ? t->cap * 2 : 1024;
@@ -139,16 +127,7 @@ static int bound(const Kernel *k, const Race *r, int32_t s, uint64_t items, int 
 static int forces(Kernel *k, Race *r, int32_t s, uint64_t items, int plies_left, int within);
 
 static int search(Kernel *k, Race *r, int32_t s, uint64_t items, int plies_left, int within) {
-    if (++k->nodes >= k->next_check) {
-        k->next_check = k->nodes + k->check_every;
-        if (k->check) {                 /* the limits, in Python: with the GIL */
-            PyEval_RestoreThread(k->released);
-            PyObject *res = PyObject_CallFunction(k->check, "L", k->nodes);
-            if (res) Py_DECREF(res);
-            k->released = PyEval_SaveThread();
-            if (!res) { k->aborted = 1; return 0; }
-        }
-    }
+    if (searching_tick(&k->g) < 0) return 0;
     int decided = bound(k, r, s, items, plies_left, within);
     if (decided >= 0) return decided;
     int attacking = k->team[s] == r->up;
@@ -161,14 +140,14 @@ static int search(Kernel *k, Race *r, int32_t s, uint64_t items, int plies_left,
             for (int32_t i = a; i < b; i++) {
                 if (((items & taken[i]) != 0) != (pass == 0)) continue;
                 int got = forces(k, r, succ[i], items & ~taken[i], plies_left - 1, within - 1);
-                if (k->aborted) return 0;
+                if (k->g.aborted) return 0;
                 if (got == attacking) return attacking;
             }
         return !attacking;
     }
     for (int32_t i = a; i < b; i++) {
         int got = forces(k, r, succ[i], items & ~taken[i], plies_left - 1, within - 1);
-        if (k->aborted) return 0;
+        if (k->g.aborted) return 0;
         if (got == attacking) return attacking;
     }
     return !attacking;
@@ -179,14 +158,14 @@ static int forces(Kernel *k, Race *r, int32_t s, uint64_t items, int plies_left,
     if (within == 0) return 0;
     uint64_t key = ((((uint64_t)s << k->item_bits) | items) << 1) | (uint64_t)(within == plies_left);
     size_t j = table_slot(&r->table, key);
-    if (j == SIZE_MAX) { k->aborted = 2; return 0; }     /* no GIL here: reported by py_forces */
+    if (j == SIZE_MAX) { k->g.aborted = 2; return 0; }     /* no GIL here: reported by py_forces */
     int lost_up_to = (int)r->table.lost1[j] - 1, won_from = r->table.won[j];
     if (within <= lost_up_to) return 0;
     if (within >= won_from) return 1;
     int result = search(k, r, s, items, plies_left, within);
-    if (k->aborted) return 0;
+    if (k->g.aborted) return 0;
     j = table_slot(&r->table, key);            /* the table may have grown below */
-    if (j == SIZE_MAX) { k->aborted = 2; return 0; }     /* no GIL here: reported by py_forces */
+    if (j == SIZE_MAX) { k->g.aborted = 2; return 0; }     /* no GIL here: reported by py_forces */
     if (result) { if (within < r->table.won[j]) r->table.won[j] = (uint8_t)within; }
     else if (within + 1 > r->table.lost1[j]) r->table.lost1[j] = (uint8_t)(within + 1);
     return result;
@@ -206,17 +185,6 @@ static void kernel_free(Kernel *k) {
 
 static void capsule_free(PyObject *capsule) { kernel_free(PyCapsule_GetPointer(capsule, "raceskernel")); }
 
-/* A copy of a bytes object's contents of exactly ``size`` bytes. */
-static void *copy_bytes(PyObject *b, Py_ssize_t size, const char *what) {
-    if (!PyBytes_Check(b) || PyBytes_GET_SIZE(b) != size) {
-        PyErr_Format(PyExc_ValueError, "raceskernel: %s must be bytes of size %zd", what, size);
-        return NULL;
-    }
-    void *out = malloc(size ? size : 1);
-    if (!out) { PyErr_NoMemory(); return NULL; }
-    memcpy(out, PyBytes_AS_STRING(b), size);
-    return out;
-}
 
 static PyObject *py_new(PyObject *self, PyObject *args) {
     int n, total, turns, max_plies, kinds, item_bits;
@@ -263,10 +231,7 @@ static PyObject *py_race(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Opl", &capsule, &up, &threshold)) return NULL;
     Kernel *k = kernel_of(capsule);
     if (!k) return NULL;
-    if (k->busy) {                      /* the races array may move: not while a search runs */
-        PyErr_SetString(PyExc_RuntimeError, "raceskernel.race: this kernel is searching");
-        return NULL;
-    }
+    if (searching_idle(&k->g, "raceskernel.race") < 0) return NULL; /* the races array may move: not while a search runs */
     Race *races = realloc(k->races, sizeof(Race) * (k->nraces + 1));
     if (!races) return PyErr_NoMemory();
     k->races = races;
@@ -286,23 +251,9 @@ static PyObject *py_forces(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "raceskernel.forces: race, state or plies out of range");
         return NULL;
     }
-    if (k->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "raceskernel.forces: this kernel is searching already (one thread at a time)");
-        return NULL;
-    }
-    k->check = check == Py_None ? NULL : check;
-    k->check_every = every > 0 ? every : 1;
-    if (k->next_check > k->nodes + k->check_every) k->next_check = k->nodes + k->check_every;
-    k->aborted = 0;
-    k->busy = 1;
-    k->released = PyEval_SaveThread();     /* other threads run while the search does */
+    if (searching_begin(&k->g, check, every, "raceskernel.forces") < 0) return NULL;
     int result = forces(k, &k->races[slot], state, items, plies_left, within);
-    PyEval_RestoreThread(k->released);
-    k->busy = 0;
-    k->check = NULL;
-    if (k->aborted == 2) return PyErr_NoMemory();
-    if (k->aborted) return NULL;
-    return PyBool_FromLong(result);
+    return searching_end(&k->g, result);
 }
 
 static PyObject *py_stats(PyObject *self, PyObject *args) {
@@ -310,7 +261,7 @@ static PyObject *py_stats(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
     Kernel *k = kernel_of(capsule);
     if (!k) return NULL;
-    long long entries = 0, bytes = 0, doubling = 0, every = k->check_every > 0 ? k->check_every : 1;
+    long long entries = 0, bytes = 0, doubling = 0, every = k->g.check_every > 0 ? k->g.check_every : 1;
     for (int i = 0; i < k->nraces; i++) {
         const Table *t = &k->races[i].table;
         entries += t->count;
@@ -318,7 +269,7 @@ static PyObject *py_stats(PyObject *self, PyObject *args) {
         if ((t->count + every) * 10 > t->cap * 6)      /* may grow before the next check: twice the size */
             doubling += 2 * t->cap * (sizeof(uint64_t) + 2);
     }
-    return Py_BuildValue("LLLL", k->nodes, entries, bytes, doubling);
+    return Py_BuildValue("LLLL", k->g.nodes, entries, bytes, doubling);
 }
 
 static PyObject *py_clear(PyObject *self, PyObject *args) {
@@ -326,10 +277,7 @@ static PyObject *py_clear(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
     Kernel *k = kernel_of(capsule);
     if (!k) return NULL;
-    if (k->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "raceskernel.clear: this kernel is searching");
-        return NULL;
-    }
+    if (searching_idle(&k->g, "raceskernel.clear") < 0) return NULL;
     for (int i = 0; i < k->nraces; i++) table_free(&k->races[i].table);
     free(k->races);
     k->races = NULL; k->nraces = 0;

@@ -64,7 +64,7 @@ class SolveStats:
     searched: int | None = None             # bounded and robust search: positions searched
     remembered: int | None = None           # bounded and robust search: transposition-table entries
     races: int | None = None                # bounded search: threshold races run
-    search_in: str | None = None            # bounded search: "C" (raceskernel.c) or "Python"
+    search_in: str | None = None            # bounded and robust searches: "C" (raceskernel.c, knowingkernel.c) or "Python"
     settled_at: int | None = None           # --hidden, deepened: the horizon whose answer was certain
 
 
@@ -81,6 +81,7 @@ class Answer:
     plies: int | None
     win: bool | None
     win_plies: int | None
+    win_moves: int | None = None    # the role's own moves in its fastest forced win (None: no win)
     survives: bool
     doom_plies: int | None
     remaining: int

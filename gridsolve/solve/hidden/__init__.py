@@ -2,5 +2,6 @@
 knowledge (``hiddensolver``), the knowledge search at the full step limit (``knowing``) and the
 full-information values of the role's moves under many placements (``placements``).
 
-May import: ``gridsolve.solve.program`` and the stages below it.
+May import: ``gridsolve.solve.program`` and the stages below it, and ``gridsolve.solve.bounded.native`` (which
+compiles the C races).
 """

@@ -53,10 +53,12 @@ from ..common.limits import LimitGuard
 from ..common.answer import Answer, MoveValue, SolveStats
 from ..program.driver import format_move
 from ..common.limits import Limits
+from .kernel import KnowingKernel, kernel_serves
 from ...language.kinds import QueryKind
 
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
+DEEPENING = 1.5            # each round of iterative deepening looks this many times as far as the last
 ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
 
 
@@ -84,7 +86,9 @@ class KnowingGame:
     role's plies do to its knowledge (``kfree``, ``kfound`` bits over ``knows.cells``,
     ``used`` obstacles per hidden mark)."""
 
-    def __init__(self, board: Board, role: str, positions: list[Position]):
+    def __init__(self, board: Board, role: str, positions: list[Position], closed: tuple | None = None):
+        """``closed``: (game, bumped) of ``board`` already closed under the role's bumps (else
+        ground here from ``positions``; given, ``positions`` are its roots)."""
         self.board, self.role = board, role
         rules = board.rules
         self.knows = knowledge_for(board, role)
@@ -95,8 +99,14 @@ class KnowingGame:
         self.index = rules.roles.index(role)
         self.role_turns = {t for t, movers in enumerate(rules.turns) if role in movers}
         self.lose = rules.moves[role].lose_turns
-        self.roots = [_abstract(p) for p in positions]
-        self.game = self._closed(self.roots)
+        if closed is None:
+            self.roots = [_abstract(p) for p in positions]
+            self.game = self._closed(self.roots)
+        else:
+            self.roots = positions
+            self.game, self.bumped = closed
+        self.kernel_arrays: dict = {}     # what the races in C read of the positions (kernel.py)
+        self.redirected: dict | None = None     # {ply number: successor} where another game's plies were led elsewhere
         self._plies: dict = {}
         self._distance: dict = {}
         self._tscore: dict = {}
@@ -133,10 +143,11 @@ class KnowingGame:
         roles = len(game.layout.roles)
         return tuple(a.number for a in game.terms[state].arguments[1 + 2 * roles:1 + 2 * roles + game.layout.turns])
 
-    def _bump_term(self, game: AbstractGame, state: int) -> str:
-        """The position after the role bumps at ``state``: it stays, loses its turns, the next moves."""
+    def _bump_term(self, game: AbstractGame, state: int, lose: int | None = None) -> str:
+        """The position after the side to move at ``state`` bumps (by default the role): it stays,
+        loses ``lose`` turns (the role's), the next moves."""
         lost = list(self._lost_of(game, state))
-        lost[game.turn[state]] += self.lose
+        lost[game.turn[state]] += self.lose if lose is None else lose
         turn, lost = next_turn(game.turn[state], tuple(lost))
         cells = [f"{x},{y}" for x, y in game.cells[state]]
         fields = [str(v) for v in lost] if game.layout.lost else []
@@ -222,6 +233,17 @@ class KnowingGame:
 
     def _holds(self, when, state: int, know: tuple) -> bool:
         cells = dict(zip(self.board.rules.roles, self.game.cells[state]))
+        if not self.holds_but_role(when, cells):
+            return False
+        for piece, other, mark in when.nearer:
+            if self.role in (piece, other) and \
+                    not self._dist(piece, mark, cells[piece], know) < self._dist(other, mark, cells[other], know):
+                return False
+        return True
+
+    def holds_but_role(self, when, cells: dict) -> bool:
+        """Whether ``when`` holds with the pieces on ``cells`` ({role: cell}), the clauses
+        that read the role's distance left out."""
         for group in when.same_cell:
             if len({cells[p] for p in group}) != 1:
                 return False
@@ -229,7 +251,8 @@ class KnowingGame:
             if cells[piece] not in self.robust.marks.get(mark, ()):
                 return False
         for piece, other, mark in when.nearer:
-            if not self._dist(piece, mark, cells[piece], know) < self._dist(other, mark, cells[other], know):
+            if self.role not in (piece, other) and \
+                    not self._dist(piece, mark, cells[piece], ()) < self._dist(other, mark, cells[other], ()):
                 return False
         return True
 
@@ -294,7 +317,7 @@ class KnowingSolver:
     """Threshold races of one role over a :class:`KnowingGame`; see the module docstring."""
 
     def __init__(self, kgame: KnowingGame, limits: Limits | None = None, guard: LimitGuard | None = None,
-                 prune: bool = True):
+                 prune: bool = True, native: bool = True):
         self.kgame, self.game = kgame, kgame.game
         board, role = kgame.board, kgame.role
         rules = board.rules
@@ -310,8 +333,22 @@ class KnowingSolver:
                               default=self.thresholds[-1])
         self.memo: dict = {}
         self._order: dict = {}
-        self.nodes = 0
-        self._bounds()
+        self.nodes, self._reported = 0, 0.0
+        # the races in C where compiled (gridsolve/solve/hidden/kernel.py; it computes the
+        # bounds too, the same ranks as _bounds), else None
+        self.kernel = KnowingKernel(self) if native and kernel_serves(self) else None
+        if self.kernel is None:
+            self._bounds()
+
+    def remembered(self) -> int:
+        """Transposition-table entries, in Python and in C."""
+        return len(self.memo) + (self.kernel.stats()[1] if self.kernel else 0)
+
+    def forget(self) -> None:
+        """Drop the transposition tables (kept for the next question until they grow too big)."""
+        self.memo.clear(), self._order.clear()
+        if self.kernel:
+            self.kernel.clear()
 
     # --- the bounds of the game without knowledge --------------------------------------------
     def _bounds(self) -> None:
@@ -350,6 +387,8 @@ class KnowingSolver:
         """Whether the race's attackers (``("up", v)``: the role's team, a stop with a score of at
         least v; ``("down", v)``: the others, a stop below v; ``("avoid", None)``: the others, an
         end the role must avoid) force its goal within ``within <= plies_left`` plies (``within``: the race's plies)."""
+        if self.kernel is not None:
+            return self.kernel.forces(race, state, know, plies_left, within)
         score = self.stop_score(state, know, plies_left)
         if score is not None:
             return self._goal(race, state, know, score)
@@ -431,11 +470,17 @@ class KnowingSolver:
         return found
 
     def _check(self) -> None:
+        self.check_limits(NODE_CHECK * ENTRY_BYTES)
+
+    def check_limits(self, growth: int) -> None:
+        """Report progress; stop at the time or memory limit, counting ``growth`` more bytes
+        (what the positions remembered may add before the next check)."""
         elapsed = time.perf_counter() - self.guard.started
-        if self.limits.progress and elapsed > 2.0 and self.nodes % (NODE_CHECK * 25) == 0:
-            self.limits.progress(f"robust search: {self.nodes:,} positions, {len(self.memo):,} remembered, "
+        if self.limits.progress and elapsed > 2.0 and elapsed - self._reported >= 2.0:
+            self._reported = elapsed
+            self.limits.progress(f"robust search: {self.nodes:,} positions, {self.remembered():,} remembered, "
                                  f"{elapsed:.1f} s")
-        self.guard.after(f"after searching {self.nodes:,} positions", NODE_CHECK * ENTRY_BYTES)
+        self.guard.after(f"after searching {self.nodes:,} positions", growth)
 
     # --- answers -------------------------------------------------------------------------------
     def value(self, state: int, know: tuple, plies_left: int) -> int:
@@ -443,22 +488,54 @@ class KnowingSolver:
         if score is not None:
             return score
         for threshold in reversed(self.thresholds[1:]):
-            if self.forces(("up", threshold), state, know, plies_left, plies_left):
+            if self.reaches(threshold, state, know, plies_left):
                 return threshold
         return self.thresholds[0]
 
+    def rounds(self, plies_left: int):
+        """The plies of the rounds of iterative deepening below the step limit: 1, 2, 3, 4, 6,
+        9, ... (each about ``DEEPENING`` times the last), ending at ``plies_left - 1``."""
+        within = 1
+        while within < plies_left - 1:
+            yield within
+            within = max(within + 1, int(within * DEEPENING))
+        if plies_left > 1:
+            yield plies_left - 1
+
+    def reaches(self, threshold: int, state: int, know: tuple, plies_left: int) -> bool:
+        """Whether the role's team forces a stop scoring at least ``threshold`` within the plies
+        left (the step limit's score counts).  Settled by iterative deepening where a side forces
+        an end before the limit (the role one scoring at least that, the others one below): such
+        races stay small, and most questions are settled there; else by the race to the limit."""
+        for within in self.rounds(plies_left):
+            if self.forces(("up", threshold), state, know, plies_left, within):
+                return True
+            if self.forces(("down", threshold), state, know, plies_left, within):
+                return False
+        return self.forces(("up", threshold), state, know, plies_left, plies_left)
+
     def rank(self, race: tuple, state: int, know: tuple, plies_left: int) -> int | None:
-        """The fewest plies in which the race is forced, None if it is not."""
-        if not self.forces(race, state, know, plies_left, plies_left):
-            return None
-        low, high = 0, plies_left
-        while low < high:
-            middle = (low + high) // 2
-            if self.forces(race, state, know, plies_left, middle):
-                high = middle
-            else:
-                low = middle + 1
-        return low
+        """The fewest plies in which the race is forced, None if it is not: by iterative
+        deepening, then a binary search between the last two rounds (a race forced within d plies
+        is forced within more); the others' race below a threshold at the step limit is the
+        role's at it, lost."""
+        low = 0
+        for within in self.rounds(plies_left):
+            if self.forces(race, state, know, plies_left, within):
+                high = within
+                while low < high:
+                    middle = (low + high) // 2
+                    if self.forces(race, state, know, plies_left, middle):
+                        high = middle
+                    else:
+                        low = middle + 1
+                return low
+            low = within + 1
+        if race[0] == "down":
+            forced = not self.forces(("up", race[1]), state, know, plies_left, plies_left)
+        else:
+            forced = self.forces(race, state, know, plies_left, plies_left)
+        return plies_left if forced else None
 
     def answer_rank(self, race: tuple, answers: list, plies_left: int) -> int | None:
         """The rank of a committed move (the others still to answer; ``plies_left`` plies after the
@@ -480,9 +557,19 @@ class KnowingSolver:
         else:
             plies = None
         win_plies = (plies if value > reference else rank(("up", top))) if value == top and top > reference else None
-        doom = rank(("avoid", None))
+        # an end the role must avoid scores at most avoid_best: where the role forces more, none is forced
+        doom = None if value > self.avoid_best else rank(("avoid", None))
         return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
                 "survives": doom is None, "doom_plies": doom}
+
+    def reference(self, state: int, know: tuple) -> float:
+        """The score the plies of an answer are measured against: the step limit's at ``state``."""
+        reference = self.kgame.timeout_score(state, know)
+        if self.kgame.by_rule(state, know) and reference in (self.thresholds[0], self.thresholds[-1]):
+            # the step limit's rule gives the role's top (lowest) score: the role (the others)
+            # force it, by an end or by the step limit, and the plies count the fastest way
+            reference += -0.5 if reference == self.thresholds[-1] else 0.5
+        return reference
 
     def at(self, state: int, know: tuple, plies_left: int, reference: float) -> dict:
         return self.summary(self.value(state, know, plies_left), reference, lambda race: self.rank(race, state, know, plies_left))
@@ -531,10 +618,10 @@ class KnowingSolver:
         """Whether a move (the others' answers to it) is worth exactly ``value``: a move of the
         role's side is worth at most the line's value, one of the others at least."""
         if team:
-            return value == self.thresholds[0] or all(self.forces(("up", value), successor, know_after, plies_left, plies_left)
+            return value == self.thresholds[0] or all(self.reaches(value, successor, know_after, plies_left)
                                                       for _, successor, know_after in answers)
         above = [t for t in self.thresholds if t > value]
-        return not above or not any(self.forces(("up", above[0]), successor, know_after, plies_left, plies_left)
+        return not above or not any(self.reaches(above[0], successor, know_after, plies_left)
                                     for _, successor, know_after in answers)
 
     def _tie(self, value: int, reference: float, answers: list, plies_left: int) -> int:
@@ -560,27 +647,29 @@ def _abstract(position: Position) -> Position:
 
 
 SHARED_ENTRIES = 1_000_000    # the transposition table kept for the next question: at most this many entries
-_PREPARED: dict = {}      # (board id, role, prune) -> (board, KnowingGame, KnowingSolver): the last few
+_PREPARED: dict = {}      # (board id, role, prune, native) -> (board, KnowingGame, KnowingSolver): the last few
 
 
-def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, prune: bool):
+def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, prune: bool, native: bool = True):
     """The game and solver of ``board`` and the query's role, kept between questions (``ask``:
     the abstract game is ground once for the positions asked about so far, and the races'
     transposition table, which does not depend on the position asked about, is shared)."""
-    key = (id(board), query.role, prune)
+    key = (id(board), query.role, prune, native)
     found = _PREPARED.get(key)
     roots = [query.position]
     if found is not None and found[0] is board:
         kgame, solver = found[1], found[2]
         term = clingo.parse_term(kgame.game.layout.root_term(_abstract(query.position), kgame.robust))
         if term in kgame.game.index:
-            if len(solver.memo) + len(kgame._plies) > SHARED_ENTRIES:
-                solver.memo.clear(), solver._order.clear(), kgame._plies.clear()
-            solver.limits, solver.guard, solver.nodes = limits, guard, 0
+            if solver.remembered() + len(kgame._plies) > SHARED_ENTRIES:
+                solver.forget(), kgame._plies.clear()
+            solver.limits, solver.guard, solver.nodes, solver._reported = limits, guard, 0, 0.0
+            if solver.kernel:
+                solver.kernel.counted = solver.kernel.stats()[0]
             return kgame, solver
         roots = _every_position(board) or [*kgame.roots, query.position]
     kgame = KnowingGame(board, query.role, roots)
-    solver = KnowingSolver(kgame, limits, guard, prune)
+    solver = KnowingSolver(kgame, limits, guard, prune, native)
     if len(_PREPARED) >= 4:
         _PREPARED.pop(next(iter(_PREPARED)))
     _PREPARED[key] = (board, kgame, solver)
@@ -612,22 +701,19 @@ def _every_position(board: Board) -> list[Position] | None:
 
 
 def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line_plies: int | None = None,
-                  prune: bool = True) -> Answer:
+                  prune: bool = True, native: bool = True) -> Answer:
     """The robust answer to the ``--hidden`` question ``query`` (the caller checked
-    :func:`applies`), exact for its plies left (the step limit, or ``--horizon``)."""
+    :func:`applies`), exact for its plies left (the step limit, or ``--horizon``); ``native=False``
+    searches in Python where the races in C would serve."""
     started = time.perf_counter()
     limits = limits or Limits()
     guard = _search_limits(board, query, limits)
-    kgame, solver = _prepared(board, query, limits, guard, prune)
+    kgame, solver = _prepared(board, query, limits, guard, prune, native)
     grounded = time.perf_counter()
     root = kgame.game.state_of(_abstract(query.position))
     know = kgame.knowledge(query.position)
     plies_left = query.remaining(board)
-    reference = kgame.timeout_score(root, know)
-    if kgame.by_rule(root, know) and reference in (solver.thresholds[0], solver.thresholds[-1]):
-        # the step limit's rule gives the role's top (lowest) score: the role (the others)
-        # force it, by an end or by the step limit, and the plies count the fastest way
-        reference += -0.5 if reference == solver.thresholds[-1] else 0.5
+    reference = solver.reference(root, know)
     at = solver.at(root, know, plies_left, reference)
     probes = solver.moves(root, know, plies_left, reference)
     line = solver.line(root, know, plies_left, reference, at["value"], line_plies)
@@ -643,12 +729,13 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     solved = time.perf_counter()
     stats = SolveStats(solver="robust search", abstract_positions=len(kgame.game),
                        ground_s=round(grounded - started, 4), ground_atoms=kgame.game.ground_atoms,
-                       search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=len(solver.memo),
+                       search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=solver.remembered(),
+                       search_in="C" if solver.kernel else "Python",
                        total_s=round(solved - started, 4))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
                   win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
                   remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
-                  hidden=True)
+                  hidden=True, win_moves=board.rules.own_moves(query.position.side, at["win_plies"], query.role))
 
 
 def placement_values(board: Board, role: str, position: Position, placements: list[dict],
