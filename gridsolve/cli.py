@@ -23,7 +23,7 @@ from .errors import EXIT_FAILED, EXIT_INVALID, GridsolveError, QueryError  # noq
 from .language.loader import load_board  # noqa: E402
 from .language.position import QUERY_KINDS, make_position, make_query  # noqa: E402
 from .render import describe_position, draw_position, format_answer  # noqa: E402
-from .solve.common.limits import Limits  # noqa: E402
+from .solve.common.limits import ENV, Limits, memory_limit, parse_memory  # noqa: E402
 from .solve.dispatch.dispatcher import solve  # noqa: E402
 from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES  # noqa: E402
 from .language.kinds import QueryKind, RequireKind  # noqa: E402
@@ -47,19 +47,24 @@ BOARD = click.argument("board", type=click.Path(dir_okay=False, path_type=Path))
 
 
 def _max_memory(ctx, param, value):
-    """--max-memory: the limit of this process and its workers, passed on as GRIDSOLVE_MAX_MEMORY."""
-    if value is not None:
-        from .solve.common.limits import ENV, parse_memory
-        try:
-            os.environ[ENV] = str(parse_memory(value, ""))
-        except GridsolveError as exc:
-            raise click.BadParameter(str(exc)) from None
-    return value
+    """--max-memory: the limit of this process and its workers, in bytes."""
+    if value is None:
+        return None
+    try:
+        return parse_memory(value, "")
+    except GridsolveError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
-MAX_MEMORY = click.option("--max-memory", metavar="SIZE", callback=_max_memory, expose_value=False,
-                          is_eager=True, help="Stop (exit code 3) before the solver needs more memory than this, "
+MAX_MEMORY = click.option("--max-memory", metavar="SIZE", callback=_max_memory,
+                          help="Stop (exit code 3) before the solver needs more memory than this, "
                           "e.g. 1500MB or 4GB (default: $GRIDSOLVE_MAX_MEMORY, else 2GB).")
+
+
+def command_limits(max_memory: int | None = None, **fields) -> Limits:
+    """The one Limits value of a command, passed to every solver path it asks: ``--max-memory``,
+    else ``$GRIDSOLVE_MAX_MEMORY`` (read here, and nowhere else), else 2 GB."""
+    return Limits(memory=memory_limit(max_memory, os.environ.get(ENV)), **fields)
 
 
 def position_options(command):
@@ -154,7 +159,7 @@ def compile_command(board, role, kind, at, turn, step, horizon, hidden, free, fo
 @MAX_MEMORY
 @reports_errors
 def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg, hidden, free,
-                  found, advise, seed):
+                  found, advise, seed, max_memory):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
     if advise:
         if not hidden:
@@ -162,7 +167,7 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
         from .play.advice import format_advice, placement_advice
         loaded = load_board(board)
         query = make_query(loaded, role, QueryKind.VALUE, (), None, None, None, False, True, (), ())
-        advice = placement_advice(loaded, query.role, seed, limits=Limits(seconds=timeout))
+        advice = placement_advice(loaded, query.role, seed, limits=command_limits(max_memory, seconds=timeout))
         click.echo(json.dumps(advice.as_dict(), indent=1) if as_json else format_advice(advice))
         return
     if strategy_file is not None:
@@ -177,7 +182,8 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
         check_target(svg, force)
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None, hidden, free, found)
-    answer = solve(loaded, query, Limits(seconds=timeout, progress=lambda line: click.echo(line, err=True)))
+    answer = solve(loaded, query, command_limits(max_memory, seconds=timeout,
+                                                progress=lambda line: click.echo(line, err=True)))
     if strategy_file is not None:
         payload = {"board": str(board), "role": answer.role, "query": answer.query, "holds": answer.holds,
                    "strategy": answer.strategy or []}
@@ -215,7 +221,7 @@ def explain_command(board, role, kind, at, turn, step, horizon, as_json, no_wall
     from .solve.explain.explanation import explain
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at, turn, step, horizon)
-    explanation = explain(loaded, query, walls=not no_walls, method=method, jobs=jobs)
+    explanation = explain(loaded, query, walls=not no_walls, method=method, jobs=jobs, limits=command_limits())
     if as_json:
         click.echo(json.dumps(explanation.as_dict(), indent=1))
     else:
@@ -227,7 +233,7 @@ def explain_command(board, role, kind, at, turn, step, horizon, as_json, no_wall
 @click.argument("questions", type=click.File("r", encoding="utf-8"), default="-")
 @MAX_MEMORY
 @reports_errors
-def ask_command(board, questions):
+def ask_command(board, questions, max_memory):
     """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
     (default: standard input) with solve's options, one JSON answer a line out."""
     from .solve.ask.questions import ask_many
@@ -235,7 +241,7 @@ def ask_command(board, questions):
     source = "<stdin>" if questions.name == "<stdin>" else questions.name
     lines = iter(questions.readline, "") if source == "<stdin>" else questions.read().splitlines()
     worst = 0
-    for reply in ask_many(loaded, lines):
+    for reply in ask_many(loaded, lines, command_limits(max_memory)):
         if reply.error is not None:
             click.echo(f"Error: {source}:{reply.line}: {reply.error}", err=True)
             worst = max(worst, reply.error.exit_code)
@@ -256,14 +262,14 @@ def ask_command(board, questions):
 @position_options
 @MAX_MEMORY
 @reports_errors
-def play_command(board, humans, horizon, seed, at, turn, step):
+def play_command(board, humans, horizon, seed, at, turn, step, max_memory):
     """Play BOARD in the terminal against the solver's optimal strategy (moves from standard input)."""
     loaded = load_board(board)
     start = make_position(loaded, at, turn, step)
     lines = iter(sys.stdin)
     from .play.game import play
     play(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon, seed,
-              click.clear if sys.stdout.isatty() else None)
+         click.clear if sys.stdout.isatty() else None, command_limits(max_memory))
 
 
 @main.command(name="verify")
@@ -283,7 +289,7 @@ def play_command(board, humans, horizon, seed, at, turn, step):
               "(e.g. tcp://10.0.0.5:8786; needs pip install 'gridsolve[cluster]').")
 @MAX_MEMORY
 @reports_errors
-def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures, cluster):
+def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures, cluster, max_memory):
     """Check the board files in PATHS (files or folders; default: boards/) and their expect blocks.
 
     Exit code 0: every expectation holds; 1: one does not (or timed out); 2: a file is invalid.
@@ -292,7 +298,8 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures, c
     from .verify.shard import parse_shard
     from .verify.verify import verify_paths
     report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update,
-                          shard=parse_shard(shard), explain=explain_failures, cluster=cluster)
+                          shard=parse_shard(shard), explain=explain_failures, cluster=cluster,
+                          limits=command_limits(max_memory))
     click.echo(format_report(report, fmt), nl=False)
     for check in report.checks:
         if check.key == "schema" and check.status == "error":
@@ -353,7 +360,7 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures, c
               "generate: block): ask a win, with no metric test, unless the options say otherwise.")
 def generate_command(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,
                      allow_sealed, allow_trivial, method, timeout, force, jobs, cluster, keep, svg, value, metric,
-                     difficulty, no_defaults):
+                     difficulty, no_defaults, max_memory):
     """Write new boards that meet a requirement, each with an expect block of its measured values.
 
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
@@ -365,14 +372,15 @@ def generate_command(rules_name, like, size, walls, require, role, plies, horizo
                                    symmetry=symmetry, allow_sealed=allow_sealed, allow_trivial=allow_trivial,
                                    method=method, timeout=timeout, force=force, keep=keep, value=value,
                                    metrics=metric, difficulty=difficulty, defaults=not no_defaults,
-                                   jobs=jobs, cluster=cluster)
+                                   jobs=jobs, cluster=cluster, memory=command_limits(max_memory).memory)
     report = generate(request, progress_lines(lambda line: click.echo(line, err=True)))
     click.echo(format_generated(report), nl=False)
     if svg and report.boards:
         from .generate.pictures import write_pictures
         asked = report.request
         for picture in write_pictures([b.path for b in report.boards], asked.role,
-                                      QueryKind.SURVIVE if asked.require == RequireKind.SURVIVE else QueryKind.VALUE, asked.horizon, force):
+                                      QueryKind.SURVIVE if asked.require == RequireKind.SURVIVE else QueryKind.VALUE, asked.horizon, force,
+                                      command_limits(max_memory)):
             click.echo(f"picture: {picture}")
     if report.error is not None:
         raise report.error
@@ -393,7 +401,7 @@ def studio_command(target, port, host, no_browser):
     Prints the address to open, with this run's token: http://127.0.0.1:PORT/?token=...
     """
     from .studio.server import serve
-    serve(target, host, port, not no_browser, click.echo)
+    serve(target, host, port, not no_browser, click.echo, command_limits())
 
 
 @main.command(name="schema")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .language.asciimap import draw
-from .language.model import Board
+from .language.model import NO_LIMIT, OFF_BOARD, Board
 from .language.position import Position
 from .solve.common.answer import Answer
 from .language.kinds import QueryKind
@@ -15,7 +15,7 @@ def glyphs(board: Board) -> dict[str, str]:
     out = {}
     for char, meaning in board.legend.items():
         out.setdefault(meaning, char)
-    for name in list(board.rules.roles) + sorted(board.marks):
+    for name in list(board.rules.pieces) + sorted(board.marks):
         if name not in out:
             taken = set(out.values())
             char = next((c for c in (name[0].upper(), name[0].lower(), *name.upper()) if c not in taken), "?")
@@ -39,10 +39,17 @@ def draw_position(board: Board, position: Position, hidden: frozenset = frozense
             at[cell] = chars[mark]
     placed = set()
     for piece, cell in position.pieces:
+        if cell == OFF_BOARD:
+            continue
         at[cell] = "*" if cell in placed else chars[piece]   # '*': several pieces share a cell
         placed.add(cell)
-    lines = draw(board.width, board.height, board.north, board.east, board.solid, at.get)
-    legend = ", ".join(f"{c} = {name}" for name, c in chars.items()) + ", * = pieces together"
+    closed = not position.gates_open
+    lines = draw(board.width, board.height, board.north, board.east, board.solid, at.get,
+                 board.gate_north if closed else (), board.gate_east if closed else ())
+    legend = ", ".join(f"{c} = {name}" for name, c in chars.items() if name not in board.rules.pieces
+                       or position.cell(name) != OFF_BOARD) + ", * = pieces together"
+    if board.has_gates:
+        legend += ", '===' ':' = gate" + (" (closed)" if closed else "; the gates are open (not drawn)")
     return "\n".join(lines + [f"   {legend}"])
 
 
@@ -56,7 +63,8 @@ def describe_position(board: Board, position: Position) -> str:
     for turn, lost in enumerate(position.lost):
         if lost:
             extra += f"; {'+'.join(board.rules.turns[turn])} will skip {lost} turn{'s' if lost > 1 else ''}"
-    return f"{board.name}: {side} to move, step {position.step} ({left} plies to the step limit){extra}"
+    limit = "no step limit" if board.rules.unlimited else f"{left} plies to the step limit"
+    return f"{board.name}: {side} to move, step {position.step} ({limit}){extra}"
 
 
 def _line_move(ply: dict) -> str:
@@ -82,10 +90,12 @@ def _plies(n: int | None) -> str:
     return "-" if n is None else str(n)
 
 
-def verdict(answer: Answer) -> str:
-    """The answer in one line: ``value for explorer: 0 within 49 plies, the game ends in 20 plies``."""
+def verdict(answer: Answer, unlimited: bool = False) -> str:
+    """The answer in one line: ``value for explorer: 0 within 49 plies, the game ends in 20 plies``
+    (``unlimited``: a game without a step limit, "with no step limit")."""
     role = answer.role
-    horizon = f"within {answer.remaining} plies"
+    horizon = "with no step limit" if unlimited and answer.remaining >= NO_LIMIT // 2 else \
+        f"within {answer.remaining} plies"
     if answer.query == QueryKind.VALUE:
         tail = f", the game ends in {answer.plies} plies" if answer.plies is not None else \
             ", nothing better or worse can be forced"
@@ -95,6 +105,26 @@ def verdict(answer: Answer) -> str:
                 + (f", in {answer.plies} plies at best" if answer.holds and answer.plies is not None else ""))
     return (f"{role} can survive {horizon}: {'yes' if answer.holds else 'no'}"
             + ("" if answer.holds else f", the others force a losing end in {answer.plies} plies"))
+
+
+def puzzle_verdict(board: Board, answer: Answer) -> str | None:
+    """For a game of one role (a puzzle): ``solved in 33 moves: east east north ...``, or why it
+    cannot be won: every line ends in a loss, or the role can only go on forever.  None for
+    games of several roles and for answers without a value."""
+    rules = board.rules
+    if len(rules.roles) != 1 or answer.value is None:
+        return None
+    role = answer.role
+    if answer.win:
+        moves = [p["move"] for p in (answer.line or []) if role in p["side"]]
+        shown = f": {' '.join(moves)}" if moves and len(moves) == answer.win_moves else ""
+        return f"solved in {answer.win_moves} move{'s' if answer.win_moves != 1 else ''}{shown}"
+    if not answer.survives:
+        return (f"cannot be won: every line ends in a loss ({role} can hold out for at most "
+                f"{answer.doom_plies} move{'s' if answer.doom_plies != 1 else ''})")
+    if rules.unlimited:
+        return f"cannot be won: {role} can survive forever, but only by never reaching the goal"
+    return f"cannot be won within the step limit: {role} survives to it"
 
 
 def _seen(board: Board, answer: Answer, position: Position) -> Board:
@@ -125,7 +155,10 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
     out = [describe_position(board, position), draw_position(_seen(board, answer, position), position), ""]
     if answer.hidden:
         out += [_robust_note(board, answer, position), ""]
-    out.append(verdict(answer))
+    out.append(verdict(answer, board.rules.unlimited))
+    puzzle = puzzle_verdict(board, answer)
+    if puzzle:
+        out.append(puzzle)
     if answer.value is None:
         out.append(f"(survive {'yes' if answer.survives else 'no'}; the value needs state this question "
                    f"leaves out: ask --query value)")

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from .errors import QueryError
-from .language.model import DELTA, Board, Cell
+from .language.model import DELTA, OFF_BOARD, Board, Cell
 from .language.position import Position
 from .render import describe_position, glyphs, verdict
 from .solve.program.explore import examine, move_parts
@@ -80,7 +80,7 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     under the board (the decisive choices of a generated level)."""
     roles = board.rules.roles
     chars = glyphs(board)
-    colour = {role: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, role in enumerate(roles)}
+    colour = {piece: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, piece in enumerate(board.rules.pieces)}
     if title is None:
         title = describe_position(board, position) if answer is None else f"{board.name}: {verdict(answer)}"
     head, _, tail = title.partition(": ")
@@ -92,7 +92,7 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
                              "viewBox": f"0 0 {width} {height}", "font-family": "sans-serif"})
     sub_element(svg, "title", title)
     defs = sub_element(svg, "defs")
-    for role in roles:
+    for role in board.rules.pieces:      # (the arrows of pieces moved by rule too)
         marker = sub_element(defs, "marker", id=f"arrow-{role}", viewBox="0 0 10 10", refX=8, refY=5,
                       markerWidth=5, markerHeight=5, orient="auto-start-reverse")
         sub_element(marker, "path", d="M 0 0 L 10 5 L 0 10 z", fill=colour[role])
@@ -101,6 +101,7 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     sub_element(svg, "text", tail, x=MARGIN, y=TITLE - 14, font_size=12)
     _draw_cells(svg, board, position, chars)
     _draw_walls(svg, board)
+    _draw_gates(svg, board, position)
     if answer is not None and answer.line:
         _draw_line(svg, board, position, answer.line, colour)
     _draw_pieces(svg, board, position, chars, colour)
@@ -147,6 +148,23 @@ def _draw_walls(svg, board: Board) -> None:
         sub_element(svg, "line", x1=cx + CELL, y1=cy, x2=cx + CELL, y2=cy + CELL, **style)
     sub_element(svg, "rect", x=MARGIN, y=TITLE, width=board.width * CELL, height=board.height * CELL, fill="none",
          **style)
+
+
+def _draw_gates(svg, board: Board, position: Position) -> None:
+    """Gates: a thick dashed bar while closed, a thin dotted one while open (with its state as a
+    tooltip)."""
+    state = "open" if position.gates_open else "closed"
+    style = ({"stroke": "#d9822b", "stroke_width": 5, "stroke_dasharray": "6 3"} if state == "closed" else
+             {"stroke": "#d9822b", "stroke_width": 1.5, "stroke_dasharray": "2 4"})
+    group = sub_element(svg, "g", id="gates")
+    for x, y in sorted(board.gate_north):
+        cx, cy = _corner(board, x, y)
+        bar = sub_element(group, "line", x1=cx, y1=cy, x2=cx + CELL, y2=cy, **style)
+        sub_element(bar, "title", f"gate between ({x},{y}) and ({x},{y + 1}): {state}")
+    for x, y in sorted(board.gate_east):
+        cx, cy = _corner(board, x, y)
+        bar = sub_element(group, "line", x1=cx + CELL, y1=cy, x2=cx + CELL, y2=cy + CELL, **style)
+        sub_element(bar, "title", f"gate between ({x},{y}) and ({x + 1},{y}): {state}")
 
 
 def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: dict) -> None:
@@ -220,6 +238,8 @@ def _free_spot(spot: tuple[float, float], placed: list) -> tuple[float, float]:
 
 def _draw_pieces(svg, board: Board, position: Position, chars: dict, colour: dict) -> None:
     for role, cell in position.pieces:
+        if cell == OFF_BOARD:
+            continue
         px, py = _centre(board, cell)
         sub_element(svg, "circle", cx=px, cy=py, r=CELL * 0.3, fill=colour[role], stroke="white", stroke_width=2)
         sub_element(svg, "text", chars[role], x=px, y=py + 5, font_size=15, text_anchor="middle", fill="white",
@@ -227,8 +247,10 @@ def _draw_pieces(svg, board: Board, position: Position, chars: dict, colour: dic
 
 
 def _draw_legend(svg, board: Board, chars: dict, colour: dict, y: float, with_line: bool) -> None:
-    parts = [(f"{chars[r]} {r}", colour[r]) for r in board.rules.roles]
+    parts = [(f"{chars[r]} {r}", colour[r]) for r in board.rules.pieces if r in board.pieces]
     parts += [(f"{chars[m]} {m}", "#555555") for m in sorted(board.marks)]
+    if board.has_gates:
+        parts.append(("gate: dashed bar closed, dotted open", "#d9822b"))
     text = sub_element(svg, "text", None, x=MARGIN, y=y, font_size=11)
     for i, (label, fill) in enumerate(parts):
         sub_element(text, "tspan", ("   " if i else "") + label, fill=fill)

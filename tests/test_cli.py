@@ -75,7 +75,8 @@ def test_unknown_rule_set(board_file):
     result = run("solve", path)
     assert result.exit_code == 2
     assert result.stderr == (f"Error: {path}:1: rules: no rule set named 'mummy-maze-1999'. "
-                             "Known rule sets: maze-runner-duel, mummy-maze-2007, mummy-maze-2007-prose, "
+                             "Known rule sets: maze-runner-duel, mummy-maze-2007, mummy-maze-2007-prose, mummy-maze-classic, "
+                             "mummy-maze-classic-red, "
                              "mummy-maze-gdl, pacman-3p, pacman-3p-prose, wallmaze.\n")
 
 

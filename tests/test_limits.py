@@ -59,11 +59,26 @@ def test_a_wrong_amount_says_how_to_write_one():
         parse_memory("5MB")
 
 
-def test_the_limit_comes_from_the_environment(monkeypatch):
+def test_the_command_line_reads_the_limit_from_the_environment_and_the_library_does_not(monkeypatch):
+    from gridsolve.cli import command_limits
     monkeypatch.setenv(ENV, "3GB")
-    assert Limits().memory == 3 * 10 ** 9
-    monkeypatch.delenv(ENV)
+    assert command_limits().memory == 3 * 10 ** 9
+    assert command_limits(500_000_000, seconds=2).memory == 500_000_000
     assert Limits().memory == limits_module.DEFAULT_MEMORY == 2 * 10 ** 9
+    monkeypatch.delenv(ENV)
+    assert command_limits().memory == 2 * 10 ** 9
+
+
+def test_the_limit_reaches_the_commands_that_ask_many_questions_and_their_workers(tmp_path):
+    """--max-memory (no environment variable read below the command line) bounds ``ask`` and
+    ``verify``'s worker processes: the open 24x24 board does not fit in 150 MB."""
+    board = ROOT / "bench" / "boards" / "open-24x24.yaml"
+    asked = run("ask", board, "--max-memory", "150MB", input='{"horizon": 20}\n')
+    assert asked.exit_code == 3 and "(limit 150 MB)" in asked.stderr, asked.output
+    copy = tmp_path / "open.yaml"
+    copy.write_text(board.read_text() + "expect:\n  - horizon: 20\n    value: 0\n")
+    verified = run("verify", copy, "--max-memory", "150MB", "--jobs", "2", "--format", "json")
+    assert verified.exit_code == 1 and "(limit 150 MB)" in verified.stdout, verified.output
 
 
 # - Estimates (hand-checked on the corridor) ---

@@ -10,13 +10,17 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.solve.dispatch.dispatcher import solve
 
+import classic_reference
 import reference
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 MANUAL = [README] + [page.read_text(encoding="utf-8") for page in sorted((ROOT / "docs").glob("*.md"))]
 YAML_BLOCKS = [block for text in MANUAL for block in re.findall(r"```yaml\n(.*?)```", text, re.S)]
-BOARDS = [block for block in YAML_BLOCKS if "map:" in block or "size:" in block]
+EXAMPLES = [block for block in YAML_BLOCKS if "map:" in block or "size:" in block]
+# the classic Mummy Maze examples are checked against their own reference (test_classic_examples)
+CLASSIC = [block for block in EXAMPLES if "rules: mummy-maze-classic" in block]
+BOARDS = [block for block in EXAMPLES if block not in CLASSIC]
 
 
 def test_readme_opens_with_install_and_test_commands():
@@ -39,6 +43,16 @@ def test_example_boards_load_and_solve(text, make_board):
     want = reference.reference_answer(board, query.role, query.kind, query.position)
     assert (answer.value, answer.plies, answer.win, answer.survives) == \
         (want["value"], want["plies"], want["win"], want["survives"])
+
+
+@pytest.mark.parametrize("text", [block for block in CLASSIC if "size:" in block])
+def test_classic_examples_load_and_solve(text, make_board):
+    """The manual's classic Mummy Maze boards in the explicit form: checked against their own
+    independent reference (tests/classic_reference.py, which reads that form only)."""
+    board = make_board(text)
+    answer = solve(board, make_query(board))
+    want = classic_reference.solve(classic_reference.parse_board(text))
+    assert (answer.win, answer.win_moves, answer.survives) == (want.win, want.moves, want.why != "dies")
 
 
 # --- the answers the manual states for the seed games, solved ----------------------------------

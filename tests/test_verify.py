@@ -193,7 +193,7 @@ def test_no_boards_and_missing_paths(tmp_path):
     ("  - win: yes please\n", "12: expect[0].win: expected true or false, got text"),
     ("  - role: ghost\n    win: true\n", "12: expect[0].role: unknown role 'ghost'. Roles are: explorer, mummy."),
     ("  - at: {ghost: [1, 1]}\n    win: true\n",
-     "12: expect[0].at.ghost: unknown piece 'ghost'. Pieces are named after roles: explorer, mummy."),
+     "12: expect[0].at.ghost: unknown piece 'ghost'. The pieces of these rules are: explorer, mummy."),
     ("  - at: {explorer: [9, 1]}\n    win: true\n",
      "12: expect[0].at.explorer: (9,1) is not a free cell of the 4x2 board"),
     ("  - turn: mummy\n    winning_first_moves: 1\n",
@@ -203,7 +203,7 @@ def test_no_boards_and_missing_paths(tmp_path):
      "12: expect[0].plies: the range 5..3 is empty. Min must not be greater than max."),
     ("  - plies: {}\n", "12: expect[0].plies: an empty range. Give min, max or both, e.g. {min: 12, max: 20}."),
     ("  - horizon: 3\n", "12: expect[0]: this expectation checks nothing. Give at least one of: win, survive, "
-                         "value, plies, winning_first_moves, no_beeline, forced_moves, path_safety, dead_ends, "
+                         "value, plies, win_moves, winning_first_moves, no_beeline, forced_moves, path_safety, dead_ends, "
                          "greedy_deviation, random_win, greedy_win, lookahead_win, optimal_lines."),
     ("  - step: 60\n    win: true\n", "12: expect[0].step: 60 is outside the game's steps 1..50"),
     ("  win: true\n", "11: expect: expected a list, got a mapping"),

@@ -44,4 +44,6 @@ def beeline_unsupported(board: Board) -> str | None:
     layout = layout_for(board)
     if layout.lost or layout.was or layout.collect:
         return "the game keeps more than the pieces' cells (collectibles, lost turns or was_on)"
+    if rules.script:
+        return "pieces move by rule after each ply (an after_ply script)"
     return None

@@ -87,6 +87,8 @@ LOOKAHEAD = {"greedy_win": 1, "lookahead_win": 3}    # the careful greedy player
 EASY = 0.75                 # easy: the careful greedy player seeing 1 ply ahead wins this often (or the beeline wins)
 MEDIUM = 0.25               # medium: the one seeing 3 plies ahead wins this often (at most two coin tosses lost)
 DIGITS = 4                  # shares and probabilities are written with this many significant digits
+SETTLED = 1e-12             # without a step limit the win probabilities are their limits: iterated until a ply
+                            # changes none by more than this
 
 
 class WinNotByAnEnd(QueryError):
@@ -175,12 +177,13 @@ class SolvedGraph:
     (distinct successors), ``mover`` (the turns entry to move), ``end`` (the end that holds,
     None), ``goal``, ``rank`` (plies of the fastest forced win, inf: none)."""
 
-    def __init__(self, board: Board, role: str, start: Position, horizon: int | None = None):
+    def __init__(self, board: Board, role: str, start: Position, horizon: int | None = None,
+                 limits: Limits | None = None):
         layout = layout_for(board)
         self.board, self.role = board, role
         self.left = Query(role, QueryKind.VALUE, start, horizon).remaining(board)
         root = layout.root_term(start, board).replace(" ", "")
-        graph = self.graph = RaceGraph(board, layout, [root], race_limits(board, layout, [start], Limits()))
+        graph = self.graph = RaceGraph(board, layout, [root], race_limits(board, layout, [start], limits or Limits()))
         if graph.n > GRAPH_LIMIT:
             raise LimitError(f"the game graph has {graph.n} positions, more than {GRAPH_LIMIT} measured")
         self.n = n = graph.n
@@ -225,13 +228,13 @@ class SolvedGraph:
 
 
 def measure_metrics(board: Board, role: str, start: Position, horizon: int | None = None,
-                    plies: int | None = None) -> Metrics:
+                    plies: int | None = None, limits: Limits | None = None) -> Metrics:
     """Every metric of the level from ``start`` (the role must force a win from there);
-    ``plies``: the solver's answer, checked against the graph's rank."""
+    ``plies``: the solver's answer, checked against the graph's rank; ``limits``: the graph's."""
     why = metrics_unsupported(board, role)
     if why:
         raise QueryError(f"the difficulty metrics are not defined here: {why}")
-    graph = SolvedGraph(board, role, start, horizon)
+    graph = SolvedGraph(board, role, start, horizon, limits)
     top = graph.rank[graph.start]
     if plies is not None and plies < top:
         by_end = f"{top} plies" if top != math.inf else "never"
@@ -347,13 +350,18 @@ def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) ->
     counts = np.bincount(sources, minlength=n)
     mine_edge = mine[sources]
     value = goal.astype(float)
+    settled = SETTLED if graph.board.rules.unlimited else 0.0
     for _ in range(graph.left):
         after = value[targets]
         mean = np.bincount(sources[mine_edge], weights=after[mine_edge], minlength=n)
         least = np.full(n, np.inf)
         np.minimum.at(least, sources[~mine_edge], after[~mine_edge])
         new = np.where(mine, mean / np.maximum(counts, 1), least)
-        value = np.where(goal, 1.0, np.where(counts > 0, new, 0.0))
+        new = np.where(goal, 1.0, np.where(counts > 0, new, 0.0))
+        change = float(np.abs(new - value).max(initial=0.0))
+        value = new
+        if change <= settled:       # a fixed point: more plies change nothing (or, without a step limit, the limit)
+            break
     return float(value[graph.start])
 
 

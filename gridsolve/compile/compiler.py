@@ -16,7 +16,9 @@ The same text is what ``gridsolve compile`` prints and what the solver grounds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import clingo
 
 from ..language.model import Board
 from ..language.position import Query
@@ -29,8 +31,9 @@ from .planning import Mode, period, Plan, plan_query, plan_races, RacePlan
 from .state import Layout, layout_for
 from .unroll import Instances, instantiate
 
-ENCODINGS = ("board.lp", "moves.lp", "solve.lp", "answer.lp")
-LAYERED_ENCODINGS = ("board.lp", "moves.lp", "layered.lp")
+ENCODINGS = ("board.lp", "moves.lp", "script.lp", "solve.lp", "answer.lp")
+LAYERED_ENCODINGS = ("board.lp", "moves.lp", "script.lp", "layered.lp")
+GAME_ENCODINGS = ("board.lp", "moves.lp", "script.lp")     # what the compiled game rules join with
 
 
 def ask_arguments(number: int, board: Board, query: Query, layout: Layout) -> tuple[str, str, str, str]:
@@ -122,6 +125,10 @@ def compile_program(board: Board, query: Query) -> Program:
     if query.hidden:
         return compile_hidden(board, query)
     plan = plan_query(board, query)
+    if board.rules.unlimited and query.horizon is None:
+        # no step limit: no rank exceeds the number of reachable positions, so the levels up to it
+        # answer the question exactly (and the program is finite)
+        query = replace(query, horizon=reachable_positions(board, plan.layout, plan.layout.root_term(query.position, board)))
     if plan.mode is Mode.LAYERED:
         return _compile_layered(board, query, plan)
     races = plan_races(board.rules, query.role, plan.value)
@@ -174,18 +181,26 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     one position p at a time, ground only where an answer looks at the moves."""
     facts = program_header(board, f"game graph from {len(roots)} roots", Mode.RACE) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), ""]
-    encodings = [base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")]
+    encodings = [base_part(encoding(name)).rstrip() for name in GAME_ENCODINGS]
     graph_rules = with_domain(game_rules(board, layout, graph=True), "reach(", "reach(")
     graph = "\n".join(facts + [
         "% - Roots ---", " ".join(f"root({r})." for r in roots), "",
         "% - The game graph: positions and their successors (the moves without their names) ---",
         "rdest(R,X,Y,AX,AY,PX,PY,B) :- rmove(R,X,Y,_,AX,AY,PX,PY,B).",
         "reach(S) :- root(S).", "reach(S) :- succ(_,S,_).", graph_rules, "", *encodings, "", "#show."])
-    named = "\n".join(line for line in move_rules(board, layout) if line.startswith("edge("))
+    named = "\n".join(line for line in move_rules(board, layout) if line.startswith(("edge(", "stg")))
     ends = with_domain("\n".join(end_rules(board, layout)), "p = (", "")
     moves = "\n".join(facts + [*encodings, "#show edge/3.", "#show outcome/2.", "#program moves(p).",
                                with_domain(named, "", "p = ("), ends])
     return GraphProgram(graph, moves)
+
+
+def reachable_positions(board: Board, layout: Layout, root: str) -> int:
+    """How many positions are reachable from ``root`` (the game graph, ground by clingo)."""
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], graph_program(board, layout, [root]).graph)
+    ctl.ground([("base", [])])
+    return sum(1 for _ in ctl.symbolic_atoms.by_signature("reach", 1))
 
 
 def factored_program(board: Board, layout: Layout) -> str | None:
@@ -209,7 +224,7 @@ def factored_program(board: Board, layout: Layout) -> str | None:
         f"side(0..{len(board.rules.turns) - 1}).",
         "fgraph(move,R,X,Y,M,AX,AY,PX,PY) :- rmove(R,X,Y,M,AX,AY,PX,PY,_).", ends,
         f"fgraph(end,E,{fields}) :- outcome({state},E).", "",
-        *[base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")], "",
+        *[base_part(encoding(name)).rstrip() for name in GAME_ENCODINGS], "",
         "#show.", "#show fgraph/9.", f"#show fgraph/{3 + 2 * len(layout.roles)}."])
 
 

@@ -21,6 +21,8 @@ def board_facts(board: Board) -> str:
     out += [f"wall_north({x},{y})." for x, y in sorted(board.north)]
     out += [f"wall_east({x},{y})." for x, y in sorted(board.east)]
     out += [f"solid({x},{y})." for x, y in sorted(board.solid)]
+    out += [f"gate_north({x},{y})." for x, y in sorted(board.gate_north)]
+    out += [f"gate_east({x},{y})." for x, y in sorted(board.gate_east)]
     for mark, cells in sorted(board.marks.items()):
         out += [f"mark({mark},{x},{y})." for x, y in sorted(cells)]
     return "\n".join(out)
@@ -43,6 +45,9 @@ def rule_facts(rules: Rules) -> str:
         out += [f"bump_on({role},{mark})." for mark in move.bump_on]
         if move.bump_on:
             out.append(f"lose_turns({role},{move.lose_turns}).")
+    if rules.gate_key is not None:
+        out.append(f"gate_key({rules.gate_key}).")
+    out += [f"chase_axis({axis})." for axis in sorted({c.first for c in rules.chasers.values()})]
     for first, second in itertools.combinations([e.name for e in rules.ends], 2):
         out.append(f"precedes({first},{second}).")
     if len(rules.ends) < 2:

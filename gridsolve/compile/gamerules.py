@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 
 from ..language.model import Board, Condition, Rules
+from .script import script_rules
 from .state import Layout
 
 STATE, EXPAND = "{STATE}", "{EXPAND}"
@@ -170,6 +171,10 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), g
     out = ([] if graph else [f"mover({s},T) :- {EXPAND}({s}).", ""]) + [
         "% - Moves: one rule per turns entry, per way of not having ended (and per collision case) ---"]
     negations = [[neg for _, neg in condition_literals(end.when, v, board)] for end in live_ends(board)]
+    if rules.script:
+        def head(term):
+            return f"succ(S,{term},{MOVE_MARK})" if graph else f"edge(S,M,{term})"
+        return out + script_rules(board, layout, negations, head, "0", named=not graph)
     for turn, movers in enumerate(rules.turns):
         now = layout.state(str(turn))
         if layout.knows is not None and layout.knows.role in movers:
@@ -213,7 +218,7 @@ def factored_turns(board: Board, layout: Layout) -> list[tuple[tuple[str, ...], 
     none of the ``may_not_end_on`` pieces' cells, the other pieces stay and entry t+1 is to
     move.  Per entry: (movers, {mover: its may_not_end_on pieces}); None for other games."""
     rules = board.rules
-    if layout.lost or layout.was or layout.collect or layout.knows is not None:
+    if layout.lost or layout.was or layout.collect or layout.knows is not None or rules.script:
         return None
     if rules.collisions == "stay" and any(len(movers) > 1 for movers in rules.turns):
         return None

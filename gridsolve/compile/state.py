@@ -11,13 +11,18 @@ needs (a *projection*: a field that no end, score or move depends on is left out
 * for a ``--hidden`` question (:class:`Knowledge`), last: what the role knows of the marks
   hidden from it, over the cells they may occupy: known free (``F1..Fw``) and found
   obstacles (``O1..Ow``) as bit words, and per hidden mark the obstacles placed so far
-  (``K1..Kh``).  Once every obstacle is placed, every unknown cell is free: ``F`` is 0.
+  (``K1..Kh``).  Once every obstacle is placed, every unknown cell is free: ``F`` is 0;
+* for rules with a gate, last: ``G``, 1 while the board's gates are open.
+
+The pieces are the roles' pieces, then the chasers (pieces moved by rule); a piece that is not
+on the board stands on (0,0).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..language.model import Board, Cell
+from ..language.position import Position
 
 WORD_BITS = 30
 NO_ITEM = 1 << WORD_BITS        # the "bit" of a cell without an item: never set in any word
@@ -82,12 +87,13 @@ class Knowledge(BitCells):
 class Layout:
     """Which fields the position term of one compiled program has, and their variable names."""
 
-    roles: tuple[str, ...]
+    roles: tuple[str, ...]               # the pieces of the term: the roles', then the chasers
     turns: int
     lost: bool
     was: tuple[tuple[str, str], ...]
     collect: tuple[Collectible, ...]
     knows: Knowledge | None = None
+    gate: bool = False                   # a gate field G (1: the gates are open)
 
     def variables(self, prefix: str = "") -> list[str]:
         """The field variables after T and the pieces, in term order."""
@@ -96,7 +102,7 @@ class Layout:
         for index, item in enumerate(self.collect, 1):
             out.append(f"{prefix}C{index}")
             out += [f"{prefix}I{index}_{w}" for w in range(1, item.words + 1)]
-        return out + self.knowledge_variables(prefix)
+        return out + self.knowledge_variables(prefix) + ([f"{prefix}G"] if self.gate else [])
 
     def knowledge_variables(self, prefix: str = "") -> list[str]:
         """The variables of the knowledge fields: F words, O words, K per hidden mark."""
@@ -126,7 +132,8 @@ class Layout:
                 words[word] |= bit
             out.append(len(item.cells) - len(cells))
             out += words
-        return out + (self.knows.values(position) if self.knows else [])
+        out += self.knows.values(position) if self.knows else []
+        return out + ([int(position.gates_open)] if self.gate else [])
 
     def root_term(self, position, board: Board) -> str:
         cells = [f"{x},{y}" for _, (x, y) in position.pieces]
@@ -149,6 +156,8 @@ class Layout:
             items.append((item.name, item.unpack(words)))
         if self.collect:
             out["items"] = tuple(items)
+        if self.gate:
+            out["gates_open"], rest = bool(rest[-1]), rest[:-1]
         if self.knows:
             k = self.knows
             free, found = k.unpack(rest[:k.words]), k.unpack(rest[k.words:2 * k.words])
@@ -171,4 +180,11 @@ def layout_for(board: Board, keep_collect: set[str] | None = None, knows: Knowle
     for name, c in rules.collect.items():
         if keep_collect is None or name in keep_collect:
             collect.append(Collectible(name, c.piece, tuple(sorted(board.marks.get(c.mark, ())))))
-    return Layout(rules.roles, len(rules.turns), lost, tuple(was), tuple(collect), knows)
+    return Layout(rules.pieces, len(rules.turns), lost, tuple(was), tuple(collect), knows,
+                  rules.gate_key is not None)
+
+
+def position_of(parts: dict, step: int) -> Position:
+    """The :class:`Position` of a decoded position term (:meth:`Layout.decode`) at ``step``."""
+    return Position(parts["pieces"], parts["side"], step, parts.get("items"), parts.get("lost", ()),
+                    parts.get("was", frozenset()), gates_open=parts.get("gates_open", False))

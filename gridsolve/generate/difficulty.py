@@ -17,6 +17,7 @@ from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.common.answer import Answer
 from ..solve.program.driver import race_ranks
+from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
 from ..verify.verify import winning_first_moves
 from ..language.kinds import QueryKind
@@ -57,7 +58,8 @@ def _key(position: Position) -> tuple:
     return position.pieces, position.side
 
 
-def measure(board: Board, role: str, start: Position, answer: Answer, horizon: int | None = None) -> Difficulty:
+def measure(board: Board, role: str, start: Position, answer: Answer, horizon: int | None = None,
+            limits: Limits | None = None) -> Difficulty:
     """The difficulty of a won level; ``answer`` is the value query from ``start`` (looking
     ``horizon`` plies ahead, None: to the step limit).  Where the race solver answers, one
     grounding ranks every position reachable from ``start`` and the moves along the line are
@@ -73,7 +75,7 @@ def measure(board: Board, role: str, start: Position, answer: Answer, horizon: i
             else:
                 if current is None:
                     ahead = None if horizon is None else horizon - played
-                    current = solve(board, Query(role, QueryKind.VALUE, position, ahead))
+                    current = solve(board, Query(role, QueryKind.VALUE, position, ahead), limits)
                 wins, everything, after = winning_moves(board, role, position, current)
             if turns == 0:             # counted as `gridsolve verify` counts them
                 first = len(set(winning_first_moves(board, role, start, answer).values()))

@@ -50,12 +50,15 @@ from .testing import most_testing_line
 from .fresh import connected_walls, open_goals
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
+from .scriptedlevel import criteria_text
+from .scriptedsearch import CLIMB, ScriptedSearch, cast_of, check_request
 from .jobs import generate_in_jobs, worker_seed
 from ..verify.cluster import workers_of
 from ..verify.parallel import TIMEOUT
 from .levelfile import board_text, check_free, scalar, write_new
 from ..language.loader import load_board
 from ..language.position import initial_position
+from ..solve.common.limits import DEFAULT_MEMORY, Limits
 from .proposer import Layout, ProposalTimeout, Proposer, edges, exactly, same_walls
 from ..language.kinds import QueryKind, RequireKind
 
@@ -93,6 +96,7 @@ class Request:
     defaults: bool = True           # False (--no-defaults): ignore the rule set's good level
     jobs: int = 1                   # worker processes searching (1: the search runs in this process)
     cluster: str | None = None      # a Dask scheduler's address: the searches run on its workers
+    memory: int = DEFAULT_MEMORY    # bytes resident every solve and grounding may use (--max-memory)
 
 
 @dataclass
@@ -214,7 +218,7 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                          timeout: float | None = None, force: bool = False, keep: str | None = None,
                          value: str | None = None, metrics: Sequence[tuple[str, str]] = (),
                          difficulty: str | None = None, defaults: bool = True, jobs: int = 1,
-                         cluster: str | None = None) -> Request:
+                         cluster: str | None = None, memory: int = DEFAULT_MEMORY) -> Request:
     """The request of ``gridsolve generate``'s options as typed: ``size`` WxH, ``walls``,
     ``plies`` and ``value`` ranges A..B, ``keep`` names separated by commas, ``metrics``
     (name, A..B) pairs; ``timeout`` None: the default budget (:data:`DEFAULT_TIMEOUT`), 0: no
@@ -229,7 +233,7 @@ def request_from_options(*, rules: str | None = None, like: Path | None = None, 
                    keep=tuple(n.strip() for n in keep.split(",") if n.strip()) if keep else (),
                    timeout_given=timeout is not None, value=parse_range("--value", value),
                    metrics=tuple(parse_metric(n, t) for n, t in metrics), difficulty=difficulty,
-                   defaults=defaults, jobs=jobs, cluster=cluster)
+                   defaults=defaults, jobs=jobs, cluster=cluster, memory=memory)
 
 
 # - Generating ---
@@ -242,7 +246,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     asked, run = request, _setup(request)
     request = run.request
     check_free(run.paths + (pack_paths(run.paths[0]) if request.count > 1 else []), request.force)
-    if request.jobs > 1 or request.cluster is not None:
+    if run.method == CLIMB:
+        report = _generate_scripted(run, started, progress)
+    elif request.jobs > 1 or request.cluster is not None:
         searches = request.jobs if request.jobs > 1 or request.cluster is None else workers_of(request.cluster)
         report = generate_in_jobs(run, [(asked, k) for k in range(1, searches + 1)], search_candidates,
                                   started, progress)
@@ -275,10 +281,12 @@ class Run:
                                           self.races if self.method == "asp" else None,
                                           chase=not self.every_start, blind=not self.every_start)
         structure = self.structure
-        return _Search(Proposer(program, parts, seed, walks=self.every_start), self.spec, self.req,
+        limits = Limits(memory=self.request.memory)
+        return _Search(Proposer(program, parts, seed, walks=self.every_start, limits=limits), self.spec, self.req,
                        self.every_start, seed, apart(structure, self.spec), structure.symmetry,
                        structure.walls, any(kind == "mark" for kind, _, _ in structure.keep),
-                       plain=structure.symmetry is None and not structure.sealed_ok and not structure.keep)
+                       plain=structure.symmetry is None and not structure.sealed_ok and not structure.keep,
+                       limits=limits)
 
     def report(self) -> "Report":
         """An empty report of this run."""
@@ -316,7 +324,8 @@ def search_candidates(task):
         board, layout, verdict = step
         found = None
         if verdict.accepted:
-            expect, difficulty = _measures(board, run.spec, run.req, verdict.answer, verdict.metrics, verdict.line)
+            expect, difficulty = _measures(board, run.spec, run.req, verdict.answer, verdict.metrics, verdict.line,
+                                           search.limits)
             found = (layout, expect, difficulty, verdict.metrics)
         yield dataclasses.replace(search.stats), verdict.reason, found
 
@@ -333,6 +342,10 @@ def _setup(request: Request) -> Run:
         spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
+    if spec.template.rules.script:          # other pieces moved by rule: a climb over whole levels
+        check_request(request, request.require)
+        req = dataclasses.replace(req, trivial_ok=request.trivial_ok)
+        return Run(request, spec, req, structure, _paths(request, spec), CLIMB, False, None)
     races = requirement_races(spec, req)
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
@@ -360,7 +373,8 @@ def _generate_here(run: Run, started: float, progress: Callable[[Progress], None
         report.candidates += 1
         tried += 1
         if verdict.accepted:
-            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics, verdict.line)
+            expect, difficulty = _measures(board, spec, req, verdict.answer, verdict.metrics, verdict.line,
+                                           search.limits)
             board_started = write_level(run, report, layout, expect, difficulty, verdict.metrics, board_started,
                                         tried)
             tried = 0
@@ -370,6 +384,53 @@ def _generate_here(run: Run, started: float, progress: Callable[[Progress], None
             last = verdict.reason
         if progress is not None:
             progress(progress_of(run, report, last, started, search.stats))
+    return report
+
+
+def _generate_scripted(run: Run, started: float, progress: Callable[[Progress], None] | None) -> Report:
+    """A game whose other pieces move by rule: levels climbed (:mod:`.scriptedsearch`), each
+    judged exactly (win, its plies, the metrics' ranges) before it is written."""
+    request, spec, req = run.request, run.spec, run.req
+    cast = cast_of(spec)
+    search = ScriptedSearch(spec, cast, run.structure.walls, req.plies, req.trivial_ok, request.seed,
+                            apart(run.structure, spec))
+    report = run.report()
+    deadline = None if request.timeout is None else started + request.timeout
+    since = started
+
+    def tick(last: str = "climbing") -> None:
+        report.candidates = search.levels
+        report.search.layouts, report.search.longest = search.layouts, search.longest_any
+        report.search.in_band = report.search.band_starts = search.in_band
+        report.search.longest_offered = search.longest
+        if progress is not None:
+            progress(progress_of(run, report, last, started, report.search))
+    while len(report.boards) < request.count:
+        found = search.next(deadline, tick)
+        if found is None:
+            tick()
+            report.error = _timed_out(report)
+            break
+        index = len(report.boards)
+        path = run.paths[index]
+        board = found.level.board(spec.template, str(path), _title(request, spec, index), cast.legend)
+        verdict = judge(board, spec, dataclasses.replace(req, trivial_ok=True), Limits(memory=request.memory))
+        if not verdict.accepted:
+            search.refused(found.level)
+            report.rejected[verdict.reason] += 1
+            continue
+        search.written(found.level)
+        expect = {"win": True, "win_moves": verdict.answer.win_moves}
+        if verdict.metrics is not None:
+            expect.update({name: value for name, value in verdict.metrics.as_dict().items() if name != "plies"})
+        header = _header(request, spec, req, index, None, verdict.metrics)
+        header[-1:-1] = [f"Criteria met: {criteria_text(found.verdict, req.trivial_ok)}."]
+        write_new(path, board_text(board, spec.rules_yaml, header, expect), request.force)
+        now = time.perf_counter()
+        report.boards.append(Generated(path, found.level.layout(), expect, None, now - since, search.levels,
+                                       verdict.metrics))
+        since = now
+        tick(f"wrote {path.name}")
     return report
 
 
@@ -444,8 +505,9 @@ class _Search:
 
     def __init__(self, proposer: Proposer, spec: GameSpec, req: Requirement, every_start: bool, seed: int,
                  apart: int, symmetry: str | None = None, walls: tuple = (0, 0), kept_marks: bool = False,
-                 plain: bool = False):
+                 plain: bool = False, limits: Limits | None = None):
         self.proposer, self.spec, self.req, self.every_start = proposer, spec, req, every_start
+        self.limits = limits or Limits()
         self.apart, self.symmetry, self.walls = apart, symmetry, walls
         self.low = 0 if req.kind == RequireKind.SURVIVE else req.plies[0]   # start_ranks: 0 for every surviving start
         self.random = random.Random(seed)
@@ -483,7 +545,7 @@ class _Search:
                 board = self.spec.board(layout.north, layout.east, dict(layout.pieces), dict(layout.marks),
                                         str(path), title)
                 if not self.every_start:
-                    verdict = judge(board, self.spec, self.req)
+                    verdict = judge(board, self.spec, self.req, self.limits)
                     self.stats.seen(_forced_plies(verdict, self.req))
                     self.proposer.forbid(exactly(layout, width, height))
                     if verdict.accepted:
@@ -531,7 +593,7 @@ class _Search:
             self.fast = layout_judge(board, self.spec, self.req) or False
         if self.fast:
             return self.fast.judge(layout.north, layout.east, dict(layout.marks), self.req.left(board), band)
-        graph = start_graph(board, self.spec, self.req)
+        graph = start_graph(board, self.spec, self.req, self.limits)
         return graph.judged(band, self.req.left(board))
 
     def _stepped(self, layout: Layout, offered: dict) -> dict:
@@ -579,7 +641,7 @@ class _Search:
             placed = self.spec.board(found.north, found.east, dict(found.pieces), dict(found.marks),
                                      str(path), title)
             self.judged_here += 1
-            verdict = judge(placed, self.spec, self.req)
+            verdict = judge(placed, self.spec, self.req, self.limits)
             if verdict.accepted:
                 difficulty = verdict.metrics.difficulty if verdict.metrics is not None else None
                 self.archive[(rank, difficulty)] += 1
@@ -949,7 +1011,7 @@ def _title(request: Request, spec: GameSpec, index: int) -> str:
 # - What a written board carries ---
 
 def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics | None = None,
-              line: Difficulty | None = None) -> tuple[dict, Difficulty | None]:
+              line: Difficulty | None = None, limits: Limits | None = None) -> tuple[dict, Difficulty | None]:
     """The expectation (measured values, for `gridsolve verify`) and, for a win, the difficulty."""
     rules = board.rules
     expect = {} if spec.role == rules.roles[0] else {"role": spec.role}
@@ -957,7 +1019,7 @@ def _measures(board, spec: GameSpec, req: Requirement, answer, metrics: Metrics 
         expect["horizon"] = req.horizon
     if req.kind == RequireKind.WIN:
         start = initial_position(board)
-        difficulty = line or measure(board, spec.role, start, answer, req.horizon)
+        difficulty = line or measure(board, spec.role, start, answer, req.horizon, limits)
         expect.update({"win": True, "plies": answer.plies})
         if start.side == rules.side_of(spec.role):
             expect["winning_first_moves"] = difficulty.winning_first_moves

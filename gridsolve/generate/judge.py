@@ -23,6 +23,7 @@ from ..analysis.ends import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.common.answer import Answer
+from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
 from .startgraph import StartGraph, query_kind, start_program
 from ..language.kinds import RequireKind
@@ -51,12 +52,12 @@ class Verdict:
         return self.reason is None
 
 
-def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
-    """Measure ``board`` against ``req``."""
+def judge(board: Board, spec: GameSpec, req: Requirement, limits: Limits | None = None) -> Verdict:
+    """Measure ``board`` against ``req``, each solve within ``limits``."""
     role, (low, high) = spec.role, req.plies
     start = initial_position(board)
     answer = solve(board, Query(role, query_kind(board, role, req.kind), start, req.horizon),
-                   bounded=req.horizon is None or req.horizon > SHORT_HORIZON)
+                   limits, bounded=req.horizon is None or req.horizon > SHORT_HORIZON)
     if req.kind == RequireKind.WIN:
         if answer.win and answer.win_plies is None:
             return Verdict(answer, HELD)
@@ -66,7 +67,7 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
             return Verdict(answer, TOO_FAST)
         if not req.trivial_ok and not check_beeline(board, role, start, req.left(board)).holds:
             return Verdict(answer, TRIVIAL)
-        return _tested(board, role, start, req, answer)
+        return _tested(board, role, start, req, answer, limits)
     elif req.kind == RequireKind.VALUE:
         low, high = req.value
         if low is not None and answer.value < low:
@@ -83,13 +84,14 @@ def judge(board: Board, spec: GameSpec, req: Requirement) -> Verdict:
     return Verdict(answer)
 
 
-def _tested(board: Board, role: str, start: Position, req: Requirement, answer: Answer) -> Verdict:
+def _tested(board: Board, role: str, start: Position, req: Requirement, answer: Answer,
+            limits: Limits | None = None) -> Verdict:
     """A won level measured (where the metrics apply) and put to the good-level test."""
     graph_wanted = [m for m in req.metrics if m[0] != LINE_SAFETY]
     metrics = None
     if measurable(board, role):
         try:
-            metrics = measure_metrics(board, role, start, req.horizon, answer.win_plies)
+            metrics = measure_metrics(board, role, start, req.horizon, answer.win_plies, limits)
         except WinNotByAnEnd as error:
             if graph_wanted or req.difficulty:
                 return Verdict(answer, str(error).partition(": ")[2])
@@ -100,7 +102,7 @@ def _tested(board: Board, role: str, start: Position, req: Requirement, answer: 
     line = None
     for name, low, high in req.metrics:
         if name == LINE_SAFETY:
-            line = line or measure(board, role, start, answer, req.horizon)
+            line = line or measure(board, role, start, answer, req.horizon, limits)
             value = line_safety(line)
         else:
             value = metrics.value(name)
@@ -121,12 +123,12 @@ def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:
     return req.kind != RequireKind.VALUE and start_program(spec.template, spec.role, req) is not None
 
 
-def start_graph(board: Board, spec: GameSpec, req: Requirement) -> StartGraph:
+def start_graph(board: Board, spec: GameSpec, req: Requirement, limits: Limits | None = None) -> StartGraph:
     """``board``'s walls and marks ranked for every placement of the pieces (the race of
     ``req``: the role's win, or the others' end it must avoid).  Only when :func:`ranks_every_start`."""
     program = start_program(board, spec.role, req)
     plan = program.plan
-    return StartGraph(board, spec.role, req, program, plan.win if req.kind == RequireKind.WIN else plan.avoid)
+    return StartGraph(board, spec.role, req, program, plan.win if req.kind == RequireKind.WIN else plan.avoid, limits)
 
 
 def start_ranks(board: Board, spec: GameSpec, req: Requirement) -> dict:

@@ -25,7 +25,7 @@ def board_text(board: Board, rules_yaml: str, header: list[str], expect: dict) -
               "legend: {" + ", ".join(f"{char}: {name}" for char, name in board.legend.items()) + "}",
               "map: |2"]
     lines += ["  " + line for line in draw(board.width, board.height, board.north, board.east, board.solid,
-                                           glyph.get)]
+                                           glyph.get, board.gate_north, board.gate_east)]
     unlettered = {m: cells for m, cells in sorted(board.marks.items()) if m not in board.legend.values() and cells}
     if unlettered:           # marks without a legend character (hidden obstacles): listed by cell
         lines += ["marks:"] + [f"  {m}: [" + ", ".join(f"[{x}, {y}]" for x, y in sorted(cells)) + "]"

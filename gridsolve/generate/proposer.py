@@ -78,13 +78,14 @@ class ProposalTimeout(Exception):
 class Proposer:
     """Layouts from encodings/generate.lp with the request's facts and parts."""
 
-    def __init__(self, program: str, parts: tuple[str, ...], seed: int, walks: bool = False):
+    def __init__(self, program: str, parts: tuple[str, ...], seed: int, walks: bool = False,
+                 limits: Limits | None = None):
         # Random signs (and a few random choices) spread the proposals over the layouts.
         options = ["--warn=none", "--models=1", f"--seed={seed}", "--sign-def=rnd", "--rand-freq=0.02"]
         self.ctl = clingo.Control(options)
         try:
             self.ctl.add("base", [], program)
-            guard = LimitGuard(Limits(), "the layouts clingo chooses from",
+            guard = LimitGuard(limits or Limits(), "the layouts clingo chooses from",
                             lambda needed: "ask for a smaller --size, or raise --max-memory if the machine has it")
             guard.ground(self.ctl, [("base", [])] + [(part, []) for part in parts], "while grounding the proposals")
         except RuntimeError as exc:

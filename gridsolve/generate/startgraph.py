@@ -98,7 +98,7 @@ class StartGraph:
     :func:`start_program`'s.  Positions are indexes into the graph; :meth:`index` and
     :meth:`state` translate to and from the (pieces, side) tuples of :mod:`gridsolve.analysis.beeline`."""
 
-    def __init__(self, board: Board, role: str, req: Requirement, program, race: int):
+    def __init__(self, board: Board, role: str, req: Requirement, program, race: int, limits: Limits | None = None):
         self.board, self.role, self.req = board, role, req
         rules = board.rules
         layout = program.layout
@@ -106,7 +106,7 @@ class StartGraph:
         cells = tuple(board_cells(board))
         at = None if beeline_unsupported(board) else rules.roles.index(role)
         self.placements, met = _placements(cells, len(self.roles), at)
-        budget = race_limits(board, layout, [program.query.position], Limits())
+        budget = race_limits(board, layout, [program.query.position], limits or Limits())
         self.graph = graph = RaceGraph(board, layout, _roots(board, layout, cells, len(self.roles), at), budget)
         attackers, targets = program.plan.races[race - 1]
         self.rank, _ = graph.ranks(attackers, targets, len(program.levels))

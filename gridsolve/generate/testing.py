@@ -21,6 +21,7 @@ import numpy as np
 from ..analysis.metrics import SolvedGraph, goal_distance
 from ..language.model import Board
 from ..language.position import Position
+from ..solve.common.limits import Limits
 from ..solve.program.driver import format_move
 
 
@@ -53,9 +54,11 @@ class TestingLine:
         return "; ".join(f"{', '.join(ply['side'])} {ply['move']}" for ply in self.line)
 
 
-def most_testing_line(board: Board, role: str, start: Position, horizon: int | None = None) -> TestingLine | None:
-    """The most testing line from ``start`` (None where the role forces no win by an end)."""
-    graph = SolvedGraph(board, role, start, horizon)
+def most_testing_line(board: Board, role: str, start: Position, horizon: int | None = None,
+                      limits: Limits | None = None) -> TestingLine | None:
+    """The most testing line from ``start`` (None where the role forces no win by an end);
+    ``limits``: the solved graph's."""
+    graph = SolvedGraph(board, role, start, horizon, limits)
     s = graph.start
     if graph.rank[s] == np.inf:
         return None

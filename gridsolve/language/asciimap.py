@@ -8,6 +8,7 @@ A map draws every cell 3 characters wide between '+' corners::
        +   +---+   +        '|' between cells:     a wall on that edge
      1 |       | M |        ' E ': the middle character is a legend key
        +---+---+---+        '###': a solid wall cell
+                                '===' between corners, ':' between cells: a gate on that edge
 
 Row labels on the left and a header of column numbers are optional and ignored.
 """
@@ -27,6 +28,8 @@ class ParsedMap:
     east: set[Cell]
     solid: set[Cell]
     glyphs: dict[Cell, tuple[str, int]]   # cell -> (character, file line)
+    gate_north: set[Cell]
+    gate_east: set[Cell]
 
 
 def parse_map(text: str, path: str, first_line: int) -> ParsedMap:
@@ -52,6 +55,8 @@ def parse_map(text: str, path: str, first_line: int) -> ParsedMap:
     east: set[Cell] = set()
     solid: set[Cell] = set()
     glyphs: dict[Cell, tuple[str, int]] = {}
+    gate_north: set[Cell] = set()
+    gate_east: set[Cell] = set()
     for index, (number, raw) in enumerate(body):
         prefix, line = raw[:col0], raw[col0:]
         if prefix.strip() and not prefix.strip().isdigit():
@@ -62,14 +67,14 @@ def parse_map(text: str, path: str, first_line: int) -> ParsedMap:
                              f"the board is {span}", "every map line must have the same width")
         line = line.ljust(span)
         if index % 2 == 0:
-            _parse_border(line, index, height, width, number, path, north)
+            _parse_border(line, index, height, width, number, path, north, gate_north)
         else:
             y = height - index // 2
-            _parse_row(line, y, width, number, path, east, solid, glyphs)
-    return ParsedMap(width, height, north, east, solid, glyphs)
+            _parse_row(line, y, width, number, path, east, solid, glyphs, gate_east)
+    return ParsedMap(width, height, north, east, solid, glyphs, gate_north, gate_east)
 
 
-def _parse_border(line, index, height, width, number, path, north):
+def _parse_border(line, index, height, width, number, path, north, gate_north):
     if not line.startswith("+"):
         raise BoardError(path, number, "map: expected a '+---+' border line here")
     y_below = height - index // 2       # the row under this border (0 for the bottom border)
@@ -82,18 +87,23 @@ def _parse_border(line, index, height, width, number, path, north):
         if segment == "---":
             if 1 <= y_below < height:
                 north.add((x, y_below))
+        elif segment == "===" and 1 <= y_below < height:
+            gate_north.add((x, y_below))
         elif segment.strip():
-            raise BoardError(path, number, f"map: '{segment}' above cell x={x} is neither '---' nor blank")
+            raise BoardError(path, number, f"map: '{segment}' above cell x={x} is neither '---', '===' "
+                             "(a gate between two rows) nor blank")
 
 
-def _parse_row(line, y, width, number, path, east, solid, glyphs):
+def _parse_row(line, y, width, number, path, east, solid, glyphs, gate_east):
     for x in range(0, width + 1):
         mark = line[4 * x]
-        if mark not in "| ":
-            raise BoardError(path, number, f"map: '{mark}' where a wall '|' or a blank belongs",
+        if mark not in "| :" or (mark == ":" and not 1 <= x < width):
+            raise BoardError(path, number, f"map: '{mark}' where a wall '|', a gate ':' or a blank belongs",
                              "each cell is 3 characters wide between walls")
         if mark == "|" and 1 <= x < width:
             east.add((x, y))
+        if mark == ":":
+            gate_east.add((x, y))
     for x in range(1, width + 1):
         content = line[4 * x - 3: 4 * x]
         if content == "###":
@@ -106,19 +116,20 @@ def _parse_row(line, y, width, number, path, east, solid, glyphs):
             glyphs[(x, y)] = (content[1], number)
 
 
-def draw(width: int, height: int, north, east, solid, glyph_at) -> list[str]:
-    """Draw a board as map lines with row and column numbers; ``glyph_at(cell)`` gives a character."""
+def draw(width: int, height: int, north, east, solid, glyph_at, gate_north=(), gate_east=()) -> list[str]:
+    """Draw a board as map lines with row and column numbers; ``glyph_at(cell)`` gives a character;
+    gates are drawn '===' and ':'."""
     lines = ["    " + "".join(f"{x:^4}" for x in range(1, width + 1)).rstrip()]
     for y in range(height, 0, -1):
         top = "+"
         for x in range(1, width + 1):
             walled = y == height or (x, y) in north
-            top += ("---" if walled else "   ") + "+"
+            top += ("---" if walled else "===" if (x, y) in gate_north else "   ") + "+"
         lines.append("   " + top)
         row = "|"
         for x in range(1, width + 1):
             cell = "###" if (x, y) in solid else f" {glyph_at((x, y)) or ' '} "
-            row += cell + ("|" if x == width or (x, y) in east else " ")
+            row += cell + ("|" if x == width or (x, y) in east else ":" if (x, y) in gate_east else " ")
         lines.append(f"{y:>2} " + row)
     lines.append("   " + "+---" * width + "+")
     return lines

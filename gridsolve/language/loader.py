@@ -10,7 +10,8 @@ from typing import NoReturn
 from . import schema
 from .asciimap import parse_map
 from ..errors import BoardError
-from .model import Board, Collect, Condition, End, GoodLevel, MoveRule, Placement, Rules, ScoreTable, Timeout
+from .model import (NO_LIMIT, Board, Chaser, Collect, Condition, End, GoodLevel, MoveRule, Placement, Rules,
+                    ScoreTable, ScriptAction, Timeout)
 from ..resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
@@ -125,7 +126,8 @@ def _check_roles(roles, names, origin: _Origin, key: str, what: str):
             origin.fail(key, f"{what}: unknown role '{name}'", f"roles are: {', '.join(roles)}")
 
 
-def _build_condition(when: dict, roles, collect: dict, origin: _Origin, key: str, what: str) -> Condition:
+def _build_condition(when: dict, roles, collect: dict, origin: _Origin, key: str, what: str,
+                     chasers=()) -> Condition:
     """The model of a `when` mapping, with every piece and collectible checked."""
     same = tuple(tuple(group) for group in ([when["same_cell"]] if when["same_cell"] else []))
     reaches = tuple((piece, mark) for piece, mark in (when["reaches"] or {}).items())
@@ -142,9 +144,11 @@ def _build_condition(when: dict, roles, collect: dict, origin: _Origin, key: str
         nearer = ((n["piece"], n["than"], n["to"]),)
     pieces = [p for group in same for p in group] + [p for p, _ in reaches + was_on] + \
         [p for entry in nearer for p in entry[:2]]
+    known = tuple(roles) + tuple(chasers)
     for piece in pieces:
-        if piece not in roles:
-            origin.fail(key, f"{what}: unknown piece '{piece}'", f"pieces are named after roles: {', '.join(roles)}")
+        if piece not in known:
+            origin.fail(key, f"{what}: unknown piece '{piece}'",
+                        f"pieces are the roles' and the chasers': {', '.join(known)}")
     return Condition(same, reaches, was_on, tuple(collected), nearer)
 
 
@@ -209,6 +213,7 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
     if sorted(members) != sorted(roles):
         origin.fail("teams", "teams: every role must be in exactly one team")
     moves = _build_moves(merged, roles, origin)
+    chasers = _build_chasers(merged, roles, origin)
     collect = {}
     for name, spec in (merged.get("collect") or {}).items():
         _check_roles(roles, [spec["piece"]], origin, "collect", f"collect.{name}.piece")
@@ -226,7 +231,7 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
             origin.fail(key, f"ends: the name '{raw_end['name']}' is used twice")
         names.add(raw_end["name"])
         what = f"end '{raw_end['name']}'"
-        when = _build_condition(raw_end["when"], roles, collect, origin, key, what)
+        when = _build_condition(raw_end["when"], roles, collect, origin, key, what, chasers)
         if when.is_empty():
             origin.fail(key, f"end '{raw_end['name']}' has an empty 'when'",
                         "give same_cell, reaches, was_on, collected or nearer")
@@ -246,12 +251,103 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
         _check_roles(roles, [spec["by"]], origin, "placement", f"placement.{mark}.by")
         placement[mark] = Placement(mark, spec["by"], spec["count"], tuple(spec["not_on"]))
     steps = merged["steps"]
-    if steps["last"] <= steps["first"]:
+    unlimited = steps["last"] is None
+    last = steps["first"] + NO_LIMIT if unlimited else steps["last"]
+    if last <= steps["first"]:
         origin.fail("steps", "steps: 'last' must be greater than 'first'")
     good_level = _build_good_level(merged.get("generate"), roles, merged, origin)
+    optional = tuple(merged.get("optional") or ())
+    for name in optional:
+        if name in roles:
+            origin.fail("optional", f"optional: '{name}' is a role; a role's piece is always on the board",
+                        "list only chasers and marks")
+    gate_key = merged["gate"]["key"] if merged.get("gate") else None
+    script = _build_script(merged.get("after_ply") or [], roles, chasers, gate_key, collect, origin)
+    if script and (collect or any(m.bump_on for m in moves.values()) or len(turns) != 1 or
+                   any(p for e in ends for p in e.when.was_on) or any(m.steps != 1 for m in moves.values())):
+        origin.fail("after_ply", "after_ply: a script is played after the ply of a game with one turns entry, "
+                    "one-step moves, and no collectibles, bumps or was_on conditions",
+                    "these mechanisms do not combine with a script yet")
+    if chasers and not script:
+        origin.fail("chasers", "chasers never move without an after_ply script", "add after_ply: with a step action")
     return Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
-                 tuple(ends), steps["first"], steps["last"], timeout, teams,
-                 merged.get("collisions") or "allowed", collect, tables, timeout_when, placement, good_level)
+                 tuple(ends), steps["first"], last, timeout, teams,
+                 merged.get("collisions") or "allowed", collect, tables, timeout_when, placement, good_level,
+                 chasers, optional, gate_key, script, unlimited)
+
+
+def _build_chasers(merged: dict, roles, origin: _Origin) -> dict:
+    chasers = {}
+    for name, spec in (merged.get("chasers") or {}).items():
+        if name in roles:
+            origin.fail("chasers", f"chasers: '{name}' is a role", "a chaser is a piece no role moves")
+        if spec["target"] not in roles:
+            origin.fail("chasers", f"chasers.{name}.target: '{spec['target']}' is not a role's piece",
+                        f"a chaser steps toward a role's piece: {', '.join(roles)}")
+        chasers[name] = Chaser(name, spec["target"], spec["first"])
+    return chasers
+
+
+def _build_script(raw: list, roles, chasers: dict, gate_key, collect, origin: _Origin) -> tuple:
+    """The after_ply script as a flat tuple of actions (``repeat`` unrolled), every piece checked."""
+    pieces = tuple(roles) + tuple(chasers)
+    out = []
+
+    def known(names, what, only_chasers=False):
+        allowed = tuple(chasers) if only_chasers else pieces
+        for name in names:
+            if name not in allowed:
+                origin.fail("after_ply", f"after_ply: {what}: unknown {'chaser' if only_chasers else 'piece'} "
+                            f"'{name}'", f"{'chasers' if only_chasers else 'pieces'} are: {', '.join(allowed)}")
+
+    def one(action: dict):
+        given = [k for k in ("key", "stop", "step", "remove") if action.get(k) is not None]
+        if len(given) != 1:
+            origin.fail("after_ply", f"after_ply: an action gives {', '.join(given) or 'nothing'}",
+                        "give exactly one of key, stop, step, remove (or repeat with do)")
+        kind = given[0]
+        if kind == "key":
+            if gate_key is None:
+                origin.fail("after_ply", "after_ply: a key action, but the rules declare no gate",
+                            "add gate: {key: MARK}")
+            spec = action["key"]
+            names = spec if isinstance(spec, list) else spec["pieces"]
+            uses = names if isinstance(spec, list) or spec["uses"] is None else spec["uses"]
+            known(names, "key")
+            known(uses, "key.uses")
+            out.append(ScriptAction("key", tuple(names), tuple(uses)))
+        elif kind == "stop":
+            when = _build_condition(action["stop"], roles, collect, origin, "after_ply", "after_ply: stop",
+                                    chasers)
+            if when.is_empty() or when.was_on or when.collected or when.nearer:
+                origin.fail("after_ply", "after_ply: stop takes same_cell and reaches conditions")
+            out.append(ScriptAction("stop", when=when))
+        elif kind == "step":
+            known(action["step"], "step", only_chasers=True)
+            out.append(ScriptAction("step", tuple(action["step"])))
+        else:
+            spec = action["remove"]
+            known([spec["piece"]], "remove.piece", only_chasers=True)
+            known(spec["by"], "remove.by")
+            if spec["piece"] in spec["by"]:
+                origin.fail("after_ply", f"after_ply: remove: '{spec['piece']}' removes itself",
+                            "list the other pieces under by")
+            if spec["flips_on_key"] and gate_key is None:
+                origin.fail("after_ply", "after_ply: remove flips_on_key, but the rules declare no gate")
+            out.append(ScriptAction("remove", tuple(spec["by"]), piece=spec["piece"], flips=spec["flips_on_key"]))
+
+    for action in raw:
+        if action.get("repeat") is not None or action.get("do") is not None:
+            if action.get("repeat") is None or action.get("do") is None or any(
+                    action.get(k) is not None for k in ("key", "stop", "step", "remove")):
+                origin.fail("after_ply", "after_ply: repeat needs do (and nothing else)",
+                            "write {repeat: 2, do: [...actions...]}")
+            for _ in range(action["repeat"]):
+                for inner in action["do"]:
+                    one(inner)
+        else:
+            one(action)
+    return tuple(out)
 
 
 def _build_good_level(raw: dict | None, roles, merged: dict, origin: _Origin) -> GoodLevel | None:
@@ -380,7 +476,7 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
             if meaning is None:
                 raise BoardError(name, line, f"map: the character '{glyph}' at ({cell[0]},{cell[1]}) is not in the legend",
                                  f"add it under 'legend:', e.g. {glyph}: exit")
-            if meaning in rules.roles:
+            if meaning in rules.pieces:
                 if meaning in pieces:
                     raise BoardError(name, line, f"map: the piece '{meaning}' is drawn twice",
                                      f"it already stands at {pieces[meaning]}")
@@ -403,8 +499,8 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
                     top.child(raw, "walls").fail(f"the {kind} wall at {list(cell)} is off the board")
     for piece, cell in (checked["pieces"] or {}).items():
         where = top.child(raw, "pieces").child(raw["pieces"], piece)
-        if piece not in rules.roles:
-            where.fail(f"unknown piece '{piece}'", f"pieces are named after roles: {', '.join(rules.roles)}")
+        if piece not in rules.pieces:
+            where.fail(f"unknown piece '{piece}'", f"the pieces of these rules are: {', '.join(rules.pieces)}")
         if piece in pieces:
             where.fail(f"the piece '{piece}' is placed twice", "it is already drawn on the map")
         pieces[piece] = cell
@@ -416,19 +512,38 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
             unplaced[mark] = cells["unplaced"]
             continue
         marks.setdefault(mark, set()).update(cells)
+    gate_north, gate_east = set(parsed.gate_north) if checked["map"] is not None else set(), \
+        set(parsed.gate_east) if checked["map"] is not None else set()
+    if checked["gates"] is not None:
+        gate_north |= set(checked["gates"]["north"])
+        gate_east |= set(checked["gates"]["east"])
+        for kind, cells in (("north", gate_north), ("east", gate_east)):
+            for cell in cells:
+                if not (1 <= cell[0] <= width and 1 <= cell[1] <= height):
+                    top.child(raw, "gates").fail(f"the {kind} gate at {list(cell)} is off the board")
+    if (gate_north or gate_east) and rules.gate_key is None:
+        top.child(raw, "gates" if checked["gates"] is not None else "map").fail(
+            f"the board has gates, but the rules '{rules.name}' have none", "use rules that declare gate: {key: MARK}")
     board = Board(name, checked["name"] or Path(name).stem, width, height, frozenset(north), frozenset(east),
                   frozenset(solid), pieces, {k: frozenset(v) for k, v in marks.items()}, rules, lines,
-                  dict(checked["legend"] or {}), unplaced)
+                  dict(checked["legend"] or {}), unplaced, frozenset(gate_north), frozenset(gate_east))
     _check_layout(board, top)
     _check_placement(board)
     return board
 
 
 def _check_layout(board: Board, top: Where):
-    for role in board.rules.roles:
-        if role not in board.pieces:
+    for role in board.rules.pieces:
+        if role not in board.pieces and role not in board.rules.optional:
             top.fail(f"the piece '{role}' is not on the board",
                      f"draw it on the map with a legend character, or add pieces: {{{role}: [x, y]}}")
+    starts = {}
+    for piece, cell in board.pieces.items():
+        if cell in starts and piece in board.rules.chasers:
+            Where(board.path, board.line(f"pieces.{piece}"), "").fail(
+                f"the piece '{piece}' starts on the cell of '{starts[cell]}' ({cell[0]},{cell[1]})",
+                "pieces moved by rule start on cells of their own")
+        starts.setdefault(cell, piece)
     for piece, cell in board.pieces.items():
         where = Where(board.path, board.line(f"pieces.{piece}"), "")
         x, y = cell
@@ -446,7 +561,7 @@ def _check_layout(board: Board, top: Where):
     needed += [("timeout", mark) for entry in rules.timeout_when for mark in _marks_of(entry.when)]
     needed += [(f"collect.{c.name}", c.mark) for c in rules.collect.values()]
     for what, mark in needed:
-        if mark not in board.marks:
+        if mark not in board.marks and mark not in rules.optional:
             raise BoardError(board.path, top.line, f"{what} needs cells marked '{mark}', "
                              "but the board has none", f"mark them in the legend, e.g. X: {mark}")
     for table in rules.tables.values():

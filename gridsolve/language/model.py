@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from .kinds import RequireKind
 
 DIRECTIONS = ("north", "south", "east", "west")
+OFF_BOARD = (0, 0)       # the cell of a piece that is not on the board (left out, or removed)
+NO_LIMIT = 1_000_000     # the plies of a game without a step limit: more than any game's positions
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0), "nowhere": (0, 0)}
 
 Cell = tuple[int, int]
@@ -102,6 +104,40 @@ class End:
 
 
 @dataclass(frozen=True)
+class Chaser:
+    """A piece no role moves: each of its steps goes toward ``target`` by a fixed rule, trying
+    the axis ``first`` (horizontal or vertical) first, then the other; a step into a wall, a
+    closed gate or the border is not taken.  ``optional``: a board may leave it out."""
+
+    name: str
+    target: str
+    first: str = "horizontal"
+
+
+@dataclass(frozen=True)
+class ScriptAction:
+    """One action of the rules' ``after_ply`` script (played after every ply of the roles):
+
+    * ``key``: the first of ``pieces`` (alive, on the gate's key cell, not on the cell it
+      stood on when the ply began) sets the gates to the opposite of their state when the ply
+      began, once per ply: the key is then used, unless the piece is not in ``uses``;
+    * ``stop``: when ``when`` holds (over the pieces still on the board), the rest of the
+      script is skipped;
+    * ``step``: each of ``pieces`` (a chaser still on the board), in order, takes one step;
+    * ``remove``: for each of ``pieces`` (the removers, in order) on the cell of ``piece``, that
+      piece leaves the board when the ply ends (it still stands there until then, and is met
+      again); with ``flips`` each such meeting on the key cell flips the gates."""
+
+    kind: str                               # key | stop | step | remove
+    pieces: tuple[str, ...] = ()
+    uses: tuple[str, ...] = ()
+    when: "Condition | None" = None
+    piece: str = ""
+    flips: bool = False
+    line: int = 0
+
+
+@dataclass(frozen=True)
 class GoodLevel:
     """A rule set's ``generate:`` block: what a good level is, as gridsolve generate's defaults.
     Ranges are (min, max) with None for an open end; ``good``: ((metric, min, max), ...)."""
@@ -136,10 +172,20 @@ class Rules:
     timeout_when: tuple[Timeout, ...] = ()  # conditional timeout entries, tried in order
     placement: dict = field(default_factory=dict)      # mark -> Placement (secret marks)
     good_level: GoodLevel | None = None     # the generate: block (gridsolve generate's defaults)
+    chasers: dict = field(default_factory=dict)        # name -> Chaser (pieces moved by rule)
+    optional: tuple[str, ...] = ()          # pieces and marks a board may leave out
+    gate_key: str | None = None             # the mark of the cell that toggles the board's gates
+    script: tuple[ScriptAction, ...] = ()   # after_ply: played after every ply of the roles
+    unlimited: bool = False                 # no step limit (last_step is first_step + NO_LIMIT)
 
     def __post_init__(self):
         if not self.teams:
             self.teams = tuple(self.turns)
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        """Every piece of a position: the roles' pieces, then the chasers."""
+        return self.roles + tuple(self.chasers)
 
     def side_of(self, role: str) -> int:
         """The index of the ``turns`` entry in which ``role`` moves."""
@@ -175,6 +221,14 @@ class Rules:
         return (not self.timeout_when and isinstance(self.timeout[role], int)
                 and all(isinstance(end.scores[role], int) for end in self.ends))
 
+    def own_moves(self, side: int, plies: int | None, role: str) -> int | None:
+        """How many of ``plies`` plies from ``turns[side]`` on are ``role``'s own moves (None for
+        None, and None where turns can be lost: then which entry moves depends on the line)."""
+        if plies is None or any(m.bump_on and m.lose_turns for m in self.moves.values()):
+            return None
+        n = len(self.turns)
+        return sum(1 for k in range(plies) if role in self.turns[(side + k) % n])
+
     @property
     def max_plies(self) -> int:
         return self.last_step - self.first_step
@@ -195,6 +249,18 @@ class Board:
     lines: dict[str, int] = field(default_factory=dict)
     legend: dict[str, str] = field(default_factory=dict)   # map character -> piece or mark
     unplaced: dict[str, int] = field(default_factory=dict)  # secret mark -> cells still to place
+    gate_north: frozenset[Cell] = frozenset()    # gates on the edge between (x, y) and (x, y+1)
+    gate_east: frozenset[Cell] = frozenset()     # gates on the edge between (x, y) and (x+1, y)
+
+    @property
+    def has_gates(self) -> bool:
+        return bool(self.gate_north or self.gate_east)
+
+    def gate_step(self, cell: Cell, direction: str) -> bool:
+        """Does the step from ``cell`` in ``direction`` cross a gate?"""
+        x, y = cell
+        return {"north": (x, y) in self.gate_north, "south": (x, y - 1) in self.gate_north,
+                "east": (x, y) in self.gate_east, "west": (x - 1, y) in self.gate_east}.get(direction, False)
 
     def on_board(self, cell: Cell) -> bool:
         x, y = cell

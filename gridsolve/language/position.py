@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from ..errors import QueryError
 from .celltext import read_cell
 from .kinds import QueryKind
-from .model import Board, Cell
+from .model import OFF_BOARD, Board, Cell
 
 QUERY_KINDS = tuple(kind.value for kind in QueryKind)    # the words --query accepts
 
@@ -33,6 +33,7 @@ class Position:
     was: frozenset = frozenset()
     free: frozenset = frozenset()
     found: frozenset = frozenset()
+    gates_open: bool = False      # the board's gates are open (they start closed)
 
     def cell(self, piece: str) -> Cell:
         return dict(self.pieces)[piece]
@@ -48,7 +49,7 @@ class Position:
 
     def as_dict(self, board: Board) -> dict:
         out = {
-            "pieces": {p: list(c) for p, c in self.pieces},
+            "pieces": {p: list(c) for p, c in self.pieces if c != OFF_BOARD},
             "turn": list(board.rules.turns[self.side]),
             "step": self.step,
         }
@@ -66,6 +67,8 @@ class Position:
             out["known_free"] = sorted(list(c) for c in self.free)
         if self.found:
             out["found"] = sorted([mark, list(c)] for mark, c in self.found)
+        if board.has_gates:
+            out["gates"] = "open" if self.gates_open else "closed"
         return out
 
 
@@ -87,7 +90,12 @@ class Query:
 
 
 def initial_position(board: Board) -> Position:
-    return Position(tuple((r, board.pieces[r]) for r in board.rules.roles), 0, board.rules.first_step)
+    return Position(start_pieces(board, board.pieces), 0, board.rules.first_step)
+
+
+def start_pieces(board: Board, cells: dict) -> tuple[tuple[str, Cell], ...]:
+    """Every piece of the rules on its cell in ``cells``; a piece left out is off the board."""
+    return tuple((p, cells.get(p, OFF_BOARD)) for p in board.rules.pieces)
 
 
 def parse_placement(text: str, board: Board) -> tuple[str, Cell]:
@@ -96,9 +104,9 @@ def parse_placement(text: str, board: Board) -> tuple[str, Cell]:
         raise QueryError(f"--at {text}: expected PIECE=X,Y, e.g. --at explorer=3,4")
     piece, _, where = text.partition("=")
     piece = piece.strip()
-    if piece not in board.rules.roles:
+    if piece not in board.rules.pieces:
         raise QueryError(f"--at {text}: unknown piece '{piece}'",
-                         f"the pieces of {board.name} are: {', '.join(board.rules.roles)}")
+                         f"the pieces of {board.name} are: {', '.join(board.rules.pieces)}")
     cell = read_cell(where)
     if cell is None:
         raise QueryError(f"--at {text}: '{where}' is not a cell", "write X,Y, e.g. 3,4")
@@ -133,7 +141,7 @@ def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = Non
         side = 0
     if step is None:
         step = rules.first_step + side
-    return Position(tuple((r, pieces[r]) for r in rules.roles), side, step)
+    return Position(start_pieces(board, pieces), side, step)
 
 
 def make_query(board: Board, role: str | None = None, kind: QueryKind | str = QueryKind.VALUE, at: tuple[str, ...] = (),

@@ -63,9 +63,48 @@ END = Object(doc="An end condition. The first one in the list that holds decides
                       default=None),
 })
 
-STEPS = Object(doc="Step numbering as in the original game: the game ends when `last` is reached.", fields={
+STEPS = Object(doc="Step numbering as in the original game: the game ends when `last` is reached "
+                   "(no `last`: the game has no step limit).", fields={
     "first": Field(Int(0, doc="the step number of the initial position"), default=1),
-    "last": Field(Int(1, doc="the step number at which the game ends by timeout"), required=True),
+    "last": Field(Int(1, doc="the step number at which the game ends by timeout; leave it out for a game "
+                             "without a step limit")),
+})
+
+CHASER = Object(doc="A piece no role moves: after each ply it steps toward a piece by a fixed rule "
+                    "(the after_ply script says when).", fields={
+    "target": Field(Str(doc="the role whose piece it steps toward"), required=True),
+    "first": Field(Enum(("horizontal", "vertical"),
+                        doc="the axis it tries first: horizontal (toward the target's column) or "
+                            "vertical (toward its row); if it is level with the target on that axis "
+                            "or the step is blocked (wall, closed gate, border), it tries the other; "
+                            "both blocked: it stays"), default="horizontal"),
+})
+
+_ACTION_FIELDS = {
+    "key": Field(Either(((list, ListOf(Str(), min_items=1)), (dict, Object(fields={
+        "pieces": Field(ListOf(Str(), min_items=1), required=True),
+        "uses": Field(ListOf(Str(), doc="the pieces whose flip uses the key (default: all)")),
+    }))), doc="the first of these pieces that entered the gate's key cell this ply (stands on it, "
+              "not on its cell when the ply began) sets the gates to the opposite of their state "
+              "when the ply began; once a ply (the key is then used)")),
+    "stop": Field(Object(doc="when this holds (pieces still on the board), the rest of the script is "
+                             "skipped", fields=CONDITION.fields)),
+    "step": Field(ListOf(Str(), min_items=1, doc="these chasers, in order, each take one step")),
+    "remove": Field(Object(doc="a piece leaves the board when a remover stands on its cell", fields={
+        "piece": Field(Str(doc="the piece that leaves (at the end of the ply; until then it stays "
+                               "where it is and can be met again)"), required=True),
+        "by": Field(ListOf(Str(), min_items=1, doc="the removers, checked in order"), required=True),
+        "flips_on_key": Field(Bool(doc="each meeting on the key cell flips the gates (no once-a-ply "
+                                       "test)"), default=False),
+    })),
+}
+ACTION = Object(doc="One action of the after_ply script: give exactly one of key, stop, step, remove.",
+                fields=_ACTION_FIELDS)
+SCRIPT_ACTION = Object(doc="One action of the after_ply script: give exactly one of key, stop, step, remove, "
+                           "or repeat with do.", fields={
+    **_ACTION_FIELDS,
+    "repeat": Field(Int(1, 8, doc="play the actions under `do` this many times (rounds)")),
+    "do": Field(ListOf(ACTION, min_items=1, doc="the actions of one round")),
 })
 
 # The difficulty metrics of a won level (gridsolve/analysis/metrics.py defines them; docs/generate.md).
@@ -139,6 +178,17 @@ RULES_FIELDS = {
                             doc="each role's score when the step limit ends the game: a map of scores, or "
                                 "a list of entries of which the first whose `when` holds applies")),
     "generate": Field(GENERATE),
+    "chasers": Field(MapOf(CHASER, key_doc="piece", doc="pieces moved by rule, not by a role (Mummy Maze's "
+                                                       "mummies and scorpion)")),
+    "optional": Field(ListOf(Str(), doc="pieces (chasers) and marks a board may leave out")),
+    "gate": Field(Object(doc="the board's gates (edges under `gates:`) block every piece while closed; "
+                             "they start closed", fields={
+        "key": Field(Str(doc="the mark of the key cell that toggles them (see after_ply's key action)"),
+                     required=True),
+    })),
+    "after_ply": Field(ListOf(SCRIPT_ACTION, doc="what happens after every ply of the roles, in order: "
+                                                 "chasers step, pieces leave the board, the key toggles "
+                                                 "the gates, stops (docs/rule-language.md)")),
 }
 RULES = Object(doc="The rules a board plays under.", fields=RULES_FIELDS)
 
@@ -151,6 +201,7 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
     "at": Field(MapOf(Cell(), key_doc="piece",
                       doc="put pieces on cells, e.g. {explorer: [2, 3]}; other pieces stay where the board "
                           "has them (as `gridsolve solve --at`)")),
+    "gates": Field(Enum(("open", "closed"), doc="the gates' state (default: closed, as at the start)")),
     "turn": Field(Str(doc="the role to move (as `--turn`; default: follows from step, else the first side)")),
     "step": Field(Int(0, doc="the step number of the original game (as `--step`)")),
     "horizon": Field(Int(0, doc="look at most this many plies ahead (as `--horizon`)")),
@@ -165,6 +216,10 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
                           doc="the plies of the value query: when the role wins, the length of its fastest "
                               "forced win; when it loses, how long it can delay the loss; null when nothing "
                               "is forced. A number or a range {min, max}")),
+    "win_moves": Field(Either(((int, Int(0)), (dict, RANGE),
+                              (type(None), Enum((None,), doc="null: the role cannot force a win"))),
+                      doc="the role's own moves in its fastest forced win (a puzzle's shortest solution); "
+                          "null when it cannot force one. A number or a range {min, max}")),
     "winning_first_moves": Field(Either(((int, Int(0)), (dict, RANGE)),
                                         doc="how many first moves of the role keep a forced win, counting "
                                             "moves that lead to the same position once; the role must be "
@@ -193,6 +248,11 @@ BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under."
         "east": Field(ListOf(Cell(), doc="edge between [x, y] and [x+1, y]"), default=[]),
     })),
     "pieces": Field(MapOf(Cell(), key_doc="piece", doc="where each piece starts")),
+    "gates": Field(Object(doc="gates: edges that block while closed (the rules' gate: key toggles them)",
+                          fields={
+        "north": Field(ListOf(Cell(), doc="gate between [x, y] and [x, y+1]"), default=[]),
+        "east": Field(ListOf(Cell(), doc="gate between [x, y] and [x+1, y]"), default=[]),
+    })),
     "marks": Field(MapOf(Either(((list, ListOf(Cell())), (dict, Object(
         doc="a secret mark left unplaced: its cells are chosen before play (the rules' placement)",
         fields={"unplaced": Field(Int(0, doc="how many cells are still to place"), required=True)})))),

@@ -24,6 +24,7 @@ from ..solve.hidden import knowing
 from ..solve.hidden.placements import placement_values
 from ..errors import LimitError
 from ..solve.common.answer import Answer
+from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
 from ..language.kinds import QueryKind
 
@@ -85,7 +86,8 @@ def placements(board: Board, role: str, blind: Blind, rng: random.Random, limit:
     return chosen, total
 
 
-def robust_answer(board: Board, role: str, position: Position, blind: Blind, whole: bool = True) -> Answer:
+def robust_answer(board: Board, role: str, position: Position, blind: Blind, whole: bool = True,
+                  limits: Limits | None = None) -> Answer:
     """The robust answer from what ``role`` knows, to the step limit (``answer.remaining`` says
     how far: ``ROBUST_HORIZON`` plies where the whole game does not fit, or where ``whole`` is
     False)."""
@@ -93,10 +95,10 @@ def robust_answer(board: Board, role: str, position: Position, blind: Blind, who
     known = known_position(board, role, position, blind)
     if whole or knowing.applies(board, Query(role, QueryKind.VALUE, known, hidden=True)):
         try:
-            return solve(board, Query(role, QueryKind.VALUE, known, hidden=True))
+            return solve(board, Query(role, QueryKind.VALUE, known, hidden=True), limits)
         except LimitError:
             pass
-    return solve(board, Query(role, QueryKind.VALUE, known, min(left, ROBUST_HORIZON), hidden=True))
+    return solve(board, Query(role, QueryKind.VALUE, known, min(left, ROBUST_HORIZON), hidden=True), limits)
 
 
 def share_plies(board: Board, role: str, position: Position) -> int:
@@ -108,7 +110,8 @@ def share_plies(board: Board, role: str, position: Position) -> int:
     return min(left, SHARE_HORIZON)
 
 
-def shares(board: Board, role: str, position: Position, blind: Blind, rng: random.Random) -> tuple[dict, int, int]:
+def shares(board: Board, role: str, position: Position, blind: Blind, rng: random.Random,
+           limits: Limits | None = None) -> tuple[dict, int, int]:
     """{move: share of the placements solved that it wins}, placements solved, placements
     possible; each placement solved with full information :func:`share_plies` ahead."""
     chosen, total = placements(board, role, blind, rng, SAMPLES)
@@ -116,9 +119,9 @@ def shares(board: Board, role: str, position: Position, blind: Blind, rng: rando
     known = known_position(board, role, position, blind)
     plies = share_plies(board, role, position)
     if plies == board.rules.last_step - position.step and knowing.applies(board, Query(role, QueryKind.VALUE, known, hidden=True)):
-        values = knowing.placement_values(board, role, known, chosen)
+        values = knowing.placement_values(board, role, known, chosen, limits)
     else:
-        values = placement_values(board, role, known, chosen, plies)
+        values = placement_values(board, role, known, chosen, plies, limits)
     moves = sorted({m for v in values for m in v})
     return {m: sum(1 for v in values if v.get(m) == top) / max(len(values), 1) for m in moves}, len(chosen), total
 
@@ -156,13 +159,14 @@ def target(board: Board, cell: Cell, move: str) -> Cell:
     return (cell[0] + DELTA[move][0], cell[1] + DELTA[move][1])
 
 
-def choose(board: Board, role: str, position: Position, blind: Blind, rng: random.Random) -> Choice:
+def choose(board: Board, role: str, position: Position, blind: Blind, rng: random.Random,
+           limits: Limits | None = None) -> Choice:
     """The move of ``role`` (to move) from its own knowledge only."""
-    robust = robust_answer(board, role, position, blind)
+    robust = robust_answer(board, role, position, blind, limits=limits)
     if robust.win and robust.plies is not None:
         move = robust.line[0]["move"].split(" (")[0]
         return Choice(move, f"robust win in {robust.plies} plies", robust, {}, 0, 0)
-    won, solved, total = shares(board, role, position, blind, rng)
+    won, solved, total = shares(board, role, position, blind, rng, limits)
     best_value = max(m.value for m in robust.moves)
     keep = [m for m in robust.moves if m.value == best_value]
     if robust.survives:

@@ -24,9 +24,9 @@ from . import blind, placement
 from ..errors import LimitError, MemoryLimitError, QueryError
 from ..language.secret import hidden_marks, not_on, owner
 from ..solve.program.explore import Step, examine, move_parts, stop_scores
-from ..language.model import DELTA, Board, Cell
+from ..language.model import DELTA, OFF_BOARD, Board, Cell
 from ..language.position import Position, Query
-from ..render import draw_position
+from ..render import draw_position, puzzle_verdict
 from ..solve.dispatch.asker import Asker
 from ..solve.common.answer import Answer
 from ..solve.common.limits import Limits
@@ -40,6 +40,9 @@ class Outcome:
     end: str                      # the end condition's name, "timeout", "stuck" or "quit"
     scores: dict[str, int]
     plies: int
+
+
+UNDO = object()      # what a human's "undo" returns: take the last ply back
 
 
 def _cell(cell) -> str:
@@ -77,11 +80,11 @@ class Thinker:
     computed, which is all the game uses.  While a human chooses a move, the computer's next
     questions are asked ahead in the background (:mod:`gridsolve.play.thinkahead`)."""
 
-    def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None]):
+    def __init__(self, board: Board, horizon: int | None, say: Callable[[str], None], limits: Limits | None = None):
         self.board, self.horizon, self.say = board, horizon, say
         self.horizons: dict[tuple[str, str], int | None] = {}
         self.stopped: LimitError | None = None     # why the last question did not fit
-        self.asker = Asker(board)
+        self.asker = Asker(board, limits=limits)
         self.ahead = ThinkAhead(self.asker)
 
     def _solve(self, query: Query, limits: Limits | None = None) -> Answer:
@@ -132,7 +135,8 @@ class Thinker:
     def _within_budget(self, role: str, kind: str, position: Position, horizon: int | None) -> Answer | None:
         started = time.perf_counter()
         try:
-            answer = self._solve(Query(role, kind, position, horizon), Limits(seconds=SECONDS_PER_MOVE / 4))
+            answer = self._solve(Query(role, kind, position, horizon),
+                                 replace(self.asker.limits, seconds=SECONDS_PER_MOVE / 4))
         except LimitError as exc:
             self.stopped = exc
             return None
@@ -143,13 +147,14 @@ class Game:
     """One game in the terminal, from a start position to its end."""
 
     def __init__(self, board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
-                 horizon: int | None = None, seed: int = 1, clear: Callable[[], None] | None = None):
+                 horizon: int | None = None, seed: int = 1, clear: Callable[[], None] | None = None,
+                 limits: Limits | None = None):
         rules = board.rules
         for role in sorted(humans):
             if role not in rules.roles:
                 raise QueryError(f"--as {role}: unknown role", f"roles are: {', '.join(rules.roles)}")
         self.board, self.humans, self.lines, self.say = board, humans, lines, say
-        self.thinker = Thinker(board, horizon, say)
+        self.thinker = Thinker(board, horizon, say, limits)
         self.found: dict[str, set[Cell]] = {role: set() for role in rules.roles}
         self.stood: dict[str, set[Cell]] = {role: set() for role in rules.roles}
         self.rng, self.clear = random.Random(seed), clear
@@ -222,6 +227,7 @@ class Game:
             return Outcome("quit", {}, 0)
         rules = self.board.rules
         position, plies, before = start, 0, None
+        history: list[tuple[Position, int, Position | None]] = []     # for undo
         for role in rules.roles:
             self.stood[role].add(position.cell(role))
         self.say(self.draw(position))
@@ -236,12 +242,21 @@ class Game:
                 return self.finish(position, end, plies)
             movers = rules.turns[position.side]
             self.say("\n" + self.heading(position, before))
-            chosen = self.choose(position, movers, steps)
+            chosen = self.choose(position, movers, steps, bool(history))
             if chosen is None:
                 return Outcome("quit", {}, plies)
+            if chosen is UNDO:          # back to the last ply a human chose (the computer's replies too)
+                position, plies, before = history.pop()
+                self.say(f"Undone: back at step {position.step}.")
+                self.say(self.draw(position))
+                continue
+            if any(role in self.humans for role in movers):
+                history.append((position, plies, before))
             self.report(position, chosen, movers)
             before, position = position, chosen.position
             plies += 1
+            if rules.chasers:
+                self.report_chasers(before, position)
 
     def heading(self, position: Position, before: Position | None) -> str:
         rules = self.board.rules
@@ -264,8 +279,9 @@ class Game:
         movers = self.board.rules.turns[position.side]
         return sorted({move_parts(s.move, movers)[role] for s in steps})
 
-    def choose(self, position: Position, movers, steps: list[Step]) -> Step | None:
-        """The step the movers take: the solver's roles commit first, then the humans enter theirs."""
+    def choose(self, position: Position, movers, steps: list[Step], can_undo: bool = False):
+        """The step the movers take: the solver's roles commit first, then the humans enter theirs
+        (None: quit; :data:`UNDO`: a human asked to take the last ply back)."""
         solver_roles = [r for r in movers if r not in self.humans]
         planned = self.solver_moves(position, solver_roles) if solver_roles else {}
         picked = dict(planned)
@@ -277,11 +293,15 @@ class Game:
                 continue
             names = self.own_moves(position, role, steps)
             here = position.cell(role)
+            # where each move leads: by the board (a hidden obstacle is not given away); where gates
+            # are, by the rules (a closed gate keeps the piece in place)
+            ends = {move_parts(s.move, movers)[role]: s.position.cell(role) for s in steps} \
+                if len(movers) == 1 and self.board.has_gates else {n: target(self.board, here, n) for n in names}
             self.say(f"Available moves{'' if len(movers) == 1 else ' of ' + role}: "
-                     + ", ".join(f"{n} {_cell(target(self.board, here, n))}" for n in names))
-            move = self.read_move(position, role, names)
-            if move is None:
-                return None
+                     + ", ".join(f"{n} {_cell(ends[n])}" for n in names))
+            move = self.read_move(position, role, names, can_undo)
+            if move is None or move is UNDO:
+                return move
             picked[role] = move
         for role in solver_roles:
             self.say(f"{role} plays: {picked[role]}")
@@ -307,10 +327,11 @@ class Game:
         order_by = Query(doomed[0], QueryKind.SURVIVE, position) if doomed and alone else None
         self.thinker.think_ahead(asked, order_by)
 
-    def read_move(self, position: Position, role: str, names: list[str]) -> str | None:
+    def read_move(self, position: Position, role: str, names: list[str], can_undo: bool = False):
         prompt = "Enter move" if len(self.board.rules.turns[position.side]) == 1 else f"Enter {role}'s move"
         while True:
-            self.say(f"{prompt} (or hint, board, quit): ")
+            offer = can_undo and len(self.board.rules.roles) == 1     # (a puzzle; every game takes undo)
+            self.say(f"{prompt} (or hint, board, {'undo, ' if offer else ''}quit): ")
             try:
                 text = next(self.lines).strip()
             except StopIteration:
@@ -318,6 +339,11 @@ class Game:
                 return None
             if text == "quit":
                 return None
+            if text == "undo":
+                if can_undo:
+                    return UNDO
+                self.say("Nothing to undo yet.")
+                continue
             if text == "board":
                 self.say(self.draw(position, role))
                 continue
@@ -333,7 +359,11 @@ class Game:
         if hidden_marks(self.board, role):
             return self.blind_hint(position, role)
         answer = self.thinker.ask(role, QueryKind.VALUE, position)
-        self.say(f"  value for {role}: {answer.value} within {answer.remaining} plies")
+        within = "with no step limit" if self.board.rules.unlimited else f"within {answer.remaining} plies"
+        self.say(f"  value for {role}: {answer.value} {within}")
+        puzzle = puzzle_verdict(self.board, answer)
+        if puzzle:
+            self.say(f"  {puzzle}")
         for m in answer.moves:
             plies_text = "-" if m.plies is None else m.plies
             self.say(f"  {m.move:<14} value {m.value:>4}  plies {plies_text}")
@@ -347,8 +377,9 @@ class Game:
         wins against (with the plies and the sample it was computed on), and whether it walks
         into an obstacle found."""
         known = self.knowledge(role)
-        robust = blind.robust_answer(self.board, role, position, known)
-        won, solved, total = blind.shares(self.board, role, position, known, self.rng)
+        limits = self.thinker.asker.limits
+        robust = blind.robust_answer(self.board, role, position, known, limits=limits)
+        won, solved, total = blind.shares(self.board, role, position, known, self.rng, limits)
         plies = blind.share_plies(self.board, role, position)
         bumps = blind.found_bumps(self.board, role, position, known)
         state = "a robust win" if robust.win and robust.plies is not None else \
@@ -376,7 +407,8 @@ class Game:
             if role in out:
                 continue
             if hidden_marks(self.board, role):
-                choice = blind.choose(self.board, role, position, self.knowledge(role), self.rng)
+                choice = blind.choose(self.board, role, position, self.knowledge(role), self.rng,
+                                      self.thinker.asker.limits)
                 self.say(f"({role} decides from what it knows: {choice.why})")
                 out[role] = choice.move
                 continue
@@ -400,6 +432,21 @@ class Game:
         doom = {m.move: m for m in self.thinker.ask(others[0], QueryKind.SURVIVE, position).moves}
         doomed = [doom[m.move] for m in best if m.move in doom and not doom[m.move].survives]
         return min(doomed, key=lambda m: (m.doom_plies, m.move)).move if doomed else None
+
+    def report_chasers(self, before: Position, after: Position) -> None:
+        """What the pieces moved by rule did this ply, and the gates; then the board."""
+        for piece in self.board.rules.chasers:
+            was, now = before.cell(piece), after.cell(piece)
+            if was == OFF_BOARD:
+                continue
+            if now == OFF_BOARD:
+                self.say(f"{piece} leaves the board (from {_cell(was)})")
+            elif now != was:
+                self.say(f"{piece} moves {_cell(was)} -> {_cell(now)}")
+        if before.gates_open != after.gates_open:
+            self.say(f"The gate{'s' if len(self.board.gate_north | self.board.gate_east) > 1 else ''} "
+                     f"{'open' if after.gates_open else 'close'}.")
+        self.say(self.draw(after))
 
     def report(self, position: Position, chosen: Step, movers) -> None:
         """What happened to each mover: moved, stayed, bumped (and found a hidden cell), collided."""
@@ -454,7 +501,8 @@ class Game:
 
 def play(board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],
          start: Position, horizon: int | None = None, seed: int = 1,
-         clear: Callable[[], None] | None = None) -> Outcome:
+         clear: Callable[[], None] | None = None, limits: Limits | None = None) -> Outcome:
     """Run one game from ``start``; roles in ``humans`` read their moves (and secret cells) from
-    ``lines``; ``seed`` drives the computer's placements and samples; ``clear`` clears the screen."""
-    return Game(board, humans, lines, say, horizon, seed, clear).run(start)
+    ``lines``; ``seed`` drives the computer's placements and samples; ``clear`` clears the screen;
+    ``limits`` bound every question the solver is asked."""
+    return Game(board, humans, lines, say, horizon, seed, clear, limits).run(start)

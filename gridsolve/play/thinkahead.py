@@ -14,6 +14,7 @@ is written only when its search ends).
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 from ..errors import GridsolveError
@@ -39,7 +40,7 @@ class ThinkAhead:
         self.stop()
         if not queries:
             return
-        limits = self.limits = Limits()
+        limits = self.limits = dataclasses.replace(self.asker.limits, seconds=None, progress=None)
 
         def run():
             ordered = queries

@@ -11,12 +11,13 @@ from ..generate.genchoices import DEFAULT_TIMEOUT, REQUIREMENTS, SYMMETRIES
 from ..language.kinds import RequireKind
 from ..language.model import Board
 from ..play.game import Game
+from ..solve.common.limits import DEFAULT_MEMORY, Limits
 
 __all__ = ["Game", "REQUIREMENTS", "generate_levels"]
 
 
 def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], None],
-                    fraction: Callable[[float], None]) -> dict:
+                    fraction: Callable[[float], None], memory: int = DEFAULT_MEMORY) -> dict:
     """``gridsolve generate --like LIKE --out OUT`` with the page's ``options`` (size, walls,
     require, role, plies, horizon, count, seed, symmetry, keep, timeout as the command line
     writes them; allow_sealed and allow_trivial: the flags).  ``timeout`` reads as
@@ -49,7 +50,7 @@ def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], 
                       symmetry=choice("symmetry", SYMMETRIES), sealed_ok=bool(options.get("allow_sealed")),
                       trivial_ok=bool(options.get("allow_trivial")), keep=keep,
                       timeout=DEFAULT_TIMEOUT if timeout is None else timeout or None,
-                      timeout_given=timeout is not None)
+                      timeout_given=timeout is not None, memory=memory)
     lines = progress_lines(echo, every=1.0)
 
     def progress(state) -> None:
@@ -61,6 +62,6 @@ def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], 
 
 
 def new_game(board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None], seed: int,
-             game_class=Game) -> Game:
+             limits: Limits, game_class=Game) -> Game:
     """A game of ``play`` (the same opponent: the solver's strategy, secret marks unpeeked)."""
-    return game_class(board, humans, lines, say, None, seed)
+    return game_class(board, humans, lines, say, None, seed, limits=limits)

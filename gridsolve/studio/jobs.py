@@ -90,9 +90,10 @@ class Job:
 class Jobs:
     """The jobs of one studio server."""
 
-    def __init__(self):
+    def __init__(self, memory: int):
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
+        self.memory = memory        # the memory limit, passed to every job's worker with its params
 
     def start(self, kind: str, params: dict) -> Job:
         if kind not in TASK_NAMES:
@@ -102,7 +103,7 @@ class Jobs:
             if len(running) >= MAX_RUNNING:
                 raise StudioError(f"{len(running)} computations are running already",
                                   "wait for one to finish, or cancel one", 429)
-            job = Job(kind, params)
+            job = Job(kind, {**params, "memory": self.memory})
             self.jobs[job.id] = job
             finished = [j for j in self.jobs.values() if j.state != "running"]
             for old in finished[:-KEEP_FINISHED]:

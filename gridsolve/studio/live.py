@@ -20,7 +20,7 @@ from __future__ import annotations
 import clingo
 
 from ..compile.planning import shared_races
-from ..compile.state import layout_for
+from ..compile.state import layout_for, position_of
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
@@ -233,6 +233,7 @@ class LiveGraph:
         line = self.line(root, role, left) if value_known else []
         return Answer(board=self.board.name, role=role, query=query.kind, holds=bool(holds), value=here.value,
                       plies=plies, win=here.win, win_plies=here.win_plies, survives=here.survives,
+                      win_moves=self.board.rules.own_moves(query.position.side, here.win_plies, role),
                       doom_plies=here.doom_plies, remaining=left, position=query.position.as_dict(self.board),
                       moves=moves, line=line, stats=SolveStats(solver="studio graph", positions=len(self.names)))
 
@@ -264,7 +265,7 @@ class LiveGraph:
 def _position(graph: LiveGraph, state: int) -> Position:
     numbers = [int(a) for a in graph.names[state][2:-1].split(",")]
     parts = graph.layout.decode(numbers, graph.board)
-    return Position(parts["pieces"], parts["side"], 0)
+    return position_of(parts, 0)
 
 
 def followed(graph: LiveGraph, query: Query, answer: Answer) -> tuple[dict, list]:

@@ -18,6 +18,7 @@ from ..errors import GridsolveError
 from ..language.model import Board
 from ..language.position import Position
 from ..play.game import target
+from ..solve.common.limits import Limits
 from .adapters import Game, new_game
 from .answers import picture
 from .files import StudioError
@@ -31,10 +32,10 @@ class _WebGame(Game):
 
     playtest: "Playtest"
 
-    def read_move(self, position: Position, role: str, names: list[str]):
-        self.playtest.waiting(position, {"kind": "move", "role": role, "moves": [
+    def read_move(self, position: Position, role: str, names: list[str], can_undo: bool = False):
+        self.playtest.waiting(position, {"kind": "move", "role": role, "can_undo": can_undo, "moves": [
             {"move": n, "to": list(target(self.board, position.cell(role), n))} for n in names]}, role)
-        return super().read_move(position, role, names)
+        return super().read_move(position, role, names, can_undo)
 
     def read_placement(self, role: str, mark: str, count: int):
         self.playtest.waiting(None, {"kind": "placement", "role": role, "mark": mark, "count": count}, role)
@@ -67,7 +68,7 @@ class _Lines:
 class Playtest:
     """One game on an edited level, the human playing ``humans``."""
 
-    def __init__(self, board: Board, humans: set[str], seed: int):
+    def __init__(self, board: Board, humans: set[str], seed: int, limits: Limits):
         self.id = secrets.token_hex(8)
         self.lines = _Lines(self._input_wanted)
         self.transcript: list[str] = []
@@ -76,7 +77,7 @@ class Playtest:
         self.state = "thinking"          # thinking, waiting, over, error
         self.view: dict | None = None
         self.result: dict | None = None
-        self.game = new_game(board, humans, self.lines, self.say, seed, _WebGame)
+        self.game = new_game(board, humans, self.lines, self.say, seed, limits, _WebGame)
         self.game.playtest = self
         self.thread: threading.Thread | None = None
 
@@ -147,12 +148,13 @@ class Playtest:
 
 
 class Playtests:
-    def __init__(self):
+    def __init__(self, limits: Limits):
+        self.limits = limits
         self.games: dict[str, Playtest] = {}
         self.lock = threading.Lock()
 
     def start(self, board: Board, humans: set[str], seed: int, start: Position) -> Playtest:
-        game = Playtest(board, humans, seed)
+        game = Playtest(board, humans, seed, self.limits)
         with self.lock:
             while len(self.games) >= MAX_GAMES:
                 oldest = next(iter(self.games))

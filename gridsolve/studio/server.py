@@ -37,12 +37,14 @@ from ..errors import GridsolveError
 from ..language.loader import load_board
 from ..language.model import Board
 from ..language.position import QUERY_KINDS, initial_position
+from ..solve.common.limits import Limits
 from ..svg import ROLE_COLOURS
 from .answers import payload, picture, question
 from .files import Folder, StudioError, save, version_of
 from .jobs import Jobs
-from .level import apply_level, level_of
+from .level import apply_level, level_of, optional_marks
 from .live import LiveGraph, followed, supported
+from . import ruled
 from .playtest import Playtests
 from .security import Guard, hosts_for, new_token
 from ..language.kinds import QueryKind
@@ -60,11 +62,12 @@ def asset(name: str) -> str:
 class Studio:
     """What one server keeps: the folder, the boards read, the warm graphs, jobs and playtests."""
 
-    def __init__(self, root: Path, first: str | None = None):
+    def __init__(self, root: Path, first: str | None = None, limits: Limits | None = None):
         self.folder = Folder(root)
         self.first = first
-        self.jobs = Jobs()
-        self.playtests = Playtests()
+        self.limits = limits or Limits()       # every question's, here and in the jobs' workers
+        self.jobs = Jobs(self.limits.memory)
+        self.playtests = Playtests(self.limits)
         self.boards: dict[tuple, Board] = {}
         self.graphs: OrderedDict = OrderedDict()
         self.lock = threading.Lock()
@@ -124,11 +127,14 @@ def _board_info(studio: Studio, name: str) -> dict:
     rules = board.rules
     return {"board": studio.folder.relative(path), "name": board.name, "version": version,
             "level": level_of(board), "roles": list(rules.roles), "marks": sorted(board.marks),
+            "pieces": list(rules.pieces), "chasers": list(rules.chasers), "optional_pieces":
+                [p for p in rules.pieces if p in rules.optional], "optional_marks": optional_marks(board),
+            "gates": rules.gate_key is not None,
             "kinds": list(QUERY_KINDS), "unplaced": dict(board.unplaced),
             "glyphs": {k: v for k, v in board.legend.items()}, "width": board.width, "height": board.height,
             "solid": sorted(list(c) for c in board.solid),
             "scores": {role: rules.scores_of(role) for role in rules.roles},
-            "colours": {role: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, role in enumerate(rules.roles)},
+            "colours": {piece: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, piece in enumerate(rules.pieces)},
             **picture(board, initial_position(board))}
 
 
@@ -143,6 +149,8 @@ def answer(studio: Studio, data: dict) -> dict:
     kind = QueryKind(_choice(data.get("kind"), QUERY_KINDS, "kind", QueryKind.VALUE))
     query = question(board, role, kind)
     view = picture(board, query.position)
+    if ruled.answered_here(board, query):
+        return {**view, "answer": payload(board, query, *ruled.answer(board, query, studio.limits))}
     if not supported(board, query):
         job = studio.jobs.start("answer", {"path": str(path), "level": data.get("level"), "role": role, "kind": kind})
         return {**view, "job": job.as_dict()}
@@ -192,9 +200,11 @@ def play(studio: Studio, data: dict) -> dict:
     return studio.playtests.start(board, set(roles), seed, initial_position(board)).as_dict()
 
 
-def create_app(root: Path, token: str, hosts: set[str], first: str | None = None) -> Guard:
-    """The studio serving ``root`` behind its guard (``token``; ``hosts``: the allowed Host headers)."""
-    studio = Studio(root, first)
+def create_app(root: Path, token: str, hosts: set[str], first: str | None = None,
+               limits: Limits | None = None) -> Guard:
+    """The studio serving ``root`` behind its guard (``token``; ``hosts``: the allowed Host
+    headers); ``limits`` bound every question it asks."""
+    studio = Studio(root, first, limits)
 
     async def page(request: Request):
         return Response(asset("studio.html"), media_type="text/html",
@@ -284,7 +294,7 @@ def create_app(root: Path, token: str, hosts: set[str], first: str | None = None
 
 
 def serve(target: Path, host: str = "127.0.0.1", port: int = 0, open_browser: bool = True,
-          echo=print) -> None:
+          echo=print, limits: Limits | None = None) -> None:
     """Serve the folder ``target`` (or the folder of the board file ``target``, opened first)
     until interrupted; prints the address with the run's token."""
     import uvicorn
@@ -309,7 +319,7 @@ def serve(target: Path, host: str = "127.0.0.1", port: int = 0, open_browser: bo
                           "choose another --port (0: any free port)") from None
     port = sock.getsockname()[1]
     token = new_token()
-    app = create_app(root, token, hosts_for(host, port), first)
+    app = create_app(root, token, hosts_for(host, port), first, limits)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/?token={token}" + (f"&board={quote(first)}" if first else "")
     echo(f"gridsolve studio: serving {root}")

@@ -20,6 +20,11 @@ from .leveltext import level_text
 from ..language.kinds import QueryKind
 
 
+def _limits(params: dict, **fields) -> Limits:
+    """The studio's limits, which its server passes to each job (``memory``)."""
+    return Limits(memory=params["memory"], **fields)
+
+
 def _level(params: dict):
     original = load_board(params["path"])
     return original, apply_level(original, params.get("level"))
@@ -31,7 +36,7 @@ def answer_task(params: dict, progress) -> dict:
     _, board = _level(params)
     query = question(board, params.get("role"), params.get("kind", QueryKind.VALUE))
     progress("solving", None)
-    answer = solve(board, query, Limits(progress=lambda line: progress(line, None)))
+    answer = solve(board, query, _limits(params, progress=lambda line: progress(line, None)))
     return payload(board, query, answer)
 
 
@@ -47,10 +52,11 @@ def walls_task(params: dict, progress) -> dict:
         graph = WallGraph(board, query)
         base, variant, method = graph.outcome_for(None), graph.outcome_for, "graph"
     else:
-        base, method = solve_outcome(board, query), "solve"
+        limits = _limits(params)
+        base, method = solve_outcome(board, query, limits), "solve"
 
         def variant(wall):
-            return solve_variant(board, query, wall)
+            return solve_variant(board, query, wall, limits)
     found = []
     for i, wall in enumerate(walls):
         outcome = variant(wall)
@@ -73,7 +79,7 @@ def verify_task(params: dict, progress) -> dict:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         result = None
-        for event in check_board(Path(temporary)):
+        for event in check_board(Path(temporary), limits=_limits(params)):
             if event[0] == "plan":
                 result = event[1]
                 total = max(1, len(result.checks) - 1)
@@ -94,7 +100,7 @@ def verify_task(params: dict, progress) -> dict:
 def generate_task(params: dict, progress) -> dict:
     from .adapters import generate_levels
     return generate_levels(Path(params["path"]), Path(params["out"]), params.get("options") or {},
-                           lambda line: progress(line, None), lambda f: progress(None, f))
+                           lambda line: progress(line, None), lambda f: progress(None, f), params["memory"])
 
 
 TASKS = {"answer": answer_task, "walls": walls_task, "verify": verify_task, "generate": generate_task}

@@ -8,7 +8,7 @@ objects that remember the line of every expected value.  Mistakes are
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..language import schema
@@ -20,12 +20,12 @@ from ..language.yamlsrc import load_file
 from ..analysis.ends import beeline_unsupported, goal_ends, metrics_unsupported
 
 # The keys that state something to check, in the order the README documents them.
-CHECK_KEYS = ("win", "survive", "value", "plies", "winning_first_moves", "no_beeline",
+CHECK_KEYS = ("win", "survive", "value", "plies", "win_moves", "winning_first_moves", "no_beeline",
               *[name for name in schema.GRAPH_METRICS if name != "plies"])
 # The difficulty metrics (gridsolve/analysis/metrics.py), measured from the solved game graph.
 METRIC_KEYS = tuple(name for name in schema.GRAPH_METRICS if name != "plies")
 # The keys answered by one clingo run of gridsolve.solve.dispatch.dispatcher.solve (shared by a group).
-SOLVER_KEYS = ("win", "survive", "value", "plies", "winning_first_moves")
+SOLVER_KEYS = ("win", "survive", "value", "plies", "win_moves", "winning_first_moves")
 
 
 @dataclass(frozen=True)
@@ -114,8 +114,8 @@ def _parse_one(board: Board, raw, index: int, where: Where) -> Expectation:
     placements = []
     for piece, cell in (checked["at"] or {}).items():
         at_where = where.child(raw, "at").child(raw["at"], piece)
-        if piece not in rules.roles:
-            at_where.fail(f"unknown piece '{piece}'", f"pieces are named after roles: {', '.join(rules.roles)}")
+        if piece not in rules.pieces:
+            at_where.fail(f"unknown piece '{piece}'", f"the pieces of these rules are: {', '.join(rules.pieces)}")
         if not board.on_board(cell):
             at_where.fail(f"({cell[0]},{cell[1]}) is not a free cell of the {board.width}x{board.height} board")
         placements.append(f"{piece}={cell[0]},{cell[1]}")
@@ -126,6 +126,10 @@ def _parse_one(board: Board, raw, index: int, where: Where) -> Expectation:
     if step is not None and not rules.first_step <= step <= rules.last_step:
         where.child(raw, "step").fail(f"{step} is outside the game's steps {rules.first_step}..{rules.last_step}")
     position = make_position(board, tuple(placements), turn, step)
+    if checked["gates"] is not None:
+        if not board.has_gates:
+            where.child(raw, "gates").fail("the board has no gates", "remove gates")
+        position = replace(position, gates_open=checked["gates"] == "open")
     checks = []
     for key in raw:
         if key not in CHECK_KEYS:

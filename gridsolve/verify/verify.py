@@ -28,6 +28,7 @@ from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
 from .shard import Shard, select
 from ..compile.state import layout_for
 from ..language.position import Query
+from ..solve.common.limits import Limits
 from ..solve.dispatch.asker import Asker
 from ..solve.program.driver import format_move
 from .update import Change, update_file, updated_value
@@ -164,9 +165,9 @@ def _without_location(exc: BoardError) -> str:
     return text[len(prefix):] if text.startswith(prefix) else text
 
 
-def check_board(path: Path, explain: bool = False):
-    """Check one board file (with ``explain``: failing expectations name the single wall
-    changes that restore them), yielding ``("plan", BoardResult)`` first and then
+def check_board(path: Path, explain: bool = False, limits: Limits | None = None):
+    """Check one board file within ``limits`` (with ``explain``: failing expectations name the
+    single wall changes that restore them), yielding ``("plan", BoardResult)`` first and then
     ``("check", row, status, measured, message, seconds)`` for each expectation key."""
     result, board, expectations = _plan(path)
     yield ("plan", result)
@@ -182,7 +183,7 @@ def check_board(path: Path, explain: bool = False):
     for expectation in expectations:
         groups.setdefault(expectation.group, []).append(expectation)
     asker = Asker.for_queries(board, [Query(m[0].role, position=m[0].position, horizon=m[0].horizon)
-                                      for m in groups.values() if not m[0].hidden])
+                                      for m in groups.values() if not m[0].hidden], limits)
     for members in groups.values():
         for index, key, status, measured, message, seconds in _measure_group(board, members, asker, explain):
             yield ("check", rows[(index, key)], status, measured, message, seconds)
@@ -201,7 +202,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
         try:
             answer = asker.ask(query, line_plies=1)
             measured = {"win": answer.win, "survive": answer.survives, "value": answer.value,
-                        "plies": answer.plies}
+                        "plies": answer.plies, "win_moves": answer.win_moves}
             summary = _summary(answer)
             details = {key: summary for key in measured}
             if any(x.key == "winning_first_moves" for _, x in solver_keys):
@@ -211,7 +212,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
                     f"winning first moves: {', '.join(sorted(moves))}, leading to "
                     f"{len(set(moves.values()))} distinct positions" if moves else "no first move wins")
             seconds = time.perf_counter() - started
-            restore = _restorer(board, query) if explain else None
+            restore = _restorer(board, query, asker.limits) if explain else None
             for index, expected in solver_keys:
                 value = measured[expected.key]
                 ok = holds(expected.value, value)
@@ -222,7 +223,7 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
             seconds = time.perf_counter() - started
             for index, expected in solver_keys:
                 yield (index, expected.key, ERROR, None, str(exc), seconds)
-    yield from _measure_metrics(board, first, [(i, x) for i, x in wanted if x.key in METRIC_KEYS])
+    yield from _measure_metrics(board, first, [(i, x) for i, x in wanted if x.key in METRIC_KEYS], asker.limits)
     for index, expected in wanted:
         if expected.key != "no_beeline":
             continue
@@ -247,14 +248,14 @@ def _named_moves(board, asker: Asker):
     return engine.graph.named_moves()
 
 
-def _measure_metrics(board, first: Expectation, checks: list):
+def _measure_metrics(board, first: Expectation, checks: list, limits: Limits):
     """The difficulty metrics of the group's position, measured once (gridsolve/analysis/metrics.py)."""
     if not checks:
         return
     from ..analysis.metrics import measure_metrics
     started = time.perf_counter()
     try:
-        metrics = measure_metrics(board, first.role, first.position, first.horizon).as_dict()
+        metrics = measure_metrics(board, first.role, first.position, first.horizon, limits=limits).as_dict()
     except GridsolveError as exc:
         for index, expected in checks:
             yield (index, expected.key, ERROR, None, str(exc), time.perf_counter() - started)
@@ -270,7 +271,7 @@ def _measure_metrics(board, first: Expectation, checks: list):
 FEW_WALLS = 3     # --explain names this many wall changes that restore an expectation, else counts them
 
 
-def _restorer(board, query: Query):
+def _restorer(board, query: Query, limits: Limits):
     """For --explain: a function from a failing expectation key to the note on the single wall
     changes that restore it; the walls are tried once, when the first note is asked for."""
     from ..solve.explain.explanation import wall_outcomes
@@ -280,7 +281,7 @@ def _restorer(board, query: Query):
         if expected.key not in ("win", "survive", "value", "plies"):
             return ""
         if not cache:
-            cache.append(wall_outcomes(board, query))
+            cache.append(wall_outcomes(board, query, limits=limits))
         _, outcomes, _ = cache[0]
         fixes = [(wall, outcome) for wall, outcome in outcomes
                  if holds(expected.value, {"win": outcome.win, "survive": outcome.survives, "value": outcome.value,
@@ -347,12 +348,14 @@ def _mismatch(expected, measured, detail: str) -> str:
 # - Checking many boards ---
 
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
-                 shard: Shard | None = None, explain: bool = False, cluster: str | None = None) -> Report:
+                 shard: Shard | None = None, explain: bool = False, cluster: str | None = None,
+                 limits: Limits | None = None) -> Report:
     """Check every board file found under ``paths`` (with ``shard``, only its part of them:
     :mod:`gridsolve.verify.shard`); with ``update``, write measured values into the expect
     blocks of the valid boards whose expectations failed; with ``explain``, failing
     expectations name the single wall changes that would restore them; with ``cluster`` (a Dask
-    scheduler's address), the boards are checked on its workers (:mod:`gridsolve.verify.cluster`)."""
+    scheduler's address), the boards are checked on its workers (:mod:`gridsolve.verify.cluster`);
+    ``limits`` bound every solve."""
     started = time.perf_counter()
     found = find_boards(paths)
     boards = select(found, paths, shard)
@@ -366,7 +369,7 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
             check = results[i].checks[row]
             check.status, check.measured, check.message, check.time_s = status, measured, message, seconds
 
-    work = functools.partial(check_board, explain=explain) if explain else check_board
+    work = functools.partial(check_board, explain=explain, limits=limits)
     if cluster is not None:
         outcomes = run_tasks_on_cluster(cluster, boards, work, timeout, on_item)
     else:

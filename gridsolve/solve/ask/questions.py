@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+from ..common.limits import Limits
 from ..dispatch.asker import Asker
 from ...errors import GridsolveError, QueryError
 from ...language.model import Board
@@ -121,14 +122,14 @@ def _parsed(board: Board, lines: Iterable[str]) -> Iterator[tuple[int, Question 
             yield number, None, exc
 
 
-def ask_many(board: Board, lines: Iterable[str]) -> Iterator[Reply]:
+def ask_many(board: Board, lines: Iterable[str], limits: Limits | None = None) -> Iterator[Reply]:
     """A reply to each question line, in order.  A list of lines is read through first, so
     that one grounding is rooted at every position asked about; other iterables (standard
     input) are answered as they come.  The race solver's answers are read off its ranks
     (:meth:`~gridsolve.solve.race.racesolver.Engine.answer`): a question costs the same however many
     were asked before."""
     items: Iterable = _parsed(board, lines)
-    asker = Asker(board)
+    asker = Asker(board, limits=limits)
     if isinstance(lines, list):
         items = list(items)
         asker = Asker.for_queries(board, [question.query for _, question, _ in items

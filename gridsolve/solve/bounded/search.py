@@ -668,7 +668,8 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
                        search_in="C" if solver._kernel else "Python", total_s=round(solved - started, 4))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
                   win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
-                  remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats)
+                  remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
+                  win_moves=board.rules.own_moves(query.position.side, at["win_plies"], query.role))
 
 
 class BoundedSolver:

@@ -81,6 +81,7 @@ class Answer:
     plies: int | None
     win: bool | None
     win_plies: int | None
+    win_moves: int | None = None    # the role's own moves in its fastest forced win (None: no win)
     survives: bool
     doom_plies: int | None
     remaining: int

@@ -29,7 +29,7 @@ import re
 import resource
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import clingo
 
@@ -70,10 +70,13 @@ def parse_memory(text: str, source: str = "--max-memory") -> int:
     return amount
 
 
-def memory_from_env() -> int:
-    """The memory limit of this process: ``GRIDSOLVE_MAX_MEMORY`` or ``DEFAULT_MEMORY``."""
-    text = os.environ.get(ENV)
-    return parse_memory(text, ENV) if text else DEFAULT_MEMORY
+def memory_limit(given: int | None, env_text: str | None) -> int:
+    """The memory limit of a command: ``--max-memory`` where ``given``, else the text of
+    ``GRIDSOLVE_MAX_MEMORY`` (``env_text``; the command line reads it, gridsolve/cli.py), else
+    ``DEFAULT_MEMORY``."""
+    if given is not None:
+        return given
+    return parse_memory(env_text, ENV) if env_text else DEFAULT_MEMORY
 
 
 def format_bytes(amount: float) -> str:
@@ -100,12 +103,13 @@ def resident() -> int:
 
 @dataclass
 class Limits:
-    """How much a solve may use before it stops with a :class:`~gridsolve.errors.LimitError`."""
+    """How much a solve may use before it stops with a :class:`~gridsolve.errors.LimitError`: one
+    value from the command line (or the library's caller) to every solver path it asks."""
 
     atoms: int = 4_500_000          # layered solver: ground atoms with the values and ranks
     seconds: float | None = None    # wall-clock time
     progress: object = None         # called with a line of text as the layers are ground
-    memory: int = field(default_factory=memory_from_env)    # bytes resident
+    memory: int = DEFAULT_MEMORY    # bytes resident
 
 
 # - Estimates before grounding ---

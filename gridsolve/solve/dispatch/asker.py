@@ -30,10 +30,13 @@ class Asker:
     questions share one :class:`~gridsolve.solve.bounded.memo.BoundedMemo` (its abstract game
     and transposition tables, rooted alike); the other layered questions share a role's
     :class:`~gridsolve.solve.layered.table.LayeredTable` (where it fits the memory limit).
-    ``groundings`` counts the engines built."""
+    ``groundings`` counts the engines built; ``limits`` bound every question not asked with
+    limits of its own."""
 
-    def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None):
+    def __init__(self, board: Board, roots: list[Position] = (), plies: int | None = None,
+                 limits: Limits | None = None):
         self.board = board
+        self.limits = limits or Limits()
         self.roots = list(dict.fromkeys(roots))
         self.plies = plies
         self.engine: Engine | None = None
@@ -42,14 +45,16 @@ class Asker:
         self.groundings = 0
 
     @classmethod
-    def for_queries(cls, board: Board, queries: list[Query]) -> "Asker":
+    def for_queries(cls, board: Board, queries: list[Query], limits: Limits | None = None) -> "Asker":
         """An Asker whose first grounding serves all of ``queries``: rooted at their positions,
         with the ranks up to the most plies any of them has left."""
-        return cls(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None))
+        return cls(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None),
+                   limits)
 
     def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
-        """The answer to ``query``; ``limits`` bound a layered solve, ``line_plies`` the
-        principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
+        """The answer to ``query``; ``limits`` (else the Asker's) bound a solve, ``line_plies``
+        the principal line of an engine's answer (see :meth:`Engine.answer`; 0: no line)."""
+        limits = limits or self.limits
         if table_serves(self.board, query):
             if self.tables is None:
                 self.tables = LayeredTables(self.board, self.roots)
@@ -77,7 +82,7 @@ class Asker:
             if self.plies is not None:
                 self.plies = max(self.plies, query.remaining(self.board))
             # the engine serves the questions after this one too: their memory limit, not this one's time
-            shared = None if limits is None else dataclasses.replace(limits, seconds=None, progress=None)
+            shared = dataclasses.replace(limits, seconds=None, progress=None)
             self.engine = Engine(self.board, self.roots, plies=self.plies, limits=shared)
             self.groundings += 1
         return self.engine.answer(query, line_plies)

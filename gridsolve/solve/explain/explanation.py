@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ...errors import QueryError
 from ...language.model import Board
 from ...language.position import Position, Query
+from ..common.limits import Limits
 from ..dispatch.asker import Asker
 from ..program.explore import examine, move_parts
 from ..common.answer import Answer
@@ -117,11 +118,11 @@ def refute(board: Board, query: Query, answer: Answer, asker: Asker,
     return out, before
 
 
-def wall_outcomes(board: Board, query: Query, method: str = "auto",
-                  jobs: int = 1) -> tuple[Outcome, list[tuple[Wall, Outcome]], str]:
+def wall_outcomes(board: Board, query: Query, method: str = "auto", jobs: int = 1,
+                  limits: Limits | None = None) -> tuple[Outcome, list[tuple[Wall, Outcome]], str]:
     """The answer to ``query`` on the board, the answer with each interior wall edge toggled,
     and the method used (``graph``: one shared game graph; ``solve``: a solve per edge);
-    ``jobs``: worker processes for the graph's variants."""
+    ``jobs``: worker processes for the graph's variants; ``limits`` bound each solve."""
     if method not in METHODS:
         raise QueryError(f"--method {method}: unknown method", f"use one of: {', '.join(METHODS)}")
     if method == "auto":
@@ -133,27 +134,30 @@ def wall_outcomes(board: Board, query: Query, method: str = "auto",
     if method == "graph":
         graph = WallGraph(board, query)
         return graph.outcome_for(None), list(zip(walls, outcomes(graph, walls, jobs))), method
-    return solve_outcome(board, query), [(wall, solve_variant(board, query, wall)) for wall in walls], method
+    return (solve_outcome(board, query, limits), [(wall, solve_variant(board, query, wall, limits)) for wall in walls],
+            method)
 
 
-def critical_walls(board: Board, query: Query, method: str = "auto",
-                   jobs: int = 1) -> tuple[list[CriticalWall], int, str]:
+def critical_walls(board: Board, query: Query, method: str = "auto", jobs: int = 1,
+                   limits: Limits | None = None) -> tuple[list[CriticalWall], int, str]:
     """Every interior wall edge whose toggling changes the answer to ``query``, the number of
     edges tried and the method used (see :func:`wall_outcomes`)."""
-    base, tried, used = wall_outcomes(board, query, method, jobs)
+    base, tried, used = wall_outcomes(board, query, method, jobs, limits)
     found = [CriticalWall(wall, "remove" if wall.present(board) else "add", outcome, query.kind)
              for wall, outcome in tried if outcome.key(query.kind) != base.key(query.kind)]
     return found, len(tried), used
 
 
-def explain(board: Board, query: Query, walls: bool = True, method: str = "auto", jobs: int = 1) -> Explanation:
-    """The answer to ``query``, its refutation and (with ``walls``) its critical walls."""
+def explain(board: Board, query: Query, walls: bool = True, method: str = "auto", jobs: int = 1,
+            limits: Limits | None = None) -> Explanation:
+    """The answer to ``query``, its refutation and (with ``walls``) its critical walls, each
+    solve within ``limits``."""
     started = time.perf_counter()
-    asker = Asker.for_queries(board, [query])
+    asker = Asker.for_queries(board, [query], limits)
     answer = asker.ask(query)
     refutation, before = refute(board, query, answer, asker)
     refuted = time.perf_counter()
-    found, tried, used = critical_walls(board, query, method, jobs) if walls else ([], 0, "")
+    found, tried, used = critical_walls(board, query, method, jobs, asker.limits) if walls else ([], 0, "")
     done = time.perf_counter()
     stats = {"refutation_s": round(refuted - started, 4), "walls_s": round(done - refuted, 4),
              "walls_tried": tried, "walls_method": used or None, "jobs": jobs, "explain_s": round(done - started, 4)}

@@ -28,6 +28,7 @@ from ...errors import EncodingError
 from ...language.model import DELTA, Board, Cell
 from ...language.position import Query
 from ..program.explore import game_program
+from ..common.limits import Limits
 from ..dispatch.dispatcher import solve
 from ...language.kinds import QueryKind
 
@@ -110,22 +111,24 @@ class Outcome:
                    answer.win_plies, answer.survives, answer.doom_plies)
 
 
-def solve_outcome(board: Board, query: Query) -> Outcome:
+def solve_outcome(board: Board, query: Query, limits: Limits | None = None) -> Outcome:
     """The answer to ``query`` on ``board``, solved from scratch with every part of it: the
     value question (the survive question where the role's value is not known)."""
     kind = QueryKind.VALUE if plan_query(board, query).value else QueryKind.SURVIVE
-    return Outcome.of(solve(board, dataclasses.replace(query, kind=kind, strategy=False)))
+    return Outcome.of(solve(board, dataclasses.replace(query, kind=kind, strategy=False), limits))
 
 
-def solve_variant(board: Board, query: Query, wall: Wall) -> Outcome:
+def solve_variant(board: Board, query: Query, wall: Wall, limits: Limits | None = None) -> Outcome:
     """The answer to ``query`` on the board with ``wall`` toggled, solved from scratch."""
-    return solve_outcome(toggled(board, wall), query)
+    return solve_outcome(toggled(board, wall), query, limits)
 
 
 def graph_supported(board: Board, query: Query) -> bool:
-    """Whether :class:`WallGraph` answers ``query``: a race-solver question, and no end that
-    depends on walls (``nearer`` measures distances along open steps)."""
-    return plan_query(board, query).mode is Mode.RACE and not any(e.when.nearer for e in board.rules.ends)
+    """Whether :class:`WallGraph` answers ``query``: a race-solver question, no end that
+    depends on walls (``nearer`` measures distances along open steps), and no pieces moved by
+    rule (a wall changes where a chaser steps, which the graph's moves by role do not follow)."""
+    return (plan_query(board, query).mode is Mode.RACE and not any(e.when.nearer for e in board.rules.ends)
+            and not board.rules.script)
 
 
 GRAPH_SHOW = "#show. #show e(S,S2) : edge(S,_,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."

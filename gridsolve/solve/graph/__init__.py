@@ -1,8 +1,8 @@
 """The game graphs the solvers search, ground by clingo from the compiled rules and kept in
 arrays: the race graph and its ranks by retrograde analysis (``racegraph``), the graph joined
 from each piece's moves (``factored``), the abstract game without the items (``abstractgame``,
-joined from the pieces: ``abstractpieces``) and clingo's model read as raw symbols
-(``rawmodel``).
+joined from the pieces: ``abstractpieces``), the graph of games with pieces moved by rule
+joined in arrays (``scripted``) and clingo's model read as raw symbols (``rawmodel``).
 
 May import: ``gridsolve.solve.common`` and the stages below it.
 """

@@ -122,7 +122,7 @@ def abstract_program(board: Board, layout: Layout, roots: list[str]) -> str:
         "reach(S) :- root(S).", "reach(S) :- edge(_,_,S).",
         with_domain(game_rules(board, layout), "reach(", "reach("),
         with_domain("\n".join(timeout_match_rules(board, layout)), "reach(", "reach("),
-        encoding("board.lp"), encoding("moves.lp"),
+        encoding("board.lp"), encoding("moves.lp"), encoding("script.lp"),
         "#show edge/3. #show outcome/2. #show tmatch/2."])
 
 

@@ -39,6 +39,7 @@ class Numbering:
         self.strides = [self.cells ** (pieces - 1 - i) for i in range(pieces)]     # of piece i's cell
         self.side_stride = self.cells ** pieces
         self.size = sides * self.side_stride
+        self.width = 1 + 2 * pieces          # the arguments of a position term
 
     def number(self, args) -> int:
         """The number of the position whose term has arguments ``args`` (ints)."""
@@ -114,7 +115,7 @@ def _root_fields(roots: list[str], width: int) -> np.ndarray:
     return np.array([_arguments(t)[:width] for t in terms], dtype=np.int64).reshape(len(terms), width)
 
 
-def _numbers(rows: np.ndarray) -> np.ndarray:
+def raw_numbers(rows: np.ndarray) -> np.ndarray:
     """The int32 values of raw clingo number symbols."""
     if rows.size and np.any((rows >> np.uint64(32)) != np.uint64(NUMBER_TAG >> 32)):
         raise EncodingError("the game graph by pieces holds a term that is not a number (an encoding bug)")
@@ -187,7 +188,7 @@ class PieceMoves:
         self.tables = {}
         for role in self.roles:
             mine = table[table[:, 1] == np.uint64(clingo.Function(role)._rep)]
-            numbers = _numbers(mine[:, [2, 3, 5, 6, 7, 8]])
+            numbers = raw_numbers(mine[:, [2, 3, 5, 6, 7, 8]])
             self.tables[role] = _Moves(numbers, mine[:, 4], numbering.height, numbering.cells)
         self.end_names = [e.name for e in board.rules.ends]
         names = {clingo.Function(name)._rep: i for i, name in enumerate(self.end_names)}
@@ -195,7 +196,7 @@ class PieceMoves:
             guard.after("after grounding the moves of the game's pieces", numbering.size)
         self.ends = np.full(numbering.size, -1, dtype=np.int8)     # the end that decides each position, by number
         if end_rows:
-            fields = _numbers(np.array([r[2:] for r in end_rows], dtype=np.uint64))
+            fields = raw_numbers(np.array([r[2:] for r in end_rows], dtype=np.uint64))
             self.ends[numbering.numbers(fields)] = [names[r[1]] for r in end_rows]
         self.single = all(len(movers) == 1 for movers, _ in turns)
         self._named: dict[clingo.Symbol, list] = {}

@@ -32,6 +32,7 @@ from ...compile.compiler import graph_program
 from ...compile.gamerules import MOVE_MARK, factored_turns
 from ...errors import EncodingError
 from ...language.model import Board
+from .scripted import ScriptedGraph, ScriptedMoves, ScriptTables
 from .factored import FactoredGraph, PieceMoves, distinct
 from ..common.limits import LimitGuard
 from . import rawmodel
@@ -117,7 +118,16 @@ class RaceGraph:
         self._moves_text = program.moves
         turns = factored_turns(board, layout) if by_pieces else None
         self.numbering, named = None, None
-        if turns is not None:      # the pieces move each on its own: the graph joined from their moves
+        if by_pieces and board.rules.script and layout.knows is None:    # pieces moved by rule: in arrays
+            tables = ScriptTables(board, layout, guard)
+            scripted = ScriptedGraph(tables, roots, guard)
+            self.numbering, self.reps, self.ends = scripted.numbering, scripted.keys, scripted.ends
+            self.outcome, self.turn, src, dst = scripted.outcome, scripted.turn, scripted.src, scripted.dst
+            self.n = len(self.reps)
+            grounded = started + tables.ground_s
+            named = ScriptedMoves(tables)
+            del scripted
+        elif turns is not None:      # the pieces move each on its own: the graph joined from their moves
             pieces = PieceMoves(board, layout, turns, guard)
             factored = FactoredGraph(pieces, roots, guard)
             self.numbering, self.reps, self.ends = factored.numbering, factored.keys, factored.ends
@@ -182,7 +192,7 @@ class RaceGraph:
             args = [a.number for a in state.arguments]
         except RuntimeError:        # not a position of this game
             return -1
-        if len(args) != 1 + 2 * self.numbering.pieces:
+        if len(args) != self.numbering.width or not self.numbering.holds(args):
             return -1
         return self.numbering.number(args)
 

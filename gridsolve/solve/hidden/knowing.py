@@ -736,7 +736,7 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
                   win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
                   remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
-                  hidden=True)
+                  hidden=True, win_moves=board.rules.own_moves(query.position.side, at["win_plies"], query.role))
 
 
 def placement_values(board: Board, role: str, position: Position, placements: list[dict],

@@ -164,7 +164,7 @@ class LayeredTable:
         sections = program_header(board, f"layered table of {self.role}", Mode.LAYERED) + [
             "% - Mechanism facts ---", mechanism_facts(board, layout), "",
             "% - Roots ---", roots, "",
-            *(base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp")),
+            *(base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp", "script.lp")),
             "% - The positions reachable from the roots, with the compiled game rules ---",
             "reach(S) :- root(S).", "reach(S2) :- edge(_,_,S2).", "reach(S2) :- split_edge(_,_,_,S2).",
             with_domain(rules, "reach(", "reach("), SHOW]

@@ -19,7 +19,7 @@ import clingo
 from ...compile.planning import Mode
 from ...compile.compiler import Program
 from ...errors import EncodingError
-from ...language.model import Board
+from ...language.model import OFF_BOARD, Board
 from ...language.position import Query
 from ..common.answer import Answer, MoveValue, SolveStats
 from ..common.limits import LimitGuard, Limits, estimate_positions, format_bytes, graph_bytes, resident
@@ -41,11 +41,14 @@ def format_move(term: clingo.Symbol) -> str:
 def decode_state(term: clingo.Symbol, board: Board, layout) -> dict:
     """The position described by a state term ``s(T,X1,Y1,...,fields)``."""
     parts = layout.decode([a.number for a in term.arguments], board)
-    out = {"pieces": {r: list(c) for r, c in parts["pieces"]}, "turn": list(board.rules.turns[parts["side"]])}
+    out = {"pieces": {r: list(c) for r, c in parts["pieces"] if c != OFF_BOARD},
+           "turn": list(board.rules.turns[parts["side"]])}
     for name, left in parts.get("items", ()):
         out.setdefault("items", {})[name] = sorted(list(c) for c in left)
     if any(parts.get("lost", ())):
         out["lost_turns"] = list(parts["lost"])
+    if board.has_gates:
+        out["gates"] = "open" if parts["gates_open"] else "closed"
     return out
 
 
@@ -145,7 +148,8 @@ def race_limits(board: Board, layout, roots: list, limits: Limits, started: floa
         return (f"The race solver ranks every position reachable from the position asked about, whatever "
                 f"the horizon: ask about a smaller board, or {more}")
     guard = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
-    guard.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
+    if not board.rules.script:      # (pieces moved by rule reach far fewer positions than any estimate)
+        guard.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
     return guard
 
 
@@ -405,6 +409,7 @@ def read_answer(model: Model, program: Program, board: Board, stats: SolveStats,
         strategy.sort(key=lambda e: str(e["position"]))
     return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=value,
                   plies=answer_plies, win=win, win_plies=_opt_number(win_plies.get("at")), survives=surv,
+                  win_moves=board.rules.own_moves(query.position.side, _opt_number(win_plies.get("at")), query.role),
                   doom_plies=_opt_number(doom.get("at")), remaining=program.remaining,
                   position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
                   strategy=strategy, hidden=query.hidden)

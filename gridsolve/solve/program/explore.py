@@ -14,7 +14,7 @@ from ...language.model import Board
 from ...language.position import Position
 from ...resources import encoding
 from .driver import format_move
-from ...compile.state import layout_for
+from ...compile.state import layout_for, position_of
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def game_program(board: Board, roots: str, explore: bool = False,
         rule_facts(board.rules), mechanism_facts(board, layout), roots,
         "reach(S) :- root(S).", "reach(S) :- edge(_,_,S)." if explore else "",
         with_domain(game_rules(board, layout), "reach(", "reach("),
-        encoding("board.lp"), encoding("moves.lp"),
+        encoding("board.lp"), encoding("moves.lp"), encoding("script.lp"),
         show])
 
 
@@ -68,8 +68,7 @@ def examine(board: Board, position: Position) -> tuple[str | None, list[Step]]:
                     end = sym.arguments[1].name
                 elif sym.name == "edge":
                     parts = layout.decode([a.number for a in sym.arguments[2].arguments], board)
-                    after = Position(parts["pieces"], parts["side"], step_number, parts.get("items"),
-                                     parts.get("lost", ()), parts.get("was", frozenset()))
+                    after = position_of(parts, step_number)
                     steps.append(Step(format_move(sym.arguments[1]), after))
     if end is not None:
         steps = []

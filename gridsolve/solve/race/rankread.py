@@ -118,15 +118,19 @@ class RankIndex:
         """The principal line of query ``number`` as answer.lp's ``line(Q,I,T,M)``, line states
         0..``last``: at each, the side to move picks its best move by (value, tie), tie =
         -plies above the role's timeout score (hurry), +plies below (delay); the role's side
-        takes the greatest (key, move), the others the least.  None without values."""
+        takes the greatest (key, move), the others the least.  None without values.  Without a
+        step limit (``rules.unlimited``) the line stops before a position it has passed."""
         if not value_known:
             return []
         timeout = rules.timeout[role]
         own = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
         q, out, state = clingo.Number(number), [], root
+        seen = set()        # without a step limit a line that ends nowhere stops where it repeats
         for i in range(min(last, left) + 1):
-            if i == left or state in self.terminal:
+            if i == left or state in self.terminal or state in seen:
                 break
+            if rules.unlimited:
+                seen.add(state)
             keyed = []
             for move, after in self.moves.get(state, ()):
                 found = self.probe(rules, role, plan, True, after, left - i - 1)

@@ -1,0 +1,112 @@
+"""Classic Mummy Maze from the command line: the puzzle answer in text and JSON, verify's
+``win_moves``, play (the enemies move by rule; undo; hints), show and the SVG with the gate, and
+the compiled program that plain clingo solves to the same answer."""
+from __future__ import annotations
+
+import json
+import re
+
+import clingo
+from click.testing import CliRunner
+
+from gridsolve.cli import main
+
+from conftest import ROOT
+
+FIRST_STEPS = str(ROOT / "boards" / "classic" / "first-steps.yaml")
+GATE = str(ROOT / "boards" / "classic" / "behind-the-gate.yaml")
+NO_WAY_OUT = str(ROOT / "boards" / "classic" / "no-way-out.yaml")
+WALLED_IN = str(ROOT / "boards" / "classic" / "walled-in.yaml")
+
+
+def run(*args, stdin=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=stdin)
+
+
+def test_solve_says_the_shortest_solution():
+    result = run("solve", FIRST_STEPS)
+    assert result.exit_code == 0, result.output
+    assert "(no step limit)" in result.output
+    assert "value for explorer: 100 with no step limit, the game ends in 10 plies" in result.output
+    solved = re.search(r"^solved in 10 moves: (.*)$", result.output, re.M)
+    assert solved is not None and len(solved.group(1).split()) == 10
+
+
+def test_json_win_moves():
+    answer = json.loads(run("solve", FIRST_STEPS, "--query", "win", "--json").output)
+    assert answer["win"] is True and answer["win_moves"] == 10 and answer["win_plies"] == 10
+    lost = json.loads(run("solve", NO_WAY_OUT, "--json").output)
+    assert lost["win"] is False and lost["win_moves"] is None and lost["survives"] is False
+
+
+def test_why_a_level_cannot_be_won():
+    assert "cannot be won: every line ends in a loss (explorer can hold out for at most 3 moves)" in \
+        run("solve", NO_WAY_OUT).output
+    assert "cannot be won: explorer can survive forever, but only by never reaching the goal" in \
+        run("solve", WALLED_IN).output
+
+
+def test_win_moves_in_other_games_counts_the_roles_own_moves():
+    seed = str(ROOT / "boards" / "mummymaze2p-2007.yaml")
+    answer = json.loads(run("solve", seed, "--at", "explorer=8,3", "--query", "win", "--json").output)
+    assert answer["win_plies"] == 21 and answer["win_moves"] == 11      # explorer moves at plies 1, 3, ..., 21
+
+
+def test_verify_checks_win_moves(tmp_path):
+    text = (ROOT / "boards" / "classic" / "first-steps.yaml").read_text(encoding="utf-8")
+    good = tmp_path / "good.yaml"
+    good.write_text(text, encoding="utf-8")
+    assert run("verify", good).exit_code == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("win_moves: 10", "win_moves: 9"), encoding="utf-8")
+    result = run("verify", bad)
+    assert result.exit_code == 1
+    assert re.search(r"explorer win_moves\s+9\s+10\s", result.output)
+
+
+def test_play_enemies_move_by_rule_and_undo():
+    result = run("play", FIRST_STEPS, stdin="south\nundo\nhint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "mummy moves (6,5) -> (4,5)" in result.output
+    assert "Undone: back at step 1." in result.output
+    assert "solved in 10 moves" in result.output          # the hint, from the start again
+
+
+def test_show_and_svg_draw_the_gate(tmp_path):
+    shown = run("show", GATE).output
+    assert "+===+" in shown and "gate (closed)" in shown
+    picture = tmp_path / "gate.svg"
+    assert run("solve", GATE, "--svg", picture).exit_code == 0
+    svg = picture.read_text(encoding="utf-8")
+    assert 'id="gates"' in svg and "gate between (3,3) and (3,4): closed" in svg
+
+
+def test_plain_clingo_solves_the_compiled_program_to_the_same_answer():
+    program = run("compile", FIRST_STEPS, "--query", "win").output
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    shown = []
+    ctl.solve(on_model=lambda m: shown.extend(str(s) for s in m.symbols(shown=True)))
+    assert "win(0,at)" in shown and "plies(0,at,10)" in shown
+
+
+def test_mistakes_in_scripts_and_gates_are_clear_errors(tmp_path):
+    cases = {
+        "rules:\n  use: mummy-maze-classic\n  after_ply:\n    - remove: {piece: mummy, by: [mummy]}\n":
+            "3: after_ply: remove: 'mummy' removes itself. List the other pieces under by.",
+        "rules:\n  use: mummy-maze-classic\n  after_ply:\n    - step: [mummy]\n      stop: {reaches: {explorer: exit}}\n":
+            "3: after_ply: an action gives stop, step. Give exactly one of key, stop, step, remove (or repeat with do).",
+        "rules:\n  use: mummy-maze-classic\n  after_ply:\n    - step: [explorer]\n":
+            "3: after_ply: step: unknown chaser 'explorer'. Chasers are: mummy, mummy2, scorpion.",
+        "rules: mummy-maze-2007\ngates: {north: [[1, 1]]}\n":
+            "gates: the board has gates, but the rules 'mummy-maze-2007' have none. Use rules that declare "
+            "gate: {key: MARK}.",
+    }
+    for head, message in cases.items():
+        path = tmp_path / "bad.yaml"
+        path.write_text(head + "size: [3, 3]\npieces: {explorer: [1, 1], mummy: [3, 3]}\nmarks: {exit: [[3, 1]]}\n",
+                        encoding="utf-8")
+        result = run("solve", path)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith(f"Error: {path}:") and message in result.stderr, result.stderr
