@@ -117,10 +117,10 @@ def test_c_agrees_with_the_reference_at_the_step_limit(rule_book, seed):
 
 
 # Starts of the whole game where the asking player knows only its own cell (role, p1's cell,
-# p2's cell; p1 to move): the first five of bench/hidden.py --exact's, which the reference's
-# explicit search answers in seconds.
-OWN_CELL_STARTS = [("p1", (1, 3), (2, 5)), ("p1", (1, 4), (2, 1)), ("p2", (3, 1), (3, 2)),
-                   ("p2", (5, 1), (5, 4)), ("p1", (4, 4), (4, 3))]
+# p2's cell; p1 to move): of the first five of bench/hidden.py --exact's, the three the
+# reference's explicit search answers, every move included, in seconds (the other two take it
+# 10 to 15 minutes).
+OWN_CELL_STARTS = [("p2", (3, 1), (3, 2)), ("p2", (5, 1), (5, 4)), ("p1", (4, 4), (4, 3))]
 
 
 @pytest.mark.slow
