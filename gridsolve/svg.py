@@ -92,7 +92,7 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
                              "viewBox": f"0 0 {width} {height}", "font-family": "sans-serif"})
     sub_element(svg, "title", title)
     defs = sub_element(svg, "defs")
-    for role in roles:
+    for role in board.rules.pieces:      # (the arrows of pieces moved by rule too)
         marker = sub_element(defs, "marker", id=f"arrow-{role}", viewBox="0 0 10 10", refX=8, refY=5,
                       markerWidth=5, markerHeight=5, orient="auto-start-reverse")
         sub_element(marker, "path", d="M 0 0 L 10 5 L 0 10 z", fill=colour[role])

@@ -266,3 +266,92 @@ def test_generate_shows_progress_and_opens_a_new_level(page, served):
     page.wait_for_selector(f'[data-testid="board-picker"] option[value="{name}"]', state="attached")
     assert page.input_value('[data-testid="board-picker"]') == name
     read_verdict(page)
+
+
+# - Classic Mummy Maze: enemies moved by rule, traps, the key and a gate ---
+
+CLASSIC = "everything-at-once.yaml"      # two mummies, a scorpion, two traps, the key and a gate
+
+
+@pytest.fixture()
+def classic_page(browser, tmp_path):
+    folder = tmp_path / "classic"
+    shutil.copytree(ROOT / "boards" / "classic", folder)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "gridsolve", "studio", str(folder / CLASSIC), "--no-browser"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    process.stdout.readline()
+    url = process.stdout.readline().split(" ", 1)[1].strip()
+    context = browser.new_context(viewport={"width": 1300, "height": 950})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.wait_for_selector('[data-testid="verdict"]:not(.busy)')
+    yield page, folder
+    context.close()
+    process.terminate()
+    process.wait(10)
+    assert not errors, errors
+
+
+def centre(board, cell) -> tuple[float, float]:
+    from gridsolve.svg import CELL, MARGIN, TITLE
+    return MARGIN + (cell[0] - 0.5) * CELL, TITLE + (board.height - cell[1] + 0.5) * CELL
+
+
+def test_a_classic_board_steps_the_enemies_and_the_gate(classic_page):
+    from gridsolve.render import puzzle_verdict
+    page, folder = classic_page
+    board = load_board(folder / CLASSIC)
+    answer = solve(board, make_query(board))
+    assert read_verdict(page) == verdict(answer, True)
+    assert page.inner_text('[data-testid="puzzle"]') == puzzle_verdict(board, answer)
+    assert page.locator('[data-edge="6,3,north"][data-gate="yes"]').count() == 1
+    for piece in ("mummy", "mummy2", "scorpion"):                     # the enemies can be dragged
+        assert page.locator(f'[data-drag^="piece:{piece}:"]').count() == 1
+    page.click("#line-first")
+    assert page.inner_text('[data-testid="line-gates"]') == "gate closed"
+    page.click('[data-testid="line-next"]')           # ply 1: the scorpion dies under mummy 2
+    ghosts = {c.get_attribute("data-ghost") for c in page.query_selector_all("#line-position circle")}
+    assert ghosts == {"explorer", "mummy", "mummy2"}
+    for _ in range(3):                                  # ply 4: the explorer on the key opens the gate
+        page.click('[data-testid="line-next"]')
+    assert page.inner_text('[data-testid="line-ply"]') == f"ply 4 of {len(answer.line)}"
+    assert page.inner_text('[data-testid="line-gates"]') == "gate open"
+    assert page.locator('#gates line[data-state="open"]').count() == 1
+    ghosts = {c.get_attribute("data-ghost"): (float(c.get_attribute("cx")), float(c.get_attribute("cy")))
+              for c in page.query_selector_all("#line-position circle")}
+    assert ghosts == {"explorer": centre(board, (5, 7)), "mummy": centre(board, (5, 4))}   # on the key; stuck
+    page.click('[data-testid="line-back"]')
+    assert page.inner_text('[data-testid="line-gates"]') == "gate closed"
+
+
+def test_a_classic_gate_toggled_and_an_enemy_removed(classic_page):
+    from gridsolve.studio.level import apply_level, level_of
+    page, folder = classic_page
+    board = load_board(folder / CLASSIC)
+    before = read_verdict(page)
+    page.check('[data-testid="edge-mode-gate"]')
+    page.click('[data-edge="6,3,north"]')                      # the gate removed
+    page.wait_for_selector('[data-edge="6,3,north"][data-gate="no"]')
+    level = level_of(board)
+    level["gates"] = {"north": [], "east": []}
+    assert read_verdict(page) == verdict(solve(apply_level(board, level), make_query(board)), True)
+    page.click('[data-edge="4,4,east"]')                       # a gate added on another edge
+    page.wait_for_selector('[data-edge="4,4,east"][data-gate="yes"]')
+    level["gates"]["east"] = [[4, 4]]
+    edited = apply_level(board, level)
+    assert read_verdict(page) == verdict(solve(edited, make_query(edited)), True)
+    assert "gate between (4,4) and (5,4): closed" in page.inner_html('[data-testid="board-wrap"]')
+    page.click('[data-testid="optional-piece"][data-piece="scorpion"]')     # the scorpion removed
+    page.wait_for_selector('[data-testid="optional-piece"][data-piece="scorpion"][data-present="no"]')
+    del level["pieces"]["scorpion"]
+    edited = apply_level(board, level)
+    assert read_verdict(page) == verdict(solve(edited, make_query(edited)), True)
+    assert page.locator('[data-drag^="piece:scorpion:"]').count() == 0
+    for _ in range(3):
+        page.click('[data-testid="undo"]')
+    page.wait_for_selector('[data-edge="6,3,north"][data-gate="yes"]')
+    assert read_verdict(page) == before

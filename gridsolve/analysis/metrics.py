@@ -87,6 +87,8 @@ LOOKAHEAD = {"greedy_win": 1, "lookahead_win": 3}    # the careful greedy player
 EASY = 0.75                 # easy: the careful greedy player seeing 1 ply ahead wins this often (or the beeline wins)
 MEDIUM = 0.25               # medium: the one seeing 3 plies ahead wins this often (at most two coin tosses lost)
 DIGITS = 4                  # shares and probabilities are written with this many significant digits
+SETTLED = 1e-12             # without a step limit the win probabilities are their limits: iterated until a ply
+                            # changes none by more than this
 
 
 class WinNotByAnEnd(QueryError):
@@ -348,13 +350,18 @@ def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) ->
     counts = np.bincount(sources, minlength=n)
     mine_edge = mine[sources]
     value = goal.astype(float)
+    settled = SETTLED if graph.board.rules.unlimited else 0.0
     for _ in range(graph.left):
         after = value[targets]
         mean = np.bincount(sources[mine_edge], weights=after[mine_edge], minlength=n)
         least = np.full(n, np.inf)
         np.minimum.at(least, sources[~mine_edge], after[~mine_edge])
         new = np.where(mine, mean / np.maximum(counts, 1), least)
-        value = np.where(goal, 1.0, np.where(counts > 0, new, 0.0))
+        new = np.where(goal, 1.0, np.where(counts > 0, new, 0.0))
+        change = float(np.abs(new - value).max(initial=0.0))
+        value = new
+        if change <= settled:       # a fixed point: more plies change nothing (or, without a step limit, the limit)
+            break
     return float(value[graph.start])
 
 

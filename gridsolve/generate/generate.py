@@ -50,6 +50,8 @@ from .testing import most_testing_line
 from .fresh import connected_walls, open_goals
 from .genchoices import DEFAULT_TIMEOUT, METHODS, PROGRESS_EVERY, REQUIREMENTS, SYMMETRIES  # noqa: F401
 from .pack import write_pack
+from .scriptedlevel import criteria_text
+from .scriptedsearch import CLIMB, ScriptedSearch, cast_of, check_request
 from .jobs import generate_in_jobs, worker_seed
 from ..verify.cluster import workers_of
 from ..verify.parallel import TIMEOUT
@@ -244,7 +246,9 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     asked, run = request, _setup(request)
     request = run.request
     check_free(run.paths + (pack_paths(run.paths[0]) if request.count > 1 else []), request.force)
-    if request.jobs > 1 or request.cluster is not None:
+    if run.method == CLIMB:
+        report = _generate_scripted(run, started, progress)
+    elif request.jobs > 1 or request.cluster is not None:
         searches = request.jobs if request.jobs > 1 or request.cluster is None else workers_of(request.cluster)
         report = generate_in_jobs(run, [(asked, k) for k in range(1, searches + 1)], search_candidates,
                                   started, progress)
@@ -343,6 +347,10 @@ def _setup(request: Request) -> Run:
         spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
+    if spec.template.rules.script:          # other pieces moved by rule: a climb over whole levels
+        check_request(request, request.require)
+        req = dataclasses.replace(req, trivial_ok=request.trivial_ok)
+        return Run(request, spec, req, structure, _paths(request, spec), CLIMB, False, None)
     races = requirement_races(spec, req)
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)
@@ -381,6 +389,53 @@ def _generate_here(run: Run, started: float, progress: Callable[[Progress], None
             last = verdict.reason
         if progress is not None:
             progress(progress_of(run, report, last, started, search.stats))
+    return report
+
+
+def _generate_scripted(run: Run, started: float, progress: Callable[[Progress], None] | None) -> Report:
+    """A game whose other pieces move by rule: levels climbed (:mod:`.scriptedsearch`), each
+    judged exactly (win, its plies, the metrics' ranges) before it is written."""
+    request, spec, req = run.request, run.spec, run.req
+    cast = cast_of(spec)
+    search = ScriptedSearch(spec, cast, run.structure.walls, req.plies, req.trivial_ok, request.seed,
+                            apart(run.structure, spec))
+    report = run.report()
+    deadline = None if request.timeout is None else started + request.timeout
+    since = started
+
+    def tick(last: str = "climbing") -> None:
+        report.candidates = search.levels
+        report.search.layouts, report.search.longest = search.layouts, search.longest_any
+        report.search.in_band = report.search.band_starts = search.in_band
+        report.search.longest_offered = search.longest
+        if progress is not None:
+            progress(progress_of(run, report, last, started, report.search))
+    while len(report.boards) < request.count:
+        found = search.next(deadline, tick)
+        if found is None:
+            tick()
+            report.error = _timed_out(report)
+            break
+        index = len(report.boards)
+        path = run.paths[index]
+        board = found.level.board(spec.template, str(path), _title(request, spec, index), cast.legend)
+        verdict = judge(board, spec, dataclasses.replace(req, trivial_ok=True), Limits(memory=request.memory))
+        if not verdict.accepted:
+            search.refused(found.level)
+            report.rejected[verdict.reason] += 1
+            continue
+        search.written(found.level)
+        expect = {"win": True, "win_moves": verdict.answer.win_moves}
+        if verdict.metrics is not None:
+            expect.update({name: value for name, value in verdict.metrics.as_dict().items() if name != "plies"})
+        header = _header(request, spec, req, index, None, verdict.metrics)
+        header[-1:-1] = [f"Criteria met: {criteria_text(found.verdict, req.trivial_ok)}."]
+        write_new(path, board_text(board, spec.rules_yaml, header, expect), request.force)
+        now = time.perf_counter()
+        report.boards.append(Generated(path, found.level.layout(), expect, None, now - since, search.levels,
+                                       verdict.metrics))
+        since = now
+        tick(f"wrote {path.name}")
     return report
 
 

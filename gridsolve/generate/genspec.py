@@ -19,7 +19,7 @@ import yaml
 from ..errors import BoardError, GridsolveError, QueryError
 from ..analysis.ends import goal_ends
 from ..language.loader import available_rule_sets, load_board, locate_rule_set, rule_set_search_path
-from ..language.model import Board, Cell
+from ..language.model import NO_LIMIT, Board, Cell
 from ..language.yamlsrc import load_file
 from ..language.kinds import RequireKind
 
@@ -282,7 +282,8 @@ class Requirement:
     def describe(self, role: str) -> str:
         low, high = self.plies
         band = "" if self.kind == RequireKind.SURVIVE else (
-            f" in {low} plies" if low == high else f" in {low} to {high} plies")
+            f" in {low} plies" if low == high else f" in {low} plies or more" if high >= NO_LIMIT // 2
+            else f" in {low} to {high} plies")
         within = "" if self.horizon is None else f" within a horizon of {self.horizon} plies"
         if self.kind == RequireKind.VALUE:
             low, high = self.value

@@ -6,7 +6,8 @@ import dataclasses
 
 from ..language.model import Board
 from ..language.position import Position, Query, make_query
-from ..render import describe_position, verdict
+from ..language.model import OFF_BOARD
+from ..render import describe_position, puzzle_verdict, verdict
 from ..solve.program.explore import examine, move_parts
 from ..solve.common.answer import Answer
 from ..svg import CELL, MARGIN, TITLE, walked_cells as walked, board_svg, follow_line
@@ -26,8 +27,29 @@ def picture(board: Board, position: Position) -> dict:
 
 
 def _paths(board: Board, before: Position, after: Position, label: str, side) -> dict:
+    """{role: the cells it walks} for each role of ``side`` by its move (closed gates block it
+    as walls do)."""
+    if board.has_gates and not before.gates_open:
+        board = dataclasses.replace(board, north=board.north | board.gate_north, east=board.east | board.gate_east)
     return {role: [list(c) for c in walked(board, before.cell(role), move, after.cell(role))]
             for role, move in move_parts(label, side).items()}
+
+
+def _chased(board: Board, before: Position, after: Position) -> dict:
+    """{piece moved by rule: its cell before the ply, then its new one if it moved}; a piece
+    that leaves the board has none."""
+    out = {}
+    for piece in board.rules.chasers:
+        start, end = before.cell(piece), after.cell(piece)
+        if OFF_BOARD not in (start, end):
+            out[piece] = [list(start)] + ([list(end)] if end != start else [])
+    return out
+
+
+def _after(board: Board, position: Position) -> dict:
+    """Where every piece stands after a ply (None: off the board) and the gates' state."""
+    return {"pieces": {piece: None if cell == OFF_BOARD else list(cell) for piece, cell in position.pieces},
+            "gates": ("open" if position.gates_open else "closed") if board.has_gates else None}
 
 
 def payload(board: Board, query: Query, answer: Answer, moves_to: dict | None = None,
@@ -49,9 +71,11 @@ def payload(board: Board, query: Query, answer: Answer, moves_to: dict | None = 
         steps = follow_line(board, position, answer.line) if line_to is None else \
             [(ply, before, after) for ply, before, after in zip(answer.line, [position] + line_to, line_to)]
         for ply, before, after in steps:
-            line.append({**ply, "paths": _paths(board, before, after, ply["move"], ply["side"])})
-    return {"verdict": verdict(answer), "role": answer.role, "kind": answer.query, "holds": answer.holds,
-            "value": answer.value, "plies": answer.plies, "win": answer.win, "win_plies": answer.win_plies,
+            paths = {**_paths(board, before, after, ply["move"], ply["side"]), **_chased(board, before, after)}
+            line.append({**ply, "paths": paths, "after": _after(board, after)})
+    return {"verdict": verdict(answer, board.rules.unlimited), "puzzle": puzzle_verdict(board, answer),
+            "win_moves": answer.win_moves, "start": _after(board, position), "role": answer.role,
+            "kind": answer.query, "holds": answer.holds, "value": answer.value, "plies": answer.plies, "win": answer.win, "win_plies": answer.win_plies,
             "survives": answer.survives, "doom_plies": answer.doom_plies, "remaining": answer.remaining,
             "hidden": answer.hidden, "position": describe_position(board, position), "side": list(side),
             "moves": moves, "line": line, "stats": {k: v for k, v in dataclasses.asdict(answer.stats).items()

@@ -1,9 +1,13 @@
-"""A level as the studio edits it: the walls, the pieces' start cells and the marks of a board.
+"""A level as the studio edits it: the walls, the pieces' start cells, the marks and the gates
+of a board.
 
 The page sends the level with every request as JSON (``{"walls": {"north": [[x, y], ...],
-"east": [...]}, "pieces": {role: [x, y]}, "marks": {mark: [[x, y], ...]}}``), so that undo,
-redo and a link that carries the level need no state on the server; :func:`apply_level`
-checks it against the board file's size, pieces and marks and returns the edited board.
+"east": [...]}, "pieces": {piece: [x, y]}, "marks": {mark: [[x, y], ...]}, "gates": {"north":
+[...], "east": [...]}}``), so that undo, redo and a link that carries the level need no state on
+the server; :func:`apply_level` checks it against the board file's size, pieces and marks and
+returns the edited board.  ``pieces`` holds every piece on the board (the roles' and those moved
+by rule); a piece or mark the rules declare ``optional`` may be left out or added.  ``gates``
+is there for rules with a gate only.
 """
 from __future__ import annotations
 
@@ -13,11 +17,23 @@ from ..errors import QueryError
 from ..language.model import Board, Cell
 
 
+def _edges(north, east) -> dict:
+    return {"north": sorted(list(c) for c in north), "east": sorted(list(c) for c in east)}
+
+
 def level_of(board: Board) -> dict:
     """The level of ``board`` as JSON."""
-    return {"walls": {"north": sorted(list(c) for c in board.north), "east": sorted(list(c) for c in board.east)},
-            "pieces": {role: list(board.pieces[role]) for role in board.rules.roles},
-            "marks": {mark: sorted(list(c) for c in cells) for mark, cells in sorted(board.marks.items())}}
+    out = {"walls": _edges(board.north, board.east),
+           "pieces": {piece: list(board.pieces[piece]) for piece in board.rules.pieces if piece in board.pieces},
+           "marks": {mark: sorted(list(c) for c in cells) for mark, cells in sorted(board.marks.items())}}
+    if board.rules.gate_key is not None:
+        out["gates"] = _edges(board.gate_north, board.gate_east)
+    return out
+
+
+def optional_marks(board: Board) -> list[str]:
+    """The marks the rules let a board leave out (the optional names that are not pieces)."""
+    return [name for name in board.rules.optional if name not in board.rules.pieces]
 
 
 def _cell(value, what: str, board: Board) -> Cell:
@@ -36,38 +52,75 @@ def _cells(value, what: str, board: Board, limit: int) -> frozenset:
     return frozenset(_cell(v, what, board) for v in value)
 
 
+def _interior_edges(value, what: str, board: Board) -> tuple[frozenset, frozenset]:
+    """The north and east edges of ``value`` ({"north": cells, "east": cells}), each interior."""
+    if not isinstance(value, dict) or set(value) - {"north", "east"}:
+        raise QueryError(f"{what}: expected an object with north and east")
+    size = board.width * board.height
+    north = _cells(value.get("north", []), f"{what}.north", board, size)
+    east = _cells(value.get("east", []), f"{what}.east", board, size)
+    for side, cells, step in (("north", north, (0, 1)), ("east", east, (1, 0))):
+        for x, y in cells:
+            if not board.on_board((x + step[0], y + step[1])):
+                raise QueryError(f"{what}.{side}: ({x},{y}) is not an interior edge", "the board's border is a wall")
+    return north, east
+
+
+def _named(value, what: str, given_as: str, required: set, allowed: set) -> dict:
+    """``value`` checked to be an object naming every name of ``required`` and only ``allowed`` ones."""
+    if not isinstance(value, dict) or not required <= set(value) or set(value) - allowed:
+        optional = sorted(allowed - required)
+        raise QueryError(f"{what}: expected {given_as}",
+                         f"needed: {', '.join(sorted(required)) or 'none'}"
+                         + (f"; optional: {', '.join(optional)}" if optional else ""))
+    return value
+
+
+def _pieces(board: Board, value) -> dict:
+    rules = board.rules
+    given = _named(value, "level.pieces", "a cell for each piece", set(rules.pieces) - set(rules.optional),
+                   set(rules.pieces))
+    pieces = {piece: _cell(given[piece], f"level.pieces.{piece}", board) for piece in rules.pieces if piece in given}
+    starts: dict = {}
+    for piece, cell in pieces.items():
+        other = starts.setdefault(cell, piece)
+        if other != piece and (piece in rules.chasers or other in rules.chasers):
+            raise QueryError(f"level.pieces: '{piece}' starts on the cell of '{other}' ({cell[0]},{cell[1]})",
+                             "pieces moved by rule start on cells of their own")
+    return pieces
+
+
+def _marks(board: Board, value, size: int) -> dict:
+    optional = set(optional_marks(board))
+    given = _named(value, "level.marks", "the cells of each mark of the board", set(board.marks) - optional,
+                   set(board.marks) | optional)
+    marks = {mark: _cells(cells, f"level.marks.{mark}", board, size) for mark, cells in given.items()}
+    return {mark: cells for mark, cells in marks.items() if cells or mark not in optional}
+
+
 def apply_level(board: Board, level) -> Board:
-    """``board`` with the walls, pieces and marks of ``level`` (None: the board as it is)."""
+    """``board`` with the walls, pieces, marks and gates of ``level`` (None: the board as it is)."""
     if level is None:
         return board
-    if not isinstance(level, dict) or set(level) - {"walls", "pieces", "marks"}:
-        raise QueryError("level: expected an object with walls, pieces and marks")
-    size = board.width * board.height
+    if not isinstance(level, dict) or set(level) - {"walls", "pieces", "marks", "gates"}:
+        raise QueryError("level: expected an object with walls, pieces, marks (and gates)")
     changes: dict = {}
-    walls = level.get("walls")
-    if walls is not None:
-        if not isinstance(walls, dict) or set(walls) - {"north", "east"}:
-            raise QueryError("level.walls: expected an object with north and east")
-        north = _cells(walls.get("north", []), "level.walls.north", board, size)
-        east = _cells(walls.get("east", []), "level.walls.east", board, size)
-        for x, y in north:
-            if not board.on_board((x, y + 1)):
-                raise QueryError(f"level.walls.north: ({x},{y}) is not an interior edge", "the board's border is a wall")
-        for x, y in east:
-            if not board.on_board((x + 1, y)):
-                raise QueryError(f"level.walls.east: ({x},{y}) is not an interior edge", "the board's border is a wall")
-        changes.update(north=north, east=east)
-    pieces = level.get("pieces")
-    if pieces is not None:
-        if not isinstance(pieces, dict) or set(pieces) != set(board.rules.roles):
-            raise QueryError("level.pieces: expected a cell for each piece",
-                             f"the pieces are: {', '.join(board.rules.roles)}")
-        changes["pieces"] = {role: _cell(pieces[role], f"level.pieces.{role}", board) for role in board.rules.roles}
-    marks = level.get("marks")
-    if marks is not None:
-        if not isinstance(marks, dict) or set(marks) != set(board.marks):
-            raise QueryError("level.marks: expected the cells of each mark of the board",
-                             f"the marks are: {', '.join(sorted(board.marks)) or 'none'}")
-        changes["marks"] = {mark: _cells(cells, f"level.marks.{mark}", board, size) for mark, cells in marks.items()}
-    return dataclasses.replace(board, **changes)
-
+    if level.get("walls") is not None:
+        changes["north"], changes["east"] = _interior_edges(level["walls"], "level.walls", board)
+    if level.get("pieces") is not None:
+        changes["pieces"] = _pieces(board, level["pieces"])
+    if level.get("marks") is not None:
+        changes["marks"] = _marks(board, level["marks"], board.width * board.height)
+    if level.get("gates") is not None:
+        if board.rules.gate_key is None:
+            raise QueryError(f"level.gates: the rules '{board.rules.name}' have no gate",
+                             "gates need rules that declare gate: {key: MARK}")
+        changes["gate_north"], changes["gate_east"] = _interior_edges(level["gates"], "level.gates", board)
+    edited = dataclasses.replace(board, **changes)
+    for side, gates, walls in (("north", edited.gate_north, edited.north), ("east", edited.gate_east, edited.east)):
+        both = sorted(gates & walls)
+        if both:
+            x, y = both[0]
+            raise QueryError(f"level: the {side} edge of ({x},{y}) holds both a wall and a gate",
+                             "an edge is a wall or a gate: remove one of them")
+    return edited

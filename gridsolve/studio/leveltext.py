@@ -3,10 +3,15 @@
 As ``verify --update`` does (:mod:`gridsolve.verify.update`), ruamel.yaml's round-trip
 composer gives the exact span of each value in the text and only the values the edit
 changed are replaced: the ``map:`` drawing (redrawn with row and column numbers, as
-``gridsolve show`` draws it), the cells under ``pieces:`` and ``marks:``, and ``walls:``.
+``gridsolve show`` draws it, gates ``===`` and ``:``), the cells under ``pieces:`` and
+``marks:``, ``walls:`` and ``gates:``.  A piece or mark the edit adds goes where the file
+keeps its kind: drawn on the map (a new legend entry where the legend has no character for
+it) or under ``pieces:``/``marks:``; one it removes is left off the map or its entry deleted.
 Comments, key order and the expect block stay as they were.
 """
 from __future__ import annotations
+
+import re
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -15,6 +20,7 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode
 from ..errors import BoardError, QueryError
 from ..language.asciimap import draw
 from ..language.model import Board
+from ..render import glyphs
 from ..verify.update import node_end
 
 
@@ -33,9 +39,15 @@ def _cells(cells) -> str:
     return "[" + ", ".join(_cell(c) for c in sorted(cells)) + "]"
 
 
-def _map_text(board: Board, in_pieces: set, in_marks: set) -> str:
-    """The map drawing of ``board`` with the pieces and marks the file draws on it."""
-    char = {meaning: c for c, meaning in board.legend.items()}
+def _edges(north, east, both: bool) -> str:
+    """A flow mapping of edges: both sides (``both``), else only the sides that have some."""
+    sides = [(side, cells) for side, cells in (("north", north), ("east", east)) if both or cells]
+    return "{" + ", ".join(f"{side}: {_cells(cells)}" for side, cells in sides) + "}"
+
+
+def _map_text(board: Board, in_pieces: set, in_marks: set, char: dict, gates: bool) -> str:
+    """The map drawing of ``board`` with the pieces and marks the file draws on it (``char``:
+    their characters; ``gates``: the gates drawn too)."""
     at: dict = {}
     drawn = [(r, [board.pieces[r]]) for r in board.rules.pieces if r not in in_pieces and r in char and r in board.pieces]
     drawn += [(m, sorted(cells)) for m, cells in sorted(board.marks.items()) if m not in in_marks and m in char]
@@ -46,8 +58,71 @@ def _map_text(board: Board, in_pieces: set, in_marks: set) -> str:
                                  "draws one character", "move one of them to another cell before saving")
             at[cell] = (name, char[name])
     lines = draw(board.width, board.height, board.north, board.east, board.solid,
-                 lambda cell: at[cell][1] if cell in at else None, board.gate_north, board.gate_east)
+                 lambda cell: at[cell][1] if cell in at else None,
+                 board.gate_north if gates else (), board.gate_east if gates else ())
     return "|2\n" + "".join(f"  {line}\n" for line in lines)
+
+
+def _entry_span(text: str, node: MappingNode, key, value) -> tuple[int, int]:
+    """The span to delete for the entry ``key: value`` of the mapping ``node``: with its comma
+    in a flow mapping, its whole lines in a block one."""
+    start, end = key.start_mark.index, node_end(value)
+    if not node.flow_style:
+        start = text.rfind("\n", 0, start) + 1
+        stop = text.find("\n", end)
+        return start, len(text) if stop < 0 else stop + 1
+    before = text[:start].rstrip()
+    if before.endswith(","):
+        return len(before) - 1, end
+    comma = re.match(r"\s*,\s*", text[end:])
+    return start, end + (comma.end() if comma else 0)
+
+
+def _mapping_edits(text: str, node: MappingNode, values: dict) -> list[tuple[int, int, str]]:
+    """Edits setting each key of ``values`` in the mapping ``node`` to its text (None: the entry
+    deleted): a value replaced in place, an entry deleted, a new entry added at the end."""
+    entries = {k.value: (k, v) for k, v in node.value if isinstance(k, ScalarNode)}
+    edits = []
+    for key, value in values.items():
+        if key in entries:
+            k, v = entries[key]
+            edits.append((*_entry_span(text, node, k, v), "") if value is None
+                         else (v.start_mark.index, node_end(v), value))
+    added = [f"{key}: {value}" for key, value in values.items() if key not in entries and value is not None]
+    if added and node.flow_style:
+        close = node.end_mark.index - 1
+        edits.append((close, close, (", " if node.value else "") + ", ".join(added)))
+    elif added:
+        indent = " " * node.value[0][0].start_mark.column
+        at = node_end(node.value[-1][1])
+        edits.append((at, at, "".join(f"\n{indent}{entry}" for entry in added)))
+    return edits
+
+
+def _appended(text: str, key: str, value: str) -> tuple[int, int, str]:
+    """An edit adding the top-level ``key: value`` at the end of the file."""
+    return len(text), len(text), ("" if text.endswith("\n") else "\n") + f"{key}: {value}\n"
+
+
+def _legend(text: str, top: dict, after: Board, in_pieces: set, in_marks: set) -> tuple[dict, list]:
+    """{piece or mark: its map character} of a map board, and the edits that give a character to
+    each piece or mark ``after`` adds that the file neither draws nor lists under ``pieces:`` or
+    ``marks:`` (``in_pieces``, ``in_marks``): new legend entries."""
+    char = {meaning: c for c, meaning in after.legend.items()}
+    new = [n for n in list(after.pieces) + sorted(after.marks)
+           if n not in char and n not in (in_pieces if n in after.pieces else in_marks)]
+    if not new:
+        return char, []
+    chars, taken = glyphs(after), set(after.legend)
+    for name in new:
+        c = chars[name] if chars[name] not in taken else next(
+            c for c in "ABCDFGHIJKLNOPQRSTUVWYZabcdfghijklnopqrstuvwyz" if c not in taken)
+        char[name] = c
+        taken.add(c)
+    legend = {char[name]: name for name in new}
+    if isinstance(top.get("legend"), MappingNode):
+        return char, _mapping_edits(text, top["legend"], legend)
+    return char, [_appended(text, "legend", "{" + ", ".join(f"{c}: {n}" for c, n in legend.items()) + "}")]
 
 
 def level_text(text: str, name: str, before: Board, after: Board) -> str:
@@ -59,26 +134,40 @@ def level_text(text: str, name: str, before: Board, after: Board) -> str:
     top = _children(root)
     pieces, marks = _children(top.get("pieces")), _children(top.get("marks"))
     edits: list[tuple[int, int, str]] = []
+    gates_changed = (before.gate_north, before.gate_east) != (after.gate_north, after.gate_east)
     if "map" in top:
-        if (before.north, before.east, before.pieces, before.marks) != (after.north, after.east, after.pieces,
-                                                                          after.marks):
+        char, legend_edits = _legend(text, top, after, set(pieces), set(marks))
+        edits += legend_edits
+        drawn_gates = "gates" not in top
+        redrawn = (before.north, before.east, before.pieces, before.marks) != (after.north, after.east, after.pieces,
+                                                                               after.marks) or gates_changed
+        if redrawn:         # (with a gates: entry, the gates are written there, not drawn)
+            gates_changed = gates_changed or not drawn_gates
             node = top["map"]
             start, end = node.start_mark.index, node.end_mark.index
             segment = text[start:end]
             kept = segment[len(segment.rstrip("\n")) + 1:]       # the blank lines after the drawing
-            edits.append((start, end, _map_text(after, set(pieces), set(marks)) + kept))
+            edits.append((start, end, _map_text(after, set(pieces), set(marks), char, drawn_gates) + kept))
     elif (before.north, before.east) != (after.north, after.east):
-        flow = f"{{north: {_cells(after.north)}, east: {_cells(after.east)}}}"
-        if "walls" in top:
-            edits.append((top["walls"].start_mark.index, node_end(top["walls"]), flow))
-        else:
-            edits.append((len(text), len(text), ("" if text.endswith("\n") else "\n") + f"walls: {flow}\n"))
-    for role, node in pieces.items():
-        if role in after.pieces and before.pieces.get(role) != after.pieces[role]:
-            edits.append((node.start_mark.index, node_end(node), _cell(after.pieces[role])))
-    for mark, node in marks.items():
-        if mark in after.marks and not isinstance(node, MappingNode) and before.marks.get(mark) != after.marks[mark]:
-            edits.append((node.start_mark.index, node_end(node), _cells(after.marks[mark])))
+        flow = _edges(after.north, after.east, True)
+        edits.append((top["walls"].start_mark.index, node_end(top["walls"]), flow) if "walls" in top
+                     else _appended(text, "walls", flow))
+    if gates_changed and ("gates" in top or "map" not in top):
+        flow = _edges(after.gate_north, after.gate_east, False)
+        edits.append((top["gates"].start_mark.index, node_end(top["gates"]), flow) if "gates" in top
+                     else _appended(text, "gates", flow))
+    listed = [(top.get("pieces"), pieces, before.pieces, after.pieces, _cell),
+              (top.get("marks"), marks, before.marks, after.marks, _cells)]
+    for node, entries, was, now, write in listed:
+        values = {key: None if key not in now else write(now[key]) for key, value in entries.items()
+                  if was.get(key) != now.get(key) and not isinstance(value, MappingNode)}
+        if "map" not in top:        # without a map, what is added is listed here
+            values.update({key: write(now[key]) for key in now if key not in entries})
+        if values and node is not None:
+            edits += _mapping_edits(text, node, values)
+        elif values:
+            edits.append(_appended(text, "pieces" if write is _cell else "marks",
+                                   "{" + ", ".join(f"{k}: {v}" for k, v in values.items() if v is not None) + "}"))
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text

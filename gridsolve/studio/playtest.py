@@ -33,7 +33,7 @@ class _WebGame(Game):
     playtest: "Playtest"
 
     def read_move(self, position: Position, role: str, names: list[str], can_undo: bool = False):
-        self.playtest.waiting(position, {"kind": "move", "role": role, "moves": [
+        self.playtest.waiting(position, {"kind": "move", "role": role, "can_undo": can_undo, "moves": [
             {"move": n, "to": list(target(self.board, position.cell(role), n))} for n in names]}, role)
         return super().read_move(position, role, names, can_undo)
 

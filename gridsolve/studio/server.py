@@ -42,8 +42,9 @@ from ..svg import ROLE_COLOURS
 from .answers import payload, picture, question
 from .files import Folder, StudioError, save, version_of
 from .jobs import Jobs
-from .level import apply_level, level_of
+from .level import apply_level, level_of, optional_marks
 from .live import LiveGraph, followed, supported
+from . import ruled
 from .playtest import Playtests
 from .security import Guard, hosts_for, new_token
 from ..language.kinds import QueryKind
@@ -126,11 +127,14 @@ def _board_info(studio: Studio, name: str) -> dict:
     rules = board.rules
     return {"board": studio.folder.relative(path), "name": board.name, "version": version,
             "level": level_of(board), "roles": list(rules.roles), "marks": sorted(board.marks),
+            "pieces": list(rules.pieces), "chasers": list(rules.chasers), "optional_pieces":
+                [p for p in rules.pieces if p in rules.optional], "optional_marks": optional_marks(board),
+            "gates": rules.gate_key is not None,
             "kinds": list(QUERY_KINDS), "unplaced": dict(board.unplaced),
             "glyphs": {k: v for k, v in board.legend.items()}, "width": board.width, "height": board.height,
             "solid": sorted(list(c) for c in board.solid),
             "scores": {role: rules.scores_of(role) for role in rules.roles},
-            "colours": {role: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, role in enumerate(rules.roles)},
+            "colours": {piece: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, piece in enumerate(rules.pieces)},
             **picture(board, initial_position(board))}
 
 
@@ -145,6 +149,8 @@ def answer(studio: Studio, data: dict) -> dict:
     kind = QueryKind(_choice(data.get("kind"), QUERY_KINDS, "kind", QueryKind.VALUE))
     query = question(board, role, kind)
     view = picture(board, query.position)
+    if ruled.answered_here(board, query):
+        return {**view, "answer": payload(board, query, *ruled.answer(board, query, studio.limits))}
     if not supported(board, query):
         job = studio.jobs.start("answer", {"path": str(path), "level": data.get("level"), "role": role, "kind": kind})
         return {**view, "job": job.as_dict()}

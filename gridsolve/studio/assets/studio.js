@@ -1,4 +1,4 @@
-// gridsolve studio: the page.  It keeps the level being edited (walls, pieces, marks) with its
+// gridsolve studio: the page.  It keeps the level being edited (walls, pieces, marks, gates) with its
 // undo and redo history, sends it with every question to the local server, and draws the
 // answer over the board picture the server draws (the same drawing as `gridsolve show --svg`).
 "use strict";
@@ -70,6 +70,7 @@ function redo() {
 
 function levelChanged() {
   state.critical = null;
+  drawOptional();
   $("walls-result").textContent = "";
   $("verify-result").textContent = "";
   writeLink();
@@ -82,12 +83,77 @@ function updateButtons() {
   $("redo").disabled = !state.redo.length;
 }
 
-function toggleWall(x, y, side) {
+const indexOf = (list, x, y) => list.findIndex((c) => c[0] === x && c[1] === y);
+
+function edgeMode() {
+  const chosen = document.querySelector('input[name="edge-mode"]:checked');
+  return state.level.gates && chosen ? chosen.value : "wall";
+}
+
+// An edge click adds or removes a wall, or a gate (rules with a gate): an edge holds one of them.
+function toggleEdge(x, y, side) {
+  const kind = edgeMode() === "gate" ? "gates" : "walls";
   edit((level) => {
-    const list = level.walls[side];
-    const at = list.findIndex((c) => c[0] === x && c[1] === y);
-    if (at >= 0) list.splice(at, 1); else list.push([x, y]);
+    const list = level[kind][side];
+    const at = indexOf(list, x, y);
+    if (at >= 0) { list.splice(at, 1); return; }
+    list.push([x, y]);
+    const rival = level[kind === "gates" ? "walls" : "gates"];
+    if (rival && indexOf(rival[side], x, y) >= 0) rival[side].splice(indexOf(rival[side], x, y), 1);
   });
+}
+
+// A cell that holds no piece and no mark (the first from the top left), for a piece or mark added.
+function freeCell(level) {
+  const taken = new Set([...Object.values(level.pieces), ...Object.values(level.marks).flat()].map((c) => c.join(",")));
+  for (const c of state.info.solid) taken.add(c.join(","));
+  for (let y = state.info.height; y >= 1; y--) {
+    for (let x = 1; x <= state.info.width; x++) if (!taken.has(`${x},${y}`)) return [x, y];
+  }
+  return null;
+}
+
+function optionalButton(box, text, data, change) {
+  const button = document.createElement("button");
+  button.textContent = text;
+  Object.assign(button.dataset, data);
+  button.addEventListener("click", () => { if (!state.game) edit(change); });
+  box.appendChild(button);
+}
+
+// The pieces and marks the rules let a board leave out: added on a free cell (then dragged), or removed.
+function drawOptional() {
+  const box = $("optional"), info = state.info;
+  const pieces = info.optional_pieces || [], marks = info.optional_marks || [];
+  box.textContent = "";
+  box.hidden = !pieces.length && !marks.length;
+  $("edges-mode").hidden = !info.gates;
+  if (box.hidden) return;
+  box.append("Optional: ");
+  for (const piece of pieces) {
+    const on = piece in state.level.pieces;
+    optionalButton(box, `${on ? "remove" : "add"} ${piece}`, { testid: "optional-piece", piece, present: on ? "yes" : "no" },
+      (level) => {
+        if (on) { delete level.pieces[piece]; return; }
+        const cell = freeCell(level);
+        if (!cell) return false;
+        level.pieces[piece] = cell;
+      });
+  }
+  for (const mark of marks) {
+    const cells = state.level.marks[mark] || [];
+    optionalButton(box, `add ${mark}`, { testid: "optional-mark", mark, change: "add" }, (level) => {
+      const cell = freeCell(level);
+      if (!cell) return false;
+      level.marks[mark] = [...(level.marks[mark] || []), cell];
+    });
+    if (cells.length) {
+      optionalButton(box, `remove ${mark}`, { testid: "optional-mark", mark, change: "remove" }, (level) => {
+        level.marks[mark].pop();
+        if (!level.marks[mark].length) delete level.marks[mark];
+      });
+    }
+  }
 }
 
 function moveThing(kind, name, from, to) {
@@ -137,6 +203,7 @@ async function openBoard(name, level) {
   $("walls-result").textContent = "";
   $("verify-result").textContent = "";
   $("generate-result").textContent = "";
+  drawOptional();
   document.title = `${info.name} - gridsolve studio`;
   writeLink();
   updateButtons();
@@ -214,6 +281,7 @@ function showAnswer(answer) {
   moves.textContent = "";
   line.textContent = "";
   $("answer-extra").textContent = "";
+  $("puzzle").textContent = answer && answer.puzzle ? answer.puzzle : "";
   if (!answer) { drawOverlay(); return; }
   verdict.textContent = answer.verdict;
   verdict.className = "verdict " + (answer.holds && (answer.kind !== "value" || answer.win) ? "good" : (answer.kind === "value" && !answer.win ? "bad" : (answer.holds ? "good" : "bad")));
@@ -221,6 +289,7 @@ function showAnswer(answer) {
   if (answer.value !== null) parts.push(`value ${answer.value}`);
   parts.push(`win ${answer.win === null ? "?" : answer.win ? "yes" : "no"}`);
   parts.push(`survive ${answer.survives ? "yes" : "no"}`);
+  if (answer.win_moves !== null && answer.win_moves !== undefined) parts.push(`win in ${answer.win_moves} own moves`);
   if (answer.hidden) parts.push("robust answer: the role does not see the secret marks");
   parts.push(answer.position);
   $("answer-extra").textContent = parts.join("; ");
@@ -290,6 +359,7 @@ function drawOverlay() {
   if (!playing && state.critical) drawCritical(layer);
   if (!playing) drawEdges(layer, svg);
   if (playing) drawPlayMoves(layer);
+  drawGates(svg);
   updateStepper();
 }
 
@@ -325,11 +395,16 @@ function drawEdges(layer, svg) {
 }
 
 function addEdge(parent, x, y, side, left, top, width, height) {
-  const present = state.level.walls[side].some((c) => c[0] === x && c[1] === y);
-  const edge = svgEl("rect", { x: left, y: top, width, height, rx: 3, class: "edge " + (present ? "present" : "absent"),
+  const present = indexOf(state.level.walls[side], x, y) >= 0;
+  const gate = !!state.level.gates && indexOf(state.level.gates[side], x, y) >= 0;
+  const edge = svgEl("rect", { x: left, y: top, width, height, rx: 3,
+    class: "edge " + (present ? "present" : "absent") + (gate ? " gate-present" : ""),
     "data-edge": `${x},${y},${side}`, "data-wall": present ? "yes" : "no" }, parent);
-  svgEl("title", {}, edge).textContent = `${present ? "remove" : "add"} the wall ${side} of (${x},${y})`;
-  edge.addEventListener("click", () => { if (!state.game) toggleWall(x, y, side); });
+  if (state.level.gates) edge.setAttribute("data-gate", gate ? "yes" : "no");
+  const what = edgeMode() === "gate" ? "gate" : "wall";
+  const there = what === "gate" ? gate : present;
+  svgEl("title", {}, edge).textContent = `${there ? "remove" : "add"} the ${what} ${side} of (${x},${y})`;
+  edge.addEventListener("click", () => { if (!state.game) toggleEdge(x, y, side); });
 }
 
 function startDrag(event, svg, kind, name, cell, handle) {
@@ -386,17 +461,19 @@ function drawAnswer(layer) {
   }
   if ($("show-arrows").checked) {
     const arrows = svgEl("g", { id: "line-arrows" }, layer);
-    const at = copy(state.level.pieces);      // where the pieces stand after the plies shown
+    let at = copy(state.level.pieces);      // where the pieces stand after the plies shown
     answer.line.forEach((ply, i) => {
       if (i >= state.step) return;
-      for (const [role, path] of Object.entries(ply.paths)) {
-        arrow(arrows, path, colours[role], { role, text: String(i + 1) }, i < state.step - 1);
+      for (const [role, path] of Object.entries(ply.paths)) {     // (pieces moved by rule: unnumbered)
+        arrow(arrows, path, colours[role], { role, text: ply.side.includes(role) ? String(i + 1) : "" }, i < state.step - 1);
         at[role] = path[path.length - 1];
       }
+      if (ply.after) at = copy(ply.after.pieces);      // (a piece that left the board is null)
     });
     if (state.step > 0 && state.step < answer.line.length) {
       const ghosts = svgEl("g", { id: "line-position" }, layer);
       for (const [role, cell] of Object.entries(at)) {
+        if (!cell) continue;
         const [cx, cy] = centre(cell);
         const ghost = svgEl("circle", { cx, cy, r: geometry.cell * 0.3, fill: colours[role], opacity: 0.35,
           stroke: colours[role], "stroke-width": 2, "data-ghost": role }, ghosts);
@@ -416,6 +493,30 @@ function drawCritical(layer) {
       : { x1: left + g.cell, y1: top, x2: left + g.cell, y2: top + g.cell };
     const line = svgEl("line", { ...attrs, class: "critical-" + wall.change, "data-critical": `${x},${y},${wall.side}` }, group);
     svgEl("title", {}, line).textContent = `${wall.change} the wall ${wall.side} of (${x},${y}): ${wall.outcome}`;
+  }
+}
+
+// The gates' state at the ply shown (null: the board has no gates): the start's, or after the ply.
+function gatesNow() {
+  const answer = state.answer;
+  if (!answer || !answer.start || !answer.start.gates) return null;
+  const ply = state.step > 0 ? answer.line[state.step - 1] : null;
+  return ply && ply.after ? ply.after.gates : answer.start.gates;
+}
+
+// The server draws the gates as they are at the start; stepping the line redraws them as they are then.
+function drawGates(svg) {
+  const now = state.game ? null : gatesNow();
+  const label = $("line-gates");
+  label.textContent = now ? `gate ${now}` : "";
+  label.dataset.state = now || "";
+  if (!now) return;
+  for (const bar of svg.querySelectorAll("#gates line")) {
+    bar.setAttribute("stroke-width", now === "open" ? 1.5 : 5);
+    bar.setAttribute("stroke-dasharray", now === "open" ? "2 4" : "6 3");
+    bar.dataset.state = now;
+    const title = bar.querySelector("title");
+    if (title) title.textContent = title.textContent.replace(/(open|closed)$/, now);
   }
 }
 
@@ -586,6 +687,7 @@ function showGame(game) {
     }
   }
   if (game.state === "waiting" && prompt.kind === "placement") $("play-place").hidden = false;
+  $("play-undo").hidden = !(game.state === "waiting" && prompt.kind === "move" && prompt.can_undo);
   if (game.state === "thinking") setTimeout(pollGame, 300);
 }
 
@@ -651,11 +753,13 @@ function setup() {
   $("line-last").addEventListener("click", () => stepTo(Infinity));
   $("show-arrows").addEventListener("change", drawOverlay);
   $("show-values").addEventListener("change", drawOverlay);
+  for (const radio of document.querySelectorAll('input[name="edge-mode"]')) radio.addEventListener("change", drawOverlay);
   $("walls").addEventListener("click", criticalWalls);
   $("verify").addEventListener("click", verify);
   $("generate-form").addEventListener("submit", generate);
   $("play").addEventListener("click", startPlay);
   $("play-hint").addEventListener("click", () => sendPlay("hint"));
+  $("play-undo").addEventListener("click", () => sendPlay("undo"));
   $("play-quit").addEventListener("click", () => sendPlay("quit"));
   $("play-back").addEventListener("click", stopPlay);
   $("play-place").addEventListener("submit", (e) => { e.preventDefault(); sendPlay($("play-cells").value); });

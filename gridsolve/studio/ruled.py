@@ -1,0 +1,61 @@
+"""Answers on games with pieces moved by rule (an ``after_ply`` script: classic Mummy Maze),
+given at once in the request.
+
+A wall toggle changes where every chaser steps, which the warm graph's patches (moves by role,
+:mod:`gridsolve.studio.live`) do not follow; but the race solver's scripted graph
+(:mod:`gridsolve.solve.graph.scripted`) answers such a level from scratch in well under a second.
+The positions after each move and along the principal line (where the chasers went, the gates'
+state) are read from the script's per-cell tables: one ground call, not one per ply."""
+from __future__ import annotations
+
+import dataclasses
+
+import clingo
+
+from ..compile.state import layout_for, position_of
+from ..language.model import Board
+from ..language.position import Position, Query
+from ..solve.common.answer import Answer
+from ..solve.common.limits import Limits
+from ..solve.dispatch.dispatcher import solve
+from ..solve.graph.scripted import ScriptedMoves, ScriptTables
+from ..solve.program.driver import format_move
+from ..solve.race.racesolver import race_roles
+
+ANSWER_SECONDS = 60.0     # a request's solve stops (with a clear error) after this long
+
+
+def answered_here(board: Board, query: Query) -> bool:
+    """Whether the studio answers ``query`` on ``board`` in the request by :func:`answer`."""
+    return bool(board.rules.script) and not query.hidden and not query.strategy and query.role in race_roles(board)
+
+
+class Successors:
+    """The moves of a position of ``board`` and the position each leads to, by the script's tables."""
+
+    def __init__(self, board: Board):
+        self.board, self.layout = board, layout_for(board)
+        self.moves = ScriptedMoves(ScriptTables(board, self.layout))
+
+    def __call__(self, position: Position) -> dict[str, Position]:
+        term = clingo.parse_term(self.layout.root_term(position, self.board))
+        return {format_move(move): position_of(self.layout.decode([a.number for a in after.arguments], self.board),
+                                               position.step + 1)
+                for move, after in self.moves.moves(term)}
+
+
+def answer(board: Board, query: Query, limits: Limits) -> tuple[Answer, dict, list]:
+    """The answer to ``query`` within ``limits`` (the studio's; a request stops after
+    :data:`ANSWER_SECONDS` where they set no time), as ``gridsolve solve`` gives it, the position
+    after each of its moves ({move: position}) and the positions along its principal line."""
+    found = solve(board, query, limits if limits.seconds is not None else
+                  dataclasses.replace(limits, seconds=ANSWER_SECONDS))
+    successors = Successors(board)
+    moves_to = successors(query.position)
+    line_to, position = [], query.position
+    for ply in found.line or ():
+        position = successors(position).get(ply["move"])
+        if position is None:
+            break
+        line_to.append(position)
+    return found, moves_to, line_to
