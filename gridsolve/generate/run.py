@@ -48,13 +48,18 @@ class Run:
     every_start: bool
     races: object
 
+    @property
+    def limits(self) -> Limits:
+        """What every solve and grounding of the run may use (the request's memory)."""
+        return Limits(memory=self.request.memory)
+
     def search(self, seed: int) -> "_Search":
         """A new search of this run, seeded with ``seed``."""
         program, parts = proposal_program(self.spec, self.req, self.structure,
                                           self.races if self.method == "asp" else None,
                                           chase=not self.every_start, blind=not self.every_start)
         structure = self.structure
-        limits = Limits(memory=self.request.memory)
+        limits = self.limits
         return _Search(Proposer(program, parts, seed, walks=self.every_start, limits=limits), self.spec, self.req,
                        self.every_start, seed, apart(structure, self.spec), structure.symmetry,
                        structure.walls, any(kind == "mark" for kind, _, _ in structure.keep),
@@ -107,7 +112,8 @@ def write_level(run: Run, report: Report, layout: Layout, expect: dict, difficul
     path = run.paths[index]
     board = spec.board(layout.north, layout.east, dict(layout.pieces), dict(layout.marks), str(path),
                        _title(request, spec, index))
-    testing = most_testing_line(board, spec.role, initial_position(board), run.req.horizon) if metrics is not None else None
+    testing = (most_testing_line(board, spec.role, initial_position(board), run.req.horizon, run.limits)
+               if metrics is not None else None)
     text = board_text(board, spec.rules_yaml, _header(request, spec, run.req, index, difficulty, metrics, testing),
                       expect)
     write_new(path, text, request.force)
