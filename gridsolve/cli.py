@@ -138,7 +138,8 @@ def show_command(board, at, turn, step, svg, force):
 def compile_command(board, role, kind, at, turn, step, horizon, hidden, free, found, want_strategy):
     """Print the complete clingo program for a query on BOARD (run it with `python -m clingo`)."""
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at, turn, step, horizon, want_strategy, hidden, free, found)
+    query = make_query(loaded, role, kind, at=at, turn=turn, step=step, horizon=horizon, strategy=want_strategy,
+                       hidden=hidden, free=free, found=found)
     click.echo(compile_program(loaded, query).text, nl=False)
 
 
@@ -166,7 +167,7 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
             raise QueryError("--placement answers the robust question: it needs --hidden")
         from .play.advice import format_advice, placement_advice
         loaded = load_board(board)
-        query = make_query(loaded, role, QueryKind.VALUE, (), None, None, None, False, True, (), ())
+        query = make_query(loaded, role, QueryKind.VALUE, hidden=True)
         advice = placement_advice(loaded, query.role, seed, limits=command_limits(max_memory, seconds=timeout))
         click.echo(json.dumps(advice.as_dict(), indent=1) if as_json else format_advice(advice))
         return
@@ -181,7 +182,8 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
         from .svg import board_svg, check_target, write_svg
         check_target(svg, force)
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at, turn, step, horizon, strategy_file is not None, hidden, free, found)
+    query = make_query(loaded, role, kind, at=at, turn=turn, step=step, horizon=horizon,
+                       strategy=strategy_file is not None, hidden=hidden, free=free, found=found)
     answer = solve(loaded, query, command_limits(max_memory, seconds=timeout,
                                                 progress=lambda line: click.echo(line, err=True)))
     if strategy_file is not None:
@@ -220,7 +222,7 @@ def explain_command(board, role, kind, at, turn, step, horizon, as_json, no_wall
     from .render import format_explanation
     from .solve.explain.explanation import explain
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at, turn, step, horizon)
+    query = make_query(loaded, role, kind, at=at, turn=turn, step=step, horizon=horizon)
     explanation = explain(loaded, query, walls=not no_walls, method=method, jobs=jobs, limits=command_limits())
     if as_json:
         click.echo(json.dumps(explanation.as_dict(), indent=1))
@@ -366,7 +368,9 @@ def generate_command(rules_name, like, size, walls, require, role, plies, horizo
     Exit code 0: every board was written; 2: the request is invalid or cannot be met;
     3: --timeout was reached first.
     """
-    from .generate.generate import format_generated, generate, progress_lines, request_from_options
+    from .generate.generate import generate
+    from .generate.report import format_generated, progress_lines
+    from .generate.request import request_from_options
     request = request_from_options(rules=rules_name, like=like, size=size, walls=walls, require=require, role=role,
                                    plies=plies, horizon=horizon, count=count, seed=seed, out=out, name=name,
                                    symmetry=symmetry, allow_sealed=allow_sealed, allow_trivial=allow_trivial,

@@ -52,7 +52,8 @@ from each.  A step into a wall is the same turn as waiting, so the search offers
 steps and ``nowhere``.  The answer: whether a win is reachable; the fewest explorer moves to one;
 one shortest line, the least in the order north, east, south, west, nowhere (compared move by
 move from the first); and, when no win is reachable, why: ``waits`` if the explorer can play
-forever without dying (a cycle of surviving turns is reachable), else ``dies``.
+forever without dying (a cycle of surviving turns is reachable), else ``dies``, with the most
+moves he can make before he dies.  The same for each of the five first moves (``by_move``).
 """
 from __future__ import annotations
 
@@ -187,18 +188,30 @@ def enemy_step(level: Level, at: Cell, explorer: Cell, gate_open: bool) -> Cell:
     return at
 
 
-def turn(level: Level, state: State, move: str) -> tuple[State, str]:
+def turn(level: Level, state: State, move: str, log: list | None = None) -> tuple[State, str]:
     """The position after the explorer's ``move`` and the enemies' answer, and the outcome:
-    ``"won"``, ``"dead"`` or ``"on"`` (rules 1-6)."""
+    ``"won"``, ``"dead"`` or ``"on"`` (rules 1-6).  ``log``, if given, gets the name of each
+    rule that acted (one of ``EVENTS``), in order."""
+    note = log.append if log is not None else (lambda _event: None)
     start_gate = state.gate_open
     gate, used = start_gate, False
+
+    def step(at: Cell) -> Cell:      # an enemy's step, seeing the gate as it is now
+        to = enemy_step(level, at, explorer, gate)
+        if log is not None and not gate and enemy_step(level, at, explorer, True) != to:
+            note("7 the closed gate stops an enemy")
+        return to
+
     # 1. the explorer
     dx, dy = DELTA[move]
     explorer = (state.explorer[0] + dx, state.explorer[1] + dy)
-    if move == "nowhere" or blocked(level, state.explorer, explorer, start_gate):
+    if move != "nowhere" and blocked(level, state.explorer, explorer, start_gate):
+        note("1 the closed gate stops him" if frozenset({state.explorer, explorer}) in level.gates
+             else "1 a wall or the border stops him")
         explorer = state.explorer
     # 2. the key, entered by the explorer
     if explorer == level.key and explorer != state.explorer:
+        note("2 he enters the key")
         gate, used = not start_gate, True
     mummy, mummy2, scorpion = state.mummy, state.mummy2, state.scorpion
     mummy2_alive, scorpion_alive = mummy2 is not None, scorpion is not None
@@ -209,40 +222,73 @@ def turn(level: Level, state: State, move: str) -> tuple[State, str]:
 
     # 3. a trap
     if explorer in level.traps:
+        note("3 a trap kills him")
         return now(), DEAD
     # 4. the scorpion
     if scorpion is not None:
-        scorpion = enemy_step(level, scorpion, explorer, gate)
+        scorpion = step(scorpion)
         if scorpion == explorer:
+            note("4 the scorpion kills him")
             return now(), DEAD
         if scorpion in (mummy, mummy2):          # every mummy on the board is alive here
+            note("4 the scorpion steps onto a mummy")
+            if scorpion == level.key and scorpion != state.scorpion:
+                note("4 the scorpion dies entering the key")
             scorpion_alive = False
         elif scorpion == level.key and scorpion != state.scorpion and not used:
+            note("4 the scorpion enters the key")
             gate, used = not start_gate, True
     # 5. the mummies: two rounds, each followed by the checks a-d
-    for _round in range(2):
+    for round_ in (1, 2):
         if mummy is not None:
-            mummy = enemy_step(level, mummy, explorer, gate)
+            mummy = step(mummy)
         if mummy2_alive:
-            mummy2 = enemy_step(level, mummy2, explorer, gate)
+            mummy2 = step(mummy2)
         living = [m for m, alive in ((mummy, mummy is not None), (mummy2, mummy2_alive)) if alive]
         if mummy is not None and mummy2_alive and mummy == mummy2:                     # (a)
+            note("5a mummy 2 dies")
             mummy2_alive = False
             living = [mummy]
         for m in living:                                                               # (b)
             if scorpion is not None and m == scorpion:
+                note("5b a mummy kills the scorpion" if scorpion_alive else "5b a mummy on the dead scorpion")
                 scorpion_alive = False
                 if scorpion == level.key:
+                    note("5b the gate flips")
                     gate = not gate
         if explorer in living:                                                         # (c)
+            note(f"5c a mummy kills him in round {round_}")
             return now(), DEAD
-        if not used and level.key is not None:                                         # (d)
-            if mummy == level.key and mummy != state.mummy:
+        if level.key is not None:                                                      # (d)
+            entered1 = mummy == level.key and mummy != state.mummy
+            entered2 = mummy2_alive and mummy2 == level.key and mummy2 != state.mummy2
+            if used and (entered1 or entered2):
+                note("5d a mummy on the key, already used")
+            elif entered1:
+                note("5d mummy 1 enters the key")
                 gate, used = not start_gate, True
-            elif mummy2_alive and mummy2 == level.key and mummy2 != state.mummy2:
+            elif entered2:
+                note("5d mummy 2 enters the key")
                 gate = not start_gate
+            elif level.key in (mummy, mummy2 if mummy2_alive else None):
+                note("5d a mummy on the key where it started the turn")
+            if mummy2 is not None and not mummy2_alive and mummy2 == level.key:
+                note("5d a dead mummy 2 on the key")
     # 6. the end of the turn
-    return now(), (WON if explorer in level.exits else ON)
+    if explorer in level.exits:
+        note("6 he escapes")
+        return now(), WON
+    return now(), ON
+
+
+EVENTS = ("1 a wall or the border stops him", "1 the closed gate stops him", "2 he enters the key",
+          "3 a trap kills him", "4 the scorpion kills him", "4 the scorpion steps onto a mummy",
+          "4 the scorpion enters the key", "4 the scorpion dies entering the key", "5a mummy 2 dies",
+          "5b a mummy kills the scorpion", "5b a mummy on the dead scorpion", "5b the gate flips",
+          "5c a mummy kills him in round 1", "5c a mummy kills him in round 2", "5d mummy 1 enters the key",
+          "5d mummy 2 enters the key", "5d a mummy on the key, already used",
+          "5d a mummy on the key where it started the turn", "5d a dead mummy 2 on the key", "6 he escapes",
+          "7 the closed gate stops an enemy")
 
 
 def play(level: Level, moves) -> list[tuple[str, State, str]]:
@@ -265,13 +311,25 @@ def play(level: Level, moves) -> list[tuple[str, State, str]]:
 # --- the search -----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class Outlook:
+    """What a position (or a first move) leads to with the explorer's best play."""
+    win: bool
+    moves: int | None         # the fewest explorer moves to a win (None: no win)
+    why: str | None           # None (a win), "dies" or "waits"
+    holds_out: int | None     # "dies": the most moves he can make, the fatal one included
+
+
+@dataclass(frozen=True)
 class Answer:
-    """Whether the level can be won, in how few explorer moves, one shortest line, why not."""
+    """Whether the level can be won, in how few explorer moves, one shortest line, why not;
+    and the same for each of the five first moves (``by_move``; a step into a wall is a wait)."""
     win: bool
     moves: int | None
     line: list
     why: str | None           # None (a win), "dies" or "waits"
+    holds_out: int | None     # "dies": the most moves he can make, the fatal one included
     states: int               # positions reachable from the start (between turns)
+    by_move: dict = field(default_factory=dict)   # move -> Outlook, counting the move itself
 
 
 def moves_from(level: Level, state: State) -> list[str]:
@@ -301,9 +359,23 @@ def solve(level: Level) -> Answer:
         successors.append(row)
         i += 1
     to_win = _moves_to_win(successors)
-    if to_win[0] is not None:
-        return Answer(True, to_win[0], _line(successors, to_win), None, len(states))
-    return Answer(False, None, [], "waits" if _survives(successors) else "dies", len(states))
+    alive, hold = _survival(successors)
+
+    def outlook(i: int, before: int) -> Outlook:   # state i, after ``before`` moves
+        if to_win[i] is not None:
+            return Outlook(True, before + to_win[i], None, None)
+        if alive[i]:
+            return Outlook(False, None, "waits", None)
+        return Outlook(False, None, "dies", before + hold[i])
+
+    by_move = {}
+    for move in ORDER:
+        after, outcome = turn(level, level.start, move)
+        by_move[move] = (Outlook(True, 1, None, None) if outcome == WON else
+                         Outlook(False, None, "dies", 1) if outcome == DEAD else outlook(index[after], 1))
+    whole = outlook(0, 0)
+    line = _line(successors, to_win) if whole.win else []
+    return Answer(whole.win, whole.moves, line, whole.why, whole.holds_out, len(states), by_move)
 
 
 def _moves_to_win(successors) -> list[int | None]:
@@ -342,18 +414,23 @@ def _line(successors, dist) -> list[str]:
                 break
 
 
-def _survives(successors) -> bool:
-    """Whether the explorer can play on forever from the start: take away, again and again, the
-    states whose every move ends the game or leads to a state taken away; the start remains."""
+def _survival(successors) -> tuple[list[bool], list[int | None]]:
+    """Per state, whether the explorer can play on forever from it, and if not, the most moves
+    he can make before he dies (the fatal one included).  Take away, again and again, the states
+    whose every move ends the game or leads to a state taken away: those that remain can go on
+    forever.  A state is taken away after every state its moves lead to, so its count is one more
+    than theirs at the most (1 where every move ends the game)."""
     alive = [True] * len(successors)
+    hold: list[int | None] = [None] * len(successors)
     changed = True
     while changed:
         changed = False
         for i, row in enumerate(successors):
             if alive[i] and not any(outcome == ON and alive[target] for _m, outcome, target in row):
                 alive[i] = False
+                hold[i] = 1 + max((hold[target] for _m, outcome, target in row if outcome == ON), default=0)
                 changed = True
-    return alive[0]
+    return alive, hold
 
 
 # --- for people -------------------------------------------------------------------------------
@@ -401,7 +478,8 @@ def main(argv: list[str]) -> None:
     if answer.win:
         print(f"solved in {answer.moves} moves: {' '.join(answer.line)}")
     else:
-        print(f"cannot be won ({answer.why})")
+        print(f"cannot be won ({answer.why}" + (f": he holds out {answer.holds_out} moves at most)"
+                                                 if answer.holds_out else ")"))
     print(f"{answer.states} reachable positions")
 
 

@@ -406,6 +406,26 @@ def test_rule5_a_gate_the_scorpion_opened_lets_the_mummies_through():
     assert after(level, "nowhere") == (State((1, 1), mummy=(1, 1), scorpion=(4, 1), gate_open=True), DEAD)
 
 
+def test_the_log_names_the_rules_that_acted_in_order():
+    """The positions of test_rule5d_mummy_2_on_the_key_does_not_use_it and
+    test_rule5_a_gate_opened_in_round_1_lets_a_mummy_through_in_round_2, and a bump."""
+    level = board((5, 2), explorer=(1, 1), scorpion=(3, 1), mummy2=(4, 1), mummy=(5, 1), exit=(5, 2), key=(3, 1),
+                  gate_north=[(5, 1)], east=[(2, 1)])
+    log = []
+    turn(level, level.start, "nowhere", log)
+    assert log == ["5b a mummy kills the scorpion", "5b the gate flips", "5d mummy 2 enters the key",
+                   "5a mummy 2 dies", "5b a mummy on the dead scorpion", "5b the gate flips", "5d mummy 1 enters the key",
+                   "5d a dead mummy 2 on the key"]
+    level = board((6, 2), explorer=(1, 1), mummy=(6, 1), mummy2=(3, 1), exit=(6, 2), key=(5, 1),
+                  gate_east=[(2, 1)])
+    log = []
+    turn(level, level.start, "south", log)
+    assert log == ["1 a wall or the border stops him", "7 the closed gate stops an enemy", "5d mummy 1 enters the key"]
+    log = []
+    turn(level, level.start._replace(explorer=(2, 1)), "east", log)
+    assert log[0] == "1 the closed gate stops him"
+
+
 # --- rule 6: the win, and the dead leaving the board -----------------------------------------
 
 # +---+---+---+---+      +---+---+---+---+
@@ -571,13 +591,26 @@ def test_search_waiting_for_the_mummy_to_open_the_gate():
     assert (answer.win, answer.moves, answer.line) == (True, 2, ["nowhere", "north"])
 
 
+def test_search_each_first_move():
+    """The board above: north, south and west are steps into the gate or the border, waits that
+    win in 2.  East: the mummy still opens the gate (it enters the key at (3,1)), but then stands
+    next to him at (2,1): north to (2,2) it catches him (west, then north), west to (1,1) too,
+    waiting or a bump too, east onto it is fatal: he dies on move 2 at the latest."""
+    level = board((5, 2), explorer=(1, 1), mummy=(5, 1), exit=(1, 2), key=(3, 1), gate_north=[(1, 1)])
+    outlooks = {move: (o.win, o.moves, o.why, o.holds_out) for move, o in solve(level).by_move.items()}
+    win_in_2 = (True, 2, None, None)
+    assert outlooks == {"north": win_in_2, "east": (False, None, "dies", 2), "south": win_in_2, "west": win_in_2,
+                        "nowhere": win_in_2}
+
+
 # +---+---+---+     +---+---+---+---+---+
 # | E       M |     | E               M |    the mummy corners him in a corridor: every line dies
 # +---+---+---+     +---+---+---+---+---+
-@pytest.mark.parametrize("length", [3, 5])
-def test_search_every_line_dies(length):
+#                                               he holds out: 3 cells, 1 move; 5 cells, 2 moves
+@pytest.mark.parametrize("length,holds_out", [(3, 1), (5, 2)])
+def test_search_every_line_dies(length, holds_out):
     answer = solve(board((length, 1), explorer=(1, 1), mummy=(length, 1), exit=(length, 1)))
-    assert (answer.win, answer.moves, answer.line, answer.why) == (False, None, [], "dies")
+    assert (answer.win, answer.moves, answer.line, answer.why, answer.holds_out) == (False, None, [], "dies", holds_out)
 
 
 # +---+---+---+---+      +---+---+---+
@@ -587,7 +620,7 @@ def test_search_every_line_dies(length):
 def test_search_he_can_only_wait(mummy):
     level = board((4 if mummy else 3, 1), explorer=(1, 1), mummy=mummy, exit=(4 if mummy else 3, 1), east=[(2, 1)])
     answer = solve(level)
-    assert (answer.win, answer.moves, answer.why) == (False, None, "waits")
+    assert (answer.win, answer.moves, answer.why, answer.holds_out) == (False, None, "waits", None)
 
 
 def test_search_a_trap_on_the_only_way_waits_or_dies():

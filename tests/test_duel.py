@@ -36,7 +36,7 @@ def random_positions(seed: int, count: int) -> list[tuple[str, str]]:
 
 def test_the_issues_position_reports_the_fastest_win():
     board = load_board(str(BOARD))
-    answer = solve(board, make_query(board, "p1", "win", ("p1=4,2", "p2=2,2"), turn="p1"))
+    answer = solve(board, make_query(board, "p1", "win", at=("p1=4,2", "p2=2,2"), turn="p1"))
     # west onto its own obstacle's cell (it stops only p2), then north twice: the center in 3 plies
     assert (answer.value, answer.win, answer.win_plies, answer.plies) == (100, True, 3, 3)
     assert {m.move: m.plies for m in answer.moves} == {"west": 2, "north": 5, "east": 6, "south": 6}
@@ -47,7 +47,7 @@ def test_a_draw_at_the_timeout_keeps_plies_null():
     """Equal distances at the limit give the constant 50 (a draw): nobody forces it."""
     board = load_board(str(BOARD))
     for role in ("p1", "p2"):
-        answer = solve(board, make_query(board, role, "value", ("p1=1,3", "p2=5,3"), turn="p1", horizon=1))
+        answer = solve(board, make_query(board, role, "value", at=("p1=1,3", "p2=5,3"), turn="p1", horizon=1))
         ref = reference.reference_answer(board, role, "value", answer_position(board, ("p1=1,3", "p2=5,3"), 1))
         assert answer.value == ref["value"]
         if answer.value == 50:
@@ -55,7 +55,7 @@ def test_a_draw_at_the_timeout_keeps_plies_null():
 
 
 def answer_position(board, at, horizon):
-    return make_query(board, "p1", "value", at, turn="p1", horizon=horizon).position
+    return make_query(board, "p1", "value", at=at, turn="p1", horizon=horizon).position
 
 
 @pytest.mark.parametrize("role", ["p1", "p2"])
@@ -65,7 +65,7 @@ def test_random_positions_agree_with_the_reference(seed, role):
     problems = []
     for at in random_positions(seed, 4):
         for kind in ("value", "win"):
-            query = make_query(board, role, kind, at, turn="p1")
+            query = make_query(board, role, kind, at=at, turn="p1")
             got = _got(solve(board, query))
             want = _expected(reference.reference_answer(board, role, kind, query.position))
             if got != want:

@@ -61,8 +61,8 @@ def test_the_exit_is_drawn_on_the_border_with_the_edges_around_it():
 def test_fresh_proposals_keep_the_exit_open_and_are_accepted():
     from pathlib import Path
 
-    from gridsolve.generate import generate as G
-    request = G.request_from_options(like=LIKE, defaults=False, plies="12..", seed=5, out=Path("/nonexistent"),
+    from gridsolve.generate import request as R, run as G
+    request = R.request_from_options(like=LIKE, defaults=False, plies="12..", seed=5, out=Path("/nonexistent"),
                                      timeout=100)
     run = G._setup(request)
     search = run.search(5)

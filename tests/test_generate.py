@@ -335,8 +335,8 @@ def test_timeout_stops_with_exit_code_3_and_says_how_many_boards_were_written(tm
 
 
 def test_a_request_without_timeout_stops_at_the_default_budget_and_says_so(tmp_path, monkeypatch):
-    import gridsolve.generate.generate
-    monkeypatch.setattr(gridsolve.generate.generate, "DEFAULT_TIMEOUT", 0.5)    # the default request_from_options reads
+    import gridsolve.generate.request
+    monkeypatch.setattr(gridsolve.generate.request, "DEFAULT_TIMEOUT", 0.5)    # the default request_from_options reads
     result = generate(tmp_path, "--rules", "mummy-maze-2007", "--size", "8x8", "--plies", "30..")
     assert result.exit_code == 3, result.output
     assert result.stderr.startswith("Error: --timeout 0.5 s (the default time budget) reached: wrote 0 of 1 boards")
@@ -355,7 +355,7 @@ def test_progress_lines_go_to_standard_error_on_a_pipe(tmp_path):
 
 
 def test_progress_lines_are_at_most_one_per_period_unless_a_board_is_written():
-    from gridsolve.generate.generate import Progress, SearchStats, progress_lines
+    from gridsolve.generate.report import Progress, SearchStats, progress_lines
     printed = []
     report = progress_lines(printed.append, every=10)
     stats = SearchStats(layouts=4, in_band=1, longest=23)
@@ -368,7 +368,8 @@ def test_progress_lines_are_at_most_one_per_period_unless_a_board_is_written():
 
 def _diagnosed(tmp_path, plies, trivial_ok=False, **stats):
     from collections import Counter
-    from gridsolve.generate.generate import Report, Request, SearchStats, diagnosis
+    from gridsolve.generate.report import Report, SearchStats, diagnosis
+    from gridsolve.generate.request import Request
     from gridsolve.generate.genspec import Requirement, game_spec
     spec = game_spec(None, SEED_GDL, None, tmp_path, None)
     request = Request(like=SEED_GDL, out=tmp_path)

@@ -10,7 +10,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from gridsolve.cli import main
-from gridsolve.generate.generate import Request, generate
+from gridsolve.generate.generate import generate
+from gridsolve.generate.request import Request
 from gridsolve.generate.jobs import worker_seed
 from gridsolve.language.loader import load_board
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from gridsolve.generate.generate import Request, _Search, _setup
+from gridsolve.generate.request import Request
+from gridsolve.generate.run import _setup
+from gridsolve.generate.search import _Search
 from gridsolve.generate.genspec import Requirement, game_spec
 from gridsolve.generate.levelfile import board_text
 from gridsolve.generate.lengthen import Lengthening, lengthening_score

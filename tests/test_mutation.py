@@ -9,7 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from gridsolve.generate.generate import Request, _Search, generate
+from gridsolve.generate.generate import generate
+from gridsolve.generate.request import Request
+from gridsolve.generate.search import _Search
 from gridsolve.generate.genprogram import Structure, proposal_program
 from gridsolve.generate.genspec import Requirement, game_spec
 from gridsolve.generate.mutation import Elites, Mutation, difference, image, mutation
@@ -173,8 +175,8 @@ def test_the_mutation_search_and_the_walk_write_the_same_boards_for_the_same_see
 def test_a_board_found_fast_is_walked_from_once_the_next_is_slow():
     """A board that took fewer than WALK_AFTER layouts starts no walk; once WALK_AFTER more
     layouts have brought no board, the search walks away from it."""
-    from gridsolve.generate import generate as G
-    run = G._setup(G.request_from_options(like=LIKE, defaults=False, plies="12..", seed=5, out=Path("/nonexistent"),
+    from gridsolve.generate import request as R, run as G
+    run = G._setup(R.request_from_options(like=LIKE, defaults=False, plies="12..", seed=5, out=Path("/nonexistent"),
                                           timeout=100))
     search = run.search(5)
     layout = search._fresh(None)

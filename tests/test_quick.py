@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from gridsolve.generate.generate import request_from_options, _setup
+from gridsolve.generate.request import request_from_options
+from gridsolve.generate.run import _setup
 from gridsolve.generate.mutation import difference, mutation
 from gridsolve.generate.proposer import edges
 

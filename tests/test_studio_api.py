@@ -17,7 +17,7 @@ with warnings.catch_warnings():    # starlette asks for httpx2; httpx does the s
 
 from gridsolve.errors import QueryError
 from gridsolve.generate.genchoices import DEFAULT_TIMEOUT
-from gridsolve.generate.generate import request_from_options
+from gridsolve.generate.request import request_from_options
 from gridsolve.language.kinds import RequireKind
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query

@@ -3,7 +3,7 @@
 Each worker runs the run's search with its own seed (:func:`worker_seed`) and sends
 every candidate it judged: the accepted ones with their layout and measured expectation.  This
 process alone decides: a level is written only when it differs from every board written on
-:func:`~gridsolve.generate.generate.apart` walls and marks (workers do not see each other's
+:func:`~gridsolve.generate.run.apart` walls and marks (workers do not see each other's
 boards), so which boards are written depends on which worker finds one first.  The workers run
 under :func:`gridsolve.verify.parallel.run_tasks` (each ended at the timeout, all ended when
 the count is reached or on Ctrl-C).

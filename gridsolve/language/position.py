@@ -144,12 +144,13 @@ def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = Non
     return Position(start_pieces(board, pieces), side, step)
 
 
-def make_query(board: Board, role: str | None = None, kind: QueryKind | str = QueryKind.VALUE, at: tuple[str, ...] = (),
-               turn: str | None = None, step: int | None = None, horizon: int | None = None,
-               strategy: bool = False, hidden: bool = False, free: tuple[str, ...] = (),
-               found: tuple[str, ...] = ()) -> Query:
+def make_query(board: Board, role: str | None = None, kind: QueryKind | str = QueryKind.VALUE, *,
+               at: tuple[str, ...] = (), turn: str | None = None, step: int | None = None,
+               horizon: int | None = None, strategy: bool = False, hidden: bool = False,
+               free: tuple[str, ...] = (), found: tuple[str, ...] = ()) -> Query:
     """Check the command-line query against the board and build it (``hidden``: the robust
-    question, with the role's knowledge from ``--free`` and ``--found``)."""
+    question, with the role's knowledge from ``--free`` and ``--found``); all but the board, the
+    role and the kind by keyword."""
     rules = board.rules
     role = role or rules.roles[0]
     if role not in rules.roles:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..generate.generate import Request, format_generated, generate, parse_range, parse_size, progress_lines
+from ..generate.generate import generate
+from ..generate.report import format_generated, progress_lines
+from ..generate.request import request_from_options
 from ..errors import QueryError
-from ..generate.genchoices import DEFAULT_TIMEOUT, REQUIREMENTS, SYMMETRIES
-from ..language.kinds import RequireKind
+from ..generate.genchoices import REQUIREMENTS, SYMMETRIES
 from ..language.model import Board
 from ..play.game import Game
 from ..solve.common.limits import DEFAULT_MEMORY, Limits
@@ -40,17 +41,14 @@ def generate_levels(like: Path, out: Path, options: dict, echo: Callable[[str], 
     timeout = number("timeout", None)
     if timeout is not None and timeout < 0:
         raise QueryError(f"timeout: {timeout:g} is negative", "give the seconds, or 0 for no limit")
-    require = choice("require", REQUIREMENTS)
-    keep = tuple(n.strip() for n in str(options.get("keep") or "").split(",") if n.strip())
-    request = Request(like=like, size=parse_size(options.get("size") or None),
-                      walls=parse_range("--walls", options.get("walls") or None),
-                      require=None if require is None else RequireKind(require), role=options.get("role") or None,
-                      plies=parse_range("--plies", options.get("plies") or None), horizon=number("horizon", None),
-                      count=number("count", 1), seed=number("seed", 1), out=out, name=options.get("name") or None,
-                      symmetry=choice("symmetry", SYMMETRIES), sealed_ok=bool(options.get("allow_sealed")),
-                      trivial_ok=bool(options.get("allow_trivial")), keep=keep,
-                      timeout=DEFAULT_TIMEOUT if timeout is None else timeout or None,
-                      timeout_given=timeout is not None, memory=memory)
+    request = request_from_options(like=like, size=options.get("size") or None, walls=options.get("walls") or None,
+                                   require=choice("require", REQUIREMENTS), role=options.get("role") or None,
+                                   plies=options.get("plies") or None, horizon=number("horizon", None),
+                                   count=number("count", 1), seed=number("seed", 1), out=out,
+                                   name=options.get("name") or None, symmetry=choice("symmetry", SYMMETRIES),
+                                   allow_sealed=bool(options.get("allow_sealed")),
+                                   allow_trivial=bool(options.get("allow_trivial")),
+                                   keep=str(options.get("keep") or "") or None, timeout=timeout, memory=memory)
     lines = progress_lines(echo, every=1.0)
 
     def progress(state) -> None:

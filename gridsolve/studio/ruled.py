@@ -8,6 +8,8 @@ The positions after each move and along the principal line (where the chasers we
 state) are read from the script's per-cell tables: one ground call, not one per ply."""
 from __future__ import annotations
 
+import dataclasses
+
 import clingo
 
 from ..compile.state import layout_for, position_of
@@ -42,10 +44,12 @@ class Successors:
                 for move, after in self.moves.moves(term)}
 
 
-def answer(board: Board, query: Query) -> tuple[Answer, dict, list]:
-    """The answer to ``query`` (as ``gridsolve solve`` gives it), the position after each of its
-    moves ({move: position}) and the positions along its principal line."""
-    found = solve(board, query, Limits(seconds=ANSWER_SECONDS))
+def answer(board: Board, query: Query, limits: Limits) -> tuple[Answer, dict, list]:
+    """The answer to ``query`` within ``limits`` (the studio's; a request stops after
+    :data:`ANSWER_SECONDS` where they set no time), as ``gridsolve solve`` gives it, the position
+    after each of its moves ({move: position}) and the positions along its principal line."""
+    found = solve(board, query, limits if limits.seconds is not None else
+                  dataclasses.replace(limits, seconds=ANSWER_SECONDS))
     successors = Successors(board)
     moves_to = successors(query.position)
     line_to, position = [], query.position

@@ -150,7 +150,7 @@ def answer(studio: Studio, data: dict) -> dict:
     query = question(board, role, kind)
     view = picture(board, query.position)
     if ruled.answered_here(board, query):
-        return {**view, "answer": payload(board, query, *ruled.answer(board, query))}
+        return {**view, "answer": payload(board, query, *ruled.answer(board, query, studio.limits))}
     if not supported(board, query):
         job = studio.jobs.start("answer", {"path": str(path), "level": data.get("level"), "role": role, "kind": kind})
         return {**view, "job": job.as_dict()}

@@ -89,11 +89,12 @@ def parse_question(board: Board, text: str) -> Question:
     if not isinstance(fields.get("line", True), bool):
         raise QueryError(f"line: {json.dumps(fields['line'])} is not true or false",
                          'write "line": false to leave the principal line out')
-    return Question(make_query(board, fields.get("role"), fields.get("query", QueryKind.VALUE),
-                               _at_words(fields.get("at", [])), fields.get("turn"), fields.get("step"),
-                               fields.get("horizon"), False, fields.get("hidden", False),
-                               _cell_words("free", fields.get("free", [])),
-                               _cell_words("found", fields.get("found", []))), fields.get("line", True))
+    query = make_query(board, fields.get("role"), fields.get("query", QueryKind.VALUE),
+                       at=_at_words(fields.get("at", [])), turn=fields.get("turn"), step=fields.get("step"),
+                       horizon=fields.get("horizon"), hidden=fields.get("hidden", False),
+                       free=_cell_words("free", fields.get("free", [])),
+                       found=_cell_words("found", fields.get("found", [])))
+    return Question(query, fields.get("line", True))
 
 
 def _cell_words(key: str, value) -> tuple[str, ...]:

@@ -409,7 +409,8 @@ class KnowingSolver:
             if within >= won_from:
                 return True
         result = self._search(race, state, know, plies_left, within)
-        lost_up_to, won_from = known if known is not None else (-1, UNFORCED)
+        # the entry as it is now: the search below may have stored what it found of this position
+        lost_up_to, won_from = self.memo.get(key, (-1, UNFORCED))
         self.memo[key] = (lost_up_to, min(won_from, within)) if result else (max(lost_up_to, within), won_from)
         return result
 

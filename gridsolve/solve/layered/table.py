@@ -56,17 +56,11 @@ BIG = np.int32(2 ** 30)
 NUMBER_HIGH = np.uint64(NUMBER_TAG >> 32)     # the high word of clingo's symbol of a number
 
 
-SHOW = """
-#show.
-#show (r,S) : reach(S).
-#show (e,S,M,S2) : edge(S,M,S2).
-#show (x,S,M,M2,S2) : split_edge(S,M,M2,S2).
-#show (w,S,T) : mover(S,T).
-#show (o,S,E) : outcome(S,E).
-#show (v,S,V) : escore(S,V).
-#show (t,S,V) : tscore(S,V).
-#show (m,S,I) : tmatch(S,I).
-"""
+# What a table reads of the ground game: each atom shown as (its name, its arguments), named as
+# the compiled game rules name it (encodings/layered.lp reads the same atoms), with its arity.
+SHOWN = {"reach": 1, "edge": 3, "split_edge": 4, "mover": 2, "outcome": 2, "escore": 2, "tscore": 2, "tmatch": 2}
+SHOW = "\n".join(["#show."] + [f"#show ({name},{args}) : {name}({args})."
+                                for name, arity in SHOWN.items() for args in [",".join(f"X{i}" for i in range(arity))]])
 
 
 def serves(board: Board, query: Query) -> bool:
@@ -179,21 +173,21 @@ class LayeredTable:
             raise EncodingError(f"clingo could not ground the layered game: {exc}") from exc
         guard.after("after grounding the game's positions")
         rows: dict[int, list] = {}
-        tags = {clingo.Function(t)._rep: t for t in "rexwovtm"}
+        tags = {clingo.Function(name)._rep: name for name in SHOWN}
         for args in model_arguments(ctl):
             rows.setdefault(tags.get(args[0]), []).append(args[1:])
         del ctl
 
-        def column(tag: str, width: int) -> np.ndarray:
-            found = rows.get(tag, [])
-            return np.array(found, dtype=np.uint64).reshape(len(found), width)
-        self.reps = np.unique(column("r", 1)[:, 0])
+        def column(name: str) -> np.ndarray:
+            found = rows.get(name, [])
+            return np.array(found, dtype=np.uint64).reshape(len(found), SHOWN[name])
+        self.reps = np.unique(column("reach")[:, 0])
         n = self.n = len(self.reps)
         index = self._indices
         self.terminal = np.zeros(n, dtype=bool)
         self.outcome = np.full(n, -1, dtype=np.int32)
         self.ends = [end.name for end in self.board.rules.ends]
-        outs = column("o", 2)
+        outs = column("outcome")
         end_of = {clingo.Function(e)._rep: i for i, e in enumerate(self.ends)}
         self.outcome[index(outs[:, 0])] = [end_of[int(e)] for e in outs[:, 1]]
         self.terminal[self.outcome >= 0] = True
@@ -201,18 +195,18 @@ class LayeredTable:
         self.tscore = np.zeros(n, dtype=np.int32)
         self.by_rule = np.zeros(n, dtype=bool)
         self.turn = np.full(n, -1, dtype=np.int32)
-        for tag, into in (("v", self.escore), ("t", self.tscore), ("w", self.turn)):
-            pairs = column(tag, 2)
+        for name, into in (("escore", self.escore), ("tscore", self.tscore), ("mover", self.turn)):
+            pairs = column(name)
             into[index(pairs[:, 0])] = _numbers(pairs[:, 1])
-        self.by_rule[index(column("m", 2)[:, 0])] = True
+        self.by_rule[index(column("tmatch")[:, 0])] = True
         # plain plies: sorted by position
-        edges = column("e", 3)
+        edges = column("edge")
         src, dst = index(edges[:, 0]), index(edges[:, 2])
         order = np.argsort(src, kind="stable")
         self.esrc, self.edst, self.emove = src[order], dst[order], edges[order, 1]
         self.estart = np.searchsorted(self.esrc, np.arange(n + 1)).astype(np.int64)
         # simultaneous plies: commit nodes (position, the team's move), each with the others' answers
-        splits = column("x", 4)
+        splits = column("split_edge")
         ssrc = index(splits[:, 0])
         keys = np.stack([ssrc.astype(np.uint64), splits[:, 1]], axis=1) if len(splits) else np.zeros((0, 2), np.uint64)
         commits, which = np.unique(keys, axis=0, return_inverse=True)
