@@ -33,7 +33,6 @@ from .request import Request, _source, _title, parse_range, parse_size, request_
 from .run import Run, _header, _measures, _setup, apart, pack_paths, progress_of, write_level
 from .scriptedlevel import criteria_text
 from .scriptedsearch import CLIMB, ScriptedSearch, cast_of
-from ..solve.common.limits import Limits
 
 # What callers import from here (the request, the report and the run's entry point).
 __all__ = ["Progress", "Report", "Request", "SearchStats", "diagnosis", "format_generated", "generate", "parse_range",
@@ -151,7 +150,7 @@ def _generate_scripted(run: Run, started: float, progress: Callable[[Progress], 
         index = len(report.boards)
         path = run.paths[index]
         board = found.level.board(spec.template, str(path), _title(request, spec, index), cast.legend)
-        verdict = judge(board, spec, dataclasses.replace(req, trivial_ok=True), Limits(memory=request.memory))
+        verdict = judge(board, spec, dataclasses.replace(req, trivial_ok=True), run.limits)
         if not verdict.accepted:
             search.refused(found.level)
             report.rejected[verdict.reason] += 1
