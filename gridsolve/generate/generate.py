@@ -33,6 +33,7 @@ from .request import Request, _source, _title, parse_range, parse_size, request_
 from .run import Run, _header, _measures, _setup, apart, pack_paths, progress_of, write_level
 from .scriptedlevel import criteria_text
 from .scriptedsearch import CLIMB, ScriptedSearch, cast_of
+from ..language.model import NO_LIMIT
 
 # What callers import from here (the request, the report and the run's entry point).
 __all__ = ["Progress", "Report", "Request", "SearchStats", "diagnosis", "format_generated", "generate", "parse_range",
@@ -140,7 +141,10 @@ def _generate_scripted(run: Run, started: float, progress: Callable[[Progress], 
         report.search.in_band = report.search.band_starts = search.in_band
         report.search.longest_offered = search.longest
         if progress is not None:
-            progress(progress_of(run, report, last, started, report.search))
+            shown = progress_of(run, report, last, started, report.search)
+            if shown.plies and shown.plies[1] is not None and shown.plies[1] >= NO_LIMIT // 2:
+                shown.plies = (shown.plies[0], None)      # no step limit: the band is open above
+            progress(shown)
     while len(report.boards) < request.count:
         found = search.next(deadline, tick)
         if found is None:
