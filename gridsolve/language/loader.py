@@ -4,6 +4,7 @@ Every mistake is reported as a :class:`~gridsolve.errors.BoardError` naming the 
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import NoReturn
 
@@ -16,6 +17,9 @@ from ..resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
 from .kinds import RequireKind
+
+
+MARK_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")     # a mark is a name in the compiled program
 
 
 class _Origin:
@@ -524,6 +528,11 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
     if (gate_north or gate_east) and rules.gate_key is None:
         top.child(raw, "gates" if checked["gates"] is not None else "map").fail(
             f"the board has gates, but the rules '{rules.name}' have none", "use rules that declare gate: {key: MARK}")
+    for mark in marks:
+        if not MARK_NAME.match(mark):
+            where = Where(name, lines.get(f"marks.{mark}", top.line), "")
+            where.fail(f"'{mark}' is not a mark name", "write a mark as a lowercase letter followed by letters, "
+                       "digits or _, e.g. exit")
     board = Board(name, checked["name"] or Path(name).stem, width, height, frozenset(north), frozenset(east),
                   frozenset(solid), pieces, {k: frozenset(v) for k, v in marks.items()}, rules, lines,
                   dict(checked["legend"] or {}), unplaced, frozenset(gate_north), frozenset(gate_east))
