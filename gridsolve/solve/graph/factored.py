@@ -115,6 +115,21 @@ def _root_fields(roots: list[str], width: int) -> np.ndarray:
     return np.array([_arguments(t)[:width] for t in terms], dtype=np.int64).reshape(len(terms), width)
 
 
+def ground_rows(program: str, guard: LimitGuard | None, what: str, subject: str) -> list[tuple[int, ...]]:
+    """The shown atoms' arguments (raw symbols) of ``program``'s one model, ground within
+    ``guard`` (the check names ``what`` is ground; a clingo error names ``subject``)."""
+    ctl = clingo.Control(["--warn=none"])
+    try:
+        ctl.add("base", [], program)
+        if guard is None:
+            ctl.ground([("base", [])])
+        else:
+            guard.ground(ctl, [("base", [])], f"while grounding {what}")
+    except RuntimeError as exc:
+        raise EncodingError(f"clingo could not ground {subject}: {exc}") from exc
+    return model_arguments(ctl)
+
+
 def raw_numbers(rows: np.ndarray) -> np.ndarray:
     """The int32 values of raw clingo number symbols."""
     if rows.size and np.any((rows >> np.uint64(32)) != np.uint64(NUMBER_TAG >> 32)):
@@ -169,17 +184,7 @@ class PieceMoves:
         started = time.perf_counter()
         self.roles, self.turns = list(layout.roles), turns
         self.numbering = numbering = Numbering(board, len(self.roles), len(turns))
-        ctl = clingo.Control(["--warn=none"])
-        try:
-            ctl.add("base", [], factored_program(board, layout))
-            if guard is None:
-                ctl.ground([("base", [])])
-            else:
-                guard.ground(ctl, [("base", [])], "while grounding the moves of the game's pieces")
-        except RuntimeError as exc:
-            raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
-        rows = model_arguments(ctl)
-        del ctl
+        rows = ground_rows(factored_program(board, layout), guard, "the moves of the game's pieces", "the game graph")
         self.ground_s = time.perf_counter() - started
         move, end = clingo.Function("move")._rep, clingo.Function("end")._rep
         move_rows = [r for r in rows if r[0] == move]

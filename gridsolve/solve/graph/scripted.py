@@ -28,8 +28,7 @@ from ...errors import EncodingError
 from ...language.model import OFF_BOARD, Board
 from ...resources import encoding
 from ..common.limits import LimitGuard
-from .factored import distinct, raw_numbers
-from .rawmodel import model_arguments
+from .factored import distinct, ground_rows, raw_numbers
 
 AXES = {"horizontal": 0, "vertical": 1}
 
@@ -97,19 +96,9 @@ class ScriptTables:
                              *[f"#show tc({number},X,Y,SX,SY,G,X2,Y2) : chase({axis},X,Y,SX,SY,G,X2,Y2)."
                                for axis, number in AXES.items()],
                              "#show tk(X,Y) : key_cell(X,Y).", "#show tx(K,X,Y) : mark(K,X,Y)."])
-        ctl = clingo.Control(["--warn=none"])
-        try:
-            ctl.add("base", [], program)
-            if guard is None:
-                ctl.ground([("base", [])])
-            else:
-                guard.ground(ctl, [("base", [])], "while grounding the tables of the game's pieces")
-        except RuntimeError as exc:
-            raise EncodingError(f"clingo could not ground the game's tables: {exc}") from exc
         by_arity: dict[int, list] = {}
-        for row in model_arguments(ctl):
+        for row in ground_rows(program, guard, "the tables of the game's pieces", "the game's tables"):
             by_arity.setdefault(len(row), []).append(row)
-        del ctl
         size = numbering.cells + 1
         height = board.height
 
