@@ -16,7 +16,8 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.solve.bounded import native
 from gridsolve.solve.graph.abstractgame import abstract_game
-from gridsolve.solve.bounded.search import BoundedSearch, applies, solve_bounded
+from gridsolve.solve.bounded.search import BoundedSearch, solve_bounded
+from gridsolve.solve.common.boundedplan import applies
 from gridsolve.solve.bounded.kernel import RacesKernel
 from gridsolve.solve.common.limits import Limits
 from randomboards import random_mechanism_board

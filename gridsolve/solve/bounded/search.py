@@ -29,7 +29,6 @@ import gc
 import time
 
 from ...compile.planning import Mode
-from ...compile.gamerules import live_ends
 from ...errors import QueryError
 from ...language.distance import open_steps, step_distances
 from ...language.model import Board
@@ -38,6 +37,7 @@ from ...compile.state import layout_for
 from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
 from .kernel import RacesKernel, kernel_serves
+from ..common.boundedplan import applies
 from ..common.answer import Answer, MoveValue, Question, SolveStats
 from ..program.driver import format_move
 from ..common.limits import LimitGuard, Limits, estimate_positions
@@ -50,23 +50,6 @@ NATIVE_AFTER = 4           # a search moves to C after this many positions searc
 # searched in Python 3.3 us); ski rental: a small search never pays for them, a large one at most
 # about twice what C alone would
 ENTRY_BYTES = 400          # about this many bytes per transposition-table entry
-
-
-def applies(board: Board, query: Query, split: bool) -> bool:
-    """Whether the bounded solver answers ``query``: the game keeps items, no end and no timeout
-    entry counts them, scores are numbers or tables, the role's team never moves at once with
-    the others, and a collector takes the item where it ends each of its moves."""
-    rules = board.rules
-    if not rules.collect or split or query.strategy or query.hidden:
-        return False
-    conditions = [e.when for e in live_ends(board)] + [t.when for t in rules.timeout_when]
-    if any(when.collected for when in conditions):
-        return False
-    if rules.collisions == "stay":
-        collectors = {c.piece for c in rules.collect.values()}
-        if any(rules.moves[p].idle or rules.moves[p].blocked == "stay" for p in collectors):
-            return False
-    return True
 
 
 class _Items:
