@@ -53,14 +53,14 @@ def _random_calls(fast, slow, rng, calls: int) -> int:
     """``forces`` of both at random representatives, item sets, plies and races: equal results
     and equal positions searched; returns how many were forced."""
     board, game = fast.board, fast.game
-    full = (1 << fast._item_bits) - 1
+    full = (1 << fast.item_bits) - 1
     states = sorted(set(fast.canon))
     forced = 0
     for _ in range(calls):
         up = rng.random() < 0.6
         threshold = rng.choice(fast.thresholds)
         state = rng.choice(states)
-        items = full & rng.getrandbits(max(1, fast._item_bits)) if rng.random() < 0.7 else full
+        items = full & rng.getrandbits(max(1, fast.item_bits)) if rng.random() < 0.7 else full
         plies_left = rng.randint(0, board.rules.max_plies)
         within = rng.randint(0, plies_left)
         before = (fast.nodes, slow.nodes)
@@ -272,3 +272,31 @@ def test_the_kernel_is_the_packages_extension_module_and_nothing_is_compiled_at_
     assert kernel.__name__ == "gridsolve.solve.bounded.raceskernel"
     assert Path(kernel.__file__).parent == Path(native.__file__).parent
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_kernel_takes_one_object_and_reads_its_fields_by_name():
+    """The search describes its game in one frozen object (``kernel_arrays``); the kernel reads
+    it by field name: any object with those fields serves, a missing field or an array of the
+    wrong size is refused by name, and a kernel made from a copy answers as the search's own."""
+    import dataclasses
+    from types import SimpleNamespace
+    board = load_board(ROOT / "boards" / "pacman3p.yaml")
+    query = make_query(board, "pacman", "value", horizon=12)
+    game, fast, slow = _pair(board, "pacman", query.position)
+    arrays = fast.kernel_arrays()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        arrays.n = 0
+    module = native.load("raceskernel")
+    fields = {f.name: getattr(arrays, f.name) for f in dataclasses.fields(arrays)}
+    with pytest.raises(AttributeError, match="doom"):
+        module.new(SimpleNamespace(**{k: v for k, v in fields.items() if k != "doom"}))
+    with pytest.raises(ValueError, match="turn"):
+        module.new(dataclasses.replace(arrays, turn=arrays.turn[:-1]))
+    with pytest.raises(ValueError, match="successors"):
+        module.new(dataclasses.replace(arrays, attack=arrays.attack._replace(successors=b"")))
+    copy = RacesKernel.__new__(RacesKernel)
+    native.KernelRaces.__init__(copy, module, fast, SimpleNamespace(**fields))
+    root, items = fast.canon[game.state_of(query.position)], fast.items.of(query.position.items_left(board))
+    for threshold in fast.thresholds:
+        race = fast.race(True, threshold)
+        assert copy.forces(race, root, items, 12, 12) == slow.forces(race, root, items, 12, 12)

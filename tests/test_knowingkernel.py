@@ -161,3 +161,41 @@ def test_the_text_output_says_the_search_ran_in_c():
     assert result.exit_code == 0, result.output
     last = result.output.strip().splitlines()[-1]
     assert "by the robust search: " in last and last.endswith("searched with it (in C)")
+
+
+def test_c_and_python_agree_without_the_bounds(rule_book):
+    """``prune=False``: the kernel searches without the bounds of the game without knowledge, as
+    Python does (the same positions), with the answers of the search with them."""
+    rng = random.Random(5)
+    for _ in range(2):
+        role = rng.choice(["p1", "p2"])
+        query = Query(role, "value", random_position(rule_book, rng, role), 6, hidden=True)
+        answers = []
+        for prune, native_ in ((False, True), (False, False), (True, True)):
+            knowing._PREPARED.clear()
+            answers.append(solve_knowing(rule_book, query, prune=prune, native=native_))
+        fast, slow, pruned = answers
+        assert (fast.stats.search_in, slow.stats.search_in) == ("C", "Python")
+        assert fast.stats.searched == slow.stats.searched >= pruned.stats.searched
+        for answer in (slow, pruned):
+            assert (fast.value, fast.plies, fast.doom_plies, fast.moves, fast.line) == \
+                (answer.value, answer.plies, answer.doom_plies, answer.moves, answer.line)
+
+
+def test_the_kernel_takes_one_object_and_reads_its_fields_by_name(rule_book):
+    """The search describes its game in one frozen object (``kernel_arrays``); the kernel reads
+    it by field name and refuses a missing field or an array of the wrong size by name."""
+    import dataclasses
+    from types import SimpleNamespace
+    kgame = KnowingGame(rule_book, "p1", [initial_position(rule_book)])
+    solver = KnowingSolver(kgame)
+    arrays = solver.kernel_arrays()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        arrays.n = 0
+    module = native.load("knowingkernel", "gridsolve.solve.hidden")
+    fields = {f.name: getattr(arrays, f.name) for f in dataclasses.fields(arrays)}
+    assert module.new(SimpleNamespace(**fields)) is not None
+    with pytest.raises(AttributeError, match="role_cell"):
+        module.new(SimpleNamespace(**{k: v for k, v in fields.items() if k != "role_cell"}))
+    with pytest.raises(ValueError, match="end_score"):
+        module.new(dataclasses.replace(arrays, end_score=arrays.end_score + b"\0\0"))

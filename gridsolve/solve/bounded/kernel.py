@@ -1,5 +1,6 @@
-"""The bounded solver's races run in C (``raceskernel.c``): the arrays it reads, built from a
-:class:`~gridsolve.solve.bounded.search.BoundedSearch`, and its tables, one per race.
+"""The bounded solver's races run in C (``raceskernel.c``): the one object it reads
+(:class:`RaceArrays`, made by ``BoundedSearch.kernel_arrays``, its fields read by name), and its
+tables, one per race.
 
 The C search is ``BoundedSearch.forces`` line for line: the same bounds, the same move orders
 (so the same positions searched), the same transposition-table entries, kept in open-addressing
@@ -11,6 +12,8 @@ arrays cost to build (``search.NATIVE_AFTER``).  ``tests/test_boundedkernel.py``
 from __future__ import annotations
 
 from array import array
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import native
 from ..graph.abstractgame import UNFORCED
@@ -24,75 +27,56 @@ def kernel_serves(search) -> bool:
     one kind of item, and positions, items and plies that fit a 63-bit key."""
     if not search.prune or len(search.items.names) != 1 or search.board.rules.max_plies > 250:
         return False
-    if max(1, len(search.game)).bit_length() + search._item_bits + 1 > 63:
+    if max(1, len(search.game)).bit_length() + search.item_bits + 1 > 63:
         return False
     return native.load("raceskernel") is not None
 
 
-def _int32(values) -> bytes:
+def int32(values) -> bytes:
+    """``values`` as int32 bytes, the unforced ranks capped."""
     return array("i", [min(v, UNFORCED) for v in values]).tobytes()
 
 
+class MoveList(NamedTuple):
+    """The moves of every position in one order: ``offsets`` (int32, one more than positions)
+    into ``successors`` (int32: the successor's representative) and ``taken`` (uint64: the items
+    the move takes)."""
+
+    offsets: bytes
+    successors: bytes
+    taken: bytes
+
+
+@dataclass(frozen=True)
+class RaceArrays:
+    """What ``raceskernel.c`` reads of a BoundedSearch, by field name."""
+
+    n: int                 # abstract positions
+    total: int             # items
+    turns: int             # turns entries
+    max_plies: int
+    kinds: int             # score kinds
+    item_bits: int
+    turn: bytes            # per position (int8): the turns entry to move
+    team: bytes            # (int8) whether the role's team moves
+    stop: bytes            # (int8) an end holds or no move is left
+    end_kind: bytes        # (int16) the score kind of the end that holds, -1 none
+    out_kind: bytes        # (int16) the score kind at the step limit
+    doom: bytes            # (int32) the retrograde ranks: the others force an avoided end,
+    team_stops: bytes      # the team forces a stop, the others do
+    others_stop: bytes
+    low: bytes             # (int32) per (items left, turn, plies): the lowest and highest score
+    high: bytes            # of a stop within the plies
+    score: bytes           # (int32) per (score kind, items taken): the role's score
+    merged: MoveList       # the others' race
+    attack: MoveList       # the team's attack (the avoided end latest first)
+    defence: MoveList      # the team's defence (soonest first)
+
+
 class RacesKernel(native.KernelRaces):
-    """The arrays of one BoundedSearch in C, and a slot per race."""
+    """The races of one BoundedSearch in C, and a slot per race."""
 
     check_every, growth_bytes = CHECK_EVERY, GROWTH_BYTES
 
     def __init__(self, search):
-        super().__init__(native.load("raceskernel"), search)
-        module = self.module
-        game, scores, items = search.game, search.scores, search.items
-        n, total = len(game), items.total[0]
-        turns, max_plies = len(search.board.rules.turns), search.board.rules.max_plies
-        kinds = scores.kinds
-        score = array("i", [scores.value(kind, (taken,)) for kind in kinds for taken in range(total + 1)])
-        end_kind = array("h", [-1 if o is None else kinds.index(scores.at_end[o]) for o in game.outcome])
-        out_kind = array("h", [kinds.index(scores.at_timeout[len(scores.at_timeout) - 1 if m is None else m])
-                               for m in game.tmatch])
-        low, high = array("i"), array("i")
-        for left in range(total + 1):
-            for turn in range(turns):
-                for plies in range(max_plies + 1):
-                    lo, hi = search._span_within(left, turn, plies)
-                    low.append(lo)
-                    high.append(hi)
-        lists = [(array("i", [0]), array("i"), array("Q")) for _ in range(3)]
-        everything = (1 << search._item_bits) - 1
-        doom, apart, keys = search.doom, search.apart, {}
-
-        def key(ply):          # search_order's key, computed once a successor
-            found = keys.get(ply[1])
-            if found is None:
-                found = keys[ply[1]] = (doom[ply[1]], apart(ply[1]))
-            return found
-        canon = search.canon
-        for s in range(n):
-            if canon[s] == s:
-                merged = search.merged(s)
-                for (offsets, successors, taken), order in zip(lists, (
-                        merged, sorted(merged, key=key, reverse=True), sorted(merged, key=key))):
-                    for _, successor, keep_mask in order:
-                        successors.append(successor)
-                        taken.append(~keep_mask & everything)
-            for offsets, successors, _ in lists:
-                offsets.append(len(successors))
-        lists = [part.tobytes() for parts in lists for part in parts]
-        search._plies.clear()
-        search._merged.clear()
-        search._order.clear()
-        self.capsule = module.new(
-            n, total, turns, max_plies, len(kinds), search._item_bits,
-            bytes(game.turn), bytes(int(t in search.team_turns) for t in game.turn),
-            bytes(int(game.stops(i)) for i in range(n)), end_kind.tobytes(), out_kind.tobytes(),
-            _int32(search.doom), _int32(search.team_stops), _int32(search.others_stop),
-            low.tobytes(), high.tobytes(), score.tobytes(), tuple(lists))
-
-    def slot(self, up: bool, threshold: int) -> int:
-        key = (up, threshold)
-        if key not in self.slots:
-            self.slots[key] = self.module.race(self.capsule, up, threshold)
-        return self.slots[key]
-
-    def forces(self, race: tuple, state: int, items: int, plies_left: int, within: int) -> bool:
-        """BoundedSearch.forces for ``race`` (its ``(kind, threshold)``), at a representative ``state``."""
-        return self.call(self.slot(race[0] == "up", race[1]), state, items, plies_left, within)
+        super().__init__(native.load("raceskernel"), search, search.kernel_arrays())

@@ -47,19 +47,41 @@ def why_not(name: str, package: str = __package__) -> str | None:
     return _why_not.get(name) if load(name, package) is None else None
 
 
+RACE_KINDS = {"up": 0, "down": 1, "avoid": 2}      # a race's kind as the kernels number it (racekernel.h)
+
+
 class KernelRaces:
-    """What the C races of a search share (``raceskernel``, ``knowingkernel``): the capsule of
-    its arrays, a table per race, the positions searched counted into ``search.nodes`` and the
-    limits checked by ``search.check_limits`` every ``check_every`` positions."""
+    """What the C races of a search share (``raceskernel``, ``knowingkernel``; their search is
+    ``gridsolve/solve/threshold/racesearch.h``): the kernel made from the one object describing
+    the search's game (made by the search's ``kernel_arrays()``, read by field name in C), a table per race,
+    the positions searched counted into ``search.nodes`` and the limits checked by
+    ``search.check_limits`` every ``check_every`` positions."""
 
     check_every = 200_000        # positions searched between two checks of the limits (about 25 ms)
     growth_bytes = 0             # table memory those positions may add
 
-    def __init__(self, module, search):
+    def __init__(self, module, search, arrays):
+        """``arrays``: the one object describing the game (``search.kernel_arrays()``)."""
         self.module, self.search = module, search
-        self.capsule = None
         self.slots: dict = {}
         self.counted = 0
+        self.capsule = module.new(arrays)
+
+    def slot(self, race: tuple) -> int:
+        """The kernel's slot of ``race`` (its ``(kind, threshold)``), made on first use."""
+        found = self.slots.get(race)
+        if found is None:
+            kind, threshold = race
+            found = self.slots[race] = self.module.race(self.capsule, RACE_KINDS[kind], 0 if threshold is None else threshold)
+        return found
+
+    def extra(self, extra):
+        """What the game keeps beside the abstract position, as the kernel takes it."""
+        return extra
+
+    def forces(self, race: tuple, state: int, extra, plies_left: int, within: int) -> bool:
+        """The search's ``forces`` for ``race`` in C."""
+        return self.call(self.slot(race), state, self.extra(extra), plies_left, within)
 
     def call(self, slot: int, *args) -> bool:
         """``module.forces(capsule, slot, *args, check, check_every)``; a table that cannot grow is the

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
+from array import array
 
 from ...compile.planning import Mode
 from ...errors import QueryError
@@ -36,7 +37,7 @@ from ...language.position import Query
 from ...compile.state import layout_for
 from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
-from .kernel import RacesKernel, kernel_serves
+from .kernel import MoveList, RaceArrays, RacesKernel, int32, kernel_serves
 from ..common.boundedplan import applies
 from ..common.answer import Answer, MoveValue, Question, SolveStats
 from ..program.driver import format_move
@@ -161,7 +162,7 @@ class BoundedSearch(ThresholdSearch):
         self._steps = open_steps(board)
         self._distances: dict = {}
         # a table key is one int: (class, items, all plies asked), half the memory of tuples
-        self._item_bits = sum(self.items.total)
+        self.item_bits = sum(self.items.total)
         self._single = len(self.items.names) == 1
         self._spans: dict = {}
         self._attack: dict = {}
@@ -190,6 +191,55 @@ class BoundedSearch(ThresholdSearch):
 
     def native(self):
         return self._kernel or None
+
+    def kernel_arrays(self) -> RaceArrays:
+        """What the races in C read of this search, one object (:mod:`.kernel`): the classes'
+        arrays, their moves in the three orders the races use, the score bounds as a table.
+        The moves' caches are dropped (C searches from now on)."""
+        game, scores, items = self.game, self.scores, self.items
+        n, total = len(game), items.total[0]
+        turns, max_plies = len(self.board.rules.turns), self.board.rules.max_plies
+        kinds = scores.kinds
+        score = array("i", [scores.value(kind, (taken,)) for kind in kinds for taken in range(total + 1)])
+        low, high = array("i"), array("i")
+        for left in range(total + 1):
+            for turn in range(turns):
+                for plies in range(max_plies + 1):
+                    lo, hi = self._span_within(left, turn, plies)
+                    low.append(lo)
+                    high.append(hi)
+        orders = [(array("i", [0]), array("i"), array("Q")) for _ in range(3)]
+        everything = (1 << self.item_bits) - 1
+        keys: dict = {}
+
+        def key(ply):          # search_order's key, computed once a successor
+            found = keys.get(ply[1])
+            if found is None:
+                found = keys[ply[1]] = (self.doom[ply[1]], self.apart(ply[1]))
+            return found
+        for s in range(n):
+            if self.canon[s] == s:
+                merged = self.merged(s)
+                for (offsets, successors, taken), order in zip(orders, (
+                        merged, sorted(merged, key=key, reverse=True), sorted(merged, key=key))):
+                    for _, successor, keep_mask in order:
+                        successors.append(successor)
+                        taken.append(~keep_mask & everything)
+            for offsets, successors, _ in orders:
+                offsets.append(len(successors))
+        merged, attack, defence = (MoveList(*(part.tobytes() for part in parts)) for parts in orders)
+        self._plies.clear()
+        self._merged.clear()
+        self._order.clear()
+        return RaceArrays(
+            n=n, total=total, turns=turns, max_plies=max_plies, kinds=len(kinds), item_bits=self.item_bits,
+            turn=bytes(game.turn), team=bytes(int(t in self.team_turns) for t in game.turn),
+            stop=bytes(int(game.stops(i)) for i in range(n)),
+            end_kind=array("h", [-1 if o is None else kinds.index(scores.at_end[o]) for o in game.outcome]).tobytes(),
+            out_kind=array("h", [kinds.index(scores.at_timeout[len(scores.at_timeout) - 1 if m is None else m])
+                                 for m in game.tmatch]).tobytes(),
+            doom=int32(self.doom), team_stops=int32(self.team_stops), others_stop=int32(self.others_stop),
+            low=low.tobytes(), high=high.tobytes(), score=score.tobytes(), merged=merged, attack=attack, defence=defence)
 
     def _labels(self, avoid: set[str]) -> list[tuple]:
         """What a race reads of each abstract position besides its successors (the classes of
@@ -341,7 +391,7 @@ class BoundedSearch(ThresholdSearch):
             raise _ToNative       # the tables hold finished searches only: asked again in C
 
     def table_key(self, state: int, items: int, plies_left: int, exact: bool) -> int:
-        return ((state << self._item_bits | items) << 1) | exact
+        return ((state << self.item_bits | items) << 1) | exact
 
     def race_plies(self, race: Race, state: int, items: int, attacking: bool):
         if not race.up:

@@ -1,6 +1,6 @@
 """The robust search's races run in C (``knowingkernel.c``, an extension module loaded by
-:mod:`gridsolve.solve.bounded.native`): the arrays it reads, built from a
-:class:`~gridsolve.solve.knowing.KnowingSolver`, and its tables, one per race.
+:mod:`gridsolve.solve.bounded.native`): the one object it reads (:class:`KnowingArrays`, made by
+``KnowingSolver.kernel_arrays``), and its tables, one per race.
 
 The C search is ``KnowingSolver.forces`` line for line: the same bounds, the same move orders (so
 the same positions searched), the same transposition-table entries, kept in open-addressing
@@ -13,6 +13,7 @@ compares the two.
 from __future__ import annotations
 
 from array import array
+from dataclasses import dataclass
 
 from ...compile.facts import UNREACHABLE
 from ...language.model import DELTA, DIRECTIONS
@@ -21,7 +22,45 @@ from ..bounded import native
 CHECK_EVERY = 200_000            # positions searched between two checks of the limits
 GROWTH_BYTES = CHECK_EVERY * 40  # table memory those positions may add (about 26 bytes an entry, 70% full)
 NO_END = -32768
-KINDS = {"up": 0, "down": 1, "avoid": 2}
+
+
+@dataclass(frozen=True)
+class KnowingArrays:
+    """What ``knowingkernel.c`` reads of a KnowingSolver, by field name: sizes and constants,
+    per-position arrays, the plies, the bounds of the game without knowledge, the step limit's
+    score and what the role's distance reads (int32, int16 or int8 bytes as the C file says)."""
+
+    n: int                       # abstract positions
+    nbits: int                   # cells a hidden mark may occupy (knowledge bits)
+    unreachable: int
+    prune: int
+    top: int                     # the role's top score
+    avoid_best: int              # the best score of an end the role must avoid
+    stuck_top: int               # a side without a move can stop the game (then with the top score)
+    team: bytes                  # per position: the role's team moves
+    role_moves: bytes            # per position: the role itself moves
+    avoid: bytes                 # per position: the end that holds is one the role must avoid
+    end_score: bytes             # per position: the role's score at the end that holds, NO_END none
+    bumped: bytes                # per position: where the role's bump leads, -1 none
+    counts: tuple                # obstacles per hidden mark
+    allowed: tuple               # cells each hidden mark may occupy, as knowledge bits
+    offsets: bytes               # the plies: offsets per position, successors, the role's aim's bit
+    successors: bytes
+    aims: bytes
+    doom_free: bytes             # the bounds (KnowingSolver's)
+    top_free: bytes
+    knows_distance: int          # the step limit's score reads the role's distance
+    default_score: int
+    fixed_score: bytes           # per position, where it does not
+    entry_scores: tuple          # per conditional timeout entry: its score, the clause that reads the
+    entry_clauses: tuple         # role's distance (-1 none), whether it holds but for that, per position,
+    entry_base: bytes            # and the other piece's distance per position
+    entry_other: bytes
+    ncells: int                  # the board's cells: their open steps, knowledge bits, the goal marks
+    adjacent: bytes
+    cellbit: bytes
+    goals: tuple
+    role_cell: bytes             # per position: the role's cell
 
 
 def kernel_serves(solver) -> bool:
@@ -51,53 +90,52 @@ def _int32(values) -> bytes:
 
 
 class KnowingKernel(native.KernelRaces):
-    """The arrays of one KnowingSolver in C, and a slot per race."""
+    """The races of one KnowingSolver in C, and a slot per race."""
 
     check_every, growth_bytes = CHECK_EVERY, GROWTH_BYTES
 
     def __init__(self, solver):
-        super().__init__(native.load("knowingkernel", __package__), solver)
-        kgame, game = solver.kgame, solver.game
-        fixed = kgame.kernel_arrays.get("positions")
-        if fixed is None:
-            fixed = kgame.kernel_arrays["positions"] = _position_arrays(solver)
-        sizes, positions, timeout, distance, others = fixed
-        entry_other = array("i")
-        for clause, cells in others:
-            if clause is None:
-                entry_other.extend([0] * len(game))
-            else:
-                distances = kgame.other_distance[clause]
-                entry_other.extend([distances.get(cell, UNREACHABLE) for cell in cells])
-        plies = plies_arrays(kgame)
-        doom_free, top_free = self._bounds(plies, positions)
+        module = native.load("knowingkernel", __package__)
+        plies = plies_arrays(solver.kgame)
+        doom_free, top_free = _bounds(module, solver, plies)
         solver.doom_free, solver.top_free = array("i", doom_free), array("i", top_free)
-        self.capsule = self.module.new(
-            (*sizes, int(solver.prune), solver.thresholds[-1], solver.avoid_best, int(solver._stuck_can_top())),
-            positions, plies, (doom_free, top_free), (*timeout, entry_other.tobytes()), distance)
+        super().__init__(module, solver, solver.kernel_arrays(plies))
 
-    def _bounds(self, plies: tuple, positions: tuple) -> tuple[bytes, bytes]:
-        """KnowingSolver._bounds in C: (doom_free, top_free) as int32 bytes."""
-        solver, game = self.search, self.search.game
-        offsets, successors, _ = plies
-        team, _, avoided, _, bumped = positions[:5]
-        ended = bytes(int(o is not None) for o in game.outcome)
-        others = bytes(1 - t for t in team)
-        top = bytes(int(o in solver.top_ends) for o in game.outcome)
-        return (self.module.retrograde(len(game), offsets, successors, bumped, others, avoided, ended),
-                self.module.retrograde(len(game), offsets, successors, bumped, team, top, ended))
-
-    def slot(self, race: tuple) -> int:
-        if race not in self.slots:
-            kind, threshold = race
-            self.slots[race] = self.module.race(self.capsule, KINDS[kind], 0 if threshold is None else threshold)
-        return self.slots[race]
-
-    def forces(self, race: tuple, state: int, know: tuple, plies_left: int, within: int) -> bool:
-        """KnowingSolver.forces for ``race`` (its ``(kind, threshold)``)."""
+    def extra(self, know: tuple) -> tuple[int, int, int]:
+        """(free, found, used) with the obstacles placed packed 4 bits a hidden mark."""
         free, found, used = know
-        packed = sum(count << (4 * mark) for mark, count in enumerate(used))
-        return self.call(self.slot(race), state, (free, found, packed), plies_left, within)
+        return free, found, sum(count << (4 * mark) for mark, count in enumerate(used))
+
+
+def _bounds(module, solver, plies: tuple) -> tuple[bytes, bytes]:
+    """KnowingSolver._bounds in C: (doom_free, top_free) as int32 bytes."""
+    game, positions = solver.game, _position_arrays(solver)
+    offsets, successors, _ = plies
+    team, avoided, bumped = positions["team"], positions["avoid"], positions["bumped"]
+    ended = bytes(int(o is not None) for o in game.outcome)
+    others = bytes(1 - t for t in team)
+    top = bytes(int(o in solver.top_ends) for o in game.outcome)
+    return (module.retrograde(len(game), offsets, successors, bumped, others, avoided, ended),
+            module.retrograde(len(game), offsets, successors, bumped, team, top, ended))
+
+
+def knowing_arrays(solver, plies: tuple) -> KnowingArrays:
+    """The :class:`KnowingArrays` of ``solver`` (a KnowingSolver whose bounds are known) with the
+    plies' arrays ``plies`` (:func:`plies_arrays`)."""
+    kgame, game = solver.kgame, solver.game
+    positions = dict(_position_arrays(solver))
+    entry_other = array("i")
+    for clause, cells in positions.pop("others"):
+        if clause is None:
+            entry_other.extend([0] * len(game))
+        else:
+            distances = kgame.other_distance[clause]
+            entry_other.extend([distances.get(cell, UNREACHABLE) for cell in cells])
+    offsets, successors, aims = plies
+    return KnowingArrays(**positions, prune=int(solver.prune), top=solver.thresholds[-1], avoid_best=solver.avoid_best,
+                         stuck_top=int(solver.stuck_can_top()), offsets=offsets, successors=successors, aims=aims,
+                         doom_free=array("i", solver.doom_free).tobytes(), top_free=array("i", solver.top_free).tobytes(),
+                         entry_other=entry_other.tobytes())
 
 
 def plies_arrays(kgame) -> tuple[bytes, bytes, bytes]:
@@ -123,12 +161,15 @@ def plies_arrays(kgame) -> tuple[bytes, bytes, bytes]:
     return offsets.tobytes(), successors.tobytes(), aims.tobytes()
 
 
-def _position_arrays(solver) -> tuple:
-    """What the kernel reads of the positions, not of their plies (the games of the placements of
-    the role's own marks share it, :mod:`.ownplacements`): sizes, per-position arrays, the step
-    limit's rule but the other pieces' distances, the board's cells, and per timeout entry the
-    (piece, mark) whose distance it compares the role's with and that piece's cell per position."""
+def _position_arrays(solver) -> dict:
+    """The fields of :class:`KnowingArrays` that do not read the plies, the bounds or the search's
+    options (the games of the placements of the role's own marks share them, :mod:`.ownplacements`:
+    kept in ``kgame.kernel_arrays``), and ``others``: per timeout entry the (piece, mark) whose
+    distance it compares the role's with and that piece's cell per position."""
     kgame, game = solver.kgame, solver.game
+    found = kgame.kernel_arrays.get("positions")
+    if found is not None:
+        return found
     board, role, n = kgame.board, kgame.role, len(game)
     robust = kgame.robust
     cells = [(x, y) for y in range(1, board.height + 1) for x in range(1, board.width + 1)]
@@ -161,11 +202,13 @@ def _position_arrays(solver) -> tuple:
                         for t in game.tmatch])
     end_score = array("h", [NO_END if o is None else solver.at_end[o] for o in game.outcome])
     team = bytes(int(t in solver.team_turns) for t in game.turn)
-    positions = (team, bytes(int(t in kgame.role_turns) for t in game.turn),
-                 bytes(int(o in solver.avoid) for o in game.outcome), end_score.tobytes(),
-                 _int32([-1 if b is None else b for b in kgame.bumped]), tuple(kgame.knows.counts), tuple(kgame.allowed))
-    timeout = (int(kgame.knows_distance), kgame.at_timeout[-1], fixed.tobytes(), tuple(kgame.at_timeout[:-1]),
-               tuple(entry_clauses), entry_base.tobytes())
-    distance = (len(cells), adjacent.tobytes(), cellbit.tobytes(), goal_masks,
-                _int32([number[game.cells[s][kgame.index]] for s in range(n)]))
-    return (n, len(kgame.knows.cells), UNREACHABLE), positions, timeout, distance, others
+    found = kgame.kernel_arrays["positions"] = dict(
+        n=n, nbits=len(kgame.knows.cells), unreachable=UNREACHABLE,
+        team=team, role_moves=bytes(int(t in kgame.role_turns) for t in game.turn),
+        avoid=bytes(int(o in solver.avoid) for o in game.outcome), end_score=end_score.tobytes(),
+        bumped=_int32([-1 if b is None else b for b in kgame.bumped]), counts=tuple(kgame.knows.counts),
+        allowed=tuple(kgame.allowed), knows_distance=int(kgame.knows_distance), default_score=kgame.at_timeout[-1],
+        fixed_score=fixed.tobytes(), entry_scores=tuple(kgame.at_timeout[:-1]), entry_clauses=tuple(entry_clauses),
+        entry_base=entry_base.tobytes(), ncells=len(cells), adjacent=adjacent.tobytes(), cellbit=cellbit.tobytes(),
+        goals=goal_masks, role_cell=_int32([number[game.cells[s][kgame.index]] for s in range(n)]), others=others)
+    return found

@@ -55,7 +55,7 @@ from ..common.answer import Answer, MoveValue, SolveStats
 from ..program.driver import format_move
 from ..common.limits import Limits
 from ..threshold.racesearch import DOWN, UP, ThresholdSearch
-from .kernel import KnowingKernel, kernel_serves
+from .kernel import KnowingArrays, KnowingKernel, kernel_serves, knowing_arrays, plies_arrays
 from ...language.kinds import QueryKind
 
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
@@ -351,6 +351,11 @@ class KnowingSolver(ThresholdSearch):
         super().forget()
         self._order.clear()
 
+    def kernel_arrays(self, plies: tuple | None = None) -> KnowingArrays:
+        """What the races in C read of this search, one object (:mod:`.kernel`; its bounds known):
+        ``plies``, the plies' arrays where built already."""
+        return knowing_arrays(self, plies or plies_arrays(self.kgame))
+
     # --- the bounds of the game without knowledge --------------------------------------------
     def _bounds(self) -> None:
         """``doom_free``: the plies within which the others force an avoided end where the role
@@ -411,11 +416,12 @@ class KnowingSolver(ThresholdSearch):
         if kind == "up" and threshold == top and self.top_free[state] > within and within < plies_left:
             # no stop within ``within`` plies can score the top: an end with it is out of reach, and
             # only an end or a side without a move stops the game before the limit
-            if not self._stuck_can_top():
+            if not self.stuck_can_top():
                 return False
         return None
 
-    def _stuck_can_top(self) -> bool:
+    def stuck_can_top(self) -> bool:
+        """Whether a side without a move can stop the game (where the step limit's rule may give the top)."""
         found = getattr(self, "_stuck_top", None)
         if found is None:
             found = self._stuck_top = any(not self.game.succ[state] and self.game.outcome[state] is None

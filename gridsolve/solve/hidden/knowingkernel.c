@@ -1,6 +1,6 @@
 /* The robust search's threshold races in C: gridsolve/solve/hidden/knowing.py's KnowingSolver.forces,
  * the same search in the same order with the same bounds, on arrays (gridsolve/solve/hidden/kernel.py
- * builds them from a KnowingSolver; pyproject.toml builds this file into an extension module that
+ * describes them; pyproject.toml builds this file into an extension module that
  * gridsolve/solve/bounded/native.py loads).
  *
  * Reads, per abstract position s (pieces, side, lost turns: the game without the role's knowledge):
@@ -14,80 +14,31 @@
  *   with (the role's own distance is searched here: the longest the others can make it).
  * Knowledge: free and found bits (at most 32 cells each) and the obstacles placed per hidden mark.
  * Derives: forces(race, s, knowledge, plies_left, within), with one transposition table per race
- * keyed (s, knowledge) -> (most plies known not to force + 1, fewest known to force), or keyed
- * (s, knowledge, plies_left) -> the answer where within == plies_left (the step limit may be the
- * goal), as the Python tables are.  The search runs without the GIL; every check_every positions
- * it takes the GIL and calls back into Python (the limits; a raised exception aborts the search
- * and nothing more is stored).  One search at a time per kernel.
+ * keyed (s, knowledge), or (s, knowledge, plies_left) where within == plies_left (the step limit
+ * may be the goal), as the Python tables are.  The search, its tables and the module's functions
+ * are the threshold races' (gridsolve/solve/threshold/racesearch.h); this file is the game's
+ * hooks, the step limit's distances and the bounds' retrograde pass.  new() takes one
+ * KnowingArrays (gridsolve/solve/hidden/kernel.py, made by KnowingSolver.kernel_arrays) and reads
+ * its fields by name.
  */
-#include "../bounded/kernelcommon.h"
+#include <stdint.h>
 
-#define NONE_WON 0xFF
+typedef struct { uint32_t free, found; uint32_t used; } Know;   /* used: 4 bits a mark */
+
+#define RACE_KEY_WORDS 2
+#define RACE_TABLE_LOAD 7
+#define RACE_EXTRA Know
+#include "../threshold/racekernel.h"
+
 #define NO_END (-32768)
 #define MAX_MARKS 4
 #define MAX_ENTRIES 8
 #define MAX_CELLS 64
-#define RACE_UP 0
-#define RACE_DOWN 1
-#define RACE_AVOID 2
-
-/* - Transposition tables keyed by two words --------------------------------------------------- */
-typedef struct {
-    uint64_t *lo, *hi;  /* hi: key + 1 in the high word (0 = empty) */
-    uint8_t *a, *b;     /* a race: lost1 / won (or the answer + 1 where within == plies_left); scores: a + 256 b */
-    size_t cap, count;
-} Table;
-
-
-static inline size_t hash2(uint64_t lo, uint64_t hi) { return (size_t)mix(lo ^ mix(hi)); }
-
-static int table_grow(Table *t) {
-    size_t cap = t->cap ? t->cap * 2 : 1024;
-    uint64_t *lo = malloc(cap * sizeof(uint64_t)), *hi = calloc(cap, sizeof(uint64_t));
-    uint8_t *a = malloc(cap), *b = malloc(cap);
-    if (!lo || !hi || !a || !b) { free(lo); free(hi); free(a); free(b); return -1; }
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->hi[i]) continue;
-        size_t j = hash2(t->lo[i], t->hi[i]) & (cap - 1);
-        while (hi[j]) j = (j + 1) & (cap - 1);
-        lo[j] = t->lo[i]; hi[j] = t->hi[i]; a[j] = t->a[i]; b[j] = t->b[i];
-    }
-    free(t->lo); free(t->hi); free(t->a); free(t->b);
-    t->lo = lo; t->hi = hi; t->a = a; t->b = b; t->cap = cap;
-    return 0;
-}
-
-/* The slot of the key (inserted with a = init_a, b = init_b if absent); SIZE_MAX when out of memory. */
-static size_t table_slot(Table *t, uint64_t lo, uint64_t hi, uint8_t init_a, uint8_t init_b, int *fresh) {
-    if ((t->count + 1) * 10 > t->cap * 7 && table_grow(t) < 0) return SIZE_MAX;
-    uint64_t stored = hi + 1;
-    size_t j = hash2(lo, stored) & (t->cap - 1);
-    while (t->hi[j]) {
-        if (t->hi[j] == stored && t->lo[j] == lo) { if (fresh) *fresh = 0; return j; }
-        j = (j + 1) & (t->cap - 1);
-    }
-    t->lo[j] = lo; t->hi[j] = stored; t->a[j] = init_a; t->b[j] = init_b; t->count++;
-    if (fresh) *fresh = 1;
-    return j;
-}
-
-static void table_free(Table *t) {
-    free(t->lo); free(t->hi); free(t->a); free(t->b);
-    memset(t, 0, sizeof(*t));
-}
-
-static size_t table_bytes(const Table *t) { return t->cap * (2 * sizeof(uint64_t) + 2); }
+#define MAX_PLIES 16                /* of one position */
+#define MOST_PLIES_LEFT 250
 
 typedef struct {
-    int kind;           /* RACE_UP, RACE_DOWN, RACE_AVOID */
-    long threshold;
-    Table table;
-} Race;
-
-typedef struct { uint32_t free, found; uint32_t used; } Know;   /* used: 4 bits a mark */
-
-typedef struct {
-    int32_t n, nbits, nmarks, total, unreachable;
+    int32_t n, max_plies, nbits, nmarks, total, unreachable;
     int32_t counts[MAX_MARKS];
     uint32_t allowed[MAX_MARKS];
     int8_t *team, *role_moves, *avoid;
@@ -108,27 +59,24 @@ typedef struct {
     uint64_t goal[MAX_ENTRIES];                 /* cells of each goal mark */
     int32_t *role_cell;                         /* [s] */
     Table scores;                               /* (s, knowledge) -> the step limit's score + 32768 */
-    Race *races;
-    int32_t nraces;
-    Searching g;
-} Kernel;
+} Game;
 
 static inline int used_of(uint32_t used, int mark) { return (used >> (4 * mark)) & 15; }
 
-static inline int used_sum(const Kernel *k, uint32_t used) {
+static inline int used_sum(const Game *k, uint32_t used) {
     int s = 0;
     for (int m = 0; m < k->nmarks; m++) s += used_of(used, m);
     return s;
 }
 
 /* KnowingGame._canonical: once every obstacle is placed, the free bits say nothing. */
-static inline Know canonical(const Kernel *k, uint32_t free, uint32_t found, uint32_t used) {
+static inline Know canonical(const Game *k, uint32_t free, uint32_t found, uint32_t used) {
     Know out = {used_sum(k, used) >= k->total ? 0 : free & ~found, found, used};
     return out;
 }
 
 /* - The role's distance at a stop: KnowingGame._longest -------------------------------------- */
-static int shortest(const Kernel *k, uint64_t goal, int start, uint32_t blocked, int *path) {
+static int shortest(const Game *k, uint64_t goal, int start, uint32_t blocked, int *path) {
     int before[MAX_CELLS], queue[MAX_CELLS], head = 0, tail = 0;
     for (int c = 0; c < k->ncells; c++) before[c] = -2;
     before[start] = -1;
@@ -154,7 +102,7 @@ static int shortest(const Kernel *k, uint64_t goal, int start, uint32_t blocked,
     return 0;
 }
 
-static int longest(const Kernel *k, uint64_t goal, int cell, uint32_t known, uint32_t blocked, const int *left) {
+static int longest(const Game *k, uint64_t goal, int cell, uint32_t known, uint32_t blocked, const int *left) {
     int path[MAX_CELLS];
     int length = shortest(k, goal, cell, blocked, path);
     if (!length) return k->unreachable;
@@ -175,14 +123,14 @@ static int longest(const Kernel *k, uint64_t goal, int cell, uint32_t known, uin
     return best;
 }
 
-static int role_distance(const Kernel *k, int goal, int cell, Know know) {
+static int role_distance(const Game *k, int goal, int cell, Know know) {
     int left[MAX_MARKS] = {0};
     for (int m = 0; m < k->nmarks; m++) left[m] = k->counts[m] - used_of(know.used, m);
     return longest(k, k->goal[goal], cell, know.found | know.free, know.found, left);
 }
 
-/* KnowingGame.timeout_score; -1 aborted (no memory). */
-static long timeout_score(Kernel *k, int32_t s, Know know, int *failed) {
+/* KnowingGame.timeout_score; *failed where out of memory. */
+static long timeout_score(Game *k, int32_t s, Know know, int *failed) {
     if (!k->knows_distance) return k->fixed_score[s];
     int fresh;
     size_t j = table_slot(&k->scores, (uint64_t)know.free | (uint64_t)know.found << 32,
@@ -206,21 +154,87 @@ static long timeout_score(Kernel *k, int32_t s, Know know, int *failed) {
     return score;
 }
 
+/* - The game's hooks ------------------------------------------------------------------------- */
+static int game_read(Game *k, PyObject *spec) {
+    uint64_t counts[MAX_MARKS], allowed[MAX_MARKS], scores[MAX_ENTRIES], clauses[MAX_ENTRIES];
+    k->max_plies = MOST_PLIES_LEFT;
+    if (int_field(spec, "n", &k->n) < 0 || int_field(spec, "nbits", &k->nbits) < 0
+        || int_field(spec, "unreachable", &k->unreachable) < 0 || int_field(spec, "prune", &k->prune) < 0
+        || int_field(spec, "top", &k->top) < 0 || int_field(spec, "avoid_best", &k->avoid_best) < 0
+        || int_field(spec, "stuck_top", &k->stuck_top) < 0 || int_field(spec, "knows_distance", &k->knows_distance) < 0
+        || int_field(spec, "default_score", &k->default_score) < 0 || int_field(spec, "ncells", &k->ncells) < 0)
+        return -1;
+    int nmarks = ints_field(spec, "counts", MAX_MARKS, counts), nallowed = ints_field(spec, "allowed", MAX_MARKS, allowed);
+    int nentries = ints_field(spec, "entry_scores", MAX_ENTRIES, scores);
+    int nclauses = ints_field(spec, "entry_clauses", MAX_ENTRIES, clauses);
+    int ngoals = ints_field(spec, "goals", MAX_ENTRIES, k->goal);
+    if (nmarks < 0 || nallowed < 0 || nentries < 0 || nclauses < 0 || ngoals < 0) return -1;
+    if (k->nbits > 32 || k->ncells > MAX_CELLS || nallowed != nmarks || nclauses != nentries) {
+        PyErr_SetString(PyExc_ValueError, "knowingkernel: a game the kernel does not serve");
+        return -1;
+    }
+    k->nmarks = nmarks;
+    for (int m = 0; m < nmarks; m++) {
+        k->counts[m] = (int32_t)counts[m];
+        k->allowed[m] = (uint32_t)allowed[m];
+        k->total += k->counts[m];
+    }
+    k->nentries = nentries;
+    for (int e = 0; e < nentries; e++) { k->entry_score[e] = (int32_t)scores[e]; k->entry_clause[e] = (int32_t)clauses[e]; }
+    Py_ssize_t n = k->n, ncells = k->ncells;
+    if (!(k->team = bytes_field(spec, "team", n)) || !(k->role_moves = bytes_field(spec, "role_moves", n))
+        || !(k->avoid = bytes_field(spec, "avoid", n)) || !(k->end_score = bytes_field(spec, "end_score", 2 * n))
+        || !(k->bumped = bytes_field(spec, "bumped", 4 * n)) || !(k->off = bytes_field(spec, "offsets", 4 * (n + 1)))
+        || !(k->doom_free = bytes_field(spec, "doom_free", 4 * n)) || !(k->top_free = bytes_field(spec, "top_free", 4 * n))
+        || !(k->fixed_score = bytes_field(spec, "fixed_score", 2 * n))
+        || !(k->entry_base = bytes_field(spec, "entry_base", nentries * n))
+        || !(k->entry_other = bytes_field(spec, "entry_other", 4 * nentries * n))
+        || !(k->adjacent = bytes_field(spec, "adjacent", 16 * ncells))
+        || !(k->cellbit = bytes_field(spec, "cellbit", 4 * ncells))
+        || !(k->role_cell = bytes_field(spec, "role_cell", 4 * n))
+        || !(k->succ = bytes_field(spec, "successors", 4 * (Py_ssize_t)k->off[n]))
+        || !(k->aim = bytes_field(spec, "aims", 4 * (Py_ssize_t)k->off[n])))
+        return -1;
+    for (int s = 0; s < n; s++)
+        if (k->off[s + 1] - k->off[s] > MAX_PLIES) {
+            PyErr_SetString(PyExc_ValueError, "knowingkernel: more than 16 plies");
+            return -1;
+        }
+    return 0;
+}
+
+static void game_free(Game *k) {
+    void *arrays[] = {k->team, k->role_moves, k->avoid, k->end_score, k->off, k->succ, k->aim, k->bumped,
+                      k->doom_free, k->top_free, k->fixed_score, k->entry_base, k->entry_other, k->adjacent,
+                      k->cellbit, k->role_cell};
+    for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) free(arrays[i]);
+    table_free(&k->scores);
+}
+
+static int game_extra(PyObject *know, Extra *x) {
+    return PyArg_ParseTuple(know, "III;knowingkernel: the knowledge is (free, found, used)", &x->free, &x->found,
+                            &x->used) ? 0 : -1;
+}
+
 /* KnowingSolver.stop_score: 1 and *score where the game stops. */
-static int stop_score(Kernel *k, int32_t s, Know know, int plies_left, long *score, int *failed) {
+static inline int game_stop(Game *k, int32_t s, Know know, int plies_left, long *score, int *failed) {
     if (k->end_score[s] != NO_END) { *score = k->end_score[s]; return 1; }
     if (plies_left == 0 || k->off[s] == k->off[s + 1]) { *score = timeout_score(k, s, know, failed); return 1; }
     return 0;
 }
 
-static inline int goal_met(const Kernel *k, const Race *r, int32_t s, long score) {
-    if (r->kind == RACE_UP) return score >= r->threshold;
-    if (r->kind == RACE_DOWN) return score < r->threshold;
-    return k->avoid[s];
+static inline int game_avoided(const Game *k, int32_t s) { return k->avoid[s]; }
+
+static inline int game_team(const Game *k, int32_t s) { return k->team[s]; }
+
+static inline void game_key(const Game *k, int32_t s, Know know, int plies_left, int exact, uint64_t *lo, uint64_t *hi) {
+    *lo = (uint64_t)know.free | (uint64_t)know.found << 32;
+    *hi = (uint64_t)s | (uint64_t)know.used << 32 | (uint64_t)(exact ? plies_left + 1 : 0) << 48;
 }
 
-/* KnowingSolver._bound: 0 or 1 where the game without knowledge decides the race, else -1. */
-static int bound(const Kernel *k, const Race *r, int32_t s, int plies_left, int within) {
+/* KnowingSolver.bound: 0 or 1 where the game without knowledge decides the race, else -1. */
+static inline int game_bound(const Game *k, const Race *r, int32_t s, Know know, int plies_left, int within) {
+    if (!k->prune) return -1;
     if (r->kind == RACE_AVOID) return k->doom_free[s] <= within ? 1 : -1;
     if (k->doom_free[s] <= within && k->avoid_best < r->threshold) return r->kind == RACE_DOWN;
     if (r->kind == RACE_UP && r->threshold == k->top && k->top_free[s] > within && within < plies_left
@@ -229,34 +243,36 @@ static int bound(const Kernel *k, const Race *r, int32_t s, int plies_left, int 
     return -1;
 }
 
-/* The plies of (s, know): KnowingGame._make_plies, each as up to 1 + MAX_MARKS answers. */
-typedef struct { int32_t count; int32_t succ[1 + MAX_MARKS]; Know know[1 + MAX_MARKS]; int32_t key; } Ply;
+/* The plies of (s, know): KnowingGame._make_plies, each as up to 1 + MAX_MARKS answers, ordered. */
+typedef struct { int32_t count; Outcome out[1 + MAX_MARKS]; int32_t key; } Ply;
+typedef struct { Ply plies[MAX_PLIES]; int n, i; } Cursor;
 
-static int make_plies(const Kernel *k, int32_t s, Know know, Ply *out) {
+static inline void game_plies(Game *k, const Race *r, int32_t s, Know know, int attacking, Cursor *c) {
+    Ply *out = c->plies;
     int32_t a = k->off[s], b = k->off[s + 1], n = 0;
     for (int32_t i = a; i < b; i++, n++) {
         Ply *p = &out[n];
-        p->count = 1; p->succ[0] = k->succ[i]; p->know[0] = know;
+        p->count = 1; p->out[0].s = k->succ[i]; p->out[0].x = know;
         if (!k->role_moves[s]) continue;
         int bit = k->aim[i];
         if (bit < 0 || (know.free >> bit & 1)) continue;
-        if (know.found >> bit & 1) { p->succ[0] = k->bumped[s]; continue; }
+        if (know.found >> bit & 1) { p->out[0].s = k->bumped[s]; continue; }
         if (used_sum(k, know.used) >= k->total) continue;
-        p->know[0].free = know.free | 1u << bit;
+        p->out[0].x.free = know.free | 1u << bit;
         for (int m = 0; m < k->nmarks; m++) {
             if (used_of(know.used, m) < k->counts[m] && (k->allowed[m] >> bit & 1)) {
-                p->succ[p->count] = k->bumped[s];
-                p->know[p->count] = canonical(k, know.free, know.found | 1u << bit, know.used + (1u << (4 * m)));
+                p->out[p->count].s = k->bumped[s];
+                p->out[p->count].x = canonical(k, know.free, know.found | 1u << bit, know.used + (1u << (4 * m)));
                 p->count++;
             }
         }
     }
-    /* KnowingSolver._ordered: nearest the role's top end (the role's side) or an avoided end
+    /* KnowingSolver.race_plies: nearest the role's top end (the role's side) or an avoided end
      * (the others') first, stably */
     const int32_t *rank = k->team[s] ? k->top_free : k->doom_free;
     for (int i = 0; i < n; i++) {
-        int32_t least = rank[out[i].succ[0]];
-        for (int j = 1; j < out[i].count; j++) if (rank[out[i].succ[j]] < least) least = rank[out[i].succ[j]];
+        int32_t least = rank[out[i].out[0].s];
+        for (int j = 1; j < out[i].count; j++) if (rank[out[i].out[j].s] < least) least = rank[out[i].out[j].s];
         out[i].key = least;
     }
     for (int i = 1; i < n; i++) {
@@ -265,152 +281,19 @@ static int make_plies(const Kernel *k, int32_t s, Know know, Ply *out) {
         while (j >= 0 && out[j].key > p.key) { out[j + 1] = out[j]; j--; }
         out[j + 1] = p;
     }
-    return n;
+    c->n = n; c->i = 0;
 }
 
-static int forces(Kernel *k, Race *r, int32_t s, Know know, int plies_left, int within);
-
-static int search(Kernel *k, Race *r, int32_t s, Know know, int plies_left, int within) {
-    if (searching_tick(&k->g) < 0) return 0;
-    if (k->prune) {
-        int decided = bound(k, r, s, plies_left, within);
-        if (decided >= 0) return decided;
-    }
-    int up = r->kind == RACE_UP;
-    int attacking = k->team[s] == up;
-    Ply plies[16];
-    int n = make_plies(k, s, know, plies);
-    for (int i = 0; i < n; i++) {
-        /* the others answer the role's move: the role's side needs every answer, the others one */
-        int done = up;
-        for (int j = 0; j < plies[i].count; j++) {
-            int got = forces(k, r, plies[i].succ[j], plies[i].know[j], plies_left - 1, within - 1);
-            if (k->g.aborted) return 0;
-            if (got != up) { done = !up; break; }
-        }
-        if (done == attacking) return attacking;
-    }
-    return !attacking;
+static inline int game_next(const Game *k, Cursor *c, const Outcome **out) {
+    if (c->i >= c->n) return 0;
+    const Ply *p = &c->plies[c->i++];
+    *out = p->out;
+    return p->count;
 }
 
-static int forces(Kernel *k, Race *r, int32_t s, Know know, int plies_left, int within) {
-    long score;
-    int failed = 0;
-    if (stop_score(k, s, know, plies_left, &score, &failed)) {
-        if (failed) { k->g.aborted = 2; return 0; }
-        return goal_met(k, r, s, score);
-    }
-    if (within == 0) return 0;
-    int exact = within == plies_left;
-    uint64_t lo = (uint64_t)know.free | (uint64_t)know.found << 32;
-    uint64_t hi = (uint64_t)s | (uint64_t)know.used << 32 | (uint64_t)(exact ? plies_left + 1 : 0) << 48;
-    size_t j = table_slot(&r->table, lo, hi, 0, NONE_WON, NULL);
-    if (j == SIZE_MAX) { k->g.aborted = 2; return 0; }
-    if (exact) {
-        if (r->table.a[j]) return r->table.a[j] - 1;
-    } else {
-        int lost_up_to = (int)r->table.a[j] - 1, won_from = r->table.b[j];
-        if (within <= lost_up_to) return 0;
-        if (within >= won_from) return 1;
-    }
-    int result = search(k, r, s, know, plies_left, within);
-    if (k->g.aborted) return 0;
-    j = table_slot(&r->table, lo, hi, 0, NONE_WON, NULL);        /* the table may have grown below */
-    if (j == SIZE_MAX) { k->g.aborted = 2; return 0; }
-    if (exact) r->table.a[j] = (uint8_t)(result + 1);
-    else if (result) { if (within < r->table.b[j]) r->table.b[j] = (uint8_t)within; }
-    else if (within + 1 > r->table.a[j]) r->table.a[j] = (uint8_t)(within + 1);
-    return result;
-}
+static inline const Table *game_table(const Game *k) { return &k->scores; }
 
-/* - Python interface ------------------------------------------------------------------------ */
-static void kernel_free(Kernel *k) {
-    if (!k) return;
-    void *arrays[] = {k->team, k->role_moves, k->avoid, k->end_score, k->off, k->succ, k->aim, k->bumped,
-                      k->doom_free, k->top_free, k->fixed_score, k->entry_base, k->entry_other, k->adjacent,
-                      k->cellbit, k->role_cell};
-    for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) free(arrays[i]);
-    for (int i = 0; i < k->nraces; i++) table_free(&k->races[i].table);
-    table_free(&k->scores);
-    free(k->races);
-    free(k);
-}
-
-static void capsule_free(PyObject *capsule) { kernel_free(PyCapsule_GetPointer(capsule, "knowingkernel")); }
-
-
-/* new(sizes, game, plies, bounds, timeout, distance) with
- *   sizes = (n, nbits, unreachable, prune, top, avoid_best, stuck_top)
- *   game = (team, role_moves, avoid, end_score, bumped, counts, allowed)
- *   plies = (offsets, successors, aims)
- *   bounds = (doom_free, top_free)
- *   timeout = (knows_distance, default_score, fixed_score, entry_scores, entry_clauses, entry_base, entry_other)
- *   distance = (ncells, adjacent, cellbit, goals, role_cell) */
-static PyObject *py_new(PyObject *self, PyObject *args) {
-    int n, nbits, unreachable, prune, top, avoid_best, stuck_top;
-    PyObject *team, *role_moves, *avoid, *end_score, *bumped, *counts, *allowed;
-    PyObject *offsets, *successors, *aims, *doom_free, *top_free;
-    int knows_distance, default_score;
-    PyObject *fixed, *entry_scores, *entry_clauses, *entry_base, *entry_other;
-    int ncells;
-    PyObject *adjacent, *cellbit, *goals, *role_cell;
-    if (!PyArg_ParseTuple(args, "(iiiiiii)(OOOOOOO)(OOO)(OO)(iiOOOOO)(iOOOO)", &n, &nbits, &unreachable, &prune, &top,
-                          &avoid_best, &stuck_top, &team, &role_moves, &avoid, &end_score, &bumped, &counts, &allowed,
-                          &offsets, &successors, &aims, &doom_free, &top_free, &knows_distance, &default_score,
-                          &fixed, &entry_scores, &entry_clauses, &entry_base, &entry_other, &ncells, &adjacent,
-                          &cellbit, &goals, &role_cell))
-        return NULL;
-    if (nbits > 32 || ncells > MAX_CELLS || !PyTuple_Check(counts) || !PyTuple_Check(allowed)
-        || PyTuple_GET_SIZE(counts) > MAX_MARKS || PyTuple_GET_SIZE(counts) != PyTuple_GET_SIZE(allowed)
-        || !PyTuple_Check(entry_scores) || !PyTuple_Check(entry_clauses) || !PyTuple_Check(goals)
-        || PyTuple_GET_SIZE(entry_scores) > MAX_ENTRIES || PyTuple_GET_SIZE(goals) > MAX_ENTRIES
-        || PyTuple_GET_SIZE(entry_clauses) != PyTuple_GET_SIZE(entry_scores)) {
-        PyErr_SetString(PyExc_ValueError, "knowingkernel: a game the kernel does not serve");
-        return NULL;
-    }
-    Kernel *k = calloc(1, sizeof(Kernel));
-    if (!k) return PyErr_NoMemory();
-    k->n = n; k->nbits = nbits; k->unreachable = unreachable; k->prune = prune; k->top = top;
-    k->avoid_best = avoid_best; k->stuck_top = stuck_top; k->knows_distance = knows_distance;
-    k->default_score = default_score; k->ncells = ncells;
-    k->nmarks = (int)PyTuple_GET_SIZE(counts);
-    for (int m = 0; m < k->nmarks; m++) {
-        k->counts[m] = (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(counts, m));
-        k->allowed[m] = (uint32_t)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(allowed, m));
-        k->total += k->counts[m];
-    }
-    k->nentries = (int)PyTuple_GET_SIZE(entry_scores);
-    for (int e = 0; e < k->nentries; e++) {
-        k->entry_score[e] = (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(entry_scores, e));
-        k->entry_clause[e] = (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(entry_clauses, e));
-    }
-    for (Py_ssize_t g = 0; g < PyTuple_GET_SIZE(goals); g++)
-        k->goal[g] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(goals, g));
-    if (PyErr_Occurred()) goto fail;
-    if (!(k->team = copy_bytes(team, n, "team")) || !(k->role_moves = copy_bytes(role_moves, n, "role_moves"))
-        || !(k->avoid = copy_bytes(avoid, n, "avoid")) || !(k->end_score = copy_bytes(end_score, 2 * n, "end_score"))
-        || !(k->bumped = copy_bytes(bumped, 4 * n, "bumped")) || !(k->off = copy_bytes(offsets, 4 * ((Py_ssize_t)n + 1), "offsets"))
-        || !(k->doom_free = copy_bytes(doom_free, 4 * n, "doom_free")) || !(k->top_free = copy_bytes(top_free, 4 * n, "top_free"))
-        || !(k->fixed_score = copy_bytes(fixed, 2 * n, "fixed_score"))
-        || !(k->entry_base = copy_bytes(entry_base, (Py_ssize_t)k->nentries * n, "entry_base"))
-        || !(k->entry_other = copy_bytes(entry_other, 4 * (Py_ssize_t)k->nentries * n, "entry_other"))
-        || !(k->adjacent = copy_bytes(adjacent, 16 * (Py_ssize_t)ncells, "adjacent"))
-        || !(k->cellbit = copy_bytes(cellbit, 4 * (Py_ssize_t)ncells, "cellbit"))
-        || !(k->role_cell = copy_bytes(role_cell, 4 * (Py_ssize_t)n, "role_cell")))
-        goto fail;
-    Py_ssize_t m = k->off[n];
-    if (!(k->succ = copy_bytes(successors, 4 * m, "successors")) || !(k->aim = copy_bytes(aims, 4 * m, "aims")))
-        goto fail;
-    for (int s = 0; s < n; s++)
-        if (k->off[s + 1] - k->off[s] > 16) { PyErr_SetString(PyExc_ValueError, "knowingkernel: more than 16 plies"); goto fail; }
-    PyObject *capsule = PyCapsule_New(k, "knowingkernel", capsule_free);
-    if (!capsule) goto fail;
-    return capsule;
-fail:
-    kernel_free(k);
-    return NULL;
-}
-
+/* - The bounds of the game without knowledge ------------------------------------------------ */
 /* retrograde(n, offsets, successors, bumped, attackers, target, ended) -> ranks (int32 bytes):
  * AbstractGame.retrograde on the plies with, where the role may bump, a bump beside its moves
  * (bumped[s] >= 0 and s has a move): the fewest plies in which the attackers (attackers[s]: the
@@ -475,78 +358,10 @@ done:
     return out;
 }
 
-static Kernel *kernel_of(PyObject *capsule) { return PyCapsule_GetPointer(capsule, "knowingkernel"); }
 
-static PyObject *py_race(PyObject *self, PyObject *args) {
-    PyObject *capsule; int kind; long threshold;
-    if (!PyArg_ParseTuple(args, "Oil", &capsule, &kind, &threshold)) return NULL;
-    Kernel *k = kernel_of(capsule);
-    if (!k) return NULL;
-    if (searching_idle(&k->g, "knowingkernel.race") < 0) return NULL;
-    Race *races = realloc(k->races, sizeof(Race) * (k->nraces + 1));
-    if (!races) return PyErr_NoMemory();
-    k->races = races;
-    memset(&races[k->nraces], 0, sizeof(Race));
-    races[k->nraces].kind = kind; races[k->nraces].threshold = threshold;
-    return PyLong_FromLong(k->nraces++);
-}
+#define RACE_MODULE "knowingkernel"
+#define RACE_DOC "The robust search's races in C."
+#define RACE_METHODS {"retrograde", py_retrograde, METH_VARARGS, "retrograde(n, offsets, successors, bumped, attackers, target, ended) -> ranks as int32 bytes."},
+#include "../threshold/racesearch.h"
 
-static PyObject *py_forces(PyObject *self, PyObject *args) {
-    PyObject *capsule, *check; int slot, state, plies_left, within; unsigned int free, found, used; long long every;
-    if (!PyArg_ParseTuple(args, "Oii(III)iiOL", &capsule, &slot, &state, &free, &found, &used, &plies_left, &within,
-                          &check, &every))
-        return NULL;
-    Kernel *k = kernel_of(capsule);
-    if (!k) return NULL;
-    if (slot < 0 || slot >= k->nraces || state < 0 || state >= k->n || within < 0 || within > plies_left
-        || plies_left > 250) {
-        PyErr_SetString(PyExc_ValueError, "knowingkernel.forces: race, state or plies out of range");
-        return NULL;
-    }
-    if (searching_begin(&k->g, check, every, "knowingkernel.forces") < 0) return NULL;
-    Know know = {free, found, used};
-    int result = forces(k, &k->races[slot], state, know, plies_left, within);
-    return searching_end(&k->g, result);
-}
-
-static PyObject *py_stats(PyObject *self, PyObject *args) {
-    PyObject *capsule;
-    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
-    Kernel *k = kernel_of(capsule);
-    if (!k) return NULL;
-    long long entries = k->scores.count, bytes = table_bytes(&k->scores), doubling = 0;
-    long long every = k->g.check_every > 0 ? k->g.check_every : 1;
-    for (int i = -1; i < k->nraces; i++) {
-        const Table *t = i < 0 ? &k->scores : &k->races[i].table;
-        if (i >= 0) { entries += t->count; bytes += table_bytes(t); }
-        if ((t->count + every) * 10 > t->cap * 7)      /* may grow before the next check: twice the size */
-            doubling += 2 * table_bytes(t);
-    }
-    return Py_BuildValue("LLLL", k->g.nodes, entries, bytes, doubling);
-}
-
-static PyObject *py_clear(PyObject *self, PyObject *args) {
-    PyObject *capsule;
-    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
-    Kernel *k = kernel_of(capsule);
-    if (!k) return NULL;
-    if (searching_idle(&k->g, "knowingkernel.clear") < 0) return NULL;
-    for (int i = 0; i < k->nraces; i++) table_free(&k->races[i].table);
-    free(k->races);
-    k->races = NULL; k->nraces = 0;
-    Py_RETURN_NONE;
-}
-
-static PyMethodDef methods[] = {
-    {"new", py_new, METH_VARARGS, "A kernel from the arrays of a KnowingSolver (a capsule)."},
-    {"race", py_race, METH_VARARGS, "race(kernel, kind, threshold) -> slot: a new race with an empty table."},
-    {"forces", py_forces, METH_VARARGS, "forces(kernel, slot, state, (free, found, used), plies_left, within, check, check_every) -> bool."},
-    {"clear", py_clear, METH_VARARGS, "clear(kernel): drop every race and its table (the step limit's scores stay)."},
-    {"stats", py_stats, METH_VARARGS, "stats(kernel) -> (positions searched, table entries, table bytes, bytes the tables may grow by before the next check)."},
-    {"retrograde", py_retrograde, METH_VARARGS, "retrograde(n, offsets, successors, bumped, attackers, target, ended) -> ranks as int32 bytes."},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "knowingkernel", "The robust search's races in C.", -1, methods};
-
-PyMODINIT_FUNC PyInit_knowingkernel(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit_knowingkernel(void) { return PyModule_Create(&race_module); }

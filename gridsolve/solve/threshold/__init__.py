@@ -4,7 +4,10 @@ transposition table per race, bounds that decide a position unexpanded, iterativ
 the limits checked as it runs (``racesearch``).  The bounded races (games with items,
 :mod:`gridsolve.solve.bounded`) and the robust search (``--hidden``, :mod:`gridsolve.solve.hidden`)
 fill in its hooks: a position's plies in the order tried, its stop score, the race's key and the
-bounds.
+bounds.  Their C kernels are the same search in C, written once here: ``racekernel.h`` (the
+tables, the races, the fields of the one object a kernel is made from, read by name, and the
+search without the GIL) and ``racesearch.h`` (the search and the module's functions), which
+``bounded/raceskernel.c`` and ``hidden/knowingkernel.c`` include around their game's hooks.
 
 May import: ``gridsolve.solve.common`` and the stages below it.
 """
