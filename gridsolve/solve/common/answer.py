@@ -1,7 +1,7 @@
 """The answer types every solver shares, and the one interface every solver fills in.
 
-:class:`Answer` (with its :class:`MoveValue` per move and its principal line of :class:`Ply`) is what ``gridsolve solve`` reports and
-its ``--json`` object (docs/answers.md).  :class:`Question` is what a solver is asked: the
+:class:`Answer` (with its :class:`MoveValue` per move and its principal line of :class:`Ply`)
+is what ``gridsolve solve`` reports and its ``--json`` object (docs/answers.md).  :class:`Question` is what a solver is asked: the
 board, the query and the caller's limits and options.  :class:`Solver` is the interface: the
 race solver (:mod:`gridsolve.solve.race.racesolver`), the compiled programs run by the driver
 (:mod:`gridsolve.solve.program.compiledsolver`), the bounded solver (:mod:`gridsolve.solve.bounded.search`) and the
