@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-import run  # noqa: E402  (bench/run.py: the launcher and the gridsolve command)
+import launch as run  # noqa: E402  (bench/launch.py: the launcher and the gridsolve command)
 
 CASES = [   # (label, board, "before": whole-process seconds, peak MB, ratio to the baseline; None: not measured)
     ("seed: mummymaze2p-2007", "boards/mummymaze2p-2007.yaml", (0.345, 65, 3.9)),

@@ -16,15 +16,11 @@ import dataclasses
 import datetime
 import json
 import os
-import platform
 import random
 import re
-import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import deque
 from pathlib import Path
@@ -36,6 +32,7 @@ import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times
 import engine as engine_bench  # noqa: E402  (bench/engine.py: the race solver per board size)
 import explainbench  # noqa: E402  (bench/explainbench.py: gridsolve explain, critical walls)
 import hidden as hidden_bench  # noqa: E402  (bench/hidden.py: the game with secret obstacles)
+from launch import LAUNCHER, git_rev, gridsolve_cli, log, machine_info, med, run_child  # noqa: E402,F401  (bench/launch.py)
 GENERATED = BENCH / "boards"
 SEED_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml"]
 ROLES = ["explorer", "mummy"]
@@ -395,72 +392,6 @@ def _reference_fields(result, kind: str) -> dict:
 # =========================================================================================
 # Running a child and measuring it
 
-# The measured program is started by a tiny Python launcher rather than by this (big) process:
-# on Linux a child's ru_maxrss includes the RSS of the process image it exec'ed from, so a
-# child forked from the runner would report at least the runner's own RSS.  The launcher
-# (about 10 MB) forks, sets the memory limit, execs the program, waits for it with wait4 (its
-# exact rusage), times it, and writes the figures as JSON.  SIGTERM (the time limit) reaches
-# the program but not the launcher, so a killed run still reports its time and memory.
-LAUNCHER = r"""
-import json, os, resource, signal, sys, time
-limit, report, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-signal.signal(signal.SIGTERM, signal.SIG_IGN)
-started = time.perf_counter()
-pid = os.fork()
-if pid == 0:
-    try:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        if limit:
-            resource.setrlimit(resource.RLIMIT_AS, (limit << 20, limit << 20))
-        os.execv(argv[0], argv)
-    finally:
-        os._exit(127)
-_, status, ru = os.wait4(pid, 0)
-wall = time.perf_counter() - started
-with open(report, "w") as f:
-    json.dump({"wall_s": wall, "cpu_s": ru.ru_utime + ru.ru_stime, "maxrss_mb": ru.ru_maxrss / 1024.0,
-               "rc": os.waitstatus_to_exitcode(status)}, f)
-"""
-
-
-def run_child(argv: list[str], timeout: float, mem_limit_mb: int | None = None) -> dict:
-    """Run ``argv`` (through LAUNCHER); wall time, CPU time and peak RSS of exactly that process,
-    exit code, stdout/stderr."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.NamedTemporaryFile(suffix=".json") as report:
-        proc = subprocess.Popen([sys.executable, "-S", "-c", LAUNCHER, str(mem_limit_mb or 0), report.name, *argv],
-                                stdout=out, stderr=err, cwd=ROOT, start_new_session=True)
-        killed = []
-
-        def kill():
-            killed.append(True)
-            try:
-                os.killpg(proc.pid, 15)      # the launcher ignores it; the measured program dies
-            except ProcessLookupError:
-                pass
-        timer = threading.Timer(timeout, kill)
-        timer.start()
-        proc.wait()
-        timer.cancel()
-        out.seek(0)
-        err.seek(0)
-        try:
-            res = json.loads(Path(report.name).read_text())
-        except (OSError, ValueError):
-            res = {"wall_s": float("nan"), "cpu_s": float("nan"), "maxrss_mb": float("nan"), "rc": proc.returncode}
-        res.update({"timed_out": bool(killed), "stdout": out.read().decode(errors="replace"),
-                    "stderr": err.read().decode(errors="replace")[-2000:]})
-        return res
-
-
-def gridsolve_cli() -> list[str]:
-    exe = Path(sys.executable).with_name("gridsolve")
-    if exe.exists():
-        return [str(exe)]
-    found = shutil.which("gridsolve")
-    return [found] if found else [sys.executable, "-m", "gridsolve"]
-
-
 def run_worker(spec: dict, timeout: float, mem_limit_mb: int | None) -> dict:
     res = run_child([sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
                     timeout, mem_limit_mb)
@@ -490,11 +421,6 @@ def failure(res: dict) -> str:
     return f"failed (exit {res['rc']}) after {res['wall_s']:.1f} s, peak {res['maxrss_mb']:.0f} MB: {tail[0][:160]}"
 
 
-def med(values):
-    values = [v for v in values if v is not None]
-    return statistics.median(values) if values else None
-
-
 # =========================================================================================
 # Cases
 
@@ -509,10 +435,6 @@ class Case:
     def spec(self, kind):
         return {"kind": kind, "board": self.board, "role": self.role, "query": self.query,
                 "horizon": self.horizon}
-
-
-def log(msg: str):
-    print(msg, file=sys.stderr, flush=True)
 
 
 def measure(case: Case, args, do_inproc: bool, baseline_cache: dict | None, reference_cache: dict | None):
@@ -956,32 +878,6 @@ def grounding_scaling(random_cases: list[Case]) -> list[str]:
 
 # =========================================================================================
 
-def machine_info() -> str:
-    try:
-        nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        nproc = str(os.cpu_count())
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = ""
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal"):
-                mem = f"{int(line.split()[1]) / 1048576:.0f} GB RAM"
-    except OSError:
-        pass
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    import clingo
-    return (f"{platform.platform()}; nproc {nproc}; {cpu}; {mem}; Python {platform.python_version()}; "
-            f"clingo {clingo.__version__}; load average at start {load}")
-
-
 def tree_fingerprint() -> str:
     """Hash of the code a run measures (gridsolve/, encodings/, rules/, tests/reference.py): the tree
     is shared with other engineers, so the runner checks that it did not change during the run."""
@@ -994,14 +890,6 @@ def tree_fingerprint() -> str:
             h.update(str(path.relative_to(ROOT)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:12]
-
-
-def git_rev() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=ROOT).stdout.strip() or "?"
-    except OSError:
-        return "?"
 
 
 def main(argv=None):

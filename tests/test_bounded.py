@@ -269,13 +269,13 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
     """When the earlier questions' tables fill the memory limit, the question is asked again
     without them (its answer is the one solving it alone gives), and refused only then."""
     from gridsolve.errors import MemoryLimitError
-    from gridsolve.solve.dispatch import asker as asker_module
+    from gridsolve.solve.bounded import search
     from gridsolve.solve.dispatch.asker import Asker
     board = board_from_text(tmp_path, "pacman-like-0", pacman_like_board(0))
     asker = Asker(board)
     first, second = _asked_in_a_row(board, 0, 2)
     asker.ask(first)
-    real = asker_module.solve
+    real = search.solve_bounded
     calls = []
 
     def full(*args, **kwargs):
@@ -283,10 +283,10 @@ def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monk
         if len(calls) == 1:
             raise MemoryLimitError("the positions do not fit", "ask with a smaller horizon")
         return real(*args, **kwargs)
-    monkeypatch.setattr(asker_module, "solve", full)
+    monkeypatch.setattr(search, "solve_bounded", full)
     assert _same(asker.ask(second), solve_bounded(board, second)) == {}
     assert calls == [True, True]
-    monkeypatch.setattr(asker_module, "solve", lambda *a, **k: (_ for _ in ()).throw(MemoryLimitError("x", "y")))
+    monkeypatch.setattr(search, "solve_bounded", lambda *a, **k: (_ for _ in ()).throw(MemoryLimitError("x", "y")))
     asker.memo.forget()
     with pytest.raises(MemoryLimitError):
         asker.ask(second)

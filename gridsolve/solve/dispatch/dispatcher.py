@@ -42,8 +42,10 @@ class Dispatcher:
         return self.pick(question).answer(question)
 
 
-EXACT = Dispatcher("the full-information solvers", [RaceSolver(), CompiledSolver()])
-EVERY = Dispatcher("every solver", [HiddenSolver(exact=EXACT), BoundedSolver(), *EXACT.solvers])
+RACE, COMPILED = RaceSolver(), CompiledSolver()
+EXACT = Dispatcher("the full-information solvers", [RACE, COMPILED])
+HIDDEN, BOUNDED = HiddenSolver(exact=EXACT), BoundedSolver()
+EVERY = Dispatcher("every solver", [HIDDEN, BOUNDED, RACE, COMPILED])
 
 
 def solve(board: Board, query: Query, limits: Limits | None = None, bounded: bool = True,

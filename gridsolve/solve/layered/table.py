@@ -470,7 +470,7 @@ class LayeredTable:
 
 class LayeredTables:
     """The layered tables of one board, a table per role, for a session of questions (an
-    :class:`~gridsolve.solve.race.racesolver.Asker`): a role's table is ground from the positions asked
+    :class:`~gridsolve.solve.dispatch.asker.Asker`): a role's table is ground from the positions asked
     about so far, again (with one more root) for a position it does not reach.  A role whose
     table does not fit the memory limit is remembered: its questions are answered alone
     (:meth:`answer` returns None)."""
@@ -483,9 +483,15 @@ class LayeredTables:
         self.groundings = 0
 
     def answer(self, query: Query, limits: Limits | None = None):
-        """The answer to ``query`` from its role's table, or None when the table does not fit
-        (or, for a question with a time limit, when grounding it would take longer: a later
-        question without one grounds it)."""
+        """The answer to ``query`` from its role's table, or None when there is no such table
+        (see :meth:`table_for`)."""
+        table = self.table_for(query, limits)
+        return None if table is None else table.answer(query)
+
+    def table_for(self, query: Query, limits: Limits | None = None) -> LayeredTable | None:
+        """The table that answers ``query``, ground (again) when its role has none that reaches
+        the position; None when it does not fit (or, for a question with a time limit, when
+        grounding it would take longer: a later question without one grounds it)."""
         role = query.role
         if role in self.refused:
             return None
@@ -503,7 +509,7 @@ class LayeredTables:
                 return None
             self.tables[role] = table
             self.groundings += 1
-        return table.answer(query)
+        return table
 
     def _seconds(self, roots: list[Position]) -> float:
         """About how long grounding a table from ``roots`` takes at most (from the positions

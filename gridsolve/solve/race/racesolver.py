@@ -11,7 +11,7 @@ of the positions its answer looks at (ground once per position).  The answers ar
 single-shot program that ``gridsolve compile`` prints (tests/test_retro.py, tests/test_engine.py).
 
 :class:`RaceSolver` is the race solver as a :class:`~gridsolve.solve.common.answer.Solver`: one engine
-per question; :class:`gridsolve.solve.dispatch.asker.Asker` keeps one for many.
+per question; the Asker's :class:`gridsolve.solve.dispatch.caching.CachingRaceSolver` keeps one for many.
 """
 from __future__ import annotations
 
