@@ -15,7 +15,8 @@ import reference
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, make_query
 from gridsolve.solve.graph.abstractgame import abstract_game
-from gridsolve.solve.bounded.search import BoundedSearch, applies, solve_bounded
+from gridsolve.solve.bounded.search import BoundedSearch, solve_bounded
+from gridsolve.solve.common.boundedplan import applies
 from gridsolve.solve.program.driver import format_move
 from gridsolve.solve.common.limits import Limits
 from gridsolve.solve.dispatch.dispatcher import solve

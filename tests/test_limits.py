@@ -22,7 +22,7 @@ from gridsolve.language.position import Query, initial_position, make_query
 from gridsolve.solve.common import limits as limits_module
 from gridsolve.solve.race.racesolver import Engine
 from gridsolve.solve.common.limits import ENV, LimitGuard, Limits, estimate_positions, parse_memory
-from gridsolve.solve.program.driver import race_ranks
+from gridsolve.solve.race.ranks import race_ranks
 from gridsolve.solve.dispatch.dispatcher import solve
 
 from conftest import CORRIDOR, ROOT

@@ -15,7 +15,8 @@ from gridsolve.language.position import Query
 from gridsolve.solve.common.limits import LimitGuard, Limits
 from gridsolve.compile.compiler import graph_program
 from gridsolve.solve.graph.racegraph import NamedMoves, RaceGraph
-from gridsolve.solve.program.driver import clingo_race_ranks, ground_ranks, race_ranks
+from gridsolve.solve.program.driver import ground_ranks
+from gridsolve.solve.race.ranks import clingo_race_ranks, race_ranks
 
 from randomboards import random_board, random_mechanism_board
 from test_differential import _load, mechanism_queries, plain_queries

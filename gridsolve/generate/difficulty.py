@@ -16,7 +16,7 @@ from ..solve.program.explore import examine
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.common.answer import Answer
-from ..solve.program.driver import race_ranks
+from ..solve.race.ranks import race_ranks
 from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
 from ..verify.verify import winning_first_moves

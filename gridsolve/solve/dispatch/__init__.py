@@ -4,6 +4,6 @@ asks one of every solver (``dispatcher``); :class:`~gridsolve.solve.dispatch.ask
 questions about one board (``asker``), is one of the same solvers wrapped to keep their work
 between questions (``caching``).
 
-May import: ``gridsolve.solve.race``, ``gridsolve.solve.layered``, ``gridsolve.solve.hidden``
-and the stages below them.
+May import: ``gridsolve.solve.race``, ``gridsolve.solve.bounded``, ``gridsolve.solve.layered``,
+``gridsolve.solve.hidden`` and the stages below them.
 """

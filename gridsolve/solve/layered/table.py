@@ -43,7 +43,7 @@ from ...language.model import Board
 from ...language.position import Position, Query
 from ...resources import encoding
 from ..common.answer import SolveStats
-from ..bounded.search import applies
+from ..common.boundedplan import applies
 from ..program.driver import Model, read_answer
 from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
 from ..graph.rawmodel import NUMBER_TAG, model_arguments

@@ -2,5 +2,5 @@
 into an answer (``driver``), the compiled programs as a solver (``compiledsolver``) and single
 positions' moves, successors and ends (``explore``).
 
-May import: ``gridsolve.solve.graph`` and the stages below it.
+May import: ``gridsolve.solve.common`` and the stages below it.
 """
