@@ -219,7 +219,7 @@ def test_a_kernel_searches_for_one_thread_at_a_time():
     worker.start()
     assert inside.wait(10)
     with pytest.raises(RuntimeError, match="searching"):
-        kernel.forces(True, threshold, fast.canon[root], items, 20, 20)
+        kernel.forces(fast.race(True, threshold), fast.canon[root], items, 20, 20)
     release.set()
     worker.join(20)
     fast.check_limits = lambda growth: None
@@ -233,6 +233,7 @@ def test_a_search_moves_to_c_when_it_has_cost_what_c_costs_to_build(tmp_path, mo
     there and is asked again in C). A small search stays in Python, a large one ends in C, with
     the answers of Python alone."""
     from gridsolve.solve.bounded import search as bounded
+    from gridsolve.solve.threshold.racesearch import NODE_CHECK
     monkeypatch.setattr(bounded, "NATIVE_AFTER", 0.05)      # Pacman from the start: about 1,200 positions
     stopped = []
 
@@ -248,9 +249,9 @@ def test_a_search_moves_to_c_when_it_has_cost_what_c_costs_to_build(tmp_path, mo
     with monkeypatch.context() as m:
         m.setenv("GRIDSOLVE_NATIVE", "0")
         alone = solve_bounded(board, query)
-    assert alone.stats.search_in == "Python" and alone.stats.searched < bounded.NODE_CHECK
-    for check_every, midway in ((bounded.NODE_CHECK, False), (100, True)):
-        monkeypatch.setattr(bounded, "NODE_CHECK", check_every)
+    assert alone.stats.search_in == "Python" and alone.stats.searched < NODE_CHECK
+    for check_every, midway in ((NODE_CHECK, False), (100, True)):
+        monkeypatch.setattr(bounded.BoundedSearch, "node_check", check_every)
         stopped.clear()
         mixed = solve_bounded(board, query)
         assert _same(mixed, alone) == {}, check_every

@@ -3,5 +3,6 @@
 questions (``memo``), and the races in C (``raceskernel.c``, driven by ``kernel``, built and
 loaded by ``native``).
 
-May import: ``gridsolve.solve.program``, ``gridsolve.solve.graph`` and the stages below them.
+May import: ``gridsolve.solve.program``, ``gridsolve.solve.graph``,
+``gridsolve.solve.threshold`` and the stages below them.
 """

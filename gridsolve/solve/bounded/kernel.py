@@ -93,6 +93,6 @@ class RacesKernel(native.KernelRaces):
             self.slots[key] = self.module.race(self.capsule, up, threshold)
         return self.slots[key]
 
-    def forces(self, up: bool, threshold: int, state: int, items: int, plies_left: int, within: int) -> bool:
-        """BoundedSearch.forces for the race (up, threshold), at a representative ``state``."""
-        return self.call(self.slot(up, threshold), state, items, plies_left, within)
+    def forces(self, race: tuple, state: int, items: int, plies_left: int, within: int) -> bool:
+        """BoundedSearch.forces for ``race`` (its ``(kind, threshold)``), at a representative ``state``."""
+        return self.call(self.slot(race[0] == "up", race[1]), state, items, plies_left, within)

@@ -8,8 +8,9 @@ The value is the largest v the team forces, its plies the fewest d; win, survive
 values and the principal line follow as in the layered solver (``encodings/layered.lp``), whose
 answers these are, field for field.
 
-Each race is an AND-OR search with a transposition table, pruned by two bounds that come from
-the abstraction and are exact:
+Each race is an AND-OR search with a transposition table (the threshold race search of
+:mod:`gridsolve.solve.threshold.racesearch`, which the robust search shares; this module fills
+in its hooks), pruned by two bounds that come from the abstraction and are exact:
 
 * the others can force an end the role must avoid within ``doom`` plies, so the game stops by
   then whatever the items; in ``min(doom, d)`` plies the collector moves at most g times, so at
@@ -26,25 +27,25 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
-from dataclasses import dataclass
+from dataclasses import replace
 
 from ...compile.planning import Mode
 from ...errors import QueryError
 from ...language.distance import open_steps, step_distances
 from ...language.model import Board
-from ...language.position import Query
+from ...language.position import Position, Query
 from ...compile.state import layout_for
 from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
 from .kernel import RacesKernel, kernel_serves
 from ..common.boundedplan import applies
-from ..common.answer import Answer, MoveValue, Question, SolveStats
+from ..common.answer import Answer, MoveValue, Ply, Question, SolveStats
 from ..program.driver import format_move
 from ..common.limits import LimitGuard, Limits, estimate_positions
+from ..threshold.racesearch import DOWN, UP, Race, ThresholdSearch
 from .quotient import bisimulation, representatives
 from ...language.kinds import QueryKind
 
-NODE_CHECK = 20_000        # positions searched between two checks of the limits
 NATIVE_AFTER = 4           # a search moves to C after this many positions searched in Python per class of
 # abstract positions: building the C arrays costs about that (Pacman: 11-21 us a class, a position
 # searched in Python 3.3 us); ski rental: a small search never pays for them, a large one at most
@@ -76,6 +77,11 @@ class _Items:
             for cell in left[name]:
                 out |= self.bit[k][cell]
         return out
+
+    def left(self, items: int) -> tuple[tuple[str, frozenset], ...]:
+        """The items left as a position holds them: per collectible, the cells with an item."""
+        return tuple((name, frozenset(c for c, bit in bits.items() if items & bit))
+                     for name, bits in zip(self.names, self.bit))
 
     def taken(self, items: int) -> tuple[int, ...]:
         if len(self.total) == 1:
@@ -127,29 +133,27 @@ class _ToNative(Exception):
     """A search in Python has passed what building its races in C costs (BoundedSearch.forces)."""
 
 
-@dataclass
-class _Race:
-    """One threshold race: the team (``up``: score >= threshold) or the others (score < threshold)."""
+class BoundedSearch(ThresholdSearch):
+    """Threshold races for one role over an abstract game (the hooks of
+    :class:`~gridsolve.solve.threshold.racesearch.ThresholdSearch`); see the module docstring."""
 
-    up: bool
-    threshold: int
-    memo: dict
-
-
-class BoundedSearch:
-    """Threshold races for one role over an abstract game; see the module docstring."""
+    entry_bytes = ENTRY_BYTES
+    label = "bounded search"
 
     def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
                  prune: bool = True, guard: LimitGuard | None = None, native: bool = True):
         rules = board.rules
-        self.board, self.game, self.role, self.prune = board, game, role, prune
-        self.limits = limits or Limits()
+        limits = limits or Limits()
+        guard = guard or LimitGuard(limits, f"the positions of {board.name}",
+                                    lambda needed: "Ask with a smaller horizon (--horizon N).")
+        avoid = avoid_ends(board, role)
+        super().__init__(game, {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}, avoid,
+                         rules.max_plies, limits, guard, prune)
+        self.board, self.role = board, role
         self.items = _Items(board)
         self.scores = _Scores(board, role, self.items)
         self.thresholds = rules.scores_of(role)
-        self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
         other_turns = set(range(len(rules.turns))) - self.team_turns
-        avoid = avoid_ends(board, role)
         self.doom = game.retrograde(other_turns, lambda state: game.outcome[state] in avoid)
         self.team_stops = game.retrograde(self.team_turns, game.stops)
         self.others_stop = game.retrograde(other_turns, game.stops)
@@ -162,24 +166,15 @@ class BoundedSearch:
         self.chasers = [p for p, r in enumerate(rules.roles) if r not in rules.team_of(role)]
         self._steps = open_steps(board)
         self._distances: dict = {}
-        # a table entry is one int each way: key (class, items, all plies asked) -> (the most
-        # plies known not to force + 1, the fewest known to force; all ones: none), half the
-        # memory of tuples
+        # a table key is one int: (class, items, all plies asked), half the memory of tuples
         self._item_bits = sum(self.items.total)
-        self._within_bits = (rules.max_plies + 1).bit_length()
-        self._within_mask = (1 << self._within_bits) - 1
         self._single = len(self.items.names) == 1
         self._spans: dict = {}
         self._attack: dict = {}
-        self.races: dict = {}
         self._plies: dict = {}
         self._merged: dict = {}
         self._order: dict = {}
         self._gains: dict = {}
-        self.nodes = 0
-        self._reported = 0.0
-        self.guard = guard or LimitGuard(self.limits, f"the positions of {board.name}",
-                                       lambda needed: "Ask with a smaller horizon (--horizon N).")
         # the races in C: None until built (after NATIVE_AFTER positions a class in Python), False: never
         self._kernel = None if native and kernel_serves(self) else False
         self._switch_at = NATIVE_AFTER * len(set(self.canon)) if self._kernel is None else None
@@ -196,24 +191,11 @@ class BoundedSearch:
         """Build the races in C; the Python tables are dropped (C's start empty)."""
         self._kernel = RacesKernel(self)
         self._switch_at = None
-        for race in self.races.values():
-            race.memo.clear()
+        for table in self.races.values():
+            table.clear()
 
-    def remembered(self) -> int:
-        """The entries of every race's transposition table."""
-        kernel = self._kernel or None
-        return sum(len(r.memo) for r in self.races.values()) + (kernel.stats()[1] if kernel else 0)
-
-    def table_bytes(self) -> int:
-        """About the memory the transposition tables hold."""
-        kernel = self._kernel or None
-        return sum(len(r.memo) for r in self.races.values()) * ENTRY_BYTES + (kernel.stats()[2] if kernel else 0)
-
-    def forget(self) -> None:
-        """Drop every race's transposition table; the abstract game's ranks and classes stay."""
-        self.races = {}
-        if self._kernel:
-            self._kernel.clear()
+    def native(self):
+        return self._kernel or None
 
     def _labels(self, avoid: set[str]) -> list[tuple]:
         """What a race reads of each abstract position besides its successors (the classes of
@@ -302,14 +284,9 @@ class BoundedSearch:
         """[(move, successor, items after)] of abstract position ``state`` with ``items`` plies_left."""
         return [(move, successor, items & keep_mask) for move, successor, keep_mask in self.plies_from(state)]
 
-    def stop_score(self, state: int, items: int, plies_left: int) -> int | None:
-        """The role's score if the game stops at ``state`` with ``plies_left`` plies plies_left, else None."""
-        game = self.game
-        if game.outcome[state] is not None:
-            return self.scores.value(self.scores.at_end[game.outcome[state]], self.items.taken(items))
-        if plies_left == 0 or not game.succ[state]:
-            return self.timeout_score(state, items)
-        return None
+    def end_score(self, state: int, items: int) -> int:
+        """The role's score at ``state``, where an end holds."""
+        return self.scores.value(self.scores.at_end[self.game.outcome[state]], self.items.taken(items))
 
     def timeout_score(self, state: int, items: int) -> int:
         """The role's score if the plies run out at ``state``: the first timeout entry that holds."""
@@ -342,87 +319,47 @@ class BoundedSearch:
                 for turns in self.collector_turns)
         return found
 
-    # --- races ------------------------------------------------------------------------------------
-    def race(self, up: bool, threshold: int) -> _Race:
-        key = (up, threshold)
-        if key not in self.races:
-            self.races[key] = _Race(up, threshold, {})
-        return self.races[key]
+    # --- races: the hooks of the threshold search ------------------------------------------------
+    def race(self, up: bool, threshold: int) -> Race:
+        """The race of the team (``up``: a stop scoring at least ``threshold``) or of the others (below it)."""
+        race = Race(UP if up else DOWN, threshold)
+        self.races.setdefault(race, {})
+        return race
 
-    def _goal(self, race: _Race, score: int) -> bool:
-        return score >= race.threshold if race.up else score < race.threshold
-
-    def forces(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
+    def forces(self, race: Race, state: int, items: int, plies_left: int, within: int) -> bool:
         """Whether the race's attackers force a stop meeting its goal within ``within`` plies
         (``within <= plies_left``) from abstract position ``state`` with ``items`` left and
         ``plies_left`` plies left: in C once the search has searched enough in Python to pay for
         it (a search under way in Python stops there and is asked again in C)."""
+        state = self.canon[state]
         if self._switch_at is not None:
             if self.nodes < self._switch_at:
                 try:
-                    return self._forces(race, state, items, plies_left, within)
+                    return self.search_forces(race, state, items, plies_left, within)
                 except _ToNative:
                     pass
             self._start_native()
-        if self._kernel:
-            return self._kernel.forces(race.up, race.threshold, self.canon[state], items, plies_left, within)
-        return self._forces(race, state, items, plies_left, within)
+        return super().forces(race, state, items, plies_left, within)
 
-    def _forces(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
-        """:meth:`forces` in Python."""
-        game = self.game
-        if plies_left == 0 or game.outcome[state] is not None or not game.succ[state]:
-            return self._goal(race, self.stop_score(state, items, plies_left))
-        if within == 0:
-            return False
-        state = self.canon[state]
-        key = ((state << self._item_bits | items) << 1) | (within == plies_left)
-        known = race.memo.get(key)
-        bits = self._within_bits
-        if known is not None:
-            lost_up_to, won_from = (known >> bits) - 1, known & self._within_mask
-            if within <= lost_up_to:
-                return False
-            if within >= won_from:
-                return True
-        else:
-            lost_up_to, won_from = -1, self._within_mask
-        result = self._search(race, state, items, plies_left, within)
-        known = race.memo.get(key)           # the search may have learnt of this key (the game has cycles)
-        if known is not None:
-            lost_up_to, won_from = (known >> bits) - 1, known & self._within_mask
-        if result:
-            won_from = min(won_from, within)
-        else:
-            lost_up_to = max(lost_up_to, within)
-        race.memo[key] = (lost_up_to + 1) << bits | won_from
-        return result
+    def checkpoint(self) -> None:
+        super().checkpoint()
+        if self._switch_at is not None and self.nodes >= self._switch_at:
+            raise _ToNative       # the tables hold finished searches only: asked again in C
 
-    def _search(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool:
-        self.nodes += 1
-        if self.nodes % NODE_CHECK == 0:
-            self.check_limits(NODE_CHECK * ENTRY_BYTES)
-            if self._switch_at is not None and self.nodes >= self._switch_at:
-                raise _ToNative       # the tables hold finished searches only: asked again in C
-        game = self.game
-        if self.prune:
-            decided = self._bound(race, state, items, plies_left, within)
-            if decided is not None:
-                return decided
-        attacking = (game.turn[state] in self.team_turns) == race.up
+    def table_key(self, state: int, items: int, plies_left: int, exact: bool) -> int:
+        return ((state << self._item_bits | items) << 1) | exact
+
+    def race_plies(self, race: Race, state: int, items: int, attacking: bool):
         if not race.up:
             plies = self.merged(state)
         elif attacking:
             plies = self.attack_order(state, items)
         else:
             plies = self.search_order(state, False)
-        later = within - 1
         for _, successor, keep_mask in plies:
-            if self._forces(race, successor, items & keep_mask, plies_left - 1, later) == attacking:
-                return attacking
-        return not attacking
+            yield ((successor, items & keep_mask),)
 
-    def _bound(self, race: _Race, state: int, items: int, plies_left: int, within: int) -> bool | None:
+    def bound(self, race: Race, state: int, items: int, plies_left: int, within: int) -> bool | None:
         """The race's answer where the abstraction decides it, else None.  Short of the step
         limit (``within < plies_left``) only an end or a side without a move stops the game in
         time, so attackers who cannot force any stop within ``within`` plies lose the race."""
@@ -457,16 +394,6 @@ class BoundedSearch:
             found = self._spans[key] = self.scores.span(taken, self._gains_of(turn, plies))
         return found
 
-    def check_limits(self, growth: int) -> None:
-        """Report progress; stop at the time or memory limit, counting ``growth`` more bytes
-        (what the positions remembered may add before the next check)."""
-        elapsed = time.perf_counter() - self.guard.started
-        if self.limits.progress and elapsed > 2.0 and elapsed - self._reported >= 2.0:
-            self._reported = elapsed
-            self.limits.progress(f"bounded search: {self.nodes:,} positions, {self.remembered():,} remembered, "
-                                 f"{elapsed:.1f} s")
-        self.guard.after(f"after searching {self.nodes:,} positions", growth)
-
     # --- answers --------------------------------------------------------------------------------
     def value(self, state: int, items: int, plies_left: int) -> int:
         """The role's minimax score: the largest threshold its team forces, tried upward from
@@ -487,19 +414,6 @@ class BoundedSearch:
                 break
             value = threshold
         return value
-
-    def rank(self, race: _Race, state: int, items: int, plies_left: int) -> int | None:
-        """The fewest plies in which the race is forced, None if it is not."""
-        if not self.forces(race, state, items, plies_left, plies_left):
-            return None
-        low, high = 0, plies_left          # forced within high plies, not within fewer than low
-        while low < high:            # forced within within plies implies within within + 1
-            middle = (low + high) // 2
-            if self.forces(race, state, items, plies_left, middle):
-                high = middle
-            else:
-                low = middle + 1
-        return low
 
     def summary(self, state: int, items: int, plies_left: int, reference: int) -> dict:
         """value, plies, win, win_plies, survives, doom_plies of one probe (as layered.lp)."""
@@ -529,27 +443,31 @@ class BoundedSearch:
             return []
         return [(move, successor, after, self.summary(successor, after, plies_left - 1, reference)) for move, successor, after in self.children(state, items)]
 
-    def line(self, state: int, items: int, plies_left: int, reference: int, probes: list, most: int | None = None) -> list[dict]:
-        """The principal line: the side to move picks its best move by (value, hurry above the
-        reference, delay below), ties broken by the move term, as layered.lp does.  Along the
-        line every state has the root's value V, so after the first ply only moves worth V
-        are candidates, tried in the order of that key."""
+    def line(self, start: Position, state: int, items: int, plies_left: int, reference: int, probes: list,
+             most: int | None = None) -> tuple[Ply, ...]:
+        """The principal line from ``start`` (abstract position ``state`` with ``items``): the side
+        to move picks its best move by (value, hurry above the reference, delay below), ties
+        broken by the move term, as layered.lp does.  Along the line every state has the root's
+        value V, so after the first ply only moves worth V are candidates, tried in the order of
+        that key."""
         rules = self.board.rules
-        out = []
+        out, before = [], start
         team = self.game.turn[state] in self.team_turns
         scored = [(move, successor, after, s["value"], s["plies"]) for move, successor, after, s in probes]
         if not scored:
-            return out
+            return ()
         value = (max if team else min)(c[3] for c in scored)
         chosen = (max if team else min)((c for c in scored if c[3] == value), key=lambda c: self._key(c, reference))
         while chosen is not None:
             move, successor, after = chosen[:3]
-            out.append({"ply": len(out), "side": list(rules.turns[self.game.turn[state]]), "move": format_move(move)})
+            position = replace(self.game.position(successor, before.step + 1), items=self.items.left(after))
+            out.append(Ply(len(out), tuple(rules.turns[self.game.turn[state]]), format_move(move), before, position))
+            before = position
             if most is not None and len(out) >= most:
                 break
             state, items, plies_left = successor, after, plies_left - 1
             chosen = self._pick(state, items, plies_left, value, reference)
-        return out
+        return tuple(out)
 
     @staticmethod
     def _key(candidate: tuple, reference: float) -> tuple:
@@ -633,7 +551,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     with _collector_paused():
         at = solver.summary(root, items, plies_left, reference)
         probes = solver.moves(root, items, plies_left, reference)
-        line = solver.line(root, items, plies_left, reference, probes, line_plies)
+        line = solver.line(query.position, root, items, plies_left, reference, probes, line_plies)
     moves = sorted((MoveValue(move=format_move(m), value=s["value"], plies=s["plies"], win=s["win"],
                               survives=s["survives"], doom_plies=s["doom_plies"])
                     for m, _, _, s in probes), key=lambda mv: mv.move)

@@ -2,6 +2,6 @@
 knowledge (``hiddensolver``), the knowledge search at the full step limit (``knowing``) and the
 full-information values of the role's moves under many placements (``placements``).
 
-May import: ``gridsolve.solve.program``, ``gridsolve.solve.graph`` and the stages below them, and
-``gridsolve.solve.bounded.native`` (which compiles the C races).
+May import: ``gridsolve.solve.program``, ``gridsolve.solve.graph``,
+``gridsolve.solve.threshold`` and the stages below them, and ``gridsolve.solve.bounded.native`` (which loads the C races).
 """

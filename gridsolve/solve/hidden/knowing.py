@@ -16,8 +16,9 @@ and knows it); a found cell always bumps, a known free cell never does.
 Every question is a set of threshold races, as in the bounded solver
 (:mod:`gridsolve.solve.bounded.search`): "can the role force a stop with a score of at least v within d
 plies", "can the others force one below v", "can the others force an end the role must avoid".
-Each race is an AND-OR search with a transposition table over (abstract position, knowledge),
-and the game without knowledge gives the bounds that decide a position without expanding it:
+Each race is an AND-OR search with a transposition table over (abstract position, knowledge)
+(the threshold race search of :mod:`gridsolve.solve.threshold.racesearch`, whose hooks
+:class:`KnowingSolver` fills in), and the game without knowledge gives the bounds that decide a position without expanding it:
 
 * the role is never better off than where it may *choose* to bump or not (the abstract game
   with a bump beside every move into a cell a hidden mark may hold): where the others force
@@ -46,17 +47,18 @@ from ...compile.facts import UNREACHABLE, bump_cells, next_turn
 from ...language.distance import step_distances
 from ...compile.gamerules import live_ends
 from ...compile.knowledge import knowledge_for, robust_board
+from ...compile.state import learned
 from ...language.model import DELTA, DIRECTIONS, Board
 from ...language.position import Position, Query
-from ..graph.abstractgame import UNFORCED, AbstractGame, abstract_game, avoid_ends
+from ..graph.abstractgame import AbstractGame, abstract_game, avoid_ends
 from ..common.limits import LimitGuard
-from ..common.answer import Answer, MoveValue, SolveStats
+from ..common.answer import Answer, MoveValue, Ply, SolveStats
 from ..program.driver import format_move
 from ..common.limits import Limits
+from ..threshold.racesearch import DOWN, UP, ThresholdSearch
 from .kernel import KnowingKernel, kernel_serves
 from ...language.kinds import QueryKind
 
-NODE_CHECK = 20_000        # positions searched between two checks of the limits
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
 DEEPENING = 1.5            # each round of iterative deepening looks this many times as far as the last
 ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
@@ -161,6 +163,15 @@ class KnowingGame:
         return Position(pieces, args[0], 0, lost=lost)
 
     # --- knowledge -----------------------------------------------------------------------------
+    def position_after(self, before: Position, was: tuple, state: int, know: tuple) -> Position:
+        """The position of abstract position ``state`` with ``know``, a ply after ``before``
+        (whose knowledge was ``was``), with what the role knows there."""
+        def found(bits: int) -> set:
+            return {cell for cell, bit in self.bit.items() if bits & bit}
+        bumped = self.knows.newly_found(found(was[1]), was[2], found(know[1]), know[2])
+        return learned(before, self.game.position(state, before.step + 1), self.role, bumped)
+
+
     def knowledge(self, position: Position) -> tuple[int, int, tuple[int, ...]]:
         """(free bits, found bits, obstacles placed per hidden mark) of ``position``."""
         used = tuple(sum(1 for m, _ in position.found if m == mark) for mark in self.knows.marks)
@@ -313,42 +324,42 @@ class KnowingGame:
         return None
 
 
-class KnowingSolver:
-    """Threshold races of one role over a :class:`KnowingGame`; see the module docstring."""
+class KnowingSolver(ThresholdSearch):
+    """Threshold races of one role over a :class:`KnowingGame` (the hooks of
+    :class:`~gridsolve.solve.threshold.racesearch.ThresholdSearch`); see the module docstring."""
+
+    entry_bytes = ENTRY_BYTES
+    label = "robust search"
+    deepening = DEEPENING
 
     def __init__(self, kgame: KnowingGame, limits: Limits | None = None, guard: LimitGuard | None = None,
                  prune: bool = True, native: bool = True):
-        self.kgame, self.game = kgame, kgame.game
         board, role = kgame.board, kgame.role
         rules = board.rules
-        self.role, self.prune = role, prune
-        self.limits = limits or Limits()
-        self.guard = guard or LimitGuard(self.limits, "the robust positions", lambda needed: "")
+        limits = limits or Limits()
+        super().__init__(kgame.game, {t for t in range(len(rules.turns)) if rules.own_turn(t, role)},
+                         avoid_ends(board, role), rules.max_plies, limits,
+                         guard or LimitGuard(limits, "the robust positions", lambda needed: ""), prune)
+        self.kgame, self.role = kgame, role
         self.thresholds = rules.scores_of(role)
-        self.team_turns = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
-        self.avoid = avoid_ends(board, role)
         self.at_end = {e.name: e.scores[role] for e in live_ends(board)}
         self.top_ends = {name for name, s in self.at_end.items() if s == self.thresholds[-1]}
         self.avoid_best = max((self.at_end[name] for name in self.avoid if name in self.at_end),
                               default=self.thresholds[-1])
-        self.memo: dict = {}
         self._order: dict = {}
-        self.nodes, self._reported = 0, 0.0
         # the races in C where compiled (gridsolve/solve/hidden/kernel.py; it computes the
         # bounds too, the same ranks as _bounds), else None
         self.kernel = KnowingKernel(self) if native and kernel_serves(self) else None
         if self.kernel is None:
             self._bounds()
 
-    def remembered(self) -> int:
-        """Transposition-table entries, in Python and in C."""
-        return len(self.memo) + (self.kernel.stats()[1] if self.kernel else 0)
+    def native(self):
+        return self.kernel
 
     def forget(self) -> None:
         """Drop the transposition tables (kept for the next question until they grow too big)."""
-        self.memo.clear(), self._order.clear()
-        if self.kernel:
-            self.kernel.clear()
+        super().forget()
+        self._order.clear()
 
     # --- the bounds of the game without knowledge --------------------------------------------
     def _bounds(self) -> None:
@@ -365,86 +376,37 @@ class KnowingSolver:
         self.doom_free = choice.retrograde(others, lambda state: game.outcome[state] in self.avoid)
         self.top_free = choice.retrograde(self.team_turns, lambda state: game.outcome[state] in self.top_ends)
 
-    # --- the game ------------------------------------------------------------------------------
-    def stop_score(self, state: int, know: tuple, plies_left: int) -> int | None:
-        game = self.game
-        if game.outcome[state] is not None:
-            return self.at_end[game.outcome[state]]
-        if plies_left == 0 or not game.succ[state]:
-            return self.kgame.timeout_score(state, know)
-        return None
+    # --- the game: the hooks of the threshold search ---------------------------------------------
+    def end_score(self, state: int, know: tuple) -> int:
+        return self.at_end[self.game.outcome[state]]
 
-    def _goal(self, race: tuple, state: int, know: tuple, score: int) -> bool:
-        kind, threshold = race
-        if kind == "up":
-            return score >= threshold
-        if kind == "down":
-            return score < threshold
-        return self.game.outcome[state] in self.avoid
+    def timeout_score(self, state: int, know: tuple) -> int:
+        return self.kgame.timeout_score(state, know)
 
-    # --- races ---------------------------------------------------------------------------------
-    def forces(self, race: tuple, state: int, know: tuple, plies_left: int, within: int) -> bool:
-        """Whether the race's attackers (``("up", v)``: the role's team, a stop with a score of at
-        least v; ``("down", v)``: the others, a stop below v; ``("avoid", None)``: the others, an
-        end the role must avoid) force its goal within ``within <= plies_left`` plies (``within``: the race's plies)."""
-        if self.kernel is not None:
-            return self.kernel.forces(race, state, know, plies_left, within)
-        score = self.stop_score(state, know, plies_left)
-        if score is not None:
-            return self._goal(race, state, know, score)
-        if within == 0:
-            return False
-        if within == plies_left:          # the step limit can be the goal: the answer is for these plies only
-            key = (race, state, know, plies_left)
-            known = self.memo.get(key)
-            if known is None:
-                known = self.memo[key] = self._search(race, state, know, plies_left, within)
-            return known
-        key = (race, state, know)
-        known = self.memo.get(key)
-        if known is not None:
-            lost_up_to, won_from = known
-            if within <= lost_up_to:
-                return False
-            if within >= won_from:
-                return True
-        result = self._search(race, state, know, plies_left, within)
-        # the entry as it is now: the search below may have stored what it found of this position
-        lost_up_to, won_from = self.memo.get(key, (-1, UNFORCED))
-        self.memo[key] = (lost_up_to, min(won_from, within)) if result else (max(lost_up_to, within), won_from)
-        return result
+    def table_key(self, state: int, know: tuple, plies_left: int, exact: bool) -> tuple:
+        # the step limit can be the goal: a race to it is for these plies only
+        return (state, know, plies_left) if exact else (state, know)
 
-    def _search(self, race: tuple, state: int, know: tuple, plies_left: int, within: int) -> bool:
-        self.nodes += 1
-        if self.nodes % NODE_CHECK == 0:
-            self._check()
-        if self.prune:
-            decided = self._bound(race, state, know, plies_left, within)
-            if decided is not None:
-                return decided
-        up = race[0] == "up"
-        attacking = (self.game.turn[state] in self.team_turns) == up
-        for _, answers in self._ordered(state, know, attacking, up):
-            # the others answer the role's move: the role's side needs every answer, the others one
-            forced = (self.forces(race, successor, know_after, plies_left - 1, within - 1)
-                      for _, successor, know_after in answers)
-            done = all(forced) if up else any(forced)
-            if done == attacking:
-                return attacking
-        return not attacking
+    def forced_at_limit(self, race: tuple, state: int, know: tuple, plies_left: int) -> bool:
+        """The others' race below a threshold at the step limit is the role's race to it, lost."""
+        if race[0] == DOWN:
+            return not self.forces((UP, race[1]), state, know, plies_left, plies_left)
+        return self.forces(race, state, know, plies_left, plies_left)
 
-    def _ordered(self, state: int, know: tuple, attacking: bool, up: bool) -> list:
+    def race_plies(self, race: tuple, state: int, know: tuple, attacking: bool) -> list:
         """The plies, the likeliest to decide first: the role's moves nearest its top end, the
-        others' nearest an end the role must avoid."""
+        others' nearest an end the role must avoid; each the others' answers to it."""
         key = (state, know)
         found = self._order.get(key)
         if found is None:
             rank = self.top_free if self.game.turn[state] in self.team_turns else self.doom_free
-            found = self._order[key] = sorted(self.kgame.plies(state, know),
-                                              key=lambda ply: min(rank[successor] for _, successor, _ in ply[1]))
+            ordered = sorted(self.kgame.plies(state, know),
+                             key=lambda ply: min(rank[successor] for _, successor, _ in ply[1]))
+            found = self._order[key] = [tuple((successor, after) for _, successor, after in answers)
+                                        for _, answers in ordered]
         return found
 
-    def _bound(self, race: tuple, state: int, know: tuple, plies_left: int, within: int) -> bool | None:
+    def bound(self, race: tuple, state: int, know: tuple, plies_left: int, within: int) -> bool | None:
         """The race's answer where the game without knowledge decides it, else None."""
         kind, threshold = race
         top = self.thresholds[-1]
@@ -470,19 +432,6 @@ class KnowingSolver:
                                           for state in range(len(self.game)))
         return found
 
-    def _check(self) -> None:
-        self.check_limits(NODE_CHECK * ENTRY_BYTES)
-
-    def check_limits(self, growth: int) -> None:
-        """Report progress; stop at the time or memory limit, counting ``growth`` more bytes
-        (what the positions remembered may add before the next check)."""
-        elapsed = time.perf_counter() - self.guard.started
-        if self.limits.progress and elapsed > 2.0 and elapsed - self._reported >= 2.0:
-            self._reported = elapsed
-            self.limits.progress(f"robust search: {self.nodes:,} positions, {self.remembered():,} remembered, "
-                                 f"{elapsed:.1f} s")
-        self.guard.after(f"after searching {self.nodes:,} positions", growth)
-
     # --- answers -------------------------------------------------------------------------------
     def value(self, state: int, know: tuple, plies_left: int) -> int:
         score = self.stop_score(state, know, plies_left)
@@ -492,51 +441,6 @@ class KnowingSolver:
             if self.reaches(threshold, state, know, plies_left):
                 return threshold
         return self.thresholds[0]
-
-    def rounds(self, plies_left: int):
-        """The plies of the rounds of iterative deepening below the step limit: 1, 2, 3, 4, 6,
-        9, ... (each about ``DEEPENING`` times the last), ending at ``plies_left - 1``."""
-        within = 1
-        while within < plies_left - 1:
-            yield within
-            within = max(within + 1, int(within * DEEPENING))
-        if plies_left > 1:
-            yield plies_left - 1
-
-    def reaches(self, threshold: int, state: int, know: tuple, plies_left: int) -> bool:
-        """Whether the role's team forces a stop scoring at least ``threshold`` within the plies
-        left (the step limit's score counts).  Settled by iterative deepening where a side forces
-        an end before the limit (the role one scoring at least that, the others one below): such
-        races stay small, and most questions are settled there; else by the race to the limit."""
-        for within in self.rounds(plies_left):
-            if self.forces(("up", threshold), state, know, plies_left, within):
-                return True
-            if self.forces(("down", threshold), state, know, plies_left, within):
-                return False
-        return self.forces(("up", threshold), state, know, plies_left, plies_left)
-
-    def rank(self, race: tuple, state: int, know: tuple, plies_left: int) -> int | None:
-        """The fewest plies in which the race is forced, None if it is not: by iterative
-        deepening, then a binary search between the last two rounds (a race forced within d plies
-        is forced within more); the others' race below a threshold at the step limit is the
-        role's at it, lost."""
-        low = 0
-        for within in self.rounds(plies_left):
-            if self.forces(race, state, know, plies_left, within):
-                high = within
-                while low < high:
-                    middle = (low + high) // 2
-                    if self.forces(race, state, know, plies_left, middle):
-                        high = middle
-                    else:
-                        low = middle + 1
-                return low
-            low = within + 1
-        if race[0] == "down":
-            forced = not self.forces(("up", race[1]), state, know, plies_left, plies_left)
-        else:
-            forced = self.forces(race, state, know, plies_left, plies_left)
-        return plies_left if forced else None
 
     def answer_rank(self, race: tuple, answers: list, plies_left: int) -> int | None:
         """The rank of a committed move (the others still to answer; ``plies_left`` plies after the
@@ -585,14 +489,16 @@ class KnowingSolver:
             return []
         return [(move, answers, self.move(answers, plies_left - 1, reference)) for move, answers in self.kgame.plies(state, know)]
 
-    def line(self, state: int, know: tuple, plies_left: int, reference: float, value: int, most: int | None = None) -> list[dict]:
-        """The principal line: the side to move picks its best move by (value, hurry above the
-        reference, delay below), the role's side the greatest, the others the least, ties by
-        the move's name; after the role's move the others answer as they pick (as
-        encodings/layered.lp).  Along the line every position has the root's value, so only
-        the moves worth exactly that are candidates: one race each tells."""
+    def line(self, start: Position, state: int, know: tuple, plies_left: int, reference: float, value: int,
+             most: int | None = None) -> tuple[Ply, ...]:
+        """The principal line from ``start`` (abstract position ``state`` with ``know``): the side
+        to move picks its best move by (value, hurry above the reference, delay below), the
+        role's side the greatest, the others the least, ties by the move's name; after the
+        role's move the others answer as they pick (as encodings/layered.lp).  Along the line
+        every position has the root's value, so only the moves worth exactly that are
+        candidates: one race each tells."""
         rules = self.kgame.board.rules
-        out = []
+        out, before = [], start
         while self.stop_score(state, know, plies_left) is None and (most is None or len(out) < most):
             side = self.game.turn[state]
             team = side in self.team_turns
@@ -603,7 +509,7 @@ class KnowingSolver:
             if not keyed:
                 break
             _, move, answers = (max if team else min)(keyed, key=lambda candidate: (candidate[0], candidate[1]))
-            said = move
+            said, was = move, know
             if answers[0][0] is not None:
                 replies = [(self._tie(value, reference, [reply], plies_left - 1), *reply) for reply in answers
                            if self._worth(value, [reply], plies_left - 1, False)]
@@ -611,9 +517,10 @@ class KnowingSolver:
                 said = f"{move} ({ANSWERS.get(name.split('(')[0], name)})"
             else:
                 state, know = answers[0][1], answers[0][2]
-            out.append({"ply": len(out), "side": list(rules.turns[side]), "move": said})
-            plies_left -= 1
-        return out
+            after = self.kgame.position_after(before, was, state, know)
+            out.append(Ply(len(out), tuple(rules.turns[side]), said, before, after))
+            before, plies_left = after, plies_left - 1
+        return tuple(out)
 
     def _worth(self, value: int, answers: list, plies_left: int, team: bool) -> bool:
         """Whether a move (the others' answers to it) is worth exactly ``value``: a move of the
@@ -717,7 +624,7 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     reference = solver.reference(root, know)
     at = solver.at(root, know, plies_left, reference)
     probes = solver.moves(root, know, plies_left, reference)
-    line = solver.line(root, know, plies_left, reference, at["value"], line_plies)
+    line = solver.line(query.position, root, know, plies_left, reference, at["value"], line_plies)
     moves = sorted((MoveValue(move=move, value=s["value"], plies=s["plies"], win=s["win"], survives=s["survives"],
                               doom_plies=s["doom_plies"])
                     for move, _, s in probes), key=lambda mv: mv.move)
