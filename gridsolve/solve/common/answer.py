@@ -125,8 +125,9 @@ class Answer:
 @dataclass
 class Question:
     """One question to a solver: ``query`` on ``board`` within ``limits``; the principal line
-    stops after ``line_plies`` plies when given (the bounded and robust searches'; the other
-    solvers' lines are cheap and always whole); ``memo`` (a
+    stops after ``line_plies`` plies when given (the bounded and robust searches' and the
+    Asker's race engine; the other solvers' lines are cheap and always whole; for the Asker, 0:
+    no line); ``memo`` (a
     :class:`~gridsolve.solve.bounded.memo.BoundedMemo`) keeps the bounded solver's work for the
     next questions.  ``started``: when it was asked (the answers' ``total_s``)."""
 
