@@ -6,7 +6,7 @@ from dataclasses import replace
 from .language.asciimap import draw
 from .language.model import NO_LIMIT, OFF_BOARD, Board
 from .language.position import Position
-from .solve.common.answer import Answer
+from .solve.common.answer import Answer, Ply
 from .language.kinds import QueryKind
 
 
@@ -67,11 +67,11 @@ def describe_position(board: Board, position: Position) -> str:
     return f"{board.name}: {side} to move, step {position.step} ({limit}){extra}"
 
 
-def _line_move(ply: dict) -> str:
+def _line_move(ply: Ply) -> str:
     """``explorer west``; a joint move already names its roles: ``blinky east, inky east``."""
-    if len(ply["side"]) > 1:
-        return ply["move"]
-    return f"{ply['side'][0]} {ply['move']}"
+    if len(ply.side) > 1:
+        return ply.move
+    return f"{ply.side[0]} {ply.move}"
 
 
 def _runs(moves: list[str]) -> list[str]:
@@ -116,7 +116,7 @@ def puzzle_verdict(board: Board, answer: Answer) -> str | None:
         return None
     role = answer.role
     if answer.win:
-        moves = [p["move"] for p in (answer.line or []) if role in p["side"]]
+        moves = [p.move for p in answer.line or () if role in p.side]
         shown = f": {' '.join(moves)}" if moves and len(moves) == answer.win_moves else ""
         return f"solved in {answer.win_moves} move{'s' if answer.win_moves != 1 else ''}{shown}"
     if not answer.survives:
@@ -221,7 +221,7 @@ def format_explanation(board: Board, explanation, position: Position) -> str:
         width = max((len(r.move) for r in explanation.refutation), default=0)
         for r in explanation.refutation:
             got = r.outcome.describe(role, kind)
-            line = "; ".join(f"ply {p['ply'] + 1} {_line_move(p)}" for p in r.line) or "the game ends"
+            line = "; ".join(f"ply {p.index + 1} {_line_move(p)}" for p in r.line) or "the game ends"
             out.append(f"  {r.move:<{width}}  {got}: {line}")
     stats = explanation.stats
     if stats.get("walls_method"):

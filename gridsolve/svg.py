@@ -16,8 +16,8 @@ from .errors import QueryError
 from .language.model import DELTA, OFF_BOARD, Board, Cell
 from .language.position import Position
 from .render import describe_position, glyphs, verdict
-from .solve.program.explore import examine, move_parts
-from .solve.common.answer import Answer
+from .solve.program.explore import move_parts
+from .solve.common.answer import Answer, Ply
 
 CELL = 44                 # pixels per cell
 MARGIN = 28               # room for the coordinates
@@ -43,21 +43,6 @@ def sub_element(parent, tag: str, text: str | None = None, **attrs) -> ET.Elemen
     if text is not None:
         element.text = text
     return element
-
-
-def follow_line(board: Board, position: Position, line: list[dict]) -> list[tuple[dict, Position, Position]]:
-    """(ply, position before, position after) along the principal line, by the game's rules;
-    stops where a ply is not a move of its position (it cannot be, but a picture never fails)."""
-    out = []
-    for ply in line:
-        _, steps = examine(board, position)
-        wanted = move_parts(ply["move"], ply["side"])
-        step = next((s for s in steps if move_parts(s.move, ply["side"]) == wanted), None)
-        if step is None:
-            break
-        out.append((ply, position, step.position))
-        position = step.position
-    return out
 
 
 def walked_cells(board: Board, start: Cell, move: str, end: Cell) -> list[Cell]:
@@ -103,7 +88,7 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     _draw_walls(svg, board)
     _draw_gates(svg, board, position)
     if answer is not None and answer.line:
-        _draw_line(svg, board, position, answer.line, colour)
+        _draw_line(svg, board, answer.line, colour)
     _draw_pieces(svg, board, position, chars, colour)
     _draw_legend(svg, board, chars, colour, TITLE + board.height * CELL + 40, with_line)
     _draw_notes(svg, board, notes, TITLE + board.height * CELL + (72 if with_line else 56))
@@ -167,21 +152,22 @@ def _draw_gates(svg, board: Board, position: Position) -> None:
         sub_element(bar, "title", f"gate between ({x},{y}) and ({x + 1},{y}): {state}")
 
 
-def _draw_line(svg, board: Board, position: Position, line: list[dict], colour: dict) -> None:
+def _draw_line(svg, board: Board, line: tuple[Ply, ...], colour: dict) -> None:
     """Each ply an arrow with its number; a piece that stays on a cell ply after ply gets one
     dashed circle, numbered with the first and last of those plies."""
     roles = board.rules.roles
     group = sub_element(svg, "g", id="principal-line")
     placed: list[tuple[float, float]] = []
     staying: dict[str, tuple] = {}        # role -> (cell, first ply, plies, its label's title, rect, text)
-    for ply, before, after in follow_line(board, position, line):
-        moves = move_parts(ply["move"], ply["side"])
+    for ply in line:
+        before, after = ply.before, ply.after
+        moves = move_parts(ply.move, ply.side)
         for role, move in moves.items():
             start, end = before.cell(role), after.cell(role)
             shift = (roles.index(role) - (len(roles) - 1) / 2) * 8     # roles side by side
             points = [_centre(board, c) for c in walked_cells(board, start, move, end)]
             points = [(px + shift, py + shift) for px, py in points]
-            number = ply["ply"] + 1
+            number = ply.index + 1
             if len(points) == 1 and role in staying and staying[role][0] == start:
                 cell, first, plies, title, rect, text = staying[role]
                 plies.append(number)

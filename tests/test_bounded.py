@@ -83,7 +83,7 @@ def test_corridor_by_hand(tmp_path):
     assert answer.stats.solver == "bounded"
     assert (answer.value, answer.win, answer.survives, answer.doom_plies) == (30, True, False, 6)
     assert answer.plies == 6 and answer.win_plies == 6
-    assert [m["move"] for m in answer.line] == ["east", "west", "east", "east", "east", "west"]
+    assert [m.move for m in answer.line] == ["east", "west", "east", "east", "east", "west"]
     assert _same(answer, solve(board, make_query(board, "pacman"), bounded=False)) == {}
 
 

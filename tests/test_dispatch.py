@@ -50,7 +50,7 @@ def _questions(boards) -> list[tuple[str, object, Query]]:
     """(the solver that should answer, board, query): a few of each mode, written by hand."""
     corridor, pacman, duel, wallmaze = boards["corridor"], boards["pacman"], boards["duel"], boards["wallmaze"]
     start = initial_position(corridor)
-    center = make_position(duel, ("p1=3,4", "p2=5,1"), "p1")
+    aside = make_position(duel, ("p1=2,4", "p2=5,1"), "p1")
     return [("race", corridor, Query("explorer", "value", start)),
             ("race", corridor, Query("mummy", "survive", start, 2)),
             ("compiled", corridor, Query("explorer", "value", start, strategy=True)),
@@ -59,7 +59,7 @@ def _questions(boards) -> list[tuple[str, object, Query]]:
             ("race", pacman, make_query(pacman, "blinky", "value")),        # blinky's scores: races
             ("layered table", wallmaze, make_query(wallmaze, "white", "value", horizon=3)),
             ("layered table", wallmaze, make_query(wallmaze, "black", "survive", horizon=2)),
-            ("hidden", duel, Query("p1", "value", center, 4, hidden=True))]
+            ("hidden", duel, Query("p1", "value", aside, 4, hidden=True))]
 
 
 def test_the_asker_is_solve_s_dispatcher_of_caching_solvers_with_the_tables_in_front(boards):
@@ -101,6 +101,9 @@ def test_the_asker_answers_as_solve_on_boards_of_each_mode(boards):
         assert _without_stats(shared) == alone, query
         quiet = asker.ask(query, line_plies=0)
         assert quiet.line is None and _without_stats(quiet) == {**alone, "line": None}, query
+        first = asker.ask(query, line_plies=1)
+        cut = alone["line"][:1] if name in ("race", "bounded", "hidden") else alone["line"]   # the others: whole
+        assert len(alone["line"]) > 1 and _without_stats(first) == {**alone, "line": cut}, query
 
 
 def test_a_reached_position_reuses_the_engine_and_an_unreached_one_grounds_once_more(boards):
@@ -199,3 +202,14 @@ def test_the_memo_is_made_at_the_first_question_that_needs_it_from_the_roots_of_
     assert asker.memo is None
     asker.ask(Query("explorer", "value", start, strategy=True))
     assert asker.memo.roots == [start] and asker.memo.groundings == 0
+
+
+def test_an_asker_for_queries_is_rooted_at_their_positions_with_the_most_plies_left(boards):
+    board = boards["corridor"]
+    start = initial_position(board)
+    later = make_position(board, at=("explorer=3,2",), turn="mummy")
+    whole = Query("mummy", "value", later)
+    asker = Asker.for_queries(board, [Query("explorer", "value", start, 2), whole, Query("explorer", "win", start, 3)],
+                              Limits(seconds=7))
+    assert whole.remaining(board) > 3
+    assert (asker.roots, asker.plies, asker.limits) == ([start, later], whole.remaining(board), Limits(seconds=7))

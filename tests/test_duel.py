@@ -40,7 +40,7 @@ def test_the_issues_position_reports_the_fastest_win():
     # west onto its own obstacle's cell (it stops only p2), then north twice: the center in 3 plies
     assert (answer.value, answer.win, answer.win_plies, answer.plies) == (100, True, 3, 3)
     assert {m.move: m.plies for m in answer.moves} == {"west": 2, "north": 5, "east": 6, "south": 6}
-    assert [step["move"] for step in answer.line] == ["west", "north", "north"]
+    assert [step.move for step in answer.line] == ["west", "north", "north"]
 
 
 def test_a_draw_at_the_timeout_keeps_plies_null():

@@ -146,7 +146,7 @@ def test_a_question_asked_again_costs_no_ground_call(seeds, monkeypatch):
     start = initial_position(board)
     engine = Engine(board, [start])
     line = engine.answer(Query("mummy", "win", start)).line
-    assert len(line) == seed_answers.MUMMY_2007_WIN[3] and line[0] == {"ply": 0, "side": ["explorer"], "move": line[0]["move"]}
+    assert len(line) == seed_answers.MUMMY_2007_WIN[3] and line[0].as_dict() == {"ply": 0, "side": ["explorer"], "move": line[0].move}
     named = engine.graph.named_moves()      # (the moves by cell of the graph joined by pieces: no control)
     for ctl in [named.ctl] if hasattr(named, "ctl") else []:
         monkeypatch.setattr(ctl, "ground", None)     # any ground call would fail now

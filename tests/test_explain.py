@@ -19,7 +19,7 @@ from gridsolve.language.position import initial_position, make_query
 from gridsolve.solve.explain.explanation import critical_walls, explain, wall_outcomes
 from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.solve.explain.walls import Wall, graph_supported, interior_walls, solve_outcome, solve_variant, toggled
-from gridsolve.svg import board_svg, follow_line
+from gridsolve.svg import board_svg
 
 import reference
 from conftest import CORRIDOR, ROOT
@@ -126,9 +126,9 @@ def test_refutation_on_the_corridor(make_board):
     assert moves <= {"east", "south", "nowhere"} and "east" in moves
     for r in result.refutation:
         assert r.outcome.win is False
-        assert all(p["ply"] >= 1 + len(result.refutation_after) for p in r.line)
+        assert all(p.index >= 1 + len(result.refutation_after) for p in r.line)
         if r.line:
-            assert r.line[0]["side"] == ["mummy"]
+            assert r.line[0].side == ("mummy",)
 
 
 def test_no_refutation_when_the_role_wins(make_board):
@@ -142,8 +142,8 @@ def test_refutation_when_the_others_move_first():
     board = load_board(ROOT / "boards" / "mummymaze2p-2007.yaml")
     query = make_query(board, turn="mummy")
     result = explain(board, query, walls=False)
-    assert [p["side"] for p in result.refutation_after] == [["mummy"]]
-    assert result.refutation and all(r.line and r.line[0]["ply"] == 2 for r in result.refutation)
+    assert [p.side for p in result.refutation_after] == [("mummy",)]
+    assert result.refutation and all(r.line and r.line[0].index == 2 for r in result.refutation)
 
 
 # - Pictures ---
@@ -174,11 +174,9 @@ def test_every_seed_board_renders_its_principal_line(name):
     answer = solve(board, query)
     root = _parse(board_svg(board, query.position, answer))
     assert root.find(f"{SVG}title").text == f"{board.name}: {documented_value_line(answer)}"
-    followed = follow_line(board, query.position, answer.line)
-    assert len(followed) == len(answer.line)
     labels = [g.find(f"{SVG}title").text for g in root.iter(f"{SVG}g") if g.find(f"{SVG}title") is not None]
     numbered = [int(n) for label in labels for n in label.split(":")[0].split(" ", 1)[1].split(", ")]
-    movers = sum(len(p["side"]) for p in answer.line)
+    movers = sum(len(p.side) for p in answer.line)
     assert len(numbered) == movers and labels[0].startswith(("ply 1: ", "plies 1, "))
     assert sorted(set(numbered)) == list(range(1, len(answer.line) + 1))
 
@@ -198,8 +196,7 @@ def test_line_ends_where_the_rules_put_the_pieces():
     board = load_board(ROOT / "boards" / "mummymaze2p-2007.yaml")
     query = make_query(board)
     answer = solve(board, query)
-    followed = follow_line(board, query.position, answer.line)
-    last = followed[-1][2]
+    last = answer.line[-1].after
     assert last.cell("explorer") == last.cell("mummy")          # captured in 20 plies
 
 

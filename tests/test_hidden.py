@@ -162,7 +162,7 @@ def test_from_the_start_the_answer_is_exact_for_all_forty_plies(rule_book):
     assert answer.remaining == 40
     # 0 is also the step limit's score from here (the others could wall p1 in): they force it
     assert (answer.value, answer.plies, answer.survives, answer.doom_plies) == (0, 6, False, 6)
-    assert answer.line[0]["side"] == ["p1"] and answer.line[0]["move"].endswith(")")   # the others' answer
+    assert answer.line[0].side == ("p1",) and answer.line[0].move.endswith(")")   # the others' answer
 
 
 def test_one_step_from_the_center_wins_in_one_ply(rule_book):
@@ -170,7 +170,7 @@ def test_one_step_from_the_center_wins_in_one_ply(rule_book):
     position = make_position(rule_book, ("p1=3,4", "p2=5,1"), "p1")
     answer = solve(rule_book, Query("p1", "value", position, hidden=True))
     assert (answer.value, answer.plies, answer.win, answer.win_plies) == (100, 1, True, 1)
-    assert answer.line[0]["move"] == "south (free)"
+    assert answer.line[0].move == "south (free)"
 
 
 def test_win_question_is_settled_by_the_value(rule_book):

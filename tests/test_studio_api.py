@@ -169,7 +169,7 @@ def test_a_wall_toggle_gives_the_solvers_answer(client):
             assert got["verdict"] == verdict(expected)
             assert [(m["move"], m["value"], m["plies"]) for m in got["moves"]] == \
                 [(m.move, m.value, m.plies) for m in expected.moves]
-            assert [p["move"] for p in got["line"]] == [p["move"] for p in expected.line]
+            assert [p["move"] for p in got["line"]] == [p.move for p in expected.line]
     svg = client.post("/api/answer", json={"board": BOARD}).json()["svg"]
     assert svg.startswith('<svg data-testid="board"')
 

@@ -80,7 +80,7 @@ def check_against_solver_and_reference(got: dict, board, level: dict) -> None:
     assert got["win_moves"] == expected.win_moves
     assert [(m["move"], m["value"], m["plies"]) for m in got["moves"]] == \
         [(m.move, m.value, m.plies) for m in expected.moves]
-    assert [p["move"] for p in got["line"]] == [p["move"] for p in expected.line]
+    assert [p["move"] for p in got["line"]] == [p.move for p in expected.line]
     ref = reference_of(board, level)
     truth = reference.solve(ref)
     assert got["win"] == truth.win

@@ -88,20 +88,20 @@ def _check(maze, start, found) -> int:
     distance = _distances(maze)
     s, choices = start, {c.ply: c for c in found.choices}
     for ply in found.line:
-        left = PLIES - ply["ply"]
+        left = PLIES - ply.index
         if s[2] == 0:
-            t = (_apply(maze, s[0], ply["move"]), s[1], 1)
+            t = (_apply(maze, s[0], ply.move), s[1], 1)
             assert rank(t, left - 1) == rank(s, left) - 1           # a fastest win
             safe = [u for u in succ(s) if not caught(u, 1)] or succ(s)
             near = min(distance.get(u[0], math.inf) for u in safe)
             losing = [u for u in safe if distance.get(u[0], math.inf) == near and not wins(u, left - 1)]
-            assert (ply["ply"] in choices) == bool(losing)
+            assert (ply.index in choices) == bool(losing)
             if losing:
-                choice = choices[ply["ply"]]
+                choice = choices[ply.index]
                 assert choice.to in {u[0] for u in losing} and choice.cell == s[0]
                 assert 1 <= choice.plies <= next(k for k in range(left) if caught((choice.to, s[1], 1), k))
         else:
-            t = (s[0], _apply(maze, s[1], ply["move"]), 0)
+            t = (s[0], _apply(maze, s[1], ply.move), 0)
             assert t in succ(s)
 
             def testing(u):

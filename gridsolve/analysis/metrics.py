@@ -180,7 +180,7 @@ class SolvedGraph:
     def __init__(self, board: Board, role: str, start: Position, horizon: int | None = None,
                  limits: Limits | None = None):
         layout = layout_for(board)
-        self.board, self.role = board, role
+        self.board, self.role, self.layout = board, role, layout
         self.left = Query(role, QueryKind.VALUE, start, horizon).remaining(board)
         root = layout.root_term(start, board).replace(" ", "")
         graph = self.graph = RaceGraph(board, layout, [root], race_limits(board, layout, [start], limits or Limits()))
@@ -212,6 +212,10 @@ class SolvedGraph:
         else:
             numbers = [a.number for a in graph.symbol(s).arguments]
         return numbers[1 + 2 * self.slot], numbers[2 + 2 * self.slot]
+
+    def position(self, s: int, step: int) -> Position:
+        """Position ``s`` at ``step``."""
+        return self.layout.position(self.graph.symbol(s), self.board, step)
 
     def wins(self, s: int, left: int) -> bool:
         return self.rank[s] <= left

@@ -19,7 +19,7 @@ on the board stands on (0,0).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..language.model import Board, Cell
 from ..language.position import Position
@@ -83,6 +83,16 @@ class Knowledge(BitCells):
         return ([0] * self.words if exhausted else self.pack(free)) + \
             self.pack(c for _, c in position.found) + used
 
+    def newly_found(self, cells_before, used_before, cells_after, used_after) -> tuple[str, Cell] | None:
+        """The (mark, cell) of the obstacle a ply placed, from the found cells and the obstacles
+        placed per mark before and after it; None where it placed none."""
+        new = set(cells_after) - set(cells_before)
+        if not new:
+            return None
+        mark = next(m for m, was, now in zip(self.marks, used_before, used_after) if now > was)
+        return mark, new.pop()
+
+
 @dataclass(frozen=True)
 class Layout:
     """Which fields the position term of one compiled program has, and their variable names."""
@@ -139,6 +149,11 @@ class Layout:
         cells = [f"{x},{y}" for _, (x, y) in position.pieces]
         return self.term(str(position.side), cells, [str(v) for v in self.values(position, board)])
 
+    def position(self, term, board: Board, step: int) -> Position:
+        """The :class:`Position` of a position term (a clingo symbol) at ``step``; the knowledge
+        fields of a ``--hidden`` term are left out (:func:`learned` adds what the role knows)."""
+        return position_of(self.decode([a.number for a in term.arguments], board), step)
+
     def decode(self, args: list[int], board: Board) -> dict:
         """The parts of a position term's arguments: side, pieces and the kept fields."""
         n = len(self.roles)
@@ -188,3 +203,11 @@ def position_of(parts: dict, step: int) -> Position:
     """The :class:`Position` of a decoded position term (:meth:`Layout.decode`) at ``step``."""
     return Position(parts["pieces"], parts["side"], step, parts.get("items"), parts.get("lost", ()),
                     parts.get("was", frozenset()), gates_open=parts.get("gates_open", False))
+
+
+def learned(before: Position, after: Position, role: str, found: tuple[str, Cell] | None = None) -> Position:
+    """``after``, a position a ply after ``before``, with what ``role`` knows there: the cells it
+    has stood on known free (but the one it stands on), the obstacles found before and ``found``
+    (the (mark, cell) it has just bumped on, if any)."""
+    free = (before.free | {before.cell(role)}) - {after.cell(role)}
+    return replace(after, free=frozenset(free), found=before.found | ({found} if found else frozenset()))

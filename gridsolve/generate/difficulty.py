@@ -66,28 +66,24 @@ def measure(board: Board, role: str, start: Position, answer: Answer, horizon: i
     read off the ranks; elsewhere each of the role's positions on the line is solved."""
     side = board.rules.side_of(role)
     ranked = win_ranks(board, role, start, horizon)
-    position, current = start, answer
+    current = answer
     first = losing = total = turns = 0
     for played, ply in enumerate(answer.line):
+        position = ply.before
         if position.side == side:
             if ranked is not None:
-                wins, everything, after = _ranked_moves(board, position, ranked, played)
+                wins, everything = _ranked_moves(board, position, ranked, played)
             else:
                 if current is None:
                     ahead = None if horizon is None else horizon - played
                     current = solve(board, Query(role, QueryKind.VALUE, position, ahead), limits)
-                wins, everything, after = winning_moves(board, role, position, current)
+                wins, everything, _ = winning_moves(board, role, position, current)
             if turns == 0:             # counted as `gridsolve verify` counts them
                 first = len(set(winning_first_moves(board, role, start, answer).values()))
             turns += 1
             losing += len(everything - wins)
             total += len(everything)
-        else:
-            _, steps = examine(board, position)
-            after = {step.move: step.position for step in steps}
-        if ply["move"] not in after:
-            break
-        position, current = after[ply["move"]], None
+        current = None
     return Difficulty(answer.win_plies, first, losing, total, turns)
 
 
@@ -114,11 +110,11 @@ def win_ranks(board: Board, role: str, start: Position, horizon: int | None) -> 
     return WinRanks(ranks, program.layout, program.remaining)
 
 
-def _ranked_moves(board: Board, position: Position, ranked: WinRanks, played: int) -> tuple[set, set, dict]:
-    """As :func:`winning_moves`, read off the ranks: after the move, ``played + 1`` plies are gone."""
+def _ranked_moves(board: Board, position: Position, ranked: WinRanks, played: int) -> tuple[set, set]:
+    """(winning, all) successor positions, as :func:`winning_moves`, read off the ranks: after
+    the move, ``played + 1`` plies are gone."""
     _, steps = examine(board, position)
-    after = {step.move: step.position for step in steps}
-    everything = {_key(p) for p in after.values()}
+    everything = {_key(step.position) for step in steps}
     left = ranked.remaining - played - 1
-    wins = {_key(p) for p in after.values() if ranked.wins(p, board, left)}
-    return wins, everything, after
+    wins = {_key(step.position) for step in steps if ranked.wins(step.position, board, left)}
+    return wins, everything

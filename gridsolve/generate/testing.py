@@ -21,6 +21,7 @@ import numpy as np
 from ..analysis.metrics import SolvedGraph, goal_distance
 from ..language.model import Board
 from ..language.position import Position
+from ..solve.common.answer import Ply
 from ..solve.common.limits import Limits
 from ..solve.program.driver import format_move
 
@@ -47,11 +48,11 @@ class Choice:
 
 @dataclass(frozen=True)
 class TestingLine:
-    line: list                    # plies as an Answer's line: {"ply", "side", "move"}
+    line: tuple[Ply, ...]         # plies as an Answer's line
     choices: list                 # the decisive choices along it
 
     def describe(self) -> str:
-        return "; ".join(f"{', '.join(ply['side'])} {ply['move']}" for ply in self.line)
+        return "; ".join(f"{', '.join(ply.side)} {ply.move}" for ply in self.line)
 
 
 def most_testing_line(board: Board, role: str, start: Position, horizon: int | None = None,
@@ -70,7 +71,7 @@ def most_testing_line(board: Board, role: str, start: Position, horizon: int | N
     distance = goal_distance(board, role)
     near = graph.distances(distance) if distance is not None else np.zeros(graph.n)
     names = _Names(graph)
-    line, choices, ply = [], [], 0
+    line, choices, ply, before = [], [], 0, start
     while graph.rank[s] > 0 and graph.end[s] is None and ply < graph.left:
         left = graph.left - ply - 1
         after = graph.succ[s]
@@ -86,9 +87,10 @@ def most_testing_line(board: Board, role: str, start: Position, horizon: int | N
             t = fastest
         else:
             t = min(after, key=lambda t: (_winning_replies(graph, t, left), -graph.rank[t], names.of(s, t)))
-        line.append({"ply": ply, "side": list(board.rules.turns[graph.mover[s]]), "move": names.of(s, t)})
-        s, ply = t, ply + 1
-    return TestingLine(line, choices)
+        after = graph.position(t, before.step + 1)
+        line.append(Ply(ply, tuple(board.rules.turns[graph.mover[s]]), names.of(s, t), before, after))
+        s, ply, before = t, ply + 1, after
+    return TestingLine(tuple(line), choices)
 
 
 def _winning_replies(graph: SolvedGraph, t: int, left: int) -> int:

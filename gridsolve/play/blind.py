@@ -164,7 +164,7 @@ def choose(board: Board, role: str, position: Position, blind: Blind, rng: rando
     """The move of ``role`` (to move) from its own knowledge only."""
     robust = robust_answer(board, role, position, blind, limits=limits)
     if robust.win and robust.plies is not None:
-        move = robust.line[0]["move"].split(" (")[0]
+        move = robust.line[0].move.split(" (")[0]
         return Choice(move, f"robust win in {robust.plies} plies", robust, {}, 0, 0)
     won, solved, total = shares(board, role, position, blind, rng, limits)
     best_value = max(m.value for m in robust.moves)

@@ -413,8 +413,8 @@ class Game:
                 out[role] = choice.move
                 continue
             answer = self.thinker.ask(role, QueryKind.VALUE, position)
-            label = self.tie_break(position, role, answer) or answer.line[0]["move"]
-            parts = move_parts(label, movers if len(answer.line[0]["side"]) > 1 else [role])
+            label = self.tie_break(position, role, answer) or answer.line[0].move
+            parts = move_parts(label, movers if len(answer.line[0].side) > 1 else [role])
             out.update({r: m for r, m in parts.items() if r in roles and r in rules.team_of(role)})
         return out
 

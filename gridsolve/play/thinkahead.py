@@ -4,7 +4,7 @@ chooses a move.
 While a human reads the board and types a move, the solver would sit idle; the computer's next
 question is one of few (its question at the position after each move the human can make).
 :class:`ThinkAhead` asks them in a background thread, through the game's
-:class:`~gridsolve.solve.race.racesolver.Asker`, so that the work they leave behind (the bounded solver's
+:class:`~gridsolve.solve.dispatch.asker.Asker`, so that the work they leave behind (the bounded solver's
 transposition tables, a layered table, the race engine) answers the question that comes at
 once.  The answers themselves are not kept: the question is asked again when it comes, and
 gives the same answer (the shared work only makes it cheaper).  Before anything else uses the

@@ -10,7 +10,7 @@ from ..language.model import OFF_BOARD
 from ..render import describe_position, puzzle_verdict, verdict
 from ..solve.program.explore import examine, move_parts
 from ..solve.common.answer import Answer
-from ..svg import CELL, MARGIN, TITLE, walked_cells as walked, board_svg, follow_line
+from ..svg import CELL, MARGIN, TITLE, walked_cells as walked, board_svg
 
 
 def question(board: Board, role: str | None, kind: str) -> Query:
@@ -52,10 +52,9 @@ def _after(board: Board, position: Position) -> dict:
             "gates": ("open" if position.gates_open else "closed") if board.has_gates else None}
 
 
-def payload(board: Board, query: Query, answer: Answer, moves_to: dict | None = None,
-            line_to: list | None = None) -> dict:
-    """JSON of ``answer``; ``moves_to`` ({move: position after it}) and ``line_to`` (the
-    positions along the line) where the caller knows them, else from the game rules."""
+def payload(board: Board, query: Query, answer: Answer, moves_to: dict | None = None) -> dict:
+    """JSON of ``answer``; ``moves_to`` ({move: position after it}) where the caller knows it,
+    else from the game rules; the line's positions are the answer's."""
     position = query.position
     side = board.rules.turns[position.side]
     if moves_to is None:
@@ -67,12 +66,9 @@ def payload(board: Board, query: Query, answer: Answer, moves_to: dict | None = 
                       "doom_plies": m.doom_plies,
                       "paths": {} if after is None else _paths(board, position, after, m.move, side)})
     line = []
-    if answer.line:
-        steps = follow_line(board, position, answer.line) if line_to is None else \
-            [(ply, before, after) for ply, before, after in zip(answer.line, [position] + line_to, line_to)]
-        for ply, before, after in steps:
-            paths = {**_paths(board, before, after, ply["move"], ply["side"]), **_chased(board, before, after)}
-            line.append({**ply, "paths": paths, "after": _after(board, after)})
+    for ply in answer.line or ():
+        paths = {**_paths(board, ply.before, ply.after, ply.move, ply.side), **_chased(board, ply.before, ply.after)}
+        line.append({**ply.as_dict(), "paths": paths, "after": _after(board, ply.after)})
     return {"verdict": verdict(answer, board.rules.unlimited), "puzzle": puzzle_verdict(board, answer),
             "win_moves": answer.win_moves, "start": _after(board, position), "role": answer.role,
             "kind": answer.query, "holds": answer.holds, "value": answer.value, "plies": answer.plies, "win": answer.win, "win_plies": answer.win_plies,

@@ -26,7 +26,7 @@ from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.race.racesolver import race_roles
 from ..solve.graph.racegraph import rank_by_levels
-from ..solve.common.answer import Answer, MoveValue, SolveStats
+from ..solve.common.answer import Answer, MoveValue, Ply, SolveStats
 from ..solve.program.driver import format_move
 from ..solve.explain.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
 from ..language.kinds import QueryKind
@@ -230,53 +230,45 @@ class LiveGraph:
             holds, plies = here.survives, here.doom_plies
         else:
             holds, plies = True, here.plies
-        line = self.line(root, role, left) if value_known else []
+        line = self.line(query.position, root, role, left) if value_known else ()
         return Answer(board=self.board.name, role=role, query=query.kind, holds=bool(holds), value=here.value,
                       plies=plies, win=here.win, win_plies=here.win_plies, survives=here.survives,
                       win_moves=self.board.rules.own_moves(query.position.side, here.win_plies, role),
                       doom_plies=here.doom_plies, remaining=left, position=query.position.as_dict(self.board),
                       moves=moves, line=line, stats=SolveStats(solver="studio graph", positions=len(self.names)))
 
-    def line(self, state: int, role: str, left: int) -> list[dict]:
-        """The principal line from position ``state``: the side to move picks its best move by the
-        key of answer.lp (value, then plies: hurry above the timeout score, delay below), ties
-        going to the greatest move term for the role's side and the least for the others."""
+    def line(self, start: Position, state: int, role: str, left: int) -> tuple[Ply, ...]:
+        """The principal line from ``start`` (position ``state``): the side to move picks its best
+        move by the key of answer.lp (value, then plies: hurry above the timeout score, delay
+        below), ties going to the greatest move term for the role's side and the least for the
+        others."""
         rules = self.board.rules
         timeout = rules.timeout[role]
-        out = []
-        ply = 0
+        out, before = [], start
         while left > 0 and state not in self.outcome and self.succ[state]:
             keyed = []
             for move, successor in self.succ[state]:
                 after = self.outcome_at(successor, role, left - 1)
                 if after.value is None:
-                    return out
+                    return tuple(out)
                 tie = 0 if after.value == timeout else (after.plies if after.value < timeout else -after.plies)
                 keyed.append(((after.value, tie), move, successor))
             turn = self.mover[state]
             pick = max if rules.own_turn(turn, role) else min
             _, move, successor = pick(keyed, key=lambda k: (k[0], k[1]))
-            out.append({"ply": ply, "side": list(rules.turns[turn]), "move": format_move(move)})
-            state, left, ply = successor, left - 1, ply + 1
-        return out
+            position = self.position(successor, before.step + 1)
+            out.append(Ply(len(out), tuple(rules.turns[turn]), format_move(move), before, position))
+            state, left, before = successor, left - 1, position
+        return tuple(out)
+
+    def position(self, state: int, step: int) -> Position:
+        """Position ``state`` at ``step``."""
+        numbers = [int(a) for a in self.names[state][2:-1].split(",")]
+        return position_of(self.layout.decode(numbers, self.board), step)
 
 
-
-def _position(graph: LiveGraph, state: int) -> Position:
-    numbers = [int(a) for a in graph.names[state][2:-1].split(",")]
-    parts = graph.layout.decode(numbers, graph.board)
-    return position_of(parts, 0)
-
-
-def followed(graph: LiveGraph, query: Query, answer: Answer) -> tuple[dict, list]:
-    """The positions after each of the answer's moves ({move: position}) and along its line."""
+def moves_from(graph: LiveGraph, query: Query) -> dict:
+    """{move: the position after it} of the moves at the query's position."""
     state = graph.index[graph.term(query.position)]
-    moves_to = {format_move(move): _position(graph, successor) for move, successor in graph.succ[state]}
-    line_to = []
-    for ply in answer.line or ():
-        successor = next((successor for move, successor in graph.succ[state] if format_move(move) == ply["move"]), None)
-        if successor is None:
-            break
-        line_to.append(_position(graph, successor))
-        state = successor
-    return moves_to, line_to
+    return {format_move(move): graph.position(successor, query.position.step + 1)
+            for move, successor in graph.succ[state]}

@@ -4,8 +4,8 @@ given at once in the request.
 A wall toggle changes where every chaser steps, which the warm graph's patches (moves by role,
 :mod:`gridsolve.studio.live`) do not follow; but the race solver's scripted graph
 (:mod:`gridsolve.solve.graph.scripted`) answers such a level from scratch in well under a second.
-The positions after each move and along the principal line (where the chasers went, the gates'
-state) are read from the script's per-cell tables: one ground call, not one per ply."""
+The positions after each move (where the chasers went, the gates' state) are read from the
+script's per-cell tables; those along the principal line come with the answer."""
 from __future__ import annotations
 
 import dataclasses
@@ -44,18 +44,10 @@ class Successors:
                 for move, after in self.moves.moves(term)}
 
 
-def answer(board: Board, query: Query, limits: Limits) -> tuple[Answer, dict, list]:
+def answer(board: Board, query: Query, limits: Limits) -> tuple[Answer, dict]:
     """The answer to ``query`` within ``limits`` (the studio's; a request stops after
-    :data:`ANSWER_SECONDS` where they set no time), as ``gridsolve solve`` gives it, the position
-    after each of its moves ({move: position}) and the positions along its principal line."""
+    :data:`ANSWER_SECONDS` where they set no time), as ``gridsolve solve`` gives it (its line
+    with its positions), and the position after each of its moves ({move: position})."""
     found = solve(board, query, limits if limits.seconds is not None else
                   dataclasses.replace(limits, seconds=ANSWER_SECONDS))
-    successors = Successors(board)
-    moves_to = successors(query.position)
-    line_to, position = [], query.position
-    for ply in found.line or ():
-        position = successors(position).get(ply["move"])
-        if position is None:
-            break
-        line_to.append(position)
-    return found, moves_to, line_to
+    return found, Successors(board)(query.position)

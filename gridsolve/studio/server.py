@@ -43,7 +43,7 @@ from .answers import payload, picture, question
 from .files import Folder, StudioError, save, version_of
 from .jobs import Jobs
 from .level import apply_level, level_of, optional_marks
-from .live import LiveGraph, followed, supported
+from .live import LiveGraph, moves_from, supported
 from . import ruled
 from .playtest import Playtests
 from .security import Guard, hosts_for, new_token
@@ -161,8 +161,8 @@ def answer(studio: Studio, data: dict) -> dict:
         graph = holder[0]
         graph.set_walls(board.north, board.east)
         found = graph.answer(query)
-        moves_to, line_to = followed(graph, query, found)
-    return {**view, "answer": payload(board, query, found, moves_to, line_to)}
+        moves_to = moves_from(graph, query)
+    return {**view, "answer": payload(board, query, found, moves_to)}
 
 
 def start_job(studio: Studio, data: dict) -> dict:

@@ -28,18 +28,19 @@ import contextlib
 import gc
 import time
 from array import array
+from dataclasses import replace
 
 from ...compile.planning import Mode
 from ...errors import QueryError
 from ...language.distance import open_steps, step_distances
 from ...language.model import Board
-from ...language.position import Query
+from ...language.position import Position, Query
 from ...compile.state import layout_for
 from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
 from .kernel import MoveList, RaceArrays, RacesKernel, int32, kernel_serves
 from ..common.boundedplan import applies
-from ..common.answer import Answer, MoveValue, Question, SolveStats
+from ..common.answer import Answer, MoveValue, Ply, Question, SolveStats
 from ..program.driver import format_move
 from ..common.limits import LimitGuard, Limits, estimate_positions
 from ..threshold.racesearch import DOWN, UP, Race, ThresholdSearch
@@ -77,6 +78,11 @@ class _Items:
             for cell in left[name]:
                 out |= self.bit[k][cell]
         return out
+
+    def left(self, items: int) -> tuple[tuple[str, frozenset], ...]:
+        """The items left as a position holds them: per collectible, the cells with an item."""
+        return tuple((name, frozenset(c for c, bit in bits.items() if items & bit))
+                     for name, bits in zip(self.names, self.bit))
 
     def taken(self, items: int) -> tuple[int, ...]:
         if len(self.total) == 1:
@@ -487,27 +493,31 @@ class BoundedSearch(ThresholdSearch):
             return []
         return [(move, successor, after, self.summary(successor, after, plies_left - 1, reference)) for move, successor, after in self.children(state, items)]
 
-    def line(self, state: int, items: int, plies_left: int, reference: int, probes: list, most: int | None = None) -> list[dict]:
-        """The principal line: the side to move picks its best move by (value, hurry above the
-        reference, delay below), ties broken by the move term, as layered.lp does.  Along the
-        line every state has the root's value V, so after the first ply only moves worth V
-        are candidates, tried in the order of that key."""
+    def line(self, start: Position, state: int, items: int, plies_left: int, reference: int, probes: list,
+             most: int | None = None) -> tuple[Ply, ...]:
+        """The principal line from ``start`` (abstract position ``state`` with ``items``): the side
+        to move picks its best move by (value, hurry above the reference, delay below), ties
+        broken by the move term, as layered.lp does.  Along the line every state has the root's
+        value V, so after the first ply only moves worth V are candidates, tried in the order of
+        that key."""
         rules = self.board.rules
-        out = []
+        out, before = [], start
         team = self.game.turn[state] in self.team_turns
         scored = [(move, successor, after, s["value"], s["plies"]) for move, successor, after, s in probes]
         if not scored:
-            return out
+            return ()
         value = (max if team else min)(c[3] for c in scored)
         chosen = (max if team else min)((c for c in scored if c[3] == value), key=lambda c: self._key(c, reference))
         while chosen is not None:
             move, successor, after = chosen[:3]
-            out.append({"ply": len(out), "side": list(rules.turns[self.game.turn[state]]), "move": format_move(move)})
+            position = replace(self.game.position(successor, before.step + 1), items=self.items.left(after))
+            out.append(Ply(len(out), tuple(rules.turns[self.game.turn[state]]), format_move(move), before, position))
+            before = position
             if most is not None and len(out) >= most:
                 break
             state, items, plies_left = successor, after, plies_left - 1
             chosen = self._pick(state, items, plies_left, value, reference)
-        return out
+        return tuple(out)
 
     @staticmethod
     def _key(candidate: tuple, reference: float) -> tuple:
@@ -591,7 +601,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     with _collector_paused():
         at = solver.summary(root, items, plies_left, reference)
         probes = solver.moves(root, items, plies_left, reference)
-        line = solver.line(root, items, plies_left, reference, probes, line_plies)
+        line = solver.line(query.position, root, items, plies_left, reference, probes, line_plies)
     moves = sorted((MoveValue(move=format_move(m), value=s["value"], plies=s["plies"], win=s["win"],
                               survives=s["survives"], doom_plies=s["doom_plies"])
                     for m, _, _, s in probes), key=lambda mv: mv.move)

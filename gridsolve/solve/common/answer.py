@@ -1,7 +1,7 @@
 """The answer types every solver shares, and the one interface every solver fills in.
 
-:class:`Answer` (with its :class:`MoveValue` per move) is what ``gridsolve solve`` reports and
-its ``--json`` object (docs/answers.md).  :class:`Question` is what a solver is asked: the
+:class:`Answer` (with its :class:`MoveValue` per move and its principal line of :class:`Ply`)
+is what ``gridsolve solve`` reports and its ``--json`` object (docs/answers.md).  :class:`Question` is what a solver is asked: the
 board, the query and the caller's limits and options.  :class:`Solver` is the interface: the
 race solver (:mod:`gridsolve.solve.race.racesolver`), the compiled programs run by the driver
 (:mod:`gridsolve.solve.program.compiledsolver`), the bounded solver (:mod:`gridsolve.solve.bounded.search`) and the
@@ -11,14 +11,14 @@ robust solver of ``--hidden`` questions (:mod:`gridsolve.solve.hidden.hiddensolv
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from typing import Protocol
 
 from ...compile.planning import Plan, plan_query
 from ...language.kinds import QueryKind
 from ...language.model import Board
-from ...language.position import Query
+from ...language.position import Position, Query
 from .limits import Limits
 
 
@@ -33,6 +33,23 @@ class MoveValue:
     survives: bool
     doom_plies: int | None = None
     exact: bool | None = None       # --hidden, deepened: the move's answer holds for every horizon
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One ply of a principal line: ply ``index`` (0-based), the roles that move (``side``), the
+    move as the answer names it, and the positions before and after it, as the solver that
+    found the line holds them (a ``--hidden`` line's positions hold what the role knows)."""
+
+    index: int
+    side: tuple[str, ...]
+    move: str
+    before: Position
+    after: Position
+
+    def as_dict(self) -> dict:
+        """The ply as the answer's ``--json`` line writes it."""
+        return {"ply": self.index, "side": list(self.side), "move": self.move}
 
 
 @dataclass(kw_only=True)
@@ -87,13 +104,14 @@ class Answer:
     remaining: int
     position: dict
     moves: list[MoveValue]
-    line: list[dict] | None       # None: asked without the principal line (gridsolve ask)
+    line: tuple[Ply, ...] | None      # None: asked without the principal line (gridsolve ask)
     stats: SolveStats
     strategy: list[dict] | None = None
     hidden: bool = False        # the robust answer of a --hidden question
 
     def as_dict(self) -> dict:
-        out = asdict(self)
+        out = asdict(replace(self, line=None))
+        out["line"] = None if self.line is None else [ply.as_dict() for ply in self.line]
         if self.strategy is None:
             out.pop("strategy")
         if not self.hidden:
@@ -107,8 +125,9 @@ class Answer:
 @dataclass
 class Question:
     """One question to a solver: ``query`` on ``board`` within ``limits``; the principal line
-    stops after ``line_plies`` plies when given (the bounded and robust searches'; the other
-    solvers' lines are cheap and always whole); ``memo`` (a
+    stops after ``line_plies`` plies when given (the bounded and robust searches' and the
+    Asker's race engine; the other solvers' lines are cheap and always whole; for the Asker, 0:
+    no line); ``memo`` (a
     :class:`~gridsolve.solve.bounded.memo.BoundedMemo`) keeps the bounded solver's work for the
     next questions.  ``started``: when it was asked (the answers' ``total_s``)."""
 

@@ -4,7 +4,9 @@ The solvers fill in one interface (:class:`gridsolve.solve.common.answer.Solver`
 this order: the robust solver of ``--hidden`` questions (:mod:`gridsolve.solve.hidden.hiddensolver`), the
 bounded solver of games with items (:mod:`gridsolve.solve.bounded.search`), the race solver
 (:mod:`gridsolve.solve.race.racesolver`) and the compiled program run by the driver
-(:mod:`gridsolve.solve.program.compiledsolver`), which serves every question.
+(:mod:`gridsolve.solve.program.compiledsolver`), which serves every question.  The
+:class:`~gridsolve.solve.dispatch.asker.Asker` is a :class:`Dispatcher` of the same solvers in the same
+order, each keeping its work between questions (:mod:`gridsolve.solve.dispatch.caching`).
 """
 from __future__ import annotations
 

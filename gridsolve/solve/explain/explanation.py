@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...errors import QueryError
 from ...language.model import Board
 from ...language.position import Position, Query
 from ..common.limits import Limits
 from ..dispatch.asker import Asker
-from ..program.explore import examine, move_parts
-from ..common.answer import Answer
+from ..program.explore import examine
+from ..common.answer import Answer, Ply
 from .walls import (Outcome, Wall, WallGraph, graph_supported, interior_walls, outcomes, solve_outcome,
                     solve_variant)
 from ...language.kinds import QueryKind
@@ -49,19 +49,19 @@ class Refutation:
     move: str
     outcome: Outcome
     kind: str
-    line: list[dict]
+    line: tuple[Ply, ...]
 
     def as_dict(self) -> dict:
         _, plies = self.outcome.key(self.kind)
         return {"move": self.move, "value": self.outcome.value, "plies": plies, "win": self.outcome.win,
-                "survives": self.outcome.survives, "line": self.line}
+                "survives": self.outcome.survives, "line": [ply.as_dict() for ply in self.line]}
 
 
 @dataclass
 class Explanation:
     answer: Answer
     refutation: list[Refutation] | None         # None: the role gets what it asks for
-    refutation_after: list[dict]                 # plies played before the role's moves (the others' first)
+    refutation_after: tuple[Ply, ...]            # plies played before the role's moves (the others' first)
     critical_walls: list[CriticalWall]
     walls_tried: int
     stats: dict = field(default_factory=dict)
@@ -69,7 +69,7 @@ class Explanation:
     def as_dict(self) -> dict:
         out = self.answer.as_dict()
         out["refutation"] = None if self.refutation is None else {
-            "after": self.refutation_after, "moves": [r.as_dict() for r in self.refutation]}
+            "after": [ply.as_dict() for ply in self.refutation_after], "moves": [r.as_dict() for r in self.refutation]}
         out["critical_walls"] = [c.as_dict() for c in self.critical_walls]
         out["stats"] = {**out["stats"], **self.stats}
         return out
@@ -86,26 +86,17 @@ def _later(query: Query, position: Position, plies: int) -> Query:
     return dataclasses.replace(query, position=position, horizon=horizon, strategy=False)
 
 
-def _same_move(label: str, ply: dict) -> bool:
-    """Does the move label of :func:`examine` name the line's ply ``{side, move}``?"""
-    return move_parts(label, ply["side"]) == move_parts(ply["move"], ply["side"])
-
-
 def refute(board: Board, query: Query, answer: Answer, asker: Asker,
-           plies: int = REFUTATION_PLIES) -> tuple[list[Refutation] | None, list[dict]]:
+           plies: int = REFUTATION_PLIES) -> tuple[list[Refutation] | None, tuple[Ply, ...]]:
     """For a position where the role does not get what it asks: each move of the role's side
     with the others' answer (the principal line after it, ``plies`` deep).  When the others
     are to move, their first move of the principal line comes first (the second result)."""
     if gets_it(answer) or not answer.line:
-        return None, []
+        return None, ()
     rules = board.rules
-    position, before = query.position, []
+    position, before = query.position, ()
     if query.role not in rules.turns[position.side]:
-        _, steps = examine(board, position)
-        step = next((s for s in steps if _same_move(s.move, answer.line[0])), None)
-        if step is None:
-            return None, []
-        position, before = step.position, [answer.line[0]]
+        position, before = answer.line[0].after, answer.line[:1]
         if query.role not in rules.turns[position.side]:
             return None, before
     end, steps = examine(board, position)
@@ -113,7 +104,7 @@ def refute(board: Board, query: Query, answer: Answer, asker: Asker,
     for step in steps:
         after = asker.ask(_later(query, step.position, len(before) + 1), line_plies=plies)
         offset = len(before) + 1
-        line = [{**ply, "ply": ply["ply"] + offset} for ply in after.line[:plies]]
+        line = tuple(replace(ply, index=ply.index + offset) for ply in after.line[:plies])
         out.append(Refutation(step.move, Outcome.of(after), query.kind, line))
     return out, before
 

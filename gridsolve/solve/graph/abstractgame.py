@@ -23,7 +23,7 @@ import clingo
 
 from ...compile.facts import board_facts, mechanism_facts, rule_facts
 from ...compile.gamerules import game_rules, live_ends, timeout_match_rules, with_domain
-from ...compile.state import Layout, layout_for
+from ...compile.state import Layout, layout_for, position_of
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position
@@ -69,6 +69,12 @@ class AbstractGame:
         key = self.numbering.number(args)
         i = int(self.keys.searchsorted(key))
         return i if i < len(self.keys) and int(self.keys[i]) == key else None
+
+    def position(self, i: int, step: int) -> Position:
+        """Position ``i`` at ``step`` (without the items: the caller adds what it keeps of them)."""
+        if self.numbering is None:
+            return self.layout.position(self.terms[i], self.board, step)
+        return position_of(self.layout.decode(self.numbering.arguments(int(self.keys[i])), self.board), step)
 
     def stops(self, i: int) -> bool:
         """The game stops at ``i`` whatever the plies left: an end holds, or the side to move has no move."""

@@ -47,11 +47,12 @@ from ...compile.facts import UNREACHABLE, bump_cells, next_turn
 from ...language.distance import step_distances
 from ...compile.gamerules import live_ends
 from ...compile.knowledge import knowledge_for, robust_board
+from ...compile.state import learned
 from ...language.model import DELTA, DIRECTIONS, Board
 from ...language.position import Position, Query
 from ..graph.abstractgame import AbstractGame, abstract_game, avoid_ends
 from ..common.limits import LimitGuard
-from ..common.answer import Answer, MoveValue, SolveStats
+from ..common.answer import Answer, MoveValue, Ply, SolveStats
 from ..program.driver import format_move
 from ..common.limits import Limits
 from ..threshold.racesearch import DOWN, UP, ThresholdSearch
@@ -162,6 +163,15 @@ class KnowingGame:
         return Position(pieces, args[0], 0, lost=lost)
 
     # --- knowledge -----------------------------------------------------------------------------
+    def position_after(self, before: Position, was: tuple, state: int, know: tuple) -> Position:
+        """The position of abstract position ``state`` with ``know``, a ply after ``before``
+        (whose knowledge was ``was``), with what the role knows there."""
+        def found(bits: int) -> set:
+            return {cell for cell, bit in self.bit.items() if bits & bit}
+        bumped = self.knows.newly_found(found(was[1]), was[2], found(know[1]), know[2])
+        return learned(before, self.game.position(state, before.step + 1), self.role, bumped)
+
+
     def knowledge(self, position: Position) -> tuple[int, int, tuple[int, ...]]:
         """(free bits, found bits, obstacles placed per hidden mark) of ``position``."""
         used = tuple(sum(1 for m, _ in position.found if m == mark) for mark in self.knows.marks)
@@ -485,14 +495,16 @@ class KnowingSolver(ThresholdSearch):
             return []
         return [(move, answers, self.move(answers, plies_left - 1, reference)) for move, answers in self.kgame.plies(state, know)]
 
-    def line(self, state: int, know: tuple, plies_left: int, reference: float, value: int, most: int | None = None) -> list[dict]:
-        """The principal line: the side to move picks its best move by (value, hurry above the
-        reference, delay below), the role's side the greatest, the others the least, ties by
-        the move's name; after the role's move the others answer as they pick (as
-        encodings/layered.lp).  Along the line every position has the root's value, so only
-        the moves worth exactly that are candidates: one race each tells."""
+    def line(self, start: Position, state: int, know: tuple, plies_left: int, reference: float, value: int,
+             most: int | None = None) -> tuple[Ply, ...]:
+        """The principal line from ``start`` (abstract position ``state`` with ``know``): the side
+        to move picks its best move by (value, hurry above the reference, delay below), the
+        role's side the greatest, the others the least, ties by the move's name; after the
+        role's move the others answer as they pick (as encodings/layered.lp).  Along the line
+        every position has the root's value, so only the moves worth exactly that are
+        candidates: one race each tells."""
         rules = self.kgame.board.rules
-        out = []
+        out, before = [], start
         while self.stop_score(state, know, plies_left) is None and (most is None or len(out) < most):
             side = self.game.turn[state]
             team = side in self.team_turns
@@ -503,7 +515,7 @@ class KnowingSolver(ThresholdSearch):
             if not keyed:
                 break
             _, move, answers = (max if team else min)(keyed, key=lambda candidate: (candidate[0], candidate[1]))
-            said = move
+            said, was = move, know
             if answers[0][0] is not None:
                 replies = [(self._tie(value, reference, [reply], plies_left - 1), *reply) for reply in answers
                            if self._worth(value, [reply], plies_left - 1, False)]
@@ -511,9 +523,10 @@ class KnowingSolver(ThresholdSearch):
                 said = f"{move} ({ANSWERS.get(name.split('(')[0], name)})"
             else:
                 state, know = answers[0][1], answers[0][2]
-            out.append({"ply": len(out), "side": list(rules.turns[side]), "move": said})
-            plies_left -= 1
-        return out
+            after = self.kgame.position_after(before, was, state, know)
+            out.append(Ply(len(out), tuple(rules.turns[side]), said, before, after))
+            before, plies_left = after, plies_left - 1
+        return tuple(out)
 
     def _worth(self, value: int, answers: list, plies_left: int, team: bool) -> bool:
         """Whether a move (the others' answers to it) is worth exactly ``value``: a move of the
@@ -617,7 +630,7 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     reference = solver.reference(root, know)
     at = solver.at(root, know, plies_left, reference)
     probes = solver.moves(root, know, plies_left, reference)
-    line = solver.line(root, know, plies_left, reference, at["value"], line_plies)
+    line = solver.line(query.position, root, know, plies_left, reference, at["value"], line_plies)
     moves = sorted((MoveValue(move=move, value=s["value"], plies=s["plies"], win=s["win"], survives=s["survives"],
                               doom_plies=s["doom_plies"])
                     for move, _, s in probes), key=lambda mv: mv.move)

@@ -406,6 +406,10 @@ class LayeredTable:
             else:
                 model.collect([clingo.Function("doom_plies", [zero, name, clingo.Number(doom)])])
         state, probes = root, line0
+
+        def line_state(i: int) -> None:
+            model.collect([clingo.Function("line_state", [clingo.Number(i), clingo.symbol.Symbol(int(self.reps[state]))])])
+        line_state(0)
         for i in range(rm + 1):
             if len(probes) == 1:        # line state i does not go on
                 break
@@ -436,6 +440,7 @@ class LayeredTable:
                 answer_sym, reply = min(replies, key=lambda x: x[0])
                 model.collect([clingo.Function("line_answer", [clingo.Number(i), answer_sym.arguments[1]])])
                 state = reply[3]
+            line_state(i + 1)
             probes = self._probes(state, rm - i - 1)
         program = Program(query, None, rm, "", [], [], "", mode=Mode.LAYERED, layout=self.layout,
                           plan_team=self.plan.split_team)

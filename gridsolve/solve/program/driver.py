@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import clingo
 
 from ...compile.planning import Mode
 from ...compile.compiler import Program
 from ...errors import EncodingError
+from ...compile.state import learned
 from ...language.model import OFF_BOARD, Board
-from ...language.position import Query
-from ..common.answer import Answer, MoveValue, SolveStats
+from ...language.position import Position, Query
+from ..common.answer import Answer, MoveValue, Ply, SolveStats
 from ..common.limits import LimitGuard, Limits, estimate_positions, format_bytes, graph_bytes, resident
 from ...language.kinds import QueryKind
 
@@ -57,7 +58,8 @@ class Model:
     the answer atoms by query: ``value(Q,P,V)``, ``win(Q,P)``, ... (layered.lp answers one query,
     numbered 0).  The principal line and the strategy differ: answer.lp shows ``line(Q,I,T,M)``
     and ``strat(Q,S,M)``; layered.lp shows ``line(I,T,M)`` and the others' answers
-    ``line_answer(I,M)``, and no strategy."""
+    ``line_answer(I,M)``, and no strategy.  Both show the line's states (before each ply, and
+    after the last): ``line_state(Q,I,S)``, layered.lp ``line_state(I,S)``."""
 
     mode: Mode = Mode.RACE
     atoms: dict = field(default_factory=dict)
@@ -83,6 +85,14 @@ class Model:
         if self.mode is Mode.LAYERED:
             return list(self.atoms.get("line", [])) if number == 0 else []
         return self._numbered("line", number)
+
+    def line_states(self, number: int) -> dict:
+        """{I: S}: the position term S before ply I of query ``number``'s line (and after its last)."""
+        if self.mode is Mode.LAYERED:
+            rows = self.atoms.get("line_state", []) if number == 0 else []
+        else:
+            rows = self._numbered("line_state", number)
+        return {i.number: state for i, state in rows}
 
     def line_answers(self, number: int) -> list:
         """(I, M): the others' answer at ply I of the line, where the role's team moves first
@@ -376,16 +386,17 @@ def survives_or_doom(survives: dict, doom: dict) -> list:
 HIDDEN_ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
 
 
-def _read_line(model: Model, program: Program, board: Board, number: int) -> list[dict]:
-    """The principal line; a ply where the role's team commits first and the others answer is
-    one entry with the joint move."""
-    rules = board.rules
+def _read_line(model: Model, program: Program, board: Board, number: int) -> tuple[Ply, ...]:
+    """The principal line, with the positions read off its states; a ply where the role's team
+    commits first and the others answer is one entry with the joint move."""
+    rules, layout = board.rules, program.layout
     answers = {a[0].number: a[1] for a in model.line_answers(number)}
-    line = []
+    states = model.line_states(number)
+    line, before = [], program.query.position
     for args in sorted(model.line_moves(number), key=lambda a: a[0].number):
         ply, turn = args[0].number, args[1].number
         move = format_move(args[2])
-        if ply in answers and program.layout.knows is not None:
+        if ply in answers and layout.knows is not None:
             move = f"{move} ({HIDDEN_ANSWERS.get(answers[ply].name, answers[ply].name)})"
         elif ply in answers:
             team = [r for r in rules.turns[turn] if r in program.plan_team]
@@ -394,5 +405,27 @@ def _read_line(model: Model, program: Program, board: Board, number: int) -> lis
             second = format_move(answers[ply])
             second = second if len(others) > 1 else f"{others[0]} {second}"
             move = f"{first}, {second}"
-        line.append({"ply": ply, "side": list(rules.turns[turn]), "move": move})
-    return line
+        after = _position_after(board, layout, before, states[ply], states[ply + 1], rules.turns[turn])
+        line.append(Ply(ply, tuple(rules.turns[turn]), move, before, after))
+        before = after
+    return tuple(line)
+
+
+def _position_after(board: Board, layout, before: Position, state, state_after, movers) -> Position:
+    """The position of ``state_after``, the line state a ply after ``state`` (at ``before``):
+    with the items a layout without them leaves out (a collector takes the item where its move
+    ends) and, in a ``--hidden`` question, with what the role knows."""
+    after = layout.position(state_after, board, before.step + 1)
+    rules = board.rules
+    kept = {item.name for item in layout.collect}
+    if any(name not in kept for name in rules.collect):
+        left = {**before.items_left(board), **dict(after.items or ())}
+        for name, collect in rules.collect.items():
+            if name not in kept and collect.piece in movers:
+                left[name] = left[name] - {after.cell(collect.piece)}
+        after = replace(after, items=tuple((name, frozenset(left[name])) for name in rules.collect))
+    if layout.knows is None:
+        return after
+    was, now = (layout.decode([a.number for a in s.arguments], board) for s in (state, state_after))
+    found = layout.knows.newly_found(was["found_cells"], was["used"], now["found_cells"], now["used"])
+    return learned(before, after, layout.knows.role, found)

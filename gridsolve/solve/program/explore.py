@@ -27,9 +27,11 @@ class Step:
 
 def move_parts(label: str, roles) -> dict[str, str]:
     """{role: move} of a move label: ``north`` for one role, ``blinky east, inky west`` for
-    several (a label of one role may name it too: ``explorer north``)."""
+    several (a label of one role may name it too: ``explorer north``; the others' answer a
+    ``--hidden`` line names is left out: ``south (free)``)."""
     roles = list(roles)
     if len(roles) == 1:
+        label = label.split(" (")[0]
         return {roles[0]: label[len(roles[0]) + 1:] if label.startswith(f"{roles[0]} ") else label}
     return dict(part.split(" ", 1) for part in label.split(", "))
 

@@ -5,7 +5,7 @@ the positions after each legal move, and the principal line those of the positio
 :class:`RankIndex` holds the ranks of an engine's races (arrays over the positions of its
 :class:`~gridsolve.solve.graph.racegraph.RaceGraph`), and derives the atoms that the ``output(q)`` part
 of encodings/answer.lp shows for line state 0 (``value``, ``plies``, ``win``, ``win_plies``,
-``survives``, ``doom_plies``) and the ``line(q,i)`` parts' ``line/4``, by the same rules, with
+``survives``, ``doom_plies``) and the ``line(q,i)`` parts' ``line/4`` (with the line's states), by the same rules, with
 no ground call and no solve; the moves of a position are ground once, where an answer looks
 at them.  tests/test_retro.py checks that the answers equal those of the single-shot program.
 """
@@ -115,7 +115,8 @@ class RankIndex:
 
     def line(self, number: int, rules: Rules, role: str, plan: RacePlan, value_known: bool,
              root: clingo.Symbol, left: int, last: int) -> list[clingo.Symbol]:
-        """The principal line of query ``number`` as answer.lp's ``line(Q,I,T,M)``, line states
+        """The principal line of query ``number`` as answer.lp's ``line(Q,I,T,M)`` with the
+        driver's ``line_state(Q,I,S)`` (the state before ply I, and after the last), line states
         0..``last``: at each, the side to move picks its best move by (value, tie), tie =
         -plies above the role's timeout score (hurry), +plies below (delay); the role's side
         takes the greatest (key, move), the others the least.  None without values.  Without a
@@ -124,7 +125,8 @@ class RankIndex:
             return []
         timeout = rules.timeout[role]
         own = {t for t in range(len(rules.turns)) if rules.own_turn(t, role)}
-        q, out, state = clingo.Number(number), [], root
+        q, state = clingo.Number(number), root
+        out = [clingo.Function("line_state", [q, clingo.Number(0), root])]
         seen = set()        # without a step limit a line that ends nowhere stops where it repeats
         for i in range(min(last, left) + 1):
             if i == left or state in self.terminal or state in seen:
@@ -145,4 +147,5 @@ class RankIndex:
             pick = (max if turn.number in own else min)(keyed, key=lambda k: (k[0], k[1]))
             out.append(clingo.Function("line", [q, clingo.Number(i), turn, pick[1]]))
             state = pick[2]
+            out.append(clingo.Function("line_state", [q, clingo.Number(i + 1), state]))
         return out
