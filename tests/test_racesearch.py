@@ -33,9 +33,6 @@ class Toy(ThresholdSearch):
     def timeout_score(self, state, extra):
         return self.timeout[state]
 
-    def table_key(self, state, extra, plies_left, exact):
-        return (state, plies_left) if exact else state
-
     def race_plies(self, race, state, extra, attacking):
         return [[(successor, None) for successor in ply] for ply in self.game.succ[state]]
 

@@ -140,6 +140,7 @@ class BoundedSearch(ThresholdSearch):
 
     entry_bytes = ENTRY_BYTES
     label = "bounded search"
+    choices = False            # a ply has one outcome
 
     def __init__(self, board: Board, game: AbstractGame, role: str, limits: Limits | None = None,
                  prune: bool = True, guard: LimitGuard | None = None, native: bool = True):
@@ -168,10 +169,12 @@ class BoundedSearch(ThresholdSearch):
         self._steps = open_steps(board)
         self._distances: dict = {}
         # a table key is one int: (class, items, all plies asked), half the memory of tuples
-        self.item_bits = sum(self.items.total)
+        self.item_bits = self.extra_bits = sum(self.items.total)
         self._single = len(self.items.names) == 1
         self._spans: dict = {}
         self._attack: dict = {}
+        self._edibles: dict = {}
+        self._race_plies: dict = {}
         self._plies: dict = {}
         self._merged: dict = {}
         self._order: dict = {}
@@ -234,9 +237,8 @@ class BoundedSearch(ThresholdSearch):
             for offsets, successors, _ in orders:
                 offsets.append(len(successors))
         merged, attack, defence = (MoveList(*(part.tobytes() for part in parts)) for parts in orders)
-        self._plies.clear()
-        self._merged.clear()
-        self._order.clear()
+        for cache in (self._plies, self._merged, self._order, self._attack, self._edibles, self._race_plies):
+            cache.clear()
         return RaceArrays(
             n=n, total=total, turns=turns, max_plies=max_plies, kinds=len(kinds), item_bits=self.item_bits,
             turn=bytes(game.turn), team=bytes(int(t in self.team_turns) for t in game.turn),
@@ -320,14 +322,21 @@ class BoundedSearch(ThresholdSearch):
         first, then the others, each group as :meth:`search_order` (avoided end latest first).
         Proving a score is where the searches spend most (Pacman: 3x fewer positions)."""
         plies = self.search_order(state, True)
-        edible = 0
-        for ply in plies:
-            edible |= ~ply[2]
-        key = (state, items & edible)       # the order depends only on the items the moves can take
+        key = (state, items & self._edible(state))       # the order depends only on the items the moves can take
         found = self._attack.get(key)
         if found is None:
             found = self._attack[key] = ([ply for ply in plies if items & ~ply[2]]
                                          + [ply for ply in plies if not items & ~ply[2]])
+        return found
+
+    def _edible(self, state: int) -> int:
+        """The items the moves from ``state`` can take, as bits."""
+        found = self._edibles.get(state)
+        if found is None:
+            found = 0
+            for _, _, keep_mask in self.merged(state):
+                found |= ~keep_mask
+            self._edibles[state] = found
         return found
 
     def children(self, state: int, items: int):
@@ -396,28 +405,32 @@ class BoundedSearch(ThresholdSearch):
         if self._switch_at is not None and self.nodes >= self._switch_at:
             raise _ToNative       # the tables hold finished searches only: asked again in C
 
-    def table_key(self, state: int, items: int, plies_left: int, exact: bool) -> int:
-        return ((state << self.item_bits | items) << 1) | exact
-
-    def race_plies(self, race: Race, state: int, items: int, attacking: bool):
-        if not race.up:
-            plies = self.merged(state)
+    def race_plies(self, race: Race, state: int, items: int, attacking: bool) -> list[tuple[int, int]]:
+        """(successor, the items it keeps) in the race's order: :meth:`merged` (the others' race),
+        :meth:`attack_order` (the team's attack) or :meth:`search_order` (its defence)."""
+        if race[0] != UP:
+            key = state << 1
         elif attacking:
-            plies = self.attack_order(state, items)
+            key = (state, items & self._edible(state))
         else:
-            plies = self.search_order(state, False)
-        for _, successor, keep_mask in plies:
-            yield ((successor, items & keep_mask),)
+            key = state << 1 | 1
+        found = self._race_plies.get(key)
+        if found is None:
+            plies = self.attack_order(state, items) if attacking and race[0] == UP else \
+                self.search_order(state, False) if race[0] == UP else self.merged(state)
+            found = self._race_plies[key] = [(successor, keep_mask) for _, successor, keep_mask in plies]
+        return found
 
     def bound(self, race: Race, state: int, items: int, plies_left: int, within: int) -> bool | None:
         """The race's answer where the abstraction decides it, else None.  Short of the step
         limit (``within < plies_left``) only an end or a side without a move stops the game in
         time, so attackers who cannot force any stop within ``within`` plies lose the race."""
-        if within < plies_left and (self.team_stops if race.up else self.others_stop)[state] > within:
+        up = race[0] == UP
+        if within < plies_left and (self.team_stops if up else self.others_stop)[state] > within:
             return False
         left = items.bit_count() if self._single else items
         turn = self.game.turn[state]
-        if race.up:
+        if up:
             doom = self.doom[state]
             _, high = self._span_within(left, turn, within if within < doom else doom)
             if high < race.threshold:

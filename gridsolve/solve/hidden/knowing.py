@@ -388,10 +388,6 @@ class KnowingSolver(ThresholdSearch):
     def timeout_score(self, state: int, know: tuple) -> int:
         return self.kgame.timeout_score(state, know)
 
-    def table_key(self, state: int, know: tuple, plies_left: int, exact: bool) -> tuple:
-        # the step limit can be the goal: a race to it is for these plies only
-        return (state, know, plies_left) if exact else (state, know)
-
     def forced_at_limit(self, race: tuple, state: int, know: tuple, plies_left: int) -> bool:
         """The others' race below a threshold at the step limit is the role's race to it, lost."""
         if race[0] == DOWN:

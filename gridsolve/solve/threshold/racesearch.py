@@ -6,15 +6,16 @@ knowledge) with ``plies_left`` plies to the step limit.
 A race is ``Race(kind, threshold)`` (or the same plain tuple): ``("up", v)`` the role's team
 forces a stop scoring at least v, ``("down", v)`` the others force one below v, ``("avoid",
 None)`` the others force an end the role must avoid.  Each race has a transposition table
-{key: the most plies known not to force + 1, the fewest known to force}, one int each way; a
-race to the step limit (``within == plies_left``: the step limit's score can be the goal) has
-keys of its own.  A ply is the list of its outcomes the others choose among (one where they do
-not choose): the role's team needs every outcome forced, the others one.
+{key: the most plies known not to force + 1, the fewest known to force}, one int each way, keyed
+by ``(state, extra)``, or by one int where ``extra`` is bits (``extra_bits``: half the memory);
+a race to the step limit (``within == plies_left``: the step limit's score can be the goal) has
+keys of its own.  A ply is the list of its outcomes the others choose among (``choices``; one
+where they do not choose): the role's team needs every outcome forced, the others one.
 
 A game fills in :class:`ThresholdSearch`'s hooks: :meth:`~ThresholdSearch.end_score`,
-:meth:`~ThresholdSearch.timeout_score`, :meth:`~ThresholdSearch.table_key`,
-:meth:`~ThresholdSearch.bound` and :meth:`~ThresholdSearch.race_plies`, and its C kernel (if
-any) through :meth:`~ThresholdSearch.native`.
+:meth:`~ThresholdSearch.timeout_score`, :meth:`~ThresholdSearch.bound` and
+:meth:`~ThresholdSearch.race_plies`, and its C kernel (if any) through
+:meth:`~ThresholdSearch.native`.
 """
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ class ThresholdSearch:
     entry_bytes = 400              # about this many bytes per transposition-table entry
     label = "search"               # the progress line's name of the search
     deepening: float | None = None  # iterative deepening: each round this many times as far (None: no rounds)
+    choices = True                 # a ply may have outcomes the others choose among (else one each, and
+                                   # ``extra`` is bits: the ply keeps some of them)
+    extra_bits: int | None = None  # the bits of ``extra`` where it is an int (the key: one int), else None
 
     def __init__(self, game, team_turns: set[int], avoid: set[str], max_plies: int, limits, guard, prune: bool):
         self.game, self.team_turns, self.avoid, self.prune = game, team_turns, avoid, prune
@@ -63,17 +67,14 @@ class ThresholdSearch:
         """The role's score if the plies run out at ``state``."""
         raise NotImplementedError
 
-    def table_key(self, state: int, extra, plies_left: int, exact: bool):
-        """The transposition-table key of a position (``exact``: in a race to the step limit)."""
-        raise NotImplementedError
-
     def bound(self, race: tuple, state: int, extra, plies_left: int, within: int) -> bool | None:
         """The race's answer where the game's bounds decide it, else None (asked where ``prune``)."""
         return None
 
     def race_plies(self, race: tuple, state: int, extra, attacking: bool):
         """The plies of a position in the order the race tries them, each a sequence of
-        ``(successor, extra after)`` outcomes the others choose among."""
+        ``(successor, extra after)`` outcomes the others choose among; where ``choices`` is
+        False, each its one outcome as ``(successor, the bits of extra it keeps)``."""
         raise NotImplementedError
 
     def native(self):
@@ -124,12 +125,17 @@ class ThresholdSearch:
         return self._forces(race, table, state, extra, plies_left, within)
 
     def _forces(self, race: tuple, table: dict, state: int, extra, plies_left: int, within: int) -> bool:
-        score = self.stop_score(state, extra, plies_left)
-        if score is not None:
-            return self.goal(race, state, score)
+        game = self.game                 # (stop_score, inline: this runs for every position searched)
+        if game.outcome[state] is not None:
+            return self.goal(race, state, self.end_score(state, extra))
+        if plies_left == 0 or not game.succ[state]:
+            return self.goal(race, state, self.timeout_score(state, extra))
         if within == 0:
             return False
-        key = self.table_key(state, extra, plies_left, within == plies_left)
+        if self.extra_bits is None:
+            key = (state, extra, plies_left) if within == plies_left else (state, extra)
+        else:
+            key = ((state << self.extra_bits | extra) << 1) | (within == plies_left)
         bits, mask = self._bits, self._mask
         known = table.get(key)
         if known is not None:
@@ -158,6 +164,11 @@ class ThresholdSearch:
         up = race[0] == UP
         attacking = (self.game.turn[state] in self.team_turns) == up
         left, later = plies_left - 1, within - 1
+        if not self.choices:
+            for successor, keep in self.race_plies(race, state, extra, attacking):
+                if self._forces(race, table, successor, extra & keep, left, later) == attacking:
+                    return attacking
+            return not attacking
         for outcomes in self.race_plies(race, state, extra, attacking):
             done = up              # the role's team needs every outcome, the others one
             for successor, after in outcomes:
