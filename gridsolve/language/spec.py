@@ -61,22 +61,32 @@ class Spec:
 
 
 @dataclass
-class Int(Spec):
-    low: int | None = None
-    high: int | None = None
+class Num(Spec):
+    """A number, whole or with decimals (a share, a probability), between ``low`` and ``high``."""
+
+    low: float | None = None
+    high: float | None = None
     doc: str = ""
 
+    WHAT = "a number"           # what the error message says was expected
+    JSON_TYPE = "number"
+    TYPES = (int, float)
+
+    def show(self, bound) -> str:
+        """A bound as the error message writes it."""
+        return f"{bound:g}"
+
     def check(self, value, where):
-        if isinstance(value, bool) or not isinstance(value, int):
-            where.fail(f"expected a whole number, got {_type_name(value)}")
+        if isinstance(value, bool) or not isinstance(value, self.TYPES):
+            where.fail(f"expected {self.WHAT}, got {_type_name(value)}")
         if self.low is not None and value < self.low:
-            where.fail(f"{value} is too small", f"use a number of at least {self.low}")
+            where.fail(f"{value} is too small", f"use a number of at least {self.show(self.low)}")
         if self.high is not None and value > self.high:
-            where.fail(f"{value} is too large", f"use a number of at most {self.high}")
+            where.fail(f"{value} is too large", f"use a number of at most {self.show(self.high)}")
         return value
 
     def schema(self):
-        out = {"type": "integer"}
+        out = {"type": self.JSON_TYPE}
         if self.low is not None:
             out["minimum"] = self.low
         if self.high is not None:
@@ -85,29 +95,18 @@ class Int(Spec):
 
 
 @dataclass
-class Num(Spec):
-    """A number, whole or with decimals (a share, a probability)."""
+class Int(Num):
+    """A whole number between ``low`` and ``high``."""
 
-    low: float | None = None
-    high: float | None = None
-    doc: str = ""
+    low: int | None = None
+    high: int | None = None
 
-    def check(self, value, where):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            where.fail(f"expected a number, got {_type_name(value)}")
-        if self.low is not None and value < self.low:
-            where.fail(f"{value} is too small", f"use a number of at least {self.low:g}")
-        if self.high is not None and value > self.high:
-            where.fail(f"{value} is too large", f"use a number of at most {self.high:g}")
-        return value
+    WHAT = "a whole number"
+    JSON_TYPE = "integer"
+    TYPES = (int,)
 
-    def schema(self):
-        out = {"type": "number"}
-        if self.low is not None:
-            out["minimum"] = self.low
-        if self.high is not None:
-            out["maximum"] = self.high
-        return self._documented(out)
+    def show(self, bound) -> str:
+        return str(bound)
 
 
 @dataclass
