@@ -28,6 +28,7 @@
 #define popcount64(x) __builtin_popcountll(x)
 #endif
 
+#define RACE_MAX_OUTCOMES 1         /* a ply's outcomes: the others do not choose */
 #define LISTS 3                     /* merged, attack, defence */
 
 typedef struct {
@@ -48,9 +49,8 @@ typedef struct {
     const int32_t *succ;
     const uint64_t *taken;
     int32_t a, b, i;
-    int attack, pass;
+    int pass;           /* -1: every move in order; the attack: 0 the moves that take an item, 1 the others */
     uint64_t items;
-    Outcome one;
 } Cursor;
 
 /* - The game's hooks ------------------------------------------------------------------------- */
@@ -139,22 +139,27 @@ static inline void game_plies(Game *g, const Race *r, int32_t s, uint64_t items,
     int list = r->kind != RACE_UP ? 0 : attacking ? 1 : 2;
     c->succ = g->succ[list]; c->taken = g->taken[list];
     c->a = c->i = g->off[list][s]; c->b = g->off[list][s + 1];
-    c->attack = list == 1; c->pass = 0;
+    c->pass = list == 1 ? 0 : -1;
     c->items = items;
 }
 
-static inline int game_next(const Game *g, Cursor *c, const Outcome **out) {
-    for (;;) {
-        if (c->i >= c->b) {
-            if (!c->attack || c->pass) return 0;
-            c->pass = 1; c->i = c->a;          /* the team's attack: the moves that take no item */
+static inline int game_next(const Game *g, Cursor *c, Outcome *out) {
+    int32_t i = c->i;
+    if (c->pass < 0) {
+        if (i >= c->b) return 0;
+    } else {
+        for (;; i++) {
+            if (i >= c->b) {
+                if (c->pass) return 0;
+                c->pass = 1; i = c->a - 1;      /* the team's attack: then the moves that take no item */
+                continue;
+            }
+            if (((c->items & c->taken[i]) != 0) == (c->pass == 0)) break;
         }
-        int32_t i = c->i++;
-        if (c->attack && ((c->items & c->taken[i]) != 0) != (c->pass == 0)) continue;
-        c->one.s = c->succ[i]; c->one.x = c->items & ~c->taken[i];
-        *out = &c->one;
-        return 1;
     }
+    c->i = i + 1;
+    out->s = c->succ[i]; out->x = c->items & ~c->taken[i];
+    return 1;
 }
 
 static inline const Table *game_table(const Game *g) { return NULL; }

@@ -246,6 +246,7 @@ static inline int game_bound(const Game *k, const Race *r, int32_t s, Know know,
 /* The plies of (s, know): KnowingGame._make_plies, each as up to 1 + MAX_MARKS answers, ordered. */
 typedef struct { int32_t count; Outcome out[1 + MAX_MARKS]; int32_t key; } Ply;
 typedef struct { Ply plies[MAX_PLIES]; int n, i; } Cursor;
+#define RACE_OUTCOMES_KEPT          /* game_next points at a ply's outcomes in the cursor */
 
 static inline void game_plies(Game *k, const Race *r, int32_t s, Know know, int attacking, Cursor *c) {
     Ply *out = c->plies;

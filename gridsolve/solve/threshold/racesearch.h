@@ -16,7 +16,10 @@
  *   game_key(...)                 the table key of a position (exact: in a race to the step limit)
  *   game_bound(...)               0 or 1 where the game's bounds decide a race, else -1
  *   game_team(Game *, s)          whether the role's team moves at s
- *   game_plies(...), game_next()  the plies of s in the order the race tries them, one at a time
+ *   game_plies(...), game_next()  the plies of s in the order the race tries them, one at a time:
+ *                                 game_next writes a ply's outcomes (at most RACE_MAX_OUTCOMES) and
+ *                                 returns their count, or (RACE_OUTCOMES_KEPT defined) points at
+ *                                 the outcomes it keeps; 0 after the last
  *   game_table(Game *)            another table whose entries count in stats(), or NULL
  * and RACE_MODULE (its name), RACE_DOC and RACE_METHODS (its other functions, may be empty),
  * then includes this file and defines PyInit_<name> as PyModule_Create(&race_module). */
@@ -46,9 +49,14 @@ static int search(Kernel *k, Race *r, int32_t s, Extra x, int plies_left, int wi
     int attacking = game_team(&k->game, s) == up;
     Cursor plies;
     game_plies(&k->game, r, s, x, attacking, &plies);
-    const Outcome *outcomes;
     int count;
+#ifdef RACE_OUTCOMES_KEPT
+    const Outcome *outcomes;            /* the game's own: it keeps its plies' outcomes */
     while ((count = game_next(&k->game, &plies, &outcomes)) > 0) {
+#else
+    Outcome outcomes[RACE_MAX_OUTCOMES];  /* the game writes each ply's outcomes here (faster in C than a pointer into the cursor) */
+    while ((count = game_next(&k->game, &plies, outcomes)) > 0) {
+#endif
         int done = up;          /* the role's team needs every outcome, the others one */
         for (int i = 0; i < count; i++) {
             int got = forces(k, r, outcomes[i].s, outcomes[i].x, plies_left - 1, within - 1);
