@@ -345,66 +345,48 @@ class LayeredTable:
             raise EncodingError("the layered table does not reach this position (ask the table that does)")
         self.asked += 1
         rm = query.remaining(self.board)
-        ref, by_rule = int(self.tscore[root]), bool(self.by_rule[root])
-        lowest = self.thresholds[0]
-
-        def above(v):
-            return v in self.thresholds and (v > ref or (v == self.max_score and v == ref and by_rule))
-
-        def below(v):
-            return v in self.thresholds and (v < ref or (v == lowest and v != self.max_score and v == ref and by_rule))
-
-        def nxt(v):
-            later = [t for t in self.thresholds if t > v]
-            return later[0] if later else None
         line0 = self._probes(root, rm)
-        wanted = {line0[0][2]} | {p[2] for p in line0[1:]}
-        ups = {v for v in wanted if above(v)}
-        downs = {nxt(v) for v in wanted if below(v) and nxt(v) is not None}
-
-        def forced(race, probe):
-            kind, i, r = probe[1], probe[3], probe[4]
-            ranks, pranks = self.rank_at(race, r)
-            d = int(ranks[i]) if kind == "pos" else int(pranks[i]) - 1
-            return d if (ranks[i] >= 0 if kind == "pos" else pranks[i] >= 0) else None
-
-        def plies(probe):
-            v = probe[2]
-            if above(v) and v in ups:
-                return forced(("up", v), probe)
-            if below(v) and nxt(v) in downs:
-                return forced(("down", nxt(v)), probe)
-            return None
-
-        def key(probe):
-            v, d = probe[2], plies(probe)
-            if above(v):
-                return None if d is None else (v, -d)
-            if below(v):
-                return None if d is None else (v, d)
-            return (v, 0) if v == ref else None
-
+        reading = _Reading(self, root, line0)
         model = Model(mode=Mode.LAYERED)      # the atoms as layered.lp shows them
-        at = clingo.Function("at")
-        zero = clingo.Number(0)
+        self._collect_values(model, reading, line0)
+        self._collect_line(model, reading, root, line0, rm)
+        program = Program(query, None, rm, "", [], [], "", mode=Mode.LAYERED, layout=self.layout,
+                          plan_team=self.plan.split_team)
+        done = time.perf_counter()
+        stats = SolveStats(solver="layered table", ground_s=self.ground_s, positions=self.n, moves=self.edges,
+                           value_levels=len(self.values.levels), rank_levels=max(
+                               (len(r.levels) for r in self.ranks.values()), default=0),
+                           races=len(self.ranks), queries=self.asked, answer_s=round(done - started, 4),
+                           solve_s=0.0, choices=0, total_s=round(done - started, 4))
+        return read_answer(model, program, self.board, stats)
+
+    def _collect_values(self, model: Model, reading: "_Reading", line0: list[tuple]) -> None:
+        """layered.lp's answer at line state 0: the value, plies, win, win plies and survival of
+        the position (``at``) and of each of its moves."""
+        at, zero = clingo.Function("at"), clingo.Number(0)
         for probe in line0:
             name = at if probe[0] is None else clingo.symbol.Symbol(int(probe[0]))
             v = probe[2]
             model.collect([clingo.Function("value", [zero, name, clingo.Number(v)])])
-            d = plies(probe)
+            d = reading.plies(probe)
             if d is not None:
                 model.collect([clingo.Function("plies", [zero, name, clingo.Number(d)])])
             if v == self.max_score:
                 model.collect([clingo.Function("win", [zero, name])])
-            if self.max_score in ups:
-                w = forced(("up", self.max_score), probe)
+            if self.max_score in reading.ups:
+                w = reading.forced(("up", self.max_score), probe)
                 if w is not None:
                     model.collect([clingo.Function("win_plies", [zero, name, clingo.Number(w)])])
-            doom = forced(("avoid", None), probe) if self.avoid else None
+            doom = reading.forced(("avoid", None), probe) if self.avoid else None
             if doom is None:
                 model.collect([clingo.Function("survives", [zero, name])])
             else:
                 model.collect([clingo.Function("doom_plies", [zero, name, clingo.Number(doom)])])
+
+    def _collect_line(self, model: Model, reading: "_Reading", root: int, line0: list[tuple], rm: int) -> None:
+        """layered.lp's principal line from ``root`` with ``rm`` plies left: ``line``,
+        ``line_answer`` (a commit's answer) and ``line_state`` atoms, the side to move picking the
+        greatest (role's team) or least (others) of its moves' keys."""
         state, probes = root, line0
 
         def line_state(i: int) -> None:
@@ -413,9 +395,8 @@ class LayeredTable:
         for i in range(rm + 1):
             if len(probes) == 1:        # line state i does not go on
                 break
-            keyed = [(key(p), p) for p in probes[1:]]
-            choices = [clingo.Tuple_([clingo.Tuple_([clingo.Number(k[0]), clingo.Number(k[1])]),
-                                      clingo.symbol.Symbol(int(p[0]))]) for k, p in keyed if k is not None]
+            keyed = [(reading.key(p), p) for p in probes[1:]]
+            choices = [_keyed_move(k, p) for k, p in keyed if k is not None]
             if not choices:
                 break
             t = int(self.turn[state])
@@ -431,10 +412,9 @@ class LayeredTable:
                 replies = []
                 for j in range(self.cstart[c], self.cstart[c + 1]):
                     reply = (self.canswer[j], "pos", int(values[self.cdst[j]]), int(self.cdst[j]), r - 1)
-                    k = key(reply)
+                    k = reading.key(reply)
                     if k is not None:
-                        replies.append((clingo.Tuple_([clingo.Tuple_([clingo.Number(k[0]), clingo.Number(k[1])]),
-                                                       clingo.symbol.Symbol(int(reply[0]))]), reply))
+                        replies.append((_keyed_move(k, reply), reply))
                 if not replies:
                     break
                 answer_sym, reply = min(replies, key=lambda x: x[0])
@@ -442,15 +422,6 @@ class LayeredTable:
                 state = reply[3]
             line_state(i + 1)
             probes = self._probes(state, rm - i - 1)
-        program = Program(query, None, rm, "", [], [], "", mode=Mode.LAYERED, layout=self.layout,
-                          plan_team=self.plan.split_team)
-        done = time.perf_counter()
-        stats = SolveStats(solver="layered table", ground_s=self.ground_s, positions=self.n, moves=self.edges,
-                           value_levels=len(self.values.levels), rank_levels=max(
-                               (len(r.levels) for r in self.ranks.values()), default=0),
-                           races=len(self.ranks), queries=self.asked, answer_s=round(done - started, 4),
-                           solve_s=0.0, choices=0, total_s=round(done - started, 4))
-        return read_answer(model, program, self.board, stats)
 
     def _probes(self, s: int, r: int) -> list[tuple]:
         """Line state ``s`` with ``r`` plies left and, where it goes on, its moves: (move or None,
@@ -466,6 +437,62 @@ class LayeredTable:
         for c in range(self.pstart[s], self.pstart[s + 1]):
             out.append((self.cmove[c], "commit", int(pvalue[c]), int(c), r))
         return out
+
+
+def _keyed_move(key: tuple, probe: tuple) -> clingo.Symbol:
+    """``((value, tie), move)``: a move as layered.lp orders the candidates of a line state."""
+    return clingo.Tuple_([clingo.Tuple_([clingo.Number(key[0]), clingo.Number(key[1])]),
+                          clingo.symbol.Symbol(int(probe[0]))])
+
+
+class _Reading:
+    """How layered.lp reads one question off a table: the reference (the root's timeout score),
+    the races it asks (``ups``: the role's team forcing at least v; ``downs``: the others
+    forcing below v) for the values at line state 0 (``line0``), and each probe's plies and key."""
+
+    def __init__(self, table: "LayeredTable", root: int, line0: list[tuple]):
+        self.table = table
+        self.ref, self.by_rule = int(table.tscore[root]), bool(table.by_rule[root])
+        wanted = {line0[0][2]} | {p[2] for p in line0[1:]}
+        self.ups = {v for v in wanted if self.above(v)}
+        self.downs = {self.nxt(v) for v in wanted if self.below(v) and self.nxt(v) is not None}
+
+    def above(self, v: int) -> bool:
+        t = self.table
+        return v in t.thresholds and (v > self.ref or (v == t.max_score and v == self.ref and self.by_rule))
+
+    def below(self, v: int) -> bool:
+        t = self.table
+        lowest = t.thresholds[0]
+        return v in t.thresholds and (v < self.ref or (v == lowest and v != t.max_score and v == self.ref and self.by_rule))
+
+    def nxt(self, v: int) -> int | None:
+        later = [t for t in self.table.thresholds if t > v]
+        return later[0] if later else None
+
+    def forced(self, race: tuple, probe: tuple) -> int | None:
+        """The plies in which ``race`` is forced at ``probe``, None where it is not."""
+        kind, i, r = probe[1], probe[3], probe[4]
+        ranks, pranks = self.table.rank_at(race, r)
+        d = int(ranks[i]) if kind == "pos" else int(pranks[i]) - 1
+        return d if (ranks[i] >= 0 if kind == "pos" else pranks[i] >= 0) else None
+
+    def plies(self, probe: tuple) -> int | None:
+        v = probe[2]
+        if self.above(v) and v in self.ups:
+            return self.forced(("up", v), probe)
+        if self.below(v) and self.nxt(v) in self.downs:
+            return self.forced(("down", self.nxt(v)), probe)
+        return None
+
+    def key(self, probe: tuple) -> tuple | None:
+        """(value, tie): hurry above the reference, delay below; None: not a candidate."""
+        v, d = probe[2], self.plies(probe)
+        if self.above(v):
+            return None if d is None else (v, -d)
+        if self.below(v):
+            return None if d is None else (v, d)
+        return (v, 0) if v == self.ref else None
 
 
 class LayeredTables:
