@@ -40,10 +40,10 @@ from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
 from .kernel import MoveList, RaceArrays, RacesKernel, int32, kernel_serves
 from ..common.boundedplan import applies
-from ..common.answer import Answer, MoveValue, Ply, Question, SolveStats
+from ..common.answer import Answer, Ply, Question, SolveStats
 from ..program.driver import format_move
 from ..common.limits import LimitGuard, Limits, estimate_positions
-from ..threshold.racesearch import DOWN, UP, Race, ThresholdSearch
+from ..threshold.racesearch import DOWN, UP, Race, ThresholdSearch, held, move_values
 from .quotient import bisimulation, representatives
 from ...language.kinds import QueryKind
 
@@ -615,15 +615,8 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
         at = solver.summary(root, items, plies_left, reference)
         probes = solver.moves(root, items, plies_left, reference)
         line = solver.line(query.position, root, items, plies_left, reference, probes, line_plies)
-    moves = sorted((MoveValue(move=format_move(m), value=s["value"], plies=s["plies"], win=s["win"],
-                              survives=s["survives"], doom_plies=s["doom_plies"])
-                    for m, _, _, s in probes), key=lambda mv: mv.move)
-    if query.kind == QueryKind.WIN:
-        holds, plies = at["win"], at["win_plies"]
-    elif query.kind == QueryKind.SURVIVE:
-        holds, plies = at["survives"], at["doom_plies"]
-    else:
-        holds, plies = True, at["plies"]
+    moves = move_values((format_move(m), s) for m, _, _, s in probes)
+    holds, plies = held(query.kind, at)
     solved = time.perf_counter()
     stats = SolveStats(solver="bounded", abstract_positions=len(game), ground_s=round(grounded - started, 4),
                        ground_atoms=game.ground_atoms, search_s=round(solved - grounded, 4),

@@ -52,10 +52,10 @@ from ...language.model import DELTA, DIRECTIONS, Board
 from ...language.position import Position, Query
 from ..graph.abstractgame import AbstractGame, abstract_game, avoid_ends
 from ..common.limits import LimitGuard
-from ..common.answer import Answer, MoveValue, Ply, SolveStats
+from ..common.answer import Answer, Ply, SolveStats
 from ..program.driver import format_move
 from ..common.limits import Limits
-from ..threshold.racesearch import DOWN, UP, ThresholdSearch
+from ..threshold.racesearch import DOWN, UP, ThresholdSearch, held, move_values
 from .kernel import KnowingArrays, KnowingKernel, kernel_serves, knowing_arrays, plies_arrays
 from ...language.kinds import QueryKind
 
@@ -627,15 +627,8 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     at = solver.at(root, know, plies_left, reference)
     probes = solver.moves(root, know, plies_left, reference)
     line = solver.line(query.position, root, know, plies_left, reference, at["value"], line_plies)
-    moves = sorted((MoveValue(move=move, value=s["value"], plies=s["plies"], win=s["win"], survives=s["survives"],
-                              doom_plies=s["doom_plies"])
-                    for move, _, s in probes), key=lambda mv: mv.move)
-    if query.kind == QueryKind.WIN:
-        holds, plies = at["win"], at["win_plies"]
-    elif query.kind == QueryKind.SURVIVE:
-        holds, plies = at["survives"], at["doom_plies"]
-    else:
-        holds, plies = True, at["plies"]
+    moves = move_values((move, s) for move, _, s in probes)
+    holds, plies = held(query.kind, at)
     solved = time.perf_counter()
     stats = SolveStats(solver="robust search", abstract_positions=len(kgame.game),
                        ground_s=round(grounded - started, 4), ground_atoms=kgame.game.ground_atoms,
