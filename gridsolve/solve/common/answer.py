@@ -52,6 +52,15 @@ class Ply:
         return {"ply": self.index, "side": list(self.side), "move": self.move}
 
 
+HIDDEN_ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
+
+
+def hidden_move(move: str, answer: str) -> str:
+    """A ``--hidden`` line's move with the others' answer to it, as the line names it:
+    ``south (obstacle placed)``."""
+    return f"{move} ({HIDDEN_ANSWERS.get(answer.split('(')[0], answer)})"
+
+
 @dataclass(kw_only=True)
 class SolveStats:
     """How an answer was computed: the same fields from every solver, None where a solver has no

@@ -52,7 +52,7 @@ from ...language.model import DELTA, DIRECTIONS, Board
 from ...language.position import Position, Query
 from ..graph.abstractgame import AbstractGame, abstract_game, avoid_ends
 from ..common.limits import LimitGuard
-from ..common.answer import Answer, Ply, SolveStats
+from ..common.answer import Answer, Ply, SolveStats, hidden_move
 from ..program.driver import format_move
 from ..common.limits import Limits
 from ..threshold.racesearch import DOWN, UP, ThresholdSearch, held, move_values
@@ -61,7 +61,6 @@ from ...language.kinds import QueryKind
 
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
 DEEPENING = 1.5            # each round of iterative deepening looks this many times as far as the last
-ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
 
 
 def applies(board: Board, query: Query) -> bool:
@@ -516,7 +515,7 @@ class KnowingSolver(ThresholdSearch):
                 replies = [(self._tie(value, reference, [reply], plies_left - 1), *reply) for reply in answers
                            if self._worth(value, [reply], plies_left - 1, False)]
                 _, name, state, know = min(replies, key=lambda candidate: (candidate[0], candidate[1]))
-                said = f"{move} ({ANSWERS.get(name.split('(')[0], name)})"
+                said = hidden_move(move, name)
             else:
                 state, know = answers[0][1], answers[0][2]
             after = self.kgame.position_after(before, was, state, know)

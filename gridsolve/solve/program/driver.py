@@ -21,7 +21,7 @@ from ...errors import EncodingError
 from ...compile.state import learned
 from ...language.model import OFF_BOARD, Board
 from ...language.position import Position, Query
-from ..common.answer import Answer, MoveValue, Ply, SolveStats
+from ..common.answer import Answer, MoveValue, Ply, SolveStats, hidden_move
 from ..common.limits import LimitGuard, Limits, estimate_positions, format_bytes, graph_bytes, resident
 from ...language.kinds import QueryKind
 
@@ -383,9 +383,6 @@ def survives_or_doom(survives: dict, doom: dict) -> list:
     return list(dict.fromkeys([*survives, *doom]))
 
 
-HIDDEN_ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
-
-
 def _read_line(model: Model, program: Program, board: Board, number: int) -> tuple[Ply, ...]:
     """The principal line, with the positions read off its states; a ply where the role's team
     commits first and the others answer is one entry with the joint move."""
@@ -397,7 +394,7 @@ def _read_line(model: Model, program: Program, board: Board, number: int) -> tup
         ply, turn = args[0].number, args[1].number
         move = format_move(args[2])
         if ply in answers and layout.knows is not None:
-            move = f"{move} ({HIDDEN_ANSWERS.get(answers[ply].name, answers[ply].name)})"
+            move = hidden_move(move, answers[ply].name)
         elif ply in answers:
             team = [r for r in rules.turns[turn] if r in program.plan_team]
             others = [r for r in rules.turns[turn] if r not in program.plan_team]
