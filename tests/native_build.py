@@ -32,7 +32,20 @@ def stale(entry: dict) -> bool:
 
 
 def build_in_place(quiet: bool = True) -> list[str]:
-    """Build every stale kernel next to its C file; the messages of those that did not build."""
+    """Build every stale kernel next to its C file; the messages of those that did not build.
+    Processes that call it at once (the test session's parallel workers) build one at a time:
+    the others wait on a lock file, then find the kernels built."""
+    import fcntl
+    import hashlib
+    if not any(stale(entry) for entry in kernels()):
+        return []
+    checkout = hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]
+    with open(Path(tempfile.gettempdir()) / f"gridsolve-native-build-{checkout}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_stale(quiet)
+
+
+def _build_stale(quiet: bool) -> list[str]:
     from setuptools import Distribution, Extension
     from setuptools.errors import CCompilerError, CompileError, LinkError, PlatformError
     failed = []

@@ -172,7 +172,7 @@ def test_hidden_lines_of_the_compiled_robust_game(monkeypatch):
         assert hidden_followed(board, query, answer.line) > 0
 
 
-@pytest.mark.parametrize("name", ["mummymaze2p.yaml", "mummymaze2p-2007.yaml"])
+@pytest.mark.parametrize("name", [pytest.param("mummymaze2p.yaml", marks=pytest.mark.slow), "mummymaze2p-2007.yaml"])
 def test_the_studio_graph_lines(name):
     board = load_board(BOARDS / name)
     graph = LiveGraph(board, [])

@@ -213,12 +213,12 @@ def _check_pacman_like(tmp_path, seeds) -> int:
 
 def test_pacman_like_boards_agree_with_the_reference(tmp_path):
     """Value, plies, win, survive and every move against tests/reference.py (full step limit)."""
-    assert _check_pacman_like(tmp_path, range(3)) == 9
+    assert _check_pacman_like(tmp_path, range(1)) == 3
 
 
 @pytest.mark.slow
 def test_many_pacman_like_boards_agree_with_the_reference(tmp_path):
-    assert _check_pacman_like(tmp_path, range(3, 24)) == 63
+    assert _check_pacman_like(tmp_path, range(1, 24)) == 69
 
 
 def _asked_in_a_row(board, seed: int, n: int) -> list:
@@ -258,12 +258,12 @@ def _check_shared_memo(tmp_path, seeds) -> int:
 
 
 def test_questions_in_a_row_share_the_memo_and_keep_their_answers(tmp_path):
-    assert _check_shared_memo(tmp_path, range(4)) == 48
+    assert _check_shared_memo(tmp_path, range(2)) == 24
 
 
 @pytest.mark.slow
 def test_many_questions_in_a_row_share_the_memo_and_keep_their_answers(tmp_path):
-    assert _check_shared_memo(tmp_path, range(4, 20)) == 192
+    assert _check_shared_memo(tmp_path, range(2, 20)) == 216
 
 
 def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monkeypatch):

@@ -63,11 +63,11 @@ def test_one_job_writes_the_same_files_as_without_the_option(tmp_path):
 
 def test_a_timeout_with_two_jobs_is_reported_and_leaves_no_worker(tmp_path):
     # Five non-trivial 2007 escapes of 45 plies or more on 8x8 (the longest found in 10 minutes
-    # has 29): not in 3 s, however fast the machine.
+    # has 29): not in 1 s, however fast the machine.
     result = run("generate", "--like", ROOT / "boards" / "mummymaze2p-2007.yaml", "--no-defaults",
-                 "--plies", "45..", "--count", "5", "--jobs", "2", "--timeout", "3", "--out", tmp_path)
+                 "--plies", "45..", "--count", "5", "--jobs", "2", "--timeout", "1", "--out", tmp_path)
     assert result.exit_code == 3, result.output
-    assert "--timeout 3 s reached" in result.output
+    assert "--timeout 1 s reached" in result.output
     assert "Traceback" not in result.output
     assert multiprocessing.active_children() == []
 

@@ -72,7 +72,7 @@ def test_the_bounds_in_c_are_the_bounds_in_python(rule_book, make_board):
         assert list(fast.doom_free) == list(slow.doom_free) and list(fast.top_free) == list(slow.top_free)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in (1, 2))])
 def test_c_and_python_agree_on_random_knowledge(rule_book, seed):
     rng = random.Random(seed)
     for _ in range(3):
@@ -96,7 +96,7 @@ def _reference(board, role, position, remaining):
     return game.answer(state, remaining), moves
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
 def test_c_agrees_with_the_reference_at_the_step_limit(rule_book, seed):
     """Random positions late in the game (the reference's explicit search stays small) with
     random knowledge, answered to the step limit."""

@@ -53,7 +53,7 @@ def test_a_placements_game_is_the_game_ground_with_it(rule_book):
             assert plies[term] == sorted(str(want.game.terms[t]) for _, t in want.game.succ[index]), term
 
 
-@pytest.mark.parametrize("role", ["p1", "p2"])
+@pytest.mark.parametrize("role", ["p1", pytest.param("p2", marks=pytest.mark.slow)])
 def test_placements_on_the_rule_book_agree_with_their_own_grounding(rule_book, role):
     mark = f"{role}_obstacle"
     assert serves(rule_book, role, mark)

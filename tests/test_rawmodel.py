@@ -45,7 +45,8 @@ def _answers(board, queries):
     return [{k: v for k, v in asker.ask(query).as_dict().items() if k != "stats"} for query in queries]
 
 
-@pytest.mark.parametrize("name,kinds", [("mummymaze2p.yaml", ("value", "win")), ("wallmaze.yaml", ("value",))])
+@pytest.mark.parametrize("name,kinds", [("mummymaze2p.yaml", ("value", "win")),
+                                        pytest.param("wallmaze.yaml", ("value",), marks=pytest.mark.slow)])
 def test_the_public_api_reads_the_same_answers(name, kinds, monkeypatch):
     board = load_board(f"boards/{name}")
     queries = [Query(role, QueryKind(kind), initial_position(board), 12 if name == "wallmaze.yaml" else None)
