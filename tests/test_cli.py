@@ -88,6 +88,8 @@ def test_unknown_role_in_at():
 def test_cell_off_the_board_in_at():
     assert_error(run("solve", SEED_GDL, "--at", "explorer=9,1"),
                  "--at explorer=9,1: (9,1) is not a free cell of the 8x8 board")
+    assert_error(run("solve", SEED_GDL, "--at", "explorer=nine"),
+                 "--at explorer=nine: 'nine' is not a cell. Write X,Y, e.g. 3,4.")
 
 
 def test_unknown_role():

@@ -148,7 +148,9 @@ def test_bad_json_unknown_routes_and_methods(client):
     assert client.get("/api/answer").status_code == 405
     no_traceback(client.get("/api/answer"))
     assert client.get("/assets/../server.py").status_code in (403, 404)
-    assert client.get("/api/jobs/unknown").status_code == 404
+    for route, words in (("/api/jobs/unknown", "no job unknown"), ("/api/play/unknown", "no playtest unknown")):
+        response = client.get(route)
+        assert response.status_code == 404 and no_traceback(response)["error"] == words
     assert client.post("/api/jobs", json={"job": "rm", "board": BOARD}).status_code == 404
 
 
