@@ -92,7 +92,8 @@ def game_spec(rules: str | None, like: Path | None, size: tuple[int, int] | None
     if len(roles) + sum(marks.values()) > cells:
         raise QueryError(f"--size {width}x{height}: {cells} cells cannot hold {len(roles)} pieces and "
                          f"{sum(marks.values())} marked cells apart", "choose a larger size")
-    return GameSpec(template, rules_yaml, legend, roles[0], marks, frozenset(on_border), (), (), board).for_role(role)
+    spec = GameSpec(template, rules_yaml, legend, roles[0], marks, frozenset(on_border), (), (), board)
+    return spec.for_role(role)
 
 
 def _at_size(board: Board, width: int, height: int) -> Board:

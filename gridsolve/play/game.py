@@ -388,8 +388,8 @@ class Game:
         self.say(f"  robust value for {role}: {robust.value} within {wording.plies(robust.remaining)} ({state}, "
                  f"whatever the others hid)")
         sample = "all of them" if solved == total else f"{solved} of them drawn at random"
-        self.say(f"  {wording.counted(total, 'placement')} you cannot rule out; {sample} solved with full information, "
-                 f"{wording.plies(plies)} ahead")
+        self.say(f"  {wording.counted(total, 'placement')} you cannot rule out; {sample} solved with full "
+                 f"information, {wording.plies(plies)} ahead")
         for m in robust.moves:
             plies_text = "-" if m.plies is None else m.plies
             note = ""
