@@ -32,6 +32,7 @@ import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times
 import engine as engine_bench  # noqa: E402  (bench/engine.py: the race solver per board size)
 import explainbench  # noqa: E402  (bench/explainbench.py: gridsolve explain, critical walls)
 import hidden as hidden_bench  # noqa: E402  (bench/hidden.py: the game with secret obstacles)
+import expected  # noqa: E402  (bench/expected.py: the answers the boards' expect blocks record)
 from launch import LAUNCHER, git_rev, gridsolve_cli, log, machine_info, med, run_child  # noqa: E402,F401  (bench/launch.py)
 GENERATED = BENCH / "boards"
 SEED_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml"]
@@ -44,7 +45,7 @@ MOVE_FIELDS = ("value", "plies", "win", "survives")
 
 # The seed games with the newer mechanisms (simultaneous moves, teams, collectibles, score
 # tables, bumps and lost turns): the queries of the issue.  bench/baseline.py does not support
-# these mechanisms, so they are checked against tests/reference.py only.
+# these mechanisms, so they are checked against the answers the boards record only (bench/expected.py).
 MECH_CASES = [  # (board, role, query, horizon)
     ("boards/maze-runner-duel.yaml", "p1", "value", None),
     ("boards/maze-runner-duel.yaml", "p2", "survive", None),
@@ -246,13 +247,6 @@ def worker(spec: dict) -> dict:
         t2 = time.perf_counter()
         return {"load_s": t1 - t0, "time_s": t2 - t1, "stats": answer["stats"],
                 "answer": {kind: _baseline_fields(answer, kind) for kind in QUERIES}}
-    if kind == "reference":
-        from tests.reference import reference_answer
-        t1 = time.perf_counter()
-        result = reference_answer(board, query.role, "value", query.position, spec.get("horizon"))
-        t2 = time.perf_counter()
-        return {"load_s": t1 - t0, "time_s": t2 - t1,
-                "answer": {kind: _reference_fields(result, kind) for kind in QUERIES}}
     if kind == "profile":
         import cProfile
         import io
@@ -366,29 +360,6 @@ def _trim_pstats(text: str) -> str:
     return text.rstrip()
 
 
-def _reference_fields(result, kind: str) -> dict:
-    """What tests/reference.py returns for the value query, as our answer fields for ``kind``
-    (its ``holds``/``plies`` for win and survive are its ``win``/``win_plies`` and
-    ``survives``/``doom_plies``, as its docstring defines them); None where not found."""
-    def get(name):
-        if isinstance(result, dict):
-            return result.get(name)
-        return getattr(result, name, None)
-
-    def has(name):
-        return name in result if isinstance(result, dict) else hasattr(result, name)
-    out = {k: get(k) for k in FIELDS if has(k)}
-    if kind == "win":
-        out["holds"], out["plies"] = get("win"), get("win_plies")
-    elif kind == "survive":
-        out["holds"], out["plies"] = get("survives"), get("doom_plies")
-    moves = get("moves")
-    if isinstance(moves, dict):
-        out["moves"] = {name: list(v) for name, v in moves.items()}
-    out["raw"] = repr(result)[:300]
-    return out
-
-
 # =========================================================================================
 # Running a child and measuring it
 
@@ -428,7 +399,8 @@ class Case:
     def __init__(self, group, label, board, role, query, horizon=None):
         self.group, self.label, self.board, self.role, self.query, self.horizon = \
             group, label, board, role, query, horizon
-        self.cli, self.inproc, self.base, self.ref = [], [], [], []
+        self.cli, self.inproc, self.base = [], [], []
+        self.expected = expected.recorded(ROOT, board, role, query, horizon)   # (key, value, field)
         self.notes: list[str] = []
         self.mismatch: list[str] = []
 
@@ -437,9 +409,9 @@ class Case:
                 "horizon": self.horizon}
 
 
-def measure(case: Case, args, do_inproc: bool, baseline_cache: dict | None, reference_cache: dict | None):
-    """Repeat the CLI (and in-process) runs, the baseline (unless ``baseline_cache`` is None: it
-    does not support the board's mechanisms) and the reference; keep every result."""
+def measure(case: Case, args, do_inproc: bool, baseline_cache: dict | None):
+    """Repeat the CLI (and in-process) runs and the baseline (unless ``baseline_cache`` is None:
+    it does not support the board's mechanisms); keep every result."""
     limit = args.timeout
     mem = args.mem_limit_mb
     # the baseline answers all three queries at once: it is measured once per (board, role,
@@ -466,21 +438,6 @@ def measure(case: Case, args, do_inproc: bool, baseline_cache: dict | None, refe
         while runs and runs[-1]["rc"] == 0 and len(runs) < args.repeat:
             runs.append(run_worker(case.spec("baseline"), limit, None))
     case.base = runs
-    if reference_cache is not None:
-        # tests/reference.py is slow on purpose (memoised recursion over position x plies left):
-        # once per (board, role, horizon) like the baseline, repeated only while it is quick,
-        # with its time and memory capped
-        if key not in reference_cache:
-            runs = []
-            for r in range(args.repeat):
-                res = run_worker(case.spec("reference"), args.ref_timeout, args.ref_mem_mb)
-                runs.append(res)
-                if res["rc"] != 0 or res["wall_s"] > 5:
-                    break
-            reference_cache[key] = runs
-        case.ref = reference_cache[key]
-        if case.ref and case.ref[-1]["rc"] != 0:
-            case.notes.append("tests/reference.py " + failure(case.ref[-1]))
     cross_check(case)
 
 
@@ -499,37 +456,15 @@ def _diff(g: dict, other: dict, who: str) -> list[str]:
     return diffs
 
 
-VALUE_FIELDS = ("value", "win", "win_plies")
-
-
-def _without_values(g: dict, other: dict) -> dict:
-    """``other`` without what gridsolve leaves open when it answers a survive question without
-    values (value None: a game with collectibles whose ends do not need them): value, win, win
-    plies, and each move's value, plies and win."""
-    if g.get("value") is not None:
-        return other
-    out = {k: v for k, v in other.items() if k not in VALUE_FIELDS}
-    if other.get("moves") is not None:
-        out["moves"] = {name: [None, None, None, v[3]] for name, v in other["moves"].items()}
-    return out
-
-
 def cross_check(case: Case):
-    """Every gridsolve answer (CLI and in-process) against the baseline and the reference."""
+    """Every gridsolve answer (CLI and in-process) against the baseline and the recorded answers."""
     got = [r["result"]["answer"] for r in case.cli + case.inproc if r.get("result")]
     base = [r["result"]["answer"][case.query] for r in case.base if r.get("result")]
-    refs = [r["result"]["answer"][case.query] for r in case.ref if r.get("result")]
     if not base and case.base:
         case.notes.append("baseline " + failure(case.base[-1]))
     for g in got:
-        diffs = []
-        if base:
-            diffs += _diff(g, base[0], "baseline")
-        if refs:
-            if not any(k in refs[0] for k in FIELDS):
-                case.notes.append(f"tests/reference.py: answer format not understood: {refs[0]['raw'][:120]}")
-            else:
-                diffs += ["(reference) " + d for d in _diff(g, _without_values(g, refs[0]), "reference")]
+        diffs = _diff(g, base[0], "baseline") if base else []
+        diffs += ["(expect) " + d for d in expected.differences(g, case.expected)]
         if diffs:
             case.mismatch = diffs
             break
@@ -542,7 +477,6 @@ def figures(case: Case) -> dict:
     ok_cli = [r for r in case.cli if r.get("result")]
     ok_in = [r for r in case.inproc if r.get("result")]
     ok_base = [r for r in case.base if r.get("result")]
-    ok_ref = [r for r in case.ref if r.get("result")]
     stats = [r["result"]["stats"] for r in ok_cli + ok_in]
     f = {
         "done": bool(ok_cli),
@@ -567,7 +501,6 @@ def figures(case: Case) -> dict:
         "base_rss_mb": max([r["maxrss_mb"] for r in case.base], default=None),
         "positions": ok_base[0]["result"]["stats"]["positions"] if ok_base else None,
         "edges": ok_base[0]["result"]["stats"]["edges"] if ok_base else None,
-        "ref_s": med(r["result"]["time_s"] for r in ok_ref),
         "n": len(ok_cli),
         "answer": ok_cli[0]["result"]["answer"] if ok_cli else None,
     }
@@ -580,7 +513,6 @@ def figures(case: Case) -> dict:
     theirs = [r["result"]["time_s"] for r in ok_base]
     pairs = [a / b for a, b in zip(mine, theirs) if b]
     f["ratio"] = med(pairs)
-    f["ratio_ref"] = solve_s / f["ref_s"] if solve_s and f["ref_s"] else None
     return f
 
 
@@ -595,10 +527,10 @@ def fmt(v, digits=3):
 def check_cell(case: Case) -> str:
     if case.mismatch:
         return "**MISMATCH**"
-    checked = [r for r in case.base + case.ref if r.get("result")]
+    checked = ["baseline"] * any(r.get("result") for r in case.base) + ["expect"] * bool(case.expected)
     if not checked or not [r for r in case.cli if r.get("result")]:
         return "not checked"
-    return "agree"
+    return f"agree ({', '.join(checked)})"
 
 
 def answer_cell(case: Case, f: dict) -> str:
@@ -612,13 +544,11 @@ def answer_cell(case: Case, f: dict) -> str:
     return "yes" if a["survives"] else f"no (doom in {a['doom_plies']})"
 
 
-def main_table(cases: list[Case], have_reference: bool) -> list[str]:
+def main_table(cases: list[Case]) -> list[str]:
     head = ["case", "query", "plies left", "answer", "positions / moves", "end to end (s)", "CPU (s)",
             "in-process (s)",
             "compile", "ground", "solve", "ground_rules", "peak RSS (MB)", "baseline (s)",
             "÷ baseline", "check"]
-    if have_reference:
-        head[15:15] = ["reference (s)", "÷ reference"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in cases:
         f = figures(c)
@@ -634,8 +564,6 @@ def main_table(cases: list[Case], have_reference: bool) -> list[str]:
                    fmt(f["compile_s"]), fmt(f["ground_s"]), fmt(f["solve_s"]), fmt_count(f['ground_rules']),
                    fmt(f["rss_mb"], 0), fmt(f["base_s"]),
                    f"{f['ratio']:.1f}×" if f["ratio"] else "–", check_cell(c)]
-        if have_reference:
-            row[15:15] = [fmt(f["ref_s"]), f"{f['ratio_ref']:.2f}×" if f["ratio_ref"] else "–"]
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
@@ -650,21 +578,19 @@ def solver_cell(f: dict) -> str:
 
 
 def mech_table(cases: list[Case]) -> list[str]:
-    """The seed games with the newer mechanisms: checked against tests/reference.py only."""
+    """The seed games with the newer mechanisms: checked against the recorded answers only."""
     head = ["case", "query", "plies left", "answer", "solver", "end to end (s)", "CPU (s)", "in-process (s)",
-            "compile", "ground", "solve", "ground rules", "peak RSS (MB)", "reference (s)", "÷ reference", "check"]
+            "compile", "ground", "solve", "ground rules", "peak RSS (MB)", "check"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in cases:
         f = figures(c)
         if not f["done"]:
             row = [c.label, f"{c.role} {c.query}", fmt(c.horizon), "**did not finish**", "–",
-                   failure(f["fail"]) if "fail" in f else "–"] + ["–"] * 6 + [fmt(f["rss_mb"], 0), fmt(f["ref_s"]),
-                                                                              "–", check_cell(c)]
+                   failure(f["fail"]) if "fail" in f else "–"] + ["–"] * 6 + [fmt(f["rss_mb"], 0), check_cell(c)]
         else:
             row = [c.label, f"{c.role} {c.query}", fmt(f["answer"]["remaining"]), answer_cell(c, f), solver_cell(f),
                    fmt(f["cli_s"]), fmt(f["cli_cpu_s"]), fmt(f["solve_time"]), fmt(f["compile_s"]),
-                   fmt(f["ground_s"]), fmt(f["solve_s"]), f"{f['ground_rules']:,}" if f["ground_rules"] is not None else "–", fmt(f["rss_mb"], 0), fmt(f["ref_s"]), f"{f['ratio_ref']:.2f}×" if f["ratio_ref"] else "–",
-                   check_cell(c)]
+                   fmt(f["ground_s"]), fmt(f["solve_s"]), fmt_count(f["ground_rules"]), fmt(f["rss_mb"], 0), check_cell(c)]
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
@@ -739,22 +665,20 @@ def targets_table(seed_cases, random_cases, mech_cases, gen_note, extra_rows=())
     if under:
         rows.append([f"(for information) the queries of the seed games with the newer mechanisms < {TARGET_SEED_S} s",
                      under[0], under[1], "no target"])
-    # 2. clingo within 3x of the plain-Python baseline on 8x8 (each baseline that was measured)
-    for key, who in (("ratio", "`bench/baseline.py` (BFS + retrograde analysis, successor counters)"),
-                     ("ratio_ref", "`tests/reference.py` (memoised recursion over position × plies left)")):
-        eight = [(c, figures(c)) for c in random_cases if c.label.startswith("8×8")]
-        eight = [(c, f) for c, f in eight if f[key]]
-        if not eight:
-            continue
-        worst_c, worst = max(eight, key=lambda cf: cf[1][key])
-        best = min(f[key] for _, f in eight)
-        seeds = [f[key] for _, f in seed_f if f[key]]
+    # 2. clingo within 3x of the plain-Python baseline on 8x8
+    eight = [(c, figures(c)) for c in random_cases if c.label.startswith("8×8")]
+    eight = [(c, f) for c, f in eight if f["ratio"]]
+    if eight:
+        worst_c, worst = max(eight, key=lambda cf: cf[1]["ratio"])
+        best = min(f["ratio"] for _, f in eight)
+        seeds = [f["ratio"] for _, f in seed_f if f["ratio"]]
         extra = f"; seed boards (also 8×8): {min(seeds):.2f}×–{max(seeds):.2f}×" if seeds else ""
-        rows.append([f"clingo within {TARGET_RATIO_8:.0f}× of the plain-Python baseline on 8×8; baseline: {who}",
-                     f"in-process solve ÷ baseline, random 8×8: {best:.2f}×–{worst[key]:.2f}× "
+        rows.append([f"clingo within {TARGET_RATIO_8:.0f}× of the plain-Python baseline on 8×8; baseline: "
+                     "`bench/baseline.py` (BFS + retrograde analysis, successor counters)",
+                     f"in-process solve ÷ baseline, random 8×8: {best:.2f}×–{worst['ratio']:.2f}× "
                      f"(worst: {worst_c.label}){extra}",
-                     f"{worst[key]:.2f}× (target ≤ {TARGET_RATIO_8:.0f}×)",
-                     "met" if worst[key] <= TARGET_RATIO_8 else "**not met**"])
+                     f"{worst['ratio']:.2f}× (target ≤ {TARGET_RATIO_8:.0f}×)",
+                     "met" if worst["ratio"] <= TARGET_RATIO_8 else "**not met**"])
     # 3. 16x16 at full horizon
     full = [(c, figures(c)) for c in random_cases if c.label.startswith("16×16") and c.horizon == max(HORIZONS)]
     for c, f in full:
@@ -879,12 +803,12 @@ def grounding_scaling(random_cases: list[Case]) -> list[str]:
 # =========================================================================================
 
 def tree_fingerprint() -> str:
-    """Hash of the code a run measures (gridsolve/, encodings/, rules/, tests/reference.py): the tree
+    """Hash of the code a run measures (gridsolve/, encodings/, rules/, boards/): the tree
     is shared with other engineers, so the runner checks that it did not change during the run."""
     import hashlib
     h = hashlib.sha1()
     files = sorted([*ROOT.glob("gridsolve/**/*.py"), *ROOT.glob("encodings/*.lp"), *ROOT.glob("rules/*.yaml"),
-                    ROOT / "tests" / "reference.py"])
+                    *ROOT.glob("boards/*.yaml")])
     for path in files:
         if path.exists():
             h.update(str(path.relative_to(ROOT)).encode())
@@ -900,11 +824,6 @@ def main(argv=None):
     p.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is killed (default 120)")
     p.add_argument("--mem-limit-mb", type=int, default=8192,
                    help="address-space limit of each gridsolve run, MB (default 8192; 0: none)")
-    p.add_argument("--ref-timeout", type=float, default=20.0,
-                   help="seconds before a tests/reference.py run is killed (default 20)")
-    p.add_argument("--ref-mem-mb", type=int, default=3072,
-                   help="address-space limit of each tests/reference.py run, MB (default 3072)")
-    p.add_argument("--no-reference", action="store_true", help="do not run tests/reference.py")
     p.add_argument("--gen-timeout", type=float, default=600.0,
                    help="seconds gridsolve generate may take for its one board (default 600)")
     p.add_argument("--out", help="output file (default bench/RESULTS.md, --quick: bench/RESULTS-quick.md)")
@@ -920,8 +839,7 @@ def main(argv=None):
     date = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     rev, fingerprint = git_rev(), tree_fingerprint()
     machine = machine_info()
-    have_reference = (ROOT / "tests" / "reference.py").exists() and not args.no_reference
-    log(f"gridsolve bench: repeat {args.repeat}, reference {'found' if have_reference else 'absent'}; {machine}")
+    log(f"gridsolve bench: repeat {args.repeat}; {machine}")
 
     sizes = [8] if args.quick else SIZES
     horizons = [20] if args.quick else HORIZONS
@@ -940,13 +858,9 @@ def main(argv=None):
                   for board, role, query, h in (MECH_CASES[:1] + MECH_CASES[5:6] if args.quick else MECH_CASES)]
 
     baseline_cache: dict = {}
-    reference_cache: dict = {}
     for case in seed_cases + random_cases + mech_cases:
         t = time.perf_counter()
-        # (the quick run skips the slow reference on the seed boards' full games)
-        use_ref = have_reference and not (args.quick and case.group == "seed")
-        measure(case, args, case.group != "random", None if case.group == "mech" else baseline_cache,
-                reference_cache if use_ref else None)
+        measure(case, args, case.group != "random", None if case.group == "mech" else baseline_cache)
         f = figures(case)
         status = "MISMATCH " + "; ".join(case.mismatch[:3]) if case.mismatch else check_cell(case)
         log(f"  {case.label:24s} {case.role:8s} {case.query:7s} end-to-end {fmt(f['cli_s'])} s, "
@@ -990,16 +904,14 @@ def main(argv=None):
            f"run took {{ELAPSED}}",
            "- the machine is shared: absolute timings are noisy; ratios are measured within this one run",
            "- baselines: `bench/baseline.py` (the classic explicit-state algorithm: BFS of the reachable "
-           "positions, retrograde analysis with successor counters, plain Python)"
-           + (" and `tests/reference.py` (the test suite's oracle: memoised recursion over (position, plies "
-              "left), slow on purpose); both are cross-checked against gridsolve and both ratios are given"
-              if have_reference else "; `tests/reference.py` was not used (absent or --no-reference)"), ""]
+           "positions, retrograde analysis with successor counters, plain Python); the answers are also "
+           "checked against those the boards' `expect:` blocks record (`bench/expected.py`)", ""]
     if changed:
         doc += ["## ⚠ The code changed during this run", "",
-                f"gridsolve/, encodings/, rules/ or tests/reference.py changed between the start (commit {rev}) "
+                f"gridsolve/, encodings/, rules/ or boards/ changed between the start (commit {rev}) "
                 f"and the end (commit {git_rev()}) of the run: the rows below mix versions. Run it again.", ""]
     if mismatches:
-        doc += ["## ⚠ MISMATCHES between gridsolve and the baseline", ""]
+        doc += ["## ⚠ MISMATCHES between gridsolve and the baseline or the recorded answers", ""]
         for c in mismatches:
             doc += [f"- **{c.label} {c.role} {c.query}**: " + "; ".join(c.mismatch[:8])]
         doc += [""]
@@ -1012,19 +924,19 @@ def main(argv=None):
             "*compile/ground/solve*: the solver's own stats. *peak RSS*: the largest ru_maxrss of the measured "
             "child processes. *baseline*: `bench/baseline.py` timed the same way (board loading excluded). "
             "*÷ baseline*: median over the repetitions of (gridsolve in-process time ÷ baseline time) for "
-            "runs made one after the other; *÷ reference*: median in-process time ÷ median reference time "
-            "(above 1: gridsolve is slower). *check*: gridsolve (every CLI and in-process run) agrees with the baseline "
-            "(and the reference) on holds, value, plies, win, win_plies, survives, doom_plies, remaining "
-            "and every move's value/plies/win/survives. *positions / moves*: the reachable graph "
+            "runs made one after the other (above 1: gridsolve is slower). *check*: gridsolve (every CLI and "
+            "in-process run) agrees with the baseline on holds, value, plies, win, win_plies, survives, "
+            "doom_plies, remaining and every move's value/plies/win/survives, and with the answers the board's "
+            "`expect:` block records for the case (`bench/expected.py`; *expect*). *positions / moves*: the reachable graph "
             "as the baseline counts it (distinct successors).", ""]
-    doc += main_table(seed_cases + random_cases, have_reference) + [""]
+    doc += main_table(seed_cases + random_cases) + [""]
     doc += ["| generation | " + gen_note[0] + " |", "|---|---|", ""]
     doc += ["## Seed games with the newer mechanisms", "",
             "Maze Runner Duel, Wallmaze and Pacman 3p: the queries of issue 6, measured like the rows above. "
             "Baseline: `bench/baseline.py` does not support these games' mechanisms (simultaneous moves, teams, "
             "collisions, collectibles and score tables, bumps and lost turns, conditional timeouts), so each row "
-            "is checked against `tests/reference.py` only (capped like above; where it does not finish, *check* "
-            "says not checked). *solver*: `race` (the race solver) or `layered` with the depths it explored and "
+            "is checked against the answers recorded for it only (its board's `expect:` block, else "
+            "`bench/expected.py`'s `BENCH_ONLY`; *check* says not checked where there is none). *solver*: `race` (the race solver) or `layered` with the depths it explored and "
             "the levels of plies left it computed for the values and the ranks before they repeat. *ground "
             "rules*: the size of the ground program (clingo's statistics; every ground rule is a fact, so it "
             "is also the number of ground atoms).", ""]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .language import wording
 from .language.asciimap import draw
 from .language.model import NO_LIMIT, OFF_BOARD, Board
 from .language.position import Position
@@ -25,7 +26,8 @@ def glyphs(board: Board) -> dict[str, str]:
 
 def draw_position(board: Board, position: Position, hidden: frozenset = frozenset()) -> str:
     """The board with the pieces where ``position`` has them; items already taken and the
-    (mark, cell) pairs in ``hidden`` (obstacles not yet found in play) are left out."""
+    (mark, cell) pairs in ``hidden`` (obstacles not yet found in play) are left out.  A piece on
+    a mark is drawn before it (``MT``: the mummy on a trap), several pieces as ``*``."""
     chars = glyphs(board)
     at = {}
     left = position.items_left(board)
@@ -37,17 +39,21 @@ def draw_position(board: Board, position: Position, hidden: frozenset = frozense
             if mark in collected_marks and cell not in collected_marks[mark]:
                 continue
             at[cell] = chars[mark]
+    marked = dict(at)
     placed = set()
     for piece, cell in position.pieces:
         if cell == OFF_BOARD:
             continue
-        at[cell] = "*" if cell in placed else chars[piece]   # '*': several pieces share a cell
+        # '*': several pieces share a cell; then the mark under them, if any
+        at[cell] = ("*" if cell in placed else chars[piece]) + marked.get(cell, "")
         placed.add(cell)
     closed = not position.gates_open
     lines = draw(board.width, board.height, board.north, board.east, board.solid, at.get,
                  board.gate_north if closed else (), board.gate_east if closed else ())
     legend = ", ".join(f"{c} = {name}" for name, c in chars.items() if name not in board.rules.pieces
                        or position.cell(name) != OFF_BOARD) + ", * = pieces together"
+    if set(marked) & placed:
+        legend += ", two letters = a piece on a mark"
     if board.has_gates:
         legend += ", '===' ':' = gate" + (" (closed)" if closed else "; the gates are open (not drawn)")
     return "\n".join(lines + [f"   {legend}"])
@@ -62,8 +68,8 @@ def describe_position(board: Board, position: Position) -> str:
         extra += f"; {c.piece} has taken {taken} {name}"
     for turn, lost in enumerate(position.lost):
         if lost:
-            extra += f"; {'+'.join(board.rules.turns[turn])} will skip {lost} turn{'s' if lost > 1 else ''}"
-    limit = "no step limit" if board.rules.unlimited else f"{left} plies to the step limit"
+            extra += f"; {'+'.join(board.rules.turns[turn])} will skip {wording.counted(lost, 'turn')}"
+    limit = "no step limit" if board.rules.unlimited else f"{wording.plies(left)} to the step limit"
     return f"{board.name}: {side} to move, step {position.step} ({limit}){extra}"
 
 
@@ -95,16 +101,17 @@ def verdict(answer: Answer, unlimited: bool = False) -> str:
     (``unlimited``: a game without a step limit, "with no step limit")."""
     role = answer.role
     horizon = "with no step limit" if unlimited and answer.remaining >= NO_LIMIT // 2 else \
-        f"within {answer.remaining} plies"
+        f"within {wording.plies(answer.remaining)}"
     if answer.query == QueryKind.VALUE:
-        tail = f", the game ends in {answer.plies} plies" if answer.plies is not None else \
+        tail = f", the game ends in {wording.plies(answer.plies)}" if answer.plies is not None else \
             ", nothing better or worse can be forced"
         return f"value for {role}: {answer.value} {horizon}{tail}"
     if answer.query == QueryKind.WIN:
         return (f"{role} can force a win {horizon}: {'yes' if answer.holds else 'no'}"
-                + (f", in {answer.plies} plies at best" if answer.holds and answer.plies is not None else ""))
+                + (f", in {wording.plies(answer.plies)} at best"
+                   if answer.holds and answer.plies is not None else ""))
     return (f"{role} can survive {horizon}: {'yes' if answer.holds else 'no'}"
-            + ("" if answer.holds else f", the others force a losing end in {answer.plies} plies"))
+            + ("" if answer.holds else f", the others force a losing end in {wording.plies(answer.plies)}"))
 
 
 def puzzle_verdict(board: Board, answer: Answer) -> str | None:
@@ -118,10 +125,10 @@ def puzzle_verdict(board: Board, answer: Answer) -> str | None:
     if answer.win:
         moves = [p.move for p in answer.line or () if role in p.side]
         shown = f": {' '.join(moves)}" if moves and len(moves) == answer.win_moves else ""
-        return f"solved in {answer.win_moves} move{'s' if answer.win_moves != 1 else ''}{shown}"
+        return f"solved in {wording.moves(answer.win_moves)}{shown}"
     if not answer.survives:
         return (f"cannot be won: every line ends in a loss ({role} can hold out for at most "
-                f"{answer.doom_plies} move{'s' if answer.doom_plies != 1 else ''})")
+                f"{wording.moves(answer.doom_plies)})")
     if rules.unlimited:
         return f"cannot be won: {role} can survive forever, but only by never reaching the goal"
     return f"cannot be won within the step limit: {role} survives to it"
@@ -147,7 +154,7 @@ def _robust_note(board: Board, answer: Answer, position: Position) -> str:
     settled = answer.stats.settled_at
     return (f"robust answer (--hidden): {answer.role} does not see {marks} (not drawn); the others place them "
             f"as it moves. It knows: {known}."
-            + (f" Settled at {settled} plies: it holds for all {answer.remaining}." if settled else ""))
+            + (f" Settled at {wording.plies(settled)}: it holds for all {answer.remaining}." if settled else ""))
 
 
 def format_answer(board: Board, answer: Answer, position: Position) -> str:

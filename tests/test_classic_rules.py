@@ -172,6 +172,49 @@ def test_mummy_entering_the_key_flips(tmp_path):
     assert cells["mummy"] == (2, 1) and opened
 
 
+REMOVED = """\
+name: Removed
+rules:
+  use: mummy-maze-classic
+  after_ply:
+    - step: [scorpion]                           # the scorpion steps onto the mummy (and the key)
+    - remove: {piece: scorpion, by: [mummy]}     # it is removed: it stays on that cell to the ply's end
+    - step: [scorpion]                           # a removed piece takes no step,
+    - remove: {piece: mummy, by: [scorpion]}     # removes no one as a `by` piece,
+    - stop: {same_cell: [mummy, scorpion]}       # and holds in no condition,
+    - remove: {piece: scorpion, by: [mummy], flips_on_key: true}   # but it can be met again
+    - step: [mummy]
+    - stop: {same_cell: [explorer, mummy]}
+size: [5, 1]
+pieces: {explorer: [1, 1], mummy: [3, 1], scorpion: [4, 1]}
+marks: {exit: [[5, 1]], key: [[3, 1]]}
+gates: {east: [[4, 1]]}
+"""
+
+
+def test_a_piece_being_removed_stays_but_no_longer_acts(tmp_path):
+    # docs/rule-language.md's example: E . M S : X, the key under M, the gate east of (4,1).
+    # S steps onto M and is removed; had it stepped again it would not be met on the key (the
+    # gate stays closed); had it removed M, M would be gone; had the stop held, M would not step.
+    path = tmp_path / "removed.yaml"
+    path.write_text(REMOVED, encoding="utf-8")
+    b = load_board(path)
+    end, cells, gates_open = turn(b, "nowhere")
+    assert cells["scorpion"] == GONE and cells["mummy"] == (2, 1) and gates_open and end is None
+    # the solver and the compiled program (clingo) give the same answer: the mummy, not removed,
+    # catches him in 2 plies (3 had the stop held; a win had the scorpion removed the mummy)
+    from gridsolve.compile.compiler import compile_program
+    from gridsolve.solve.common.limits import Limits
+    from gridsolve.solve.program.driver import run_program
+    query = Query("explorer", "value", initial_position(b))
+    solved, compiled = solve(b, query), run_program(compile_program(b, query), b, Limits())
+    assert solved.stats.solver == "race" and compiled.stats.solver != "race"
+    for answer in (solved, compiled):
+        assert (answer.value, answer.plies, answer.win) == (0, 2, False)
+        assert {m.move: (m.value, m.plies) for m in answer.moves} == {
+            "east": (0, 0), "north": (0, 1), "nowhere": (0, 1), "south": (0, 1), "west": (0, 1)}
+
+
 def test_no_step_limit_waiting_forever_is_not_a_win(tmp_path):
     # the explorer shut in a room with no way to the exit; the mummy shut out: he survives forever
     b = board(tmp_path, (3, 1), {"explorer": (1, 1), "mummy": (3, 1)}, {"exit": [(3, 1)]},

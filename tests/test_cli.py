@@ -88,6 +88,8 @@ def test_unknown_role_in_at():
 def test_cell_off_the_board_in_at():
     assert_error(run("solve", SEED_GDL, "--at", "explorer=9,1"),
                  "--at explorer=9,1: (9,1) is not a free cell of the 8x8 board")
+    assert_error(run("solve", SEED_GDL, "--at", "explorer=nine"),
+                 "--at explorer=nine: 'nine' is not a cell. Write X,Y, e.g. 3,4.")
 
 
 def test_unknown_role():
@@ -114,6 +116,33 @@ def test_show_draws_the_board(board_file):
         "   +---+---+---+---+",
         "   E = explorer, M = mummy, X = exit, * = pieces together",
     ]
+
+
+TRAPPED = """\
+name: Trap
+rules: mummy-maze-classic
+legend: {E: explorer, M: mummy, S: scorpion, X: exit, T: trap}
+map: |
+  +---+---+---+---+---+
+  | E       T   T   X |
+  +---+---+---+---+---+
+  | M               S |
+  +---+---+---+---+---+
+"""
+
+
+def test_show_draws_a_piece_on_a_mark(board_file):
+    # the mummy on a trap: both are drawn, the piece first; then the explorer on the exit too,
+    # and two pieces together on the other trap
+    trapped = board_file(TRAPPED)
+    result = run("show", trapped, "--at", "mummy=3,2")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[3] == " 2 | E       MT  T   X |"
+    assert lines[7].endswith(", * = pieces together, two letters = a piece on a mark")
+    lines = run("show", trapped, "--at", "mummy=4,2", "--at", "scorpion=4,2", "--at", "explorer=5,2").output.splitlines()
+    assert lines[3] == " 2 |         T   *T  EX|"
+    assert not run("show", trapped).output.splitlines()[7].endswith("a piece on a mark")
 
 
 def test_solve_json_fields(board_file):

@@ -513,6 +513,26 @@ def test_like_a_board_with_overridden_rules(tmp_path, board_file):
     assert_verifies(path)
 
 
+def test_one_request_reads_the_like_board_once(tmp_path, board_file, monkeypatch):
+    """The --like file is parsed once, though the spec is made for a role the request leaves
+    to the default and --keep reads the original's marks."""
+    from gridsolve.language import yamlsrc
+    like = board_file(CORRIDOR, "corridor.yaml")
+    parsed = []
+    real = yamlsrc.load_text
+
+    def counting(text, name="<text>"):
+        parsed.append(name)
+        return real(text, name)
+    monkeypatch.setattr(yamlsrc, "load_text", counting)
+    result = generate(tmp_path / "out", "--like", like, "--size", "4x4", "--allow-trivial", "--plies", "3..",
+                      "--keep", "exit")
+    assert_ok(result)
+    assert parsed.count(str(like)) == 1, parsed
+    [path] = written(tmp_path / "out")
+    assert load_board(path).marks["exit"] == load_board(like).marks["exit"]
+
+
 def test_like_a_board_with_a_local_rule_set_writes_loadable_files(tmp_path):
     levels = tmp_path / "levels"
     (levels / "rules").mkdir(parents=True)

@@ -197,7 +197,10 @@ def test_cli_json_says_hidden_and_knowledge():
 @pytest.mark.parametrize("args, message", [
     (["--free", "2,5"], "Error: --free and --found state what the role knows: they need --hidden\n"),
     (["--hidden", "--found", "3,3"], "Error: --found 3,3: the rules allow no p2_obstacle on (3,3)\n"),
-    (["--hidden", "--found", "9,9"], "Error: --found 9,9: (9,9) is not a cell of the 5x5 board\n"),
+    (["--hidden", "--found", "9,9"], "Error: --found 9,9: (9,9) is not a free cell of the 5x5 board\n"),
+    (["--hidden", "--found", "p2_obstacle=9,9"],
+     "Error: --found p2_obstacle=9,9: (9,9) is not a free cell of the 5x5 board\n"),
+    (["--hidden", "--free", "2;5"], "Error: --free 2;5: '2;5' is not a cell. Write X,Y, e.g. 3,4.\n"),
     (["--hidden", "--found", "2,2", "--found", "2,3", "--found", "2,4", "--found", "4,4"],
      "Error: --found: 4 obstacles of p2_obstacle, but it has only 3\n"),
 ])

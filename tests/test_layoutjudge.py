@@ -39,7 +39,12 @@ def test_ranks_and_beeline_of_every_start_equal_the_game_graphs(rules, size, see
     assert judged.start_ranks() == graph.start_ranks()
     expected = graph.survey(1, left, left)
     assert expected is not None and list(judged.survey) == expected
-    assert any(not s.trivial for s in expected) or size == (3, 3) or True
+    # The comparison is not empty: some start is won in the band.  Under the prose rules (the
+    # mummy may not end on the explorer) some won start is not trivial (no shortest way to the exit
+    # wins), so the beeline's count of winning paths is compared at 0 too; on these random boards
+    # of the other rule sets every won start is trivial.
+    assert expected
+    assert any(not s.trivial for s in expected) or rules != "mummy-maze-2007-prose"
 
 
 @pytest.mark.parametrize("seed", range(4))

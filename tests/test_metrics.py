@@ -281,6 +281,6 @@ def test_a_win_by_a_stop_has_no_metrics(make_board):
     start = initial_position(board)
     answer = solve(board, make_query(board, "p1", "win"))
     assert (answer.holds, answer.win_plies) == (True, 1)
-    with pytest.raises(WinNotByAnEnd, match=r"in 1 plies by a stop or the step limit's rule, sooner than by an "
+    with pytest.raises(WinNotByAnEnd, match=r"in 1 ply by a stop or the step limit's rule, sooner than by an "
                                             r"end \(never\)"):
         measure_metrics(board, "p1", start, None, answer.win_plies)

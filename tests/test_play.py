@@ -29,6 +29,62 @@ def test_human_explorer_escapes_against_the_solver(board_file):
     assert out.rstrip().endswith("Game over after 3 plies: escaped.\nScores: explorer 100, mummy 0\nExplorer wins!")
 
 
+# One player (classic Mummy Maze: the mummies chase by rule): the game is won or lost, no draw.
+GATE = """\
+name: Gate
+rules: mummy-maze-classic
+legend: {E: explorer, X: exit, K: key}
+map: |
+  +---+---+---+
+  | E   K : X |
+  +---+---+---+
+"""
+CAUGHT = """\
+name: Caught
+rules: mummy-maze-classic
+legend: {E: explorer, M: mummy, X: exit}
+map: |
+  +---+---+---+---+
+  | E       M   X |
+  +---+---+---+---+
+"""
+SHUT_IN = """\
+name: Shut in
+rules:
+  use: mummy-maze-classic
+  steps: {first: 1, last: 3}
+legend: {E: explorer, X: exit}
+map: |
+  +---+---+---+
+  | E |       |
+  +---+   +   +
+  |         X |
+  +---+---+---+
+"""
+
+
+def test_one_player_escapes_through_the_gate_the_key_opened(board_file):
+    result = play(board_file(GATE), stdin="east\neast\n")
+    assert result.exit_code == 0, result.output
+    assert "Moved to (2,1)\nThe gate is open.\n" in result.output
+    assert result.output.rstrip().endswith("Game over after 2 plies: escaped.\nScore: explorer 100\nExplorer wins!")
+
+
+def test_one_player_caught_in_one_ply_loses(board_file):
+    result = play(board_file(CAUGHT), stdin="hint\neast\n")
+    assert result.exit_code == 0, result.output
+    assert "(explorer can hold out for at most 1 move)" in result.output
+    assert result.output.rstrip().endswith("Game over after 1 ply: caught.\nScore: explorer 0\nExplorer loses.")
+
+
+def test_one_player_at_the_step_limit_scores_what_the_timeout_gives(board_file):
+    result = play(board_file(SHUT_IN), stdin="hint\nnowhere\nnowhere\n")
+    assert result.exit_code == 0, result.output
+    assert "  value for explorer: 50 within 2 plies\n" in result.output
+    assert result.output.rstrip().endswith("Game over after 2 plies: timeout.\nScore: explorer 50\n"
+                                           "Explorer scores 50 of a possible 100.")
+
+
 def test_unknown_move_is_asked_again(board_file):
     result = play(board_file(CORRIDOR), stdin="jump\nquit\n")
     assert "'jump' is not one of the available moves." in result.output

@@ -35,7 +35,7 @@ def secret():
     ("3,2 4,3", "expected 3 cells as X,Y separated by spaces"),
     ("3,2 4,3 3,2", "a cell is given twice. Give 3 different cells."),
     ("3,2 4,3 3,3", "(3,3) is not allowed. P1_obstacle may not go on the cells of p1, p2, center."),
-    ("3,2 4,3 9,1", "(9,1) is not a cell of the 5x5 board"),
+    ("3,2 4,3 9,1", "(9,1) is not a free cell of the 5x5 board"),
     ("three cells", "expected 3 cells"),
 ])
 def test_placement_is_validated(secret, text, message):

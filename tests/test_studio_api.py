@@ -148,8 +148,27 @@ def test_bad_json_unknown_routes_and_methods(client):
     assert client.get("/api/answer").status_code == 405
     no_traceback(client.get("/api/answer"))
     assert client.get("/assets/../server.py").status_code in (403, 404)
-    assert client.get("/api/jobs/unknown").status_code == 404
+    for route, words in (("/api/jobs/unknown", "no job unknown"), ("/api/play/unknown", "no playtest unknown")):
+        response = client.get(route)
+        assert response.status_code == 404 and no_traceback(response)["error"] == words
     assert client.post("/api/jobs", json={"job": "rm", "board": BOARD}).status_code == 404
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"[" * 50_000 + b"]" * 50_000, "nests arrays and objects more than 32 deep"),     # past json's recursion
+    (b'{"board": ' + b"[" * 40 + b"]" * 40 + b"}", "nests arrays and objects more than 32 deep"),
+    (b"{not json", "not JSON (Expecting property name enclosed in double quotes: line 1 column 2"),
+    (b'{"board": "a.yaml",}', "not JSON (Expecting property name enclosed in double quotes: line 1 column 20"),
+    (b'{"board": "\xff.yaml"}', "not UTF-8 text (invalid start byte at byte 11)"),
+    (b"1" * 5000, "not JSON (Exceeds the limit"),
+    (b"[1, 2]", "must be a JSON object"),
+    (b"null", "must be a JSON object"),
+])
+@pytest.mark.parametrize("route", ["/api/answer", "/api/jobs", "/api/save", "/api/play"])
+def test_a_malformed_body_is_a_bad_request_that_says_what_is_wrong(client, route, raw, words):
+    response = client.post(route, content=raw, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert words in no_traceback(response)["error"]
 
 
 # - Answers ---

@@ -55,6 +55,7 @@ import numpy as np
 
 from ..compile.state import layout_for
 from ..errors import EncodingError, LimitError, QueryError
+from ..language import wording
 from ..language.distance import step_distances
 from ..language.model import Board
 from ..language.position import Position, Query
@@ -129,7 +130,7 @@ class Metrics:
 
     def describe(self) -> str:
         greedy = "n/a" if self.greedy_deviation is None else f"{self.greedy_deviation:.0%}"
-        return (f"{self.difficulty}: forced win in {self.plies} plies; forced moves {self.forced_moves:.0%}, "
+        return (f"{self.difficulty}: forced win in {wording.plies(self.plies)}; forced moves {self.forced_moves:.0%}, "
                 f"path safety {self.path_safety:.0%}, dead ends {self.dead_ends:.0%}, greedy deviation {greedy}, "
                 f"random player wins {_percent(self.random_win)}, careful greedy player wins "
                 f"{_percent(self.greedy_win)} (looking 3 plies ahead: {_percent(self.lookahead_win)}), "
@@ -241,13 +242,14 @@ def measure_metrics(board: Board, role: str, start: Position, horizon: int | Non
     graph = SolvedGraph(board, role, start, horizon, limits)
     top = graph.rank[graph.start]
     if plies is not None and plies < top:
-        by_end = f"{top} plies" if top != math.inf else "never"
-        raise WinNotByAnEnd(f"the difficulty metrics are not defined here: {role} forces its top score in {plies} "
-                            f"plies by a stop or the step limit's rule, sooner than by an end ({by_end})")
+        by_end = wording.plies(top) if top != math.inf else "never"
+        raise WinNotByAnEnd(f"the difficulty metrics are not defined here: {role} forces its top score in "
+                            f"{wording.plies(plies)} by a stop or the step limit's rule, sooner than by an end "
+                            f"({by_end})")
     if top == math.inf:
         raise QueryError(f"{role} forces no win from this position: no difficulty to measure")
     if plies is not None and plies != top:
-        raise EncodingError(f"the game graph ranks the win in {top} plies, the solver in {plies}")
+        raise EncodingError(f"the game graph ranks the win in {wording.plies(top)}, the solver in {plies}")
     rank, succ, left = graph.rank, graph.succ, graph.left
     optimal = _optimal_positions(graph)
     turns = [s for s in optimal if rank[s] > 0 and graph.mine[graph.mover[s]]]

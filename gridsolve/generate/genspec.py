@@ -18,7 +18,7 @@ import yaml
 
 from ..errors import BoardError, GridsolveError, QueryError
 from ..analysis.ends import goal_ends
-from ..language.loader import available_rule_sets, load_board, locate_rule_set, rule_set_search_path
+from ..language.loader import available_rule_sets, board_of, load_board, locate_rule_set, rule_set_search_path
 from ..language.model import NO_LIMIT, Board, Cell
 from ..language.yamlsrc import load_file
 from ..language.kinds import RequireKind
@@ -36,6 +36,16 @@ class GameSpec:
     border_marks: frozenset           # marks whose cells lie on the border
     goal_marks: tuple                 # marks the role's goal ends make it reach
     hunters: tuple                    # other teams' pieces that end the game by sharing the role's cell
+    like: Board | None = None         # the --like board as read (None for --rules)
+
+    def for_role(self, role: str | None) -> "GameSpec":
+        """The spec with the requirement about ``role`` (default: the first role)."""
+        roles = self.template.rules.roles
+        role = role or roles[0]
+        if role not in roles:
+            raise QueryError(f"--role {role}: unknown role", f"roles are: {', '.join(roles)}")
+        return dataclasses.replace(self, role=role, goal_marks=_goal_marks(self.template, role),
+                                   hunters=_hunters(self.template, role))
 
     @property
     def pieces(self) -> tuple:
@@ -53,10 +63,12 @@ def game_spec(rules: str | None, like: Path | None, size: tuple[int, int] | None
               role: str | None) -> GameSpec:
     """The spec for ``--rules NAME`` or ``--like BOARD`` at ``size`` (default: the board's).
     With ``--like``, a mark whose cells all lie on the border of that board (the exit of a
-    Mummy Maze) is placed on the border."""
+    Mummy Maze) is placed on the border.  The --like file is read once."""
+    board = None
     if like is not None:
-        board = load_board(like)
-        raw_rules = load_file(like)["rules"]
+        raw = load_file(like)
+        board = board_of(raw, like)
+        raw_rules = raw["rules"]
         width, height = size or (board.width, board.height)
         template = _at_size(board, width, height)
         marks = {m: len(cells) for m, cells in sorted(board.marks.items())}
@@ -76,15 +88,12 @@ def game_spec(rules: str | None, like: Path | None, size: tuple[int, int] | None
         legend = _legend(template.rules.roles, marks)
         rules_yaml = rules
     roles = template.rules.roles
-    role = role or roles[0]
-    if role not in roles:
-        raise QueryError(f"--role {role}: unknown role", f"roles are: {', '.join(roles)}")
     cells = width * height
     if len(roles) + sum(marks.values()) > cells:
         raise QueryError(f"--size {width}x{height}: {cells} cells cannot hold {len(roles)} pieces and "
                          f"{sum(marks.values())} marked cells apart", "choose a larger size")
-    return GameSpec(template, rules_yaml, legend, role, marks, frozenset(on_border),
-                    _goal_marks(template, role), _hunters(template, role))
+    spec = GameSpec(template, rules_yaml, legend, roles[0], marks, frozenset(on_border), (), (), board)
+    return spec.for_role(role)
 
 
 def _at_size(board: Board, width: int, height: int) -> Board:

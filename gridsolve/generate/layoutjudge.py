@@ -8,7 +8,7 @@ run**, with the walls and marks as external atoms: clingo's ground rules are the
 from the walls and marks to each role's moves from each cell and the end of each position.
 Each layout evaluates that circuit, joins every position's successors, ranks every position
 for the requirement's race and plays out every start of a band (``layoutkernel.c``): the
-same ranks as :meth:`gridsolve.solve.retro.RaceGraph.ranks` and the same counts of shortest
+same ranks as :meth:`gridsolve.solve.graph.racegraph.RaceGraph.ranks` and the same counts of shortest
 and winning paths as :class:`gridsolve.generate.startplay.OthersPlay`, which
 tests/test_layoutjudge.py checks on random boards of every Mummy Maze rule set.  Where the C
 file cannot be compiled, or the game has another shape, :func:`layout_judge` is None and the

@@ -1,5 +1,5 @@
 /* Every start of one layout judged in C: gridsolve/generate/layoutjudge.py builds the arrays and
- * compiles this file once per Python ABI (gridsolve/solve/native.py).
+ * compiles this file once per Python ABI (gridsolve/solve/bounded/native.py).
  *
  * Reads:
  *   the layout's ground rules (a circuit: the factored game program of
@@ -11,12 +11,12 @@
  *   (the entries that attack, the ends it aims at, its levels), the role's piece, side and
  *   goal ends, the plies left and the band of ranks to play out.
  * Derives:
- *   the rank of every position (gridsolve/solve/retro.py's RaceGraph.ranks on the whole
+ *   the rank of every position (gridsolve/solve/graph/racegraph.py's RaceGraph.ranks on the whole
  *   position space: a rank depends only on the positions after it), and for each start of the
  *   band (side 0, the pieces apart) the role's shortest paths to its goal with the other
  *   piece frozen and how many of them win against every reply (capped at `limit`), as
  *   gridsolve/generate/startplay.py's OthersPlay.judge counts them.
- * Positions are numbered as gridsolve/solve/factored.py's Numbering: side * N^2 + cell0 * N +
+ * Positions are numbered as gridsolve/solve/graph/factored.py's Numbering: side * N^2 + cell0 * N +
  * cell1 (cell = (x-1) * height + y - 1); two pieces, at most 64 cells, each entry one mover.
  */
 #define PY_SSIZE_T_CLEAN
@@ -108,7 +108,7 @@ static int memo_grow(Memo *m) {
     return 1;
 }
 
-/* - The blind play (verify/beeline.py's definition) --- */
+/* - The blind play (analysis/beeline.py's definition) --- */
 
 /* Let the game run from the positions with the role on `cell`, the other piece on the cells of
  * `mask`, `side` to move at `ply`, until the role is to move: WON, LOST or the ply reached (the

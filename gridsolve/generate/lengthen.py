@@ -36,7 +36,7 @@ PATIENCE = 3000       # mutations ranked without a longer non-trivial start befo
 
 def lengthening_score(survey) -> tuple | None:
     """(plies of the longest non-trivial start, how many non-trivial starts have those plies)
-    of a layout's surveyed starts (a :class:`~gridsolve.generate.layoutjudge.Survey`, or a list
+    of a layout's surveyed starts (a :class:`~gridsolve.generate.starts.Survey`, or a list
     of StartVerdicts); None when none is non-trivial."""
     ranks = [s.rank for s in survey if not s.trivial] if isinstance(survey, list) else \
         survey.rank[~survey.trivial].tolist()

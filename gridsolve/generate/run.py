@@ -19,7 +19,6 @@ from .judge import ranks_every_start
 from .testing import most_testing_line
 from .genchoices import METHODS, REQUIREMENTS, SYMMETRIES
 from .levelfile import board_text, write_new
-from ..language.loader import load_board
 from ..language.position import initial_position
 from ..solve.common.limits import Limits
 from .proposer import Layout, Proposer
@@ -91,7 +90,7 @@ def _setup(request: Request) -> Run:
     spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
     request = with_good_level(request, spec.template.rules.good_level)
     if request.role != spec.role:
-        spec = game_spec(request.rules, request.like, request.size, request.out, request.role)
+        spec = spec.for_role(request.role)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
     if spec.template.rules.script:          # other pieces moved by rule: a climb over whole levels
@@ -203,7 +202,7 @@ def _kept(request: Request, spec: GameSpec) -> tuple:
         return ()
     if request.like is None:
         raise QueryError("--keep needs --like BOARD", "name pieces or marks of that board, e.g. --keep p1,p2,center")
-    original = load_board(request.like)
+    original = spec.like
     board = spec.template
     out = []
     for name in request.keep:

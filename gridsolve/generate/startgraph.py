@@ -167,7 +167,7 @@ class StartGraph:
 
     def judged(self, band: tuple | None, remaining: int):
         """Every start's rank and, with ``band`` (low, high), its :meth:`survey`, as the C
-        judge gives them (:class:`~gridsolve.generate.layoutjudge.JudgedStarts`)."""
+        judge gives them (:class:`~gridsolve.generate.starts.JudgedStarts`)."""
         ranks = np.where(self.starts >= 0, self.rank[np.maximum(self.starts, 0)], -1).astype(np.int32)
         found = self.survey(*band, remaining) if band is not None else None
         survey = None if found is None else Survey.of(found, self.placements)

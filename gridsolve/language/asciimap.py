@@ -117,8 +117,8 @@ def _parse_row(line, y, width, number, path, east, solid, glyphs, gate_east):
 
 
 def draw(width: int, height: int, north, east, solid, glyph_at, gate_north=(), gate_east=()) -> list[str]:
-    """Draw a board as map lines with row and column numbers; ``glyph_at(cell)`` gives a character;
-    gates are drawn '===' and ':'."""
+    """Draw a board as map lines with row and column numbers; ``glyph_at(cell)`` gives a character
+    (or two: a piece on a mark, the first in the middle); gates are drawn '===' and ':'."""
     lines = ["    " + "".join(f"{x:^4}" for x in range(1, width + 1)).rstrip()]
     for y in range(height, 0, -1):
         top = "+"
@@ -128,7 +128,7 @@ def draw(width: int, height: int, north, east, solid, glyph_at, gate_north=(), g
         lines.append("   " + top)
         row = "|"
         for x in range(1, width + 1):
-            cell = "###" if (x, y) in solid else f" {glyph_at((x, y)) or ' '} "
+            cell = "###" if (x, y) in solid else f" {glyph_at((x, y)) or ' ':<2}"
             row += cell + ("|" if x == width or (x, y) in east else ":" if (x, y) in gate_east else " ")
         lines.append(f"{y:>2} " + row)
     lines.append("   " + "+---" * width + "+")

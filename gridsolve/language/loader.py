@@ -441,8 +441,13 @@ def _build_timeout(raw, roles, collect, tables, origin: _Origin):
 
 def load_board(path: str | Path) -> Board:
     """Read, check and build a board file."""
+    return board_of(load_file(path), path)
+
+
+def board_of(raw, path: str | Path) -> Board:
+    """Check and build the board that the file ``path`` holds, already read as ``raw``
+    (:func:`load_file`'s mapping with line numbers)."""
     path = Path(path)
-    raw = load_file(path)
     name = str(path)
     if not isinstance(raw, dict):
         raise BoardError(name, getattr(raw, "line", 1), "a board file must be a mapping of keys to values",

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..errors import QueryError
-from .celltext import read_cell
+from .celltext import board_cell
 from .kinds import QueryKind
 from .model import OFF_BOARD, Board, Cell
 
@@ -107,13 +107,7 @@ def parse_placement(text: str, board: Board) -> tuple[str, Cell]:
     if piece not in board.rules.pieces:
         raise QueryError(f"--at {text}: unknown piece '{piece}'",
                          f"the pieces of {board.name} are: {', '.join(board.rules.pieces)}")
-    cell = read_cell(where)
-    if cell is None:
-        raise QueryError(f"--at {text}: '{where}' is not a cell", "write X,Y, e.g. 3,4")
-    if not board.on_board(cell):
-        raise QueryError(f"--at {text}: ({cell[0]},{cell[1]}) is not a free cell of the "
-                         f"{board.width}x{board.height} board")
-    return piece, cell
+    return piece, board_cell(f"--at {text}", where, board)
 
 
 def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = None,

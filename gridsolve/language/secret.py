@@ -8,7 +8,7 @@ mark and the start cells of the pieces are forbidden.
 from __future__ import annotations
 
 from ..errors import QueryError
-from .celltext import read_cell
+from .celltext import board_cell
 from .model import Board, Cell
 
 
@@ -50,16 +50,6 @@ def owner(board: Board, mark: str) -> str | None:
     return spec.by if spec else None
 
 
-def _cell_text(option: str, text: str, board: Board) -> Cell:
-    cell = read_cell(text)
-    if cell is None:
-        raise QueryError(f"{option} {text}: not a cell", "write X,Y, e.g. 3,4")
-    if not board.on_board(cell):
-        raise QueryError(f"{option} {text}: ({cell[0]},{cell[1]}) is not a cell of the "
-                         f"{board.width}x{board.height} board")
-    return cell
-
-
 def knowledge_of(board: Board, role: str, position, free=(), found=()) -> dict:
     """``free`` and ``found`` of a position from ``--free X,Y`` and ``--found [MARK=]X,Y``: the
     cells the role knows free, and the obstacles it found (MARK needed only where the role
@@ -68,7 +58,7 @@ def knowledge_of(board: Board, role: str, position, free=(), found=()) -> dict:
     if not marks:
         raise QueryError(f"--hidden: {role} sees every mark of {board.name}",
                          "--hidden is for roles whose bump marks are hidden: true (Maze Runner Duel)")
-    known = {cell for cell in (_cell_text("--free", text, board) for text in free)}
+    known = {cell for cell in (board_cell(f"--free {text}", text, board) for text in free)}
     pairs = set()
     for text in found:
         mark, _, where = text.rpartition("=")
@@ -80,7 +70,7 @@ def knowledge_of(board: Board, role: str, position, free=(), found=()) -> dict:
         if mark not in marks:
             raise QueryError(f"--found {text}: '{mark}' is not a mark hidden from {role}",
                              f"hidden from {role}: {', '.join(marks)}")
-        cell = _cell_text("--found", where, board)
+        cell = board_cell(f"--found {text}", where, board)
         if cell not in allowed_cells(board, mark):
             raise QueryError(f"--found {text}: the rules allow no {mark} on ({cell[0]},{cell[1]})")
         if cell in known:

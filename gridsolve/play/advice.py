@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 from ..errors import LimitError, QueryError
+from ..language import wording
 from ..language.model import Board, Cell
 from ..language.position import Query, initial_position
 from ..language.secret import allowed_cells, hidden_marks, secret_count
@@ -44,7 +45,7 @@ class Placed:
         if self.extra > FAR // 2:          # hurt counts an unreachable goal as FAR steps away
             return "walls the other in (it can never reach its goal)"
         if self.extra > 0:
-            return f"lengthens the other's way by {self.extra} steps"
+            return f"lengthens the other's way by {wording.counted(self.extra, 'step')}"
         if self.cut > 0:
             return f"cuts {self.cut:.0%} of the other's shortest ways"
         return "leaves the other's shortest ways open"
@@ -143,9 +144,10 @@ def format_advice(advice: Advice) -> str:
     if groups:
         best = groups[0][1][0]
         lines.append(f"Best: {' '.join(f'{x},{y}' for x, y in best.cells)}: value {best.answer.value}"
-                     + ("" if best.answer.plies is None else f" in {best.answer.plies} plies") + f" ({best.kind}).")
+                     + ("" if best.answer.plies is None else f" in {wording.plies(best.answer.plies)}")
+                     + f" ({best.kind}).")
     for value, group in groups:
-        lines.append(f"value {value}: {len(group)} placements")
+        lines.append(f"value {value}: {wording.counted(len(group), 'placement')}")
         kinds: dict[str, list] = {}
         for p in group:
             kinds.setdefault(p.kind, []).append(p)

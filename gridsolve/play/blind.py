@@ -16,6 +16,7 @@ import math
 import random
 from dataclasses import dataclass, replace
 
+from ..language import wording
 from ..language.model import DELTA, Board, Cell
 from ..language.position import Position, Query
 from ..language.secret import allowed_cells, hidden_marks, secret_count
@@ -165,7 +166,7 @@ def choose(board: Board, role: str, position: Position, blind: Blind, rng: rando
     robust = robust_answer(board, role, position, blind, limits=limits)
     if robust.win and robust.plies is not None:
         move = robust.line[0].move.split(" (")[0]
-        return Choice(move, f"robust win in {robust.plies} plies", robust, {}, 0, 0)
+        return Choice(move, f"robust win in {wording.plies(robust.plies)}", robust, {}, 0, 0)
     won, solved, total = shares(board, role, position, blind, rng, limits)
     best_value = max(m.value for m in robust.moves)
     keep = [m for m in robust.moves if m.value == best_value]
@@ -175,11 +176,11 @@ def choose(board: Board, role: str, position: Position, blind: Blind, rng: rando
     ahead = progress(board, role, position, blind)
     best = max(keep, key=lambda m: (won.get(m.move, 0.0), m.move not in bumps, -ahead(m.move), m.move))
     plies = share_plies(board, role, position)
-    why = (f"robust value {best_value} within {robust.remaining} plies"
+    why = (f"robust value {best_value} within {wording.plies(robust.remaining)}"
            + (", keeps a robust survival" if robust.survives else "")
            + f"; wins against {won.get(best.move, 0.0):.0%} of "
            + (f"the {total} placements" if solved == total else f"{solved} of the {total} placements (drawn at random)")
-           + f" it cannot rule out, each solved {plies} plies ahead")
+           + f" it cannot rule out, each solved {wording.plies(plies)} ahead")
     if bumps and best.move not in bumps:
         why += "; not into the obstacle it found at " + ", ".join(f"({c[0]},{c[1]})" for c in sorted(bumps.values()))
     return Choice(best.move, why, robust, won, solved, total)

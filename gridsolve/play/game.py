@@ -24,6 +24,7 @@ from . import blind, placement
 from ..errors import LimitError, MemoryLimitError, QueryError
 from ..language.secret import hidden_marks, not_on, owner
 from ..solve.program.explore import Step, examine, move_parts, stop_scores
+from ..language import wording
 from ..language.model import DELTA, OFF_BOARD, Board, Cell
 from ..language.position import Position, Query
 from ..render import draw_position, puzzle_verdict
@@ -129,7 +130,7 @@ class Thinker:
             raise LimitError(f"the solver cannot look even 2 plies ahead for {role} in {SECONDS_PER_MOVE} s",
                              "try a smaller board, or play between humans (--as every role)")
         self.say(f"(the whole game does not fit in {SECONDS_PER_MOVE} s a move: for {role} the solver "
-                 f"looks {self.horizons[role, kind]} plies ahead; choose with --horizon N)")
+                 f"looks {wording.plies(self.horizons[role, kind])} ahead; choose with --horizon N)")
         return kept
 
     def _within_budget(self, role: str, kind: str, position: Position, horizon: int | None) -> Answer | None:
@@ -359,7 +360,7 @@ class Game:
         if hidden_marks(self.board, role):
             return self.blind_hint(position, role)
         answer = self.thinker.ask(role, QueryKind.VALUE, position)
-        within = "with no step limit" if self.board.rules.unlimited else f"within {answer.remaining} plies"
+        within = "with no step limit" if self.board.rules.unlimited else f"within {wording.plies(answer.remaining)}"
         self.say(f"  value for {role}: {answer.value} {within}")
         puzzle = puzzle_verdict(self.board, answer)
         if puzzle:
@@ -384,11 +385,11 @@ class Game:
         bumps = blind.found_bumps(self.board, role, position, known)
         state = "a robust win" if robust.win and robust.plies is not None else \
             ("robust survival" if robust.survives else "no robust survival")
-        self.say(f"  robust value for {role}: {robust.value} within {robust.remaining} plies ({state}, "
+        self.say(f"  robust value for {role}: {robust.value} within {wording.plies(robust.remaining)} ({state}, "
                  f"whatever the others hid)")
         sample = "all of them" if solved == total else f"{solved} of them drawn at random"
-        self.say(f"  {total} placements you cannot rule out; {sample} solved with full information, "
-                 f"{plies} plies ahead")
+        self.say(f"  {wording.counted(total, 'placement')} you cannot rule out; {sample} solved with full "
+                 f"information, {wording.plies(plies)} ahead")
         for m in robust.moves:
             plies_text = "-" if m.plies is None else m.plies
             note = ""
@@ -444,8 +445,8 @@ class Game:
             elif now != was:
                 self.say(f"{piece} moves {_cell(was)} -> {_cell(now)}")
         if before.gates_open != after.gates_open:
-            self.say(f"The gate{'s' if len(self.board.gate_north | self.board.gate_east) > 1 else ''} "
-                     f"{'open' if after.gates_open else 'close'}.")
+            several = len(self.board.gate_north | self.board.gate_east) > 1
+            self.say(f"The gate{'s are' if several else ' is'} {'open' if after.gates_open else 'closed'}.")
         self.say(self.draw(after))
 
     def report(self, position: Position, chosen: Step, movers) -> None:
@@ -490,13 +491,30 @@ class Game:
         if self.hidden(None):
             self.say("\nThe board with everything revealed:")
             self.say(draw_position(self.board, position))
-        self.say(f"\nGame over after {plies} pl{'y' if plies == 1 else 'ies'}: {end}.")
-        self.say("Scores: " + ", ".join(f"{r} {scores[r]}" for r in rules.roles))
-        best = max(scores.values())
-        winners = [r for r in rules.roles if scores[r] == best]
-        self.say(f"{' and '.join(winners).capitalize()} win{'s' if len(winners) == 1 else ''}!"
-                 if len(winners) < len(rules.roles) else "A draw.")
+        self.say(f"\nGame over after {wording.plies(plies)}: {end}.")
+        self.say(f"Score{'s' if len(rules.roles) > 1 else ''}: "
+                 + ", ".join(f"{r} {scores[r]}" for r in rules.roles))
+        self.say(result_line(self.board, scores))
         return Outcome(end, dict(scores), plies)
+
+
+def result_line(board: Board, scores: dict[str, int]) -> str:
+    """Who won: the roles with the best score, or a draw when every role has it; a game of one
+    role is won at its top score and lost at its lowest (else it says what was scored)."""
+    roles = board.rules.roles
+    if len(roles) == 1:
+        role, score = roles[0], scores[roles[0]]
+        possible = board.rules.scores_of(role)
+        if score >= possible[-1]:
+            return f"{role.capitalize()} wins!"
+        if score <= possible[0]:
+            return f"{role.capitalize()} loses."
+        return f"{role.capitalize()} scores {score} of a possible {possible[-1]}."
+    best = max(scores.values())
+    winners = [r for r in roles if scores[r] == best]
+    if len(winners) == len(roles):
+        return "A draw."
+    return f"{' and '.join(winners).capitalize()} win{'s' if len(winners) == 1 else ''}!"
 
 
 def play(board: Board, humans: set[str], lines: Iterator[str], say: Callable[[str], None],

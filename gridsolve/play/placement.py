@@ -13,6 +13,7 @@ from collections import deque
 
 from ..errors import QueryError
 from ..language.model import DELTA, DIRECTIONS, Board, Cell
+from ..language.celltext import not_free
 from ..language.secret import allowed_cells, not_on
 
 SAMPLE = 4000          # placements scored at most (seeded sample beyond)
@@ -33,7 +34,7 @@ def parse_cells(text: str, board: Board, mark: str, count: int) -> frozenset[Cel
     allowed = allowed_cells(board, mark)
     for cell in cells:
         if not board.on_board(cell):
-            raise QueryError(f"({cell[0]},{cell[1]}) is not a cell of the {board.width}x{board.height} board")
+            raise QueryError(not_free(cell, board))
         if cell not in allowed:
             raise QueryError(f"({cell[0]},{cell[1]}) is not allowed", f"{mark} may not go on the cells of "
                              f"{', '.join(not_on(board, mark))}")

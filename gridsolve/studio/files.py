@@ -36,6 +36,14 @@ class StudioError(GridsolveError):
             self.status = status
 
 
+def found(table: dict, key: str, what: str, hint: str):
+    """``table[key]`` (a job, a playtest), else a 404 that says there is no such ``what``."""
+    value = table.get(key)
+    if value is None:
+        raise StudioError(f"no {what} {str(key)[:20]}", hint, 404)
+    return value
+
+
 def version_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 

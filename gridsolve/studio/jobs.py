@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from .files import StudioError
+from .files import StudioError, found
 
 MAX_RUNNING = 3          # jobs running at once (the machine's cores are few)
 KEEP_FINISHED = 50       # finished jobs whose results are kept for the page to read
@@ -111,10 +111,7 @@ class Jobs:
             return job
 
     def get(self, job_id: str) -> Job:
-        job = self.jobs.get(job_id)
-        if job is None:
-            raise StudioError(f"no job {str(job_id)[:20]}", "it finished long ago or never started", 404)
-        return job
+        return found(self.jobs, job_id, "job", "it finished long ago or never started")
 
     def cancel(self, job_id: str) -> Job:
         job = self.get(job_id)

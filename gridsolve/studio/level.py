@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..errors import QueryError
+from ..language.celltext import not_free
 from ..language.model import Board, Cell
 
 
@@ -42,7 +43,7 @@ def _cell(value, what: str, board: Board) -> Cell:
         raise QueryError(f"{what}: {str(value)[:40]} is not a cell", "write a cell as [x, y]")
     cell = (value[0], value[1])
     if not board.on_board(cell):
-        raise QueryError(f"{what}: ({cell[0]},{cell[1]}) is not a free cell of the {board.width}x{board.height} board")
+        raise QueryError(f"{what}: {not_free(cell, board)}")
     return cell
 
 

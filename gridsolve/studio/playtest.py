@@ -21,7 +21,7 @@ from ..play.game import target
 from ..solve.common.limits import Limits
 from .adapters import Game, new_game
 from .answers import picture
-from .files import StudioError
+from .files import StudioError, found
 
 MAX_GAMES = 8
 TRANSCRIPT = 400      # lines kept
@@ -164,7 +164,4 @@ class Playtests:
         return game
 
     def get(self, game_id: str) -> Playtest:
-        game = self.games.get(game_id)
-        if game is None:
-            raise StudioError(f"no playtest {str(game_id)[:20]}", "start a new one", 404)
-        return game
+        return found(self.games, game_id, "playtest", "start a new one")

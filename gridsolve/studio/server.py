@@ -51,6 +51,7 @@ from ..language.kinds import QueryKind
 
 ASSETS = {"studio.js": "text/javascript", "studio.css": "text/css"}
 MAX_BODY = 1_000_000
+MAX_DEPTH = 32         # how deep a request's JSON may nest (a level's walls: 5)
 GRAPHS_KEPT = 3        # warm game graphs kept (the boards opened last)
 BOARDS_KEPT = 32       # boards read (a file's versions count apart)
 
@@ -102,16 +103,39 @@ class Studio:
 
 
 async def body(request: Request) -> dict:
+    """The request's JSON object; a body that is too large (413), is not UTF-8 JSON, is not an
+    object or nests deeper than MAX_DEPTH is a StudioError that says what is wrong (400)."""
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise StudioError("the request is too large", status=413)
+    hint = "send a JSON object"
     try:
         data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise StudioError("the request body is not JSON", "send a JSON object") from None
+        deep = _nesting(data) > MAX_DEPTH
+    except RecursionError:         # nested past Python's recursion limit: json cannot read it
+        deep = True
+    except UnicodeDecodeError as exc:
+        raise StudioError(f"the request body is not UTF-8 text ({exc.reason} at byte {exc.start})", hint) from None
+    except ValueError as exc:
+        raise StudioError(f"the request body is not JSON ({exc})", hint) from None
+    if deep:
+        raise StudioError(f"the request body nests arrays and objects more than {MAX_DEPTH} deep",
+                          f"{hint} nested at most {MAX_DEPTH} deep")
     if not isinstance(data, dict):
-        raise StudioError("the request body must be a JSON object")
+        raise StudioError("the request body must be a JSON object", hint)
     return data
+
+
+def _nesting(data) -> int:
+    """How deep ``data`` nests lists and dicts (1 for a flat one; counted without recursion,
+    and no further than one past MAX_DEPTH)."""
+    deepest, todo = 0, [(data, 1)]
+    while todo and deepest <= MAX_DEPTH:
+        value, depth = todo.pop()
+        if isinstance(value, (dict, list)):
+            deepest = max(deepest, depth)
+            todo += [(inner, depth + 1) for inner in (value.values() if isinstance(value, dict) else value)]
+    return deepest
 
 
 def _choice(value, allowed, what: str, default=None):

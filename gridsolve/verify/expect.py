@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..language import schema
 from ..language.model import Board
+from ..language.celltext import not_free
 from ..language.secret import hidden_marks
 from ..language.position import Position, make_position
 from ..language.spec import Where
@@ -117,7 +118,7 @@ def _parse_one(board: Board, raw, index: int, where: Where) -> Expectation:
         if piece not in rules.pieces:
             at_where.fail(f"unknown piece '{piece}'", f"the pieces of these rules are: {', '.join(rules.pieces)}")
         if not board.on_board(cell):
-            at_where.fail(f"({cell[0]},{cell[1]}) is not a free cell of the {board.width}x{board.height} board")
+            at_where.fail(not_free(cell, board))
         placements.append(f"{piece}={cell[0]},{cell[1]}")
     turn = checked["turn"]
     if turn is not None and turn not in rules.roles:

@@ -25,6 +25,7 @@ import clingo
 from ...compile.planning import Mode, plan_query, plan_races
 from ...compile.state import layout_for
 from ...errors import EncodingError
+from ...language import wording
 from ...language.model import DELTA, Board, Cell
 from ...language.position import Query
 from ..program.explore import game_program
@@ -96,14 +97,18 @@ class Outcome:
     def describe(self, role: str, kind: QueryKind) -> str:
         """The answer in words, for the question ``kind``."""
         if kind == QueryKind.WIN:
-            return f"{role} forces a win in {self.win_plies} plies" if self.win else f"{role} cannot force a win"
+            if not self.win:
+                return f"{role} cannot force a win"
+            return f"{role} forces a win in {wording.plies(self.win_plies)}"
         if kind == QueryKind.SURVIVE:
-            return f"{role} survives" if self.survives else f"the others force a losing end in {self.doom_plies} plies"
+            if self.survives:
+                return f"{role} survives"
+            return f"the others force a losing end in {wording.plies(self.doom_plies)}"
         if self.win:
-            return f"{role} forces a win in {self.plies} plies, value {self.value}"
+            return f"{role} forces a win in {wording.plies(self.plies)}, value {self.value}"
         if self.plies is None:
             return f"value {self.value}, nothing is forced"
-        return f"value {self.value}, forced in {self.plies} plies"
+        return f"value {self.value}, forced in {wording.plies(self.plies)}"
 
     @classmethod
     def of(cls, answer) -> "Outcome":

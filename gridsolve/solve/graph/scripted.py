@@ -242,7 +242,7 @@ class ScriptTables:
 
 class ScriptedGraph:
     """The positions reachable from ``roots`` (position terms as text) and their distinct
-    successors, as :class:`~gridsolve.solve.factored.FactoredGraph` gives them: ``keys``
+    successors, as :class:`~gridsolve.solve.graph.factored.FactoredGraph` gives them: ``keys``
     (sorted numbers), ``outcome``, ``src``/``dst`` (indexes into ``keys``)."""
 
     def __init__(self, tables: ScriptTables, roots: list[str], guard: LimitGuard):
@@ -291,7 +291,7 @@ def _arguments(term: str) -> list[int]:
 
 
 class ScriptedMoves:
-    """What :class:`~gridsolve.solve.retro.NamedMoves` answers (the named moves and the end of a
+    """What :class:`~gridsolve.solve.graph.racegraph.NamedMoves` answers (the named moves and the end of a
     position, by position term) from the tables: no ground call."""
 
     def __init__(self, tables: ScriptTables):
