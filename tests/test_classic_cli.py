@@ -79,6 +79,9 @@ def test_show_and_svg_draw_the_gate(tmp_path):
     assert run("solve", GATE, "--svg", picture).exit_code == 0
     svg = picture.read_text(encoding="utf-8")
     assert 'id="gates"' in svg and "gate between (3,3) and (3,4): closed" in svg
+    # the title says the game has no step limit, not a horizon of a million plies
+    assert "<title>Behind the gate: value for explorer: 100 with no step limit, the game ends in" in svg
+    assert "1000000" not in svg
 
 
 def test_plain_clingo_solves_the_compiled_program_to_the_same_answer():
