@@ -67,7 +67,8 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     chars = glyphs(board)
     colour = {piece: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, piece in enumerate(board.rules.pieces)}
     if title is None:
-        title = describe_position(board, position) if answer is None else f"{board.name}: {verdict(answer, board.rules.unlimited)}"
+        title = describe_position(board, position) if answer is None else \
+            f"{board.name}: {verdict(answer, board.rules.unlimited)}"
     head, _, tail = title.partition(": ")
     with_line = answer is not None and bool(answer.line)
     width = int(max(board.width * CELL + 2 * MARGIN, CHAR * max(len(head), len(tail)) + 2 * MARGIN))

@@ -113,3 +113,56 @@ def test_mistakes_in_scripts_and_gates_are_clear_errors(tmp_path):
         result = run("solve", path)
         assert result.exit_code == 2, result.output
         assert result.stderr.startswith(f"Error: {path}:") and message in result.stderr, result.stderr
+
+
+# The exit lies behind the gate: closed, the explorer fetches the key (which opens it) first.
+GATE_BEFORE_THE_EXIT = """\
+name: Gate before the exit
+rules: mummy-maze-classic
+legend: {E: explorer, X: exit, K: key}
+map: |2
+       1   2   3   4
+     +---+---+---+---+
+   2 | K           E |
+     +---+---+---+===+
+   1 |             X |
+     +---+---+---+---+
+"""
+
+
+def _clingo_plies(program: str) -> list[str]:
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    shown = []
+    ctl.solve(on_model=lambda m: shown.extend(str(s) for s in m.symbols(shown=True)))
+    return [s for s in shown if s.startswith("plies(0,at,")]
+
+
+def test_gates_open_states_a_position_with_the_gate_open(tmp_path):
+    path = tmp_path / "gate.yaml"
+    path.write_text(GATE_BEFORE_THE_EXIT, encoding="utf-8")
+    answers = {state: json.loads(run("solve", path, "--json", *(("--gates", state) if state else ())).output)
+               for state in (None, "closed", "open")}
+    for answer in answers.values():
+        del answer["stats"]           # (the timings)
+    assert answers[None] == answers["closed"]
+    assert answers["closed"]["position"]["gates"] == "closed" and answers["open"]["position"]["gates"] == "open"
+    assert (answers["closed"]["win_moves"], answers["open"]["win_moves"]) == (7, 1)
+    assert [m["move"] for m in answers["open"]["line"]] == ["south"]
+    # the compiled program states the open gate too: plain clingo finds the same answer
+    for state, plies in (("closed", 7), ("open", 1)):
+        compiled = run("compile", path, "--query", "win", "--gates", state)
+        assert compiled.exit_code == 0, compiled.output
+        assert _clingo_plies(compiled.output) == [f"plies(0,at,{plies})"]
+    shown = run("show", path, "--gates", "open").output
+    assert "the gates are open" in shown
+
+
+def test_gates_on_a_board_without_a_gate_is_a_clear_error():
+    result = run("solve", FIRST_STEPS, "--gates", "open")
+    assert result.exit_code == 2
+    assert result.stderr == "Error: --gates open: First steps has no gate. Leave out --gates.\n"
+    assert "Traceback" not in result.output
+    wrong = run("solve", GATE, "--gates", "ajar")
+    assert wrong.exit_code == 2 and "'ajar' is not one of 'open', 'closed'" in wrong.output
