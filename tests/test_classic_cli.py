@@ -157,6 +157,13 @@ def test_gates_open_states_a_position_with_the_gate_open(tmp_path):
         assert _clingo_plies(compiled.output) == [f"plies(0,at,{plies})"]
     shown = run("show", path, "--gates", "open").output
     assert "the gates are open" in shown
+    # ask: one grounding rooted at both positions answers each as solve does
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text('{"gates": "open"}\n{}\n{"gates": "closed"}\n', encoding="utf-8")
+    asked = run("ask", path, questions)
+    assert asked.exit_code == 0, asked.output
+    replies = [json.loads(line) for line in asked.output.splitlines()]
+    assert [(r["win_moves"], r["position"]["gates"]) for r in replies] == [(1, "open"), (7, "closed"), (7, "closed")]
 
 
 def test_gates_on_a_board_without_a_gate_is_a_clear_error():
