@@ -21,7 +21,7 @@ from . import __version__  # noqa: E402
 from .compile.compiler import compile_program  # noqa: E402
 from .errors import EXIT_FAILED, EXIT_INVALID, GridsolveError, QueryError  # noqa: E402
 from .language.loader import load_board  # noqa: E402
-from .language.position import QUERY_KINDS, make_position, make_query  # noqa: E402
+from .language.position import GATE_STATES, QUERY_KINDS, make_position, make_query  # noqa: E402
 from .render import describe_position, draw_position, format_answer  # noqa: E402
 from .solve.common.limits import ENV, Limits, memory_limit, parse_memory  # noqa: E402
 from .solve.dispatch.dispatcher import solve  # noqa: E402
@@ -68,7 +68,9 @@ def command_limits(max_memory: int | None = None, **fields) -> Limits:
 
 
 def position_options(command):
-    """--at, --turn and --step: a position other than the board's initial one."""
+    """--at, --turn, --step and --gates: a position other than the board's initial one."""
+    command = click.option("--gates", type=click.Choice(GATE_STATES), help="The gates open or closed (boards "
+                           "with a gate; default: closed, as the board starts).")(command)
     command = click.option("--step", type=int, help="The step number of the original game.")(command)
     command = click.option("--turn", metavar="ROLE", help="The role to move.")(command)
     command = click.option("--at", "at", multiple=True, metavar="PIECE=X,Y",
@@ -114,12 +116,12 @@ SVG = click.option("--svg", "svg", metavar="FILE", help="Also draw an SVG pictur
 @SVG
 @click.option("--force", is_flag=True, help="Overwrite the --svg file if it exists.")
 @reports_errors
-def show_command(board, at, turn, step, svg, force):
+def show_command(board, at, turn, step, gates, svg, force):
     """Draw BOARD (walls, pieces, marks) for the initial or a given position."""
     from .svg import board_svg, check_target, write_svg
     check_target(svg, force)
     loaded = load_board(board)
-    position = make_position(loaded, at, turn, step)
+    position = make_position(loaded, at, turn, step, gates)
     if svg == "-":
         click.echo(board_svg(loaded, position), nl=False)
         return
@@ -135,10 +137,11 @@ def show_command(board, at, turn, step, svg, force):
 @hidden_options
 @click.option("--strategy", "want_strategy", is_flag=True, help="Include the strategy part.")
 @reports_errors
-def compile_command(board, role, kind, at, turn, step, horizon, hidden, free, found, want_strategy):
+def compile_command(board, role, kind, at, turn, step, gates, horizon, hidden, free, found, want_strategy):
     """Print the complete clingo program for a query on BOARD (run it with `python -m clingo`)."""
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at=at, turn=turn, step=step, horizon=horizon, strategy=want_strategy,
+    query = make_query(loaded, role, kind, at=at, turn=turn, step=step, gates=gates, horizon=horizon,
+                       strategy=want_strategy,
                        hidden=hidden, free=free, found=found)
     click.echo(compile_program(loaded, query).text, nl=False)
 
@@ -159,8 +162,8 @@ def compile_command(board, role, kind, at, turn, step, horizon, hidden, free, fo
 @click.option("--seed", type=int, default=0, help="--placement: the seed of the placements drawn at random.")
 @MAX_MEMORY
 @reports_errors
-def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_file, force, timeout, svg, hidden, free,
-                  found, advise, seed, max_memory):
+def solve_command(board, role, kind, at, turn, step, gates, horizon, as_json, strategy_file, force, timeout, svg,
+                  hidden, free, found, advise, seed, max_memory):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
     if advise:
         if not hidden:
@@ -182,7 +185,7 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
         from .svg import board_svg, check_target, write_svg
         check_target(svg, force)
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at=at, turn=turn, step=step, horizon=horizon,
+    query = make_query(loaded, role, kind, at=at, turn=turn, step=step, gates=gates, horizon=horizon,
                        strategy=strategy_file is not None, hidden=hidden, free=free, found=found)
     answer = solve(loaded, query, command_limits(max_memory, seconds=timeout,
                                                 progress=lambda line: click.echo(line, err=True)))
@@ -216,13 +219,13 @@ def solve_command(board, role, kind, at, turn, step, horizon, as_json, strategy_
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Critical walls: try the walls in this many worker processes.")
 @reports_errors
-def explain_command(board, role, kind, at, turn, step, horizon, as_json, no_walls, method, jobs):
+def explain_command(board, role, kind, at, turn, step, gates, horizon, as_json, no_walls, method, jobs):
     """Why BOARD's position has its answer: the principal line, the refutation of each of the
     role's moves, and the critical walls (each single wall whose removal or addition changes it)."""
     from .render import format_explanation
     from .solve.explain.explanation import explain
     loaded = load_board(board)
-    query = make_query(loaded, role, kind, at=at, turn=turn, step=step, horizon=horizon)
+    query = make_query(loaded, role, kind, at=at, turn=turn, step=step, gates=gates, horizon=horizon)
     explanation = explain(loaded, query, walls=not no_walls, method=method, jobs=jobs, limits=command_limits())
     if as_json:
         click.echo(json.dumps(explanation.as_dict(), indent=1))
@@ -264,10 +267,10 @@ def ask_command(board, questions, max_memory):
 @position_options
 @MAX_MEMORY
 @reports_errors
-def play_command(board, humans, horizon, seed, at, turn, step, max_memory):
+def play_command(board, humans, horizon, seed, at, turn, step, gates, max_memory):
     """Play BOARD in the terminal against the solver's optimal strategy (moves from standard input)."""
     loaded = load_board(board)
-    start = make_position(loaded, at, turn, step)
+    start = make_position(loaded, at, turn, step, gates)
     lines = iter(sys.stdin)
     from .play.game import play
     play(loaded, set(humans) or {loaded.rules.roles[0]}, lines, click.echo, start, horizon, seed,
@@ -356,8 +359,10 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures, c
 @click.option("--value", metavar="A..B", help="--require value: the score the role guarantees, from A to B.")
 @click.option("--metric", "metric", type=(str, str), multiple=True, metavar="NAME A..B",
               help="A good level has this difficulty metric in A..B (repeatable), e.g. --metric path_safety ..0.8.")
-@click.option("--difficulty", type=click.Choice(DIFFICULTIES), help="A good level is this difficult (from the "
-              "random player's win probability).")
+@click.option("--difficulty", type=click.Choice(DIFFICULTIES), help="A good level is this difficult, as the "
+              "careful greedy player finds it (the nearest safe-looking step to the goal): easy if it wins at "
+              "least 75% of the time seeing the danger 1 ply ahead (or walking a shortest way wins), medium if at "
+              "least 25% seeing 3 plies ahead, else hard (docs/generate.md).")
 @click.option("--no-defaults", "no_defaults", is_flag=True, help="Ignore the rule set's good level (its "
               "generate: block): ask a win, with no metric test, unless the options say otherwise.")
 def generate_command(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,

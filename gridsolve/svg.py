@@ -5,11 +5,16 @@ rectangles, lines, circles and texts, which plain SVG elements say directly, so 
 library is needed (docs/explain.md, "Pictures").  Walls are thick lines, solid cells dark, marks
 coloured squares with their legend character, pieces circles in their role's colour; each
 ply of the principal line is an arrow in the mover's colour along the cells it steps
-through, numbered from 1, and the answer is the picture's title.
+through, numbered from 1, and the answer is the picture's title.  A step taken again along an
+edge is drawn beside the earlier one; no ply number covers another.  A long line's arrows fade
+from the first ply to the last, and only its turns (and every EVERY-th ply of a straight run)
+are numbered, so that a 121-move line stays readable.
 """
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import QueryError
@@ -26,6 +31,13 @@ CHAR = 6.8                # about the width of a character of the title, for the
 ROLE_COLOURS = ("#1f5fbf", "#c8281e", "#2a9a3c", "#8a3fb5", "#e07b00", "#0f8f8f")
 MARK_COLOURS = ("#b9e4b0", "#f6dc8c", "#c9d7f2", "#f2c6d8", "#d9d9d9")
 SVG_NS = "http://www.w3.org/2000/svg"
+FULL_LINE = 40            # a line of at most this many strokes numbers every ply; a longer one where it turns
+EVERY = 5                 # ... and every EVERY plies of a straight run
+LABEL, FONT = 15, 9       # a ply number: a label 15 px high, in 9 px type
+LANES = (0, 5, -5, 10, -10)     # the shift of a step taken the 1st, 2nd, ... time along an edge
+SPOTS = ((0, 0), *((round(r * math.cos(a * math.pi / 4)), round(-r * math.sin(a * math.pi / 4)))
+                   for r in (15, 22, 30) for a in (2, 0, 6, 4, 1, 3, 5, 7)))   # a label's spots, nearest first
+NEAR = 17                 # a long line's numbers take only the spots of the first two rings (nearer their arrows)
 
 
 def _centre(board: Board, cell: Cell) -> tuple[float, float]:
@@ -67,12 +79,18 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     chars = glyphs(board)
     colour = {piece: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, piece in enumerate(board.rules.pieces)}
     if title is None:
-        title = describe_position(board, position) if answer is None else f"{board.name}: {verdict(answer)}"
+        title = describe_position(board, position) if answer is None else \
+            f"{board.name}: {verdict(answer, board.rules.unlimited)}"
     head, _, tail = title.partition(": ")
     with_line = answer is not None and bool(answer.line)
+    strokes = _strokes(board, answer.line) if with_line else []
+    key = _line_key(strokes) if with_line else ()
+    legend = _legend_parts(board, chars, colour)
     width = int(max(board.width * CELL + 2 * MARGIN, CHAR * max(len(head), len(tail)) + 2 * MARGIN))
-    height = board.height * CELL + MARGIN + TITLE + (44 if with_line else 28) + 16 * len(notes)
-    width = max(width, int(2 * MARGIN + 6.2 * max((len(text) + 4 for _, text in notes), default=0)))
+    height = board.height * CELL + MARGIN + TITLE + 28 + 16 * (len(key) + len(notes))
+    lines = [len(text) + 4 for _, text in notes] + [len(text) for text in key] + \
+        [sum(len(text) + 3 for text, _ in legend)]
+    width = max(width, int(2 * MARGIN + 6.2 * max(lines)))
     svg = ET.Element("svg", {"xmlns": SVG_NS, "width": str(width), "height": str(height),
                              "viewBox": f"0 0 {width} {height}", "font-family": "sans-serif"})
     sub_element(svg, "title", title)
@@ -87,11 +105,13 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     _draw_cells(svg, board, position, chars)
     _draw_walls(svg, board)
     _draw_gates(svg, board, position)
-    if answer is not None and answer.line:
-        _draw_line(svg, board, answer.line, colour)
+    if with_line:
+        pieces = [_box(_centre(board, cell), CELL * 0.6, CELL * 0.6) for _, cell in position.pieces
+                  if cell != OFF_BOARD]
+        _draw_line(svg, board, strokes, colour, pieces, [_box(_note_number(board, cell), 12, 14) for cell, _ in notes])
     _draw_pieces(svg, board, position, chars, colour)
-    _draw_legend(svg, board, chars, colour, TITLE + board.height * CELL + 40, with_line)
-    _draw_notes(svg, board, notes, TITLE + board.height * CELL + (72 if with_line else 56))
+    _draw_legend(svg, legend, key, TITLE + board.height * CELL + 40)
+    _draw_notes(svg, board, notes, TITLE + board.height * CELL + 56 + 16 * len(key))
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
 
@@ -152,51 +172,133 @@ def _draw_gates(svg, board: Board, position: Position) -> None:
         sub_element(bar, "title", f"gate between ({x},{y}) and ({x + 1},{y}): {state}")
 
 
-def _draw_line(svg, board: Board, line: tuple[Ply, ...], colour: dict) -> None:
-    """Each ply an arrow with its number; a piece that stays on a cell ply after ply gets one
-    dashed circle, numbered with the first and last of those plies."""
+@dataclass
+class _Stroke:
+    """One ply of one piece as drawn: the centres of the cells it walks through (one: it stays or
+    bumps back; a piece's stays on one cell, ply after ply, are one stroke)."""
+    role: str
+    move: str
+    plies: list[int]                      # the plies' numbers, from 1
+    points: list[tuple[float, float]]
+    cell: Cell
+
+    @property
+    def stays(self) -> bool:
+        return len(self.points) == 1
+
+    @property
+    def text(self) -> str:
+        return str(self.plies[0]) if len(self.plies) == 1 else f"{self.plies[0]}–{self.plies[-1]}"
+
+    def title(self) -> str:
+        if len(self.plies) > 1:
+            return f"plies {', '.join(map(str, self.plies))}: {self.role} stays"
+        return f"ply {self.plies[0]}: {self.role} {self.move}"
+
+
+def _strokes(board: Board, line: tuple[Ply, ...]) -> list[_Stroke]:
+    """The line's strokes in ply order.  Roles are drawn side by side, and a step a piece takes
+    again along an edge it walked before is drawn beside the earlier one (a lane further out),
+    so that a line that goes back and forth shows each pass."""
     roles = board.rules.roles
-    group = sub_element(svg, "g", id="principal-line")
-    placed: list[tuple[float, float]] = []
-    staying: dict[str, tuple] = {}        # role -> (cell, first ply, plies, its label's title, rect, text)
+    strokes: list[_Stroke] = []
+    staying: dict[str, _Stroke] = {}
+    walked: dict[tuple, int] = {}        # (role, edge) -> times walked
     for ply in line:
-        before, after = ply.before, ply.after
-        moves = move_parts(ply.move, ply.side)
-        for role, move in moves.items():
-            start, end = before.cell(role), after.cell(role)
-            shift = (roles.index(role) - (len(roles) - 1) / 2) * 8     # roles side by side
-            points = [_centre(board, c) for c in walked_cells(board, start, move, end)]
-            points = [(px + shift, py + shift) for px, py in points]
+        for role, move in move_parts(ply.move, ply.side).items():
+            start, end = ply.before.cell(role), ply.after.cell(role)
+            cells = walked_cells(board, start, move, end)
             number = ply.index + 1
-            if len(points) == 1 and role in staying and staying[role][0] == start:
-                cell, first, plies, title, rect, text = staying[role]
-                plies.append(number)
-                title.text = f"plies {', '.join(map(str, plies))}: {role} stays"
-                text.text = f"{first}–{number}"
-                width = 6 + 5.5 * len(text.text)
-                rect.set("x", f"{float(text.get('x')) - width / 2:.1f}")
-                rect.set("width", f"{width:.1f}")
+            if len(cells) == 1 and role in staying and staying[role].cell == start:
+                staying[role].plies.append(number)
                 continue
             staying.pop(role, None)
-            if len(points) == 1:          # a pass, or a bump back to where it stood
-                px, py = points[0]
-                sub_element(group, "circle", cx=px, cy=py, r=CELL * 0.36, fill="none", stroke=colour[role],
-                     stroke_width=1.5, stroke_dasharray="3 2")
-                label = (px + CELL * 0.3, py - CELL * 0.3)
-            else:
-                sub_element(group, "polyline", points=" ".join(f"{px:.1f},{py:.1f}" for px, py in points),
-                     fill="none", stroke=colour[role], stroke_width=2.5, stroke_opacity=0.8,
-                     marker_end=f"url(#arrow-{role})")
-                label = _midpoint(points)
-            label = _free_spot(label, placed)
-            ply_label = sub_element(group, "g")
-            title = sub_element(ply_label, "title", f"ply {number}: {role} {move}")
-            rect = sub_element(ply_label, "rect", x=f"{label[0] - 7.5:.1f}", y=f"{label[1] - 7.5:.1f}", width=15,
-                        height=15, rx=7.5, fill="white", stroke=colour[role], stroke_width=1.5)
-            text = sub_element(ply_label, "text", str(number), x=f"{label[0]:.1f}", y=f"{label[1] + 3.5:.1f}", font_size=9,
-                        text_anchor="middle", fill=colour[role], font_weight="bold")
-            if len(points) == 1:
-                staying[role] = (start, number, [number], title, rect, text)
+            edges = [(role, frozenset(pair)) for pair in zip(cells, cells[1:])]
+            lane = max((walked.get(edge, 0) for edge in edges), default=0)
+            for edge in edges:
+                walked[edge] = walked.get(edge, 0) + 1
+            shift = (roles.index(role) - (len(roles) - 1) / 2) * 8 + LANES[min(lane, len(LANES) - 1)]
+            points = [(px + shift, py + shift) for px, py in (_centre(board, c) for c in cells)]
+            strokes.append(_Stroke(role, move, [number], points, start))
+            if len(cells) == 1:
+                staying[role] = strokes[-1]
+    return strokes
+
+
+def _numbered(strokes: list[_Stroke]) -> list[_Stroke]:
+    """The strokes that get their number, most telling first: every stroke of a short line; of
+    a long one each piece's first and last, then where it stays or turns (its move differs
+    from its previous one), then every EVERY-th ply of a straight run."""
+    if len(strokes) <= FULL_LINE:
+        return strokes
+    ends = {id(s) for role in {s.role for s in strokes}
+            for s in (next(t for t in strokes if t.role == role), next(t for t in reversed(strokes) if t.role == role))}
+    turns, runs, previous, run = [], [], {}, {}
+    for stroke in strokes:
+        if id(stroke) in ends:
+            continue
+        if stroke.stays or previous.get(stroke.role) != stroke.move:
+            turns.append(stroke)
+            run[stroke.role] = 0
+        else:
+            run[stroke.role] = run.get(stroke.role, 0) + 1
+            if run[stroke.role] % EVERY == 0:
+                runs.append(stroke)
+        previous[stroke.role] = stroke.move
+    return [s for s in strokes if id(s) in ends] + turns + runs
+
+
+def _draw_line(svg, board: Board, strokes: list[_Stroke], colour: dict, pieces: list, notes: list) -> None:
+    """Each ply an arrow in the mover's colour (a dashed circle where the piece stays), the
+    arrows of a long line fading from the first ply (light) to the last; their numbers on top,
+    each where it covers no other number, no note's number (boxes ``notes``) and, where it can,
+    no piece (boxes ``pieces``); a number that finds no such spot is left out (its arrow's
+    tooltip says its ply)."""
+    long = len(strokes) > FULL_LINE
+    last = max(strokes[-1].plies[-1] - 1, 1)
+    group = sub_element(svg, "g", id="principal-line")
+    for stroke in strokes:
+        faded = {"opacity": f"{_faded(stroke, last):.2f}"} if long else {}      # (the arrowhead too)
+        if stroke.stays:
+            px, py = stroke.points[0]
+            drawn = sub_element(group, "circle", cx=px, cy=py, r=CELL * 0.36, fill="none", stroke=colour[stroke.role],
+                                stroke_width=1.5, stroke_dasharray="3 2", **faded)
+        else:
+            drawn = sub_element(group, "polyline", points=" ".join(f"{px:.1f},{py:.1f}" for px, py in stroke.points),
+                                fill="none", stroke=colour[stroke.role], stroke_width=2 if long else 2.5,
+                                marker_end=f"url(#arrow-{stroke.role})", **(faded or {"stroke_opacity": 0.8}))
+        sub_element(drawn, "title", stroke.title())
+    taken = list(notes)
+    bounds = (MARGIN, TITLE, MARGIN + board.width * CELL, TITLE + board.height * CELL)
+    spots = SPOTS[:NEAR] if long else SPOTS
+    placed = []
+    for stroke in _numbered(strokes):
+        if stroke.stays:
+            px, py = stroke.points[0]
+            anchor = (px + CELL * 0.3, py - CELL * 0.3)
+        else:
+            anchor = _midpoint(stroke.points)
+        width = max(LABEL, 6 + 5.5 * len(stroke.text))
+        spot = _free_spot(anchor, width, taken + pieces, bounds, spots) or \
+            _free_spot(anchor, width, taken, bounds, spots)
+        if spot is not None:
+            taken.append(_box(spot, width, LABEL))
+            placed.append((stroke, spot, width))
+    for stroke, (x, y), width in sorted(placed, key=lambda p: p[0].plies[0]):
+        shade = f"{max(_faded(stroke, last), 0.5):.2f}" if long else None    # older numbers lighter, still legible
+        label = sub_element(group, "g", class_="ply-number")
+        sub_element(label, "title", stroke.title())
+        sub_element(label, "rect", x=f"{x - width / 2:.1f}", y=f"{y - LABEL / 2:.1f}", width=f"{width:.1f}",
+                    height=LABEL, rx=LABEL / 2, fill="white", stroke=colour[stroke.role], stroke_width=1.5,
+                    **({"stroke_opacity": shade} if shade else {}))
+        sub_element(label, "text", stroke.text, x=f"{x:.1f}", y=f"{y + 3.5:.1f}", font_size=FONT,
+                    text_anchor="middle", fill=colour[stroke.role], font_weight="bold",
+                    **({"fill_opacity": shade} if shade else {}))
+
+
+def _faded(stroke: _Stroke, last: int) -> float:
+    """The opacity of a long line's stroke: 0.25 at the first ply to 1 at the last."""
+    return 0.25 + 0.75 * (stroke.plies[0] - 1) / last
 
 
 def _midpoint(points: list[tuple[float, float]]) -> tuple[float, float]:
@@ -211,15 +313,23 @@ def _midpoint(points: list[tuple[float, float]]) -> tuple[float, float]:
     return points[-1]
 
 
-def _free_spot(spot: tuple[float, float], placed: list) -> tuple[float, float]:
-    """``spot``, or the nearest of a few spots around it that no ply number covers yet."""
-    x, y = spot
-    for dx, dy in ((0, 0), (0, -15), (15, 0), (0, 15), (-15, 0), (15, -15), (-15, 15), (15, 15), (-15, -15)):
-        if all(abs(x + dx - px) > 13 or abs(y + dy - py) > 13 for px, py in placed):
-            placed.append((x + dx, y + dy))
+def _box(centre: tuple[float, float], width: float, height: float) -> tuple[float, float, float, float]:
+    x, y = centre
+    return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+
+def _free_spot(anchor: tuple[float, float], width: float, taken: list, bounds: tuple,
+               spots: tuple) -> tuple[float, float] | None:
+    """The first of ``spots`` (offsets from ``anchor``) where a label ``width`` wide overlaps
+    no box in ``taken`` and stays on the board; None: there is none."""
+    x, y = anchor
+    for dx, dy in spots:
+        left, top, right, bottom = _box((x + dx, y + dy), width + 2, LABEL + 2)     # 1 px apart at least
+        if left < bounds[0] - 6 or top < bounds[1] - 6 or right > bounds[2] + 6 or bottom > bounds[3] + 6:
+            continue
+        if all(right <= a or left >= c or bottom <= b or top >= d for a, b, c, d in taken):
             return x + dx, y + dy
-    placed.append(spot)
-    return spot
+    return None
 
 
 def _draw_pieces(svg, board: Board, position: Position, chars: dict, colour: dict) -> None:
@@ -232,17 +342,30 @@ def _draw_pieces(svg, board: Board, position: Position, chars: dict, colour: dic
              font_weight="bold")
 
 
-def _draw_legend(svg, board: Board, chars: dict, colour: dict, y: float, with_line: bool) -> None:
+def _legend_parts(board: Board, chars: dict, colour: dict) -> list[tuple[str, str]]:
+    """The legend's entries: (text, colour)."""
     parts = [(f"{chars[r]} {r}", colour[r]) for r in board.rules.pieces if r in board.pieces]
     parts += [(f"{chars[m]} {m}", "#555555") for m in sorted(board.marks)]
     if board.has_gates:
         parts.append(("gate: dashed bar closed, dotted open", "#d9822b"))
+    return parts
+
+
+def _line_key(strokes: list[_Stroke]) -> tuple[str, ...]:
+    """How the principal line is drawn, in words, a line of text each (a long line's drawing
+    differs)."""
+    if len(strokes) <= FULL_LINE:
+        return ("arrows: the principal line, numbered by ply; dashed circle: the piece stays",)
+    return (f"arrows: the principal line, light (first plies) to dark (last), numbered where it turns and "
+            f"every {EVERY} plies;", "a step taken again is drawn beside the first; dashed circle: the piece stays")
+
+
+def _draw_legend(svg, parts: list, key: tuple[str, ...], y: float) -> None:
     text = sub_element(svg, "text", None, x=MARGIN, y=y, font_size=11)
     for i, (label, fill) in enumerate(parts):
         sub_element(text, "tspan", ("   " if i else "") + label, fill=fill)
-    if with_line:
-        sub_element(svg, "text", "arrows: the principal line, numbered by ply; dashed circle: the piece stays",
-             x=MARGIN, y=y + 16, font_size=11, fill="#555555")
+    for i, line in enumerate(key, 1):
+        sub_element(svg, "text", line, x=MARGIN, y=y + 16 * i, font_size=11, fill="#555555")
 
 
 def _draw_notes(svg, board: Board, notes: tuple, y: float) -> None:
@@ -252,10 +375,17 @@ def _draw_notes(svg, board: Board, notes: tuple, y: float) -> None:
         cx, cy = _centre(board, cell)
         sub_element(group, "circle", cx=cx, cy=cy, r=CELL * 0.44, fill="none", stroke="#d62728", stroke_width=2.5,
                     stroke_dasharray="5 3")
-        sub_element(group, "text", str(number), x=cx + CELL * 0.3, y=cy + CELL * 0.42, font_size=12,
-                    font_weight="bold", fill="#d62728")
+        nx, ny = _note_number(board, cell)
+        sub_element(group, "text", str(number), x=f"{nx:.1f}", y=f"{ny + 4:.1f}", font_size=12, font_weight="bold",
+                    fill="#d62728", text_anchor="middle")
         sub_element(group, "text", f"{number}: {text}", x=MARGIN, y=y + 16 * (number - 1), font_size=11,
                     fill="#d62728")
+
+
+def _note_number(board: Board, cell: Cell) -> tuple[float, float]:
+    """The centre of a note's number, at the bottom right of its cell's ring."""
+    cx, cy = _centre(board, cell)
+    return cx + CELL * 0.34, cy + CELL * 0.33
 
 
 def check_target(target: str | None, force: bool) -> None:

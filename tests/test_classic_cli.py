@@ -79,6 +79,9 @@ def test_show_and_svg_draw_the_gate(tmp_path):
     assert run("solve", GATE, "--svg", picture).exit_code == 0
     svg = picture.read_text(encoding="utf-8")
     assert 'id="gates"' in svg and "gate between (3,3) and (3,4): closed" in svg
+    # the title says the game has no step limit, not a horizon of a million plies
+    assert "<title>Behind the gate: value for explorer: 100 with no step limit, the game ends in" in svg
+    assert "1000000" not in svg
 
 
 def test_plain_clingo_solves_the_compiled_program_to_the_same_answer():
@@ -110,3 +113,63 @@ def test_mistakes_in_scripts_and_gates_are_clear_errors(tmp_path):
         result = run("solve", path)
         assert result.exit_code == 2, result.output
         assert result.stderr.startswith(f"Error: {path}:") and message in result.stderr, result.stderr
+
+
+# The exit lies behind the gate: closed, the explorer fetches the key (which opens it) first.
+GATE_BEFORE_THE_EXIT = """\
+name: Gate before the exit
+rules: mummy-maze-classic
+legend: {E: explorer, X: exit, K: key}
+map: |2
+       1   2   3   4
+     +---+---+---+---+
+   2 | K           E |
+     +---+---+---+===+
+   1 |             X |
+     +---+---+---+---+
+"""
+
+
+def _clingo_plies(program: str) -> list[str]:
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    shown = []
+    ctl.solve(on_model=lambda m: shown.extend(str(s) for s in m.symbols(shown=True)))
+    return [s for s in shown if s.startswith("plies(0,at,")]
+
+
+def test_gates_open_states_a_position_with_the_gate_open(tmp_path):
+    path = tmp_path / "gate.yaml"
+    path.write_text(GATE_BEFORE_THE_EXIT, encoding="utf-8")
+    answers = {state: json.loads(run("solve", path, "--json", *(("--gates", state) if state else ())).output)
+               for state in (None, "closed", "open")}
+    for answer in answers.values():
+        del answer["stats"]           # (the timings)
+    assert answers[None] == answers["closed"]
+    assert answers["closed"]["position"]["gates"] == "closed" and answers["open"]["position"]["gates"] == "open"
+    assert (answers["closed"]["win_moves"], answers["open"]["win_moves"]) == (7, 1)
+    assert [m["move"] for m in answers["open"]["line"]] == ["south"]
+    # the compiled program states the open gate too: plain clingo finds the same answer
+    for state, plies in (("closed", 7), ("open", 1)):
+        compiled = run("compile", path, "--query", "win", "--gates", state)
+        assert compiled.exit_code == 0, compiled.output
+        assert _clingo_plies(compiled.output) == [f"plies(0,at,{plies})"]
+    shown = run("show", path, "--gates", "open").output
+    assert "the gates are open" in shown
+    # ask: one grounding rooted at both positions answers each as solve does
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text('{"gates": "open"}\n{}\n{"gates": "closed"}\n', encoding="utf-8")
+    asked = run("ask", path, questions)
+    assert asked.exit_code == 0, asked.output
+    replies = [json.loads(line) for line in asked.output.splitlines()]
+    assert [(r["win_moves"], r["position"]["gates"]) for r in replies] == [(1, "open"), (7, "closed"), (7, "closed")]
+
+
+def test_gates_on_a_board_without_a_gate_is_a_clear_error():
+    result = run("solve", FIRST_STEPS, "--gates", "open")
+    assert result.exit_code == 2
+    assert result.stderr == "Error: --gates open: First steps has no gate. Leave out --gates.\n"
+    assert "Traceback" not in result.output
+    wrong = run("solve", GATE, "--gates", "ajar")
+    assert wrong.exit_code == 2 and "'ajar' is not one of 'open', 'closed'" in wrong.output

@@ -273,3 +273,16 @@ def test_ask_without_a_line(board_file):
     assert layered.exit_code == 0, layered.output
     answer = _replies(layered.stdout)[0]
     assert answer["line"] is None and answer["value"] is not None
+
+
+def test_the_difficulty_help_says_how_the_labels_are_given():
+    """--difficulty's help names the careful greedy player and the thresholds difficulty_of uses."""
+    from gridsolve.analysis.metrics import EASY, LOOKAHEAD, MEDIUM
+    result = run("generate", "--help")
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    start = text.index("--difficulty [easy|medium|hard]")
+    helped = text[start:text.index("--no-defaults", start)]
+    assert "careful greedy player" in helped and "random" not in helped
+    assert f"easy if it wins at least {EASY:.0%} of the time seeing the danger {LOOKAHEAD['greedy_win']} ply" in helped
+    assert f"medium if at least {MEDIUM:.0%} seeing {LOOKAHEAD['lookahead_win']} plies ahead" in helped

@@ -233,6 +233,21 @@ def test_force_replaces_the_file(tmp_path):
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o027, 0o640)])
+def test_board_files_and_pictures_get_the_mode_the_umask_gives(tmp_path, umask, mode):
+    """Like any other new file (a private temporary file must not keep its 0600)."""
+    before = os.umask(umask)
+    try:
+        result = generate(tmp_path, "--rules", "mummy-maze-2007", "--size", "3x3", "--plies", "3..5",
+                          "--allow-trivial", "--name", "lvl", "--svg")
+    finally:
+        os.umask(before)
+    assert_ok(result)
+    files = sorted(tmp_path.iterdir())
+    assert [p.name for p in files] == ["lvl-1.svg", "lvl-1.yaml"]
+    assert [oct(p.stat().st_mode & 0o777) for p in files] == [oct(mode)] * 2
+
+
 # - 4. Invalid and impossible requests: exit code 2, one clear line, quickly ---
 
 @pytest.mark.parametrize("args, message", [

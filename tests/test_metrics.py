@@ -284,3 +284,25 @@ def test_a_win_by_a_stop_has_no_metrics(make_board):
     with pytest.raises(WinNotByAnEnd, match=r"in 1 ply by a stop or the step limit's rule, sooner than by an "
                                             r"end \(never\)"):
         measure_metrics(board, "p1", start, None, answer.win_plies)
+
+
+def test_a_tiny_win_probability_keeps_its_digits(tmp_path):
+    # A classic corridor without a step limit: the exit at the east end, a trap north of every
+    # other cell.  Moving at random the explorer steps east, west, onto the trap or stays (a
+    # step into the border stays too), so the win probability p(i) of cell i solves
+    # 3 p(i) = p(i-1) + p(i+1), 2 p(1) = p(2), p(n) = 1: p(i) = F(2i-1) / F(2n-1) (Fibonacci).
+    # From the west end that is 1 / F(49) = 1.286e-10: an absolute stopping rule of 1e-12 would
+    # stop long before its fourth digit settles.
+    n = 25
+    fibonacci = [0, 1]
+    while len(fibonacci) < 2 * n:
+        fibonacci.append(fibonacci[-1] + fibonacci[-2])
+    exact = Fraction(1, fibonacci[2 * n - 1])
+    path = tmp_path / "corridor.yaml"
+    path.write_text(yaml.safe_dump({
+        "rules": "mummy-maze-classic", "size": [n, 2], "pieces": {"explorer": [1, 1]},
+        "marks": {"exit": [[n, 1]], "trap": [[x, 2] for x in range(1, n)]}}))
+    board = load_board(path)
+    measured = measure_metrics(board, "explorer", initial_position(board)).random_win
+    assert measured == pytest.approx(float(exact), rel=1e-9, abs=0)
+    assert rounded(measured) == rounded(float(exact)) == 1.286e-10

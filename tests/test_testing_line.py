@@ -136,3 +136,11 @@ def test_the_testing_line_on_random_boards_matches_the_reference(tmp_path, seed)
         if checked == 2:
             break
     assert checked >= 1
+
+
+def test_a_decisive_choice_counts_its_plies_in_words():
+    from gridsolve.generate.testing import Choice
+    choice = Choice(ply=32, cell=(10, 10), to=(10, 9), natural="south", caught=(10, 9), plies=1, keeps="west")
+    assert choice.describe("explorer") == ("ply 33, explorer on (10, 10): south (a nearest safe-looking step) is "
+                                           "caught on (10, 9) 1 ply later; west keeps the win")
+    assert "caught on (1, 2) 2 plies later;" in Choice(0, (1, 1), (1, 2), "north", (1, 2), 2, "east").describe("e")

@@ -89,7 +89,8 @@ EASY = 0.75                 # easy: the careful greedy player seeing 1 ply ahead
 MEDIUM = 0.25               # medium: the one seeing 3 plies ahead wins this often (at most two coin tosses lost)
 DIGITS = 4                  # shares and probabilities are written with this many significant digits
 SETTLED = 1e-12             # without a step limit the win probabilities are their limits: iterated until a ply
-                            # changes none by more than this
+                            # changes none by more than this share of its value (relative, so that a tiny
+                            # probability keeps its DIGITS too)
 
 
 class WinNotByAnEnd(QueryError):
@@ -364,9 +365,9 @@ def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) ->
         np.minimum.at(least, sources[~mine_edge], after[~mine_edge])
         new = np.where(mine, mean / np.maximum(counts, 1), least)
         new = np.where(goal, 1.0, np.where(counts > 0, new, 0.0))
-        change = float(np.abs(new - value).max(initial=0.0))
+        settles = bool(np.all(np.abs(new - value) <= settled * new))
         value = new
-        if change <= settled:       # a fixed point: more plies change nothing (or, without a step limit, the limit)
+        if settles:                 # a fixed point: more plies change nothing (or, without a step limit, the limit)
             break
     return float(value[graph.start])
 

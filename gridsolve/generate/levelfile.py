@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 from ..language.asciimap import draw
@@ -54,10 +54,21 @@ def check_free(paths: list[Path], force: bool) -> None:
         raise QueryError(f"{taken[0]} exists{more}", "choose another --name or --out, or add --force to replace it")
 
 
+def _new_file(path: Path) -> tuple[int, str]:
+    """A new empty file beside ``path`` to write it in, opened: created with the mode of any new
+    file (0666 less the umask; a ``tempfile.mkstemp`` file would keep its private 0600)."""
+    while True:
+        temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), str(temporary)
+        except FileExistsError:
+            continue
+
+
 def write_new(path: Path, text: str, force: bool) -> None:
     """Write ``text`` to ``path`` atomically; an existing file is an error unless ``force``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, temporary = _new_file(path)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)

@@ -26,6 +26,11 @@ from ..solve.common.limits import Limits
 from ..solve.program.driver import format_move
 
 
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``count`` and its noun, singular for one: "1 ply", "2 plies", "3 moves"."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 @dataclass(frozen=True)
 class Choice:
     """A decisive choice: at ply ``ply`` (0-based) with the role on ``cell``, the natural move
@@ -41,7 +46,8 @@ class Choice:
     keeps: str
 
     def describe(self, role: str) -> str:
-        where = f" is caught on {self.caught} {self.plies} plies later" if self.caught else " loses the win"
+        where = f" is caught on {self.caught} {plural(self.plies, 'ply', 'plies')} later" if self.caught else \
+            " loses the win"
         return (f"ply {self.ply + 1}, {role} on {self.cell}: {self.natural} (a nearest safe-looking step){where}; "
                 f"{self.keeps} keeps the win")
 

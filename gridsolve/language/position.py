@@ -110,9 +110,13 @@ def parse_placement(text: str, board: Board) -> tuple[str, Cell]:
     return piece, board_cell(f"--at {text}", where, board)
 
 
+GATE_STATES = ("open", "closed")       # the words --gates accepts
+
+
 def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = None,
-                  step: int | None = None) -> Position:
-    """The initial position with ``--at`` placements, ``--turn`` and ``--step`` applied.
+                  step: int | None = None, gates: str | None = None) -> Position:
+    """The initial position with ``--at`` placements, ``--turn``, ``--step`` and ``--gates``
+    (open or closed; None: closed, as every board starts) applied.
 
     With ``--step`` but no ``--turn``, the side to move follows from the step number (turns
     alternate from the first step); with ``--turn`` but no ``--step``, the step is the first
@@ -135,13 +139,17 @@ def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = Non
         side = 0
     if step is None:
         step = rules.first_step + side
-    return Position(start_pieces(board, pieces), side, step)
+    if gates is not None and gates not in GATE_STATES:
+        raise QueryError(f"--gates {gates}: unknown state", "use open or closed")
+    if gates is not None and not board.has_gates:
+        raise QueryError(f"--gates {gates}: {board.name} has no gate", "leave out --gates")
+    return Position(start_pieces(board, pieces), side, step, gates_open=gates == "open")
 
 
 def make_query(board: Board, role: str | None = None, kind: QueryKind | str = QueryKind.VALUE, *,
                at: tuple[str, ...] = (), turn: str | None = None, step: int | None = None,
-               horizon: int | None = None, strategy: bool = False, hidden: bool = False,
-               free: tuple[str, ...] = (), found: tuple[str, ...] = ()) -> Query:
+               gates: str | None = None, horizon: int | None = None, strategy: bool = False,
+               hidden: bool = False, free: tuple[str, ...] = (), found: tuple[str, ...] = ()) -> Query:
     """Check the command-line query against the board and build it (``hidden``: the robust
     question, with the role's knowledge from ``--free`` and ``--found``); all but the board, the
     role and the kind by keyword."""
@@ -153,7 +161,7 @@ def make_query(board: Board, role: str | None = None, kind: QueryKind | str = Qu
         raise QueryError(f"--query {kind}: unknown query", f"use one of: {', '.join(QUERY_KINDS)}")
     if horizon is not None and horizon < 0:
         raise QueryError(f"--horizon {horizon}: must be 0 or more")
-    position = make_position(board, at, turn, step)
+    position = make_position(board, at, turn, step, gates)
     if (free or found) and not hidden:
         raise QueryError("--free and --found state what the role knows: they need --hidden")
     if hidden:

@@ -24,7 +24,7 @@ from ...language.model import Board
 from ...language.position import Query, make_query
 from ...language.kinds import QueryKind
 
-QUESTION_KEYS = ("role", "query", "at", "turn", "step", "horizon", "hidden", "free", "found", "line")
+QUESTION_KEYS = ("role", "query", "at", "turn", "step", "gates", "horizon", "hidden", "free", "found", "line")
 
 
 @dataclass
@@ -81,7 +81,7 @@ def parse_question(board: Board, text: str) -> Question:
     for key in ("step", "horizon"):
         if fields.get(key) is not None and (not isinstance(fields[key], int) or isinstance(fields[key], bool)):
             raise QueryError(f"{key}: {json.dumps(fields[key])} is not a whole number")
-    for key in ("role", "query", "turn"):
+    for key in ("role", "query", "turn", "gates"):
         if fields.get(key) is not None and not isinstance(fields[key], str):
             raise QueryError(f"{key}: {json.dumps(fields[key])} is not a name")
     if not isinstance(fields.get("hidden", False), bool):
@@ -91,7 +91,7 @@ def parse_question(board: Board, text: str) -> Question:
                          'write "line": false to leave the principal line out')
     query = make_query(board, fields.get("role"), fields.get("query", QueryKind.VALUE),
                        at=_at_words(fields.get("at", [])), turn=fields.get("turn"), step=fields.get("step"),
-                       horizon=fields.get("horizon"), hidden=fields.get("hidden", False),
+                       gates=fields.get("gates"), horizon=fields.get("horizon"), hidden=fields.get("hidden", False),
                        free=_cell_words("free", fields.get("free", [])),
                        found=_cell_words("found", fields.get("found", [])))
     return Question(query, fields.get("line", True))
