@@ -20,15 +20,11 @@ import numpy as np
 
 from ..analysis.metrics import SolvedGraph, goal_distance
 from ..language.model import Board
+from ..language import wording
 from ..language.position import Position
 from ..solve.common.answer import Ply
 from ..solve.common.limits import Limits
 from ..solve.program.driver import format_move
-
-
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """``count`` and its noun, singular for one: "1 ply", "2 plies", "3 moves"."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 @dataclass(frozen=True)
@@ -46,7 +42,7 @@ class Choice:
     keeps: str
 
     def describe(self, role: str) -> str:
-        where = f" is caught on {self.caught} {plural(self.plies, 'ply', 'plies')} later" if self.caught else \
+        where = f" is caught on {self.caught} {wording.plies(self.plies)} later" if self.caught else \
             " loses the win"
         return (f"ply {self.ply + 1}, {role} on {self.cell}: {self.natural} (a nearest safe-looking step){where}; "
                 f"{self.keeps} keeps the win")
