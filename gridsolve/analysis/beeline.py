@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import clingo
 
+from ..language import wording
 from ..errors import LimitError, QueryError
 from .ends import beeline_unsupported, goal_ends
 from ..language.model import Board
@@ -54,10 +55,10 @@ class BeelineResult:
             return f"{role} cannot reach its goal even if the others stand still"
         if self.winning is not None:
             moves = ", ".join(self.winning) if self.winning else "no move"
-            return (f"the shortest path of {role} ({self.length} moves: {moves}) wins against every reply")
+            return (f"the shortest path of {role} ({wording.moves(self.length)}: {moves}) wins against every reply")
         paths = "the shortest path" if self.paths == 1 else f"none of the {self.paths} shortest paths"
         verb = "does not win" if self.paths == 1 else "wins"
-        return f"{paths} of {role} ({self.length} moves) {verb} against every reply"
+        return f"{paths} of {role} ({wording.moves(self.length)}) {verb} against every reply"
 
 
 class _Game:

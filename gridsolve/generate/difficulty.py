@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..language import wording
 from ..compile.planning import Mode
 from ..compile.compiler import compile_program
 from ..solve.program.explore import examine
@@ -36,7 +37,7 @@ class Difficulty:
         return self.losing_moves / self.moves if self.moves else 0.0
 
     def describe(self, role: str) -> str:
-        return (f"forced win in {self.plies} plies; {self.winning_first_moves} winning first "
+        return (f"forced win in {wording.plies(self.plies)}; {self.winning_first_moves} winning first "
                 f"move{'s' if self.winning_first_moves != 1 else ''}; {self.losing_share:.0%} of {role}'s "
                 f"moves along the winning line lose the win ({self.losing_moves} of {self.moves} "
                 f"in {self.turns} turns)")

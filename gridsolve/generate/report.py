@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..language import wording
 from .difficulty import Difficulty
 from ..errors import GridsolveError, LimitError, QueryError
 from .genspec import GameSpec, Requirement, kindred_rule_sets
@@ -141,7 +142,7 @@ def diagnosis(report: Report) -> tuple[str, list[str]]:
     variants = [f"another rule set for the same pieces and marks, e.g. --rules {kindred[0]} "
                 f"(also: {', '.join(kindred[1:])})" if len(kindred) > 1 else f"the rule set --rules {kindred[0]}"] \
         if kindred else []
-    longest = "none" if stats.longest is None else f"{stats.longest} plies"
+    longest = "none" if stats.longest is None else wording.plies(stats.longest)
     if stats.layouts and not stats.in_band:
         return (f"none of the {stats.layouts} wall layouts ranked has a start with {forced} in {band} "
                 f"(the longest seen: {longest}): the plies are the rarest part of the request",
@@ -176,7 +177,7 @@ def describe_progress(progress: Progress) -> str:
         band = "" if progress.plies is None else f" ({_range_text(progress.plies)} plies)"
         line += f"; {stats.layouts} wall layouts ranked, {stats.in_band} with a start in the band{band}"
     if stats is not None and stats.longest is not None:
-        line += f"; longest forced end seen: {stats.longest} plies"
+        line += f"; longest forced end seen: {wording.plies(stats.longest)}"
     if stats is not None and stats.longest_offered is not None:
         line += f" (of a start that meets the request: {stats.longest_offered})"
     return line + f"; last: {progress.last}"

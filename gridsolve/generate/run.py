@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..language import wording
 from .difficulty import Difficulty, measure
 from ..errors import GridsolveError, QueryError
 from ..analysis.ends import beeline_unsupported, goal_ends
@@ -312,7 +313,7 @@ def _header(request: Request, spec: GameSpec, req: Requirement, index: int, diff
     if difficulty is not None:
         lines.append(f"Along the principal line: {difficulty.describe(spec.role)}.")
     if testing is not None:
-        lines.append(f"The most testing line ({len(testing.line)} plies): {testing.describe()}.")
+        lines.append(f"The most testing line ({wording.plies(len(testing.line))}): {testing.describe()}.")
         lines += [f"Decisive: {choice.describe(spec.role)}." for choice in testing.choices]
     lines.append("The expect block holds the measured values; `gridsolve verify` re-checks them.")
     return lines

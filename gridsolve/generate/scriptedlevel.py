@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..language import wording
 from ..analysis.ends import goal_ends
 from ..compile.state import layout_for
 from ..errors import LimitError
@@ -66,7 +67,7 @@ class LevelVerdict:
 
 def criteria_text(verdict: LevelVerdict, trivial_ok: bool) -> str:
     """The criteria a level meets, in words (its header)."""
-    parts = [f"won in {verdict.win_moves} moves"]
+    parts = [f"won in {wording.moves(verdict.win_moves)}"]
     if not trivial_ok:
         parts.append("walking the shortest way loses")
     if verdict.key_needed:

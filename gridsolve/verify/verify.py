@@ -18,6 +18,7 @@ from pathlib import Path
 
 import clingo
 
+from ..language import wording
 from ..analysis.beeline import check_beeline
 from ..errors import BoardError, GridsolveError, QueryError
 from .expect import METRIC_KEYS, SOLVER_KEYS, Expectation, holds, load_expectations
@@ -327,7 +328,7 @@ def _without_step(position):
 
 
 def _summary(answer) -> str:
-    plies = "nothing is forced" if answer.plies is None else f"forced in {answer.plies} plies"
+    plies = "nothing is forced" if answer.plies is None else f"forced in {wording.plies(answer.plies)}"
     return f"value {answer.value}, {plies}"
 
 
