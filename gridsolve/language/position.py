@@ -72,6 +72,31 @@ class Position:
         return out
 
 
+def end_at(board: Board, position: Position) -> str | None:
+    """The end that decides ``position`` by the rules' ``ends`` (the first that holds; None where
+    none does), as the compiled end conditions judge it: cells equal (a piece off the board
+    stands on (0,0)), a mark on the piece's cell, ``was_on`` pairs and items taken.  (A rule set
+    that does not judge its start has no ``nearer`` end: the loader refuses it.)"""
+    cells = dict(position.pieces)
+    left = position.items_left(board) if board.rules.collect else {}
+
+    def holds(when) -> bool:
+        if when.nearer:
+            raise QueryError("an end with 'nearer' is not judged here")
+        if any(len({cells[p] for p in group}) > 1 for group in when.same_cell):
+            return False
+        if any(cells[piece] not in board.marks.get(mark, ()) for piece, mark in when.reaches):
+            return False
+        if any(pair not in position.was for pair in when.was_on):
+            return False
+        for name, at_least in when.collected:
+            total = len(board.marks.get(board.rules.collect[name].mark, ()))
+            if total - len(left[name]) < (total if at_least < 0 else at_least):
+                return False
+        return True
+    return next((end.name for end in board.rules.ends if holds(end.when)), None)
+
+
 @dataclass(frozen=True)
 class Query:
     role: str

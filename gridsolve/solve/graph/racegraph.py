@@ -30,6 +30,7 @@ import numpy as np
 
 from ...compile.compiler import graph_program
 from ...compile.gamerules import MOVE_MARK, factored_turns
+from ...compile.state import START, unjudged
 from ...errors import EncodingError
 from ...language.model import Board
 from .scripted import ScriptedGraph, ScriptedMoves, ScriptTables
@@ -116,6 +117,9 @@ class RaceGraph:
         self.board, self.layout = board, layout
         program = graph_program(board, layout, roots)
         self._moves_text = program.moves
+        # a start the rules do not judge (start(S), judge_start: false) is a node of the compiled
+        # rules alone: the graph is then ground by clingo (the positions are numbered by their fields)
+        by_pieces = by_pieces and not any(root.startswith(f"{START}(") for root in roots)
         turns = factored_turns(board, layout) if by_pieces else None
         self.numbering, named = None, None
         if by_pieces and board.rules.script and layout.knows is None:    # pieces moved by rule: in arrays
@@ -174,6 +178,9 @@ class RaceGraph:
             self.outcome[self._index(state._rep)] = self.ends.index(end.name)
         del ctl
         self.turn = _first_numbers(self.reps)
+        for i in np.flatnonzero(self.turn < 0).tolist():     # start(S): the side to move in S
+            inner = unjudged(clingo.symbol.Symbol(int(self.reps[i])))
+            self.turn[i] = inner.arguments[0].number if inner.arguments else -1
         src = np.searchsorted(self.reps, pairs[0::2]).astype(np.int32)
         dst = np.searchsorted(self.reps, pairs[1::2]).astype(np.int32)
         return grounded, src, dst
