@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..language.model import Board, Cell
-from ..language.position import Position, end_at
+from ..language.position import Position, unjudged_start
 
 WORD_BITS = 30
 NO_ITEM = 1 << WORD_BITS        # the "bit" of a cell without an item: never set in any word
@@ -148,12 +148,12 @@ class Layout:
 
     def root_term(self, position, board: Board) -> str:
         """The term of the position a question starts from: ``s(...)``, or ``start(s(...))``
-        where the rules do not judge the start (``judge_start: false``) and an end holds there:
-        a node of its own, not an end, with the moves of ``s(...)`` (the same position reached
-        by a ply is judged)."""
+        at the game's first step where the rules do not judge the start (``judge_start: false``)
+        and an end holds there: a node of its own, not an end, with the moves of ``s(...)`` (the
+        same position reached by a ply is judged)."""
         cells = [f"{x},{y}" for _, (x, y) in position.pieces]
         term = self.term(str(position.side), cells, [str(v) for v in self.values(position, board)])
-        if not board.rules.judge_start and end_at(board, position) is not None:
+        if unjudged_start(board, position):
             return f"{START}({term})"
         return term
 

@@ -97,6 +97,14 @@ def end_at(board: Board, position: Position) -> str | None:
     return next((end.name for end in board.rules.ends if holds(end.when)), None)
 
 
+def unjudged_start(board: Board, position: Position) -> bool:
+    """Whether ``position`` is a start the rules do not judge (``judge_start: false``): the
+    position at the game's first step where an end holds.  A position reached by a ply (a later
+    step) is judged as usual."""
+    return (not board.rules.judge_start and position.step == board.rules.first_step
+            and end_at(board, position) is not None)
+
+
 @dataclass(frozen=True)
 class Query:
     role: str
