@@ -1,8 +1,8 @@
 """gridsolve against the independent classic Mummy Maze reference (tests/classic_reference.py).
 
 Random classic boards (tests/classic_boards.py: white and red rules, 0-2 mummies, a scorpion,
-traps, a gate and its key, sizes 4 to 8, and up to 10 in the slow tier; now and then the explorer
-on the exit, and always on a few boards: the start is not judged) are written to a file
+traps, a gate and its key, sizes 4 to 8, and up to 10 in the slow tier; and boards that start
+with the explorer on the exit, where the start is not judged) are written to a file
 and solved as a user would, ``gridsolve solve BOARD --json`` (in process, through the command
 line's own code).  Compared with the reference (docs/classic-mummy-maze.md says what the fields
 mean for this game):
