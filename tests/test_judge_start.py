@@ -20,8 +20,11 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 from gridsolve.language.loader import load_board
-from gridsolve.language.position import Position, initial_position, make_query
+from gridsolve.compile.state import layout_for
+from gridsolve.language.position import Position, initial_position, make_position, make_query
+from gridsolve.solve.common.limits import LimitGuard, Limits
 from gridsolve.solve.dispatch.asker import Asker
+from gridsolve.solve.graph.racegraph import NamedMoves, RaceGraph
 from gridsolve.solve.program.explore import examine
 
 from classic_reference import ON, WON, parse_board, play, solve as reference_solve
@@ -189,6 +192,28 @@ def test_a_gdl_seed_game_judges_its_start(tmp_path):
         assert {m["move"]: m["value"] for m in got["moves"]} == {
             atom[len("value(0,"):-1].rsplit(",", 1)[0]: int(atom.rsplit(",", 1)[1][:-1])
             for atom in shown if atom.startswith("value(0,") and not atom.startswith("value(0,at,")}
+
+
+def test_the_graph_joined_by_pieces_is_the_ground_one_from_a_start_not_judged(tmp_path):
+    seed = (ROOT / "boards" / "mummymaze2p.yaml").read_text(encoding="utf-8")
+    board = load_board(write(tmp_path, seed.replace("rules: mummy-maze-gdl",
+                                                    "rules: {use: mummy-maze-gdl, judge_start: false}")))
+    layout = layout_for(board)
+    root = layout.root_term(make_position(board, ("explorer=8,8", "mummy=7,7")), board)
+    assert root.startswith("start(s(0,8,8,7,7)")
+    guard = LimitGuard(Limits(), "the test's positions", lambda needed: "")
+    joined, ground = RaceGraph(board, layout, [root], guard), RaceGraph(board, layout, [root], guard, by_pieces=False)
+    assert joined.numbering is not None and ground.numbering is None
+
+    def graph(g):
+        return ({str(g.symbol(i)): (int(g.outcome[i]), int(g.turn[i])) for i in range(g.n)},
+                {(str(g.symbol(int(p))), str(g.symbol(i))) for i in range(g.n) for p in g.pred[g.start[i]:g.start[i + 1]]})
+    assert graph(joined) == graph(ground)
+    start = clingo.parse_term(root)
+    moves = [sorted((str(m), str(a)) for m, a in named.moves(start)) for named in (joined.named_moves(),
+                                                                                   NamedMoves(ground._moves_text))]
+    assert moves[0] == moves[1] and len(moves[0]) == 5        # the explorer's four steps and waiting
+    assert joined.named_moves().end(start) is None and joined.named_moves().end(start.arguments[0]) == "escaped"
 
 
 def test_judge_start_false_only_where_the_race_solver_answers(tmp_path):

@@ -208,7 +208,7 @@ class SolvedGraph:
     def cell(self, s: int) -> tuple[int, int]:
         graph = self.graph
         if graph.numbering is not None:
-            numbers = graph.numbering.arguments(int(graph.reps[s]))
+            numbers = graph.numbering.arguments(int(graph.reps[s]) % graph.numbering.size)   # (start(S): S's)
         else:
             numbers = [a.number for a in unjudged(graph.symbol(s)).arguments]
         return numbers[1 + 2 * self.slot], numbers[2 + 2 * self.slot]
