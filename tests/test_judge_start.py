@@ -13,6 +13,7 @@ reference tests/classic_reference.py (random boards: tests/test_classic_differen
 from __future__ import annotations
 
 import json
+import re
 
 import clingo
 import pytest
@@ -214,6 +215,15 @@ def test_the_graph_joined_by_pieces_is_the_ground_one_from_a_start_not_judged(tm
                                                                                    NamedMoves(ground._moves_text))]
     assert moves[0] == moves[1] and len(moves[0]) == 5        # the explorer's four steps and waiting
     assert joined.named_moves().end(start) is None and joined.named_moves().end(start.arguments[0]) == "escaped"
+
+
+def test_no_beeline_is_not_defined_from_a_start_not_judged(tmp_path):
+    text = ("rules: {use: mummy-maze-gdl, judge_start: false}\nsize: [3, 3]\n"
+            "pieces: {explorer: [3, 3], mummy: [1, 1]}\nmarks: {exit: [[3, 3]]}\n")
+    result = run("verify", write(tmp_path, text + "expect:\n  - {no_beeline: true}\n  - {value: 100, plies: 1}\n"))
+    assert result.exit_code != 0
+    assert "no_beeline is not defined for level from this position: an end holds at the start" in result.output
+    assert re.search(r"explorer plies +1 +1 +\S+ +pass", result.output)       # waiting there: escaped after the ply
 
 
 def test_judge_start_false_only_where_the_race_solver_answers(tmp_path):
