@@ -232,3 +232,10 @@ def test_judge_start_false_only_where_the_race_solver_answers(tmp_path):
     result = run("solve", path)
     assert result.exit_code == 2
     assert "judge_start: false is answered by the race solver alone" in result.stderr
+
+
+def test_generate_refuses_a_rule_set_that_does_not_judge_its_start(tmp_path):
+    seed = (ROOT / "boards" / "mummymaze2p.yaml").read_text(encoding="utf-8")
+    like = write(tmp_path, seed.replace("rules: mummy-maze-gdl", "rules: {use: mummy-maze-gdl, judge_start: false}"))
+    result = run("generate", "--like", like, "--count", "1", "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "its start is not judged (judge_start: false)" in result.stderr
