@@ -208,7 +208,8 @@ def test_the_graph_joined_by_pieces_is_the_ground_one_from_a_start_not_judged(tm
 
     def graph(g):
         return ({str(g.symbol(i)): (int(g.outcome[i]), int(g.turn[i])) for i in range(g.n)},
-                {(str(g.symbol(int(p))), str(g.symbol(i))) for i in range(g.n) for p in g.pred[g.start[i]:g.start[i + 1]]})
+                {(str(g.symbol(int(p))), str(g.symbol(i)))
+                 for i in range(g.n) for p in g.pred[g.start[i]:g.start[i + 1]]})
     assert graph(joined) == graph(ground)
     start = clingo.parse_term(root)
     moves = [sorted((str(m), str(a)) for m, a in named.moves(start)) for named in (joined.named_moves(),

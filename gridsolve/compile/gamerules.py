@@ -168,10 +168,10 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), g
     v = Vars(layout)
     n = Vars(layout, "N")
     s = layout.state()
-    unjudged = [f"mover({START}({s}),T) :- {EXPAND}({START}({s}))."] if not rules.judge_start else []
-    out = ([] if graph else [f"mover({s},T) :- {EXPAND}({s}).", *unjudged, ""]) + [
+    start_mover = [f"mover({START}({s}),T) :- {EXPAND}({START}({s}))."] if not rules.judge_start else []
+    out = ([] if graph else [f"mover({s},T) :- {EXPAND}({s}).", *start_mover, ""]) + [
         "% - Moves: one rule per turns entry, per way of not having ended (and per collision case) ---"]
-    if unjudged:
+    if not rules.judge_start:
         out.append(f"% judge_start: false: the start a question asks about where an end holds, {START}(S), "
                    "has the moves of S")
     negations = [[neg for _, neg in condition_literals(end.when, v, board)] for end in live_ends(board)]
@@ -184,7 +184,7 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), g
             out += _hidden_turn_rules(board, layout, turn, negations, v, n)
             continue
         for now, ends in [(layout.state(str(turn)), negations)] + (
-                [(f"{START}({layout.state(str(turn))})", [])] if unjudged else []):
+                [(f"{START}({layout.state(str(turn))})", [])] if not rules.judge_start else []):
             out += _turn_rules(board, layout, turn, movers, now, ends, split_team, graph)
     return out
 

@@ -212,7 +212,8 @@ def script_rules(board: Board, layout: Layout, negations: list[list[str]], head,
             out.append(f"{sv.atom(0, {**begin, **cells})} :- {', '.join([*body[:2], *choice, *body[2:], *extra])}.")
     if not rules.judge_start:       # a start that is not judged: the moves of its position, whatever end holds
         for extra, cells in cases:
-            out.append(f"{sv.atom(0, {**begin, **cells})} :- {', '.join([body[0], f'S = {START}({now})', *body[2:], *extra])}.")
+            unjudged = [body[0], f"S = {START}({now})", *body[2:], *extra]
+            out.append(f"{sv.atom(0, {**begin, **cells})} :- {', '.join(unjudged)}.")
     stage = 0
     for action in board_actions(board):
         rules_k = _stage_rules(sv, stage, action)

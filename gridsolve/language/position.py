@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..errors import QueryError
+from ..errors import EncodingError, QueryError
 from .celltext import read_cell
 from .kinds import QueryKind
 from .model import OFF_BOARD, Board, Cell
@@ -82,7 +82,7 @@ def end_at(board: Board, position: Position) -> str | None:
 
     def holds(when) -> bool:
         if when.nearer:
-            raise QueryError("an end with 'nearer' is not judged here")
+            raise EncodingError("an end with 'nearer' is not judged at the start (the loader refuses it)")
         if any(len({cells[p] for p in group}) > 1 for group in when.same_cell):
             return False
         if any(cells[piece] not in board.marks.get(mark, ()) for piece, mark in when.reaches):
