@@ -5,10 +5,11 @@ the issue's explicit form: ``rules`` (``mummy-maze-classic`` or ``mummy-maze-cla
 ``size``, ``walls``, ``pieces`` (the explorer; 0, 1 or 2 mummies; maybe a scorpion), ``marks``
 (an exit on a border cell; up to two traps; a key when there is a gate) and maybe ``gates``
 (one interior edge, not a wall).  Sizes 4 to 8 by default (``big=True``: up to 10); about one
-board in four is not square.  No two pieces start on one cell; the explorer starts on no mark
-(his first turn is then an ordinary one); enemies may start on any mark, the key included
-(the scorpion on it about one time in three).
-``python tests/classic_boards.py SEED [big]`` prints one.
+board in four is not square.  No two pieces start on one cell; the explorer starts on no mark,
+but on the exit with ``on_exit`` (an enemy there takes his cell; the board is otherwise the same),
+where the start is not judged: he must survive a turn there, or leave and come back; enemies may
+start on any mark, the key included (the scorpion on it about one time in three).
+``python tests/classic_boards.py SEED [big] [on-exit]`` prints one.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def _flow(cells) -> str:
     return "[" + ", ".join(f"[{x}, {y}]" for x, y in sorted(cells)) + "]"
 
 
-def random_classic_board(seed: int, big: bool = False) -> str:
+def random_classic_board(seed: int, big: bool = False, on_exit: bool = False) -> str:
     """One random board as YAML text."""
     rng = random.Random(seed * 7919 + 31)
     top = 10 if big else 8
@@ -54,6 +55,11 @@ def random_classic_board(seed: int, big: bool = False) -> str:
         pieces["scorpion"] = key if on_key else spots.pop()
 
     rules = "mummy-maze-classic-red" if rng.random() < 0.4 else "mummy-maze-classic"
+    if on_exit:         # the explorer on the exit; an enemy there takes his cell
+        for name, cell in pieces.items():
+            if cell == exit_cell:
+                pieces[name] = explorer
+        pieces["explorer"] = exit_cell
     marks = {"exit": [exit_cell]}
     if traps:
         marks["trap"] = traps
@@ -73,5 +79,6 @@ def random_classic_board(seed: int, big: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":   # python tests/classic_boards.py SEED [big]: print a board
-    print(random_classic_board(int(sys.argv[1]) if len(sys.argv) > 1 else 0, big=sys.argv[2:] == ["big"]), end="")
+if __name__ == "__main__":   # python tests/classic_boards.py SEED [big] [on-exit]: print a board
+    print(random_classic_board(int(sys.argv[1]) if len(sys.argv) > 1 else 0, big="big" in sys.argv[2:],
+                               on_exit="on-exit" in sys.argv[2:]), end="")

@@ -1,7 +1,8 @@
 """gridsolve against the independent classic Mummy Maze reference (tests/classic_reference.py).
 
 Random classic boards (tests/classic_boards.py: white and red rules, 0-2 mummies, a scorpion,
-traps, a gate and its key, sizes 4 to 8, and up to 10 in the slow tier) are written to a file
+traps, a gate and its key, sizes 4 to 8, and up to 10 in the slow tier; and boards that start
+with the explorer on the exit, where the start is not judged) are written to a file
 and solved as a user would, ``gridsolve solve BOARD --json`` (in process, through the command
 line's own code).  Compared with the reference (docs/classic-mummy-maze.md says what the fields
 mean for this game):
@@ -45,9 +46,17 @@ from classic_boards import random_classic_board
 from classic_reference import DEAD, EVENTS, ON, ORDER, WON, parse_board, play, solve, turn
 
 QUICK = 12          # boards in the quick tier; the slow tier has 200 more of sizes 4..8 and 100 of 4..10
-CASES = ([pytest.param(seed, False, id=f"classic-{seed}") for seed in range(QUICK)]
-         + [pytest.param(seed, False, id=f"classic-{seed}", marks=pytest.mark.slow) for seed in range(QUICK, QUICK + 200)]
-         + [pytest.param(seed, True, id=f"classic-big-{seed}", marks=pytest.mark.slow) for seed in range(100)])
+# boards with the explorer on the exit (the start not judged) in the quick tier, chosen for each outcome:
+# waiting wins in 1; every line dies; he can only wait forever; he wins by leaving and coming back,
+# in 2 and in 10 moves.  The slow tier has 100 more.
+ON_EXIT = (0, 10, 11, 64, 68)
+CASES = ([pytest.param(seed, False, None, id=f"classic-{seed}") for seed in range(QUICK)]
+         + [pytest.param(seed, False, True, id=f"classic-on-exit-{seed}") for seed in ON_EXIT]
+         + [pytest.param(seed, False, None, id=f"classic-{seed}", marks=pytest.mark.slow)
+            for seed in range(QUICK, QUICK + 200)]
+         + [pytest.param(seed, False, True, id=f"classic-on-exit-{seed}", marks=pytest.mark.slow)
+            for seed in range(max(ON_EXIT) + 1, max(ON_EXIT) + 101)]
+         + [pytest.param(seed, True, None, id=f"classic-big-{seed}", marks=pytest.mark.slow) for seed in range(100)])
 
 
 def gridsolve_answer(path) -> dict:
@@ -80,15 +89,16 @@ def reported_fields(answer: dict) -> dict:
                       for m in sorted(answer["moves"], key=lambda m: m["move"])}}
 
 
-@pytest.mark.parametrize("seed,big", CASES)
-def test_gridsolve_agrees_with_the_classic_reference(tmp_path, seed, big):
-    text = random_classic_board(seed, big)
+@pytest.mark.parametrize("seed,big,on_exit", CASES)
+def test_gridsolve_agrees_with_the_classic_reference(tmp_path, seed, big, on_exit):
+    text = random_classic_board(seed, big, on_exit)
     path = tmp_path / "board.yaml"
     path.write_text(text, encoding="utf-8")
     level = parse_board(text)
     expected = solve(level)
     answer = gridsolve_answer(path)
-    where = f"seed {seed}{' big' if big else ''}\n{text}reference: {expected.why or ' '.join(expected.line)}"
+    where = (f"seed {seed}{' big' if big else ''}{' on-exit' if on_exit else ''}\n{text}"
+             f"reference: {expected.why or ' '.join(expected.line)}")
     assert reported_fields(answer) == expected_fields(expected), where
 
     line = [step["move"] for step in answer["line"]]
@@ -155,6 +165,11 @@ def _layout(position: Position) -> tuple:
     return tuple(sorted(position.pieces)), position.gates_open
 
 
+def _examined(position: Position) -> tuple:
+    """What examine's answer depends on: the layout, and whether it is the start (not judged)."""
+    return _layout(position), position.step
+
+
 class CompiledTurns:
     """The compiled rules' turns on one random board (positions examined once)."""
 
@@ -168,7 +183,7 @@ class CompiledTurns:
         self.examined: dict = {}
 
     def examine(self, position: Position):
-        key = _layout(position)
+        key = _examined(position)
         if key not in self.examined:
             self.examined[key] = examine(self.board, position)
         return self.examined[key]

@@ -564,6 +564,34 @@ def test_search_a_one_move_win():
     assert (answer.win, answer.moves, answer.line, answer.why) == (True, 1, ["east"], None)
 
 
+# +---+---+---+
+# | M         |    the explorer starts on the exit (1,2): the start is not a win (rule 6 judges the
+# +   +---+   +    end of a turn).  Waiting: the mummy steps down onto him (dead).  East to (2,2):
+# | E     |   |    the mummy goes east to (2,3) and stays there (the wall under it); then south,
+# +   +   +---+    east (it comes round to (3,2), walled in), west, north, west home: won in 6.
+# |           |
+# +---+---+---+
+def test_search_a_start_on_the_exit_is_not_a_win():
+    level = board((3, 3), explorer=(1, 2), mummy=(1, 3), exit=(1, 2), north=[(2, 2), (3, 1)], east=[(2, 2)])
+    answer = solve(level)
+    assert (answer.win, answer.moves, answer.line) == (True, 6, ["east", "south", "east", "west", "north", "west"])
+    assert after(level, "nowhere") == (State((1, 2), mummy=(1, 2)), DEAD)
+    assert after(level, "east") == (State((2, 2), mummy=(2, 3)), ON)
+    assert [o for _m, _s, o in play(level, answer.line)] == [ON] * 5 + [WON]
+    assert {m: (o.win, o.moves, o.why) for m, o in answer.by_move.items()} == {
+        "east": (True, 6, None), "north": (False, None, "dies"), "south": (False, None, "dies"),
+        "west": (False, None, "dies"), "nowhere": (False, None, "dies")}
+
+
+def test_search_a_start_on_the_exit_survived_is_a_win_in_one():
+    """The board above with a wall under the mummy: waiting, he is alive on the exit after the
+    turn (won in 1)."""
+    level = board((3, 3), explorer=(1, 2), mummy=(1, 3), exit=(1, 2), north=[(1, 2)])
+    answer = solve(level)
+    assert (answer.win, answer.moves, answer.line) == (True, 1, ["nowhere"])
+    assert after(level, "nowhere") == (State((1, 2), mummy=(1, 3)), WON)
+
+
 def test_search_the_line_is_the_least_in_the_order_north_east_south_west():
     answer = solve(board((2, 2), explorer=(1, 1), exit=(2, 2)))
     assert (answer.moves, answer.line) == (2, ["north", "east"])
@@ -665,8 +693,9 @@ def _cells(value) -> list:
 @pytest.mark.parametrize("big", [False, True])
 def test_random_boards_keep_their_promises(big):
     """Deterministic; sizes 4..8 (big: 4..10); pieces on distinct cells; the exit on the border;
-    the explorer on no mark; a key exactly when there is a gate, the gate an interior edge that
-    is no wall; at most two traps, off the exit and the key; and every option drawn somewhere."""
+    the explorer on no mark (with on_exit, on the exit, the board otherwise the same); a key
+    exactly when there is a gate, the gate an interior edge that is no wall; at most two traps,
+    off the exit and the key; and every option drawn somewhere."""
     seen = set()
     for seed in SEEDS:
         text = random_classic_board(seed, big)
@@ -684,6 +713,12 @@ def test_random_boards_keep_their_promises(big):
         assert len(traps) <= 2 and len(set(traps)) == len(traps) and (ex, ey) not in traps + keys
         assert not set(traps) & set(keys)
         assert pieces["explorer"] not in [(ex, ey), *traps, *keys]
+        on_exit = yaml.safe_load(random_classic_board(seed, big, on_exit=True))
+        swapped = {name: (ex, ey) if name == "explorer" else pieces["explorer"] if cell == (ex, ey) else cell
+                   for name, cell in pieces.items()}        # (an enemy on the exit takes his cell)
+        assert {name: tuple(c) for name, c in on_exit["pieces"].items()} == swapped, text
+        assert {k: v for k, v in on_exit.items() if k not in ("pieces", "name")} == \
+            {k: v for k, v in raw.items() if k not in ("pieces", "name")}
         gates = [(side, c) for side, cs in (raw.get("gates") or {}).items() for c in _cells(cs)]
         assert len(gates) == len(keys) <= 1
         for side, (x, y) in gates:

@@ -20,9 +20,9 @@ from classic_boards import random_classic_board
 QUICK, SLOW = 10, 120
 
 
-def _graphs(tmp_path, seed: int):
+def _graphs(tmp_path, seed: int, on_exit: bool = False):
     path = tmp_path / f"classic-{seed}.yaml"
-    path.write_text(random_classic_board(seed), encoding="utf-8")
+    path.write_text(random_classic_board(seed, on_exit=on_exit), encoding="utf-8")
     board = load_board(path)
     layout = layout_for(board)
     root = [layout.root_term(initial_position(board), board)]
@@ -38,8 +38,8 @@ def _edges(graph: RaceGraph) -> set[tuple[str, str]]:
     return out
 
 
-def _check(tmp_path, seed: int):
-    board, joined, ground = _graphs(tmp_path, seed)
+def _check(tmp_path, seed: int, on_exit: bool = False):
+    board, joined, ground = _graphs(tmp_path, seed, on_exit)
     assert joined.numbering is not None and ground.numbering is None
     positions = {str(joined.symbol(i)) for i in range(joined.n)}
     assert positions == {str(ground.symbol(i)) for i in range(ground.n)}, f"seed {seed}"
@@ -58,6 +58,15 @@ def _check(tmp_path, seed: int):
 @pytest.mark.parametrize("seed", range(QUICK), ids=lambda s: f"seed-{s}")
 def test_joined_graph_is_the_ground_one(tmp_path, seed):
     _check(tmp_path, seed)
+
+
+@pytest.mark.parametrize("seed", (0, 10, 64), ids=lambda s: f"on-exit-{s}")
+def test_joined_graph_is_the_ground_one_from_a_start_on_the_exit(tmp_path, seed):
+    """The explorer starts on the exit, where the classic rules do not judge the start: the root
+    is start(S), a position of its own with the moves of S (judge_start: false)."""
+    board, joined, _ground = _graphs(tmp_path, seed, on_exit=True)
+    assert str(joined.symbol(joined.n - 1)).startswith("start(") and not joined.terminal(joined.n - 1)
+    _check(tmp_path, seed, on_exit=True)
 
 
 @pytest.mark.slow

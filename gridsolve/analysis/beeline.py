@@ -33,7 +33,7 @@ from ..language import wording
 from ..errors import LimitError, QueryError
 from .ends import beeline_unsupported, goal_ends
 from ..language.model import Board
-from ..language.position import Position
+from ..language.position import Position, unjudged_start
 from ..compile.state import layout_for
 from ..solve.graph.racegraph import NamedMoves, named_moves
 from ..solve.program.driver import format_move
@@ -138,6 +138,10 @@ def check_beeline(board: Board, role: str, position: Position, remaining: int,
     reason = beeline_unsupported(board)
     if reason:
         raise QueryError(f"no_beeline is not defined for {board.name}: {reason}",
+                         "remove no_beeline from the expectation")
+    if unjudged_start(board, position):
+        raise QueryError(f"no_beeline is not defined for {board.name} from this position: an end holds at the "
+                         "start, which the rules do not judge (judge_start: false)",
                          "remove no_beeline from the expectation")
     goals = set(goal_ends(board, role))
     side = rules.side_of(role)

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 import clingo
 import numpy as np
 
-from ..compile.state import layout_for
+from ..compile.state import layout_for, unjudged
 from ..errors import EncodingError, LimitError, QueryError
 from ..language import wording
 from ..language.distance import step_distances
@@ -210,9 +210,9 @@ class SolvedGraph:
     def cell(self, s: int) -> tuple[int, int]:
         graph = self.graph
         if graph.numbering is not None:
-            numbers = graph.numbering.arguments(int(graph.reps[s]))
+            numbers = graph.numbering.arguments(int(graph.reps[s]) % graph.numbering.size)   # (start(S): S's)
         else:
-            numbers = [a.number for a in graph.symbol(s).arguments]
+            numbers = [a.number for a in unjudged(graph.symbol(s)).arguments]
         return numbers[1 + 2 * self.slot], numbers[2 + 2 * self.slot]
 
     def position(self, s: int, step: int) -> Position:

@@ -15,7 +15,7 @@ import itertools
 
 from ..language.model import Board, Condition, Rules
 from .script import script_rules
-from .state import Layout
+from .state import START, Layout
 
 STATE, EXPAND = "{STATE}", "{EXPAND}"
 MOVE_MARK = "gridsolve_move"     # the last argument of the game graph's succ/3
@@ -168,44 +168,60 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), g
     v = Vars(layout)
     n = Vars(layout, "N")
     s = layout.state()
-    out = ([] if graph else [f"mover({s},T) :- {EXPAND}({s}).", ""]) + [
+    start_mover = [f"mover({START}({s}),T) :- {EXPAND}({START}({s}))."] if not rules.judge_start else []
+    out = ([] if graph else [f"mover({s},T) :- {EXPAND}({s}).", *start_mover, ""]) + [
         "% - Moves: one rule per turns entry, per way of not having ended (and per collision case) ---"]
+    if not rules.judge_start:
+        out.append(f"% judge_start: false: the start a question asks about where an end holds, {START}(S), "
+                   "has the moves of S")
     negations = [[neg for _, neg in condition_literals(end.when, v, board)] for end in live_ends(board)]
     if rules.script:
         def head(term):
             return f"succ(S,{term},{MOVE_MARK})" if graph else f"edge(S,M,{term})"
         return out + script_rules(board, layout, negations, head, "0", named=not graph)
     for turn, movers in enumerate(rules.turns):
-        now = layout.state(str(turn))
         if layout.knows is not None and layout.knows.role in movers:
             out += _hidden_turn_rules(board, layout, turn, negations, v, n)
             continue
-        body = [f"{EXPAND}({now})"]
-        labels = []
-        for role in movers:
-            move = rules.moves[role]
-            i = v.index[role]
-            body.append(f"rdest({role},X{i},Y{i},AX{i},AY{i},PX{i},PY{i},B{i})" if graph else
-                        f"rmove({role},X{i},Y{i},M{i},AX{i},AY{i},PX{i},PY{i},B{i})")
-            body += [f"(AX{i},AY{i}) != {v.cell(p)}" for p in move.may_not_end_on]
-            labels.append(f"M{i}")
-        team = [r for r in movers if r in split_team]
-        split = bool(team) and len(team) < len(movers)
-        tail = ")"
-        if graph:
-            head_move = f"succ({now},"
-            tail = f",{MOVE_MARK})"
-        elif split:
-            others = [r for r in movers if r not in split_team]
-            head_move = (f"split_edge({now},{_joint_label(team, [f'M{v.index[r]}' for r in team])},"
-                         f"{_joint_label(others, [f'M{v.index[r]}' for r in others])},")
-        else:
-            head_move = f"edge({now},{_joint_label(list(movers), labels)},"
-        for case_body, cells, effect in _outcomes(rules, movers, v):
-            after = _after(board, layout, turn, movers, cells, effect, v, n)
-            for choice in itertools.product(*negations) if negations else [()]:
-                rule_body = [*body[:1], *choice, *body[1:], *case_body, *after.body]
-                out.append(f"{head_move}{after.term}{tail} :- {', '.join(rule_body)}.")
+        for now, ends in [(layout.state(str(turn)), negations)] + (
+                [(f"{START}({layout.state(str(turn))})", [])] if not rules.judge_start else []):
+            out += _turn_rules(board, layout, turn, movers, now, ends, split_team, graph)
+    return out
+
+
+def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negations, split_team, graph: bool):
+    """The rules of a ply of ``turns[turn]`` from the positions ``now`` where no end holds
+    (``negations``: per live end, the alternatives of its negation)."""
+    rules = board.rules
+    v = Vars(layout)
+    n = Vars(layout, "N")
+    out = []
+    body = [f"{EXPAND}({now})"]
+    labels = []
+    for role in movers:
+        move = rules.moves[role]
+        i = v.index[role]
+        body.append(f"rdest({role},X{i},Y{i},AX{i},AY{i},PX{i},PY{i},B{i})" if graph else
+                    f"rmove({role},X{i},Y{i},M{i},AX{i},AY{i},PX{i},PY{i},B{i})")
+        body += [f"(AX{i},AY{i}) != {v.cell(p)}" for p in move.may_not_end_on]
+        labels.append(f"M{i}")
+    team = [r for r in movers if r in split_team]
+    split = bool(team) and len(team) < len(movers)
+    tail = ")"
+    if graph:
+        head_move = f"succ({now},"
+        tail = f",{MOVE_MARK})"
+    elif split:
+        others = [r for r in movers if r not in split_team]
+        head_move = (f"split_edge({now},{_joint_label(team, [f'M{v.index[r]}' for r in team])},"
+                     f"{_joint_label(others, [f'M{v.index[r]}' for r in others])},")
+    else:
+        head_move = f"edge({now},{_joint_label(list(movers), labels)},"
+    for case_body, cells, effect in _outcomes(rules, movers, v):
+        after = _after(board, layout, turn, movers, cells, effect, v, n)
+        for choice in itertools.product(*negations) if negations else [()]:
+            rule_body = [*body[:1], *choice, *body[1:], *case_body, *after.body]
+            out.append(f"{head_move}{after.term}{tail} :- {', '.join(rule_body)}.")
     return out
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 
 from ..language.model import Board, ScriptAction
-from .state import Layout
+from .state import START, Layout
 
 EXPAND = "{EXPAND}"
 STAGE, END = "stg", "stg_end"
@@ -37,7 +37,9 @@ class StageVars:
         self.index = {p: i for i, p in enumerate(layout.roles, 1)}
         self.chasers = [p for p in layout.roles if p in rules.chasers]
         self.carrier = "S,M" if named else "S"
-        self.start_term = f"S = {layout.state('OT', 'O')}"    # the turn-start fields, O-prefixed
+        turn_start = layout.state('OT', 'O')     # the turn-start fields, O-prefixed
+        # (S: the position the ply starts from, or a start that is not judged, START(position))
+        self.start_terms = [f"S = {turn_start}"] + ([f"S = {START}({turn_start})"] if not rules.judge_start else [])
 
     def cell(self, piece: str) -> tuple[str, str]:
         i = self.index[piece]
@@ -171,12 +173,12 @@ def _stage_rules(sv: StageVars, stage: int, action: ScriptAction) -> list[str] |
         for piece in action.pieces:
             yes, no = _qualifies(sv, piece, key=True)
             used = "1" if piece in action.uses else "U"
-            for earlier in itertools.product(*declined):
-                body = [now, "U = 0", *[lit for alt in earlier for lit in alt], *yes, sv.start_term]
+            for earlier, start in itertools.product(itertools.product(*declined), sv.start_terms):
+                body = [now, "U = 0", *[lit for alt in earlier for lit in alt], *yes, start]
                 out.append(f"{nxt({'G': '1-OG', 'U': used})} :- {', '.join(body)}.")
             declined.append(no)
-        for earlier in itertools.product(*declined):
-            body = [now, "U = 0", *[lit for alt in earlier for lit in alt], sv.start_term]
+        for earlier, start in itertools.product(itertools.product(*declined), sv.start_terms):
+            body = [now, "U = 0", *[lit for alt in earlier for lit in alt], start]
             out.append(f"{nxt()} :- {', '.join(body)}.")
     return out
 
@@ -208,6 +210,10 @@ def script_rules(board: Board, layout: Layout, negations: list[list[str]], head,
     for choice in itertools.product(*negations) if negations else [()]:
         for extra, cells in cases:
             out.append(f"{sv.atom(0, {**begin, **cells})} :- {', '.join([*body[:2], *choice, *body[2:], *extra])}.")
+    if not rules.judge_start:       # a start that is not judged: the moves of its position, whatever end holds
+        for extra, cells in cases:
+            unjudged = [body[0], f"S = {START}({now})", *body[2:], *extra]
+            out.append(f"{sv.atom(0, {**begin, **cells})} :- {', '.join(unjudged)}.")
     stage = 0
     for action in board_actions(board):
         rules_k = _stage_rules(sv, stage, action)

@@ -22,10 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..language.model import Board, Cell
-from ..language.position import Position
+from ..language.position import Position, unjudged_start
 
 WORD_BITS = 30
 NO_ITEM = 1 << WORD_BITS        # the "bit" of a cell without an item: never set in any word
+START = "start"     # start(S): the position a question starts from, where the ends do not judge it
 
 
 class BitCells:
@@ -146,13 +147,20 @@ class Layout:
         return out + ([int(position.gates_open)] if self.gate else [])
 
     def root_term(self, position, board: Board) -> str:
+        """The term of the position a question starts from: ``s(...)``, or ``start(s(...))``
+        at the game's first step where the rules do not judge the start (``judge_start: false``)
+        and an end holds there: a node of its own, not an end, with the moves of ``s(...)`` (the
+        same position reached by a ply is judged)."""
         cells = [f"{x},{y}" for _, (x, y) in position.pieces]
-        return self.term(str(position.side), cells, [str(v) for v in self.values(position, board)])
+        term = self.term(str(position.side), cells, [str(v) for v in self.values(position, board)])
+        if unjudged_start(board, position):
+            return f"{START}({term})"
+        return term
 
     def position(self, term, board: Board, step: int) -> Position:
         """The :class:`Position` of a position term (a clingo symbol) at ``step``; the knowledge
         fields of a ``--hidden`` term are left out (:func:`learned` adds what the role knows)."""
-        return position_of(self.decode([a.number for a in term.arguments], board), step)
+        return position_of(self.decode([a.number for a in unjudged(term).arguments], board), step)
 
     def decode(self, args: list[int], board: Board) -> dict:
         """The parts of a position term's arguments: side, pieces and the kept fields."""
@@ -178,6 +186,11 @@ class Layout:
             free, found = k.unpack(rest[:k.words]), k.unpack(rest[k.words:2 * k.words])
             out["free"], out["found_cells"], out["used"] = free, found, tuple(rest[2 * k.words:])
         return out
+
+
+def unjudged(term):
+    """The position term inside a start that is not judged (``start(S)``: S), else ``term``."""
+    return term.arguments[0] if term.name == START else term
 
 
 def layout_for(board: Board, keep_collect: set[str] | None = None, knows: Knowledge | None = None) -> Layout:

@@ -98,6 +98,10 @@ def _setup(request: Request) -> Run:
         check_request(request, request.require)
         req = dataclasses.replace(req, trivial_ok=request.trivial_ok)
         return Run(request, spec, req, structure, _paths(request, spec), CLIMB, False, None)
+    if not spec.template.rules.judge_start:     # (its judges rank every placement, starts where an end holds too)
+        raise QueryError(f"generate does not write levels of {spec.template.rules.name}: its start is not judged "
+                         "(judge_start: false)", "generate levels of rules that judge their start, or with pieces "
+                         "moved by rule (after_ply)")
     races = requirement_races(spec, req)
     method = _method(request, spec, races)
     every_start = method == "loop" and ranks_every_start(spec, req)

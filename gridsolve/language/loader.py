@@ -274,10 +274,29 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
                     "these mechanisms do not combine with a script yet")
     if chasers and not script:
         origin.fail("chasers", "chasers never move without an after_ply script", "add after_ply: with a step action")
-    return Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
-                 tuple(ends), steps["first"], last, timeout, teams,
-                 merged.get("collisions") or "allowed", collect, tables, timeout_when, placement, good_level,
-                 chasers, optional, gate_key, script, unlimited)
+    rules = Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
+                  tuple(ends), steps["first"], last, timeout, teams,
+                  merged.get("collisions") or "allowed", collect, tables, timeout_when, placement, good_level,
+                  chasers, optional, gate_key, script, unlimited, merged.get("judge_start") is not False)
+    if not rules.judge_start:
+        _check_unjudged_start(rules, origin)
+    return rules
+
+
+def _check_unjudged_start(rules: Rules, origin: _Origin) -> None:
+    """``judge_start: false`` is answered by the race solver alone: every role's scores constant,
+    no team moving at once with another, no end counting items or measuring distances, no
+    hidden marks (questions of the layered, bounded and robust solvers)."""
+    why = next((what for what, holds in (
+        ("a role's scores are not constants (score tables or a conditional timeout)",
+         not all(rules.constant_scores(r) for r in rules.roles)),
+        ("a team moves at once with another", any(rules.split_turn(t, r) for t in range(len(rules.turns))
+                                                   for r in rules.roles)),
+        ("an end counts items or measures distances", any(e.when.collected or e.when.nearer for e in rules.ends)),
+        ("a role has hidden marks", any(m.bump_hidden for m in rules.moves.values()))) if holds), None)
+    if why:
+        origin.fail("judge_start", f"judge_start: false is answered by the race solver alone, and here {why}",
+                    "judge the start (remove judge_start: false)")
 
 
 def _build_chasers(merged: dict, roles, origin: _Origin) -> dict:

@@ -177,6 +177,7 @@ class Rules:
     gate_key: str | None = None             # the mark of the cell that toggles the board's gates
     script: tuple[ScriptAction, ...] = ()   # after_ply: played after every ply of the roles
     unlimited: bool = False                 # no step limit (last_step is first_step + NO_LIMIT)
+    judge_start: bool = True                # False: the ends judge only positions after a ply
 
     def __post_init__(self):
         if not self.teams:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..errors import QueryError
+from ..errors import EncodingError, QueryError
 from .celltext import board_cell
 from .kinds import QueryKind
 from .model import OFF_BOARD, Board, Cell
@@ -70,6 +70,39 @@ class Position:
         if board.has_gates:
             out["gates"] = "open" if self.gates_open else "closed"
         return out
+
+
+def end_at(board: Board, position: Position) -> str | None:
+    """The end that decides ``position`` by the rules' ``ends`` (the first that holds; None where
+    none does), as the compiled end conditions judge it: cells equal (a piece off the board
+    stands on (0,0)), a mark on the piece's cell, ``was_on`` pairs and items taken.  (A rule set
+    that does not judge its start has no ``nearer`` end: the loader refuses it.)"""
+    cells = dict(position.pieces)
+    left = position.items_left(board) if board.rules.collect else {}
+
+    def holds(when) -> bool:
+        if when.nearer:
+            raise EncodingError("an end with 'nearer' is not judged at the start (the loader refuses it)")
+        if any(len({cells[p] for p in group}) > 1 for group in when.same_cell):
+            return False
+        if any(cells[piece] not in board.marks.get(mark, ()) for piece, mark in when.reaches):
+            return False
+        if any(pair not in position.was for pair in when.was_on):
+            return False
+        for name, at_least in when.collected:
+            total = len(board.marks.get(board.rules.collect[name].mark, ()))
+            if total - len(left[name]) < (total if at_least < 0 else at_least):
+                return False
+        return True
+    return next((end.name for end in board.rules.ends if holds(end.when)), None)
+
+
+def unjudged_start(board: Board, position: Position) -> bool:
+    """Whether ``position`` is a start the rules do not judge (``judge_start: false``): the
+    position at the game's first step where an end holds.  A position reached by a ply (a later
+    step) is judged as usual."""
+    return (not board.rules.judge_start and position.step == board.rules.first_step
+            and end_at(board, position) is not None)
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,9 @@ RULES_FIELDS = {
     }), key_doc="table", doc="named score tables")),
     "ends": Field(ListOf(END, doc="end conditions in order of precedence")),
     "steps": Field(STEPS),
+    "judge_start": Field(Bool(doc="false: the position a question starts from is not judged by the ends (only "
+                                  "positions after a ply are, as in classic Mummy Maze); default true"),
+                         default=None),
     "placement": Field(MapOf(Object(doc="a secret mark one role places before the game", fields={
         "by": Field(Str(doc="the role that places it (gridsolve play asks that role's player)"), required=True),
         "count": Field(Int(0, doc="how many cells it places"), required=True),

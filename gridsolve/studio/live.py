@@ -20,7 +20,7 @@ from __future__ import annotations
 import clingo
 
 from ..compile.planning import shared_races
-from ..compile.state import layout_for, position_of
+from ..compile.state import START, layout_for, position_of
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
@@ -138,7 +138,8 @@ class LiveGraph:
             if end is not None:
                 self.outcome[state] = end
                 continue
-            numbers = [int(a) for a in name[2:-1].split(",")]
+            inner = name[len(START) + 1:-1] if name.startswith(f"{START}(") else name   # start(S): S's cells
+            numbers = [int(a) for a in inner[2:-1].split(",")]
             for role in rules.turns[mover]:
                 i = roles.index(role)
                 self.moving.setdefault((role, (numbers[1 + 2 * i], numbers[2 + 2 * i])), set()).add(state)

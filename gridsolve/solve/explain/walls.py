@@ -27,7 +27,7 @@ from ...compile.state import layout_for
 from ...errors import EncodingError
 from ...language import wording
 from ...language.model import DELTA, Board, Cell
-from ...language.position import Query
+from ...language.position import Query, unjudged_start
 from ..program.explore import game_program
 from ..common.limits import Limits
 from ..dispatch.dispatcher import solve
@@ -131,9 +131,10 @@ def solve_variant(board: Board, query: Query, wall: Wall, limits: Limits | None 
 def graph_supported(board: Board, query: Query) -> bool:
     """Whether :class:`WallGraph` answers ``query``: a race-solver question, no end that
     depends on walls (``nearer`` measures distances along open steps), and no pieces moved by
-    rule (a wall changes where a chaser steps, which the graph's moves by role do not follow)."""
+    rule (a wall changes where a chaser steps, which the graph's moves by role do not follow),
+    and a position judged by the ends (a start the rules do not judge is read by solve)."""
     return (plan_query(board, query).mode is Mode.RACE and not any(e.when.nearer for e in board.rules.ends)
-            and not board.rules.script)
+            and not board.rules.script and not unjudged_start(board, query.position))
 
 
 GRAPH_SHOW = "#show. #show e(S,S2) : edge(S,_,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."

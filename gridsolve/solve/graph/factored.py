@@ -26,6 +26,7 @@ import numpy as np
 from ...errors import EncodingError
 from ...language.model import Board
 from ...compile.compiler import factored_program
+from ...compile.state import START, unjudged
 from ..common.limits import LimitGuard
 from .rawmodel import NUMBER_TAG, model_arguments
 
@@ -212,7 +213,7 @@ class PieceMoves:
         """(Nothing to ground: the moves are known.)"""
 
     def _number(self, state: clingo.Symbol) -> int:
-        args = [a.number for a in state.arguments]
+        args = [a.number for a in unjudged(state).arguments]
         if len(args) != 1 + 2 * self.numbering.pieces or not self.numbering.holds(args):
             raise EncodingError(f"{state} is not a position of this game")
         return self.numbering.number(args)
@@ -220,7 +221,7 @@ class PieceMoves:
     def end(self, state: clingo.Symbol) -> str | None:
         """The end that decides ``state``, None where none holds."""
         found = int(self.ends[self._number(state)])
-        return self.end_names[found] if found >= 0 else None
+        return self.end_names[found] if found >= 0 and state.name != START else None
 
     def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
         """(move, position after it) of each move of ``state``, as the compiled ``edge(S,M,S2)``;
@@ -228,14 +229,15 @@ class PieceMoves:
         found = self._named.get(state)
         if found is None:
             found = self._named[state] = [(clingo.symbol.Symbol(move), self.numbering.symbol(after))
-                                          for move, after in self.successors(self._number(state))]
+                                          for move, after in self.successors(self._number(state),
+                                                                             judged=state.name != START)]
         return found
 
-    def successors(self, key: int) -> list[tuple[int, int]]:
+    def successors(self, key: int, judged: bool = True) -> list[tuple[int, int]]:
         """(raw clingo symbol of the move, number of the position after it) of each move of
-        position number ``key``; none where an end holds."""
+        position number ``key``; none where an end holds (unless it is a start not ``judged``)."""
         numbering = self.numbering
-        if self.ends[key] >= 0:
+        if judged and self.ends[key] >= 0:
             return []
         side = key // numbering.side_stride
         (role,), avoid = self.turns[side]

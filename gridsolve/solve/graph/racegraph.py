@@ -30,6 +30,7 @@ import numpy as np
 
 from ...compile.compiler import graph_program
 from ...compile.gamerules import MOVE_MARK, factored_turns
+from ...compile.state import START, unjudged
 from ...errors import EncodingError
 from ...language.model import Board
 from .scripted import ScriptedGraph, ScriptedMoves, ScriptTables
@@ -116,27 +117,35 @@ class RaceGraph:
         self.board, self.layout = board, layout
         program = graph_program(board, layout, roots)
         self._moves_text = program.moves
+        # starts the rules do not judge (start(S), judge_start: false): joined in arrays from the
+        # positions after their moves (see _add_starts), where the named moves come without clingo
+        starts = [root for root in roots if root.startswith(f"{START}(")]
+        plain = [root for root in roots if not root.startswith(f"{START}(")]
         turns = factored_turns(board, layout) if by_pieces else None
+        if starts and turns is not None and any(len(movers) > 1 for movers, _ in turns):
+            turns = None        # (moves of several pieces at once: their names are ground by clingo)
         self.numbering, named = None, None
         if by_pieces and board.rules.script and layout.knows is None:    # pieces moved by rule: in arrays
             tables = ScriptTables(board, layout, guard)
-            scripted = ScriptedGraph(tables, roots, guard)
+            named = ScriptedMoves(tables)
+            scripted = ScriptedGraph(tables, plain + _after(named, starts), guard)
             self.numbering, self.reps, self.ends = scripted.numbering, scripted.keys, scripted.ends
             self.outcome, self.turn, src, dst = scripted.outcome, scripted.turn, scripted.src, scripted.dst
             self.n = len(self.reps)
             grounded = started + tables.ground_s
-            named = ScriptedMoves(tables)
             del scripted
+            src, dst = self._add_starts(named, starts, src, dst)
         elif turns is not None:      # the pieces move each on its own: the graph joined from their moves
             pieces = PieceMoves(board, layout, turns, guard)
-            factored = FactoredGraph(pieces, roots, guard)
+            if pieces.single:       # the named moves too, without a ground call
+                named = pieces
+            factored = FactoredGraph(pieces, plain + _after(named, starts), guard)
             self.numbering, self.reps, self.ends = factored.numbering, factored.keys, factored.ends
             self.outcome, self.turn, src, dst = factored.outcome, factored.turn, factored.src, factored.dst
             self.n = len(self.reps)
             grounded = started + pieces.ground_s
-            if pieces.single:       # the named moves too, without a ground call
-                named = pieces
             del factored
+            src, dst = self._add_starts(named, starts, src, dst)
         else:
             grounded, src, dst = self._ground(program.graph, board, guard)
         self.edges = len(src)
@@ -151,6 +160,26 @@ class RaceGraph:
         self.named = named          # the named moves (NamedMoves: ground where asked; or PieceMoves)
         self.ground_s = round(grounded - started, 4)
         self.read_s = round(time.perf_counter() - grounded, 4)
+
+    def _add_starts(self, named, starts: list[str], src: np.ndarray, dst: np.ndarray):
+        """The joined graph with the ``starts`` (``start(S)`` terms) as positions of their own after
+        every other (numbered ``numbering.size`` + S's number): no end, S's side to move, and
+        S's distinct successors by ``named`` (the graph was joined from them); the moves with them."""
+        if not starts:
+            return src, dst
+        numbering = self.numbering
+        keys = sorted({numbering.number(_numbers_of(unjudged(clingo.parse_term(s)))) for s in starts})
+        sources, targets = [src], [dst]
+        for j, key in enumerate(keys):
+            after = [numbering.number(_numbers_of(t)) for _, t in named.moves(_start_of(numbering.symbol(key)))]
+            found = np.searchsorted(self.reps, np.unique(np.array(after, dtype=self.reps.dtype)))
+            sources.append(np.full(len(found), self.n + j, dtype=src.dtype))
+            targets.append(found.astype(dst.dtype))
+        self.reps = np.concatenate([self.reps, np.array(keys, dtype=self.reps.dtype) + numbering.size])
+        self.outcome = np.concatenate([self.outcome, np.full(len(keys), -1, dtype=self.outcome.dtype)])
+        self.turn = np.concatenate([self.turn, np.array([numbering.arguments(k)[0] for k in keys], self.turn.dtype)])
+        self.n = len(self.reps)
+        return np.concatenate(sources), np.concatenate(targets)
 
     def _ground(self, text: str, board: Board, guard: LimitGuard):
         """The game graph ground by clingo from the compiled ``succ`` rules, read out as the raw
@@ -174,6 +203,9 @@ class RaceGraph:
             self.outcome[self._index(state._rep)] = self.ends.index(end.name)
         del ctl
         self.turn = _first_numbers(self.reps)
+        for i in np.flatnonzero(self.turn < 0).tolist():     # start(S): the side to move in S
+            inner = unjudged(clingo.symbol.Symbol(int(self.reps[i])))
+            self.turn[i] = inner.arguments[0].number if inner.arguments else -1
         src = np.searchsorted(self.reps, pairs[0::2]).astype(np.int32)
         dst = np.searchsorted(self.reps, pairs[1::2]).astype(np.int32)
         return grounded, src, dst
@@ -185,16 +217,18 @@ class RaceGraph:
         return i if i < self.n and int(self.reps[i]) == rep else -1
 
     def _key(self, state: clingo.Symbol) -> int:
-        """The key of position ``state`` in ``reps``: its number, or its clingo symbol."""
+        """The key of position ``state`` in ``reps``: its number (a start not judged: after every
+        number), or its clingo symbol."""
         if self.numbering is None:
             return state._rep
         try:
-            args = [a.number for a in state.arguments]
+            inner = unjudged(state)
+            args = _numbers_of(inner)
         except RuntimeError:        # not a position of this game
             return -1
         if len(args) != self.numbering.width or not self.numbering.holds(args):
             return -1
-        return self.numbering.number(args)
+        return self.numbering.number(args) + (self.numbering.size if inner is not state else 0)
 
     def index(self, state: clingo.Symbol) -> int:
         """The number of position ``state``, or -1 when the roots do not reach it (remembered
@@ -209,14 +243,17 @@ class RaceGraph:
     def symbol(self, i: int) -> clingo.Symbol:
         """The position term of position number ``i``."""
         if self.numbering is not None:
-            return self.numbering.symbol(int(self.reps[i]))
+            key = int(self.reps[i])
+            if key >= self.numbering.size:
+                return _start_of(self.numbering.symbol(key - self.numbering.size))
+            return self.numbering.symbol(key)
         return clingo.symbol.Symbol(int(self.reps[i]))
 
     def ranked_terms(self, rank: np.ndarray) -> dict[str, int]:
         """Position term (as text) -> rank of the positions ``rank`` (of :meth:`ranks`) ranks."""
         ranked = np.flatnonzero(rank >= 0)
         if self.numbering is not None:
-            names = self.numbering.texts(self.reps[ranked])
+            names = [str(self.symbol(i)) for i in ranked.tolist()]
         else:
             names = [str(clingo.symbol.Symbol(int(rep))) for rep in self.reps[ranked].tolist()]
         return dict(zip(names, rank[ranked].tolist()))
@@ -271,6 +308,19 @@ class RaceGraph:
         if self.named is None:
             self.named = NamedMoves(self._moves_text)
         return self.named
+
+
+def _numbers_of(term: clingo.Symbol) -> list[int]:
+    return [a.number for a in term.arguments]
+
+
+def _start_of(term: clingo.Symbol) -> clingo.Symbol:
+    return clingo.Function(START, [term])
+
+
+def _after(named, starts: list[str]) -> list[str]:
+    """The positions after the moves of the ``starts`` (start(S) terms as text), by ``named``."""
+    return [str(after) for start in starts for _, after in named.moves(clingo.parse_term(start))]
 
 
 class NamedMoves:

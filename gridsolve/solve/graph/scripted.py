@@ -24,6 +24,7 @@ import numpy as np
 from ...compile.compiler import GAME_ENCODINGS, base_part
 from ...compile.facts import board_facts, mechanism_facts, rule_facts
 from ...compile.script import board_actions
+from ...compile.state import START, unjudged
 from ...errors import EncodingError
 from ...language.model import OFF_BOARD, Board
 from ...resources import encoding
@@ -302,21 +303,21 @@ class ScriptedMoves:
         """(Nothing to ground: the moves are known.)"""
 
     def _number(self, state: clingo.Symbol) -> int:
-        args = [a.number for a in state.arguments]
+        args = [a.number for a in unjudged(state).arguments]
         if not self.numbering.holds(args):
             raise EncodingError(f"{state} is not a position of this game")
         return self.numbering.number(args)
 
     def end(self, state: clingo.Symbol) -> str | None:
         found = int(self.tables.outcome(np.array([self._number(state)], dtype=np.int64))[0])
-        return self.tables.end_names[found] if found >= 0 else None
+        return self.tables.end_names[found] if found >= 0 and state.name != START else None
 
     def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
         found = self._named.get(state)
         if found is None:
             key = np.array([self._number(state)], dtype=np.int64)
             found = []
-            if self.tables.outcome(key)[0] < 0:
+            if self.tables.outcome(key)[0] < 0 or state.name == START:     # (start(S): the moves of S)
                 _, names, after = self.tables.plies(key)
                 found = [(clingo.symbol.Symbol(int(m)), self.numbering.symbol(int(a)))
                          for m, a in zip(names.tolist(), after.tolist())]

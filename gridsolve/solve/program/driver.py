@@ -18,7 +18,7 @@ import clingo
 from ...compile.planning import Mode
 from ...compile.compiler import Program
 from ...errors import EncodingError
-from ...compile.state import learned
+from ...compile.state import learned, unjudged
 from ...language.model import OFF_BOARD, Board
 from ...language.position import Position, Query
 from ..common.answer import Answer, MoveValue, Ply, SolveStats, hidden_move
@@ -39,7 +39,7 @@ def format_move(term: clingo.Symbol) -> str:
 
 def decode_state(term: clingo.Symbol, board: Board, layout) -> dict:
     """The position described by a state term ``s(T,X1,Y1,...,fields)``."""
-    parts = layout.decode([a.number for a in term.arguments], board)
+    parts = layout.decode([a.number for a in unjudged(term).arguments], board)
     out = {"pieces": {r: list(c) for r, c in parts["pieces"] if c != OFF_BOARD},
            "turn": list(board.rules.turns[parts["side"]])}
     for name, left in parts.get("items", ()):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import clingo
 
 from ...compile.planning import RacePlan
+from ...compile.state import unjudged
 from ...language.model import Rules
 
 AT = clingo.Function("at")
@@ -54,7 +55,7 @@ class _Mover:
     """The turns entry to move in a position: the first argument of its term."""
 
     def __getitem__(self, state: clingo.Symbol) -> clingo.Symbol:
-        return state.arguments[0]
+        return unjudged(state).arguments[0]
 
 
 class RankIndex:
