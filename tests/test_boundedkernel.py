@@ -241,6 +241,7 @@ def test_a_kernel_searches_for_one_thread_at_a_time(pacman):
     assert fast.forces(fast.race(True, threshold), root, items, 20, 20) == results[0]
 
 
+@pytest.mark.slow
 def test_a_search_moves_to_c_when_it_has_cost_what_c_costs_to_build(tmp_path, monkeypatch):
     """By default a search starts in Python and moves to C after NATIVE_AFTER positions an
     abstract position: between two questions of the search, or in the middle of one (it stops

@@ -129,7 +129,7 @@ def test_quick_boards_cover_the_layered_rule_options(tmp_path):
 
 
 @pytest.mark.parametrize("name,horizons", [
-    ("wallmaze.yaml", (2, 4, 6)), ("maze-runner-duel.yaml", (2, 4, 6)),
+    pytest.param("wallmaze.yaml", (2, 4, 6), marks=pytest.mark.slow), ("maze-runner-duel.yaml", (2, 4, 6)),
     pytest.param("wallmaze.yaml", (None, None, 3, 8), marks=pytest.mark.slow),
     pytest.param("maze-runner-duel.yaml", (None, None, 3, 8), marks=pytest.mark.slow)])
 def test_a_session_on_a_seed_board_answers_as_each_question_alone(name, horizons):
