@@ -59,6 +59,9 @@ def _rules_with(tmp_path, block: str):
     ("keep: [ghost]", "'ghost' is neither a piece nor a mark"),
     ("role: ghost", "ghost"),
     ("require: draw", "'draw' is not one of"),
+    ("border: [door]", "'door' is not a mark of these rules"),
+    ("labels: {easy: {hints: {max: 3}}}", "generate.labels.medium: no range"),
+    ("labels: {easy: {greedy_win: {min: 1.5}}, medium: {hints: {max: 9}}}", "a share lies between 0 and 1"),
 ])
 def test_a_bad_generate_block_is_a_clear_error_with_file_and_line(tmp_path, block, message):
     board = _rules_with(tmp_path, block)
@@ -66,6 +69,36 @@ def test_a_bad_generate_block_is_a_clear_error_with_file_and_line(tmp_path, bloc
         load_board(board)
     assert message in str(error.value)
     assert error.value.path.endswith("custom.yaml") and error.value.line is not None
+
+
+@pytest.mark.parametrize("rules, defaults, border", [
+    ("mummy-maze-classic", True, {"exit"}), ("mummy-maze-classic-red", True, {"exit"}),
+    ("mummy-maze-classic", False, set()), ("mummy-maze-2007", True, set())])
+def test_rules_place_the_marks_of_the_rule_sets_border_on_the_border(tmp_path, rules, defaults, border):
+    from gridsolve.generate.genspec import game_spec
+    from gridsolve.generate.request import request_from_options, with_border
+    request = request_from_options(rules=rules, size="6x6", out=tmp_path, defaults=defaults)
+    spec = with_border(game_spec(rules, None, (6, 6), tmp_path, None), request)
+    assert set(spec.border_marks) == border
+
+
+def test_a_rule_sets_border_holds_on_the_levels_it_writes_and_like_follows_its_board(tmp_path):
+    from gridsolve.generate.generate import generate
+    from gridsolve.generate.request import request_from_options
+    report = generate(request_from_options(rules="mummy-maze-classic", size="5x5", out=tmp_path / "rules",
+                                           count=3, seed=4, timeout=120))
+    assert report.error is None and len(report.boards) == 3
+    for written in report.boards:
+        board = load_board(written.path)
+        assert all(x in (1, 5) or y in (1, 5) for x, y in board.marks["exit"])
+        assert "--no-defaults" not in written.path.read_text()
+    like = tmp_path / "inside.yaml"         # an exit inside the --like board may be placed anywhere
+    like.write_text("rules: mummy-maze-classic\nsize: [5, 5]\npieces: {explorer: [1, 1], mummy: [5, 5]}\n"
+                    "marks: {exit: [[3, 3]]}\n")
+    from gridsolve.generate.genspec import game_spec
+    from gridsolve.generate.request import with_border
+    assert not with_border(game_spec(None, like, None, tmp_path, None),
+                           request_from_options(like=like, out=tmp_path)).border_marks
 
 
 def test_a_rule_set_that_uses_another_inherits_its_good_level():

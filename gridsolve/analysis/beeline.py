@@ -31,10 +31,12 @@ import clingo
 
 from ..errors import LimitError, QueryError
 from .ends import beeline_unsupported, goal_ends
+from .walks import ScriptedBeeline, scripted_beeline
 from ..language.model import Board
 from ..language.position import Position
 from ..compile.state import layout_for
 from ..solve.graph.racegraph import NamedMoves, named_moves
+from ..solve.graph.scripted import ScriptedMoves
 from ..solve.program.driver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
@@ -129,15 +131,20 @@ def _term(side: int, coords) -> str:
 
 
 def check_beeline(board: Board, role: str, position: Position, remaining: int,
-                  named: NamedMoves | None = None) -> BeelineResult:
+                  named: NamedMoves | None = None) -> BeelineResult | ScriptedBeeline:
     """Measure ``no_beeline`` for ``role`` from ``position`` with ``remaining`` plies left;
     ``named``: the board's named moves to look positions up in (a race engine's, where one
-    was ground: :meth:`~gridsolve.solve.graph.racegraph.RaceGraph.named_moves`), else new ones."""
+    was ground: :meth:`~gridsolve.solve.graph.racegraph.RaceGraph.named_moves`), else new ones.
+    Where the others move by rule (an ``after_ply`` script) the walks of
+    :func:`gridsolve.analysis.walks.scripted_beeline` decide it, on the tables ``named`` holds."""
     rules = board.rules
     reason = beeline_unsupported(board)
     if reason:
         raise QueryError(f"no_beeline is not defined for {board.name}: {reason}",
                          "remove no_beeline from the expectation")
+    if rules.script:       # the others move by rule: walks on the game's tables (gridsolve/analysis/walks.py)
+        return scripted_beeline(board, role, position, remaining,
+                                named.tables if isinstance(named, ScriptedMoves) else None)
     goals = set(goal_ends(board, role))
     side = rules.side_of(role)
     start = (position.pieces, position.side)
