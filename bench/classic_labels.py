@@ -19,6 +19,7 @@ median metrics by label and by band of moves.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
 import sys
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 from classic_boards import random_classic_board  # noqa: E402  (the tests' random classic boards)
 
-from gridsolve.analysis.metrics import DIFFICULTY, measure_metrics  # noqa: E402
+from gridsolve.analysis.metrics import DEFAULT_LABELS, DIFFICULTY, measure_metrics  # noqa: E402
 from gridsolve.errors import GridsolveError  # noqa: E402
 from gridsolve.language.loader import load_board  # noqa: E402
 from gridsolve.language.position import initial_position  # noqa: E402
@@ -157,7 +158,8 @@ def measure(path: Path) -> dict | None:
         return None
     red = board.rules.name.endswith("-red")
     return {"kind": kind(board), "red": red, "label": metrics.difficulty, **metrics.as_dict(),
-            "beeline_wins": metrics.beeline_wins}
+            "beeline_wins": metrics.beeline_wins,
+            "default": dataclasses.replace(metrics, labels=DEFAULT_LABELS).difficulty}
 
 
 def measure_all(paths: list[Path]) -> list[dict]:
@@ -212,8 +214,13 @@ def section(title: str, rows: list[dict], note: str) -> list[str]:
         row["colour"] = "red" if row["red"] else "white"
         row["all"] = "all"
     beeline = sum(1 for r in rows if r["beeline_wins"])
+    default = Counter(r["default"] for r in rows)
+    stuck = sum(1 for r in rows if r["greedy_win"] == 0 and r["lookahead_win"] == 0)
     return [f"## {title}", "", note, "", *distribution(rows, "all"), "",
-            f"Walking the shortest way wins {_share(beeline, len(rows))} of them.", "",
+            f"Walking the shortest way wins {_share(beeline, len(rows))} of them. By the default labels (the "
+            f"careful greedy players' win probabilities, which these levels would get without the rule set's "
+            f"`labels`): " + ", ".join(f"{d} {_share(default[d], len(rows))}" for d in DIFFICULTY) +
+            f"; `greedy_win` and `lookahead_win` both 0: {_share(stuck, len(rows))}.", "",
             "By kind:", "", *distribution(rows, "kind"), "", "By colour:", "", *distribution(rows, "colour"), "",
             "By fewest moves:", "", *distribution(rows, "moves"), "",
             "Median metrics by label:", "", *medians(rows, "label"), "",

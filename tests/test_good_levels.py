@@ -3,6 +3,7 @@ metric expectations in `gridsolve verify`, and packs.  Generated levels are re-s
 independent reference search (tests/reference.py) in the slow tier."""
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 
 import pytest
@@ -11,7 +12,7 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 from gridsolve.errors import BoardError
-from gridsolve.analysis.metrics import METRICS
+from gridsolve.analysis.metrics import DEFAULT_LABELS, METRICS, measure_metrics, why_difficulty
 from gridsolve.language import schema
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
@@ -198,3 +199,24 @@ def test_default_levels_pass_verify_and_the_reference_search(tmp_path, seed):
         for name, low, high in good.good:
             assert (low is None or expect[name] >= low) and (high is None or expect[name] <= high)
     assert run("verify", tmp_path).exit_code == 0
+
+
+# - Difficulty labels: the rule set's, else the default ---
+
+@pytest.mark.parametrize("label", ["easy", "medium", "hard"])
+def test_the_default_labels_still_label_the_shipped_difficulty_levels(label):
+    board = load_board(ROOT / "boards" / "generated" / f"difficulty-{label}.yaml")
+    metrics = measure_metrics(board, "explorer", initial_position(board))
+    assert metrics.labels == DEFAULT_LABELS and metrics.difficulty == label
+
+
+def test_classic_levels_are_labelled_by_the_hints_their_rule_set_names():
+    board = load_board(ROOT / "boards" / "classic" / "ten-by-ten.yaml")
+    metrics = measure_metrics(board, "explorer", initial_position(board))
+    assert metrics.labels == (("easy", (("hints", None, 3),)), ("medium", (("hints", None, 10),)))
+    assert metrics.labels == load_board(ROOT / "boards" / "classic" / "red-ten.yaml").rules.good_level.labels
+    for hints, label in ((0, "easy"), (3, "easy"), (4, "medium"), (10, "medium"), (11, "hard"), (40, "hard")):
+        assert dataclasses.replace(metrics, hints=hints, beeline_wins=False).difficulty == label
+    assert dataclasses.replace(metrics, hints=40, beeline_wins=True).difficulty == "easy"
+    assert metrics.difficulty == ("easy" if metrics.hints <= 3 else "medium" if metrics.hints <= 10 else "hard")
+    assert "would not make (easy: hints at most 3; medium: hints at most 10)" in why_difficulty(metrics)

@@ -17,6 +17,11 @@ Definitions (also in docs/verify.md):
 * ``no_beeline`` holds when no shortest path wins; in particular when the goal cannot be
   reached at all.  The level is "trivial" if any shortest path wins.
 
+Where the other pieces move by rule after each ply (an ``after_ply`` script: classic Mummy Maze)
+a shortest path is a *walk* round the traps and through the gate as it stands, played out on the
+game's per-cell tables (:func:`gridsolve.analysis.walks.scripted_beeline`, the function the
+generator's climb judges its levels with).
+
 Everything is computed by the game's compiled rules (legal moves, successors and end
 conditions, via clingo: the race solver's named moves, :class:`gridsolve.solve.graph.racegraph.NamedMoves`),
 never by a second rules engine in Python, and only for the positions the check looks at: the
