@@ -197,6 +197,7 @@ def _check_levels(report, count: int) -> None:
         assert level.key is not None and level.gates and key_needed(level)
         assert level.traps and traps_tempting(level)
         assert written.metrics is not None and written.metrics.greedy_win <= 0.75
+        assert written.expect["no_beeline"] is True and written.expect["hints"] == written.metrics.hints
         assert "Criteria met:" in written.path.read_text()
     checked = verify_paths([str(b.path) for b in report.boards])
     assert checked.checks and not checked.failed and not checked.invalid
