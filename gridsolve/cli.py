@@ -360,9 +360,10 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures, c
 @click.option("--metric", "metric", type=(str, str), multiple=True, metavar="NAME A..B",
               help="A good level has this difficulty metric in A..B (repeatable), e.g. --metric path_safety ..0.8.")
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), help="A good level is this difficult, as the "
-              "careful greedy player finds it (the nearest safe-looking step to the goal): easy if it wins at "
-              "least 75% of the time seeing the danger 1 ply ahead (or walking a shortest way wins), medium if at "
-              "least 25% seeing 3 plies ahead, else hard (docs/generate.md).")
+              "careful greedy player finds it (the nearest safe-looking step to the goal), unless the rule set's "
+              "generate: labels say otherwise (classic Mummy Maze: by the hints he needs): by default easy if it "
+              "wins at least 75% of the time seeing the danger 1 ply ahead (or walking a shortest way wins), "
+              "medium if at least 25% seeing 3 plies ahead, else hard (docs/generate.md).")
 @click.option("--no-defaults", "no_defaults", is_flag=True, help="Ignore the rule set's good level (its "
               "generate: block): ask a win, with no metric test, unless the options say otherwise.")
 def generate_command(rules_name, like, size, walls, require, role, plies, horizon, count, seed, out, name, symmetry,

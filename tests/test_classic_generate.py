@@ -4,6 +4,7 @@
 criterion by criterion with the reference alone, verified, and the same for the same seed."""
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from pathlib import Path
 
@@ -11,9 +12,10 @@ import pytest
 import yaml
 
 from classic_boards import random_classic_board
-from classic_reference import DELTA, ON, WON, State, blocked, parse_board, solve, turn
+from classic_reference import DEAD, DELTA, ON, WON, State, blocked, parse_board, solve, turn
 
 from gridsolve.analysis.metrics import measure_metrics
+from gridsolve.analysis.walks import Walks
 from gridsolve.errors import QueryError
 from gridsolve.generate.generate import generate, request_from_options
 from gridsolve.generate.scriptedlevel import judge_board
@@ -195,6 +197,7 @@ def _check_levels(report, count: int) -> None:
         assert level.key is not None and level.gates and key_needed(level)
         assert level.traps and traps_tempting(level)
         assert written.metrics is not None and written.metrics.greedy_win <= 0.75
+        assert written.expect["no_beeline"] is True and written.expect["hints"] == written.metrics.hints
         assert "Criteria met:" in written.path.read_text()
     checked = verify_paths([str(b.path) for b in report.boards])
     assert checked.checks and not checked.failed and not checked.invalid
@@ -233,16 +236,19 @@ def test_options_the_climb_does_not_serve_are_refused(tmp_path):
 
 # - The difficulty metrics without a step limit ---
 
-def _random_win(level) -> float:
+def _after(level, state) -> dict:
+    """The distinct positions the explorer's moves lead to, with their outcomes."""
+    return dict(turn(level, state, move) for move in ("north", "east", "south", "west", "nowhere"))
+
+
+def _random_win(level, choices=_after) -> float:
     """The limit of the random walker's win probability (uniform over the distinct positions
-    its moves lead to; no other side chooses), by value iteration over the reference's states."""
+    its moves lead to; no other side chooses), by value iteration over the reference's states;
+    ``choices``: the positions it picks from in a state (all of them)."""
     index, states, successors = {level.start: 0}, [level.start], []
     while len(successors) < len(states):
         state = states[len(successors)]
-        after = {}
-        for move in ("north", "east", "south", "west", "nowhere"):
-            position, outcome = turn(level, state, move)
-            after[position] = outcome
+        after = choices(level, state)
         row = []
         for position, outcome in after.items():
             if outcome == ON and position not in index:
@@ -269,3 +275,117 @@ def test_random_win_is_the_limit_of_the_random_walkers_chance(tmp_path, seed):
     metrics = measure_metrics(board, "explorer", initial_position(board), None, answer.moves)
     assert metrics.plies == answer.moves
     assert metrics.random_win == pytest.approx(_random_win(level), abs=1e-9)
+
+
+# - The careful greedy player: round the traps, through the gate as it stands, by the key ---
+
+def greedy_distances(level) -> dict:
+    """(cell, gate open) -> the fewest steps to an exit: never onto a trap, through the gate only
+    while it is open, each step onto the key flipping it (docs/generate.md, "greedy_win")."""
+    cells = [(x, y) for x in range(1, level.width + 1) for y in range(1, level.height + 1)]
+    into: dict = {}
+    for cell in cells:
+        for gate_open in (False, True):
+            for dx, dy in (DELTA[m] for m in STEPS):
+                to = (cell[0] + dx, cell[1] + dy)
+                if to not in level.traps and not blocked(level, cell, to, gate_open):
+                    into.setdefault((to, gate_open != (to == level.key)), []).append((cell, gate_open))
+    dist = {(c, g): 0 for c in level.exits for g in (False, True)}
+    queue = deque(dist)
+    while queue:
+        here = queue.popleft()
+        for before in into.get(here, ()):
+            if before not in dist:
+                dist[before] = dist[here] + 1
+                queue.append(before)
+    return dist
+
+
+def careful_choices(level, state, distance: dict) -> dict:
+    """The positions the careful greedy player (1 ply of danger) picks from: those where he is
+    alive and not doomed to die on his next move, nearest an exit (all positions, nearest, when
+    none is safe)."""
+    after = _after(level, state)
+
+    def safe(position, outcome):
+        return outcome != DEAD and not (outcome == ON and all(o == DEAD for o in _after(level, position).values()))
+    pool = {p: o for p, o in after.items() if safe(p, o)} or after
+    near = {p: distance.get((p.explorer, p.gate_open), FAR) for p in pool}
+    return {p: pool[p] for p in pool if near[p] == min(near.values())}
+
+
+def _library_distances(board) -> dict:
+    """gridsolve's greedy distances (gridsolve/analysis/walks.py) as the reference writes them."""
+    walks = Walks(board)
+    found = walks.greedy_distances()
+    return {((x, y), bool(g)): int(found[g, walks.cell(x, y)]) for g in (0, 1)
+            for x in range(1, board.width + 1) for y in range(1, board.height + 1) if found[g, walks.cell(x, y)] < FAR}
+
+
+def reference_hints(level) -> int:
+    """The fewest moves of a win that the careful greedy player would not make (Dijkstra over
+    the reference's states: a move he would make costs 0, any other 1)."""
+    distance = greedy_distances(level)
+    best, heap, count = {level.start: 0}, [(0, 0, level.start)], 1
+    while heap:
+        cost, _, state = heapq.heappop(heap)
+        if state == WON:
+            return cost
+        if cost > best[state]:
+            continue
+        chosen = careful_choices(level, state, distance)
+        for position, outcome in _after(level, state).items():
+            step, target = cost + (position not in chosen), WON if outcome == WON else position
+            if outcome != DEAD and step < best.get(target, FAR):
+                best[target] = step
+                heapq.heappush(heap, (step, count, target))
+                count += 1
+    raise AssertionError("the level cannot be won")
+
+
+def test_a_trap_on_the_straight_way_no_longer_stops_the_careful_greedy_player(tmp_path):
+    # E (1,1), trap (2,1), exit (3,1) on a 3x2 board: the walls-only distance made him stand
+    # beside the trap for ever (east is death, north is farther); round the trap he wins
+    board = load_board(write(tmp_path, """
+rules: mummy-maze-classic
+size: [3, 2]
+pieces: {explorer: [1, 1]}
+marks: {exit: [[3, 1]], trap: [[2, 1]]}
+"""))
+    metrics = measure_metrics(board, "explorer", initial_position(board))
+    assert (metrics.greedy_win, metrics.hints, metrics.beeline_wins, metrics.difficulty) == (1.0, 0, True, "easy")
+
+
+def test_the_careful_greedy_player_goes_for_the_key_when_the_gate_blocks(tmp_path):
+    # E (1,2); the exit (3,1) lies behind the gate between (2,1) and (3,1) and a wall north of
+    # it; the key on (1,1): south onto the key opens the gate, then east twice.  Every first
+    # move is as near by the walls alone; by the key only south is nearest.
+    board = load_board(write(tmp_path, """
+rules: mummy-maze-classic
+size: [3, 2]
+walls: {north: [[3, 1]]}
+pieces: {explorer: [1, 2]}
+marks: {exit: [[3, 1]], key: [[1, 1]]}
+gates: {east: [[2, 1]]}
+"""))
+    level = parse_board(explicit(board))
+    assert greedy_distances(level)[((1, 2), False)] == 3
+    assert _library_distances(board) == greedy_distances(level)
+    metrics = measure_metrics(board, "explorer", initial_position(board))
+    assert (metrics.plies, metrics.greedy_win, metrics.hints) == (3, 1.0, 0)
+
+
+# random boards that can be won; the last six need 1 to 5 hints by the reference (gates and traps among them)
+@pytest.mark.parametrize("seed", [1, 6, 9, 17, 15, 22, 86, 131, 158, 173])
+def test_the_careful_greedy_player_and_hints_match_the_reference(tmp_path, seed):
+    path = write(tmp_path, random_classic_board(seed))
+    level = parse_board(path.read_text())
+    board = load_board(path)
+    metrics = measure_metrics(board, "explorer", initial_position(board))
+    distance = greedy_distances(level)
+    assert _library_distances(board) == distance
+    assert metrics.greedy_win == pytest.approx(
+        _random_win(level, lambda lv, state: careful_choices(lv, state, distance)), abs=1e-9)
+    assert metrics.hints == reference_hints(level)
+
+

@@ -3,6 +3,7 @@ metric expectations in `gridsolve verify`, and packs.  Generated levels are re-s
 independent reference search (tests/reference.py) in the slow tier."""
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 
 import pytest
@@ -11,7 +12,7 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 from gridsolve.errors import BoardError
-from gridsolve.analysis.metrics import METRICS
+from gridsolve.analysis.metrics import DEFAULT_LABELS, METRICS, measure_metrics, why_difficulty
 from gridsolve.language import schema
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
@@ -59,6 +60,9 @@ def _rules_with(tmp_path, block: str):
     ("keep: [ghost]", "'ghost' is neither a piece nor a mark"),
     ("role: ghost", "ghost"),
     ("require: draw", "'draw' is not one of"),
+    ("border: [door]", "'door' is not a mark of these rules"),
+    ("labels: {easy: {hints: {max: 3}}}", "generate.labels.medium: no range"),
+    ("labels: {easy: {greedy_win: {min: 1.5}}, medium: {hints: {max: 9}}}", "a share lies between 0 and 1"),
 ])
 def test_a_bad_generate_block_is_a_clear_error_with_file_and_line(tmp_path, block, message):
     board = _rules_with(tmp_path, block)
@@ -66,6 +70,36 @@ def test_a_bad_generate_block_is_a_clear_error_with_file_and_line(tmp_path, bloc
         load_board(board)
     assert message in str(error.value)
     assert error.value.path.endswith("custom.yaml") and error.value.line is not None
+
+
+@pytest.mark.parametrize("rules, defaults, border", [
+    ("mummy-maze-classic", True, {"exit"}), ("mummy-maze-classic-red", True, {"exit"}),
+    ("mummy-maze-classic", False, set()), ("mummy-maze-2007", True, set())])
+def test_rules_place_the_marks_of_the_rule_sets_border_on_the_border(tmp_path, rules, defaults, border):
+    from gridsolve.generate.genspec import game_spec
+    from gridsolve.generate.request import request_from_options, with_border
+    request = request_from_options(rules=rules, size="6x6", out=tmp_path, defaults=defaults)
+    spec = with_border(game_spec(rules, None, (6, 6), tmp_path, None), request)
+    assert set(spec.border_marks) == border
+
+
+def test_a_rule_sets_border_holds_on_the_levels_it_writes_and_like_follows_its_board(tmp_path):
+    from gridsolve.generate.generate import generate
+    from gridsolve.generate.request import request_from_options
+    report = generate(request_from_options(rules="mummy-maze-classic", size="5x5", out=tmp_path / "rules",
+                                           count=3, seed=4, timeout=120))
+    assert report.error is None and len(report.boards) == 3
+    for written in report.boards:
+        board = load_board(written.path)
+        assert all(x in (1, 5) or y in (1, 5) for x, y in board.marks["exit"])
+        assert "--no-defaults" not in written.path.read_text()
+    like = tmp_path / "inside.yaml"         # an exit inside the --like board may be placed anywhere
+    like.write_text("rules: mummy-maze-classic\nsize: [5, 5]\npieces: {explorer: [1, 1], mummy: [5, 5]}\n"
+                    "marks: {exit: [[3, 3]]}\n")
+    from gridsolve.generate.genspec import game_spec
+    from gridsolve.generate.request import with_border
+    assert not with_border(game_spec(None, like, None, tmp_path, None),
+                           request_from_options(like=like, out=tmp_path)).border_marks
 
 
 def test_a_rule_set_that_uses_another_inherits_its_good_level():
@@ -165,3 +199,24 @@ def test_default_levels_pass_verify_and_the_reference_search(tmp_path, seed):
         for name, low, high in good.good:
             assert (low is None or expect[name] >= low) and (high is None or expect[name] <= high)
     assert run("verify", tmp_path).exit_code == 0
+
+
+# - Difficulty labels: the rule set's, else the default ---
+
+@pytest.mark.parametrize("label", ["easy", "medium", "hard"])
+def test_the_default_labels_still_label_the_shipped_difficulty_levels(label):
+    board = load_board(ROOT / "boards" / "generated" / f"difficulty-{label}.yaml")
+    metrics = measure_metrics(board, "explorer", initial_position(board))
+    assert metrics.labels == DEFAULT_LABELS and metrics.difficulty == label
+
+
+def test_classic_levels_are_labelled_by_the_hints_their_rule_set_names():
+    board = load_board(ROOT / "boards" / "classic" / "ten-by-ten.yaml")
+    metrics = measure_metrics(board, "explorer", initial_position(board))
+    assert metrics.labels == (("easy", (("hints", None, 3),)), ("medium", (("hints", None, 10),)))
+    assert metrics.labels == load_board(ROOT / "boards" / "classic" / "red-ten.yaml").rules.good_level.labels
+    for hints, label in ((0, "easy"), (3, "easy"), (4, "medium"), (10, "medium"), (11, "hard"), (40, "hard")):
+        assert dataclasses.replace(metrics, hints=hints, beeline_wins=False).difficulty == label
+    assert dataclasses.replace(metrics, hints=40, beeline_wins=True).difficulty == "easy"
+    assert metrics.difficulty == ("easy" if metrics.hints <= 3 else "medium" if metrics.hints <= 10 else "hard")
+    assert "would not make (easy: hints at most 3; medium: hints at most 10)" in why_difficulty(metrics)

@@ -155,7 +155,7 @@ def reference_metrics(maze: Maze, start) -> dict:
             return any(doomed(t, k - 1) for t in succ[s])
         return all(doomed(t, k - 1) for t in succ[s])
 
-    def careful(k):
+    def choices(k):
         """The careful greedy player seeing k plies of danger: safe moves, nearest the exit."""
         chosen = {}
         for s in states:
@@ -163,7 +163,29 @@ def reference_metrics(maze: Maze, start) -> dict:
                 safe = [t for t in succ[s] if not doomed(t, k)] or list(succ[s])
                 nearest = min(distance.get(t[0], math.inf) for t in safe)
                 chosen[s] = [t for t in safe if distance.get(t[0], math.inf) == nearest]
-        return player_win(chosen)
+        return chosen
+
+    def careful(k):
+        return player_win(choices(k))
+
+    def hints() -> int:
+        """The fewest explorer moves of a forced win that the careful greedy player (1 ply) would
+        not make, the mummy making them most."""
+        chosen, memo = choices(1), {}
+
+        def value(s, j):
+            key = (s, j)
+            if key not in memo:
+                if maze.end(s) == "escaped":
+                    memo[key] = 0
+                elif maze.end(s) or j == 0 or not succ[s]:
+                    memo[key] = math.inf
+                elif s[2] == 0:
+                    memo[key] = min(value(t, j - 1) + (t not in chosen[s]) for t in succ[s])
+                else:
+                    memo[key] = max(value(t, j - 1) for t in succ[s])
+            return memo[key]
+        return value(start, PLIES)
 
     def lines(s):
         if ranks[s] == 0:
@@ -175,7 +197,7 @@ def reference_metrics(maze: Maze, start) -> dict:
     return {"plies": top, "forced_moves": share(forced, len(turns)), "path_safety": share(keep, moves),
             "dead_ends": share(lost, len(live)), "greedy_deviation": share(greedy, len(turns)),
             "random_win": player_win(succ), "greedy_win": careful(1), "lookahead_win": careful(3),
-            "optimal_lines": lines(start)}
+            "hints": hints(), "optimal_lines": lines(start)}
 
 
 def _distances(maze: Maze) -> dict:

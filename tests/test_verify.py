@@ -10,9 +10,11 @@ import yaml
 from click.testing import CliRunner
 
 from gridsolve.analysis.beeline import _Game, check_beeline
+from gridsolve.generate.scriptedlevel import LevelTables
 from gridsolve.cli import main
 from gridsolve.solve.program.explore import examine
 from gridsolve.verify.expect import Range, load_expectations
+from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, make_position
 from gridsolve.verify.update import updated_value
 
@@ -204,7 +206,7 @@ def test_no_boards_and_missing_paths(tmp_path):
     ("  - plies: {}\n", "12: expect[0].plies: an empty range. Give min, max or both, e.g. {min: 12, max: 20}."),
     ("  - horizon: 3\n", "12: expect[0]: this expectation checks nothing. Give at least one of: win, survive, "
                          "value, plies, win_moves, winning_first_moves, no_beeline, forced_moves, path_safety, dead_ends, "
-                         "greedy_deviation, random_win, greedy_win, lookahead_win, optimal_lines."),
+                         "greedy_deviation, random_win, greedy_win, lookahead_win, hints, optimal_lines."),
     ("  - step: 60\n    win: true\n", "12: expect[0].step: 60 is outside the game's steps 1..50"),
     ("  win: true\n", "11: expect: expected a list, got a mapping"),
 ])
@@ -294,6 +296,36 @@ def test_beeline_game_graph_is_the_compiled_rules(make_board, by_pieces):
             following += moves.values()
         level = following
     assert len(seen) >= 60
+
+
+# Classic Mummy Maze (the mummy moves by rule): the explorer on (1,1), the exit on (4,1); the one
+# shortest walk is east x3.  The mummy on (4,2) goes west twice after the first step and catches
+# him after the second; without the mummy the walk wins (tests/test_classic_generate.py plays the
+# same board with the independent reference).
+CLASSIC_WALK = """\
+rules: mummy-maze-classic
+size: [4, 2]
+pieces: {explorer: [1, 1]MUMMY}
+marks: {exit: [[4, 1]]}
+expect:
+  - no_beeline: true
+"""
+
+
+@pytest.mark.parametrize("mummy,holds", [(", mummy: [4, 2]", True), ("", False)], ids=["caught", "walks home"])
+def test_classic_no_beeline_is_verified_with_the_generators_walks(tmp_path, mummy, holds):
+    path = write(tmp_path, "walk.yaml", CLASSIC_WALK.replace("MUMMY", mummy))
+    board = load_board(path)
+    walks = LevelTables(board)
+    assert walks.beeline_wins(walks.start(board.pieces)) is not holds     # the generator's own criterion
+    beeline = check_beeline(board, "explorer", make_position(board, ()), 10 ** 6)
+    assert beeline.holds is holds
+    assert beeline.describe("explorer") == (f"walking the shortest way (3 steps for explorer) "
+                                            f"{'does not win' if holds else 'wins'} while the others move by rule")
+    result = run("verify", path, "--format", "json")
+    assert result.exit_code == (0 if holds else 1), result.output
+    checks = {c["check"]: c for c in json.loads(result.stdout)["boards"][0]["checks"]}
+    assert checks["explorer no_beeline"]["measured"] is holds
 
 
 def test_seed_no_beeline_from_a_stated_position():

@@ -17,6 +17,11 @@ Definitions (also in docs/verify.md):
 * ``no_beeline`` holds when no shortest path wins; in particular when the goal cannot be
   reached at all.  The level is "trivial" if any shortest path wins.
 
+Where the other pieces move by rule after each ply (an ``after_ply`` script: classic Mummy Maze)
+a shortest path is a *walk* round the traps and through the gate as it stands, played out on the
+game's per-cell tables (:func:`gridsolve.analysis.walks.scripted_beeline`, the function the
+generator's climb judges its levels with).
+
 Everything is computed by the game's compiled rules (legal moves, successors and end
 conditions, via clingo: the race solver's named moves, :class:`gridsolve.solve.graph.racegraph.NamedMoves`),
 never by a second rules engine in Python, and only for the positions the check looks at: the
@@ -32,10 +37,12 @@ import clingo
 from ..language import wording
 from ..errors import LimitError, QueryError
 from .ends import beeline_unsupported, goal_ends
+from .walks import ScriptedBeeline, scripted_beeline
 from ..language.model import Board
 from ..language.position import Position, unjudged_start
 from ..compile.state import layout_for
 from ..solve.graph.racegraph import NamedMoves, named_moves
+from ..solve.graph.scripted import ScriptedMoves
 from ..solve.program.driver import format_move
 
 MAX_PREFIXES = 200_000        # path prefixes played out before giving up (LimitError)
@@ -130,10 +137,12 @@ def _term(side: int, coords) -> str:
 
 
 def check_beeline(board: Board, role: str, position: Position, remaining: int,
-                  named: NamedMoves | None = None) -> BeelineResult:
+                  named: NamedMoves | None = None) -> BeelineResult | ScriptedBeeline:
     """Measure ``no_beeline`` for ``role`` from ``position`` with ``remaining`` plies left;
     ``named``: the board's named moves to look positions up in (a race engine's, where one
-    was ground: :meth:`~gridsolve.solve.graph.racegraph.RaceGraph.named_moves`), else new ones."""
+    was ground: :meth:`~gridsolve.solve.graph.racegraph.RaceGraph.named_moves`), else new ones.
+    Where the others move by rule (an ``after_ply`` script) the walks of
+    :func:`gridsolve.analysis.walks.scripted_beeline` decide it, on the tables ``named`` holds."""
     rules = board.rules
     reason = beeline_unsupported(board)
     if reason:
@@ -143,6 +152,9 @@ def check_beeline(board: Board, role: str, position: Position, remaining: int,
         raise QueryError(f"no_beeline is not defined for {board.name} from this position: an end holds at the "
                          "start, which the rules do not judge (judge_start: false)",
                          "remove no_beeline from the expectation")
+    if rules.script:       # the others move by rule: walks on the game's tables (gridsolve/analysis/walks.py)
+        return scripted_beeline(board, role, position, remaining,
+                                named.tables if isinstance(named, ScriptedMoves) else None)
     goals = set(goal_ends(board, role))
     side = rules.side_of(role)
     start = (position.pieces, position.side)

@@ -37,13 +37,12 @@ def beeline_unsupported(board: Board) -> str | None:
     """Why ``no_beeline`` is not defined for ``board``'s rules, or None when it is.
 
     A shortest path is a walk of one role's own moves; it is defined for games whose position
-    is the pieces' cells and whose turns entries hold one role each."""
+    is the pieces' cells (and, where pieces move by rule after each ply, the gate: the walks of
+    gridsolve/analysis/walks.py) and whose turns entries hold one role each."""
     rules = board.rules
     if any(len(entry) > 1 for entry in rules.turns):
         return "roles move at the same time in this game, so no role walks a path of its own"
     layout = layout_for(board)
     if layout.lost or layout.was or layout.collect:
         return "the game keeps more than the pieces' cells (collectibles, lost turns or was_on)"
-    if rules.script:
-        return "pieces move by rule after each ply (an after_ply script)"
     return None

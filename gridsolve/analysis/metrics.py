@@ -33,16 +33,24 @@ they can.  ``O`` is the set of positions on them; a *role turn* is a position of
   ``lookahead_win``), among them those that bring its piece nearest a goal (walking steps,
   other pieces ignored), and picks one of those uniformly at random (where no move is safe:
   among all its moves); the others play the replies that make the probability smallest.
+* ``hints``: the fewest of the role's moves on a forced win that the careful greedy player
+  (seeing 1 ply ahead) would not make, against the defence that makes it most
+  (:func:`hints`): at each of the role's turns either one of the careful greedy player's
+  choices (free) or any other move (one hint), the others choosing to make the count largest;
+  0 when some line of its own choices wins whatever the others do.
 * ``optimal_lines``: how many optimal lines the role can choose from against the most
   constraining defence: 1 at the goal, the sum over the role's fastest moves at its turns, the
   fewest over the others' delaying replies at theirs (1: one way to win fastest).
 * ``line_safety`` (every game, also where the others move at the same time): along the solver's
   principal line, the share of the role's moves that keep the win (gridsolve/generate/difficulty.py).
 * ``difficulty`` (:func:`difficulty_of`): ``easy`` when walking a shortest way blindly wins
-  (the ``no_beeline`` check fails) or the careful greedy player looking 1 ply ahead wins with
-  probability at least 3/4; else ``medium`` when the one looking 3 plies ahead wins at least a
-  quarter of the time (a fork or two where the natural choice is a coin toss); else ``hard``:
-  the natural choices lose, and a player must plan further than the danger it sees.
+  (the ``no_beeline`` check fails) or the level's metrics meet the rule set's ranges for easy;
+  else ``medium`` when they meet its ranges for medium; else ``hard``.  The ranges are the
+  rule set's ``generate: labels:`` (data; the classic Mummy Maze rule sets label by ``hints``),
+  by default (:data:`DEFAULT_LABELS`): easy when the careful greedy player looking 1 ply ahead
+  wins with probability at least 3/4; medium when the one looking 3 plies ahead wins at least a
+  quarter of the time (a fork or two where the natural choice is a coin toss); else hard: the
+  natural choices lose, and a player must plan further than the danger it sees.
 """
 from __future__ import annotations
 
@@ -61,9 +69,11 @@ from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.common.limits import Limits
 from ..solve.graph.racegraph import RaceGraph
+from ..solve.graph.scripted import ScriptedMoves
 from ..solve.program.driver import race_limits
 from .beeline import check_beeline
 from .ends import beeline_unsupported, metrics_unsupported, top_score_ends
+from .walks import Walks
 from ..language.kinds import QueryKind
 
 GRAPH_LIMIT = 400_000       # positions: a larger game graph is not measured (metrics: None)
@@ -79,6 +89,7 @@ METRICS = {
     "random_win": ("win probability of a role that moves at random against the best defence", -1),
     "greedy_win": ("win probability of a careful greedy player that sees the danger 1 ply ahead", -1),
     "lookahead_win": ("win probability of a careful greedy player that sees the danger 3 plies ahead", -1),
+    "hints": ("fewest moves of a forced win that the careful greedy player would not make", +1),
     "optimal_lines": ("optimal lines the role can choose from against the best defence", -1),
     "line_safety": ("share of the role's moves along the solver's principal line that keep the win", -1),
 }
@@ -87,6 +98,9 @@ DIFFICULTY = ("easy", "medium", "hard")    # --difficulty NAME (difficulty_of)
 LOOKAHEAD = {"greedy_win": 1, "lookahead_win": 3}    # the careful greedy players' plies of danger seen
 EASY = 0.75                 # easy: the careful greedy player seeing 1 ply ahead wins this often (or the beeline wins)
 MEDIUM = 0.25               # medium: the one seeing 3 plies ahead wins this often (at most two coin tosses lost)
+# The labels where a rule set declares none (its generate: labels:): (label, ((metric, min, max), ...)), the
+# easier first; a level takes the first whose ranges all hold (the beeline winning: easy), else hard.
+DEFAULT_LABELS = (("easy", (("greedy_win", EASY, None),)), ("medium", (("lookahead_win", MEDIUM, None),)))
 DIGITS = 4                  # shares and probabilities are written with this many significant digits
 SETTLED = 1e-12             # without a step limit the win probabilities are their limits: iterated until a ply
                             # changes none by more than this share of its value (relative, so that a tiny
@@ -112,6 +126,8 @@ class Metrics:
     greedy_win: float = 0.0
     lookahead_win: float = 0.0
     beeline_wins: bool | None = None  # walking a shortest way blindly wins (None: not defined here)
+    hints: int | None = None
+    labels: tuple = DEFAULT_LABELS    # the rule set's labels (difficulty_of)
 
     @property
     def difficulty(self) -> str:
@@ -135,6 +151,7 @@ class Metrics:
                 f"path safety {self.path_safety:.0%}, dead ends {self.dead_ends:.0%}, greedy deviation {greedy}, "
                 f"random player wins {_percent(self.random_win)}, careful greedy player wins "
                 f"{_percent(self.greedy_win)} (looking 3 plies ahead: {_percent(self.lookahead_win)}), "
+                f"{self.hints} hint{'s' if self.hints != 1 else ''}, "
                 f"{self.optimal_lines} optimal line{'s' if self.optimal_lines != 1 else ''}")
 
 
@@ -148,24 +165,51 @@ def _percent(p: float) -> str:
 
 
 def difficulty_of(metrics: "Metrics") -> str:
-    """easy: the beeline wins, or the careful greedy player seeing 1 ply ahead wins with
-    probability at least EASY; medium: the one seeing 3 plies ahead wins with probability at
-    least MEDIUM; hard: otherwise."""
-    if metrics.beeline_wins or metrics.greedy_win >= EASY:
+    """easy when the beeline wins; else the first of ``metrics.labels`` (the easier first) whose
+    ranges all hold; else hard.  By default (:data:`DEFAULT_LABELS`): easy when the careful
+    greedy player seeing 1 ply ahead wins with probability at least EASY, medium when the one
+    seeing 3 plies ahead wins with probability at least MEDIUM."""
+    if metrics.beeline_wins:
         return "easy"
-    return "medium" if metrics.lookahead_win >= MEDIUM else "hard"
+    return next((label for label, ranges in metrics.labels if all(_within(metrics, r) for r in ranges)), "hard")
+
+
+def _within(metrics: "Metrics", band: tuple) -> bool:
+    name, low, high = band
+    value = metrics.value(name)
+    return value is not None and (low is None or value >= low) and (high is None or value <= high)
 
 
 def why_difficulty(metrics: "Metrics") -> str:
     """The reason for the level's label, in words."""
     if metrics.beeline_wins:
         return "walking a shortest way to the goal wins whatever the others do"
+    if metrics.labels != DEFAULT_LABELS:
+        bands = "; ".join(f"{label}: {', '.join(_band(r) for r in ranges)}" for label, ranges in metrics.labels)
+        names = dict.fromkeys(name for _, ranges in metrics.labels for name, _, _ in ranges)
+        return f"{', '.join(_said(metrics, name) for name in names)} ({bands})"
     seen = (f"a careful greedy player (the nearest step to the goal that the others cannot punish within 1 "
             f"ply) wins {_percent(metrics.greedy_win)} of the time")
     if metrics.greedy_win >= EASY:
         return seen
     ahead = f"looking 3 plies ahead it wins {_percent(metrics.lookahead_win)}"
     return f"{seen}; {ahead}" + ("" if metrics.lookahead_win >= MEDIUM else ": the way to win must be planned")
+
+
+def _band(band: tuple) -> str:
+    name, low, high = band
+    if low is None:
+        return f"{name} at most {high:g}"
+    return f"{name} at least {low:g}" if high is None else f"{name} {low:g} to {high:g}"
+
+
+def _said(metrics: "Metrics", name: str) -> str:
+    """One metric of the level in words."""
+    value = metrics.value(name)
+    if name == "hints":
+        return (f"a win needs {value} move{'s' if value != 1 else ''} that a careful greedy player (the nearest "
+                f"step to the goal that the others cannot punish within 1 ply) would not make")
+    return f"{name} {rounded(value) if isinstance(value, float) else value}"
 
 
 def measurable(board: Board, role: str) -> bool:
@@ -222,11 +266,21 @@ class SolvedGraph:
     def wins(self, s: int, left: int) -> bool:
         return self.rank[s] <= left
 
-    def distances(self, distance: dict) -> np.ndarray:
-        """The steps from the role's cell to a goal (``distance``: by cell) of every position."""
-        if getattr(self, "_distances", None) is None:
-            self._distances = np.array([distance.get(self.cell(s), math.inf) for s in range(self.n)])
-        return self._distances
+    def goal_steps(self) -> np.ndarray:
+        """The careful greedy player's distance to a goal of every position (inf: none; 0
+        everywhere where the role has no goal mark): where the others move by rule, the greedy
+        distance of :class:`~gridsolve.analysis.walks.Walks` (round the traps, through the gate
+        as the position has it, by the key where the gate blocks), on the tables the graph was
+        joined on; elsewhere the walking steps of :func:`goal_distance`."""
+        if getattr(self, "_goal_steps", None) is None:
+            if isinstance(self.graph.named, ScriptedMoves):     # positions by number (ScriptNumbering)
+                walks = Walks(self.board, self.graph.named.tables)
+                self._goal_steps = walks.position_greedy_distances(self.graph.reps)
+            else:
+                distance = goal_distance(self.board, self.role)
+                self._goal_steps = np.zeros(self.n) if distance is None else \
+                    np.array([distance.get(self.cell(s), math.inf) for s in range(self.n)])
+        return self._goal_steps
 
     def edges(self) -> tuple[np.ndarray, np.ndarray]:
         """Every move as (position, position after it), grouped by position."""
@@ -272,10 +326,12 @@ def measure_metrics(board: Board, role: str, start: Position, horizon: int | Non
             beeline = not check_beeline(board, role, start, left, graph.graph.named_moves()).holds
         except LimitError:
             beeline = None
+    good = board.rules.good_level
     return Metrics(int(top), share(forced, len(turns)), share(keep, moves), _dead_ends(graph),
                    None if distance is None else share(greedy, len(turns)), _random_win(graph),
                    _lines(graph, optimal), graph.n,
-                   *(careful_win(graph, distance, k) for k in LOOKAHEAD.values()), beeline)
+                   *(careful_win(graph, k) for k in LOOKAHEAD.values()), beeline, hints(graph),
+                   good.labels if good is not None and good.labels else DEFAULT_LABELS)
 
 
 def _optimal_positions(graph: SolvedGraph) -> list[int]:
@@ -324,16 +380,50 @@ def _random_win(graph: SolvedGraph) -> float:
     return _player_win(graph, *graph.edges())
 
 
-def careful_win(graph: SolvedGraph, distance: dict | None, k: int) -> float:
+def careful_win(graph: SolvedGraph, k: int) -> float:
     """The win probability within the plies left of the careful greedy player that sees the
-    danger ``k`` plies ahead (module docstring), the others minimising; ``distance``: walking
-    steps from each cell to the nearest goal cell (None: every move is as near)."""
+    danger ``k`` plies ahead (module docstring), the others minimising; "nearest" by
+    :meth:`SolvedGraph.goal_steps`."""
+    sources, targets, keep = careful_moves(graph, k)
+    return _player_win(graph, sources[keep], targets[keep])
+
+
+def hints(graph: SolvedGraph) -> int:
+    """The fewest of the role's moves on a forced win (within the plies left) that the careful
+    greedy player seeing 1 ply ahead would not make, the others making it most: H_j(s), j plies
+    left, is 0 at a goal; at the role's turns the least over its moves of H_{j-1} after it, plus
+    1 for a move not among the careful greedy player's choices; at the others' the most;
+    solved backwards over the plies (to the fixed point without a step limit)."""
+    sources, targets, keep = careful_moves(graph, LOOKAHEAD["greedy_win"])
+    n = graph.n
+    goal, live, mine, use = _positions(graph, sources)
+    sources, targets = sources[use], targets[use]
+    cost = np.where(mine[sources] & ~keep[use], 1.0, 0.0)
+    mine_edge = mine[sources]
+    value = np.where(goal, 0.0, np.inf)
+    for _ in range(graph.left):
+        after = value[targets] + cost
+        least = np.full(n, np.inf)
+        np.minimum.at(least, sources[mine_edge], after[mine_edge])
+        most = np.full(n, -np.inf)
+        np.maximum.at(most, sources[~mine_edge], after[~mine_edge])
+        new = np.where(goal, 0.0, np.where(live, np.where(mine, least, most), np.inf))
+        new[np.isneginf(new)] = np.inf      # a position without a move: no win from there
+        if np.array_equal(new, value):      # a fixed point: more plies change nothing
+            break
+        value = new
+    return int(value[graph.start])
+
+
+def careful_moves(graph: SolvedGraph, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every move as (position, position after it) and whether the careful greedy player that
+    sees the danger ``k`` plies ahead may make it (the others' moves: always)."""
     sources, targets = graph.edges()
     mine = np.array([graph.mine[m] for m in graph.mover], dtype=bool)
     others = [m for m in range(len(graph.mine)) if not graph.mine[m]]
     doom, _ = graph.graph.ranks(others, [e for e in graph.graph.ends if e not in graph.goals], k)
     safe = doom[targets] < 0
-    near = np.zeros(len(targets)) if distance is None else graph.distances(distance)[targets]
+    near = graph.goal_steps()[targets]
     keep = np.ones(len(sources), dtype=bool)
     at = mine[sources]
     # at each of the role's positions: the safe moves if any, and among them the nearest
@@ -341,7 +431,15 @@ def careful_win(graph: SolvedGraph, distance: dict | None, k: int) -> float:
     best = np.full(graph.n, np.inf)
     np.minimum.at(best, sources[at], rank[at])
     keep[at] = rank[at] == best[sources[at]]
-    return _player_win(graph, sources[keep], targets[keep])
+    return sources, targets, keep
+
+
+def _positions(graph: SolvedGraph, sources: np.ndarray) -> tuple:
+    """Each position's masks (a goal, no end, the role to move) and the moves (by ``sources``)
+    out of positions where no end holds."""
+    live = np.array([e is None for e in graph.end], dtype=bool)
+    mine = np.array([graph.mine[m] for m in graph.mover], dtype=bool)
+    return np.array(graph.goal, dtype=bool), live, mine, live[sources]
 
 
 def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) -> float:
@@ -349,10 +447,7 @@ def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) ->
     among its moves in (``sources``, ``targets``), and at the others' the move that makes it
     smallest (a Markov decision process solved backwards over the plies)."""
     n = graph.n
-    goal = np.array(graph.goal, dtype=bool)
-    live = np.array([e is None for e in graph.end], dtype=bool)
-    mine = np.array([graph.mine[m] for m in graph.mover], dtype=bool)
-    use = live[sources]
+    goal, _, mine, use = _positions(graph, sources)
     sources, targets = sources[use], targets[use]
     counts = np.bincount(sources, minlength=n)
     mine_edge = mine[sources]

@@ -161,6 +161,8 @@ def _generate_scripted(run: Run, started: float, progress: Callable[[Progress], 
             continue
         search.written(found.level)
         expect = {"win": True, "win_moves": verdict.answer.win_moves}
+        if not req.trivial_ok:          # the climb's criterion, re-checked by verify (gridsolve/analysis/walks.py)
+            expect["no_beeline"] = True
         if verdict.metrics is not None:
             expect.update({name: value for name, value in verdict.metrics.as_dict().items() if name != "plies"})
         header = _header(request, spec, req, index, None, verdict.metrics)

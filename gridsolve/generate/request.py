@@ -137,6 +137,15 @@ def with_good_level(request: Request, good: GoodLevel | None) -> Request:
     return dataclasses.replace(request, **changes)
 
 
+def with_border(spec: GameSpec, request: Request) -> GameSpec:
+    """``spec`` with the rule set's ``generate: border`` marks on the border, for ``--rules``
+    (``--like`` follows its board; ``--no-defaults`` drops them)."""
+    good = spec.template.rules.good_level
+    if request.rules is None or not request.defaults or good is None or not good.border:
+        return spec
+    return dataclasses.replace(spec, border_marks=spec.border_marks | frozenset(good.border))
+
+
 def states_requirement(request: Request) -> bool:
     """Does the request say what it asks for (then the rule set's good level is not used)?"""
     return (request.require is not None or request.role is not None or request.plies != (None, None)
@@ -172,8 +181,8 @@ def command_line(request: Request, spec: GameSpec) -> str:
         words += ["--keep", ",".join(request.keep)]
     for name, low, high in request.metrics:
         words += ["--metric", name, range_text(low, high)]
-    words += [flag for flag, on in (("--allow-sealed", request.sealed_ok), ("--allow-trivial", request.trivial_ok))
-              if on]
+    words += [flag for flag, on in (("--allow-sealed", request.sealed_ok), ("--allow-trivial", request.trivial_ok),
+                                    ("--no-defaults", not request.defaults)) if on]
     return shlex.join(words)
 
 

@@ -25,7 +25,8 @@ from ..solve.common.limits import Limits
 from .proposer import Layout, Proposer
 from ..language.kinds import QueryKind, RequireKind
 from .report import Generated, Progress, Report, SearchStats, _exhausted, _timed_out
-from .request import Request, _range_text, _source, _title, command_line, with_good_level
+from .request import (Request, _range_text, _source, _title, command_line, with_border,
+                      with_good_level)
 from .scriptedsearch import CLIMB, check_request
 from .search import _Search
 
@@ -92,6 +93,7 @@ def _setup(request: Request) -> Run:
     request = with_good_level(request, spec.template.rules.good_level)
     if request.role != spec.role:
         spec = spec.for_role(request.role)
+    spec = with_border(spec, request)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
     if spec.template.rules.script:          # other pieces moved by rule: a climb over whole levels

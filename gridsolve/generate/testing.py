@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis.metrics import SolvedGraph, goal_distance
+from ..analysis.metrics import SolvedGraph
 from ..language.model import Board
 from ..language import wording
 from ..language.position import Position
@@ -70,8 +70,7 @@ def most_testing_line(board: Board, role: str, start: Position, horizon: int | N
     avoided = [e for e in race.ends if e not in graph.goals]
     doom, _ = race.ranks(others, avoided, graph.left)
     seen, _ = race.ranks(others, avoided, 1)
-    distance = goal_distance(board, role)
-    near = graph.distances(distance) if distance is not None else np.zeros(graph.n)
+    near = graph.goal_steps()
     names = _Names(graph)
     line, choices, ply, before = [], [], 0, start
     while graph.rank[s] > 0 and graph.end[s] is None and ply < graph.left:

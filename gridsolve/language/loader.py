@@ -403,18 +403,31 @@ def _build_good_level(raw: dict | None, roles, merged: dict, origin: _Origin) ->
         if name not in names:
             origin.fail("generate", f"generate.keep: '{name}' is neither a piece nor a mark of these rules",
                         f"name one of: {', '.join(sorted(names))}")
-    good = []
-    for metric, value in (raw["good"] or {}).items():
-        if value is None:
-            continue
-        low, high = bounds(f"good.{metric}", value)
-        if metric in schema.SHARES and any(v is not None and v > 1 for v in (low, high)):
-            origin.fail("generate", f"generate.good.{metric}: a share lies between 0 and 1",
-                        "write it as a fraction, e.g. max: 0.8")
-        good.append((metric, low, high))
+    marks = sorted(set(_mark_names(merged)))
+    for name in raw["border"] or []:
+        if name not in marks:
+            origin.fail("generate", f"generate.border: '{name}' is not a mark of these rules",
+                        f"name one of: {', '.join(marks)}")
+    def ranges(key: str, raw_ranges) -> tuple:
+        out = []
+        for metric, value in (raw_ranges or {}).items():
+            if value is None:
+                continue
+            low, high = bounds(f"{key}.{metric}", value)
+            if metric in schema.SHARES and any(v is not None and v > 1 for v in (low, high)):
+                origin.fail("generate", f"generate.{key}.{metric}: a share lies between 0 and 1",
+                            "write it as a fraction, e.g. max: 0.8")
+            out.append((metric, low, high))
+        return tuple(out)
+    labels = tuple((label, ranges(f"labels.{label}", (raw["labels"] or {}).get(label))) for label in ("easy", "medium"))
+    for label, ranged in labels:
+        if raw["labels"] is not None and not ranged:
+            origin.fail("generate", f"generate.labels.{label}: no range", "give a range for a metric, "
+                        "e.g. hints: {max: 3}")
     return GoodLevel(require, raw["role"], bounds("plies", raw["plies"]), bounds("value", raw["value"]),
                      raw["horizon"], bounds("walls", raw["walls"]), tuple(raw["keep"] or ()),
-                     raw["allow_trivial"], tuple(good), raw["why"] or "")
+                     raw["allow_trivial"], ranges("good", raw["good"]), raw["why"] or "",
+                     labels if raw["labels"] is not None else (), tuple(raw["border"] or ()))
 
 
 def _mark_names(value) -> list[str]:

@@ -152,6 +152,8 @@ class GoodLevel:
     allow_trivial: bool = False
     good: tuple = ()
     why: str = ""
+    labels: tuple = ()          # ((label, ((metric, min, max), ...)), ...): easy, then medium; (): the default
+    border: tuple = ()          # marks --rules places on the border
 
 
 @dataclass

@@ -109,7 +109,7 @@ SCRIPT_ACTION = Object(doc="One action of the after_ply script: give exactly one
 
 # The difficulty metrics of a won level (gridsolve/analysis/metrics.py defines them; docs/generate.md).
 GRAPH_METRICS = ("plies", "forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win",
-                 "greedy_win", "lookahead_win", "optimal_lines")
+                 "greedy_win", "lookahead_win", "hints", "optimal_lines")
 # line_safety: along the solver's principal line (defined for every game, simultaneous moves included)
 METRIC_NAMES = GRAPH_METRICS + ("line_safety",)
 SHARES = ("forced_moves", "path_safety", "dead_ends", "greedy_deviation", "random_win", "greedy_win", "lookahead_win",
@@ -136,10 +136,18 @@ GENERATE = Object(doc="What a good level of these rules is: `gridsolve generate`
     "horizon": Field(Int(1, doc="look at most this many plies ahead")),
     "walls": Field(INT_RANGE),                 # how many interior walls
     "keep": Field(ListOf(Str(), doc="pieces and marks of the --like board that keep their cells")),
+    "border": Field(ListOf(Str(), doc="marks whose cells --rules places on the border (the exit of a Mummy Maze); "
+                                      "--like follows its board, --no-defaults drops it")),
     "allow_trivial": Field(Bool(doc="keep wins that walking the shortest way already gives"), default=False),
     "good": Field(Object(doc="the test a good level passes: a range for each metric named", fields={
         name: Field(NUM_RANGE) for name in METRIC_NAMES})),
     "why": Field(Str(doc="why this is a good level of the game, in a sentence (written in the docs)")),
+    "labels": Field(Object(doc="the difficulty labels (gridsolve generate --difficulty, each level's header): "
+                               "a level is easy when every range under easy holds, else medium when every "
+                               "range under medium holds, else hard (walking the shortest way winning: easy). "
+                               "Default: easy {greedy_win: {min: 0.75}}, medium {lookahead_win: {min: 0.25}}",
+                           fields={label: Field(Object(doc=f"the metrics' ranges of a {label} level", fields={
+                               name: Field(NUM_RANGE) for name in GRAPH_METRICS})) for label in ("easy", "medium")})),
 })
 
 RULES_FIELDS = {
