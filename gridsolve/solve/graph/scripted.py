@@ -28,7 +28,7 @@ from ...errors import EncodingError
 from ...language.model import OFF_BOARD, Board
 from ...resources import encoding
 from ..common.limits import LimitGuard
-from .factored import distinct, ground_rows, raw_numbers
+from .factored import distinct, distinct_pairs, ground_rows, raw_numbers
 
 AXES = {"horizontal": 0, "vertical": 1}
 
@@ -256,8 +256,7 @@ class ScriptedGraph:
         while frontier.size:
             frontier = frontier[tables.outcome(frontier) < 0]
             src, _, dst = tables.plies(frontier)
-            pairs = distinct(src * numbering.size + dst)
-            src, dst = pairs // numbering.size, pairs % numbering.size
+            src, dst = distinct_pairs(src, dst, numbering.size)
             sources.append(src)
             targets.append(dst)
             fresh = distinct(dst)
