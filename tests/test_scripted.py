@@ -22,10 +22,11 @@ from gridsolve.language.position import initial_position
 from gridsolve.solve.common.limits import LimitGuard, Limits
 from gridsolve.solve.graph.factored import distinct_pairs
 from gridsolve.solve.graph.racegraph import NamedMoves, RaceGraph
+from gridsolve.solve.graph.scripted import FoundNumbering
 
 from classic_boards import random_classic_board
 from conftest import run_clingo
-from scripted_boards import enemy_names, enemy_rules, random_board
+from scripted_boards import enemy_names, enemy_rules, random_board, slot_kinds
 
 QUICK, SLOW = 10, 120
 
@@ -177,6 +178,9 @@ VARIANTS = {
     "two-mummies": (["mr", "mw"], {}),
     # 8 enemies on boards of 2 to 5 a side: over 3.04e9 position numbers with a gate
     "eight": (["mw", "sr", "mr", "sw", "sr", "mw", "sw", "mr"], {}),
+    # the one rule set for every list of up to five enemies: 20 optional chasers, 10^21 and more
+    # position numbers (numbered as found)
+    "slots": (slot_kinds(5), {"optional": True}),
 }
 QUICK_BOARDS, SLOW_BOARDS = 4, 60
 
@@ -185,6 +189,20 @@ def _differences(tmp_path, variant: str, seeds) -> list[str]:
     kinds, options = VARIANTS[variant]
     found = [_differs(_write(tmp_path, kinds, seed, **options)) for seed in seeds]
     return [f"{variant} seed {seed}:\n{problem}" for seed, problem in zip(seeds, found) if problem]
+
+
+def test_twenty_optional_chasers_are_numbered_as_found(tmp_path):
+    board = load_board(_write(tmp_path, *VARIANTS["slots"][0:1], 0, **VARIANTS["slots"][1]))
+    layout = layout_for(board)
+    root = layout.root_term(initial_position(board), board)
+    graph = RaceGraph(board, layout, [root], LimitGuard(Limits(), "the test's positions", lambda needed: ""))
+    numbering = graph.numbering
+    assert isinstance(numbering, FoundNumbering) and len(layout.roles) == 21
+    assert str(graph.symbol(graph.index(clingo.parse_term(root)))) == root
+    nobody = "s(" + ",".join(["0"] * numbering.width) + ")"        # the explorer off the board: never reached
+    assert graph.index(clingo.parse_term(nobody)) == -1
+    assert graph.reps.tolist() == list(range(graph.n))      # the positions reached, numbered as found
+    assert numbering.number([0] * numbering.width) == graph.n and str(numbering.symbol(graph.n)) == nobody
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
