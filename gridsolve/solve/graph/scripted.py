@@ -316,9 +316,13 @@ class ScriptedGraph:
         seen = start
         frontier = start
         sources, targets = [], []
-        level = 0
+        most = int(np.diff(tables.move_start).max(initial=0))      # moves from a cell, at most
+        row_bytes = 8 * (4 * len(numbering.fields(start)) + 12)      # a move's arrays while one ply is played
         while frontier.size:
             frontier = frontier[tables.outcome(frontier) < 0]
+            # (before the ply's arrays are made: what they need, with the positions found so far)
+            guard.after(f"while finding the game's positions ({len(seen):,} found)",
+                        len(frontier) * most * row_bytes)
             src, _, dst = tables.plies(frontier)
             src, dst = distinct_pairs(src, dst, numbering.size)
             sources.append(src)
@@ -327,9 +331,9 @@ class ScriptedGraph:
             fresh = fresh[~_member(fresh, seen)]
             seen = np.sort(np.concatenate([seen, fresh]))
             frontier = fresh
-            level += 1
-            if level % 8 == 0:          # (the check reads the process's memory: not every level)
-                guard.after("while finding the game's positions", 40 * len(seen))
+        edges = sum(len(s) for s in sources)
+        # (the successors joined, numbered and then turned into predecessors: about 40 bytes a move)
+        guard.after(f"after finding {len(seen):,} positions and {edges:,} moves", 40 * edges + 24 * len(seen))
         self.keys = seen
         self.outcome = tables.outcome(seen)
         self.src = np.searchsorted(seen, np.concatenate(sources)).astype(np.int32) if sources else \
