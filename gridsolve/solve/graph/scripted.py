@@ -55,12 +55,15 @@ class _Positions(abc.ABC):
     def fields(self, keys: np.ndarray) -> list[np.ndarray]:
         """Per piece its cell number, then the gate bit (if any), of each position in ``keys``."""
 
-    def number(self, args) -> int:
-        """The number of the position whose term has arguments ``args`` (ints)."""
+    def values(self, args) -> list[int]:
+        """The fields of the position whose term has arguments ``args`` (ints)."""
         cells = [0 if x == 0 else (x - 1) * self.height + y
                  for x, y in zip(args[1:1 + 2 * self.pieces:2], args[2:2 + 2 * self.pieces:2])]
-        values = cells + ([int(args[-1])] if self.gate else [])
-        return int(self.keys([np.array([v], dtype=np.int64) for v in values])[0])
+        return cells + ([int(args[-1])] if self.gate else [])
+
+    def number(self, args) -> int:
+        """The number of the position whose term has arguments ``args`` (ints)."""
+        return int(self.keys([np.array([v], dtype=np.int64) for v in self.values(args)])[0])
 
     def holds(self, args) -> bool:
         if len(args) != self.width or args[0] != 0:
@@ -94,6 +97,10 @@ class ScriptNumbering(_Positions):
         self.radix = self.cells + 1
         self.strides = [self.radix ** (pieces - 1 - i) * (2 if gate else 1) for i in range(pieces)]
         self.size = self.radix ** pieces * (2 if gate else 1)
+
+    def number(self, args) -> int:       # (in Python: the generator numbers every start it judges)
+        values = self.values(args)
+        return sum(v * stride for v, stride in zip(values, self.strides)) + (values[-1] if self.gate else 0)
 
     def keys(self, fields: list[np.ndarray]) -> np.ndarray:
         key = fields[-1].astype(np.int64) if self.gate else np.zeros(len(fields[0]), dtype=np.int64)
