@@ -80,10 +80,11 @@ def slot_kinds(slots: int) -> list[str]:
     return [kind for _ in range(slots) for kind in KINDS]
 
 
-def random_board(seed: int, rules_name: str, enemies: list[str]) -> str:
-    """A random board for the rule set ``rules_name`` with the enemies named ``enemies`` on it."""
+def random_board(seed: int, rules_name: str, enemies: list[str], sides: tuple[int, int] = (2, 5)) -> str:
+    """A random board for the rule set ``rules_name`` with the enemies named ``enemies`` on it,
+    each side from ``sides`` (the least and the most)."""
     rng = random.Random(seed * 6007 + 11)
-    width, height = rng.randint(2, 5), rng.randint(2, 5)
+    width, height = rng.randint(*sides), rng.randint(*sides)
     while width * height < len(enemies) + 2:
         width, height = width + 1, height + 1
     cells, walls, gate, exit_cell, key, free = random_layout(rng, width, height, (0.0, 0.3), 0.3)

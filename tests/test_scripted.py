@@ -117,7 +117,7 @@ def gridsolve_answer(path, query: str) -> dict:
     return {"at": {k: answer[k] for k in AT}, **{m["move"]: {k: m[k] for k in MOVE} for m in answer["moves"]}}
 
 
-def _write(tmp_path, kinds, seed: int, **variant) -> Path:
+def _write(tmp_path, kinds, seed: int, sides: tuple[int, int] = (2, 5), **variant) -> Path:
     """A random board of ``seed`` for the rule set of ``kinds`` (``variant``: of enemy_rules),
     the rule set written beside it in rules/."""
     name = f"other-game-{seed}"
@@ -129,7 +129,7 @@ def _write(tmp_path, kinds, seed: int, **variant) -> Path:
     if variant.get("optional"):
         enemies = sorted(rng.sample(enemies, rng.randint(0, min(5, len(enemies)))))
     path = tmp_path / f"board-{seed}.yaml"
-    path.write_text(random_board(seed, name, enemies), encoding="utf-8")
+    path.write_text(random_board(seed, name, enemies, sides), encoding="utf-8")
     return path
 
 
