@@ -9,6 +9,7 @@ import functools
 import json
 import os
 import sys
+import traceback
 from pathlib import Path
 
 # The race solver's arrays need no threads of numpy's linear algebra library: starting them costs
@@ -19,7 +20,7 @@ import click  # noqa: E402
 
 from . import __version__  # noqa: E402
 from .compile.compiler import compile_program  # noqa: E402
-from .errors import EXIT_FAILED, EXIT_INVALID, GridsolveError, QueryError  # noqa: E402
+from .errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_INVALID, EXIT_LIMIT, GridsolveError, QueryError  # noqa: E402
 from .language.loader import load_board  # noqa: E402
 from .language.position import GATE_STATES, QUERY_KINDS, make_position, make_query  # noqa: E402
 from .render import describe_position, draw_position, format_answer  # noqa: E402
@@ -32,7 +33,8 @@ REPORT_FORMATS = ("text", "json", "junit", "github")   # gridsolve.verify.report
 
 
 def reports_errors(command):
-    """Turn gridsolve's exceptions into a one-line message and a documented exit code."""
+    """Turn gridsolve's exceptions into a one-line message and a documented exit code: a machine
+    out of memory where no limit caught it is a limit (3), any other exception a bug (4)."""
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
@@ -40,6 +42,18 @@ def reports_errors(command):
         except GridsolveError as exc:
             click.echo(f"Error: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except MemoryError as exc:
+            click.echo(f"Error: the machine ran out of memory ({str(exc) or type(exc).__name__}). Ask about a smaller board "
+                       f"or fewer plies, or set the memory limit (--max-memory, {ENV}) below the machine's free "
+                       "memory.", err=True)
+            sys.exit(EXIT_LIMIT)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:        # a bug: where it happened, then what to do
+            traceback.print_exc()
+            click.echo(f"Error: internal error ({type(exc).__name__}: {exc}). This is a bug in gridsolve: "
+                       "please report it with the command and its files.", err=True)
+            sys.exit(EXIT_INTERNAL)
     return wrapper
 
 

@@ -27,19 +27,7 @@ def random_classic_board(seed: int, big: bool = False, on_exit: bool = False) ->
     top = 10 if big else 8
     width = rng.randint(4, top)
     height = width if rng.random() < 0.75 else rng.randint(4, top)
-    cells = [(x, y) for x in range(1, width + 1) for y in range(1, height + 1)]
-    # interior edges: north of (x, y) for y < height, east of (x, y) for x < width
-    edges = [("north", c) for c in cells if c[1] < height] + [("east", c) for c in cells if c[0] < width]
-    density = rng.uniform(0.05, 0.35)
-    walls = [e for e in edges if rng.random() < density]
-    open_edges = [e for e in edges if e not in walls]
-    gate = rng.choice(open_edges) if open_edges and rng.random() < 0.5 else None
-
-    border = [c for c in cells if c[0] in (1, width) or c[1] in (1, height)]
-    exit_cell = rng.choice(border)
-    free = [c for c in cells if c != exit_cell]
-    rng.shuffle(free)
-    key = free.pop() if gate else None
+    cells, walls, gate, exit_cell, key, free = random_layout(rng, width, height, (0.05, 0.35), 0.5)
     traps = [free.pop() for _ in range(rng.choice((0, 0, 1, 1, 2)))]
     explorer = free.pop()
     # enemies: any cell but the explorer's and each other's (marks included)
@@ -60,19 +48,38 @@ def random_classic_board(seed: int, big: bool = False, on_exit: bool = False) ->
             if cell == exit_cell:
                 pieces[name] = explorer
         pieces["explorer"] = exit_cell
-    marks = {"exit": [exit_cell]}
-    if traps:
-        marks["trap"] = traps
-    if key:
-        marks["key"] = [key]
+    return board_text(f"random classic board {seed}{' (big)' if big else ''}", rules, (width, height), walls,
+                      pieces, {"exit": [exit_cell], "trap": traps, "key": [key] if key else []}, gate)
+
+
+def random_layout(rng: random.Random, width: int, height: int, density: tuple[float, float], gate_chance: float):
+    """The cells of a board, its walls (interior edges: ("north", (x, y)) for y < height, ("east",
+    (x, y)) for x < width) at a density drawn from ``density``, one open edge for a gate
+    ``gate_chance`` of the time (else None), an exit cell on the border, a key cell where there
+    is a gate (else None), and the other cells in random order."""
+    cells = [(x, y) for x in range(1, width + 1) for y in range(1, height + 1)]
+    edges = [("north", c) for c in cells if c[1] < height] + [("east", c) for c in cells if c[0] < width]
+    drawn = rng.uniform(*density)
+    walls = [e for e in edges if rng.random() < drawn]
+    open_edges = [e for e in edges if e not in walls]
+    gate = rng.choice(open_edges) if open_edges and rng.random() < gate_chance else None
+    exit_cell = rng.choice([c for c in cells if c[0] in (1, width) or c[1] in (1, height)])
+    free = [c for c in cells if c != exit_cell]
+    rng.shuffle(free)
+    key = free.pop() if gate else None
+    return cells, walls, gate, exit_cell, key, free
+
+
+def board_text(name: str, rules: str, size: tuple[int, int], walls, pieces: dict, marks: dict, gate) -> str:
+    """A board file in the explicit form (marks without cells left out)."""
     lines = [
-        f"name: random classic board {seed}{' (big)' if big else ''}",
+        f"name: {name}",
         f"rules: {rules}",
-        f"size: [{width}, {height}]",
+        f"size: [{size[0]}, {size[1]}]",
         "walls: {north: %s, east: %s}" % (_flow(c for s, c in walls if s == "north"),
                                           _flow(c for s, c in walls if s == "east")),
         "pieces: {" + ", ".join(f"{p}: [{c[0]}, {c[1]}]" for p, c in pieces.items()) + "}",
-        "marks: {" + ", ".join(f"{m}: {_flow(cs)}" for m, cs in marks.items()) + "}",
+        "marks: {" + ", ".join(f"{m}: {_flow(cs)}" for m, cs in marks.items() if cs) + "}",
     ]
     if gate:
         lines.append(f"gates: {{{gate[0]}: {_flow([gate[1]])}}}")

@@ -207,9 +207,10 @@ def test_a_query_past_the_time_limit_stops_with_exit_code_3_and_says_what_to_try
                  "--at", "inky=1,4", "--turn", "blinky", "--timeout", "1")
     assert result.exit_code == 3, result.output
     last = result.stderr.strip().splitlines()[-1]
-    assert re.fullmatch(r"Error: the positions within 98 plies do not fit: \d+ s \(limit 1 s\) after searching "
-                        r"[\d,]+ positions\. Ask with a smaller horizon, e\.g\. --horizon \d+, or ask --query "
-                        r"survive \(it does not need the pellets\)\.", last), last
+    assert re.fullmatch(r"Error: the positions within 98 plies do not fit: [\d.]+ s \(limit 1 s\) after searching "
+                        r"[\d,]+ positions\. Allow more time with --timeout \(now 1 s\), or ask with a smaller "
+                        r"horizon, e\.g\. --horizon \d+, or ask --query survive \(it does not need the pellets\)\.",
+                        last), last
     assert all(line.startswith("bounded search: ") for line in result.stderr.strip().splitlines()[:-1])
 
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import clingo
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -271,3 +272,74 @@ def test_a_wrong_environment_variable_is_an_input_error(monkeypatch):
     result = run("solve", ROOT / "boards" / "mummymaze2p-2007.yaml")
     assert result.exit_code == 2
     assert result.stderr == f"Error: {ENV} much: not an amount of memory. Write e.g. 2GB, 1500MB or 1.5GiB.\n"
+
+
+# - Time: the message points at --timeout ---
+
+@pytest.mark.parametrize("board, args, smaller", [
+    (CORRIDOR, [], "ask about a smaller board"),                                    # the race solver
+    (ROOT / "boards" / "pacman3p.yaml", ["--horizon", "10"],                          # the bounded search
+     r"ask with a smaller horizon, e\.g\. --horizon 5, or ask --query survive \(it does not need the pellets\)"),
+])
+def test_a_query_past_the_time_limit_says_to_allow_more_time_with_timeout(board_file, board, args, smaller):
+    # (a limit no solve can meet: the first check after grounding stops it)
+    path = board if not isinstance(board, str) else board_file(board)
+    result = run("solve", path, *args, "--timeout", "1e-9")
+    assert result.exit_code == 3, result.output
+    assert re.fullmatch(r"Error: the positions [a-z0-9 ]+ do not fit: [\d.]+ s \(limit 1e-09 s\) after [^.]+\. "
+                        rf"Allow more time with --timeout \(now 1e-09 s\), or {smaller}\.\n", result.stderr), result.stderr
+    assert "--max-memory" not in result.stderr
+
+
+# - Memory on the numpy path; what no limit caught ---
+
+FOUR_CHASERS = ROOT / "tests" / "data" / "four-chasers-12x12.yaml"     # 739,944 positions: about 200 MB
+
+
+def test_the_scripted_graph_in_arrays_stops_at_the_memory_limit():
+    result = run("solve", FOUR_CHASERS, "--max-memory", "100MB")
+    assert result.exit_code == 3, result.output
+    assert re.fullmatch(r"Error: the positions reachable from the position asked about do not fit: \d+ MB in use and "
+                        r"about \d+ MB more expected \(limit 100 MB\) (while finding the game's positions \([\d,]+ "
+                        r"found\)|after finding [\d,]+ positions and [\d,]+ moves)\. The race solver ranks every "
+                        r"position reachable from the position asked about, whatever the horizon: ask about a "
+                        r"smaller board, or raise --max-memory \(to about \d+ MB\) if the machine has it\.\n",
+                        result.stderr), result.stderr
+
+
+def test_an_array_the_machine_cannot_hold_is_the_limits_error(monkeypatch):
+    """numpy's MemoryError (the machine out of memory before the limit) stops the race solver
+    with the limit's message, exit code 3, and no traceback."""
+    from gridsolve.solve.graph import racegraph
+
+    from numpy._core._exceptions import _ArrayMemoryError
+
+    def refuse(*args, **kwargs):      # (what numpy raised in issue 39)
+        raise _ArrayMemoryError((48250445,), np.dtype(np.int64))
+    monkeypatch.setattr(racegraph.RaceGraph, "ranks", refuse)
+    result = run("solve", ROOT / "boards" / "classic" / "first-steps.yaml")
+    assert result.exit_code == 3, result.output
+    assert re.fullmatch(r"Error: the positions reachable from the position asked about do not fit: an array did not "
+                        r"fit in the machine's memory \(Unable to allocate 368\. MiB for an array with shape "
+                        r"\(48250445,\) and data type int64\) while ranking [\d,]+ positions\. The race solver .*\n",
+                        result.stderr), result.stderr
+
+
+def test_an_internal_error_exits_with_code_4(monkeypatch):
+    monkeypatch.setattr("gridsolve.cli.solve", lambda *args, **kwargs: 1 // 0)
+    result = run("solve", ROOT / "boards" / "classic" / "first-steps.yaml")
+    assert result.exit_code == 4, result.output
+    assert result.stderr.splitlines()[-1] == ("Error: internal error (ZeroDivisionError: integer division or modulo by "
+                                              "zero). This is a bug in gridsolve: please report it with the command "
+                                              "and its files.")
+    assert "Traceback" in result.stderr         # (where it happened, for the report)
+
+
+def test_a_machine_out_of_memory_where_no_limit_caught_it_exits_with_code_3(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise MemoryError
+    monkeypatch.setattr("gridsolve.cli.solve", refuse)
+    result = run("solve", ROOT / "boards" / "classic" / "first-steps.yaml")
+    assert result.exit_code == 3, result.output
+    assert result.stderr == (f"Error: the machine ran out of memory (MemoryError). Ask about a smaller board or fewer "
+                             f"plies, or set the memory limit (--max-memory, {ENV}) below the machine's free memory.\n")

@@ -580,11 +580,12 @@ def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
     plies_left = query.remaining(board)
     items = ", ".join(board.rules.collect)
 
+    horizon = f"ask with a smaller horizon, e.g. --horizon {max(1, plies_left // 2)}"
+    survive = f", or ask --query survive (it does not need the {items})" if query.kind != QueryKind.SURVIVE else ""
+
     def hint(needed: int | None) -> str:
-        return (f"Ask with a smaller horizon, e.g. --horizon {max(1, plies_left // 2)}"
-                + (", or raise --max-memory" if needed is not None else "")
-                + (f", or ask --query survive (it does not need the {items})" if query.kind != QueryKind.SURVIVE else "") + ".")
-    return LimitGuard(limits, f"the positions within {plies_left} plies", hint)
+        return horizon + (", or raise --max-memory" if needed is not None else "") + survive
+    return LimitGuard(limits, f"the positions within {plies_left} plies", hint, smaller=horizon + survive)
 
 
 def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prune: bool = True,

@@ -23,6 +23,7 @@ grounding adds to what the process held when its guard was made (a command holds
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -81,6 +82,10 @@ def memory_limit(given: int | None, env_text: str | None) -> int:
 
 def format_bytes(amount: float) -> str:
     return f"{amount / 1000 ** 3:.1f} GB" if amount >= 1000 ** 3 else f"{amount / 1000 ** 2:.0f} MB"
+
+
+def format_seconds(amount: float) -> str:
+    return f"{amount:.0f} s" if amount >= 10 else f"{amount:.2g} s"
 
 
 def _statm() -> tuple[int, int] | None:
@@ -185,19 +190,34 @@ def average_moves(board: Board, distinct: bool = False) -> float:
 
 class LimitGuard:
     """The limits of one grounding or search, checked as it goes, with what the error says: ``subject`` (what does not fit,
-    e.g. "the positions within 50 plies") and ``hint`` (what to try; called with the amount of
-    memory the program was seen to need, or None)."""
+    e.g. "the positions within 50 plies"), ``hint`` (what to try when the memory does not
+    suffice; called with the amount of memory the program was seen to need, or None) and
+    ``smaller`` (how to ask a smaller question, said with ``--timeout`` when the time is up)."""
 
     def __init__(self, limits: Limits, subject: str, hint: Callable[[int | None], str],
-                 started: float | None = None):
-        self.limits, self.subject, self.hint = limits, subject, hint
+                 started: float | None = None, smaller: str | None = None):
+        self.limits, self.subject, self.hint, self.smaller = limits, subject, hint, smaller
         self.started = time.perf_counter() if started is None else started
         self.base = resident()      # what the process held before: not counted
 
     def error(self, amount: str, where: str, needed: int | None = None, memory: bool = True) -> LimitError:
         """The error to raise: a :class:`MemoryLimitError` unless ``memory`` is False (time)."""
-        kind = MemoryLimitError if memory else LimitError
-        return kind(f"{self.subject} do not fit: {amount} {where}", self.hint(needed))
+        if not memory:
+            return LimitError(f"{self.subject} do not fit: {amount} {where}", self.time_hint())
+        return MemoryLimitError(f"{self.subject} do not fit: {amount} {where}", self.hint(needed))
+
+    def time_hint(self) -> str:
+        """What to try when the time is up: more time (``--timeout``), or a smaller question."""
+        more = f"allow more time with --timeout (now {format_seconds(self.limits.seconds or 0)})"
+        return f"{more}, or {self.smaller}" if self.smaller else more
+
+    def out_of_time(self, where: str) -> LimitError | None:
+        """The error to raise when the time is up (None while it is not)."""
+        elapsed = time.perf_counter() - self.started
+        if self.limits.seconds is None or elapsed <= self.limits.seconds:
+            return None
+        return self.error(f"{format_seconds(elapsed)} (limit {format_seconds(self.limits.seconds)})", where,
+                          memory=False)
 
     def before(self, positions: int, board: Board | None = None,
                bytes_: tuple[int, int, int] = (BYTES_PER_POSITION, POSITION_BYTES, EDGE_BYTES)) -> None:
@@ -220,14 +240,23 @@ class LimitGuard:
     def after(self, where: str, growth: int = 0) -> None:
         """Stop when the time is up, or when the memory resident now and ``growth`` more bytes
         (what the next call is expected to add) pass the limit."""
-        elapsed = time.perf_counter() - self.started
-        if self.limits.seconds is not None and elapsed > self.limits.seconds:
-            raise self.error(f"{elapsed:.0f} s (limit {self.limits.seconds:.0f} s)", where, memory=False)
+        late = self.out_of_time(where)
+        if late is not None:
+            raise late
         now = resident() - self.base
         if now + growth > self.limits.memory:
             amount = (f"{format_bytes(now)} in use" if not growth else
                       f"{format_bytes(now)} in use and about {format_bytes(growth)} more expected")
             raise self.error(f"{amount} (limit {format_bytes(self.limits.memory)})", where, now + growth)
+
+    @contextlib.contextmanager
+    def allocating(self, where: str):
+        """Arrays allocated within: one the machine cannot hold (numpy's MemoryError, before
+        the limit was reached) stops with the limit's error, as one past the limit does."""
+        try:
+            yield
+        except MemoryError as exc:
+            raise self.error(f"an array did not fit in the machine's memory ({exc})", where) from None
 
     def ground(self, ctl, parts: list, where: str) -> None:
         """``ctl.ground(parts)`` with the address space capped at what the limit leaves: a

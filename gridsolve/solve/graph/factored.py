@@ -18,6 +18,7 @@ position's number is its term's arguments and back (:class:`Numbering`).
 """
 from __future__ import annotations
 
+import math
 import time
 
 import clingo
@@ -93,6 +94,23 @@ def distinct(values: np.ndarray) -> np.ndarray:
         np.not_equal(values[1:], values[:-1], out=keep[1:])
         values = values[keep]
     return values
+
+
+def distinct_pairs(src: np.ndarray, dst: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct pairs (``src[i]``, ``dst[i]``) of position numbers below ``size``, sorted (by
+    source, then target): as one number ``src * size + dst`` where that fits in int64, else
+    sorted as pairs (the product would wrap around and join pairs that differ)."""
+    if size <= _PAIRED:
+        pairs = distinct(src * size + dst)
+        return pairs // size, pairs % size
+    order = np.lexsort((dst, src))
+    src, dst = src[order], dst[order]
+    keep = np.ones(len(src), dtype=bool)
+    keep[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+    return src[keep], dst[keep]
+
+
+_PAIRED = math.isqrt(np.iinfo(np.int64).max)     # the largest size whose pairs fit in one int64
 
 
 def _arguments(term: str) -> list[int]:
@@ -287,8 +305,7 @@ class FactoredGraph:
                         src, dst, row = src[keep], dst[keep], row[keep]
                     dst = dst + (table.dest[row] - numbering.cell_of(src, piece)) * numbering.strides[piece]
                 if len(movers) > 1 or not all(moves[r].distinct for r in movers):
-                    pairs = distinct(src * numbering.size + dst)
-                    src, dst = pairs // numbering.size, pairs % numbering.size
+                    src, dst = distinct_pairs(src, dst, numbering.size)
                 sources.append(src)
                 targets.append(dst)
                 fresh[dst[~seen[dst]]] = True

@@ -12,10 +12,13 @@ conditions.  ``tests/test_scripted.py`` checks that the graph, the ends and the 
 those clingo grounds from the compiled rules (``stg``/``succ``) on random boards.
 
 A position is numbered by its fields in mixed radix: per piece its cell (0 off the board, else
-1 + (x-1)*H + (y-1)), then the gate bit; the side is always 0 (one ``turns`` entry).
+1 + (x-1)*H + (y-1)), then the gate bit; the side is always 0 (one ``turns`` entry).  Where those
+numbers do not fit in int64 (many pieces: 20 optional chasers), the positions are numbered in
+the order they are found instead (:class:`FoundNumbering`).
 """
 from __future__ import annotations
 
+import abc
 import time
 
 import clingo
@@ -29,28 +32,39 @@ from ...errors import EncodingError
 from ...language.model import OFF_BOARD, Board
 from ...resources import encoding
 from ..common.limits import LimitGuard
-from .factored import distinct, ground_rows, raw_numbers
+from .factored import distinct, distinct_pairs, ground_rows, raw_numbers
 
 AXES = {"horizontal": 0, "vertical": 1}
 
 
-class ScriptNumbering:
-    """Positions ``s(0,X1,Y1,...,Xn,Yn[,G])`` as numbers (see the module docstring)."""
+class _Positions(abc.ABC):
+    """Positions ``s(0,X1,Y1,...,Xn,Yn[,G])`` and their fields: per piece its cell number (0: off
+    the board, else 1 + (x-1)*H + (y-1)), then the gate bit; numbered by :meth:`keys` (a subclass
+    says how) and back by :meth:`fields`."""
 
     def __init__(self, board: Board, pieces: int, gate: bool):
         self.height, self.cells = board.height, board.width * board.height
         self.pieces, self.gate = pieces, gate
-        self.radix = self.cells + 1
-        self.strides = [self.radix ** (pieces - 1 - i) * (2 if gate else 1) for i in range(pieces)]
-        self.size = self.radix ** pieces * (2 if gate else 1)
         self.width = 1 + 2 * pieces + (1 if gate else 0)
 
+    @abc.abstractmethod
+    def keys(self, fields: list[np.ndarray]) -> np.ndarray:
+        """The numbers of the positions with the fields ``fields`` (per piece its cells, then the
+        gate bits, if any)."""
+
+    @abc.abstractmethod
+    def fields(self, keys: np.ndarray) -> list[np.ndarray]:
+        """Per piece its cell number, then the gate bit (if any), of each position in ``keys``."""
+
+    def values(self, args) -> list[int]:
+        """The fields of the position whose term has arguments ``args`` (ints)."""
+        cells = [0 if x == 0 else (x - 1) * self.height + y
+                 for x, y in zip(args[1:1 + 2 * self.pieces:2], args[2:2 + 2 * self.pieces:2])]
+        return cells + ([int(args[-1])] if self.gate else [])
+
     def number(self, args) -> int:
-        key = int(args[-1]) if self.gate else 0
-        for i, stride in enumerate(self.strides):
-            x, y = args[1 + 2 * i], args[2 + 2 * i]
-            key += (0 if x == 0 else (x - 1) * self.height + y) * stride
-        return key
+        """The number of the position whose term has arguments ``args`` (ints)."""
+        return int(self.keys([np.array([v], dtype=np.int64) for v in self.values(args)])[0])
 
     def holds(self, args) -> bool:
         if len(args) != self.width or args[0] != 0:
@@ -61,23 +75,84 @@ class ScriptNumbering:
                 return False
         return not self.gate or args[-1] in (0, 1)
 
-    def fields(self, keys: np.ndarray) -> list[np.ndarray]:
-        """Per piece its cell number, then the gate bit (if any), of each position in ``keys``."""
-        out = [keys // stride % self.radix for stride in self.strides]
-        return out + ([keys % 2] if self.gate else [])
-
     def arguments(self, key: int) -> list[int]:
+        fields = [int(f[0]) for f in self.fields(np.array([key], dtype=np.int64))]
         out = [0]
-        for cell in self.fields(np.array([key], dtype=np.int64))[:self.pieces]:
-            c = int(cell[0])
+        for c in fields[:self.pieces]:
             out += [0, 0] if c == 0 else [(c - 1) // self.height + 1, (c - 1) % self.height + 1]
-        return out + ([key % 2] if self.gate else [])
+        return out + fields[self.pieces:]
 
     def symbol(self, key: int) -> clingo.Symbol:
         return clingo.Function("s", [clingo.Number(v) for v in self.arguments(key)])
 
     def texts(self, keys) -> list[str]:
         return [str(self.symbol(int(k))) for k in keys]
+
+
+class ScriptNumbering(_Positions):
+    """Positions numbered by their fields in mixed radix (see the module docstring): ``size``
+    numbers."""
+
+    def __init__(self, board: Board, pieces: int, gate: bool):
+        super().__init__(board, pieces, gate)
+        self.radix = self.cells + 1
+        self.strides = [self.radix ** (pieces - 1 - i) * (2 if gate else 1) for i in range(pieces)]
+        self.size = self.radix ** pieces * (2 if gate else 1)
+
+    def number(self, args) -> int:       # (in Python: the generator numbers every start it judges)
+        values = self.values(args)
+        return sum(v * stride for v, stride in zip(values, self.strides)) + (values[-1] if self.gate else 0)
+
+    def keys(self, fields: list[np.ndarray]) -> np.ndarray:
+        key = fields[-1].astype(np.int64) if self.gate else np.zeros(len(fields[0]), dtype=np.int64)
+        for cell, stride in zip(fields, self.strides):
+            key = key + cell * stride
+        return key
+
+    def fields(self, keys: np.ndarray) -> list[np.ndarray]:
+        out = [keys // stride % self.radix for stride in self.strides]
+        return out + ([keys % 2] if self.gate else [])
+
+
+class FoundNumbering(_Positions):
+    """Positions numbered in the order they are found, where the mixed-radix numbers do not fit
+    in int64 (many pieces: 20 optional chasers on a 3x3 board have 10^21 of them): the fields of
+    each position found are kept, and a position is looked up by its fields.  ``size``: the
+    numbers given so far."""
+
+    def __init__(self, board: Board, pieces: int, gate: bool):
+        super().__init__(board, pieces, gate)
+        self._found: dict[bytes, int] = {}
+        self._rows = np.zeros((64, pieces + (1 if gate else 0)), dtype=np.int32)
+
+    @property
+    def size(self) -> int:
+        return len(self._found)
+
+    def keys(self, fields: list[np.ndarray]) -> np.ndarray:
+        rows = np.stack(fields, axis=1).astype(np.int32)
+        if not len(rows):
+            return np.zeros(0, dtype=np.int64)
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        found, before = self._found, len(self._found)
+        numbers = np.array([found.setdefault(row.tobytes(), len(found)) for row in unique], dtype=np.int64)
+        if len(found) > len(self._rows):
+            grown = np.zeros((max(len(found), 2 * len(self._rows)), self._rows.shape[1]), dtype=np.int32)
+            grown[:len(self._rows)] = self._rows
+            self._rows = grown
+        new = numbers >= before
+        self._rows[numbers[new]] = unique[new]
+        return numbers[inverse.reshape(-1)]
+
+    def fields(self, keys: np.ndarray) -> list[np.ndarray]:
+        rows = self._rows[keys]
+        return [rows[:, j].astype(np.int64) for j in range(rows.shape[1])]
+
+
+def script_numbering(board: Board, pieces: int, gate: bool) -> _Positions:
+    """Positions numbered in mixed radix where their count fits in int64, else as found."""
+    dense = ScriptNumbering(board, pieces, gate)
+    return dense if dense.size <= np.iinfo(np.int64).max else FoundNumbering(board, pieces, gate)
 
 
 class ScriptTables:
@@ -88,7 +163,7 @@ class ScriptTables:
         started = time.perf_counter()
         self.board, self.layout = board, layout
         rules = board.rules
-        self.numbering = numbering = ScriptNumbering(board, len(layout.roles), layout.gate)
+        self.numbering = numbering = script_numbering(board, len(layout.roles), layout.gate)
         role = self.role = rules.turns[0][0]
         program = "\n".join([board_facts(board), rule_facts(rules), mechanism_facts(board, layout),
                              *[base_part(encoding(name)) for name in GAME_ENCODINGS], "#show.",
@@ -233,12 +308,8 @@ class ScriptTables:
                 if action.flips:
                     flip = met & self.key[cells[index[piece]]]
                     gate = np.where(flip, 1 - gate, gate)
-        numbering = self.numbering
-        key = gate.astype(np.int64) if numbering.gate else np.zeros(n, dtype=np.int64)
-        for piece, i in index.items():
-            cell = cells[i] if piece not in alive else np.where(alive[piece], cells[i], 0)
-            key = key + cell * numbering.strides[i]
-        return key
+        fields = [cells[i] if piece not in alive else np.where(alive[piece], cells[i], 0) for piece, i in index.items()]
+        return self.numbering.keys(fields + ([gate] if self.numbering.gate else []))
 
 
 class ScriptedGraph:
@@ -253,21 +324,24 @@ class ScriptedGraph:
         seen = start
         frontier = start
         sources, targets = [], []
-        level = 0
+        most = int(np.diff(tables.move_start).max(initial=0))      # moves from a cell, at most
+        row_bytes = 8 * (4 * len(numbering.fields(start)) + 12)      # a move's arrays while one ply is played
         while frontier.size:
             frontier = frontier[tables.outcome(frontier) < 0]
+            # (before the ply's arrays are made: what they need, with the positions found so far)
+            guard.after(f"while finding the game's positions ({len(seen):,} found)",
+                        len(frontier) * most * row_bytes)
             src, _, dst = tables.plies(frontier)
-            pairs = distinct(src * numbering.size + dst)
-            src, dst = pairs // numbering.size, pairs % numbering.size
+            src, dst = distinct_pairs(src, dst, numbering.size)
             sources.append(src)
             targets.append(dst)
             fresh = distinct(dst)
             fresh = fresh[~_member(fresh, seen)]
             seen = np.sort(np.concatenate([seen, fresh]))
             frontier = fresh
-            level += 1
-            if level % 8 == 0:          # (the check reads the process's memory: not every level)
-                guard.after("while finding the game's positions", 40 * len(seen))
+        edges = sum(len(s) for s in sources)
+        # (the successors joined, numbered and then turned into predecessors: about 40 bytes a move)
+        guard.after(f"after finding {len(seen):,} positions and {edges:,} moves", 40 * edges + 24 * len(seen))
         self.keys = seen
         self.outcome = tables.outcome(seen)
         self.src = np.searchsorted(seen, np.concatenate(sources)).astype(np.int32) if sources else \

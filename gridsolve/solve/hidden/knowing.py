@@ -545,10 +545,9 @@ class KnowingSolver(ThresholdSearch):
 def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
     plies_left = query.remaining(board)
 
-    def hint(needed: int | None) -> str:
-        return ("Raise --max-memory or the time limit" if needed is not None else "Raise the time limit") + \
-            f", or ask about fewer plies with --horizon N (N < {plies_left})."
-    return LimitGuard(limits, f"the robust positions within {plies_left} plies", hint)
+    fewer = f"ask about fewer plies with --horizon N (N < {plies_left})"
+    return LimitGuard(limits, f"the robust positions within {plies_left} plies",
+                      lambda needed: f"raise --max-memory, or {fewer}", smaller=fewer)
 
 
 def _abstract(position: Position) -> Position:

@@ -155,7 +155,8 @@ def race_limits(board: Board, layout, roots: list, limits: Limits, started: floa
                 if needed else "raise --max-memory if the machine has it")
         return (f"The race solver ranks every position reachable from the position asked about, whatever "
                 f"the horizon: ask about a smaller board, or {more}")
-    guard = LimitGuard(limits, "the positions reachable from the position asked about", hint, started)
+    guard = LimitGuard(limits, "the positions reachable from the position asked about", hint, started,
+                       smaller="ask about a smaller board")
     if not board.rules.script:      # (pieces moved by rule reach far fewer positions than any estimate)
         guard.before(estimate_positions(board, layout, roots), board, graph_bytes(board, layout))
     return guard
@@ -197,13 +198,14 @@ class _LayeredGrounding:
     def __init__(self, ctl: clingo.Control, program: Program, limits: Limits, started: float):
         self.ctl, self.program, self.limits, self.started = ctl, program, limits, started
         self.hint_plies = program.remaining
-        self.memory = LimitGuard(limits, f"the positions within {program.remaining} plies", self._hint, started)
+        self.memory = LimitGuard(limits, f"the positions within {program.remaining} plies",
+                                 lambda needed: self._smaller(), started, smaller=self._smaller())
 
-    def _hint(self, needed: int | None = None) -> str:
+    def _smaller(self) -> str:
         program = self.program
-        return (f"Ask with a smaller horizon, e.g. --horizon {max(1, self.hint_plies)}" + (
+        return (f"ask with a smaller horizon, e.g. --horizon {max(1, self.hint_plies)}" + (
             f", or ask --query survive (it does not need the {', '.join(c.name for c in program.layout.collect)})"
-            if program.layout.collect and program.query.kind != QueryKind.SURVIVE else "") + ".")
+            if program.layout.collect and program.query.kind != QueryKind.SURVIVE else ""))
 
     def ground(self, name: str, text: str, where: str) -> None:
         """Ground one part, within the memory limit (see :meth:`gridsolve.solve.common.limits.LimitGuard.ground`)."""
@@ -214,16 +216,15 @@ class _LayeredGrounding:
         """Report progress (``label``); stop when ``expected`` atoms, the memory they need or the
         time exceed the limits, saying ``where`` it got and which horizon to try."""
         self.hint_plies = hint_plies
+        self.memory.smaller = self._smaller()
         atoms, elapsed = len(self.ctl.symbolic_atoms), time.perf_counter() - self.started
         if self.limits.progress and elapsed > PROGRESS_AFTER:
             self.limits.progress(f"{label}: {atoms:,} ground atoms, {elapsed:.1f} s")
-        over_time = self.limits.seconds is not None and elapsed > self.limits.seconds
-        if expected <= self.limits.atoms and not over_time:
+        if expected <= self.limits.atoms:
             self.memory.after(f"after {where}", max(0, expected - atoms) * BYTES_PER_ATOM)
             return
-        amount = (f"{elapsed:.0f} s (limit {self.limits.seconds:.0f} s)" if over_time else
-                  f"about {expected:,} ground atoms with the values (limit {self.limits.atoms:,})")
-        raise self.memory.error(amount, f"after {where}", memory=not over_time)
+        raise self.memory.out_of_time(f"after {where}") or self.memory.error(
+            f"about {expected:,} ground atoms with the values (limit {self.limits.atoms:,})", f"after {where}")
 
 
 def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, started: float,

@@ -70,13 +70,15 @@ class Engine:
         rules = board.rules
         self.plies = rules.last_step - rules.first_step if plies is None else plies
         guard = race_limits(board, self.layout, self.roots, limits or Limits(), started)
-        self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], guard)
+        with guard.allocating("while building the game graph"):
+            self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], guard)
         ranked = time.perf_counter()
         self.levels = 0
         ranks = {}
-        for number, (attackers, targets) in enumerate(self.races.races, 1):
-            ranks[number], levels = self.graph.ranks(attackers, targets, self.plies)
-            self.levels = max(self.levels, levels)
+        with guard.allocating(f"while ranking {self.graph.n:,} positions"):
+            for number, (attackers, targets) in enumerate(self.races.races, 1):
+                ranks[number], levels = self.graph.ranks(attackers, targets, self.plies)
+                self.levels = max(self.levels, levels)
         self.complete = self.levels < self.plies    # a level decided nothing: so would every later one
         self.index = RankIndex(self.graph, ranks)
         self.asked = 0
