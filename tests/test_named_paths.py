@@ -50,7 +50,8 @@ def dotted_exists(root: Path, named: str) -> bool:
             here, part = module, parts[i + 1]
         else:
             here = here / "__init__.py"
-        defined = re.compile(rf"^\s*(?:class |def |async def )?{re.escape(part)}\b", re.M)
+        defined = re.compile(rf"^\s*(?:class |def |async def )?{re.escape(part)}\b"        # defined there
+                             rf"|^\s*from \S+ import [^#\n]*\b{re.escape(part)}\b", re.M)       # or imported
         return here.exists() and bool(defined.search(here.read_text(encoding="utf-8")))
     return True
 
