@@ -22,6 +22,7 @@ import clingo
 import numpy as np
 
 from ...compile.gamerules import factored_turns
+from ...compile.gamerules import live_ends
 from ...compile.state import layout_for
 from ...errors import EncodingError
 from ...language.model import Board
@@ -41,11 +42,14 @@ def _joint(roles: list[str], names: list[int]) -> clingo.Symbol:
 
 def abstract_by_pieces(board: Board, positions: list[Position], guard: LimitGuard | None = None) -> AbstractGame | None:
     """The abstract game of ``board`` from ``positions`` joined from the pieces' moves; None
-    where the compiled moves do not have that shape or a conditional timeout entry applies."""
+    where the compiled moves do not have that shape, a conditional timeout entry applies, or an
+    end counts items (the abstract game keeps none)."""
     started = time.perf_counter()
+    if board.rules.timeout_when or any(end.when.collected for end in live_ends(board)):
+        return None
     layout = layout_for(board, set())
     turns = factored_turns(board, layout)
-    if turns is None or board.rules.timeout_when:
+    if turns is None:
         return None
     guard = guard or LimitGuard(Limits(), "the abstract game", lambda needed: "")
     pieces = PieceMoves(board, layout, turns, guard)
