@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+from pathlib import Path
 
 import clingo
 import pytest
@@ -41,7 +42,7 @@ from gridsolve.solve.common.answer import Question
 from gridsolve.solve.program.driver import format_move
 from gridsolve.solve.program.explore import examine, move_parts, stop_scores
 
-from randomrules import REFUSED, random_case, shrink, write_case
+from randomrules import REFUSED, REFUSED_BASE, random_case, refused_case, shrink, write_case
 
 QUICK = 50
 SLOW = int(os.environ.get("GRIDSOLVE_RANDOM_RULES", 1000))     # the slow tier's cases (seeds QUICK..)
@@ -221,3 +222,109 @@ def test_every_solver_path_gives_plain_clingos_answer(tmp_path, seed):
 @pytest.mark.parametrize("seed", range(QUICK, QUICK + SLOW), ids=lambda s: f"rules-{s}")
 def test_every_solver_path_gives_plain_clingos_answer_slow(tmp_path, seed):
     check_case(tmp_path, seed)
+
+
+# --- the combinations the generator leaves out --------------------------------------------------
+
+@pytest.mark.parametrize("pair", list(REFUSED), ids=lambda pair: " x ".join(pair))
+def test_the_loader_refuses_the_pairs_the_generator_leaves_out(tmp_path, pair):
+    """Each pair of :data:`randomrules.REFUSED` is refused with a message (the base case alone
+    loads): the day the loader accepts one, this fails, and the generator should draw it."""
+    load(tmp_path, write_case(REFUSED_BASE["rules"], REFUSED_BASE["board"]), "base.yaml")
+    reason = {"after_ply": "a script is played after", "bump": "bump needs steps: 1",
+              "chasers": "chasers never move"}[pair[0]]
+    with pytest.raises(BoardError, match=reason):
+        load(tmp_path, refused_case(pair))
+
+
+# --- regressions: the failures found, shrunk to small cases -------------------------------------
+
+REGRESSIONS = {
+    # gridsolve compile crashed (KeyError: facts.bump_cells read a chaser's move rule) on a
+    # `nearer` about a chaser; fixed, then the scripted graph (solve/graph/scripted.py) ignored
+    # `nearer` (an end with only `nearer` held everywhere: "solved in 0 moves"); and a chaser off
+    # the board had no distance, so neither a nearer condition nor its negation held and the
+    # compiled rules gave the position no move (now: infinitely far, compile/facts.py)
+    "nearer-about-chasers": ("""\
+        rules:
+          roles: [hero]
+          moves: {hero: {steps: 1, idle: true}}
+          chasers: {c1: {target: hero}, c2: {target: hero}}
+          optional: [c2]
+          after_ply: [{step: [c1]}]
+          ends:
+            - {name: near, when: {nearer: {piece: c1, than: hero, to: exit}}, scores: {hero: 0}}
+            - {name: far, when: {nearer: {piece: c2, than: hero, to: exit}}, scores: {hero: 0}}
+            - {name: out, when: {reaches: {hero: exit}}, scores: {hero: 100}}
+          steps: {first: 1, last: 5}
+          timeout: {hero: 50}
+        size: [3, 2]
+        pieces: {hero: [2, 2], c1: [1, 2]}
+        marks: {exit: [[3, 1]]}
+        """, "hero", "value", None),
+    # the compiled rules wrote the negations of two nearer conditions in one rule body with the
+    # same variables (DA, DB), so a position where neither end held had no move whenever the two
+    # distances differed (compile/gamerules.py: one variable per piece and mark)
+    "two-nearer-ends": ("""\
+        rules:
+          roles: [a, b]
+          ends:
+            - {name: a_nearer, when: {nearer: {piece: a, than: b, to: goal}}, scores: {a: 100, b: 0}}
+            - {name: b_nearer, when: {nearer: {piece: b, than: a, to: flag}}, scores: {a: 0, b: 100}}
+          steps: {first: 1, last: 4}
+          timeout: {a: 50, b: 50}
+        size: [3, 2]
+        pieces: {a: [1, 1], b: [3, 2]}
+        marks: {goal: [[2, 2]], flag: [[2, 1]]}
+        """, "a", "value", None),
+    # without a step limit the race solver's line stopped where it repeated a position even with
+    # a horizon (plain clingo's goes on to it; solve/race/rankread.py)
+    "line-to-the-horizon": ("""\
+        rules:
+          roles: [hero]
+          moves: {hero: {steps: 1, idle: true}}
+          ends:
+            - {name: out, when: {reaches: {hero: exit}}, scores: {hero: 100}}
+          steps: {first: 1}
+          timeout: {hero: 50}
+        size: [2, 1]
+        walls: {east: [[1, 1]]}
+        pieces: {hero: [1, 1]}
+        marks: {exit: [[2, 1]]}
+        """, "hero", "value", 3),
+}
+
+
+@pytest.mark.parametrize("name", REGRESSIONS)
+def test_the_failures_found_stay_fixed(tmp_path, name):
+    text, role, kind, horizon = REGRESSIONS[name]
+    board = load(tmp_path, textwrap.dedent(text))
+    problems = case_problems(board, make_query(board, role, kind, horizon=horizon))
+    assert not problems, "\n".join(problems)
+
+
+ISSUE_39 = Path(__file__).parent / "data" / "issue39-enemies-in-order.yaml"
+OVERFLOW = ("issue 39: the scripted graph numbers a pair of positions as one int64 (src * size + dst, "
+            "solve/graph/scripted.py); with 5 pieces, a gate bit and 72 cells the size is 4.1e9 and the "
+            "product overflows (core39 fixes it at the root)")
+
+
+@pytest.mark.xfail(strict=True, reason=OVERFLOW)
+def test_the_issues_open_board_is_won_in_one_ply(tmp_path):
+    """The issue's smallest case: south steps onto the exit (examine: the compiled rules end the
+    game there, escaped), so the explorer wins in one ply; solve said he cannot win."""
+    board = load_board(ISSUE_39)
+    query = make_query(board, "explorer", "win")
+    end, steps = examine(board, query.position)
+    south = next(step.position for step in steps if step.move == "south")
+    assert end is None and examine(board, south)[0] == "escaped"
+    answer = solve(board, query)
+    assert (answer.win, answer.win_plies, [ply.move for ply in answer.line]) == (True, 1, ["south"])
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason=OVERFLOW)
+def test_the_issues_open_board_against_plain_clingo():
+    board = load_board(ISSUE_39)
+    problems = case_problems(board, make_query(board, "explorer", "win"))
+    assert not problems, "\n".join(problems)
