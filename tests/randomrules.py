@@ -36,7 +36,7 @@ DIRECTIONS = ("horizontal", "vertical")
 
 # The pairs of mechanisms the loader refuses today (loader.py, build_rules: "these mechanisms do
 # not combine with a script yet"; "bump needs steps: 1"; "chasers never move without an
-# after_ply script"), each with the changes to :data:`REFUSED_BASE` that combine them.  The
+# after_ply script"; "the gates change only by the after_ply script's key action"), each with the changes to :data:`REFUSED_BASE` that combine them.  The
 # generator draws none of them; tests/test_random_rules.py checks that the loader still refuses
 # each (the day one is accepted, the generator should draw it).
 REFUSED_BASE = {
@@ -58,6 +58,7 @@ REFUSED = {
     ("after_ply", "was_on"): {"ends": [{"name": "out", "when": {"was_on": {"hero": "exit"}}, "scores": {"hero": 100}}]},
     ("bump", "moves of several steps"): {"after_ply": None, "moves": {"hero": {"steps": 2, "bump": {"marks": ["trap"]}}}},
     ("chasers", "no after_ply"): {"after_ply": None, "chasers": {"c1": {"target": "hero"}}},
+    ("gate", "no after_ply"): {"after_ply": None, "gate": {"key": "trap"}},
 }
 
 

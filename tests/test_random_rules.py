@@ -25,11 +25,16 @@ from failures found are kept at the end (``REGRESSIONS``).
 from __future__ import annotations
 
 import os
+import sys
 import textwrap
 from pathlib import Path
 
 import clingo
 import pytest
+
+if __name__ == "__main__":     # run as a script: this checkout's gridsolve, its C kernels built in place
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    import conftest  # noqa: F401
 
 from gridsolve.compile.compiler import compile_program
 from gridsolve.compile.planning import Mode, plan_query
@@ -232,7 +237,7 @@ def test_the_loader_refuses_the_pairs_the_generator_leaves_out(tmp_path, pair):
     loads): the day the loader accepts one, this fails, and the generator should draw it."""
     load(tmp_path, write_case(REFUSED_BASE["rules"], REFUSED_BASE["board"]), "base.yaml")
     reason = {"after_ply": "a script is played after", "bump": "bump needs steps: 1",
-              "chasers": "chasers never move"}[pair[0]]
+              "chasers": "chasers never move", "gate": "the gates change only by"}[pair[0]]
     with pytest.raises(BoardError, match=reason):
         load(tmp_path, refused_case(pair))
 
@@ -303,6 +308,34 @@ def test_the_failures_found_stay_fixed(tmp_path, name):
     assert not problems, "\n".join(problems)
 
 
+CLOSED_GATE = """\
+    rules:
+      roles: [hero]
+      moves: {hero: {steps: 1, idle: true, blocked: illegal}}
+      gate: {key: key}
+      after_ply: [{key: [hero]}]
+      ends:
+        - {name: out, when: {reaches: {hero: exit}}, scores: {hero: 100}}
+      steps: {first: 1, last: 5}
+      timeout: {hero: 50}
+    size: [3, 2]
+    gates: {east: [[1, 1]]}
+    pieces: {hero: [1, 1]}
+    marks: {exit: [[2, 1]], key: [[1, 2]]}
+    """
+
+
+def test_a_step_into_a_closed_gate_is_illegal_where_a_step_into_a_wall_is(tmp_path):
+    """docs/rule-language.md: a closed gate blocks a role's step like a wall, by its `blocked`.
+    Both the compiled rules (compile/script.py) and the scripted graph (solve/graph/scripted.py)
+    made it stay put with `blocked: illegal` too; now east is no move until the key opens the gate."""
+    board = load(tmp_path, textwrap.dedent(CLOSED_GATE))
+    query = make_query(board, "hero", "value")
+    assert [step.move for step in examine(board, query.position)[1]] == ["north", "nowhere"]
+    assert not case_problems(board, query)
+    assert [ply.move for ply in solve(board, query).line] == ["north", "south", "east"]
+
+
 ISSUE_39 = Path(__file__).parent / "data" / "issue39-enemies-in-order.yaml"
 OVERFLOW = ("issue 39: the scripted graph numbers a pair of positions as one int64 (src * size + dst, "
             "solve/graph/scripted.py); with 5 pieces, a gate bit and 72 cells the size is 4.1e9 and the "
@@ -328,3 +361,30 @@ def test_the_issues_open_board_against_plain_clingo():
     board = load_board(ISSUE_39)
     problems = case_problems(board, make_query(board, "explorer", "win"))
     assert not problems, "\n".join(problems)
+
+
+def shrunk(seed: int) -> str:
+    """The case ``seed`` made smaller while some solver path still differs from plain clingo (or
+    fails): the board file, then the question and the differences as comments."""
+    import tempfile
+    case = random_case(seed)
+    folder = Path(tempfile.mkdtemp())
+
+    def problems(text: str) -> list[str] | None:
+        try:
+            board = load(folder, text)
+            query = make_query(board, case.role, case.kind, horizon=case.horizon, turn=case.turn)
+        except Exception:          # (a smaller board the loader refuses, a piece off it: no case)
+            return None
+        try:
+            return case_problems(board, query)
+        except Exception as exc:   # noqa: BLE001 (a crash is a difference too)
+            return [f"{type(exc).__name__}: {exc}"]
+    rules, board = shrink(case.rules, case.board, lambda text: bool(problems(text)))
+    text = write_case(rules, board, seed)
+    found = problems(text) or ["(no difference: the case does not fail)"]
+    return text + f"# question: {' '.join(case.options())}\n" + "".join(f"# {p}\n" for p in found)
+
+
+if __name__ == "__main__":      # python tests/test_random_rules.py SEED: shrink a failing case
+    print(shrunk(int(sys.argv[1])), end="")

@@ -274,6 +274,9 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
                     "these mechanisms do not combine with a script yet")
     if chasers and not script:
         origin.fail("chasers", "chasers never move without an after_ply script", "add after_ply: with a step action")
+    if gate_key and not script:
+        origin.fail("gate", "gate: the gates change only by the after_ply script's key action",
+                    "add after_ply: with a key action, or draw walls instead of gates")
     return Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
                  tuple(ends), steps["first"], last, timeout, teams,
                  merged.get("collisions") or "allowed", collect, tables, timeout_when, placement, good_level,

@@ -191,8 +191,11 @@ class ScriptTables:
         cells = [f[rows].copy() for f in fields[:numbering.pieces]]
         gate = fields[-1][rows].copy() if numbering.gate else np.zeros(len(rows), dtype=np.int64)
         keep = np.ones(len(rows), dtype=bool)
-        for piece in self.board.rules.moves[self.role].may_not_end_on:
+        rule = self.board.rules.moves[self.role]
+        for piece in rule.may_not_end_on:
             keep &= self.move_aim[move] != cells[index[piece]]
+        if rule.blocked == "illegal":      # a step into a closed gate is illegal, as one into a wall
+            keep &= ~((gate == 0) & self.gate_cross[cells[mover], self.move_to[move]])
         rows, move, gate = rows[keep], move[keep], gate[keep]
         cells = [c[keep] for c in cells]
         start = [c.copy() for c in cells]
