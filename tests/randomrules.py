@@ -295,7 +295,7 @@ def plain_rules(rng: random.Random) -> tuple[dict, dict, list]:
     tables = False
     if "pellet" in marks:
         rules["collect"] = {"pellets": {"piece": roles[0], "mark": "pellet"}}
-        if rng.random() < 0.4:
+        if rng.random() < 0.7:      # (a score table and no end counting items: the bounded solver's games)
             rules["score_tables"] = {"eaten": {"count": "pellets", "values": [0, 20, 40, 60, 80, 90, 100]}}
             tables = True
     conditional = rng.random() < 0.2
@@ -303,7 +303,7 @@ def plain_rules(rng: random.Random) -> tuple[dict, dict, list]:
     for k in range(rng.randint(1, 4)):
         extra = {}
         r = rng.random()
-        if r < 0.2 and "pellet" in marks:
+        if r < 0.2 and "pellet" in marks and not tables:
             extra["collected"] = {"pellets": rng.choice(["all", 1, 2])}
         elif r < 0.35:
             extra["was_on"] = {rng.choice(roles): rng.choice(marks)}
@@ -312,7 +312,7 @@ def plain_rules(rng: random.Random) -> tuple[dict, dict, list]:
             extra["nearer"] = {"piece": a, "than": b, "to": rng.choice(marks)}
         when = _condition(rng, roles, marks, extra=extra) if rng.random() < 0.8 or not extra else extra
         scores = _scores(rng, roles, low=rng.choice([True, False, None]))
-        if tables and rng.random() < 0.5:
+        if tables and rng.random() < 0.7:
             scores[roles[0]] = "eaten"
         end = {"name": f"end{k}", "when": when, "scores": scores}
         if tables or conditional:
@@ -362,7 +362,7 @@ def random_case(seed: int) -> Case:
         cell = rng.choice(on_mark) if on_mark and rng.random() < 0.3 else spots[0]
         placed[piece] = cell
     board["pieces"] = {p: list(c) for p, c in placed.items()}
-    role = rng.choice(roles)
+    role = roles[0] if "score_tables" in rules and rng.random() < 0.7 else rng.choice(roles)
     kind = rng.choice(["value", "value", "win", "survive"])
     limited = rules["steps"].get("last") is not None
     horizon = None
