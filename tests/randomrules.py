@@ -5,8 +5,8 @@ from the rule language's mechanisms (docs/rule-language.md) and only the combina
 accepts today (:data:`REFUSED` lists the pairs it refuses, tests/test_random_rules.py holds the
 loader to that list):
 
-* *scripted* rule sets (about two in three): one ``turns`` entry of one-step moves (one role, or
-  two moving at once, on one team or on two), 0-3 chasers with random targets and axes, an
+* *scripted* rule sets (about two in three): one ``turns`` entry of one role with one-step
+  moves (``idle``, ``blocked``, ``frozen_on`` drawn), 0-3 chasers with random targets and axes, an
   ``after_ply`` script of random ``step``, ``stop``, ``remove`` (``flips_on_key`` too), ``key``
   (a list, or ``pieces``/``uses``) and ``repeat`` actions, ``optional`` chasers and marks, a
   ``gate`` with the board's gates and a key, ends on ``same_cell``, ``reaches`` and ``nearer``;
@@ -36,9 +36,10 @@ DIRECTIONS = ("horizontal", "vertical")
 
 # The pairs of mechanisms the loader refuses today (loader.py, build_rules: "these mechanisms do
 # not combine with a script yet"; "bump needs steps: 1"; "chasers never move without an
-# after_ply script"; "the gates change only by the after_ply script's key action"), each with the changes to :data:`REFUSED_BASE` that combine them.  The
-# generator draws none of them; tests/test_random_rules.py checks that the loader still refuses
-# each (the day one is accepted, the generator should draw it).
+# after_ply script"; "the gates change only by the after_ply script's key action"), each with
+# the changes to :data:`REFUSED_BASE` that combine them.  The generator draws none of them;
+# tests/test_random_rules.py checks that the loader still refuses each (the day one is
+# accepted, the generator should draw it).
 REFUSED_BASE = {
     "rules": {"roles": ["hero"], "turns": [["hero"]], "moves": {"hero": {"steps": 1}},
               "after_ply": [{"stop": {"reaches": {"hero": "exit"}}}],
@@ -55,8 +56,10 @@ REFUSED = {
     ("after_ply", "several turns entries"): {**TWO, "turns": [["hero"], ["other"]]},
     ("after_ply", "several roles in one turns entry"): {**TWO, "turns": [["hero", "other"]]},
     ("after_ply", "moves of several steps"): {"moves": {"hero": {"steps": 2}}},
-    ("after_ply", "was_on"): {"ends": [{"name": "out", "when": {"was_on": {"hero": "exit"}}, "scores": {"hero": 100}}]},
-    ("bump", "moves of several steps"): {"after_ply": None, "moves": {"hero": {"steps": 2, "bump": {"marks": ["trap"]}}}},
+    ("after_ply", "was_on"): {"ends": [{"name": "out", "when": {"was_on": {"hero": "exit"}},
+                                        "scores": {"hero": 100}}]},
+    ("bump", "moves of several steps"): {"after_ply": None,
+                                         "moves": {"hero": {"steps": 2, "bump": {"marks": ["trap"]}}}},
     ("chasers", "no after_ply"): {"after_ply": None, "chasers": {"c1": {"target": "hero"}}},
     ("gate", "no after_ply"): {"after_ply": None, "gate": {"key": "trap"}},
 }

@@ -37,7 +37,7 @@ if __name__ == "__main__":     # run as a script: this checkout's gridsolve, its
     import conftest  # noqa: F401
 
 from gridsolve.compile.compiler import compile_program
-from gridsolve.compile.planning import Mode, plan_query
+from gridsolve.compile.planning import Mode
 from gridsolve.errors import BoardError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
@@ -119,8 +119,6 @@ def expected(plain: dict, kind: str) -> dict:
     """Plain clingo's fields as :func:`reported` names them: the answer's plies are the question's."""
     at = dict(plain["at"])
     at["plies"] = at["plies"] if kind == "value" else None
-    if kind == "win" and at["win"] is None:
-        at["win_plies"] = None
     moves = {m: {**f, "win_plies": None} for m, f in plain["moves"].items()}
     return {"at": at, "moves": moves}
 
@@ -199,7 +197,8 @@ def case_problems(board, query) -> list[str]:
                 problems.append(f"{name}: {key} {got['at'][key]!r}, plain clingo {want['at'][key]!r}")
         for move in sorted(set(got["moves"]) | set(want["moves"])):
             if got["moves"].get(move) != want["moves"].get(move):
-                problems.append(f"{name}: move {move!r} {got['moves'].get(move)}, plain clingo {want['moves'].get(move)}")
+                problems.append(f"{name}: move {move!r} {got['moves'].get(move)}, "
+                                f"plain clingo {want['moves'].get(move)}")
         problems += [f"{name}: {p}" for p in line_problems(board, query, answer, plain["line"])]
     return problems
 
