@@ -18,7 +18,8 @@ loader to that list):
 
 Either kind has a step limit or none, a board of 2x2 to 4x5 cells (most not square) with random
 walls, pieces that may start on marks (traps, keys, exits) and optional pieces left out.  The
-question (role, kind, horizon, side to move) is drawn too.  Nothing is imported from gridsolve:
+question (role, kind, horizon, side to move, now and then a piece moved with ``--at``) is drawn
+too.  Nothing is imported from gridsolve:
 the case is text, read by the real loader.
 
 ``python tests/randomrules.py SEED`` prints one case (the board file, then the question as a
@@ -84,6 +85,7 @@ class Case:
     kind: str
     horizon: int | None = None
     turn: str | None = None
+    at: tuple[str, ...] = ()                       # --at placements: PIECE=X,Y
     rules: dict = field(default_factory=dict)     # the rule set as drawn (before it is written)
     board: dict = field(default_factory=dict)     # size, walls, gates, pieces, marks
 
@@ -94,6 +96,8 @@ class Case:
             out += ["--horizon", str(self.horizon)]
         if self.turn is not None:
             out += ["--turn", self.turn]
+        for placed in self.at:
+            out += ["--at", placed]
         return out
 
 
@@ -373,7 +377,12 @@ def random_case(seed: int) -> Case:
     if not limited and (not scripted or len(pieces) > 2 or width * height > 12) or rng.random() < 0.2:
         horizon = rng.randint(0, 6)
     turn = rng.choice(roles) if len(rules.get("turns", [roles])) > 1 and rng.random() < 0.3 else None
-    return Case(seed, write_case(rules, board, seed), role, kind, horizon, turn, rules, board)
+    at = ()
+    if rng.random() < 0.25:          # a question from another position: a piece moved (maybe onto another)
+        piece = rng.choice(sorted(placed))
+        x, y = rng.choice(cells)
+        at = (f"{piece}={x},{y}",)
+    return Case(seed, write_case(rules, board, seed), role, kind, horizon, turn, at, rules, board)
 
 
 # --- shrinking ---------------------------------------------------------------------------------

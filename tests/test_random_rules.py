@@ -212,7 +212,7 @@ def load(tmp_path, text: str, name: str = "board.yaml"):
 def check_case(tmp_path, seed: int):
     case = random_case(seed)
     board = load(tmp_path, case.text)
-    query = make_query(board, case.role, case.kind, horizon=case.horizon, turn=case.turn)
+    query = make_query(board, case.role, case.kind, horizon=case.horizon, turn=case.turn, at=case.at)
     problems = case_problems(board, query)
     assert not problems, (f"seed {seed} ({' '.join(case.options())}):\n{case.text}" + "\n".join(problems))
 
@@ -372,7 +372,7 @@ def shrunk(seed: int) -> str:
     def problems(text: str) -> list[str] | None:
         try:
             board = load(folder, text)
-            query = make_query(board, case.role, case.kind, horizon=case.horizon, turn=case.turn)
+            query = make_query(board, case.role, case.kind, horizon=case.horizon, turn=case.turn, at=case.at)
         except Exception:          # (a smaller board the loader refuses, a piece off it: no case)
             return None
         try:
