@@ -61,8 +61,9 @@ def rule_facts(rules: Rules) -> str:
 
 
 def bump_cells(board: Board, role: str) -> set[tuple[int, int]]:
-    """The cells ``role``'s piece bumps on: it never enters them."""
-    return {c for m in board.rules.moves[role].bump_on for c in board.marks.get(m, ())}
+    """The cells ``role``'s piece bumps on: it never enters them (a chaser bumps on none)."""
+    move = board.rules.moves.get(role)
+    return {c for m in (move.bump_on if move else ()) for c in board.marks.get(m, ())}
 
 
 def distance_facts(head: str, dist: dict, cells, after: str = "") -> str:
@@ -94,6 +95,8 @@ def mechanism_facts(board: Board, layout: Layout) -> str:
     for role, mark in sorted(nearer):
         dist = step_distances(board, board.marks.get(mark, ()), bump_cells(board, role))
         out.append(distance_facts(f"distance({role},{mark}", dist, cells))
+        if role in rules.chasers:     # a chaser off the board is infinitely far
+            out.append(f"distance({role},{mark},0,0,{UNREACHABLE}).")
     if layout.lost:
         out.append(" ".join(turn_order_facts(rules)))
     return "\n".join(out)

@@ -64,8 +64,11 @@ def condition_literals(when: Condition, v: Vars, board: Board) -> list[tuple[str
         need = total if at_least < 0 else at_least
         out.append((f"{v.count(name)} >= {need}", f"{v.count(name)} < {need}"))
     for piece, other, mark in when.nearer:
-        dists = f"{_distance(v, piece, mark, 'DA')}, {_distance(v, other, mark, 'DB')}"
-        out.append((f"{dists}, DA < DB", f"{dists}, DA >= DB"))
+        # one variable per piece and mark (a distance depends on nothing else), so that the
+        # negations of several nearer conditions can share a rule body
+        mine, theirs = (f"{v.prefix}D_{p}_{mark}" for p in (piece, other))
+        dists = f"{_distance(v, piece, mark, mine)}, {_distance(v, other, mark, theirs)}"
+        out.append((f"{dists}, {mine} < {theirs}", f"{dists}, {mine} >= {theirs}"))
     return out
 
 

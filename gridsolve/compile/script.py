@@ -207,6 +207,8 @@ def script_rules(board: Board, layout: Layout, negations: list[list[str]], head,
     gated = layout.gate and board.has_gates
     cases = ([(["G = 0", f"gate_cross(X{i},Y{i},PX{i},PY{i})"], {}),
               (["G = 1"], go), ([f"not gate_cross(X{i},Y{i},PX{i},PY{i})"], go)] if gated else [([], go)])
+    if gated and move.blocked == "illegal":     # a step into a closed gate is illegal, as one into a wall
+        cases = cases[1:]
     for choice in itertools.product(*negations) if negations else [()]:
         for extra, cells in cases:
             out.append(f"{sv.atom(0, {**begin, **cells})} :- {', '.join([*body[:2], *choice, *body[2:], *extra])}.")

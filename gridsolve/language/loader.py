@@ -267,13 +267,16 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
                         "list only chasers and marks")
     gate_key = merged["gate"]["key"] if merged.get("gate") else None
     script = _build_script(merged.get("after_ply") or [], roles, chasers, gate_key, collect, origin)
-    if script and (collect or any(m.bump_on for m in moves.values()) or len(turns) != 1 or
+    if script and (collect or any(m.bump_on for m in moves.values()) or len(turns) != 1 or len(turns[0]) != 1 or
                    any(p for e in ends for p in e.when.was_on) or any(m.steps != 1 for m in moves.values())):
-        origin.fail("after_ply", "after_ply: a script is played after the ply of a game with one turns entry, "
-                    "one-step moves, and no collectibles, bumps or was_on conditions",
+        origin.fail("after_ply", "after_ply: a script is played after the ply of a game with one turns entry "
+                    "of one role, one-step moves, and no collectibles, bumps or was_on conditions",
                     "these mechanisms do not combine with a script yet")
     if chasers and not script:
         origin.fail("chasers", "chasers never move without an after_ply script", "add after_ply: with a step action")
+    if gate_key and not script:
+        origin.fail("gate", "gate: the gates change only by the after_ply script's key action",
+                    "add after_ply: with a key action, or draw walls instead of gates")
     rules = Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
                   tuple(ends), steps["first"], last, timeout, teams,
                   merged.get("collisions") or "allowed", collect, tables, timeout_when, placement, good_level,

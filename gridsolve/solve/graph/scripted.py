@@ -171,7 +171,8 @@ class ScriptTables:
                              "#show tg(X,Y,X2,Y2) : gate_cross(X,Y,X2,Y2).",
                              *[f"#show tc({number},X,Y,SX,SY,G,X2,Y2) : chase({axis},X,Y,SX,SY,G,X2,Y2)."
                                for axis, number in AXES.items()],
-                             "#show tk(X,Y) : key_cell(X,Y).", "#show tx(K,X,Y) : mark(K,X,Y)."])
+                             "#show tk(X,Y) : key_cell(X,Y).", "#show tx(K,X,Y) : mark(K,X,Y).",
+                             "#show td(P,K,X,Y,D) : distance(P,K,X,Y,D)."])
         by_arity: dict[int, list] = {}
         for row in ground_rows(program, guard, "the tables of the game's pieces", "the game's tables"):
             by_arity.setdefault(len(row), []).append(row)
@@ -208,6 +209,16 @@ class ScriptTables:
             self.marks[mark] = np.zeros(size, dtype=bool)
             if len(rows):
                 self.marks[mark][cells(raw_numbers(rows[:, 1:]))[:, 0]] = True
+        self.distance: dict[tuple[str, str], np.ndarray] = {}     # (piece, mark): per cell, -1 where none
+        distances = table(5)
+        for piece, other, mark in [n for end in rules.ends for n in end.when.nearer]:
+            for name in (piece, other):
+                rows = distances[(distances[:, 0] == np.uint64(clingo.Function(name)._rep))
+                                 & (distances[:, 1] == np.uint64(clingo.Function(mark)._rep))]
+                self.distance[(name, mark)] = found = np.full(size, -1, dtype=np.int64)
+                if len(rows):
+                    numbers = raw_numbers(rows[:, 2:])
+                    found[cells(numbers[:, :2])[:, 0]] = numbers[:, 2]
         self.move_start = np.searchsorted(self.move_from, np.arange(size + 1))
         self.actions = board_actions(board)
         self.index = {p: i for i, p in enumerate(layout.roles)}
@@ -221,7 +232,8 @@ class ScriptTables:
 
     def outcome(self, keys: np.ndarray) -> np.ndarray:
         """The end that decides each position (index into ``end_names``; -1: none), by the
-        compiled end conditions: cells equal (off the board included), a mark on the cell."""
+        compiled end conditions: cells equal (off the board included), a mark on the cell, a
+        piece nearer to a mark than another (by the compiled ``distance`` facts)."""
         fields = self.numbering.fields(keys)
         out = np.full(len(keys), -1, dtype=np.int16)
         for number, end in enumerate(self.board.rules.ends):
@@ -232,6 +244,10 @@ class ScriptTables:
             for piece, mark in end.when.reaches:
                 marked = self.marks.get(mark)
                 holds &= marked[fields[self.index[piece]]] if marked is not None else False
+            for piece, other, mark in end.when.nearer:
+                mine = self.distance[(piece, mark)][fields[self.index[piece]]]
+                theirs = self.distance[(other, mark)][fields[self.index[other]]]
+                holds &= (mine >= 0) & (theirs >= 0) & (mine < theirs)
             out[(out < 0) & holds] = number
         return out
 
@@ -251,8 +267,11 @@ class ScriptTables:
         cells = [f[rows].copy() for f in fields[:numbering.pieces]]
         gate = fields[-1][rows].copy() if numbering.gate else np.zeros(len(rows), dtype=np.int64)
         keep = np.ones(len(rows), dtype=bool)
-        for piece in self.board.rules.moves[self.role].may_not_end_on:
+        rule = self.board.rules.moves[self.role]
+        for piece in rule.may_not_end_on:
             keep &= self.move_aim[move] != cells[index[piece]]
+        if rule.blocked == "illegal":      # a step into a closed gate is illegal, as one into a wall
+            keep &= ~((gate == 0) & self.gate_cross[cells[mover], self.move_to[move]])
         rows, move, gate = rows[keep], move[keep], gate[keep]
         cells = [c[keep] for c in cells]
         start = [c.copy() for c in cells]

@@ -15,7 +15,7 @@ import clingo
 
 from ...compile.planning import RacePlan
 from ...compile.state import unjudged
-from ...language.model import Rules
+from ...language.model import NO_LIMIT, Rules
 
 AT = clingo.Function("at")
 
@@ -121,7 +121,8 @@ class RankIndex:
         0..``last``: at each, the side to move picks its best move by (value, tie), tie =
         -plies above the role's timeout score (hurry), +plies below (delay); the role's side
         takes the greatest (key, move), the others the least.  None without values.  Without a
-        step limit (``rules.unlimited``) the line stops before a position it has passed."""
+        step limit (``rules.unlimited``) and without a horizon the line stops before a position it
+        has passed (with a horizon it goes on to it, as answer.lp's)."""
         if not value_known:
             return []
         timeout = rules.timeout[role]
@@ -132,7 +133,7 @@ class RankIndex:
         for i in range(min(last, left) + 1):
             if i == left or state in self.terminal or state in seen:
                 break
-            if rules.unlimited:
+            if rules.unlimited and left >= NO_LIMIT // 2:
                 seen.add(state)
             keyed = []
             for move, after in self.moves.get(state, ()):
