@@ -68,8 +68,20 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     return result
 
 
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _item(loader: _Loader, node):
+    """A list item: a plain decimal number (a cell's coordinate) read at once, else constructed."""
+    value = node.value
+    if node.tag == _INT_TAG and isinstance(value, str) and value.isascii() and value.isdigit() \
+            and (value[0] != "0" or value == "0"):
+        return int(value)
+    return loader.construct_object(node, deep=True)
+
+
 def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
-    result = LineList(loader.construct_object(child, deep=True) for child in node.value)
+    result = LineList(_item(loader, child) for child in node.value)
     result.line = node.start_mark.line + 1
     result.lines = [child.start_mark.line + 1 for child in node.value]
     return result

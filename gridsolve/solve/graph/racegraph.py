@@ -114,8 +114,7 @@ class RaceGraph:
     def __init__(self, board: Board, layout, roots: list[str], guard: LimitGuard, by_pieces: bool = True):
         started = time.perf_counter()
         self.board, self.layout = board, layout
-        program = graph_program(board, layout, roots)
-        self._moves_text = program.moves
+        self._roots, self._moves_text = roots, None      # (the moves' program: compiled where needed)
         turns = factored_turns(board, layout) if by_pieces else None
         self.numbering, named = None, None
         if by_pieces and board.rules.script and layout.knows is None:    # pieces moved by rule: in arrays
@@ -138,6 +137,8 @@ class RaceGraph:
                 named = pieces
             del factored
         else:
+            program = graph_program(board, layout, roots)
+            self._moves_text = program.moves
             grounded, src, dst = self._ground(program.graph, board, guard)
         self.edges = len(src)
         self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
@@ -269,6 +270,8 @@ class RaceGraph:
         """The named moves and ends of this game's positions, ground where asked (shared by
         every answer read off this graph, and by verify's no_beeline check)."""
         if self.named is None:
+            if self._moves_text is None:
+                self._moves_text = graph_program(self.board, self.layout, self._roots).moves
             self.named = NamedMoves(self._moves_text)
         return self.named
 
