@@ -63,8 +63,8 @@ class ScriptNumbering:
 
     def arguments(self, key: int) -> list[int]:
         out = [0]
-        for stride in self.strides:
-            c = key // stride % self.radix
+        for cell in self.fields(np.array([key], dtype=np.int64))[:self.pieces]:
+            c = int(cell[0])
             out += [0, 0] if c == 0 else [(c - 1) // self.height + 1, (c - 1) % self.height + 1]
         return out + ([key % 2] if self.gate else [])
 
