@@ -237,6 +237,7 @@ class RaceGraph:
         frontier = np.flatnonzero(np.isin(self.outcome, wanted)).astype(np.int32)
         rank[frontier] = 0
         attacks = np.isin(self.turn, list(attackers))
+        every = bool(attacks.all())     # (the attackers move everywhere: every candidate is won)
         left = self.outdeg.copy()
         depth = 0
         while depth < levels:
@@ -249,11 +250,14 @@ class RaceGraph:
             offsets = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total)
             cand = self.pred[offsets]
             cand = cand[rank[cand] < 0]
-            mask = attacks[cand]
-            won = distinct(cand[mask])
-            defending, hits = np.unique(cand[~mask], return_counts=True)
-            left[defending] -= hits.astype(np.int32)
-            frontier = np.concatenate([won, defending[left[defending] == 0]])
+            if every:
+                frontier = distinct(cand)
+            else:
+                mask = attacks[cand]
+                won = distinct(cand[mask])
+                defending, hits = np.unique(cand[~mask], return_counts=True)
+                left[defending] -= hits.astype(np.int32)
+                frontier = np.concatenate([won, defending[left[defending] == 0]])
             if frontier.size == 0:
                 break
             rank[frontier] = depth
