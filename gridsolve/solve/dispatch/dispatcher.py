@@ -6,7 +6,9 @@ bounded solver of games with items (:mod:`gridsolve.solve.bounded.search`), the 
 (:mod:`gridsolve.solve.race.racesolver`) and the compiled program run by the driver
 (:mod:`gridsolve.solve.program.compiledsolver`), which serves every question.  The
 :class:`~gridsolve.solve.dispatch.asker.Asker` is a :class:`Dispatcher` of the same solvers in the same
-order, each keeping its work between questions (:mod:`gridsolve.solve.dispatch.caching`).
+order, each keeping its work between questions (:mod:`gridsolve.solve.dispatch.caching`).  The
+robust and bounded solvers are imported the first time a question may need them
+(:class:`Deferred`): a command about a race game starts without their modules.
 """
 from __future__ import annotations
 
