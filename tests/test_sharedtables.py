@@ -78,8 +78,10 @@ def _answers(board) -> dict:
 
 
 def test_answers_with_shared_tables_equal_those_ground_board_by_board(tmp_path, monkeypatch):
-    """The second board of a kind in a process takes its tables from the circuit: every field of
-    the answer, the moves and the principal line, is the one of the per-board path."""
+    """A board whose tables come from its kind's circuit (here from the second board of a kind in
+    a process on) has the answer of the per-board path: every field, the moves and the principal
+    line."""
+    monkeypatch.setattr(sharedtables, "BUILD_AFTER", 1)     # (a circuit from the second board of a kind on)
     boards = [_board(tmp_path, seed) for seed in range(40)]
     alone = []
     for board in boards:
@@ -99,8 +101,20 @@ def test_a_board_outside_the_inputs_is_ground_as_it_is(tmp_path, monkeypatch):
     circuit = Circuit(board, layout_for(board), sharedtables._mark_names(board))
     assert circuit.rows(border) is None
     monkeypatch.setattr(sharedtables, "_SHARED", sharedtables._SharedCircuits())
+    monkeypatch.setattr(sharedtables, "BUILD_AFTER", 1)
     for each in (board, board, border):
         rows = sharedtables.table_rows(each, layout_for(each))
         assert {arity: sorted(map(tuple, found.tolist())) for arity, found in rows.items() if len(found)} == \
             _own_rows(each)
     assert sharedtables._SHARED.circuits      # (the second board built the kind's circuit)
+
+
+def test_the_first_boards_of_a_kind_are_ground_as_they_are(tmp_path, monkeypatch):
+    """A kind's circuit is built once BUILD_AFTER of its boards were ground one by one."""
+    monkeypatch.setattr(sharedtables, "_SHARED", sharedtables._SharedCircuits())
+    board = _board(tmp_path, 3)
+    for _ in range(sharedtables.BUILD_AFTER):
+        sharedtables.table_rows(board, layout_for(board))
+        assert not sharedtables._SHARED.circuits
+    sharedtables.table_rows(board, layout_for(board))
+    assert len(sharedtables._SHARED.circuits) == 1

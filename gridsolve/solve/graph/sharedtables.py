@@ -2,12 +2,12 @@
 rule set and board size and kept across the boards of a process.
 
 Boards of one rule set and size share everything in the tables' program but their walls, gates
-and marks (the pieces are not in it).  The first board of a kind is ground as it is; from the
-second on, clingo grounds the program once more with every interior wall, gate and mark cell as
+and marks (the pieces are not in it).  The first boards of a kind (:data:`BUILD_AFTER`) are
+ground as they are; then clingo grounds the program once more with every interior wall, gate and mark cell as
 an external atom (as the 2007 layout judge does, :mod:`gridsolve.generate.layoutjudge`): its
 ground rules are then a circuit from the walls, gates and marks to every shown table row, and
-each board evaluates that circuit in numpy, layer by layer, with its walls, gates and marks as
-the inputs (about a millisecond instead of a ground call).  The program is stratified, so its one
+each later board evaluates that circuit in numpy, layer by layer, with its walls, gates and
+marks as the inputs (about half a millisecond instead of a ground call).  The program is stratified, so its one
 model with those externals true is the model of the board's own program: the same rows.
 ``tests/test_sharedtables.py`` checks them equal on random classic boards of both rule sets and
 every size.  A board with something outside the inputs (a solid cell, a wall on the border) or a
@@ -30,6 +30,8 @@ from .factored import ground_rows
 AXES = {"horizontal": 0, "vertical": 1}
 MAX_CELLS = 256         # larger boards are ground one by one (the circuit grows with the cells)
 KEPT = 24               # circuits kept in a process (least recently used dropped first)
+BUILD_AFTER = 16        # boards of a kind ground one by one before its circuit is built (it costs
+                        # about 15 to 25 of their ground calls: a few boards are ground faster)
 
 
 def table_program(board: Board, layout, facts: str) -> str:
@@ -225,12 +227,12 @@ def _layers(rules: list[tuple[int, list[int]]], inputs: set[int]) -> list[list[i
 
 class _SharedCircuits:
     """A process's circuits by kind (the program without the walls, gates and marks): a kind's
-    circuit is built the second time a board of that kind is asked for (a single board is
-    ground faster as it is)."""
+    circuit is built once :data:`BUILD_AFTER` boards of that kind were ground one by one (a few
+    boards are ground faster as they are)."""
 
     def __init__(self):
         self.circuits: OrderedDict = OrderedDict()
-        self.seen: set = set()
+        self.seen: dict = {}
 
     def rows(self, board: Board, layout) -> dict[int, np.ndarray] | None:
         if board.solid or board.width * board.height > MAX_CELLS or board.width < 2 or board.height < 2:
@@ -240,8 +242,8 @@ class _SharedCircuits:
                 mechanism_facts(board, layout))
         circuit = self.circuits.get(kind)
         if circuit is None:
-            if kind not in self.seen:
-                self.seen.add(kind)
+            if self.seen.get(kind, 0) < BUILD_AFTER:
+                self.seen[kind] = self.seen.get(kind, 0) + 1
                 return None
             circuit = self.circuits[kind] = Circuit(board, layout, marks)
             while len(self.circuits) > KEPT:
