@@ -181,7 +181,6 @@ class ScriptTables:
         alive = {p: cells[index[p]] != 0 for p in rules.chasers}
         used = np.zeros(n, dtype=bool)
         going = np.ones(n, dtype=bool)          # no stop has ended the ply
-
         everywhere = np.ones(n, dtype=bool)
 
         def on(piece):
