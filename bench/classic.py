@@ -17,7 +17,7 @@ an older gridsolve (``--base``) in the same run, in turn, so that the ratios hol
   ``"line": false``), whole process; its answers are checked against the levels' expectations.
 
     python bench/classic.py [--count 10000] [--base /work/base-1639722] [--repeat 1] [--solves 10]
-                            [--out bench/RESULTS-classic.md]
+                            [--levels DIR] [--out bench/RESULTS-classic.md]
 """
 from __future__ import annotations
 
@@ -172,12 +172,12 @@ def solve_pairs(base: Path | None, repeat: int) -> list[str]:
     return lines
 
 
-def ask_levels(folder: Path) -> list[str]:
+def ask_levels(folder: Path, scratch: Path) -> list[str]:
     """``ask --levels`` over the levels; its answers checked against their expectations."""
     paths = sorted(folder.glob("*.yaml"))
     texts = [p.read_text(encoding="utf-8") for p in paths]
     lines = [json.dumps({"board": text.split("expect:")[0], "query": "win", "line": False}) for text in texts]
-    questions = folder.parent / "levels.jsonl"
+    questions = scratch / "levels.jsonl"
     questions.write_text("\n".join(lines) + "\n", encoding="utf-8")
     wall, cpu, done = run(ROOT, "ask", "--levels", str(questions))
     if done.returncode != 0:
@@ -202,6 +202,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="verify runs of each checkout, in turn")
     parser.add_argument("--solves", type=int, default=10, help="single-level solves of each checkout, in turn")
     parser.add_argument("--all", action="store_true", help="keep the levels the explorer cannot win too")
+    parser.add_argument("--levels", type=Path, help="keep the levels in this folder, and use those it holds "
+                        "(written by an earlier run with the same --count and --all)")
     parser.add_argument("--out", default=str(HERE / "RESULTS-classic.md"))
     args = parser.parse_args()
     base = args.base.resolve() if args.base else None
@@ -212,10 +214,16 @@ def main() -> None:
              f"--repeat {args.repeat} --solves {args.solves}`, {when}, on {os.cpu_count()} cores; load average "
              f"{load[0]:.1f} (1 min) at the start.", ""]
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "levels"
-        folder.mkdir()
+        folder = args.levels.resolve() if args.levels else Path(tmp) / "levels"
+        folder.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        seeds, kept = write_levels(args.count, folder, args.all)
+        found = sorted(folder.glob("level-*.yaml"))
+        if len(found) == args.count:
+            seeds, kept = int(found[-1].stem.split("-")[1]) + 1, len(found)
+        else:
+            for path in found:
+                path.unlink()
+            seeds, kept = write_levels(args.count, folder, args.all)
         sizes = {side: sum(f"size: [{side}, {side}]" in p.read_text() for p in folder.glob("*.yaml"))
                  for side in (6, 8, 10)}
         lines += ["## Levels", "",
@@ -227,7 +235,7 @@ def main() -> None:
         lines += ["", "## One 10x10 level, whole process", ""]
         lines += solve_pairs(base, args.solves)
         lines += ["", "## ask --levels", ""]
-        lines += ask_levels(folder)
+        lines += ask_levels(folder, Path(tmp))
     load = os.getloadavg()
     lines += ["", f"Load average at the end: {load[0]:.1f} (1 min), {load[1]:.1f} (5 min), {load[2]:.1f} (15 min).", ""]
     Path(args.out).write_text("\n".join(lines), encoding="utf-8")
