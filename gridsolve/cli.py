@@ -23,7 +23,6 @@ from .compile.compiler import compile_program  # noqa: E402
 from .errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_INVALID, EXIT_LIMIT, GridsolveError, QueryError  # noqa: E402
 from .language.loader import load_board  # noqa: E402
 from .language.position import GATE_STATES, QUERY_KINDS, make_position, make_query  # noqa: E402
-from .render import describe_position, draw_position, format_answer  # noqa: E402
 from .solve.common.limits import ENV, Limits, memory_limit, parse_memory  # noqa: E402
 from .solve.dispatch.dispatcher import solve  # noqa: E402
 from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES  # noqa: E402
@@ -132,6 +131,7 @@ SVG = click.option("--svg", "svg", metavar="FILE", help="Also draw an SVG pictur
 @reports_errors
 def show_command(board, at, turn, step, gates, svg, force):
     """Draw BOARD (walls, pieces, marks) for the initial or a given position."""
+    from .render import describe_position, draw_position
     from .svg import board_svg, check_target, write_svg
     check_target(svg, force)
     loaded = load_board(board)
@@ -217,6 +217,7 @@ def solve_command(board, role, kind, at, turn, step, gates, horizon, as_json, st
         click.echo(json.dumps(answer.as_dict() if strategy_file is None else
                               {**answer.as_dict(), "strategy": str(strategy_file)}, indent=1))
     else:
+        from .render import format_answer     # (the text's modules only where it is printed: a quicker start)
         click.echo(format_answer(loaded, answer, query.position))
         if strategy_file is not None:
             click.echo(f"strategy: {len(answer.strategy or [])} positions written to {strategy_file}")
@@ -248,19 +249,30 @@ def explain_command(board, role, kind, at, turn, step, gates, horizon, as_json, 
 
 
 @main.command(name="ask")
-@BOARD
+@click.argument("board", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("questions", type=click.File("r", encoding="utf-8"), default="-")
+@click.option("--levels", "levels", type=click.File("r", encoding="utf-8"), metavar="FILE",
+              help='Questions about many boards, instead of BOARD: each line a question with its board, '
+                   '"board": the board file\'s text or its keys as an object (FILE "-": standard input).')
 @MAX_MEMORY
 @reports_errors
-def ask_command(board, questions, max_memory):
+def ask_command(board, questions, levels, max_memory):
     """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
     (default: standard input) with solve's options, one JSON answer a line out."""
-    from .solve.ask.questions import ask_many
-    loaded = load_board(board)
+    from .solve.ask.questions import ask_levels, ask_many
+    if (board is None) == (levels is None):
+        raise QueryError("give either BOARD or --levels FILE",
+                         "ask about one board file (BOARD), or about the board in each line (--levels FILE)")
+    if levels is not None:
+        questions = levels
     source = "<stdin>" if questions.name == "<stdin>" else questions.name
     lines = iter(questions.readline, "") if source == "<stdin>" else questions.read().splitlines()
+    if levels is not None:
+        replies = ask_levels(lines, Path(source), command_limits(max_memory))
+    else:
+        replies = ask_many(load_board(board), lines, command_limits(max_memory))
     worst = 0
-    for reply in ask_many(loaded, lines, command_limits(max_memory)):
+    for reply in replies:
         if reply.error is not None:
             click.echo(f"Error: {source}:{reply.line}: {reply.error}", err=True)
             worst = max(worst, reply.error.exit_code)

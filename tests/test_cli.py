@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from gridsolve.cli import main
 
+from classic_boards import random_classic_board
 from conftest import CORRIDOR, ROOT, run_clingo
 
 SEED_2007 = str(ROOT / "boards" / "mummymaze2p-2007.yaml")
@@ -287,3 +288,49 @@ def test_the_difficulty_help_says_how_the_labels_are_given():
     assert "careful greedy player" in helped and "random" not in helped
     assert f"easy if it wins at least {EASY:.0%} of the time seeing the danger {LOOKAHEAD['greedy_win']} ply" in helped
     assert f"medium if at least {MEDIUM:.0%} seeing {LOOKAHEAD['lookahead_win']} plies ahead" in helped
+
+
+def test_ask_levels_answers_each_line_about_its_own_board(tmp_path):
+    """``ask --levels``: each line holds its board (the file's text, or its keys as an object); the
+    answers are those of ``solve --json`` on the same board files, whatever came before them."""
+    texts = [random_classic_board(seed, big=True) for seed in range(6)]
+    keys = {"rules": "mummy-maze-classic", "size": [4, 4], "pieces": {"explorer": [1, 1], "mummy": [4, 4]},
+            "marks": {"exit": [[1, 4]]}}
+    lines = [json.dumps({"board": text, "query": "win"}) for text in texts]
+    lines += [json.dumps({"board": texts[0], "role": "explorer", "line": False}), json.dumps({"board": keys})]
+    levels = tmp_path / "levels.jsonl"
+    levels.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("ask", "--levels", levels)
+    assert result.exit_code == 0, result.output
+    replies = _replies(result.stdout)
+    assert [r["question"] for r in replies] == list(range(1, 9))
+    files = []
+    for number, text in enumerate([*texts, texts[0], json.dumps(keys)], 1):
+        files.append(tmp_path / f"board-{number}.yaml")
+        files[-1].write_text(text, encoding="utf-8")
+    alone = [json.loads(run("solve", path, "--json", *args).output) for path, args in
+             zip(files, [["--query", "win"]] * 6 + [[], []])]
+    alone[6]["line"] = None
+    for reply, answer in zip(replies, alone):
+        reply.pop("question"), reply.pop("stats"), reply.pop("board"), answer.pop("stats"), answer.pop("board")
+        assert reply == answer
+    assert any(r["win"] for r in replies[:6]) and not all(r["win"] for r in replies[:6])
+
+
+def test_ask_levels_errors(tmp_path):
+    """A line without its board, or with a board that is wrong, is an error at its line; BOARD and
+    --levels together, or neither, are refused."""
+    levels = tmp_path / "levels.jsonl"
+    levels.write_text('{"query": "win"}\n{"board": "rules: nothing\\nsize: [3, 3]\\n"}\n'
+                      '{"board": {"rules": "mummy-maze-classic", "size": [4, 4], "pieces": {"explorer": [1, 1]}, '
+                      '"marks": {"exit": [[1, 4]]}}}\n', encoding="utf-8")
+    result = run("ask", "--levels", levels)
+    assert result.exit_code == 2
+    errors = result.stderr.splitlines()
+    assert errors[0] == (f'Error: {levels}:1: no "board" (the board file\'s text, or its keys as an object). '
+                         'Write e.g. {"board": {"rules": "mummy-maze-classic", "size": [6, 6], ...}}.')
+    assert errors[1].startswith(f"Error: {levels}:2: {tmp_path / 'levels#2'}:1: rules: no rule set named 'nothing'")
+    assert len(errors) == 2 and _replies(result.stdout)[2]["holds"] is True
+    assert_error(run("ask"), "give either BOARD or --levels FILE. Ask about one board file (BOARD), or about "
+                             "the board in each line (--levels FILE).")
+    assert run("ask", ROOT / "boards/mummymaze2p-2007.yaml", "--levels", levels).exit_code == 2

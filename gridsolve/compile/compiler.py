@@ -26,10 +26,8 @@ from ..resources import encoding
 from .facts import (board_facts, layered_query_facts, mechanism_facts, race_facts, role_facts, rule_facts,
                     strategy_facts)
 from .gamerules import STATE, end_rules, factored_turns, game_rules, move_rules, score_rules, with_domain
-from .knowledge import knowledge_facts, knowledge_for, robust_board
 from .planning import Mode, period, Plan, plan_query, plan_races, RacePlan
 from .state import Layout, layout_for
-from .unroll import Instances, instantiate
 
 ENCODINGS = ("board.lp", "moves.lp", "script.lp", "solve.lp", "answer.lp")
 LAYERED_ENCODINGS = ("board.lp", "moves.lp", "script.lp", "layered.lp")
@@ -46,6 +44,7 @@ def query_parts(number: int, board: Board, query: Query, plan: RacePlan, layout:
     """The answer parts of query ``number`` as text: its line parts i = 0..remaining (each
     ``line(q,i)`` and ``next(q,i)``; the first with the query's ``ask`` part) and its strategy
     part ("" when none is asked for)."""
+    from .unroll import Instances, instantiate     # (the unrolled parts: none for the race solver's graphs)
     text = encoding("answer.lp")
     origin = "encodings/answer.lp"
     ask = ask_arguments(number, board, query, layout)
@@ -146,6 +145,7 @@ def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, 
     """The base part and the level parts 1..``levels`` of the race solver for ``roles`` (each
     with its races, numbered in ``races``, and whether its value is known), over the positions
     reachable from ``roots``; the queries are added as answer parts (:func:`query_parts`)."""
+    from .unroll import Instances, instantiate
     rules_text = with_domain(game_rules(board, layout), "reach(", "reach(")
     sections = program_header(board, what, Mode.RACE) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
@@ -232,6 +232,7 @@ def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:
     """The robust game of a ``--hidden`` question for the layered solver: the board without
     the role's hidden marks, the position term with its knowledge (:mod:`.knowledge`);
     ``found_sets``: the only sets of found obstacles the positions have (complete placements)."""
+    from .knowledge import knowledge_facts, knowledge_for, robust_board     # (--hidden questions only)
     knows = knowledge_for(board, query.role)
     robust = robust_board(board, knows)
     layout = layout_for(robust, knows=knows)
@@ -240,6 +241,7 @@ def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:
 
 
 def _compile_layered(board: Board, query: Query, plan: Plan, knowledge: str = "") -> Program:
+    from .unroll import Instances, instantiate
     remaining = query.remaining(board)
     layout = plan.layout
     text = encoding("layered.lp")

@@ -27,6 +27,12 @@ class _Origin:
 
     def __init__(self):
         self.places: dict[str, tuple[str, int | None]] = {}
+        self.read: list[tuple[str, bytes | None]] = []     # the rule set files read, each with its bytes
+
+    def load(self, path: Path):
+        """Read the rule set file ``path``, noting what it holds (for :data:`_RULE_SETS`)."""
+        self.read.append((str(path), _stamp(path)))
+        return load_file(path)
 
     def record(self, key: str, path: str, raw, raw_key):
         line = raw.line_of(raw_key) if hasattr(raw, "line_of") else None
@@ -40,7 +46,8 @@ class _Origin:
 def rule_set_search_path(board_path: Path) -> list[Path]:
     """Folders searched for a named rule set: ``rules/`` beside the board or above it, then the built-in ones."""
     folders = []
-    for folder in [board_path.resolve().parent, *board_path.resolve().parents]:
+    here = board_path.resolve().parent
+    for folder in [here, *here.parents]:
         candidate = folder / "rules"
         if candidate.is_dir():
             folders.append(candidate)
@@ -59,19 +66,20 @@ def available_rule_sets(board_path: Path) -> list[str]:
     return sorted(names)
 
 
-def locate_rule_set(name: str, board_path: Path) -> Path | None:
-    """The file of the rule set ``name`` as a board at ``board_path`` finds it, or None."""
+def locate_rule_set(name: str, board_path: Path, folders: list[Path] | None = None) -> Path | None:
+    """The file of the rule set ``name`` as a board at ``board_path`` finds it (``folders``: its
+    :func:`rule_set_search_path`, if known), or None."""
     if not name or len(name) > 200 or any(c in name for c in "/\\\0\n"):
         return None                      # not a file name: no rule set has it
-    for folder in rule_set_search_path(board_path):
+    for folder in rule_set_search_path(board_path) if folders is None else folders:
         candidate = folder / f"{name}.yaml"
         if candidate.is_file():
             return candidate
     return None
 
 
-def _find_rule_set(name: str, board_path: Path, where: Where) -> Path:
-    found = locate_rule_set(name, board_path)
+def _find_rule_set(name: str, board_path: Path, where: Where, folders: list[Path] | None = None) -> Path:
+    found = locate_rule_set(name, board_path, folders)
     if found is not None:
         return found
     known = ", ".join(available_rule_sets(board_path))
@@ -87,7 +95,7 @@ def _load_rules(raw, path: str, where: Where, board_path: Path, origin: _Origin,
         base_path = _find_rule_set(checked["use"], board_path, where.child(raw, "use"))
         if base_path in seen:
             where.child(raw, "use").fail(f"rule set '{checked['use']}' uses itself", "remove the cycle")
-        base_raw = load_file(base_path)
+        base_raw = origin.load(base_path)
         merged = _load_rules(base_raw, str(base_path), Where(str(base_path), getattr(base_raw, "line", 1), ""),
                              board_path, origin, seen + (base_path,))
     if "" not in origin.places:
@@ -492,14 +500,36 @@ def board_of(raw, path: str | Path) -> Board:
     origin = _Origin()
     rules_raw = raw["rules"]
     if isinstance(rules_raw, str):
-        rule_path = _find_rule_set(rules_raw, path, top.child(raw, "rules"))
-        rules_raw = load_file(rule_path)
+        folders = rule_set_search_path(path)
+        rule_path = _find_rule_set(rules_raw, path, top.child(raw, "rules"), folders)
+        key = (str(rule_path), tuple(folders))
+        kept = _RULE_SETS.get(key)
+        if kept is not None and all(_stamp(Path(f)) == stamp for f, stamp in kept[0]):
+            return _build_board(checked, raw, kept[1], name)
+        rules_raw = origin.load(rule_path)
         merged = _load_rules(rules_raw, str(rule_path), Where(str(rule_path), getattr(rules_raw, "line", 1), ""),
                              path, origin)
+        rules = build_rules(merged, origin)
+        _RULE_SETS[key] = (origin.read, rules)
+        if len(_RULE_SETS) > 64:
+            _RULE_SETS.pop(next(iter(_RULE_SETS)))
     else:
         merged = _load_rules(rules_raw, name, top.child(raw, "rules"), path, origin)
-    rules = build_rules(merged, origin)
+        rules = build_rules(merged, origin)
     return _build_board(checked, raw, rules, name)
+
+
+# A process's named rule sets, built once: (rule set file, search path) -> (the files read with
+# their bytes, the rules); used again while every file read holds the same bytes.
+_RULE_SETS: dict[tuple, tuple[list, Rules]] = {}
+
+
+def _stamp(path: Path) -> bytes | None:
+    """What the file holds now (its bytes: a rule set is a few kilobytes, read far faster than parsed)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:

@@ -68,11 +68,41 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     return result
 
 
-def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
-    result = LineList(loader.construct_object(child, deep=True) for child in node.value)
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+_SEQUENCE_TAG = "tag:yaml.org,2002:seq"
+
+
+def _number(node) -> int | None:
+    """A plain decimal number (a cell's coordinate), read at once; else None."""
+    value = node.value
+    if node.tag == _INT_TAG and isinstance(value, str) and value.isascii() and value.isdigit() \
+            and (value[0] != "0" or value == "0"):
+        return int(value)
+    return None
+
+
+def _item(loader: _Loader, node):
+    """A list item: a plain decimal number, or a list of them (a cell), read at once; else constructed."""
+    number = _number(node)
+    if number is not None:
+        return number
+    if node.tag == _SEQUENCE_TAG and isinstance(node.value, list):
+        numbers = [_number(child) for child in node.value]
+        if None not in numbers:
+            return _lines(LineList(numbers), node)
+    return loader.construct_object(node, deep=True)
+
+
+def _lines(result: LineList, node: yaml.SequenceNode) -> LineList:
     result.line = node.start_mark.line + 1
     result.lines = [child.start_mark.line + 1 for child in node.value]
     return result
+
+
+def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
+    return _lines(LineList(_item(loader, child) for child in node.value), node)
 
 
 class _Loader(_Lines, yaml.SafeLoader):

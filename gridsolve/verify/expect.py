@@ -101,9 +101,10 @@ def parse_expectations(board: Board, raw_board) -> list[Expectation]:
     return [_parse_one(board, raw, index, where.child(raw_list, index)) for index, raw in enumerate(raw_list)]
 
 
-def load_expectations(board: Board) -> list[Expectation]:
-    """Read the board's file again (with line numbers) and parse its ``expect:`` block."""
-    return parse_expectations(board, load_file(Path(board.path)))
+def load_expectations(board: Board, raw=None) -> list[Expectation]:
+    """Parse the ``expect:`` block of the board's file as read (``raw``: :func:`load_file`'s
+    tree, with line numbers), else read again."""
+    return parse_expectations(board, load_file(Path(board.path)) if raw is None else raw)
 
 
 def _parse_one(board: Board, raw, index: int, where: Where) -> Expectation:

@@ -23,7 +23,8 @@ from ..analysis.beeline import check_beeline
 from ..errors import BoardError, GridsolveError, QueryError
 from .expect import METRIC_KEYS, SOLVER_KEYS, Expectation, holds, load_expectations
 from ..solve.program.explore import examine
-from ..language.loader import load_board
+from ..language.loader import board_of
+from ..language.yamlsrc import load_file
 from .cluster import run_tasks_on_cluster
 from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
 from .shard import Shard, select
@@ -139,9 +140,10 @@ def _plan(path: Path):
     started = time.perf_counter()
     result = BoardResult(str(path), path.stem)
     try:
-        board = load_board(path)
+        raw = load_file(path)
+        board = board_of(raw, path)
         result.name = board.name
-        expectations = load_expectations(board)
+        expectations = load_expectations(board, raw)
     except BoardError as exc:
         result.invalid = True
         result.checks.append(CheckResult("schema", "schema", exc.path, exc.line, "valid", "invalid", ERROR,

@@ -9,22 +9,32 @@ for the answer without its principal line).  Blank lines and lines
 starting with ``#`` are skipped.  The answers come from a :class:`~gridsolve.solve.dispatch.asker.Asker`:
 the questions the race solver answers share one grounding; when all questions are known in
 advance (a file), it is rooted at all their positions, so that it grounds once.
+
+With ``--levels`` (:func:`ask_levels`) each line also holds its board (``"board"``: the board
+file's text, or its keys as an object), for tools that keep levels elsewhere than in files; the
+boards of one rule set and size share the per-cell tables of the game's pieces
+(:mod:`gridsolve.solve.graph.sharedtables`), so many small boards cost about what ``verify``
+spends on each.
 """
 from __future__ import annotations
 
 import difflib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..common.limits import Limits
 from ..dispatch.asker import Asker
 from ...errors import GridsolveError, QueryError
+from ...language.loader import board_of
 from ...language.model import Board
+from ...language.yamlsrc import load_text
 from ...language.position import Query, make_query
 from ...language.kinds import QueryKind
 
 QUESTION_KEYS = ("role", "query", "at", "turn", "step", "gates", "horizon", "hidden", "free", "found", "line")
+BOARD_KEY = "board"     # --levels: the board of the question, in the line itself
 
 
 @dataclass
@@ -64,8 +74,7 @@ class Question:
     line: bool = True
 
 
-def parse_question(board: Board, text: str) -> Question:
-    """The question a line asks (see the module docstring)."""
+def _fields(text: str) -> dict:
     try:
         fields = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -73,6 +82,16 @@ def parse_question(board: Board, text: str) -> Question:
                          'write one object a line, e.g. {"role": "mummy", "query": "win"}') from None
     if not isinstance(fields, dict):
         raise QueryError("not a JSON object", 'write one object a line, e.g. {"role": "mummy", "query": "win"}')
+    return fields
+
+
+def parse_question(board: Board, text: str) -> Question:
+    """The question a line asks (see the module docstring)."""
+    return question_of(board, _fields(text))
+
+
+def question_of(board: Board, fields: dict) -> Question:
+    """The question of a line's JSON object ``fields``."""
     for key in fields:
         if key not in QUESTION_KEYS:
             close = difflib.get_close_matches(key, QUESTION_KEYS, n=1)
@@ -139,6 +158,34 @@ def ask_many(board: Board, lines: Iterable[str], limits: Limits | None = None) -
         try:
             if error is not None:
                 raise error
+            yield Reply(number, asker.ask(question.query, line_plies=None if question.line else 0).as_dict())
+        except GridsolveError as exc:
+            yield Reply(number, error=exc)
+
+
+def ask_levels(lines: Iterable[str], source: Path, limits: Limits | None = None) -> Iterator[Reply]:
+    """A reply to each line of ``lines``, each a question about a board given in the line itself:
+    the question's keys and ``"board"``, the board file's text (YAML) or its keys as a JSON
+    object; its rule set is found as for a board file in the folder of ``source`` (the lines'
+    file).  Consecutive lines with the same board share its :class:`Asker` (one grounding)."""
+    kept: tuple[str, Asker] | None = None
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            fields = _fields(line)
+            text = fields.pop(BOARD_KEY, None)
+            if isinstance(text, dict):
+                text = json.dumps(text)
+            if not isinstance(text, str):
+                raise QueryError('no "board" (the board file\'s text, or its keys as an object)',
+                                 'write e.g. {"board": {"rules": "mummy-maze-classic", "size": [6, 6], ...}}')
+            if kept is None or kept[0] != text:
+                path = source.with_name(f"{source.stem}#{number}")     # (its name, where it has none)
+                board = board_of(load_text(text, str(path)), path)
+                kept = (text, Asker(board, limits=limits))
+            asker = kept[1]
+            question = question_of(asker.board, fields)
             yield Reply(number, asker.ask(question.query, line_plies=None if question.line else 0).as_dict())
         except GridsolveError as exc:
             yield Reply(number, error=exc)

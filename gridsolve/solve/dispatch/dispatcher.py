@@ -6,21 +6,24 @@ bounded solver of games with items (:mod:`gridsolve.solve.bounded.search`), the 
 (:mod:`gridsolve.solve.race.racesolver`) and the compiled program run by the driver
 (:mod:`gridsolve.solve.program.compiledsolver`), which serves every question.  The
 :class:`~gridsolve.solve.dispatch.asker.Asker` is a :class:`Dispatcher` of the same solvers in the same
-order, each keeping its work between questions (:mod:`gridsolve.solve.dispatch.caching`).
+order, each keeping its work between questions (:mod:`gridsolve.solve.dispatch.caching`).  The
+robust and bounded solvers are imported the first time a question may need them
+(:class:`Deferred`): a command about a race game starts without their modules.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from typing import Callable
+
+from ...compile.planning import Mode
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Query
 from ..common.answer import Answer, Question, Solver
-from ..bounded.search import BoundedSolver
 from ..program.compiledsolver import CompiledSolver
 from ..race.racesolver import RaceSolver
 from ..common.limits import Limits
-from ..hidden.hiddensolver import HiddenSolver
 
 
 class Dispatcher:
@@ -44,9 +47,42 @@ class Dispatcher:
         return self.pick(question).answer(question)
 
 
+class Deferred:
+    """A solver whose module is imported the first time a question may need it (a command that
+    never asks such a question starts without it): ``may_serve`` is a cheap condition that its
+    ``serves`` requires, checked first; ``make`` imports the module and makes the solver."""
+
+    def __init__(self, name: str, may_serve: Callable[[Question], bool], make: Callable[[], Solver]):
+        self.name, self.may_serve, self.make = name, may_serve, make
+        self._solver: Solver | None = None
+
+    @property
+    def solver(self) -> Solver:
+        if self._solver is None:
+            self._solver = self.make()
+        return self._solver
+
+    def serves(self, question: Question) -> bool:
+        return self.may_serve(question) and self.solver.serves(question)
+
+    def answer(self, question: Question) -> Answer:
+        return self.solver.answer(question)
+
+
+def _hidden() -> Solver:
+    from ..hidden.hiddensolver import HiddenSolver
+    return HiddenSolver(exact=EXACT)
+
+
+def _bounded() -> Solver:
+    from ..bounded.search import BoundedSolver
+    return BoundedSolver()
+
+
 RACE, COMPILED = RaceSolver(), CompiledSolver()
 EXACT = Dispatcher("the full-information solvers", [RACE, COMPILED])
-HIDDEN, BOUNDED = HiddenSolver(exact=EXACT), BoundedSolver()
+HIDDEN = Deferred("hidden", lambda question: question.query.hidden, _hidden)
+BOUNDED = Deferred("bounded", lambda question: question.plan.mode is Mode.LAYERED, _bounded)
 EVERY = Dispatcher("every solver", [HIDDEN, BOUNDED, RACE, COMPILED])
 
 

@@ -115,8 +115,7 @@ class RaceGraph:
     def __init__(self, board: Board, layout, roots: list[str], guard: LimitGuard, by_pieces: bool = True):
         started = time.perf_counter()
         self.board, self.layout = board, layout
-        program = graph_program(board, layout, roots)
-        self._moves_text = program.moves
+        self._roots, self._moves_text = roots, None      # (the moves' program: compiled where needed)
         # starts the rules do not judge (start(S), judge_start: false): joined in arrays from the
         # positions after their moves (see _add_starts), where the named moves come without clingo
         starts = [root for root in roots if root.startswith(f"{START}(")]
@@ -147,6 +146,8 @@ class RaceGraph:
             del factored
             src, dst = self._add_starts(named, starts, src, dst)
         else:
+            program = graph_program(board, layout, roots)
+            self._moves_text = program.moves
             grounded, src, dst = self._ground(program.graph, board, guard)
         self.edges = len(src)
         self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
@@ -273,6 +274,7 @@ class RaceGraph:
         frontier = np.flatnonzero(np.isin(self.outcome, wanted)).astype(np.int32)
         rank[frontier] = 0
         attacks = np.isin(self.turn, list(attackers))
+        every = bool(attacks.all())     # (the attackers move everywhere: every candidate is won)
         left = self.outdeg.copy()
         depth = 0
         while depth < levels:
@@ -285,11 +287,14 @@ class RaceGraph:
             offsets = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total)
             cand = self.pred[offsets]
             cand = cand[rank[cand] < 0]
-            mask = attacks[cand]
-            won = distinct(cand[mask])
-            defending, hits = np.unique(cand[~mask], return_counts=True)
-            left[defending] -= hits.astype(np.int32)
-            frontier = np.concatenate([won, defending[left[defending] == 0]])
+            if every:
+                frontier = distinct(cand)
+            else:
+                mask = attacks[cand]
+                won = distinct(cand[mask])
+                defending, hits = np.unique(cand[~mask], return_counts=True)
+                left[defending] -= hits.astype(np.int32)
+                frontier = np.concatenate([won, defending[left[defending] == 0]])
             if frontier.size == 0:
                 break
             rank[frontier] = depth
@@ -306,6 +311,8 @@ class RaceGraph:
         """The named moves and ends of this game's positions, ground where asked (shared by
         every answer read off this graph, and by verify's no_beeline check)."""
         if self.named is None:
+            if self._moves_text is None:
+                self._moves_text = graph_program(self.board, self.layout, self._roots).moves
             self.named = NamedMoves(self._moves_text)
         return self.named
 

@@ -24,17 +24,13 @@ import time
 import clingo
 import numpy as np
 
-from ...compile.compiler import GAME_ENCODINGS, base_part
-from ...compile.facts import board_facts, mechanism_facts, rule_facts
 from ...compile.script import board_actions
 from ...compile.state import START, unjudged
 from ...errors import EncodingError
 from ...language.model import OFF_BOARD, Board
-from ...resources import encoding
 from ..common.limits import LimitGuard
-from .factored import distinct, distinct_pairs, ground_rows, raw_numbers
-
-AXES = {"horizontal": 0, "vertical": 1}
+from .factored import distinct, distinct_pairs, raw_numbers
+from .sharedtables import AXES, table_rows
 
 
 class _Positions(abc.ABC):
@@ -157,25 +153,15 @@ def script_numbering(board: Board, pieces: int, gate: bool) -> _Positions:
 
 class ScriptTables:
     """The per-cell tables of the compiled rules, by cell number (0: off the board), from one
-    ground call; and the per-board list of script actions."""
+    ground call or the shared circuit of the board's kind (:mod:`.sharedtables`); and the
+    per-board list of script actions."""
 
     def __init__(self, board: Board, layout, guard: LimitGuard | None = None):
         started = time.perf_counter()
         self.board, self.layout = board, layout
         rules = board.rules
-        self.numbering = numbering = script_numbering(board, len(layout.roles), layout.gate)
-        role = self.role = rules.turns[0][0]
-        program = "\n".join([board_facts(board), rule_facts(rules), mechanism_facts(board, layout),
-                             *[base_part(encoding(name)) for name in GAME_ENCODINGS], "#show.",
-                             f"#show tm(M,X,Y,AX,AY,PX,PY) : rmove({role},X,Y,M,AX,AY,PX,PY,_).",
-                             "#show tg(X,Y,X2,Y2) : gate_cross(X,Y,X2,Y2).",
-                             *[f"#show tc({number},X,Y,SX,SY,G,X2,Y2) : chase({axis},X,Y,SX,SY,G,X2,Y2)."
-                               for axis, number in AXES.items()],
-                             "#show tk(X,Y) : key_cell(X,Y).", "#show tx(K,X,Y) : mark(K,X,Y).",
-                             "#show td(P,K,X,Y,D) : distance(P,K,X,Y,D)."])
-        by_arity: dict[int, list] = {}
-        for row in ground_rows(program, guard, "the tables of the game's pieces", "the game's tables"):
-            by_arity.setdefault(len(row), []).append(row)
+from .factored import distinct, distinct_pairs, raw_numbers
+from .sharedtables import AXES, table_rows
         size = numbering.cells + 1
         height = board.height
 
@@ -184,7 +170,7 @@ class ScriptTables:
             return np.where(xs == 0, 0, (xs - 1) * height + ys)
 
         def table(arity: int) -> np.ndarray:
-            return np.array(by_arity.get(arity, []), dtype=np.uint64).reshape(-1, arity)
+            return by_arity.get(arity, np.zeros((0, arity), dtype=np.uint64))
         moves, crossings, chases, keys = table(7), table(4), table(8), table(2)
         numbers = raw_numbers(moves[:, 1:]) if len(moves) else np.zeros((0, 6), dtype=np.int64)
         where = cells(numbers)
@@ -288,9 +274,10 @@ class ScriptTables:
         alive = {p: cells[index[p]] != 0 for p in rules.chasers}
         used = np.zeros(n, dtype=bool)
         going = np.ones(n, dtype=bool)          # no stop has ended the ply
+        everywhere = np.ones(n, dtype=bool)
 
         def on(piece):
-            return alive[piece] if piece in alive else np.ones(n, dtype=bool)
+            return alive.get(piece, everywhere)
         for action in self.actions:
             if action.kind == "key":
                 open_ = going & ~used
