@@ -160,8 +160,9 @@ class ScriptTables:
         started = time.perf_counter()
         self.board, self.layout = board, layout
         rules = board.rules
-from .factored import distinct, distinct_pairs, raw_numbers
-from .sharedtables import AXES, table_rows
+        self.numbering = numbering = script_numbering(board, len(layout.roles), layout.gate)
+        self.role = rules.turns[0][0]
+        by_arity = table_rows(board, layout, guard)
         size = numbering.cells + 1
         height = board.height
 
