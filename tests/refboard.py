@@ -119,6 +119,25 @@ class Placement:
     not_on: tuple
 
 
+@dataclass(frozen=True)
+class Chaser:
+    name: str
+    target: str
+    first: str                  # horizontal | vertical: the axis its step tries first
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action of the after_ply script (``repeat`` unrolled): ``kind`` step, stop, remove or
+    key; ``pieces`` (step: the chasers; remove: the ``by`` pieces; key: the pieces), ``piece``
+    (remove: the piece that leaves), ``when`` (stop: the condition)."""
+
+    kind: str
+    pieces: tuple = ()
+    piece: str | None = None
+    when: When | None = None
+
+
 @dataclass
 class Rules:
     roles: tuple
@@ -134,6 +153,16 @@ class Rules:
     collect: dict               # name -> Collect
     tables: dict                # name -> Table
     placement: dict             # mark -> Placement
+    chasers: dict = field(default_factory=dict)     # name -> Chaser (pieces moved by rule)
+    script: tuple = ()          # the after_ply script: Action, in order
+    optional: tuple = ()        # chasers and marks a board may leave out
+    gate_key: str | None = None
+    judge_start: bool = True
+
+    @property
+    def pieces(self) -> tuple:
+        """The pieces of a position: the roles', then the chasers."""
+        return self.roles + tuple(self.chasers)
 
     def team_of(self, role: str) -> tuple:
         return next(team for team in self.teams if role in team)
@@ -151,8 +180,8 @@ class Rules:
 
 
 RULE_KEYS = ("name", "description", "use", "roles", "turns", "teams", "moves", "collisions", "collect",
-             "score_tables", "ends", "steps", "placement", "timeout",
-             "generate")   # generate: what the generator asks of a good level; no game rule, not read
+             "score_tables", "ends", "steps", "placement", "timeout", "chasers", "optional", "gate", "after_ply",
+             "judge_start", "generate")   # generate: what the generator asks of a good level; no game rule, not read
 MOVE_KEYS = (*MOVE_DEFAULTS, "bump")
 
 
@@ -212,6 +241,26 @@ def _default_loss_for(scores: dict, ends: list, timeout: dict) -> tuple:
     return tuple(role for role, score in scores.items() if score == lowest[role] and score < timeout[role])
 
 
+def _script(raw: list) -> tuple:
+    """The after_ply script as a flat tuple of actions, ``repeat: N, do: [...]`` unrolled."""
+    out = []
+    for action in raw or ():
+        _keys(action, ("step", "stop", "remove", "key", "repeat", "do"), "an after_ply action")
+        if "repeat" in action:
+            out += list(_script(action["do"])) * action["repeat"]
+        elif "step" in action:
+            out.append(Action("step", tuple(action["step"])))
+        elif "stop" in action:
+            out.append(Action("stop", when=_when(action["stop"])))
+        elif "remove" in action:
+            spec = _keys(action["remove"], ("piece", "by", "flips_on_key"), "a remove action")
+            out.append(Action("remove", tuple(spec["by"]), spec["piece"]))
+        else:
+            spec = action["key"]
+            out.append(Action("key", tuple(spec if isinstance(spec, list) else spec["pieces"])))
+    return tuple(out)
+
+
 def read_rules(raw, board_path: Path, read: list) -> Rules:
     """The rules of a board's ``rules`` value (a name, or a mapping)."""
     if isinstance(raw, str):
@@ -247,10 +296,14 @@ def read_rules(raw, board_path: Path, read: list) -> Rules:
         _keys(p, ("by", "count", "not_on"), "a placement")
         placement[mark] = Placement(mark, p["by"], p["count"], tuple(p.get("not_on") or ()))
     steps = _keys(merged["steps"], ("first", "last"), "steps")
+    chasers = {name: Chaser(name, c["target"], c["first"])
+               for name, c in (merged.get("chasers") or {}).items() if _keys(c, ("target", "first"), "a chaser")}
     return Rules(roles=roles, turns=turns, teams=teams, moves=moves, ends=tuple(ends),
-                 first_step=steps.get("first", 1), last_step=steps["last"], timeout=timeout,
+                 first_step=steps.get("first", 1), last_step=steps.get("last"), timeout=timeout,
                  timeout_when=timeout_when, collisions=merged.get("collisions") or "allowed",
-                 collect=collect, tables=tables, placement=placement)
+                 collect=collect, tables=tables, placement=placement, chasers=chasers,
+                 script=_script(merged.get("after_ply")), optional=tuple(merged.get("optional") or ()),
+                 gate_key=(merged.get("gate") or {}).get("key"), judge_start=merged.get("judge_start") is not False)
 
 
 # --- the board ---------------------------------------------------------------------------------
@@ -329,7 +382,7 @@ def read_board(path) -> Board:
         width, height, north, east, solid, glyphs = read_map(raw["map"])
         legend = {str(k): v for k, v in (raw.get("legend") or {}).items()}
         for cell, char in glyphs.items():
-            if legend[char] in rules.roles:
+            if legend[char] in rules.pieces:
                 pieces[legend[char]] = cell
             else:
                 marks.setdefault(legend[char], set()).add(cell)

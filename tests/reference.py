@@ -47,6 +47,7 @@ except ModuleNotFoundError:            # imported as tests.reference (bench/run.
 DIRECTIONS = ("north", "south", "east", "west")
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
 INF = float("inf")
+OFF = (0, 0)          # the cell of a piece off the board (a chaser left out or removed)
 MOVE_REF = "query"    # see RoleSolver.move_summaries
 # Two readings the rule language leaves open (docs/rule-language.md); the defaults follow the
 # docs' words, the other values are there to try the other reading:
@@ -68,7 +69,10 @@ class Game:
         self.board = board
         self.rules = rules = board.rules
         self.roles = rules.roles
-        self.index = {r: i for i, r in enumerate(self.roles)}
+        self.pieces = rules.pieces          # the roles' pieces, then the chasers (moved by rule)
+        self.index = {r: i for i, r in enumerate(self.pieces)}
+        if any(a.kind == "key" for a in rules.script) and board.marks.get(rules.gate_key):
+            raise NotImplementedError("the reference plays no gates: a board with a key cell")
         self.collect = list(rules.collect.values())
         self.start_items = tuple(frozenset(board.marks.get(c.mark, ())) for c in self.collect)
         self.collect_index = {c.name: i for i, c in enumerate(self.collect)}
@@ -261,6 +265,7 @@ class Game:
                     if cell in new_items[i]:
                         new_items[i] = new_items[i] - {cell}
             new_items = tuple(new_items)
+        new_cells = self.after_ply(new_cells)
         new_was = frozenset((p, m) for p, m in self.was_pairs
                             if cells[self.index[p]] in self.board.marks.get(m, ()))
         n = len(rules.turns)
@@ -269,6 +274,54 @@ class Game:
             new_lost[t2] -= 1
             t2 = (t2 + 1) % n
         return new_cells, t2, new_items, tuple(new_lost), new_was
+
+    # --- pieces moved by rule (the after_ply script) ----------------------------------------
+    def chaser_step(self, chaser, cells):
+        """Where ``chaser`` lands by one step toward its target: the step on its first axis
+        toward the target, else on the other axis, each only where it is not level with the
+        target on that axis and the step is open; else it stays."""
+        at = cells[self.index[chaser.name]]
+        goal = cells[self.index[chaser.target]]
+        horizontal = ("east" if goal[0] > at[0] else "west") if goal[0] != at[0] else None
+        vertical = ("north" if goal[1] > at[1] else "south") if goal[1] != at[1] else None
+        order = (horizontal, vertical) if chaser.first == "horizontal" else (vertical, horizontal)
+        for d in order:
+            if d is not None and self.board.open_step(at, d):
+                return at[0] + DELTA[d][0], at[1] + DELTA[d][1]
+        return at
+
+    def after_ply(self, cells):
+        """The pieces' cells after the script that follows a ply ending on ``cells``: chasers
+        step, stop conditions over the pieces on the board end it, met pieces leave (a removed
+        piece stays on its cell, acting no more, until the script ends; then it is off the
+        board, on (0,0))."""
+        chasers = self.rules.chasers
+        if not self.rules.script:
+            return cells
+        cells = list(cells)
+        on = {p for p in chasers if cells[self.index[p]] != OFF}
+        removed = set()
+
+        def acts(piece):
+            return piece not in chasers or (piece in on and piece not in removed)
+        for action in self.rules.script:
+            if action.kind == "step":
+                for piece in action.pieces:
+                    if piece in chasers and acts(piece):
+                        cells[self.index[piece]] = self.chaser_step(chasers[piece], cells)
+            elif action.kind == "stop":
+                when = action.when
+                pieces = [p for group in when.same_cell for p in group] + [p for p, _ in when.reaches]
+                if all(acts(p) for p in pieces) and self.holds(when, (tuple(cells), None, (), (), frozenset())):
+                    break
+            elif action.kind == "remove":
+                if action.piece in on:
+                    for by in action.pieces:
+                        if acts(by) and cells[self.index[by]] == cells[self.index[action.piece]]:
+                            removed.add(action.piece)
+        for piece in removed:
+            cells[self.index[piece]] = OFF
+        return tuple(cells)
 
     def successors(self, state):
         """{joint move name: successor state} of the entry to move (empty if the game has
@@ -285,7 +338,7 @@ class Game:
     # --- positions -----------------------------------------------------------------------
     def state_of(self, position):
         at = dict(position.pieces)
-        cells = tuple(tuple(at[r]) for r in self.roles)
+        cells = tuple(tuple(at.get(p, OFF)) for p in self.pieces)
         left = refboard.items_left(self.board, position)
         items = tuple(frozenset(left[c.name]) for c in self.collect)
         lost = refboard.lost_turns(self.board, position)
@@ -296,7 +349,7 @@ class Game:
         """``state`` at ``step`` as a position of the kind of ``like`` (its fields replaced)."""
         cells, t, items, lost, was = state
         return dataclasses.replace(
-            like, pieces=tuple(zip(self.roles, cells)), side=t, step=step,
+            like, pieces=tuple(zip(self.pieces, cells)), side=t, step=step,
             items=tuple((c.name, items[i]) for i, c in enumerate(self.collect)) if self.collect else None,
             lost=lost if self.keeps_lost else (), was=was)
 
@@ -503,7 +556,13 @@ def _solver(board, role: str) -> RoleSolver:
 
 
 def remaining(board, position, horizon: int | None = None) -> int:
-    left = game_of(board).rules.last_step - position.step
+    """The plies left: to the step limit, or ``horizon`` when it is sooner (a game without a step
+    limit needs one: with at least as many plies as it has positions, the answer is the one of
+    the unlimited game, whose ranks never exceed that count)."""
+    last = game_of(board).rules.last_step
+    if last is None and horizon is None:
+        raise ValueError("a game without a step limit: give the reference a horizon")
+    left = horizon if last is None else last - position.step
     return left if horizon is None else min(left, horizon)
 
 

@@ -267,11 +267,15 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
                         "list only chasers and marks")
     gate_key = merged["gate"]["key"] if merged.get("gate") else None
     script = _build_script(merged.get("after_ply") or [], roles, chasers, gate_key, collect, origin)
-    if script and (collect or any(m.bump_on for m in moves.values()) or len(turns) != 1 or
-                   any(p for e in ends for p in e.when.was_on) or any(m.steps != 1 for m in moves.values())):
-        origin.fail("after_ply", "after_ply: a script is played after the ply of a game with one turns entry, "
-                    "one-step moves, and no collectibles, bumps or was_on conditions",
-                    "these mechanisms do not combine with a script yet")
+    if gate_key is not None and not script:
+        origin.fail("gate", "gate: the gates change only by a key action of the after_ply script, and the rules "
+                    "have none", "add after_ply: with a key action (or remove gate:)")
+    if gate_key is not None:
+        for role, move in moves.items():
+            if move.steps != 1:
+                origin.fail(f"moves.{role}", f"moves.{role}: a move of {move.steps} steps with gates",
+                            "a gate is crossed (or blocks) one step at a time: give every role steps: 1 "
+                            "in rules with gate:")
     if chasers and not script:
         origin.fail("chasers", "chasers never move without an after_ply script", "add after_ply: with a step action")
     rules = Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
