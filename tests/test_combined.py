@@ -26,10 +26,10 @@ import refboard
 from conftest import run_clingo
 from gridsolve.cli import main
 from gridsolve.compile.compiler import compile_program
-from gridsolve.errors import BoardError
+from gridsolve.errors import BoardError, QueryError
 from gridsolve.language.kinds import QueryKind
 from gridsolve.language.loader import load_board
-from gridsolve.language.position import Query, initial_position
+from gridsolve.language.position import Query, initial_position, make_query
 from gridsolve.solve.program.driver import format_move
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,3 +282,47 @@ pieces: {explorer: [1, 1]}
         make_board(gate % (1, ""))
     with pytest.raises(BoardError, match="a move of 2 steps with gates"):
         make_board(gate % (2, "after_ply: [{key: [explorer]}]"))
+
+
+MIXED = """\
+rules:
+  roles: [red, blue]
+  turns: [[red, blue]]                  # both move at once
+  teams: [[red], [blue]]
+  collisions: stay
+  moves:
+    red: {steps: 1, idle: true, blocked: illegal, bump: {marks: [rock]}}
+    blue: {steps: 2, idle: true, blocked: stay}
+  chasers:
+    ghost: {target: red, first: vertical}
+  collect:
+    gems: {piece: red, mark: gem}
+  after_ply:
+    - stop: {same_cell: [red, ghost]}
+    - step: [ghost]
+  ends:
+    - {name: caught, when: {same_cell: [red, ghost]}, scores: {red: 0, blue: 100}}
+    - {name: tagged, when: {same_cell: [red, blue]}, scores: {red: 0, blue: 100}}
+    - {name: rich, when: {collected: {gems: all}}, scores: {red: 100, blue: 0}}
+    - {name: home, when: {was_on: {red: home}}, scores: {red: 60, blue: 40}}
+  steps: {first: 1, last: 5}
+  timeout: {red: 50, blue: 50}
+size: [4, 3]
+walls: {east: [[2, 2]]}
+pieces: {red: [1, 1], blue: [4, 3], ghost: [4, 1]}
+marks: {gem: [[2, 2], [3, 1]], rock: [[2, 1]], home: [[1, 3]]}
+"""
+
+
+def test_simultaneous_moves_collisions_bumps_items_and_was_on_with_a_script(tmp_path):
+    # every mechanism of a ply at once before the script: the three meanings agree for both roles
+    path = tmp_path / "mixed.yaml"
+    path.write_text(MIXED, encoding="utf-8")
+    for role in ("red", "blue"):
+        assert_one_meaning(path, role)
+
+
+def test_hidden_questions_on_rules_with_a_script_are_refused(make_board):
+    board = make_board(CORRIDOR_RULES.format(steps=1, last=3, extra="", end=""))
+    with pytest.raises(QueryError, match="not answered for rules with pieces moved by rule"):
+        make_query(board, hidden=True)
