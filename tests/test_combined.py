@@ -26,6 +26,7 @@ import refboard
 from conftest import run_clingo
 from gridsolve.cli import main
 from gridsolve.compile.compiler import compile_program
+from gridsolve.compile.script import one_mover_script
 from gridsolve.errors import BoardError, QueryError
 from gridsolve.language.kinds import QueryKind
 from gridsolve.language.loader import load_board
@@ -326,3 +327,56 @@ def test_hidden_questions_on_rules_with_a_script_are_refused(make_board):
     board = make_board(CORRIDOR_RULES.format(steps=1, last=3, extra="", end=""))
     with pytest.raises(QueryError, match="not answered for rules with pieces moved by rule"):
         make_query(board, hidden=True)
+
+
+KEYED = """\
+rules:
+  roles: [explorer]
+  moves: {explorer: {steps: 1, idle: true, blocked: stay}}
+  chasers:
+    mummy: {target: explorer, first: horizontal}
+  gate: {key: key}
+  after_ply:
+    - key: %s
+    - step: [mummy]
+    - key: %s
+  ends: [{name: out, when: {reaches: {explorer: exit}}, scores: {explorer: 100}}]
+  steps: {first: 1, last: 3}
+  timeout: {explorer: 0}
+size: [5, 1]
+gates: {east: [[4, 1]]}
+pieces: {explorer: [1, 1], mummy: [3, 1]}
+marks: {key: [[2, 1]], exit: [[5, 1]]}
+"""
+
+
+def edges_from_start(make_board, text: str) -> set[str]:
+    board = make_board(text)
+    program = compile_program(board, Query("explorer", QueryKind.VALUE, initial_position(board)))
+    return {a for a in run_clingo(program.text + "\n#show edge/3.") if a.startswith("edge(s(0,1,1,3,1,0),")}
+
+
+def test_a_key_that_every_entry_flips(make_board):
+    # The explorer steps east onto the key (2,1), then the mummy steps west onto it too: with
+    # each_entry both entries flip (the gate ends closed); the classic key flips once a ply
+    # (open).  Any other move: only the mummy enters the key (the gate opens).
+    each = "{pieces: [%s], each_entry: true}"
+    assert edges_from_start(make_board, KEYED % (each % "explorer", each % "mummy")) == {
+        "edge(s(0,1,1,3,1,0),east,s(0,2,1,2,1,0))", "edge(s(0,1,1,3,1,0),nowhere,s(0,1,1,2,1,1))",
+        "edge(s(0,1,1,3,1,0),west,s(0,1,1,2,1,1))", "edge(s(0,1,1,3,1,0),north,s(0,1,1,2,1,1))",
+        "edge(s(0,1,1,3,1,0),south,s(0,1,1,2,1,1))"}
+    once = edges_from_start(make_board, KEYED % ("[explorer]", "[mummy]"))
+    assert "edge(s(0,1,1,3,1,0),east,s(0,2,1,2,1,1))" in once
+    # one entry flips once: the explorer's entry, asked about again after the mummy's step
+    again = edges_from_start(make_board, KEYED % (each % "explorer", each % "explorer"))
+    assert "edge(s(0,1,1,3,1,0),east,s(0,2,1,2,1,1))" in again
+
+
+def test_a_key_that_every_entry_flips_is_answered_from_the_compiled_program(make_board, tmp_path):
+    # the scripted arrays play the once-a-ply key only: they decline, and solve agrees with clingo
+    each = "{pieces: [%s], each_entry: true}"
+    path = tmp_path / "keyed.yaml"
+    path.write_text(KEYED % (each % "explorer", each % "mummy"), encoding="utf-8")
+    board = load_board(path)
+    assert not one_mover_script(board.rules)
+    assert solve_says(path, "explorer") == clingo_says(path, "explorer")

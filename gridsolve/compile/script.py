@@ -44,6 +44,10 @@ class StageVars:
         # what the roles' move decided and the script does not change, carried to the ply's
         # position: the entry to move next and the fields but the gates' (lost turns, was_on
         # bits, items); none where there is one entry and no such field
+        # per piece a key action with each_entry names: 1 while it has just entered its cell (by
+        # its latest move or step) and has not flipped the gates for that entry
+        self.entering = list(dict.fromkeys(p for a in board_actions(board) if a.kind == "key" and a.each
+                                           for p in a.pieces))
         kept = len(layout.variables()) - (1 if layout.gate else 0)
         carried = len(rules.turns) > 1 or kept > 0
         self.carried = [f"Z{k}" for k in range(1 + kept)] if carried else []
@@ -63,8 +67,12 @@ class StageVars:
         """The stage's fields, with the variables in ``change`` replaced by expressions."""
         change = change or {}
         names = [v for p in self.layout.roles for v in self.cell(p)]
-        names += [self.alive(p) for p in self.chasers] + ["G", "U"] + self.carried
+        names += [self.alive(p) for p in self.chasers] + ["G", "U"] + [self.entered(p) for p in self.entering]
+        names += self.carried
         return ",".join(change.get(n, n) for n in names)
+
+    def entered(self, piece: str) -> str:
+        return f"E{self.index[piece]}"
 
     def atom(self, stage: int, change: dict | None = None, carrier: str | None = None) -> str:
         return f"{STAGE}({stage},{carrier or self.carrier},{self.fields(change)})"
@@ -82,22 +90,27 @@ class StageVars:
         change["U"] = "0"
         if not self.layout.gate:
             change["G"] = "0"
+        change.update({self.entered(p): "0" for p in self.entering})
         for piece, text in cells.items():
             x, y = text[1:-1].split(",")
             change.update(zip(self.cell(piece), (x, y)))
+            if piece in self.entering:      # (one-step moves, with gates: a move changes 0 or 1 cell)
+                ox, oy = self.cell(piece)
+                change[self.entered(piece)] = f"|{x}-{ox}|+|{y}-{oy}|"
         change.update(zip(self.carried, [turn, *fields]))
         return self.atom(0, change, f"S,{label}" if self.named else "S")
 
 
 def one_mover_script(rules: Rules) -> bool:
     """Whether the rules have a script after the plies of one role alone, moving one step, in a
-    position of the pieces' cells and the gates only (no items, lost turns or ``was_on`` bits):
+    position of the pieces' cells and the gates only (no items, lost turns or ``was_on`` bits),
+    and no key that every entry flips:
     the games :mod:`gridsolve.solve.graph.scripted`'s tables join in arrays (the compiled
     program answers the others)."""
     conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
     return (bool(rules.script) and len(rules.turns) == 1 and len(rules.turns[0]) == 1 and not rules.collect
             and all(m.steps == 1 and not m.bump_on for m in rules.moves.values())
-            and not any(when.was_on for when in conditions))
+            and not any(when.was_on for when in conditions) and not any(a.each for a in rules.script))
 
 
 def _present(board: Board, piece: str) -> bool:
@@ -150,7 +163,10 @@ def board_actions(board: Board) -> list[ScriptAction]:
     gates = board.has_gates and any(board.marks.get(board.rules.gate_key or "", ()))
     out = []
     for action in board.rules.script:
-        if action.kind == "key":
+        if action.kind == "key" and action.each:
+            if gates:
+                out += [ScriptAction("key", (p,), each=True) for p in action.pieces if _present(board, p)]
+        elif action.kind == "key":
             pieces = tuple(p for p in action.pieces if _present(board, p))
             if gates and pieces:
                 out.append(ScriptAction("key", pieces, action.uses))
@@ -187,7 +203,10 @@ def _stage_rules(sv: StageVars, stage: int, action: ScriptAction) -> list[str] |
         x, y = sv.cell(piece)
         tx, ty = sv.cell(chaser.target)
         alive = sv.alive(piece)
-        out.append(f"{nxt({x: 'NX', y: 'NY'})} :- {now}, {alive} = 1, sgn({tx}-{x},SX), sgn({ty}-{y},SY), "
+        went = {x: "NX", y: "NY"}
+        if piece in sv.entering:
+            went[sv.entered(piece)] = f"|NX-{x}|+|NY-{y}|"
+        out.append(f"{nxt(went)} :- {now}, {alive} = 1, sgn({tx}-{x},SX), sgn({ty}-{y},SY), "
                    f"chase({chaser.first},{x},{y},SX,SY,G,NX,NY).")
         out.append(f"{nxt()} :- {now}, {alive} = 0.")
     elif action.kind == "remove":
@@ -202,6 +221,15 @@ def _stage_rules(sv: StageVars, stage: int, action: ScriptAction) -> list[str] |
         else:
             out.append(f"{nxt(gone)} :- {', '.join(met)}.")
         out += [f"{nxt()} :- {', '.join([now, *alt])}." for alt in no + [[f"{a} != {b}"]]]
+    elif action.each:       # a key that every entry flips: the piece has just entered a key cell
+        piece = action.pieces[0]
+        x, y = sv.cell(piece)
+        flag = sv.entered(piece)
+        alive = sv.alive(piece)
+        on = [f"{alive} = 1"] if alive else []
+        out.append(f"{nxt({'G': '1-G', flag: '0'})} :- {', '.join([now, *on, f'{flag} = 1', f'key_cell({x},{y})'])}.")
+        out += [f"{nxt()} :- {now}, {lit}." for lit in [f"{flag} = 0", f"not key_cell({x},{y})"]
+                + ([f"{alive} = 0"] if alive else [])]
     else:   # key
         out.append(f"{nxt()} :- {now}, U = 1.")
         declined = []

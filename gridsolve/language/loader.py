@@ -340,9 +340,14 @@ def _build_script(raw: list, roles, chasers: dict, gate_key, collect, origin: _O
             spec = action["key"]
             names = spec if isinstance(spec, list) else spec["pieces"]
             uses = names if isinstance(spec, list) or spec["uses"] is None else spec["uses"]
+            each = not isinstance(spec, list) and spec["each_entry"]
+            if each and spec["uses"] is not None:
+                origin.fail("after_ply", "after_ply: key: each_entry with uses",
+                            "uses is about the key's one use a ply; with each_entry every entry flips: "
+                            "remove uses")
             known(names, "key")
             known(uses, "key.uses")
-            out.append(ScriptAction("key", tuple(names), tuple(uses)))
+            out.append(ScriptAction("key", tuple(names), tuple(uses), each=each))
         elif kind == "stop":
             when = _build_condition(action["stop"], roles, collect, origin, "after_ply", "after_ply: stop",
                                     chasers)
