@@ -136,6 +136,9 @@ class Action:
     pieces: tuple = ()
     piece: str | None = None
     when: When | None = None
+    uses: tuple = ()            # key: the pieces whose flip uses the key (once a ply)
+    each: bool = False          # key: every entry flips (each_entry)
+    flips: bool = False         # remove: a meeting on a key cell flips the gates (flips_on_key)
 
 
 @dataclass
@@ -254,10 +257,15 @@ def _script(raw: list) -> tuple:
             out.append(Action("stop", when=_when(action["stop"])))
         elif "remove" in action:
             spec = _keys(action["remove"], ("piece", "by", "flips_on_key"), "a remove action")
-            out.append(Action("remove", tuple(spec["by"]), spec["piece"]))
+            out.append(Action("remove", tuple(spec["by"]), spec["piece"], flips=bool(spec.get("flips_on_key"))))
         else:
             spec = action["key"]
-            out.append(Action("key", tuple(spec if isinstance(spec, list) else spec["pieces"])))
+            if isinstance(spec, list):
+                out.append(Action("key", tuple(spec), uses=tuple(spec)))
+            else:
+                _keys(spec, ("pieces", "uses", "each_entry"), "a key action")
+                out.append(Action("key", tuple(spec["pieces"]), uses=tuple(spec.get("uses") or spec["pieces"]),
+                                  each=bool(spec.get("each_entry"))))
     return tuple(out)
 
 
@@ -321,6 +329,13 @@ class Board:
     unplaced: dict              # secret mark -> cells still to place
     rules: Rules
     files: tuple = field(default=())     # (path, text) of every file read
+    gate_north: frozenset = frozenset()  # (x, y): a gate on the edge between (x, y) and (x, y+1)
+    gate_east: frozenset = frozenset()   # (x, y): a gate on the edge between (x, y) and (x+1, y)
+
+    def gate_between(self, cell, to) -> bool:
+        """A gate stands on the edge between the neighbouring cells ``cell`` and ``to``."""
+        (x, y), (x2, y2) = sorted([cell, to])
+        return (x, y) in (self.gate_north if x == x2 else self.gate_east)
 
     def on_board(self, cell) -> bool:
         x, y = cell
@@ -338,20 +353,22 @@ class Board:
 
 
 def read_map(text: str):
-    """(width, height, north, east, solid, {cell: character}) of an ASCII map."""
+    """(width, height, north, east, solid, {cell: character}, (north gates, east gates)) of an ASCII map."""
     lines = [line.rstrip() for line in text.split("\n")]
     first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("+"))
     left = lines[first].index("+")
     drawing = [line[left:] for line in lines[first:] if line.strip()]
     width = (len(drawing[0]) - 1) // 4
     height = len(drawing) // 2
-    north, east, solid, glyphs = set(), set(), set(), {}
+    north, east, solid, glyphs, gates = set(), set(), set(), {}, (set(), set())
     for row in range(height):
         y = height - row
         above, cells = drawing[2 * row].ljust(4 * width + 1), drawing[2 * row + 1].ljust(4 * width + 1)
         for x in range(1, width + 1):
             if row > 0 and above[4 * x - 3: 4 * x] == "---":
                 north.add((x, y))
+            if row > 0 and above[4 * x - 3: 4 * x] == "===":
+                gates[0].add((x, y))
             content = cells[4 * x - 3: 4 * x]
             if content == "###":
                 solid.add((x, y))
@@ -359,10 +376,12 @@ def read_map(text: str):
                 glyphs[(x, y)] = content[1]
             if x < width and cells[4 * x] == "|":
                 east.add((x, y))
-    return width, height, north, east, solid, glyphs
+            if x < width and cells[4 * x] == ":":
+                gates[1].add((x, y))
+    return width, height, north, east, solid, glyphs, gates
 
 
-BOARD_KEYS = ("name", "description", "rules", "map", "legend", "size", "walls", "pieces", "marks", "expect")
+BOARD_KEYS = ("name", "description", "rules", "map", "legend", "size", "walls", "gates", "pieces", "marks", "expect")
 
 
 def _read_yaml(path: Path, read: list):
@@ -379,7 +398,7 @@ def read_board(path) -> Board:
     rules = read_rules(raw["rules"], path, read)
     pieces, marks = {}, {}
     if raw.get("map") is not None:
-        width, height, north, east, solid, glyphs = read_map(raw["map"])
+        width, height, north, east, solid, glyphs, gates = read_map(raw["map"])
         legend = {str(k): v for k, v in (raw.get("legend") or {}).items()}
         for cell, char in glyphs.items():
             if legend[char] in rules.pieces:
@@ -391,7 +410,10 @@ def read_board(path) -> Board:
         walls = _keys(raw.get("walls") or {}, ("north", "east"), "walls")
         north = {tuple(c) for c in walls.get("north") or ()}
         east = {tuple(c) for c in walls.get("east") or ()}
-        solid = set()
+        solid, gates = set(), (set(), set())
+    given = _keys(raw.get("gates") or {}, ("north", "east"), "gates")
+    gates[0].update(tuple(c) for c in given.get("north") or ())
+    gates[1].update(tuple(c) for c in given.get("east") or ())
     pieces.update({role: tuple(cell) for role, cell in (raw.get("pieces") or {}).items()})
     unplaced = {}
     for mark, cells in (raw.get("marks") or {}).items():
@@ -400,7 +422,8 @@ def read_board(path) -> Board:
         else:
             marks.setdefault(mark, set()).update(tuple(c) for c in cells)
     return Board(str(path), width, height, frozenset(north), frozenset(east), frozenset(solid), pieces,
-                 {mark: frozenset(cells) for mark, cells in marks.items()}, unplaced, rules, tuple(read))
+                 {mark: frozenset(cells) for mark, cells in marks.items()}, unplaced, rules, tuple(read),
+                 frozenset(gates[0]), frozenset(gates[1]))
 
 
 _BOARDS: dict = {}

@@ -158,7 +158,7 @@ def check_variants(tmp_path, boards, seeds) -> int:
 
 
 def test_random_variants_of_the_combined_games_have_one_meaning(tmp_path):
-    assert check_variants(tmp_path, QUICK, range(3)) >= len(QUICK)
+    assert check_variants(tmp_path, QUICK, range(2)) >= len(QUICK)
 
 
 @pytest.mark.slow
@@ -372,11 +372,36 @@ def test_a_key_that_every_entry_flips(make_board):
     assert "edge(s(0,1,1,3,1,0),east,s(0,2,1,2,1,1))" in again
 
 
-def test_a_key_that_every_entry_flips_is_answered_from_the_compiled_program(make_board, tmp_path):
-    # the scripted arrays play the once-a-ply key only: they decline, and solve agrees with clingo
-    each = "{pieces: [%s], each_entry: true}"
-    path = tmp_path / "keyed.yaml"
-    path.write_text(KEYED % (each % "explorer", each % "mummy"), encoding="utf-8")
-    board = load_board(path)
-    assert not one_mover_script(board.rules)
-    assert solve_says(path, "explorer") == clingo_says(path, "explorer")
+GATED = """\
+# classic Mummy Maze on 4x4: the exit behind a gate, the key on (1,3), a scorpion
+rules: %s
+legend: {X: exit, K: key}
+map: |
+  +---+---+---+---+
+  |           | X |
+  +   +   +   +===+
+  | K     |       |
+  +   +   +   +   +
+  |       :       |
+  +   +---+   +   +
+  |               |
+  +---+---+---+---+
+pieces: %s
+"""
+EACH_ENTRY = ("{use: mummy-maze-classic, judge_start: true, after_ply: ["
+              "{key: {pieces: [explorer], each_entry: true}}, {step: [scorpion]}, "
+              "{stop: {same_cell: [explorer, scorpion]}}, {key: {pieces: [scorpion], each_entry: true}}]}")
+
+
+@pytest.mark.parametrize("rules, pieces, plies", [
+    ("mummy-maze-classic", "{explorer: [2, 1], scorpion: [1, 2]}", 17),
+    (EACH_ENTRY, "{explorer: [4, 1], scorpion: [2, 3]}", 17)], ids=["once a ply", "each entry"])
+def test_gates_and_keys_have_one_meaning(tmp_path, rules, pieces, plies):
+    # The classic key (the scripted arrays answer) and a key every entry flips (they decline; the
+    # compiled program's graph answers): a win through the gate in 17 moves; the reference agrees
+    # with clingo and solve.
+    path = tmp_path / "gated.yaml"
+    path.write_text(GATED % (rules, pieces), encoding="utf-8")
+    assert one_mover_script(load_board(path).rules) is (rules == "mummy-maze-classic")
+    assert solve_says(path, "explorer")["plies"] == plies
+    assert_one_meaning(path, "explorer")
