@@ -405,3 +405,10 @@ def test_gates_and_keys_have_one_meaning(tmp_path, rules, pieces, plies):
     assert one_mover_script(load_board(path).rules) is (rules == "mummy-maze-classic")
     assert solve_says(path, "explorer")["plies"] == plies
     assert_one_meaning(path, "explorer")
+
+
+def test_generate_refuses_the_scripts_its_climb_does_not_play(tmp_path):
+    done = CliRunner().invoke(main, ["generate", "--like", str(ROOT / "boards" / "combined" / "scorpion-2007.yaml"),
+                                     "--out", str(tmp_path), "--count", "1"])
+    assert done.exit_code == 2, done.output
+    assert "generate does not write levels of mummy-maze-2007-scorpion yet" in done.stderr
