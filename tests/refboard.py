@@ -119,6 +119,28 @@ class Placement:
     not_on: tuple
 
 
+@dataclass(frozen=True)
+class Chaser:
+    name: str
+    target: str
+    first: str                  # horizontal | vertical: the axis its step tries first
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action of the after_ply script (``repeat`` unrolled): ``kind`` step, stop, remove or
+    key; ``pieces`` (step: the chasers; remove: the ``by`` pieces; key: the pieces), ``piece``
+    (remove: the piece that leaves), ``when`` (stop: the condition)."""
+
+    kind: str
+    pieces: tuple = ()
+    piece: str | None = None
+    when: When | None = None
+    uses: tuple = ()            # key: the pieces whose flip uses the key (once a ply)
+    each: bool = False          # key: every entry flips (each_entry)
+    flips: bool = False         # remove: a meeting on a key cell flips the gates (flips_on_key)
+
+
 @dataclass
 class Rules:
     roles: tuple
@@ -134,6 +156,16 @@ class Rules:
     collect: dict               # name -> Collect
     tables: dict                # name -> Table
     placement: dict             # mark -> Placement
+    chasers: dict = field(default_factory=dict)     # name -> Chaser (pieces moved by rule)
+    script: tuple = ()          # the after_ply script: Action, in order
+    optional: tuple = ()        # chasers and marks a board may leave out
+    gate_key: str | None = None
+    judge_start: bool = True
+
+    @property
+    def pieces(self) -> tuple:
+        """The pieces of a position: the roles', then the chasers."""
+        return self.roles + tuple(self.chasers)
 
     def team_of(self, role: str) -> tuple:
         return next(team for team in self.teams if role in team)
@@ -151,8 +183,8 @@ class Rules:
 
 
 RULE_KEYS = ("name", "description", "use", "roles", "turns", "teams", "moves", "collisions", "collect",
-             "score_tables", "ends", "steps", "placement", "timeout",
-             "generate")   # generate: what the generator asks of a good level; no game rule, not read
+             "score_tables", "ends", "steps", "placement", "timeout", "chasers", "optional", "gate", "after_ply",
+             "judge_start", "generate")   # generate: what the generator asks of a good level; no game rule, not read
 MOVE_KEYS = (*MOVE_DEFAULTS, "bump")
 
 
@@ -212,6 +244,31 @@ def _default_loss_for(scores: dict, ends: list, timeout: dict) -> tuple:
     return tuple(role for role, score in scores.items() if score == lowest[role] and score < timeout[role])
 
 
+def _script(raw: list) -> tuple:
+    """The after_ply script as a flat tuple of actions, ``repeat: N, do: [...]`` unrolled."""
+    out = []
+    for action in raw or ():
+        _keys(action, ("step", "stop", "remove", "key", "repeat", "do"), "an after_ply action")
+        if "repeat" in action:
+            out += list(_script(action["do"])) * action["repeat"]
+        elif "step" in action:
+            out.append(Action("step", tuple(action["step"])))
+        elif "stop" in action:
+            out.append(Action("stop", when=_when(action["stop"])))
+        elif "remove" in action:
+            spec = _keys(action["remove"], ("piece", "by", "flips_on_key"), "a remove action")
+            out.append(Action("remove", tuple(spec["by"]), spec["piece"], flips=bool(spec.get("flips_on_key"))))
+        else:
+            spec = action["key"]
+            if isinstance(spec, list):
+                out.append(Action("key", tuple(spec), uses=tuple(spec)))
+            else:
+                _keys(spec, ("pieces", "uses", "each_entry"), "a key action")
+                out.append(Action("key", tuple(spec["pieces"]), uses=tuple(spec.get("uses") or spec["pieces"]),
+                                  each=bool(spec.get("each_entry"))))
+    return tuple(out)
+
+
 def read_rules(raw, board_path: Path, read: list) -> Rules:
     """The rules of a board's ``rules`` value (a name, or a mapping)."""
     if isinstance(raw, str):
@@ -247,10 +304,14 @@ def read_rules(raw, board_path: Path, read: list) -> Rules:
         _keys(p, ("by", "count", "not_on"), "a placement")
         placement[mark] = Placement(mark, p["by"], p["count"], tuple(p.get("not_on") or ()))
     steps = _keys(merged["steps"], ("first", "last"), "steps")
+    chasers = {name: Chaser(name, c["target"], c["first"])
+               for name, c in (merged.get("chasers") or {}).items() if _keys(c, ("target", "first"), "a chaser")}
     return Rules(roles=roles, turns=turns, teams=teams, moves=moves, ends=tuple(ends),
-                 first_step=steps.get("first", 1), last_step=steps["last"], timeout=timeout,
+                 first_step=steps.get("first", 1), last_step=steps.get("last"), timeout=timeout,
                  timeout_when=timeout_when, collisions=merged.get("collisions") or "allowed",
-                 collect=collect, tables=tables, placement=placement)
+                 collect=collect, tables=tables, placement=placement, chasers=chasers,
+                 script=_script(merged.get("after_ply")), optional=tuple(merged.get("optional") or ()),
+                 gate_key=(merged.get("gate") or {}).get("key"), judge_start=merged.get("judge_start") is not False)
 
 
 # --- the board ---------------------------------------------------------------------------------
@@ -268,6 +329,13 @@ class Board:
     unplaced: dict              # secret mark -> cells still to place
     rules: Rules
     files: tuple = field(default=())     # (path, text) of every file read
+    gate_north: frozenset = frozenset()  # (x, y): a gate on the edge between (x, y) and (x, y+1)
+    gate_east: frozenset = frozenset()   # (x, y): a gate on the edge between (x, y) and (x+1, y)
+
+    def gate_between(self, cell, to) -> bool:
+        """A gate stands on the edge between the neighbouring cells ``cell`` and ``to``."""
+        (x, y), (x2, y2) = sorted([cell, to])
+        return (x, y) in (self.gate_north if x == x2 else self.gate_east)
 
     def on_board(self, cell) -> bool:
         x, y = cell
@@ -285,20 +353,22 @@ class Board:
 
 
 def read_map(text: str):
-    """(width, height, north, east, solid, {cell: character}) of an ASCII map."""
+    """(width, height, north, east, solid, {cell: character}, (north gates, east gates)) of an ASCII map."""
     lines = [line.rstrip() for line in text.split("\n")]
     first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("+"))
     left = lines[first].index("+")
     drawing = [line[left:] for line in lines[first:] if line.strip()]
     width = (len(drawing[0]) - 1) // 4
     height = len(drawing) // 2
-    north, east, solid, glyphs = set(), set(), set(), {}
+    north, east, solid, glyphs, gates = set(), set(), set(), {}, (set(), set())
     for row in range(height):
         y = height - row
         above, cells = drawing[2 * row].ljust(4 * width + 1), drawing[2 * row + 1].ljust(4 * width + 1)
         for x in range(1, width + 1):
             if row > 0 and above[4 * x - 3: 4 * x] == "---":
                 north.add((x, y))
+            if row > 0 and above[4 * x - 3: 4 * x] == "===":
+                gates[0].add((x, y))
             content = cells[4 * x - 3: 4 * x]
             if content == "###":
                 solid.add((x, y))
@@ -306,10 +376,12 @@ def read_map(text: str):
                 glyphs[(x, y)] = content[1]
             if x < width and cells[4 * x] == "|":
                 east.add((x, y))
-    return width, height, north, east, solid, glyphs
+            if x < width and cells[4 * x] == ":":
+                gates[1].add((x, y))
+    return width, height, north, east, solid, glyphs, gates
 
 
-BOARD_KEYS = ("name", "description", "rules", "map", "legend", "size", "walls", "pieces", "marks", "expect")
+BOARD_KEYS = ("name", "description", "rules", "map", "legend", "size", "walls", "gates", "pieces", "marks", "expect")
 
 
 def _read_yaml(path: Path, read: list):
@@ -326,10 +398,10 @@ def read_board(path) -> Board:
     rules = read_rules(raw["rules"], path, read)
     pieces, marks = {}, {}
     if raw.get("map") is not None:
-        width, height, north, east, solid, glyphs = read_map(raw["map"])
+        width, height, north, east, solid, glyphs, gates = read_map(raw["map"])
         legend = {str(k): v for k, v in (raw.get("legend") or {}).items()}
         for cell, char in glyphs.items():
-            if legend[char] in rules.roles:
+            if legend[char] in rules.pieces:
                 pieces[legend[char]] = cell
             else:
                 marks.setdefault(legend[char], set()).add(cell)
@@ -338,7 +410,10 @@ def read_board(path) -> Board:
         walls = _keys(raw.get("walls") or {}, ("north", "east"), "walls")
         north = {tuple(c) for c in walls.get("north") or ()}
         east = {tuple(c) for c in walls.get("east") or ()}
-        solid = set()
+        solid, gates = set(), (set(), set())
+    given = _keys(raw.get("gates") or {}, ("north", "east"), "gates")
+    gates[0].update(tuple(c) for c in given.get("north") or ())
+    gates[1].update(tuple(c) for c in given.get("east") or ())
     pieces.update({role: tuple(cell) for role, cell in (raw.get("pieces") or {}).items()})
     unplaced = {}
     for mark, cells in (raw.get("marks") or {}).items():
@@ -347,7 +422,8 @@ def read_board(path) -> Board:
         else:
             marks.setdefault(mark, set()).update(tuple(c) for c in cells)
     return Board(str(path), width, height, frozenset(north), frozenset(east), frozenset(solid), pieces,
-                 {mark: frozenset(cells) for mark, cells in marks.items()}, unplaced, rules, tuple(read))
+                 {mark: frozenset(cells) for mark, cells in marks.items()}, unplaced, rules, tuple(read),
+                 frozenset(gates[0]), frozenset(gates[1]))
 
 
 _BOARDS: dict = {}

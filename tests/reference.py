@@ -9,14 +9,20 @@ Positions are read by their fields (``pieces``, ``side``, ``step``, ``items``, `
 those fields replaced (``dataclasses.replace``), so a caller gets back the kind it passed.  It
 is memoised recursion over (state, plies left); short and slow on purpose.
 
-A state is ``(cells, turn, items, lost, was)``:
+A state is ``(cells, turn, items, lost, was, gates)``:
 
-* ``cells``: the pieces' cells in role order;
+* ``cells``: the pieces' cells: the roles' in role order, then the chasers' (pieces moved by
+  rule, (0,0) when off the board);
 * ``turn``: the index of the ``turns`` entry to move;
 * ``items``: per collectible (in rule order) the frozenset of cells still holding an item;
 * ``lost``: per ``turns`` entry, how many of its next turns are skipped;
 * ``was``: the (piece, mark) pairs of the rules' ``was_on`` conditions that held in the
-  position before.
+  position before;
+* ``gates``: whether the board's gates are open.
+
+A ply is the roles' move, then the rules' after_ply script (:meth:`Game.after_ply`), then the
+ends judge the position (docs/rule-language.md, "Pieces moved by rule" and "Mechanisms
+together").
 
 The game, for the question about role R with team T (``rules.team_of(R)``):
 
@@ -47,6 +53,7 @@ except ModuleNotFoundError:            # imported as tests.reference (bench/run.
 DIRECTIONS = ("north", "south", "east", "west")
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
 INF = float("inf")
+OFF = (0, 0)          # the cell of a piece off the board (a chaser left out or removed)
 MOVE_REF = "query"    # see RoleSolver.move_summaries
 # Two readings the rule language leaves open (docs/rule-language.md); the defaults follow the
 # docs' words, the other values are there to try the other reading:
@@ -68,7 +75,9 @@ class Game:
         self.board = board
         self.rules = rules = board.rules
         self.roles = rules.roles
-        self.index = {r: i for i, r in enumerate(self.roles)}
+        self.pieces = rules.pieces          # the roles' pieces, then the chasers (moved by rule)
+        self.index = {r: i for i, r in enumerate(self.pieces)}
+        self.keys = board.marks.get(rules.gate_key, frozenset()) if rules.gate_key else frozenset()
         self.collect = list(rules.collect.values())
         self.start_items = tuple(frozenset(board.marks.get(c.mark, ())) for c in self.collect)
         self.collect_index = {c.name: i for i, c in enumerate(self.collect)}
@@ -115,7 +124,7 @@ class Game:
         return len(self.start_items[i]) - len(state[2][i])
 
     def holds(self, when: refboard.When, state) -> bool:
-        cells, _, _, _, was = state
+        cells, was = state[0], state[4]
         at = {r: cells[i] for r, i in self.index.items()}
         marks = self.board.marks
         for group in when.same_cell:
@@ -197,18 +206,21 @@ class Game:
             self._piece_moves[key] = out
         return self._piece_moves[key]
 
-    def role_moves(self, role, cells):
-        """[(name, final cell, bumped)] of ``role``'s legal moves in a ply starting at ``cells``."""
+    def role_moves(self, role, cells, gates_open: bool = True):
+        """[(name, final cell, bumped)] of ``role``'s legal moves in a ply starting at ``cells``
+        (a step into a closed gate is made and stopped: the piece stays, bumping on nothing)."""
         rule = self.rules.moves[role]
         start = cells[self.index[role]]
         banned = frozenset(cells[self.index[p]] for p in rule.may_not_end_on)
-        key = (role, start, banned, BUMP_IN_PLACE)
+        key = (role, start, banned, BUMP_IN_PLACE, gates_open)
         if key not in self._moves:
             out = []
             for name, aim in self.piece_moves(role, start):
                 if aim in banned:
                     continue
-                if rule.bump_on and (aim != start or BUMP_IN_PLACE) and self.marked(aim, rule.bump_on):
+                if not gates_open and aim != start and self.board.gate_between(start, aim):
+                    out.append((name, start, False))
+                elif rule.bump_on and (aim != start or BUMP_IN_PLACE) and self.marked(aim, rule.bump_on):
                     out.append((name, start, True))
                 else:
                     out.append((name, aim, False))
@@ -218,7 +230,7 @@ class Game:
     def entry_moves(self, state, roles):
         """[(name, {role: (final cell, bumped)})]: the joint moves of ``roles`` (in the order
         given), named as the solver names them."""
-        per_role = [self.role_moves(r, state[0]) for r in roles]
+        per_role = [self.role_moves(r, state[0], state[5]) for r in roles]
         out = []
         for combo in itertools.product(*per_role):
             if len(roles) == 1:
@@ -234,7 +246,7 @@ class Game:
     def apply(self, state, chosen: dict):
         """The state after the ply in which each role of ``chosen`` makes its move:
         {role: (final cell, bumped)}."""
-        cells, t, items, lost, was = state
+        cells, t, items, lost, was, gates = state
         rules = self.rules
         finals = {r: f for r, (f, _) in chosen.items()}
         collide = False
@@ -261,6 +273,8 @@ class Game:
                     if cell in new_items[i]:
                         new_items[i] = new_items[i] - {cell}
             new_items = tuple(new_items)
+        entered = {r for r in chosen if new_cells[self.index[r]] != cells[self.index[r]]}
+        new_cells, gates = self.after_ply(cells, new_cells, gates, entered)
         new_was = frozenset((p, m) for p, m in self.was_pairs
                             if cells[self.index[p]] in self.board.marks.get(m, ()))
         n = len(rules.turns)
@@ -268,7 +282,79 @@ class Game:
         while new_lost[t2] > 0:
             new_lost[t2] -= 1
             t2 = (t2 + 1) % n
-        return new_cells, t2, new_items, tuple(new_lost), new_was
+        return new_cells, t2, new_items, tuple(new_lost), new_was, gates
+
+    # --- pieces moved by rule (the after_ply script) ----------------------------------------
+    def chaser_step(self, chaser, cells, gates_open):
+        """Where ``chaser`` lands by one step toward its target: the step on its first axis
+        toward the target, else on the other axis, each only where it is not level with the
+        target on that axis and the step is open (no wall, no closed gate); else it stays."""
+        at = cells[self.index[chaser.name]]
+        goal = cells[self.index[chaser.target]]
+        horizontal = ("east" if goal[0] > at[0] else "west") if goal[0] != at[0] else None
+        vertical = ("north" if goal[1] > at[1] else "south") if goal[1] != at[1] else None
+        order = (horizontal, vertical) if chaser.first == "horizontal" else (vertical, horizontal)
+        for d in order:
+            if d is None or not self.board.open_step(at, d):
+                continue
+            to = at[0] + DELTA[d][0], at[1] + DELTA[d][1]
+            if gates_open or not self.board.gate_between(at, to):
+                return to
+        return at
+
+    def after_ply(self, before, cells, gates, entered):
+        """(the pieces' cells, the gates) after the script that follows a ply from ``before``
+        (with the gates ``gates``) ending on ``cells``, ``entered``: the roles whose move
+        changed their cell.  Chasers step; stop conditions over the pieces on the board end the
+        script; met pieces leave (a removed piece stays on its cell, acting no more, until the
+        script ends; then it is off the board, on (0,0)); the key flips the gates: once a ply
+        relative to their state when the ply began, or (each_entry) at every fresh entry."""
+        chasers = self.rules.chasers
+        if not self.rules.script:
+            return cells, gates
+        cells, start_gates, entered = list(cells), gates, set(entered)
+        on = {p for p in chasers if cells[self.index[p]] != OFF}
+        removed, used = set(), False
+
+        def acts(piece):
+            return piece not in chasers or (piece in on and piece not in removed)
+        for action in self.rules.script:
+            if action.kind == "step":
+                for piece in action.pieces:
+                    if piece in chasers and acts(piece):
+                        i = self.index[piece]
+                        was, cells[i] = cells[i], self.chaser_step(chasers[piece], cells, gates)
+                        entered.discard(piece)
+                        if cells[i] != was:
+                            entered.add(piece)
+            elif action.kind == "stop":
+                when = action.when
+                pieces = [p for group in when.same_cell for p in group] + [p for p, _ in when.reaches]
+                if all(acts(p) for p in pieces) and self.holds(when, (tuple(cells), None, (), (), frozenset())):
+                    break
+            elif action.kind == "remove":
+                if action.piece in on:
+                    for by in action.pieces:
+                        at = cells[self.index[by]]
+                        if acts(by) and at == cells[self.index[action.piece]]:
+                            removed.add(action.piece)
+                            if action.flips and at in self.keys:
+                                gates = not gates
+            elif action.kind == "key" and action.each:
+                for piece in action.pieces:
+                    if acts(piece) and piece in entered and cells[self.index[piece]] in self.keys:
+                        gates = not gates
+                        entered.discard(piece)
+            elif action.kind == "key" and not used:
+                for piece in action.pieces:
+                    at = cells[self.index[piece]]
+                    if acts(piece) and at in self.keys and at != before[self.index[piece]]:
+                        gates = not start_gates
+                        used = piece in action.uses
+                        break
+        for piece in removed:
+            cells[self.index[piece]] = OFF
+        return tuple(cells), gates
 
     def successors(self, state):
         """{joint move name: successor state} of the entry to move (empty if the game has
@@ -285,18 +371,18 @@ class Game:
     # --- positions -----------------------------------------------------------------------
     def state_of(self, position):
         at = dict(position.pieces)
-        cells = tuple(tuple(at[r]) for r in self.roles)
+        cells = tuple(tuple(at.get(p, OFF)) for p in self.pieces)
         left = refboard.items_left(self.board, position)
         items = tuple(frozenset(left[c.name]) for c in self.collect)
         lost = refboard.lost_turns(self.board, position)
         was = frozenset(p for p in position.was if p in self.was_pairs)
-        return cells, position.side, items, lost, was
+        return cells, position.side, items, lost, was, bool(getattr(position, "gates_open", False))
 
     def position_of(self, state, step: int, like):
         """``state`` at ``step`` as a position of the kind of ``like`` (its fields replaced)."""
-        cells, t, items, lost, was = state
+        cells, t, items, lost, was, gates = state
         return dataclasses.replace(
-            like, pieces=tuple(zip(self.roles, cells)), side=t, step=step,
+            like, pieces=tuple(zip(self.pieces, cells)), side=t, step=step, gates_open=gates,
             items=tuple((c.name, items[i]) for i, c in enumerate(self.collect)) if self.collect else None,
             lost=lost if self.keeps_lost else (), was=was)
 
@@ -503,7 +589,13 @@ def _solver(board, role: str) -> RoleSolver:
 
 
 def remaining(board, position, horizon: int | None = None) -> int:
-    left = game_of(board).rules.last_step - position.step
+    """The plies left: to the step limit, or ``horizon`` when it is sooner (a game without a step
+    limit needs one: with at least as many plies as it has positions, the answer is the one of
+    the unlimited game, whose ranks never exceed that count)."""
+    last = game_of(board).rules.last_step
+    if last is None and horizon is None:
+        raise ValueError("a game without a step limit: give the reference a horizon")
+    left = horizon if last is None else last - position.step
     return left if horizon is None else min(left, horizon)
 
 

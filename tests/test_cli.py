@@ -76,9 +76,10 @@ def test_unknown_rule_set(board_file):
     result = run("solve", path)
     assert result.exit_code == 2
     assert result.stderr == (f"Error: {path}:1: rules: no rule set named 'mummy-maze-1999'. "
-                             "Known rule sets: maze-runner-duel, mummy-maze-2007, mummy-maze-2007-prose, mummy-maze-classic, "
-                             "mummy-maze-classic-red, "
-                             "mummy-maze-gdl, pacman-3p, pacman-3p-prose, wallmaze.\n")
+                             "Known rule sets: maze-runner-duel, mummy-maze-2007, mummy-maze-2007-prose, "
+                             "mummy-maze-2007-scorpion, mummy-maze-classic, mummy-maze-classic-red, "
+                             "mummy-maze-classic-treasure, mummy-maze-gdl, pacman-3p, pacman-3p-prose, pacman-chased, "
+                             "wallmaze.\n")
 
 
 def test_unknown_role_in_at():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from ..language.distance import board_cells, step_distances
-from ..language.model import Board, Rules
+from ..language.model import OFF_BOARD, Board, Rules
 from ..language.position import Query
 from .gamerules import live_ends
 from .planning import RacePlan, period
@@ -78,9 +78,10 @@ def mechanism_facts(board: Board, layout: Layout) -> str:
     rules = board.rules
     out = []
     cells = board_cells(board)
+    placed = cells + [OFF_BOARD] if rules.chasers else cells     # (a chaser off the board stands on (0,0))
     for mark in sorted({m for _, m in layout.was}):
         marked = board.marks.get(mark, frozenset())
-        out.append(" ".join(f"markbit({mark},{x},{y},{int((x, y) in marked)})." for x, y in cells))
+        out.append(" ".join(f"markbit({mark},{x},{y},{int((x, y) in marked)})." for x, y in placed))
     for item in layout.collect:
         rows = []
         for cell in cells:

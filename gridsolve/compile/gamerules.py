@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 
 from ..language.model import Board, Condition, Rules
-from .script import script_rules
+from .script import StageVars, script_rules
 from .state import START, Layout
 
 STATE, EXPAND = "{STATE}", "{EXPAND}"
@@ -178,28 +178,35 @@ def move_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), g
         out.append(f"% judge_start: false: the start a question asks about where an end holds, {START}(S), "
                    "has the moves of S")
     negations = [[neg for _, neg in condition_literals(end.when, v, board)] for end in live_ends(board)]
-    if rules.script:
-        def head(term):
-            return f"succ(S,{term},{MOVE_MARK})" if graph else f"edge(S,M,{term})"
-        return out + script_rules(board, layout, negations, head, "0", named=not graph)
+    split = frozenset(t for t, movers in enumerate(rules.turns)
+                      if 0 < len([r for r in movers if r in split_team]) < len(movers))
+    stages = StageVars(board, layout, named=not graph, split=split) if rules.script else None
+    if stages:
+        out.append("% - The plies and their after_ply script, stage by stage (gridsolve/compile/script.py) ---")
     for turn, movers in enumerate(rules.turns):
         if layout.knows is not None and layout.knows.role in movers:
             out += _hidden_turn_rules(board, layout, turn, negations, v, n)
             continue
         for now, ends in [(layout.state(str(turn)), negations)] + (
                 [(f"{START}({layout.state(str(turn))})", [])] if not rules.judge_start else []):
-            out += _turn_rules(board, layout, turn, movers, now, ends, split_team, graph)
+            out += _turn_rules(board, layout, turn, movers, now, ends, split_team, graph, stages)
+    if stages:
+        def head(term, label):
+            return f"succ(S,{term},{MOVE_MARK})" if graph else f"{'split_edge' if label else 'edge'}(S,{label or 'M'},{term})"
+        out += script_rules(stages, head)
     return out
 
 
-def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negations, split_team, graph: bool):
+def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negations, split_team, graph: bool,
+                stages: StageVars | None = None):
     """The rules of a ply of ``turns[turn]`` from the positions ``now`` where no end holds
-    (``negations``: per live end, the alternatives of its negation)."""
+    (``negations``: per live end, the alternatives of its negation); with ``stages`` (rules
+    with an after_ply script) the ply's result is the script's stage 0, not a move."""
     rules = board.rules
     v = Vars(layout)
     n = Vars(layout, "N")
     out = []
-    body = [f"{EXPAND}({now})"]
+    body = [f"{EXPAND}(S)", f"S = {now}"] if stages else [f"{EXPAND}({now})"]
     labels = []
     for role in movers:
         move = rules.moves[role]
@@ -211,21 +218,53 @@ def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negat
     team = [r for r in movers if r in split_team]
     split = bool(team) and len(team) < len(movers)
     tail = ")"
+    label = _joint_label(list(movers), labels)
     if graph:
         head_move = f"succ({now},"
         tail = f",{MOVE_MARK})"
     elif split:
         others = [r for r in movers if r not in split_team]
-        head_move = (f"split_edge({now},{_joint_label(team, [f'M{v.index[r]}' for r in team])},"
-                     f"{_joint_label(others, [f'M{v.index[r]}' for r in others])},")
+        parts = (_joint_label(team, [f'M{v.index[r]}' for r in team]),
+                 _joint_label(others, [f'M{v.index[r]}' for r in others]))
+        head_move = f"split_edge({now},{parts[0]},{parts[1]},"
+        label = f"sp({parts[0]},{parts[1]})"
     else:
-        head_move = f"edge({now},{_joint_label(list(movers), labels)},"
-    for case_body, cells, effect in _outcomes(rules, movers, v):
-        after = _after(board, layout, turn, movers, cells, effect, v, n)
-        for choice in itertools.product(*negations) if negations else [()]:
-            rule_body = [*body[:1], *choice, *body[1:], *case_body, *after.body]
-            out.append(f"{head_move}{after.term}{tail} :- {', '.join(rule_body)}.")
+        head_move = f"edge({now},{label},"
+    k = 2 if stages else 1      # the domain literals come first, then the ends that do not hold
+    for gate_body, moved, blocked in _gate_cases(board, layout, movers, v):
+        for case_body, cells, effect in _outcomes(rules, movers, v, moved):
+            after = _after(board, layout, turn, movers, cells, effect, v, n, lost=blocked)
+            for choice in itertools.product(*negations) if negations else [()]:
+                rule_body = [*body[:k], *choice, *body[k:], *gate_body, *case_body, *after.body]
+                head = (stages.first(label, cells, after.turn, after.fields) if stages
+                        else f"{head_move}{after.term}{tail}")
+                out.append(f"{head} :- {', '.join(rule_body)}.")
     return out
+
+
+def _gate_cases(board: Board, layout: Layout, movers, v: Vars):
+    """(extra body, cell after the move per mover, {mover: turns lost} of the movers a closed
+    gate stops) for each way the board's gates treat the movers' steps: a step that crosses a
+    gate while they are closed (``G = 0``) leaves the piece where it was and bumps on nothing,
+    or is no move where the mover's steps are ``blocked: illegal``."""
+    moved = {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}
+    if not (layout.gate and board.has_gates):
+        yield [], moved, {}
+        return
+    per_mover = []
+    for r in movers:
+        i = v.index[r]
+        cross = f"gate_cross(X{i},Y{i},AX{i},AY{i})"
+        # a step into a closed gate is stopped there (blocked: stay), or illegal as one into a wall
+        stopped = [] if board.rules.moves[r].blocked == "illegal" else [(["G = 0", cross], r, True)]
+        per_mover.append([*stopped, (["G = 1"], r, False), ([f"not {cross}"], r, False)])
+    for combo in itertools.product(*per_mover):
+        if any(lit == "G = 1" for extra, _, _ in combo for lit in extra) and \
+                any(lit == "G = 0" for extra, _, _ in combo for lit in extra):
+            continue
+        extra = list(dict.fromkeys(lit for lits, _, _ in combo for lit in lits))
+        cells = {r: (v.cell(r) if stopped else moved[r]) for _, r, stopped in combo}
+        yield extra, cells, {r: "0" for _, r, stopped in combo if stopped}
 
 
 def factored_turns(board: Board, layout: Layout) -> list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] | None:
@@ -244,9 +283,10 @@ def factored_turns(board: Board, layout: Layout) -> list[tuple[tuple[str, ...], 
     return [(tuple(movers), {r: tuple(rules.moves[r].may_not_end_on) for r in movers}) for movers in rules.turns]
 
 
-def _outcomes(rules: Rules, movers, v: Vars):
-    """(extra body, new cell per mover, ply has effect) for each collision case."""
-    moved = {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}
+def _outcomes(rules: Rules, movers, v: Vars, moved: dict | None = None):
+    """(extra body, new cell per mover, ply has effect) for each collision case (``moved``: the
+    cell each mover's move takes it to; default its ``rmove`` end)."""
+    moved = moved or {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}
     if rules.collisions != "stay" or len(movers) < 2:
         yield [], moved, True
         return
@@ -308,8 +348,9 @@ def _hidden_turn_rules(board: Board, layout: Layout, turn: int, negations, v: Va
 
 
 class _After:
-    def __init__(self, term: str, body: list[str]):
+    def __init__(self, term: str, body: list[str], turn: str, fields: list[str]):
         self.term, self.body = term, body
+        self.turn, self.fields = turn, fields     # the term's parts: the entry to move, the fields
 
 
 def _after(board: Board, layout: Layout, turn: int, movers, cells: dict, effect: bool, v: Vars, n: Vars,
@@ -352,7 +393,7 @@ def _after(board: Board, layout: Layout, turn: int, movers, cells: dict, effect:
         fields.append(f"{count}+{taken}")
         fields += [f"{w}-({w}&{b})" for w, b in zip(words, bits)]
     fields += layout.knowledge_variables() if knowledge is None else knowledge
-    return _After(layout.term(next_turn, new_cells, fields), body)
+    return _After(layout.term(next_turn, new_cells, fields), body, next_turn, fields)
 
 
 def game_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), graph: bool = False) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..language.model import Board, ScriptAction
+from ..language.model import Board, Rules, ScriptAction
 from .state import START, Layout
 
 EXPAND = "{EXPAND}"
@@ -29,10 +29,11 @@ STAGE, END = "stg", "stg_end"
 
 
 class StageVars:
-    """The variables of a stage atom for one game."""
+    """The variables of a stage atom for one game (``split``: the ``turns`` entries whose plies
+    are split edges, the team of the question committing first)."""
 
-    def __init__(self, board: Board, layout: Layout, named: bool):
-        self.board, self.layout, self.named = board, layout, named
+    def __init__(self, board: Board, layout: Layout, named: bool, split: frozenset = frozenset()):
+        self.board, self.layout, self.named, self.split = board, layout, named, split
         rules = board.rules
         self.index = {p: i for i, p in enumerate(layout.roles, 1)}
         self.chasers = [p for p in layout.roles if p in rules.chasers]
@@ -40,6 +41,16 @@ class StageVars:
         turn_start = layout.state('OT', 'O')     # the turn-start fields, O-prefixed
         # (S: the position the ply starts from, or a start that is not judged, START(position))
         self.start_terms = [f"S = {turn_start}"] + ([f"S = {START}({turn_start})"] if not rules.judge_start else [])
+        # what the roles' move decided and the script does not change, carried to the ply's
+        # position: the entry to move next and the fields but the gates' (lost turns, was_on
+        # bits, items); none where there is one entry and no such field
+        # per piece a key action with each_entry names: 1 while it has just entered its cell (by
+        # its latest move or step) and has not flipped the gates for that entry
+        self.entering = list(dict.fromkeys(p for a in board_actions(board) if a.kind == "key" and a.each
+                                           for p in a.pieces))
+        kept = len(layout.variables()) - (1 if layout.gate else 0)
+        carried = len(rules.turns) > 1 or kept > 0
+        self.carried = [f"Z{k}" for k in range(1 + kept)] if carried else []
 
     def cell(self, piece: str) -> tuple[str, str]:
         i = self.index[piece]
@@ -56,14 +67,50 @@ class StageVars:
         """The stage's fields, with the variables in ``change`` replaced by expressions."""
         change = change or {}
         names = [v for p in self.layout.roles for v in self.cell(p)]
-        names += [self.alive(p) for p in self.chasers] + ["G", "U"]
+        names += [self.alive(p) for p in self.chasers] + ["G", "U"] + [self.entered(p) for p in self.entering]
+        names += self.carried
         return ",".join(change.get(n, n) for n in names)
 
-    def atom(self, stage: int, change: dict | None = None) -> str:
-        return f"{STAGE}({stage},{self.carrier},{self.fields(change)})"
+    def entered(self, piece: str) -> str:
+        return f"E{self.index[piece]}"
 
-    def end_atom(self, change: dict | None = None) -> str:
-        return f"{END}({self.carrier},{self.fields(change)})"
+    def atom(self, stage: int, change: dict | None = None, carrier: str | None = None) -> str:
+        return f"{STAGE}({stage},{carrier or self.carrier},{self.fields(change)})"
+
+    def end_atom(self, change: dict | None = None, carrier: str | None = None) -> str:
+        return f"{END}({carrier or self.carrier},{self.fields(change)})"
+
+    def first(self, label: str, cells: dict, turn: str, fields: list[str]) -> str:
+        """Stage 0 of a ply from S: the roles' move ``label`` took the movers to ``cells``
+        (``(x,y)`` text per mover), ``turn`` is to move next and the position keeps ``fields``
+        (the variables of S's pieces and gates are read in the rule's body)."""
+        # a chaser is on the board when its x is not 0: (X+W)/(W+1) is 0 for x = 0, 1 for 1..W
+        width = self.board.width
+        change = {self.alive(p): f"({self.cell(p)[0]}+{width})/{width + 1}" for p in self.chasers}
+        change["U"] = "0"
+        if not self.layout.gate:
+            change["G"] = "0"
+        change.update({self.entered(p): "0" for p in self.entering})
+        for piece, text in cells.items():
+            x, y = text[1:-1].split(",")
+            change.update(zip(self.cell(piece), (x, y)))
+            if piece in self.entering:      # (one-step moves, with gates: a move changes 0 or 1 cell)
+                ox, oy = self.cell(piece)
+                change[self.entered(piece)] = f"|{x}-{ox}|+|{y}-{oy}|"
+        change.update(zip(self.carried, [turn, *fields]))
+        return self.atom(0, change, f"S,{label}" if self.named else "S")
+
+
+def one_mover_script(rules: Rules) -> bool:
+    """Whether the rules have a script after the plies of one role alone, moving one step, in a
+    position of the pieces' cells and the gates only (no items, lost turns or ``was_on`` bits),
+    and no key that every entry flips:
+    the games :mod:`gridsolve.solve.graph.scripted`'s tables join in arrays (the compiled
+    program answers the others)."""
+    conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
+    return (bool(rules.script) and len(rules.turns) == 1 and len(rules.turns[0]) == 1 and not rules.collect
+            and all(m.steps == 1 and not m.bump_on for m in rules.moves.values())
+            and not any(when.was_on for when in conditions) and not any(a.each for a in rules.script))
 
 
 def _present(board: Board, piece: str) -> bool:
@@ -104,9 +151,10 @@ def _condition(sv: StageVars, action: ScriptAction) -> tuple[list[str], list[lis
     for piece, mark in when.reaches:
         if not _present(board, piece) or not board.marks.get(mark):
             return None
+        alive_yes, alive_no = _qualifies(sv, piece, key=False)     # (a removed chaser reaches nothing)
         x, y = sv.cell(piece)
-        yes.append(f"mark({mark},{x},{y})")
-        no.append([f"not mark({mark},{x},{y})"])
+        yes += alive_yes + [f"mark({mark},{x},{y})"]
+        no += alive_no + [[f"not mark({mark},{x},{y})"]]
     return yes, no
 
 
@@ -115,7 +163,10 @@ def board_actions(board: Board) -> list[ScriptAction]:
     gates = board.has_gates and any(board.marks.get(board.rules.gate_key or "", ()))
     out = []
     for action in board.rules.script:
-        if action.kind == "key":
+        if action.kind == "key" and action.each:
+            if gates:
+                out += [ScriptAction("key", (p,), each=True) for p in action.pieces if _present(board, p)]
+        elif action.kind == "key":
             pieces = tuple(p for p in action.pieces if _present(board, p))
             if gates and pieces:
                 out.append(ScriptAction("key", pieces, action.uses))
@@ -152,7 +203,10 @@ def _stage_rules(sv: StageVars, stage: int, action: ScriptAction) -> list[str] |
         x, y = sv.cell(piece)
         tx, ty = sv.cell(chaser.target)
         alive = sv.alive(piece)
-        out.append(f"{nxt({x: 'NX', y: 'NY'})} :- {now}, {alive} = 1, sgn({tx}-{x},SX), sgn({ty}-{y},SY), "
+        went = {x: "NX", y: "NY"}
+        if piece in sv.entering:
+            went[sv.entered(piece)] = f"|NX-{x}|+|NY-{y}|"
+        out.append(f"{nxt(went)} :- {now}, {alive} = 1, sgn({tx}-{x},SX), sgn({ty}-{y},SY), "
                    f"chase({chaser.first},{x},{y},SX,SY,G,NX,NY).")
         out.append(f"{nxt()} :- {now}, {alive} = 0.")
     elif action.kind == "remove":
@@ -167,6 +221,15 @@ def _stage_rules(sv: StageVars, stage: int, action: ScriptAction) -> list[str] |
         else:
             out.append(f"{nxt(gone)} :- {', '.join(met)}.")
         out += [f"{nxt()} :- {', '.join([now, *alt])}." for alt in no + [[f"{a} != {b}"]]]
+    elif action.each:       # a key that every entry flips: the piece has just entered a key cell
+        piece = action.pieces[0]
+        x, y = sv.cell(piece)
+        flag = sv.entered(piece)
+        alive = sv.alive(piece)
+        on = [f"{alive} = 1"] if alive else []
+        out.append(f"{nxt({'G': '1-G', flag: '0'})} :- {', '.join([now, *on, f'{flag} = 1', f'key_cell({x},{y})'])}.")
+        out += [f"{nxt()} :- {now}, {lit}." for lit in [f"{flag} = 0", f"not key_cell({x},{y})"]
+                + ([f"{alive} = 0"] if alive else [])]
     else:   # key
         out.append(f"{nxt()} :- {now}, U = 1.")
         declined = []
@@ -183,39 +246,14 @@ def _stage_rules(sv: StageVars, stage: int, action: ScriptAction) -> list[str] |
     return out
 
 
-def script_rules(board: Board, layout: Layout, negations: list[list[str]], head, next_turn: str,
-                 named: bool) -> list[str]:
-    """The rules of the ply of ``turns[0]`` followed by the rules' script.  ``negations``: per
-    live end, the alternatives of its negation over the position's variables (a position where
-    an end holds has no move); ``head(term)``: the head that records a ply from S to ``term``
-    (``edge(S,M,term)`` or the game graph's ``succ(S,term,...)``)."""
-    rules = board.rules
-    sv = StageVars(board, layout, named)
-    role = rules.turns[0][0]
-    i = sv.index[role]
-    move = rules.moves[role]
-    now = layout.state("0")
-    out = ["% - The ply and its after_ply script, stage by stage (gridsolve/compile/script.py) ---"]
-    # a chaser is on the board when its x is not 0: (X+W)/(W+1) is 0 for x = 0, 1 for 1..W
-    begin = {sv.alive(p): f"({sv.cell(p)[0]}+{board.width})/{board.width + 1}" for p in sv.chasers}
-    begin["U"] = "0"
-    if not layout.gate:
-        begin["G"] = "0"
-    body = [f"{EXPAND}(S)", f"S = {now}", f"rmove({role},X{i},Y{i},M,AX{i},AY{i},PX{i},PY{i},B{i})"]
-    body += [f"(AX{i},AY{i}) != ({sv.cell(p)[0]},{sv.cell(p)[1]})" for p in move.may_not_end_on]
-    go = {f"X{i}": f"PX{i}", f"Y{i}": f"PY{i}"}
-    gated = layout.gate and board.has_gates
-    cases = ([(["G = 0", f"gate_cross(X{i},Y{i},PX{i},PY{i})"], {}),
-              (["G = 1"], go), ([f"not gate_cross(X{i},Y{i},PX{i},PY{i})"], go)] if gated else [([], go)])
-    if gated and move.blocked == "illegal":     # a step into a closed gate is illegal, as one into a wall
-        cases = cases[1:]
-    for choice in itertools.product(*negations) if negations else [()]:
-        for extra, cells in cases:
-            out.append(f"{sv.atom(0, {**begin, **cells})} :- {', '.join([*body[:2], *choice, *body[2:], *extra])}.")
-    if not rules.judge_start:       # a start that is not judged: the moves of its position, whatever end holds
-        for extra, cells in cases:
-            unjudged = [body[0], f"S = {START}({now})", *body[2:], *extra]
-            out.append(f"{sv.atom(0, {**begin, **cells})} :- {', '.join(unjudged)}.")
+def script_rules(sv: StageVars, head) -> list[str]:
+    """The rules of the script's stages after stage 0 (written per ply by
+    :func:`gridsolve.compile.gamerules.move_rules`, with :meth:`StageVars.first`), and the ply's
+    move from the last stage.  ``head(term, split)``: the head that records a ply from S to
+    ``term`` (``edge(S,M,term)``, ``split_edge(S,MT,MO,term)`` for ``split`` = ``"MT,MO"``, or
+    the game graph's ``succ(S,term,...)``)."""
+    board, layout = sv.board, sv.layout
+    out = []
     stage = 0
     for action in board_actions(board):
         rules_k = _stage_rules(sv, stage, action)
@@ -228,6 +266,15 @@ def script_rules(board: Board, layout: Layout, negations: list[list[str]], head,
         x, y = sv.cell(p)
         alive = sv.alive(p)
         final.append(f"{x}*{alive},{y}*{alive}" if alive else f"{x},{y}")
-    term = layout.term(next_turn, final, ["G"] if layout.gate else [])
-    out.append(f"{head(term)} :- {sv.end_atom()}.")
+    turn, kept = (sv.carried[0], sv.carried[1:]) if sv.carried else ("0", [])
+    term = layout.term(turn, final, kept + (["G"] if layout.gate else []))
+    if not sv.split or not sv.named:
+        out.append(f"{head(term, None)} :- {sv.end_atom()}.")
+        return out
+    for t in range(len(board.rules.turns)):     # per entry: the split ones are split edges
+        carrier = "S,sp(MT,MO)" if t in sv.split else None
+        entry = layout.state(str(t), "O")
+        for start in [entry] + ([f"{START}({entry})"] if not board.rules.judge_start else []):
+            out.append(f"{head(term, 'MT,MO' if t in sv.split else None)} :- {sv.end_atom(carrier=carrier)}, "
+                       f"S = {start}.")
     return out

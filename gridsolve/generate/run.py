@@ -28,6 +28,7 @@ from .report import Generated, Progress, Report, SearchStats, _exhausted, _timed
 from .request import (Request, _range_text, _source, _title, command_line, with_border,
                       with_good_level)
 from .scriptedsearch import CLIMB, check_request
+from ..compile.script import one_mover_script
 from .search import _Search
 
 
@@ -96,6 +97,11 @@ def _setup(request: Request) -> Run:
     spec = with_border(spec, request)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
+    if spec.template.rules.script and not one_mover_script(spec.template.rules):
+        raise QueryError(f"generate does not write levels of {spec.template.rules.name} yet: its pieces move by "
+                         "rule after plies of several roles, or of moves with several steps, bumps, items or "
+                         "was_on conditions", "generate levels of rules whose script follows the one-step move "
+                         "of one role (classic Mummy Maze)")
     if spec.template.rules.script:          # other pieces moved by rule: a climb over whole levels
         check_request(request, request.require)
         req = dataclasses.replace(req, trivial_ok=request.trivial_ok)

@@ -275,16 +275,17 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
                         "list only chasers and marks")
     gate_key = merged["gate"]["key"] if merged.get("gate") else None
     script = _build_script(merged.get("after_ply") or [], roles, chasers, gate_key, collect, origin)
-    if script and (collect or any(m.bump_on for m in moves.values()) or len(turns) != 1 or len(turns[0]) != 1 or
-                   any(p for e in ends for p in e.when.was_on) or any(m.steps != 1 for m in moves.values())):
-        origin.fail("after_ply", "after_ply: a script is played after the ply of a game with one turns entry "
-                    "of one role, one-step moves, and no collectibles, bumps or was_on conditions",
-                    "these mechanisms do not combine with a script yet")
+    if gate_key is not None and not script:
+        origin.fail("gate", "gate: the gates change only by a key action of the after_ply script, and the rules "
+                    "have none", "add after_ply: with a key action (or remove gate:)")
+    if gate_key is not None:
+        for role, move in moves.items():
+            if move.steps != 1:
+                origin.fail(f"moves.{role}", f"moves.{role}: a move of {move.steps} steps with gates",
+                            "a gate is crossed (or blocks) one step at a time: give every role steps: 1 "
+                            "in rules with gate:")
     if chasers and not script:
         origin.fail("chasers", "chasers never move without an after_ply script", "add after_ply: with a step action")
-    if gate_key and not script:
-        origin.fail("gate", "gate: the gates change only by the after_ply script's key action",
-                    "add after_ply: with a key action, or draw walls instead of gates")
     rules = Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
                   tuple(ends), steps["first"], last, timeout, teams,
                   merged.get("collisions") or "allowed", collect, tables, timeout_when, placement, good_level,
@@ -347,9 +348,14 @@ def _build_script(raw: list, roles, chasers: dict, gate_key, collect, origin: _O
             spec = action["key"]
             names = spec if isinstance(spec, list) else spec["pieces"]
             uses = names if isinstance(spec, list) or spec["uses"] is None else spec["uses"]
+            each = not isinstance(spec, list) and spec["each_entry"]
+            if each and spec["uses"] is not None:
+                origin.fail("after_ply", "after_ply: key: each_entry with uses",
+                            "uses is about the key's one use a ply; with each_entry every entry flips: "
+                            "remove uses")
             known(names, "key")
             known(uses, "key.uses")
-            out.append(ScriptAction("key", tuple(names), tuple(uses)))
+            out.append(ScriptAction("key", tuple(names), tuple(uses), each=each))
         elif kind == "stop":
             when = _build_condition(action["stop"], roles, collect, origin, "after_ply", "after_ply: stop",
                                     chasers)

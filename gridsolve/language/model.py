@@ -120,7 +120,9 @@ class ScriptAction:
 
     * ``key``: the first of ``pieces`` (alive, on the gate's key cell, not on the cell it
       stood on when the ply began) sets the gates to the opposite of their state when the ply
-      began, once per ply: the key is then used, unless the piece is not in ``uses``;
+      began, once per ply: the key is then used, unless the piece is not in ``uses``; with
+      ``each``, every piece of ``pieces`` that has just entered a key cell (by its latest move
+      or step this ply) flips the gates as they are, whatever the key's use;
     * ``stop``: when ``when`` holds (over the pieces still on the board), the rest of the
       script is skipped;
     * ``step``: each of ``pieces`` (a chaser still on the board), in order, takes one step;
@@ -135,6 +137,7 @@ class ScriptAction:
     piece: str = ""
     flips: bool = False
     line: int = 0
+    each: bool = False                      # key: every entry of a piece onto a key cell flips
 
 
 @dataclass(frozen=True)

@@ -197,6 +197,9 @@ def make_query(board: Board, role: str | None = None, kind: QueryKind | str = Qu
     position = make_position(board, at, turn, step, gates)
     if (free or found) and not hidden:
         raise QueryError("--free and --found state what the role knows: they need --hidden")
+    if hidden and rules.script:
+        raise QueryError("--hidden: the robust question is not answered for rules with pieces moved by rule "
+                         "(after_ply) yet", "ask without --hidden: the answer with full information")
     if hidden:
         from .secret import knowledge_of      # the secret marks' rules
         position = replace(position, **knowledge_of(board, role, position, free, found))

@@ -84,9 +84,12 @@ _ACTION_FIELDS = {
     "key": Field(Either(((list, ListOf(Str(), min_items=1)), (dict, Object(fields={
         "pieces": Field(ListOf(Str(), min_items=1), required=True),
         "uses": Field(ListOf(Str(), doc="the pieces whose flip uses the key (default: all)")),
+        "each_entry": Field(Bool(doc="every entry flips: each of these pieces that has just entered a "
+                                     "key cell (by its latest move or step) flips the gates as they "
+                                     "are now, however often the key was used this ply"), default=False),
     }))), doc="the first of these pieces that entered the gate's key cell this ply (stands on it, "
               "not on its cell when the ply began) sets the gates to the opposite of their state "
-              "when the ply began; once a ply (the key is then used)")),
+              "when the ply began; once a ply (the key is then used); with each_entry, every entry flips")),
     "stop": Field(Object(doc="when this holds (pieces still on the board), the rest of the script is "
                              "skipped", fields=CONDITION.fields)),
     "step": Field(ListOf(Str(), min_items=1, doc="these chasers, in order, each take one step")),

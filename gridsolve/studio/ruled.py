@@ -12,6 +12,7 @@ import dataclasses
 
 import clingo
 
+from ..compile.script import one_mover_script
 from ..compile.state import layout_for, position_of
 from ..language.model import Board
 from ..language.position import Position, Query
@@ -27,7 +28,7 @@ ANSWER_SECONDS = 60.0     # a request's solve stops (with a clear error) after t
 
 def answered_here(board: Board, query: Query) -> bool:
     """Whether the studio answers ``query`` on ``board`` in the request by :func:`answer`."""
-    return bool(board.rules.script) and not query.hidden and not query.strategy and query.role in race_roles(board)
+    return one_mover_script(board.rules) and not query.hidden and not query.strategy and query.role in race_roles(board)
 
 
 class Successors:

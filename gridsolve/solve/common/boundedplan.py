@@ -12,10 +12,11 @@ from ...language.position import Query
 def applies(board: Board, query: Query, split: bool) -> bool:
     """Whether the bounded solver answers ``query``: the game keeps items, no end and no timeout
     entry counts them, scores are numbers or tables, the role's team never moves at once with
-    the others, and a collector takes the item where it ends each of its moves."""
+    the others, a collector takes the item where it ends each of its moves, and no piece moves
+    by rule (an after_ply script)."""
     rules = board.rules
-    if not rules.collect or split or query.strategy or query.hidden:
-        return False
+    if not rules.collect or split or query.strategy or query.hidden or rules.script:
+        return False        # (pieces moved by rule: the layered tables play the compiled script)
     conditions = [e.when for e in live_ends(board)] + [t.when for t in rules.timeout_when]
     if any(when.collected for when in conditions):
         return False

@@ -298,7 +298,7 @@ class ScriptTables:
                         holds &= cells[index[group[0]]] == cells[index[other]]
                 for piece, mark in action.when.reaches:
                     marked = self.marks.get(mark)
-                    holds &= marked[cells[index[piece]]] if marked is not None else False
+                    holds &= on(piece) & (marked[cells[index[piece]]] if marked is not None else False)
                 going &= ~holds
             elif action.kind == "step":
                 piece = action.pieces[0]

@@ -69,7 +69,7 @@ def applies(board: Board, query: Query) -> bool:
     no end or timeout entry reads ``was_on`` or counts items (the compiled robust game of the
     layered solver answers the others)."""
     rules = board.rules
-    if not query.hidden or query.strategy or rules.collect:
+    if not query.hidden or query.strategy or rules.collect or rules.script:
         return False
     if any(not isinstance(s, int) for s in [*rules.timeout.values(), *(v for e in rules.ends for v in e.scores.values()),
                                              *(v for t in rules.timeout_when for v in t.scores.values())]):
