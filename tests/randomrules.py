@@ -14,7 +14,8 @@ loader to that list):
   not), moves of one to three steps with every move option (``bump`` and ``lose_turns``
   included), collectibles with or without score tables, ends on every condition (``was_on``,
   ``collected``, ``nearer`` included), a timeout map or conditional timeout entries,
-  ``collisions: stay``.
+  ``collisions: stay``; where they have one or two roles, about two in five get one or two
+  chasers and a script too (the mechanisms combined with a script).
 
 Either kind has a step limit or none, a board of 2x2 to 4x5 cells (most not square) with random
 walls, pieces that may start on marks (traps, keys, exits) and optional pieces left out.  The
@@ -52,17 +53,11 @@ TWO = {"roles": ["hero", "other"], "moves": {"hero": {"steps": 1}, "other": {"st
        "timeout": {"hero": 0, "other": 0},
        "ends": [{"name": "out", "when": {"reaches": {"hero": "exit"}}, "scores": {"hero": 100, "other": 0}}]}
 REFUSED = {
-    ("after_ply", "collect"): {"collect": {"gems": {"piece": "hero", "mark": "trap"}}},
-    ("after_ply", "bump"): {"moves": {"hero": {"steps": 1, "bump": {"marks": ["trap"]}}}},
-    ("after_ply", "several turns entries"): {**TWO, "turns": [["hero"], ["other"]]},
-    ("after_ply", "several roles in one turns entry"): {**TWO, "turns": [["hero", "other"]]},
-    ("after_ply", "moves of several steps"): {"moves": {"hero": {"steps": 2}}},
-    ("after_ply", "was_on"): {"ends": [{"name": "out", "when": {"was_on": {"hero": "exit"}},
-                                        "scores": {"hero": 100}}]},
     ("bump", "moves of several steps"): {"after_ply": None,
                                          "moves": {"hero": {"steps": 2, "bump": {"marks": ["trap"]}}}},
     ("chasers", "no after_ply"): {"after_ply": None, "chasers": {"c1": {"target": "hero"}}},
     ("gate", "no after_ply"): {"after_ply": None, "gate": {"key": "trap"}},
+    ("gate", "moves of several steps"): {"gate": {"key": "trap"}, "moves": {"hero": {"steps": 2}}},
 }
 
 
@@ -333,12 +328,30 @@ def plain_rules(rng: random.Random) -> tuple[dict, dict, list]:
     return rules, {"marks": marks, "gate": False, "optional": []}, roles
 
 
+def with_script(rng: random.Random, rules: dict, needs: dict, roles: list) -> list:
+    """A plain rule set with one or two chasers and an ``after_ply`` script added (a script
+    combined with several turns entries, moves of several steps, bumps, items and ``was_on``),
+    maybe an end where a chaser catches a role first; the pieces."""
+    chasers = [f"c{i}" for i in range(1, rng.choice([1, 1, 2]) + 1)]
+    rules["chasers"] = {c: {"target": rng.choice(roles), "first": rng.choice(DIRECTIONS)} for c in chasers}
+    rules["after_ply"] = _script(rng, roles, chasers, needs["marks"], False)
+    if rng.random() < 0.5:
+        caught = {"same_cell": [rng.choice(roles), rng.choice(chasers)]}
+        end = {"name": "caught", "when": caught, "scores": _scores(rng, roles, low=True)}
+        if any("loss_for" in e for e in rules["ends"]):
+            end["loss_for"] = [r for r in roles if end["scores"][r] == 0]
+        rules["ends"] = [end, *rules["ends"]]
+    return roles + chasers
+
+
 # --- the case ----------------------------------------------------------------------------------
 
 def random_case(seed: int) -> Case:
     """One random rule set with a random board and question."""
     rng = random.Random(seed * 1_000_003 + 39)
     rules, needs, pieces = scripted_rules(rng) if rng.random() < 0.67 else plain_rules(rng)
+    if "after_ply" not in rules and len(pieces) <= 2 and rng.random() < 0.4:
+        pieces = with_script(rng, rules, needs, pieces)
     roles = rules["roles"]
     width, height, cells, edges = _layout(rng)
     walls = [e for e in edges if rng.random() < rng.uniform(0, 0.3)]

@@ -235,8 +235,10 @@ def test_the_loader_refuses_the_pairs_the_generator_leaves_out(tmp_path, pair):
     """Each pair of :data:`randomrules.REFUSED` is refused with a message (the base case alone
     loads): the day the loader accepts one, this fails, and the generator should draw it."""
     load(tmp_path, write_case(REFUSED_BASE["rules"], REFUSED_BASE["board"]), "base.yaml")
-    reason = {"after_ply": "a script is played after", "bump": "bump needs steps: 1",
-              "chasers": "chasers never move", "gate": "the gates change only by"}[pair[0]]
+    reason = {("bump", "moves of several steps"): "bump needs steps: 1",
+              ("chasers", "no after_ply"): "chasers never move",
+              ("gate", "no after_ply"): "the gates change only by",
+              ("gate", "moves of several steps"): "steps with gates"}[pair]
     with pytest.raises(BoardError, match=reason):
         load(tmp_path, refused_case(pair))
 
