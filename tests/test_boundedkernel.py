@@ -87,10 +87,11 @@ def _random_calls(fast, slow, rng, calls: int) -> int:
     return forced
 
 
-def test_random_races_agree_on_pacman_like_boards(tmp_path):
+@pytest.mark.parametrize("seeds", [range(3), pytest.param(range(3, 8), marks=pytest.mark.slow)], ids=["quick", "more"])
+def test_random_races_agree_on_pacman_like_boards(tmp_path, seeds):
     rng = random.Random(5)
     forced = total = 0
-    for seed in range(6):
+    for seed in seeds:
         board = board_from_text(tmp_path, f"pacman-like-{seed}", pacman_like_board(seed))
         for role in ("pacman", "blinky"):
             _, fast, slow = _pair(board, role, make_query(board, role).position)

@@ -157,6 +157,7 @@ def check_variants(tmp_path, boards, seeds) -> int:
     return checked
 
 
+@pytest.mark.slow
 def test_random_variants_of_the_combined_games_have_one_meaning(tmp_path):
     assert check_variants(tmp_path, QUICK, range(2)) >= len(QUICK)
 
@@ -315,6 +316,7 @@ marks: {gem: [[2, 2], [3, 1]], rock: [[2, 1]], home: [[1, 3]]}
 """
 
 
+@pytest.mark.slow
 def test_simultaneous_moves_collisions_bumps_items_and_was_on_with_a_script(tmp_path):
     # every mechanism of a ply at once before the script: the three meanings agree for both roles
     path = tmp_path / "mixed.yaml"
@@ -394,7 +396,7 @@ EACH_ENTRY = ("{use: mummy-maze-classic, judge_start: true, after_ply: ["
 
 
 @pytest.mark.parametrize("rules, pieces, plies", [
-    ("mummy-maze-classic", "{explorer: [2, 1], scorpion: [1, 2]}", 17),
+    pytest.param("mummy-maze-classic", "{explorer: [2, 1], scorpion: [1, 2]}", 17, marks=pytest.mark.slow),
     (EACH_ENTRY, "{explorer: [4, 1], scorpion: [2, 3]}", 17)], ids=["once a ply", "each entry"])
 def test_gates_and_keys_have_one_meaning(tmp_path, rules, pieces, plies):
     # The classic key (the scripted arrays answer) and a key every entry flips (they decline; the

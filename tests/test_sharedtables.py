@@ -77,12 +77,13 @@ def _answers(board) -> dict:
     return answer
 
 
-def test_answers_with_shared_tables_equal_those_ground_board_by_board(tmp_path, monkeypatch):
+@pytest.mark.parametrize("count", [12, pytest.param(40, marks=pytest.mark.slow)])
+def test_answers_with_shared_tables_equal_those_ground_board_by_board(tmp_path, monkeypatch, count):
     """A board whose tables come from its kind's circuit (here from the second board of a kind in
     a process on) has the answer of the per-board path: every field, the moves and the principal
     line."""
     monkeypatch.setattr(sharedtables, "BUILD_AFTER", 1)     # (a circuit from the second board of a kind on)
-    boards = [_board(tmp_path, seed) for seed in range(40)]
+    boards = [_board(tmp_path, seed) for seed in range(count)]
     alone = []
     for board in boards:
         monkeypatch.setattr(sharedtables, "_SHARED", sharedtables._SharedCircuits())   # no board seen before
