@@ -149,6 +149,7 @@ def test_random_races_agree_on_random_item_boards(tmp_path, seeds, least):
     assert boards >= least
 
 
+@pytest.mark.slow
 def test_pacman_seed_in_c_and_python_at_a_horizon(monkeypatch):
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     query = make_query(board, "pacman", "value", horizon=14)

@@ -58,10 +58,10 @@ def answer_position(board, at, horizon):
     return make_query(board, "p1", "value", at=at, turn="p1", horizon=horizon).position
 
 
-@pytest.mark.parametrize("role", ["p1", "p2"])
-@pytest.mark.parametrize("seed,count", [(0, 1), pytest.param(0, 4, marks=pytest.mark.slow),
-                                        pytest.param(1, 4, marks=pytest.mark.slow),
-                                        pytest.param(2, 4, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("seed,count,role", [(0, 1, "p1"), *(pytest.param(0, 4, role, marks=pytest.mark.slow)
+                                                      for role in ("p1", "p2")),
+                                              *(pytest.param(seed, 4, role, marks=pytest.mark.slow)
+                                                for seed in (1, 2) for role in ("p1", "p2"))])
 def test_random_positions_agree_with_the_reference(seed, count, role):
     board = load_board(str(BOARD))
     problems = []

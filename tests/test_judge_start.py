@@ -178,14 +178,17 @@ def test_ask_verify_explain_and_play(tmp_path):
     assert "Game over after 6 plies: escaped." in home
 
 
-def test_a_gdl_seed_game_judges_its_start(tmp_path):
+@pytest.mark.parametrize("cases", [[("explorer", ("explorer=8,8",))],
+                                   pytest.param([("mummy", ("explorer=8,8", "mummy=6,8")),
+                                                 ("explorer", ("explorer=8,8", "mummy=7,7"))], marks=pytest.mark.slow)],
+                         ids=["explorer", "more"])
+def test_a_gdl_seed_game_judges_its_start(tmp_path, cases):
     seed = ROOT / "boards" / "mummymaze2p.yaml"
     got = answer(seed, "--at", "explorer=8,8")
     assert (got["value"], got["plies"], got["moves"]) == (100, 0, [])
     unjudged = write(tmp_path, seed.read_text(encoding="utf-8").replace(
         "rules: mummy-maze-gdl", "rules: {use: mummy-maze-gdl, judge_start: false}"))
-    for role, at in (("explorer", ("explorer=8,8",)), ("mummy", ("explorer=8,8", "mummy=6,8")),
-                     ("explorer", ("explorer=8,8", "mummy=7,7"))):
+    for role, at in cases:
         options = ["--role", role, *[arg for cell in at for arg in ("--at", cell)]]
         got = answer(unjudged, *options)
         shown = plain_clingo(unjudged, *options)

@@ -136,7 +136,8 @@ def test_c_agrees_with_the_reference_at_forty_plies(rule_book, role, p1, p2):
                                 for m, s in want_moves.items()}, position
 
 
-@pytest.mark.parametrize("p1, p2", [pytest.param((4, 4), (1, 3), marks=pytest.mark.slow), ((4, 1), (2, 4))])
+@pytest.mark.parametrize("p1, p2", [pytest.param((4, 4), (1, 3), marks=pytest.mark.slow),
+                                    pytest.param((4, 1), (2, 4), marks=pytest.mark.slow)])
 def test_the_issues_starts_agree_in_c_and_python(rule_book, p1, p2):
     """The two starts that stopped at 2 GB before the search deepened (issue 32)."""
     fast = _same_in_c_and_python(rule_book, "p1", rule_book_position(rule_book, p1, p2), None)

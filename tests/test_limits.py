@@ -240,6 +240,14 @@ def test_the_commands_stop_with_exit_code_3_and_say_what_to_try(tmp_path):
     assert solved.exit_code == 3 and re.fullmatch("Error: " + REFUSED + "\n", solved.stderr), solved.output
     asked = run("ask", OPEN_64, input='{"line": false}\n')
     assert asked.exit_code == 3 and re.fullmatch(f"Error: <stdin>:1: {REFUSED}\n", asked.stderr), asked.output
+    board = tmp_path / "open.yaml"
+    board.write_text(OPEN_64.read_text() + "expect:\n  - value: 0\n")
+    verified = run("verify", board)
+    assert verified.exit_code == 1 and re.search(REFUSED, verified.stdout), verified.output   # check status: error
+
+
+@pytest.mark.slow
+def test_play_stops_with_exit_code_3_and_says_what_to_try(tmp_path):
     # (play on an open 48x48 board: listing the moves of a 64x64 position takes seconds)
     open_48 = tmp_path / "open-48x48.yaml"
     open_48.write_text(OPEN_64.read_text().replace("64", "48").replace("[32, 32]", "[24, 24]"))
@@ -247,10 +255,6 @@ def test_the_commands_stop_with_exit_code_3_and_say_what_to_try(tmp_path):
     assert played.exit_code == 3 and re.fullmatch(
         "Error: the solver cannot look even 2 plies ahead for mummy: " + REFUSED.replace("33,554,432", "10,616,832")
         + "\n", played.stderr), played.output
-    board = tmp_path / "open.yaml"
-    board.write_text(OPEN_64.read_text() + "expect:\n  - value: 0\n")
-    verified = run("verify", board)
-    assert verified.exit_code == 1 and re.search(REFUSED, verified.stdout), verified.output   # check status: error
 
 
 def test_max_memory_sets_the_limit(tmp_path):

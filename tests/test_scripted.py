@@ -197,7 +197,7 @@ VARIANTS = {
     # position numbers (numbered as found)
     "slots": (slot_kinds(5), {"optional": True}),
 }
-QUICK_BOARDS, SLOW_BOARDS = 4, 60
+QUICK_BOARDS, SLOW_BOARDS = 2, 62
 QUERIES = ("win", "value", "survive")      # by seed
 
 
