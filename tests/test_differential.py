@@ -35,7 +35,7 @@ from randomboards import random_board, random_mechanism_board
 
 N_BOARDS = 100
 QUERIES_PER_BOARD = 3
-QUICK = 8                 # boards of each kind in the quick tier (the rest run in the slow tier)
+QUICK = 5                 # boards of each kind in the quick tier (the rest run in the slow tier)
 N_MECH_BOARDS = 50        # boards with the newer mechanisms (random_mechanism_board)
 # the board checks run in this many processes (GRIDSOLVE_TEST_WORKERS=1: in the test process)
 WORKERS = int(os.environ.get("GRIDSOLVE_TEST_WORKERS", min(2, os.cpu_count() or 1)))

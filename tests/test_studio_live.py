@@ -26,7 +26,8 @@ def same_answer(got, expected):
     assert a == b
 
 
-@pytest.mark.parametrize("name, toggles", [("mummymaze2p-2007.yaml", 3), ("maze-runner-duel.yaml", 2)])
+@pytest.mark.parametrize("name, toggles", [pytest.param("mummymaze2p-2007.yaml", 3, marks=pytest.mark.slow),
+                                            ("maze-runner-duel.yaml", 2)])
 def test_the_graph_answers_as_solve_does_after_toggles(name, toggles):
     board = load_board(ROOT / "boards" / name)
     graph = LiveGraph(board, [initial_position(board)])
