@@ -210,6 +210,7 @@ def test_save_writes_the_file_and_refuses_a_changed_one(page, served):
     path = folder / BOARD
     page.click('[data-edge="7,3,east"]')
     page.wait_for_selector('[data-edge="7,3,east"][data-wall="yes"]')
+    read_verdict(page)
     page.click('[data-testid="save"]')
     page.wait_for_selector('[data-testid="message"]:has-text("saved")')
     saved = load_board(path)
@@ -218,6 +219,7 @@ def test_save_writes_the_file_and_refuses_a_changed_one(page, served):
     path.write_text(path.read_text() + "# changed by someone else\n")
     page.click('[data-edge="6,3,north"]')
     page.wait_for_selector('[data-edge="6,3,north"][data-wall="yes"]')
+    read_verdict(page)          # the edit's answer has come (it clears the message line when it comes)
     page.click('[data-testid="save"]')
     page.wait_for_selector('[data-testid="message"]:has-text("changed on disk")')
     assert path.read_text().endswith("# changed by someone else\n")
