@@ -258,12 +258,12 @@ def _check_shared_memo(tmp_path, seeds) -> int:
 
 
 def test_questions_in_a_row_share_the_memo_and_keep_their_answers(tmp_path):
-    assert _check_shared_memo(tmp_path, range(2)) == 24
+    assert _check_shared_memo(tmp_path, range(1)) == 12
 
 
 @pytest.mark.slow
 def test_many_questions_in_a_row_share_the_memo_and_keep_their_answers(tmp_path):
-    assert _check_shared_memo(tmp_path, range(2, 20)) == 216
+    assert _check_shared_memo(tmp_path, range(1, 20)) == 228
 
 
 def test_a_memo_full_of_earlier_tables_is_dropped_before_refusing(tmp_path, monkeypatch):

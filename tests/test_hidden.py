@@ -89,7 +89,7 @@ def rule_book():
     return load_board(RULE_BOOK)
 
 
-@pytest.mark.parametrize("role", ["p1", "p2"])
+@pytest.mark.parametrize("role", ["p1", pytest.param("p2", marks=pytest.mark.slow)])
 def test_rule_book_start_agrees_with_the_reference_at_forty_plies(rule_book, role):
     answer = compare(rule_book, role, initial_position(rule_book), None)
     assert answer.hidden and answer.remaining == 40 and answer.value == 0

@@ -198,6 +198,7 @@ def test_a_gdl_seed_game_judges_its_start(tmp_path, cases):
             for atom in shown if atom.startswith("value(0,") and not atom.startswith("value(0,at,")}
 
 
+@pytest.mark.slow      # (the quick tier: tests/test_scripted.py joins the graph from a start on the exit)
 def test_the_graph_joined_by_pieces_is_the_ground_one_from_a_start_not_judged(tmp_path):
     seed = (ROOT / "boards" / "mummymaze2p.yaml").read_text(encoding="utf-8")
     board = load_board(write(tmp_path, seed.replace("rules: mummy-maze-gdl",

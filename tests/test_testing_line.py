@@ -121,7 +121,7 @@ def test_a_fork_level_names_its_decisive_choice(make_board):
     assert found.choices[0].describe("explorer").startswith("ply 3, explorer on (5, 3): south")
 
 
-@pytest.mark.parametrize("seed", [0, 1, *(pytest.param(k, marks=pytest.mark.slow) for k in range(2, 8))])
+@pytest.mark.parametrize("seed", [0, *(pytest.param(k, marks=pytest.mark.slow) for k in range(1, 8))])
 def test_the_testing_line_on_random_boards_matches_the_reference(tmp_path, seed):
     rng = random.Random(100 + seed)
     checked = 0
