@@ -26,6 +26,7 @@ from ..compile.gamerules import factored_turns
 from ..compile.state import layout_for
 from ..language.model import Board
 from ..solve.bounded import native
+from ..solve.graph.sharedtables import rule_layers
 from ..analysis.ends import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
 from .starts import JudgedStarts, Survey
@@ -60,28 +61,8 @@ class _Circuit:
 
     def ordered(self) -> list | None:
         """The rules in an order that decides every body atom before its rule (None: a cycle)."""
-        defined: dict[int, list[int]] = {}
-        for k, (head, _) in enumerate(self.rules):
-            defined.setdefault(head, []).append(k)
-        waiting = {k: {abs(lit) for lit in body if abs(lit) in defined} for k, (_, body) in enumerate(self.rules)}
-        users: dict[int, list[int]] = {}
-        for k, atoms in waiting.items():
-            for atom in atoms:
-                users.setdefault(atom, []).append(k)
-        rules_left = {atom: len(ks) for atom, ks in defined.items()}
-        ready = [k for k, atoms in waiting.items() if not atoms]
-        order = []
-        while ready:
-            k = ready.pop()
-            order.append(k)
-            head = self.rules[k][0]
-            rules_left[head] -= 1
-            if rules_left[head] == 0:
-                for user in users.get(head, ()):
-                    waiting[user].discard(head)
-                    if not waiting[user]:
-                        ready.append(user)
-        return order if len(order) == len(self.rules) else None
+        layers = rule_layers(self.rules)
+        return None if layers is None else [k for layer in layers for k in layer]
 
 
 def _externals(board: Board, marks) -> list[tuple]:

@@ -193,14 +193,13 @@ class Circuit:
         return out
 
 
-def _layers(rules: list[tuple[int, list[int]]], inputs: set[int]) -> list[list[int]] | None:
-    """The non-fact rules in layers: a rule's body atoms are all decided (every rule of theirs
-    in an earlier layer) before its layer; None where the rules have a cycle or define an input."""
+def rule_layers(rules: list[tuple[int, list[int]]]) -> list[list[int]] | None:
+    """The ground rules ``(head, body literals)`` in layers, by index: every rule of a body atom
+    stands in an earlier layer than the rules that use it (facts in the first); None where the
+    rules have a cycle.  (The 2007 layout judge orders its circuit by it too.)"""
     defined: dict[int, int] = {}
     for head, _ in rules:
         defined[head] = defined.get(head, 0) + 1
-    if inputs & defined.keys():
-        return None
     waiting, users = {}, {}
     for k, (head, body) in enumerate(rules):
         atoms = {abs(lit) for lit in body if abs(lit) in defined}
@@ -211,9 +210,7 @@ def _layers(rules: list[tuple[int, list[int]]], inputs: set[int]) -> list[list[i
     layers, placed = [], 0
     while ready:
         placed += len(ready)
-        layer = [k for k in ready if rules[k][1]]
-        if layer:
-            layers.append(layer)
+        layers.append(ready)
         following = []
         for k in ready:
             head = rules[k][0]
@@ -225,6 +222,17 @@ def _layers(rules: list[tuple[int, list[int]]], inputs: set[int]) -> list[list[i
                         following.append(user)
         ready = following
     return layers if placed == len(rules) else None
+
+
+def _layers(rules: list[tuple[int, list[int]]], inputs: set[int]) -> list[list[int]] | None:
+    """The non-fact rules in layers (:func:`rule_layers`); None where the rules have a cycle or
+    define an input."""
+    if inputs & {head for head, _ in rules}:
+        return None
+    layers = rule_layers(rules)
+    if layers is None:
+        return None
+    return [layer for layer in ([k for k in ready if rules[k][1]] for ready in layers) if layer]
 
 
 class _SharedCircuits:
