@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 
 import clingo
 import numpy as np
 
 from ..compile.compiler import compile_program
-from ..compile.planning import Mode
 from ..errors import LimitError
 from ..language.kinds import QueryKind, RequireKind
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
+from ..solve.common.capabilities import START_GRAPH, serves
 from ..solve.common.limits import Limits
 from ..solve.graph import rawmodel
 from ..solve.graph.racegraph import RaceGraph
@@ -34,7 +33,6 @@ from .genspec import GameSpec, Requirement
 from .starts import JudgedStarts, StartVerdict, Survey
 
 
-START_LIMIT = 20_000       # at most this many placements of the pieces are ranked at once
 PATH_LIMIT = 16            # shortest paths of one start counted at most (more: counted as PATH_LIMIT)
 
 
@@ -82,14 +80,17 @@ def query_kind(board: Board, role: str, kind: RequireKind) -> QueryKind:
             else QueryKind.SURVIVE)
 
 
+def start_query(board: Board, role: str, req: Requirement) -> Query:
+    """The question the start graph ranks for ``req``, asked at the initial position."""
+    return Query(role, query_kind(board, role, req.kind), initial_position(board), req.horizon)
+
+
 def start_program(board: Board, role: str, req: Requirement):
-    """The race solver's program for ``req`` from the initial position, or None when the game
-    is not solved by races or has more than START_LIMIT placements of the pieces."""
-    if math.perm(len(board_cells(board)), len(board.rules.roles)) > START_LIMIT:    # counted, not listed
-        return None
-    program = compile_program(board, Query(role, query_kind(board, role, req.kind), initial_position(board),
-                                           req.horizon))
-    return program if program.mode is Mode.RACE else None
+    """The race solver's program for ``req`` from the initial position, or None where the start
+    graph does not serve it (the ``start graph`` row of :mod:`gridsolve.solve.common.capabilities`:
+    not solved by races, or too many placements of the pieces)."""
+    query = start_query(board, role, req)
+    return compile_program(board, query) if serves(START_GRAPH, board, query) else None
 
 
 class StartGraph:

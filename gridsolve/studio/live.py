@@ -11,8 +11,8 @@ answer (value, plies, win, survival, every move's answer and the principal line)
 the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie.  The answers equal
 those of :func:`gridsolve.solve.dispatch.dispatcher.solve` on the edited board (tests/test_studio_live.py).
 
-Applies where the race solver answers the question and no end depends on walls
-(:func:`gridsolve.solve.explain.walls.graph_supported`); the studio asks the other questions in a
+Applies where the race solver answers the question and no end depends on walls (the ``live
+graph`` row of :mod:`gridsolve.solve.common.capabilities`); the studio asks the other questions in a
 worker process (:mod:`gridsolve.studio.jobs`).
 """
 from __future__ import annotations
@@ -28,18 +28,12 @@ from ..solve.race.racesolver import race_roles
 from ..solve.graph.racegraph import rank_by_levels
 from ..solve.common.answer import Answer, MoveValue, Ply, SolveStats
 from ..solve.program.driver import format_move
-from ..solve.explain.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
+from ..solve.explain.walls import Outcome, Wall, WallGraph, graph_atoms, read_outcome, toggled
 from ..language.kinds import QueryKind
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
 EDGES = "#show. #show e(S,M,S2) : edge(S,M,S2)."    # the moves only: a known position keeps its mover and end
 PATCHES_KEPT = 256      # wall toggles whose reverse is kept: toggling back (undo) needs no clingo call
-
-
-def supported(board: Board, query: Query) -> bool:
-    """Whether a :class:`LiveGraph` answers ``query`` on ``board``."""
-    return not query.hidden and not query.strategy and graph_supported(board, query) \
-        and query.role in race_roles(board)
 
 
 _MOVES: dict[str, clingo.Symbol] = {}      # move term text -> the term (for its order in clingo)
@@ -77,7 +71,8 @@ def explore(board: Board, roots: list[str], closure: bool, show: str = SHOW) -> 
 
 class LiveGraph:
     """The game graph of ``board`` from ``roots``, patched as walls are toggled; answers every
-    race-solver question about the board's roles (see :func:`supported`)."""
+    race-solver question about the board's roles (the ``live graph`` row of
+    :mod:`gridsolve.solve.common.capabilities`)."""
 
     def __init__(self, board: Board, roots: list[Position]):
         self.board = board

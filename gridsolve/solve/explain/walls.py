@@ -22,13 +22,14 @@ from dataclasses import dataclass
 
 import clingo
 
-from ...compile.planning import Mode, plan_query, plan_races
+from ...compile.planning import plan_query, plan_races
 from ...compile.state import layout_for
 from ...errors import EncodingError
 from ...language import wording
 from ...language.model import DELTA, Board, Cell
-from ...language.position import Query, unjudged_start
+from ...language.position import Query
 from ..program.explore import game_program
+from ..common.capabilities import WALL_GRAPH, refusal
 from ..common.limits import Limits
 from ..dispatch.dispatcher import solve
 from ...language.kinds import QueryKind
@@ -128,15 +129,6 @@ def solve_variant(board: Board, query: Query, wall: Wall, limits: Limits | None 
     return solve_outcome(toggled(board, wall), query, limits)
 
 
-def graph_supported(board: Board, query: Query) -> bool:
-    """Whether :class:`WallGraph` answers ``query``: a race-solver question, no end that
-    depends on walls (``nearer`` measures distances along open steps), and no pieces moved by
-    rule (a wall changes where a chaser steps, which the graph's moves by role do not follow),
-    and a position judged by the ends (a start the rules do not judge is read by solve)."""
-    return (plan_query(board, query).mode is Mode.RACE and not any(e.when.nearer for e in board.rules.ends)
-            and not board.rules.script and not unjudged_start(board, query.position))
-
-
 GRAPH_SHOW = "#show. #show e(S,S2) : edge(S,_,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
 
 
@@ -186,8 +178,9 @@ class WallGraph:
     answers ``query`` on the board with one wall toggled (None: the board as it is)."""
 
     def __init__(self, board: Board, query: Query):
-        if not graph_supported(board, query):
-            raise EncodingError("the shared wall graph answers race-solver questions only")
+        refused = refusal(WALL_GRAPH, board, query)
+        if refused:
+            raise EncodingError(f"the shared wall graph does not answer this question: {refused}")
         self.board, self.query = board, query
         rules = board.rules
         self.plan = plan_query(board, query)

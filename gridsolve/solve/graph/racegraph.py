@@ -30,12 +30,12 @@ import numpy as np
 
 from ...compile.compiler import graph_program
 from ...compile.gamerules import MOVE_MARK, factored_turns
-from ...compile.script import one_mover_script
 from ...compile.state import START, unjudged
 from ...errors import EncodingError
 from ...language.model import Board
 from .scripted import ScriptedGraph, ScriptedMoves, ScriptTables
 from .factored import FactoredGraph, PieceMoves, distinct
+from ..common.capabilities import SCRIPTED_GRAPH, serves
 from ..common.limits import LimitGuard
 from . import rawmodel
 from .rawmodel import FUNCTION_TAG, NUMBER_TAG
@@ -125,7 +125,7 @@ class RaceGraph:
         if starts and turns is not None and any(len(movers) > 1 for movers, _ in turns):
             turns = None        # (moves of several pieces at once: their names are ground by clingo)
         self.numbering, named = None, None
-        if by_pieces and one_mover_script(board.rules) and layout.knows is None:    # pieces moved by rule: arrays
+        if by_pieces and serves(SCRIPTED_GRAPH, board, layout=layout):    # pieces moved by rule: arrays
             tables = ScriptTables(board, layout, guard)
             named = ScriptedMoves(tables)
             scripted = ScriptedGraph(tables, plain + _after(named, starts), guard)

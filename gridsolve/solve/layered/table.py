@@ -43,7 +43,6 @@ from ...language.model import Board
 from ...language.position import Position, Query
 from ...resources import encoding
 from ..common.answer import SolveStats
-from ..common.boundedplan import applies
 from ..program.driver import Model, read_answer
 from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
 from ..graph.rawmodel import NUMBER_TAG, model_arguments
@@ -61,15 +60,6 @@ NUMBER_HIGH = np.uint64(NUMBER_TAG >> 32)     # the high word of clingo's symbol
 SHOWN = {"reach": 1, "edge": 3, "split_edge": 4, "mover": 2, "outcome": 2, "escore": 2, "tscore": 2, "tmatch": 2}
 SHOW = "\n".join(["#show."] + [f"#show ({name},{args}) : {name}({args})."
                                 for name, arity in SHOWN.items() for args in [",".join(f"X{i}" for i in range(arity))]])
-
-
-def serves(board: Board, query: Query) -> bool:
-    """Whether a table answers ``query``: a layered question (not ``--hidden``, no strategy)
-    that the bounded solver does not take (games without items)."""
-    if query.strategy or query.hidden:
-        return False
-    plan = plan_query(board, query)
-    return plan.mode is Mode.LAYERED and not applies(board, query, bool(plan.split_team))
 
 
 def _numbers(reps: np.ndarray) -> np.ndarray:

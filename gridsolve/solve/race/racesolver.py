@@ -26,6 +26,7 @@ from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position, Query
 from .rankread import RankIndex
+from ..common.capabilities import RACE, serves
 from ..common.limits import Limits
 from ..graph.racegraph import RaceGraph
 from ..common.answer import Answer, Question, SolveStats
@@ -135,7 +136,7 @@ class RaceSolver:
     name = "race"
 
     def serves(self, question: Question) -> bool:
-        return question.plan.mode is Mode.RACE and not question.query.strategy
+        return serves(RACE, question.board, question.query)
 
     def answer(self, question: Question) -> Answer:
         board, query = question.board, question.query
