@@ -233,10 +233,10 @@ PATHS = {path.name: path for path in sorted([
          "layered questions, ends measuring distances, pieces moved by rule, an unjudged start", _wall_graph),
     Path(LIVE_GRAPH, 12, "the studio: the wall graph kept and patched after each edit",
          "what the wall graph refuses, --hidden, --strategy", _live_graph),
-    Path(STUDIO_SCRIPTED, 12, "the studio: a level whose pieces move by rule, answered in the request by the "
+    Path(STUDIO_SCRIPTED, 13, "the studio: a level whose pieces move by rule, answered in the request by the "
          "scripted graph", "--hidden, --strategy, scripts the scripted graph does not join, roles the race "
          "solver does not answer", _studio_scripted),
-    Path(START_GRAPH, 13, "generate: every placement of the pieces ranked at once, for win, lose and survive",
+    Path(START_GRAPH, 14, "generate: every placement of the pieces ranked at once, for win, lose and survive",
          "value ranges, more than 20,000 placements, layered questions", _start_graph),
     Path(OWN_PLACEMENTS, 41, "play's advice: every placement of the role's own secret marks from one grounding",
          "what the robust search refuses, more than 20,000 positions, roles moving at once, a timeout entry "
