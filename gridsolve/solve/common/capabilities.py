@@ -74,7 +74,8 @@ class Path:
 # - The checks (each returns the first reason it refuses, None where the path serves) ---
 
 def _first(*reasons) -> str | None:
-    """The first reason that holds: each is (condition, text) or a callable giving a reason."""
+    """The first reason that holds: each is (condition, text), or a callable giving a reason (or
+    a false value), called only when no reason before it holds."""
     for reason in reasons:
         found = reason() if callable(reason) else (reason[1] if reason[0] else None)
         if found:
@@ -163,7 +164,7 @@ def _wall_graph(ask: Ask) -> str | None:
     return _first((ask.plan.mode is not Mode.RACE, LAYERED),
                   (any(e.when.nearer for e in rules.ends), "an end measures distances (nearer), which walls change"),
                   (rules.moved_by_rule, SCRIPT + ": a wall changes where they step"),
-                  (unjudged_start(ask.board, ask.query.position), "the position is a start the rules do not judge"))
+                  lambda: unjudged_start(ask.board, ask.query.position) and "the position is a start the rules do not judge")
 
 
 def _live_graph(ask: Ask) -> str | None:
@@ -180,7 +181,7 @@ def _studio_scripted(ask: Ask) -> str | None:
     query = ask.query
     return _first((query.hidden, NOT_HIDDEN), (query.strategy, STRATEGY),
                   (not one_mover_script(ask.rules), "no script after the one-step plies of one role alone"),
-                  (not _race_role(ask.board, query.role), f"the race solver answers no question about {query.role}"))
+                  lambda: not _race_role(ask.board, query.role) and f"the race solver answers no question about {query.role}")
 
 
 def _start_graph(ask: Ask) -> str | None:
@@ -262,7 +263,10 @@ class Decision:
     verdicts: tuple[tuple[Path, str | None], ...]
 
     def reason(self, name: str) -> str | None:
-        return next(reason for path, reason in self.verdicts if path.name == name)
+        for path, reason in self.verdicts:
+            if path.name == name:
+                return reason
+        raise KeyError(f"the path {name!r} was not decided here (give it in decide's names)")
 
     def serves(self, name: str) -> bool:
         return self.reason(name) is None
