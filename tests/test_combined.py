@@ -24,6 +24,7 @@ from click.testing import CliRunner
 import reference
 import refboard
 from conftest import run_clingo
+from gridsolve.generate.genspec import game_spec, kindred_rule_sets
 from gridsolve.cli import main
 from gridsolve.compile.compiler import compile_program
 from gridsolve.compile.script import one_mover_script
@@ -420,3 +421,16 @@ def test_generate_refuses_the_scripts_its_climb_does_not_play(tmp_path):
                                      "--out", str(tmp_path), "--count", "1"])
     assert done.exit_code == 2, done.output
     assert "generate does not write levels of mummy-maze-2007-scorpion yet" in done.stderr
+    # --rules places the chaser the rules need, so the same refusal comes (not "the piece
+    # 'scorpion' is not on the board", which a --rules user cannot fix)
+    done = CliRunner().invoke(main, ["generate", "--rules", "mummy-maze-2007-scorpion", "--size", "5x5",
+                                     "--out", str(tmp_path), "--count", "1"])
+    assert done.exit_code == 2, done.output
+    assert "generate does not write levels of mummy-maze-2007-scorpion yet" in done.stderr
+
+
+def test_a_rule_set_with_another_chaser_is_not_suggested_as_kindred(tmp_path):
+    # mummy-maze-2007-scorpion has the roles and marks of mummy-maze-2007 but one more piece
+    spec = game_spec("mummy-maze-2007", None, (5, 5), tmp_path, None)
+    kindred = kindred_rule_sets(spec, tmp_path)
+    assert "mummy-maze-2007-prose" in kindred and "mummy-maze-2007-scorpion" not in kindred
