@@ -30,12 +30,13 @@ import numpy as np
 
 from ...compile.compiler import graph_program
 from ...compile.gamerules import MOVE_MARK, factored_turns
+from ...compile.predicates import EDGE, OUTCOME
 from ...compile.state import START, unjudged
+from ..common.capabilities import SCRIPTED_GRAPH, serves
 from ...errors import EncodingError
 from ...language.model import Board
 from .scripted import ScriptedGraph, ScriptedMoves, ScriptTables
 from .factored import FactoredGraph, PieceMoves, distinct
-from ..common.capabilities import SCRIPTED_GRAPH, serves
 from ..common.limits import LimitGuard
 from . import rawmodel
 from .rawmodel import FUNCTION_TAG, NUMBER_TAG
@@ -355,11 +356,12 @@ class NamedMoves:
         for state in new:
             self._moves[state] = []
         for atom in self._new:
-            first, *rest = atom.arguments
-            if atom.name == "edge":
-                self._moves[first].append(tuple(rest))
-            elif atom.name == "outcome":
-                self._ends[first] = rest[0].name
+            if EDGE.matches(atom):
+                state, move, after = EDGE.read(atom)
+                self._moves[state].append((move, after))
+            elif OUTCOME.matches(atom):
+                state, end = OUTCOME.read(atom)
+                self._ends[state] = end
 
     def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
         """(move, position after it) of each move of ``state``; none where an end holds."""

@@ -219,13 +219,17 @@ class ScriptTables:
 
     def outcome(self, keys: np.ndarray) -> np.ndarray:
         """The end that decides each position (index into ``end_names``; -1: none), by the
-        compiled end conditions: cells equal (off the board included), a mark on the cell, a
-        piece nearer to a mark than another (by the compiled ``distance`` facts)."""
+        compiled end conditions: pieces on one cell of the board (pieces off the board meet
+        nowhere), a mark on the cell, a piece nearer to a mark than another (by the compiled
+        ``distance`` facts)."""
         fields = self.numbering.fields(keys)
         out = np.full(len(keys), -1, dtype=np.int16)
+        roles = set(self.board.rules.roles)
         for number, end in enumerate(self.board.rules.ends):
             holds = np.ones(len(keys), dtype=bool)
             for group in end.when.same_cell:
+                if not set(group) & roles:      # (a role is always on the board)
+                    holds &= fields[self.index[group[0]]] != 0
                 for other in group[1:]:
                     holds &= fields[self.index[group[0]]] == fields[self.index[other]]
             for piece, mark in end.when.reaches:
