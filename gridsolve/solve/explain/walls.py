@@ -29,9 +29,9 @@ from ...language import wording
 from ...language.model import DELTA, Board, Cell
 from ...language.position import Query
 from ..program.explore import game_program
-from ..common.capabilities import WALL_GRAPH, refusal
 from ..common.limits import Limits
 from ..dispatch.dispatcher import solve
+from ..common.capabilities import WALL_GRAPH, refusal
 from ...language.kinds import QueryKind
 
 SIDES = ("north", "east")
