@@ -38,7 +38,7 @@ from ...compile.state import layout_for
 from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
 from .kernel import MoveList, RaceArrays, RacesKernel, int32, kernel_serves
-from ..common.capabilities import BOUNDED, serves
+from ..common.capabilities import BOUNDED, serves_question
 from ..common.answer import Answer, Ply, Question, SolveStats
 from ..program.driver import format_move
 from ..common.limits import LimitGuard, Limits, estimate_positions
@@ -636,7 +636,7 @@ class BoundedSolver:
     name = "bounded"
 
     def serves(self, question: Question) -> bool:
-        return serves(BOUNDED, question.board, question.query)
+        return serves_question(BOUNDED, question)
 
     def answer(self, question: Question) -> Answer:
         return solve_bounded(question.board, question.query, question.limits, line_plies=question.line_plies,

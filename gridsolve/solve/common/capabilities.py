@@ -29,6 +29,7 @@ from ...language.distance import board_cells
 from ...language.model import Board
 from ...language.kinds import QueryKind
 from ...language.position import Query, unjudged_start
+from .answer import Question
 
 EVERY_POSITION = 20_000     # the own placements ground every position of the pieces at once: at most this many
 START_LIMIT = 20_000        # generate's start graph ranks at most this many placements of the pieces at once
@@ -37,17 +38,19 @@ START_LIMIT = 20_000        # generate's start graph ranks at most this many pla
 @dataclass(frozen=True)
 class Ask:
     """A board and a question about it, as the table reads them: ``query`` (None for the graph
-    builders, which read ``layout``: default the question's plan's), and ``value_range`` where
-    generate asks every start for a value range (a number, not a race's plies)."""
+    builders, which read ``layout``: default the question's plan's), ``value_range`` where
+    generate asks every start for a value range (a number, not a race's plies), and ``planned``:
+    the question's plan where the caller has it (else planned here, once)."""
 
     board: Board
     query: Query | None = None
     layout: Layout | None = None
     value_range: bool = False
+    planned: Plan | None = None
 
     @cached_property
     def plan(self) -> Plan:
-        return plan_query(self.board, self.query)
+        return self.planned if self.planned is not None else plan_query(self.board, self.query)
 
     @property
     def rules(self):
@@ -295,4 +298,9 @@ def serves(name: str, board: Board, query: Query | None = None, layout: Layout |
            value_range: bool = False) -> bool:
     """Whether the path ``name`` serves ``query`` on ``board`` (see :func:`refusal`)."""
     return refusal(name, board, query, layout, value_range) is None
+
+
+def serves_question(name: str, question: Question) -> bool:
+    """Whether the path ``name`` serves a solver's ``question`` (its plan made once, for every solver asked)."""
+    return PATHS[name].check(Ask(question.board, question.query, planned=question.plan)) is None
 

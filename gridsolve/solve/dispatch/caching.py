@@ -23,7 +23,7 @@ from ...language.position import Position
 from ..bounded.memo import BoundedMemo
 from ..common.answer import Answer, Question, Solver
 from ..common.limits import Limits
-from ..common.capabilities import RACE, TABLE, serves
+from ..common.capabilities import RACE, TABLE, serves_question
 from ..layered.table import LayeredTables
 from ..race.racesolver import Engine
 
@@ -67,7 +67,7 @@ class CachingTableSolver:
         self.tables: LayeredTables | None = None
 
     def serves(self, question: Question) -> bool:
-        if not serves(TABLE, question.board, question.query):
+        if not serves_question(TABLE, question):
             return False
         if self.tables is None:
             self.tables = LayeredTables(self.session.board, self.session.roots)
@@ -94,7 +94,7 @@ class CachingRaceSolver:
         self.groundings = 0
 
     def serves(self, question: Question) -> bool:
-        return serves(RACE, question.board, question.query)
+        return serves_question(RACE, question)
 
     def answer(self, question: Question) -> Answer:
         board, query, roots = question.board, question.query, self.session.roots

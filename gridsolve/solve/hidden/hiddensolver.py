@@ -23,7 +23,7 @@ from ...errors import LimitError
 from ...language.model import Board
 from ...language.position import Query
 from ..common.answer import Answer, Question, Solver
-from ..common.capabilities import HIDDEN, ROBUST, serves
+from ..common.capabilities import HIDDEN, ROBUST, serves, serves_question
 from .knowing import solve_knowing
 from ..common.limits import Limits
 
@@ -98,7 +98,7 @@ class HiddenSolver:
         self.exact = exact
 
     def serves(self, question: Question) -> bool:
-        return serves(HIDDEN, question.board, question.query)
+        return serves_question(HIDDEN, question)
 
     def answer(self, question: Question) -> Answer:
         return solve_hidden(question.board, question.query, self.exact, question.limits,

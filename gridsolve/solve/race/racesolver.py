@@ -26,7 +26,7 @@ from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position, Query
 from .rankread import RankIndex
-from ..common.capabilities import RACE, serves
+from ..common.capabilities import RACE, serves_question
 from ..common.limits import Limits
 from ..graph.racegraph import RaceGraph
 from ..common.answer import Answer, Question, SolveStats
@@ -136,7 +136,7 @@ class RaceSolver:
     name = "race"
 
     def serves(self, question: Question) -> bool:
-        return serves(RACE, question.board, question.query)
+        return serves_question(RACE, question)
 
     def answer(self, question: Question) -> Answer:
         board, query = question.board, question.query
