@@ -8,7 +8,8 @@ piece near the toggled edge get their moves again from clingo (``WallGraph.affec
 positions the new wall layout opens are explored.  Every race of the board's race solver is
 then ranked on the whole graph by the retrograde analysis of ``encodings/solve.lp``, and the
 answer (value, plies, win, survival, every move's answer and the principal line) is read off
-the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie.  The answers equal
+the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie, by the race solver's
+answer reader (:mod:`gridsolve.solve.race.reader`).  The answers equal
 those of :func:`gridsolve.solve.dispatch.dispatcher.solve` on the edited board (tests/test_studio_live.py).
 
 Applies where the race solver answers the question and no end depends on walls
