@@ -184,6 +184,6 @@ def answer(graph: GameView, board: Board, query: Query, races: RacePlan, value_k
     line = None if line_plies == 0 else \
         principal_line(graph, rules, role, races, query.position, state, left, line_plies, after) if value_known else ()
     return Answer(board=board.name, role=role, query=query.kind, holds=bool(holds), value=here.value, plies=plies,
-                  win=here.win, win_plies=here.win_plies, win_moves=rules.own_moves(query.position.side, here.win_plies, role),
-                  survives=here.survives, doom_plies=here.doom_plies, remaining=left,
+                  win=here.win, win_plies=here.win_plies,
+                  win_moves=rules.own_moves(query.position.side, here.win_plies, role), survives=here.survives, doom_plies=here.doom_plies, remaining=left,
                   position=query.position.as_dict(board), moves=moves, line=line, stats=stats, hidden=query.hidden)
