@@ -472,3 +472,14 @@ def test_pieces_off_the_board_meet_nowhere(tmp_path, chasers, plies):
     path.write_text(MEETING % chasers, encoding="utf-8")
     assert solve_says(path, "explorer")["plies"] == plies
     assert_one_meaning(path, "explorer")
+
+
+def test_placing_a_piece_the_board_leaves_out_is_refused(tmp_path):
+    # The board's script drops the actions of a piece it leaves out: placed with --at, it would
+    # stand still for the whole game, so the command says so instead of answering another game.
+    path = tmp_path / "meeting.yaml"
+    path.write_text(MEETING % "", encoding="utf-8")
+    done = CliRunner().invoke(main, ["solve", str(path), "--at", "m1=4,2"])
+    assert done.exit_code == 2, done.output
+    assert done.stderr == ("Error: --at m1=4,2: meeting leaves the piece 'm1' out, and a piece the board leaves "
+                           "out takes no part in its game. Draw it on the board instead (pieces: {m1: [4, 2]}).\n")

@@ -8,7 +8,8 @@ piece near the toggled edge get their moves again from clingo (``WallGraph.affec
 positions the new wall layout opens are explored.  Every race of the board's race solver is
 then ranked on the whole graph by the retrograde analysis of ``encodings/solve.lp``, and the
 answer (value, plies, win, survival, every move's answer and the principal line) is read off
-the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie.  The answers equal
+the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie, by the race solver's
+answer reader (:mod:`gridsolve.solve.race.reader`).  The answers equal
 those of :func:`gridsolve.solve.dispatch.dispatcher.solve` on the edited board (tests/test_studio_live.py).
 
 Applies where the race solver answers the question and no end depends on walls (the ``live
@@ -26,10 +27,10 @@ from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.race.racesolver import race_roles
 from ..solve.graph.racegraph import rank_by_levels
-from ..solve.common.answer import Answer, MoveValue, Ply, SolveStats
+from ..solve.common.answer import Answer, SolveStats
 from ..solve.program.driver import format_move
-from ..solve.explain.walls import Outcome, Wall, WallGraph, graph_atoms, read_outcome, toggled
-from ..language.kinds import QueryKind
+from ..solve.explain.walls import Wall, WallGraph, graph_atoms, toggled
+from ..solve.race import reader
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
 EDGES = "#show. #show e(S,M,S2) : edge(S,M,S2)."    # the moves only: a known position keeps its mover and end
@@ -199,63 +200,30 @@ class LiveGraph:
             self.ranks = {k: self._rank(k) for k in range(1, len(self.races.races) + 1)}
         return {k: r[state] for k, r in self.ranks.items() if 0 <= r[state] <= left}
 
-    def outcome_at(self, state: int, role: str, left: int) -> Outcome:
-        plan, value = self.plans[role]
-        return read_outcome(self.board, role, plan, value, self._forced(state, left))
+    # - Answers (read by the one answer reader, gridsolve/solve/race/reader.py) ---
+    forced = _forced        # the reader's names for the graph: forced, moves_of, is_end, side_of, position_after
 
-    # - Answers ---
+    def moves_of(self, state: int) -> list[tuple[clingo.Symbol, int]]:
+        return self.succ[state]
+
+    def is_end(self, state: int) -> bool:
+        return state in self.outcome
+
+    def side_of(self, state: int) -> int:
+        return self.mover[state]
+
+    def position_after(self, before: Position, state: int, after: int, turn: int) -> Position:
+        return self.position(after, before.step + 1)
+
     def answer(self, query: Query) -> Answer:
         """The answer to ``query`` as :func:`~gridsolve.solve.dispatch.dispatcher.solve` gives it (stats aside)."""
         if query.role not in self.plans:
             raise EncodingError(f"the race solver does not answer the questions of {query.role}")
         self.add_roots([query.position])
-        role, left = query.role, query.remaining(self.board)
+        plan, value_known = self.plans[query.role]
         root = self.index[self.term(query.position)]
-        here = self.outcome_at(root, role, left)
-        value_known = self.plans[role][1]
-        moves = []
-        if left > 0 and root not in self.outcome:
-            for move, successor in self.succ[root]:
-                after = self.outcome_at(successor, role, left - 1)
-                moves.append(MoveValue(move=format_move(move), value=after.value, plies=after.plies, win=after.win,
-                                       survives=after.survives, doom_plies=after.doom_plies))
-        moves.sort(key=lambda m: m.move)
-        if query.kind == QueryKind.WIN:
-            holds, plies = here.win, here.win_plies
-        elif query.kind == QueryKind.SURVIVE:
-            holds, plies = here.survives, here.doom_plies
-        else:
-            holds, plies = True, here.plies
-        line = self.line(query.position, root, role, left) if value_known else ()
-        return Answer(board=self.board.name, role=role, query=query.kind, holds=bool(holds), value=here.value,
-                      plies=plies, win=here.win, win_plies=here.win_plies, survives=here.survives,
-                      win_moves=self.board.rules.own_moves(query.position.side, here.win_plies, role),
-                      doom_plies=here.doom_plies, remaining=left, position=query.position.as_dict(self.board),
-                      moves=moves, line=line, stats=SolveStats(solver="studio graph", positions=len(self.names)))
-
-    def line(self, start: Position, state: int, role: str, left: int) -> tuple[Ply, ...]:
-        """The principal line from ``start`` (position ``state``): the side to move picks its best
-        move by the key of answer.lp (value, then plies: hurry above the timeout score, delay
-        below), ties going to the greatest move term for the role's side and the least for the
-        others."""
-        rules = self.board.rules
-        timeout = rules.timeout[role]
-        out, before = [], start
-        while left > 0 and state not in self.outcome and self.succ[state]:
-            keyed = []
-            for move, successor in self.succ[state]:
-                after = self.outcome_at(successor, role, left - 1)
-                if after.value is None:
-                    return tuple(out)
-                tie = 0 if after.value == timeout else (after.plies if after.value < timeout else -after.plies)
-                keyed.append(((after.value, tie), move, successor))
-            turn = self.mover[state]
-            pick = max if rules.own_turn(turn, role) else min
-            _, move, successor = pick(keyed, key=lambda k: (k[0], k[1]))
-            position = self.position(successor, before.step + 1)
-            out.append(Ply(len(out), tuple(rules.turns[turn]), format_move(move), before, position))
-            state, left, before = successor, left - 1, position
-        return tuple(out)
+        return reader.answer(self, self.board, query, plan, value_known, root, query.remaining(self.board),
+                             SolveStats(solver="studio graph", positions=len(self.names)))
 
     def position(self, state: int, step: int) -> Position:
         """Position ``state`` at ``step``."""

@@ -11,7 +11,8 @@ one where there is none.  Its answer can be computed two ways, with the same res
   moves again from clingo (on the toggled board), and the races of the question are ranked on
   the patched graph by the retrograde analysis of ``encodings/solve.lp`` (attackers: one
   successor of rank d-1; defenders: every successor ranked, the last at d-1), from which the
-  answer is read as ``encodings/answer.lp`` reads it.  About 4 to 6 times faster on 8x8 boards
+  answer is read as ``encodings/answer.lp`` reads it (by the one answer reader,
+  :mod:`gridsolve.solve.race.reader`).  About 4 to 6 times faster on 8x8 boards
   (bench/run.py, "explain").
 """
 from __future__ import annotations
@@ -25,10 +26,10 @@ import clingo
 from ...compile.planning import plan_query, plan_races
 from ...compile.state import layout_for
 from ...errors import EncodingError
-from ...language import wording
 from ...language.model import DELTA, Board, Cell
 from ...language.position import Query
 from ..program.explore import game_program
+from ..race.reader import Outcome, outcome
 from ..common.limits import Limits
 from ..dispatch.dispatcher import solve
 from ..common.capabilities import WALL_GRAPH, refusal
@@ -74,47 +75,6 @@ def toggled(board: Board, wall: Wall) -> Board:
     """The board with ``wall`` removed if it is there, added if not."""
     key = "north" if wall.side == "north" else "east"
     return dataclasses.replace(board, **{key: getattr(board, key) ^ {wall.cell}})
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The answer to one question: as ``gridsolve solve --json`` reports it."""
-
-    value: int | None
-    plies: int | None
-    win: bool | None
-    win_plies: int | None
-    survives: bool
-    doom_plies: int | None
-
-    def key(self, kind: QueryKind) -> tuple:
-        """What the question asks: the value and its plies, or whether it holds and in how many plies."""
-        if kind == QueryKind.WIN:
-            return self.win, self.win_plies
-        if kind == QueryKind.SURVIVE:
-            return self.survives, self.doom_plies
-        return self.value, self.plies
-
-    def describe(self, role: str, kind: QueryKind) -> str:
-        """The answer in words, for the question ``kind``."""
-        if kind == QueryKind.WIN:
-            if not self.win:
-                return f"{role} cannot force a win"
-            return f"{role} forces a win in {wording.plies(self.win_plies)}"
-        if kind == QueryKind.SURVIVE:
-            if self.survives:
-                return f"{role} survives"
-            return f"the others force a losing end in {wording.plies(self.doom_plies)}"
-        if self.win:
-            return f"{role} forces a win in {wording.plies(self.plies)}, value {self.value}"
-        if self.plies is None:
-            return f"value {self.value}, nothing is forced"
-        return f"value {self.value}, forced in {wording.plies(self.plies)}"
-
-    @classmethod
-    def of(cls, answer) -> "Outcome":
-        return cls(answer.value, answer.plies if answer.query == QueryKind.VALUE else None, answer.win,
-                   answer.win_plies, answer.survives, answer.doom_plies)
 
 
 def solve_outcome(board: Board, query: Query, limits: Limits | None = None) -> Outcome:
@@ -332,27 +292,6 @@ def outcomes(graph: WallGraph, walls: list[Wall], jobs: int = 1) -> list[Outcome
 
 
 def read_outcome(board: Board, role: str, races, value_known: bool, forced: dict[int, int]) -> Outcome:
-    """The answer at a position from the races forced there within its plies ({race: plies}), as
-    encodings/answer.lp reads it: the value is the highest score whose race the role's team
-    forces (up) or whose race the others do not force (down); plies from the race that decides it."""
-    rules = board.rules
-    avoid = races.avoid
-    survives, doom = avoid not in forced, forced.get(avoid)
-    if not value_known:
-        return Outcome(None, None, None, None, survives, doom)
-    scores = rules.scores_of(role)
-    timeout = rules.timeout[role]
-    ok = {scores[0]} | {t for t, k in races.up.items() if k in forced} | \
-        {t for t, k in races.down.items() if k not in forced}
-    value = max(ok)
-    plies = None
-    if value in races.up:
-        plies = forced[races.up[value]]
-    elif value < timeout:
-        above = min(t for t in scores if t > value)
-        plies = forced.get(races.down[above])
-    if races.win is not None:
-        win, win_plies = races.win in forced, forced.get(races.win)
-    else:
-        win, win_plies = value == scores[-1], None
-    return Outcome(value, plies, win, win_plies, survives, doom)
+    """The answer at a position from the races forced there within its plies ({race: plies}),
+    read by the one answer reader (:func:`gridsolve.solve.race.reader.outcome`)."""
+    return outcome(board.rules, role, races, value_known, forced)

@@ -5,9 +5,10 @@ they do not depend on the position a query starts from nor on its horizon.  An :
 grounds the game graph once with clingo, over the positions reachable from its roots
 (:class:`gridsolve.solve.graph.racegraph.RaceGraph`), computes the ranks of every served role's races in
 arrays to the level where they stop changing, and reads every answer off them in Python
-(:mod:`gridsolve.solve.race.rankread`, by the rules of encodings/answer.lp): a question costs no
-ground call and no solve, however many were asked before, except for the names of the moves
-of the positions its answer looks at (ground once per position).  The answers are those of the
+(:mod:`gridsolve.solve.race.reader` over :mod:`gridsolve.solve.race.rankread`, by the rules of
+encodings/answer.lp): a question costs no ground call and no solve, however many were asked
+before, except for the names of the moves of the positions its answer looks at (ground once
+per position).  The answers are those of the
 single-shot program that ``gridsolve compile`` prints (tests/test_retro.py, tests/test_engine.py).
 
 :class:`RaceSolver` is the race solver as a :class:`~gridsolve.solve.common.answer.Solver`: one engine
@@ -20,17 +21,17 @@ import time
 
 import clingo
 
-from ...compile.compiler import Program
 from ...compile.planning import Mode, plan_query, shared_races
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position, Query
+from . import reader
 from .rankread import RankIndex
 from ..common.capabilities import RACE, serves_question
 from ..common.limits import Limits
 from ..graph.racegraph import RaceGraph
 from ..common.answer import Answer, Question, SolveStats
-from ..program.driver import Model, race_limits, read_answer
+from ..program.driver import race_limits
 from ...language.kinds import QueryKind
 
 
@@ -81,7 +82,7 @@ class Engine:
                 ranks[number], levels = self.graph.ranks(attackers, targets, self.plies)
                 self.levels = max(self.levels, levels)
         self.complete = self.levels < self.plies    # a level decided nothing: so would every later one
-        self.index = RankIndex(self.graph, ranks)
+        self.index = RankIndex(self.graph, ranks, board, self.layout)
         self.asked = 0
         self.ground_s = time.perf_counter() - started
         self.rank_s = time.perf_counter() - ranked
@@ -108,21 +109,13 @@ class Engine:
         plan, value = self.plans[query.role]
         remaining = query.remaining(self.board)
         root = clingo.parse_term(self.layout.root_term(query.position, self.board))
-        model = Model()
-        model.collect(self.index.shown(self.asked, self.board.rules, query.role, plan, value, root, remaining))
-        if line_plies != 0:
-            last = remaining if line_plies is None else min(remaining, max(1, line_plies) - 1)
-            model.collect(self.index.line(self.asked, self.board.rules, query.role, plan, value, root, remaining, last))
-        done = time.perf_counter()
         graph = self.graph
         stats = SolveStats(solver="race", engine_ground_s=round(self.ground_s, 4), graph_ground_s=graph.ground_s,
                            graph_read_s=graph.read_s, rank_s=round(self.rank_s, 4), levels=self.levels,
-                           positions=graph.n, moves=graph.edges, queries=self.asked,
-                           answer_s=round(done - started, 4), solve_s=0.0, total_s=round(done - started, 4))
-        program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
-        answer = read_answer(model, program, self.board, stats, self.asked)
-        if line_plies == 0:
-            answer.line = None
+                           positions=graph.n, moves=graph.edges, queries=self.asked, solve_s=0.0)
+        answer = reader.answer(self.index, self.board, query, plan, value, root, remaining, stats, line_plies)
+        done = round(time.perf_counter() - started, 4)
+        answer.stats = dataclasses.replace(stats, answer_s=done, total_s=done)
         return answer
 
     answer_from_ranks = answer      # (the name of the answers read off the ranks before every answer was)
