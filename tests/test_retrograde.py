@@ -29,13 +29,13 @@ RANKS = [0, 1, -1, 2, -1, 3, 4, -1, 5, -1, 3]
 
 
 def arrays(game: dict, targets=(0,)):
-    """(start, pred, attacks, target, open_count) of a game as GAME holds it."""
+    """(off, succ, extra, attacks, target) of a game as GAME holds it."""
     n = len(game)
-    start, pred, open_count = predecessors(*successor_moves(*listed_moves([game[s][1] for s in range(n)], False)), n)
+    off, succ = listed_moves([game[s][1] for s in range(n)], False)
     attacks = np.array([game[s][0] for s in range(n)], dtype=bool)
     target = np.zeros(n, dtype=bool)
     target[list(targets)] = True
-    return start, pred, attacks, target, open_count
+    return off, succ, None, attacks, target
 
 
 def kernel():
@@ -44,17 +44,24 @@ def kernel():
     return module
 
 
-def twin(start, pred, attacks, target, open_count, levels=None, excluded=None, until=None):
-    """The C twin's (ranks, levels computed), as the numpy ranker returns them."""
-    out, depth = kernel().ranks(start.astype(np.int32).tobytes(), pred.astype(np.int32).tobytes(),
-                                attacks.astype(np.int8).tobytes(), target.astype(np.int8).tobytes(),
-                                open_count.astype(np.int32).tobytes(),
-                                b"" if excluded is None else excluded.astype(np.int8).tobytes(),
+def twin(off, succ, extra, attacks, target, levels=None, excluded=None, until=None):
+    """The C twin's (ranks, levels computed) of the moves ``s -> succ[off[s]:off[s + 1]]`` (and
+    ``extra``), as the numpy ranker returns them."""
+    def raw(values, dtype) -> bytes:
+        return b"" if values is None else np.asarray(values).astype(dtype).tobytes()
+    out, depth = kernel().ranks(raw(off, np.int32), raw(succ, np.int32), raw(extra, np.int32), raw(attacks, np.int8),
+                                raw(target, np.int8), raw(excluded, np.int8),
                                 -1 if levels is None else levels, -1 if until is None else until)
     return np.frombuffer(out, dtype=np.int32), depth
 
 
-RANKERS = [pytest.param(ranks, id="numpy"), pytest.param(twin, id="C")]
+def numpy_ranks(off, succ, extra, attacks, target, levels=None, excluded=None, until=None):
+    """The numpy ranker on the same arrays, through the adapters."""
+    start, pred, open_count = predecessors(*successor_moves(off, succ, extra), len(attacks))
+    return ranks(start, pred, attacks, target, open_count, levels, excluded, until)
+
+
+RANKERS = [pytest.param(numpy_ranks, id="numpy"), pytest.param(twin, id="C")]
 
 
 # - Hand-checked graphs ---
@@ -106,6 +113,25 @@ def test_attackers_everywhere_and_no_target(rank_with):
     assert rank.tolist() == [-1] * 4 and depth == 1
 
 
+@pytest.mark.parametrize("rank_with", RANKERS)
+def test_extra_moves(rank_with):
+    off, succ, _, attacks, target = arrays(GAME)
+    extra = np.full(len(GAME), -1)
+    extra[6] = 9        # the defender at 6 may also move to 9 (never ranked): 6 is never, nor 8
+    extra[7] = 0        # 7 has no move: no extra one either
+    rank, depth = rank_with(off, succ, extra, attacks, target)
+    assert rank.tolist() == [-1 if s in (6, 8) else r for s, r in enumerate(RANKS)]
+    assert depth == 4
+
+
+def test_twin_refuses_arrays_that_do_not_fit():
+    with pytest.raises(ValueError, match="wrong size"):       # two offsets for two positions
+        kernel().ranks(np.zeros(2, np.int32).tobytes(), b"", b"", b"\0\0", b"\0\0", b"", -1, -1)
+    with pytest.raises(ValueError, match="out of range"):     # a move to position 2 of 2
+        kernel().ranks(np.array([0, 1, 1], np.int32).tobytes(), np.array([2], np.int32).tobytes(), b"", b"\0\0",
+                       b"\0\0", b"", -1, -1)
+
+
 def test_adapters():
     off, succ = listed_moves([[("a", 1), ("b", 2)], [], [("c", 0)]])
     assert off.tolist() == [0, 2, 2, 3] and succ.tolist() == [1, 2, 0]
@@ -141,25 +167,27 @@ def declared(succ: list[list[int]], attacks, target, excluded, levels, until) ->
 def random_graph(rng: random.Random, most: int):
     n = rng.randint(1, most)
     succ = [[rng.randrange(n) for _ in range(rng.choice([0, 1, 1, 2, 2, 3, 5]))] for _ in range(n)]
+    extra = [rng.choice([-1, -1, rng.randrange(n)]) for _ in range(n)] if rng.random() < 0.3 else None
     attacks = np.array([rng.random() < rng.choice([0.0, 0.5, 1.0]) for _ in range(n)], dtype=bool)
     target = np.array([rng.random() < 0.15 for _ in range(n)], dtype=bool)
     excluded = np.array([rng.random() < 0.1 for _ in range(n)], dtype=bool) if rng.random() < 0.5 else None
     levels = rng.choice([None, rng.randint(0, 6)])
     until = rng.choice([None, rng.randrange(n)])
-    return succ, attacks, target, excluded, levels, until
+    return succ, extra, attacks, target, excluded, levels, until
 
 
 def check_random(seeds, most: int) -> int:
     ranked = 0
     for seed in seeds:
         rng = random.Random(seed)
-        succ, attacks, target, excluded, levels, until = random_graph(rng, most)
+        succ, extra, attacks, target, excluded, levels, until = random_graph(rng, most)
         n = len(succ)
-        start, pred, open_count = predecessors(*successor_moves(*listed_moves(succ, False)), n)
-        args = (start, pred, attacks, target, open_count, levels, excluded, until)
-        expected = declared(succ, attacks, target, np.zeros(n, bool) if excluded is None else excluded, levels, until)
-        for rank_with in (ranks, twin):
-            rank, depth = rank_with(*args)
+        bumps = [[extra[s]] if extra is not None and extra[s] >= 0 and moves else [] for s, moves in enumerate(succ)]
+        moves = [moves + bump for moves, bump in zip(succ, bumps)]
+        expected = declared(moves, attacks, target, np.zeros(n, bool) if excluded is None else excluded, levels, until)
+        off, flat = listed_moves(succ, False)
+        for rank_with in (numpy_ranks, twin):
+            rank, depth = rank_with(off, flat, extra, attacks, target, levels, excluded, until)
             assert (rank.tolist(), depth) == expected, (seed, rank_with.__name__)
         ranked += sum(r > 0 for r in expected[0])
     return ranked

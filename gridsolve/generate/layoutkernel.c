@@ -373,11 +373,10 @@ static PyObject *judge(PyObject *self, PyObject *args) {
     /* The race's ranks: the one ranker (retrograde.h), the side of each position attacking or not. */
     if (ok) {
         uint8_t *attacks = malloc(positions), *target = malloc(positions);
-        ok = attacks && target && retro_predecessors(positions, succ_ptr, succ, pred_ptr, &pred);
+        ok = attacks && target && retro_predecessors(positions, succ_ptr, succ, NULL, pred_ptr, &pred, left);
         for (int pos = 0; ok && pos < positions; pos++) {
             attacks[pos] = attack[pos / (n * n)] != 0;
             target[pos] = outcome[pos] >= 0 && (end_flags[outcome[pos]] & 1);
-            left[pos] = succ_ptr[pos + 1] - succ_ptr[pos];
         }
         if (ok) ok = retro_ranks(positions, pred_ptr, pred, attacks, target, left, NULL, levels, -1, rank) >= 0;
         free(attacks);

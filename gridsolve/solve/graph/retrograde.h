@@ -5,9 +5,10 @@
  * under their "depends"); tests/test_retrograde.py holds it equal to the numpy ranker.
  *
  * Reads the arrays retrograde.py's docstring describes, for positions 0..n-1: the predecessors in
- * compressed rows (start[n + 1], pred: once a move), attacks[s], target[s], open_count[s] (the moves of
- * s), excluded[s] (NULL: none), the last level ranked (levels < 0: every level) and a position after
- * whose rank the levels stop (until < 0: none).
+ * compressed rows (start[n + 1], pred: once a move; retro_predecessors makes them from the successors,
+ * as retrograde.py's adapters do), attacks[s], target[s], open_count[s] (the moves of s), excluded[s]
+ * (NULL: none), the last level ranked (levels < 0: every level) and a position after whose rank the
+ * levels stop (until < 0: none).
  * Derives rank[s] (RETRO_UNRANKED where not forced within the levels) and returns the levels computed
  * (the first that ranked nothing, or the last one ranked), -1 where memory ran out.  No Python call:
  * a kernel may call it without the interpreter's lock.  With RETRO_PYTHON defined, the file also
@@ -23,14 +24,22 @@
 #define RETRO_UNRANKED (-1)
 #define RETRO_EXCLUDED (-2)     /* (while ranking: an excluded position, never a candidate) */
 
-/* The predecessors (start[n + 1], pred[start[n]]) of the moves s -> succ[off[s]..off[s + 1]). */
-static inline int retro_predecessors(int32_t n, const int32_t *off, const int32_t *succ, int32_t *start,
-                                     int32_t **pred) {
+/* retrograde.py's predecessors(successor_moves(off, succ, extra)): the predecessors (start[n + 1],
+ * *pred: malloc'ed, start[n] entries) and open_count[n] of the moves s -> succ[off[s]..off[s + 1]) and,
+ * with extra (NULL: none), one more move s -> extra[s] where extra[s] >= 0 and s has moves (the robust
+ * search's bump).  0 where memory ran out. */
+#define RETRO_EXTRA(s) (extra && extra[s] >= 0 && off[(s) + 1] > off[s])
+static inline int retro_predecessors(int32_t n, const int32_t *off, const int32_t *succ, const int32_t *extra,
+                                     int32_t *start, int32_t **pred, int32_t *open_count) {
     memset(start, 0, ((size_t)n + 1) * sizeof(int32_t));
-    for (int32_t k = 0; k < off[n]; k++) start[succ[k] + 1]++;
+    for (int32_t s = 0; s < n; s++) {
+        for (int32_t k = off[s]; k < off[s + 1]; k++) start[succ[k] + 1]++;
+        if (RETRO_EXTRA(s)) start[extra[s] + 1]++;
+        open_count[s] = off[s + 1] - off[s] + RETRO_EXTRA(s);
+    }
     for (int32_t s = 0; s < n; s++) start[s + 1] += start[s];
     int32_t *fill = malloc(((size_t)n + 1) * sizeof(int32_t));
-    *pred = malloc(((size_t)off[n] + 1) * sizeof(int32_t));
+    *pred = malloc(((size_t)start[n] + 1) * sizeof(int32_t));
     if (!fill || !*pred) {
         free(fill);
         free(*pred);
@@ -38,12 +47,16 @@ static inline int retro_predecessors(int32_t n, const int32_t *off, const int32_
         return 0;
     }
     memcpy(fill, start, (size_t)n * sizeof(int32_t));
-    for (int32_t s = 0; s < n; s++)
+    for (int32_t s = 0; s < n; s++) {
         for (int32_t k = off[s]; k < off[s + 1]; k++) (*pred)[fill[succ[k]]++] = s;
+        if (RETRO_EXTRA(s)) (*pred)[fill[extra[s]]++] = s;
+    }
     free(fill);
     return 1;
 }
+#undef RETRO_EXTRA
 
+/* retrograde.py's ranks (see the top of this file): the ranks into rank[n], the levels computed returned. */
 static inline int32_t retro_ranks(int32_t n, const int32_t *start, const int32_t *pred, const uint8_t *attacks,
                                   const uint8_t *target, const int32_t *open_count, const uint8_t *excluded,
                                   int32_t levels, int32_t until, int32_t *rank) {
@@ -88,50 +101,51 @@ static inline int32_t retro_ranks(int32_t n, const int32_t *start, const int32_t
 }
 
 #ifdef RETRO_PYTHON
-/* ranks(start, pred, attacks, target, open_count, excluded, levels, until) -> (ranks as int32 bytes, levels
- * computed): retro_ranks over bytes (int32 start, pred and open_count; int8 attacks, target and excluded,
- * excluded empty for none). */
+/* ranks(off, succ, extra, attacks, target, excluded, levels, until) -> (ranks as int32 bytes, levels
+ * computed): retro_predecessors then retro_ranks over bytes (int32 off, succ and extra; int8 attacks,
+ * target and excluded; extra and excluded empty for none). */
 static PyObject *retro_py_ranks(PyObject *self, PyObject *args) {
     Py_buffer b[6];
     int levels, until;
     if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*ii", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &levels, &until))
         return NULL;
     PyObject *out = NULL;
-    Py_ssize_t n = b[2].len;
-    const int32_t *start = b[0].buf;
-    if (b[0].len != 4 * (n + 1) || b[3].len != n || b[4].len != 4 * n || (b[5].len != n && b[5].len != 0)
-        || n >= INT32_MAX || start[0] != 0 || b[1].len != 4 * (Py_ssize_t)start[n] || until >= n) {
-        PyErr_SetString(PyExc_ValueError, "ranks: arrays of the wrong size");
+    int32_t *start = NULL, *pred = NULL, *open_count = NULL;
+    Py_ssize_t n = b[3].len;
+    const int32_t *off = b[0].buf, *succ = b[1].buf, *extra = b[2].len ? b[2].buf : NULL;
+    int fits = n < INT32_MAX && b[0].len == 4 * (n + 1) && (b[2].len == 4 * n || b[2].len == 0) && b[4].len == n
+               && (b[5].len == n || b[5].len == 0) && until < n && off[0] == 0;
+    for (Py_ssize_t s = 0; fits && s < n; s++) fits = off[s + 1] >= off[s] && (!extra || extra[s] < n);
+    fits = fits && b[1].len == 4 * (Py_ssize_t)off[n];
+    for (Py_ssize_t k = 0; fits && k < (Py_ssize_t)off[n]; k++) fits = succ[k] >= 0 && succ[k] < n;
+    if (!fits) {
+        PyErr_SetString(PyExc_ValueError, "ranks: arrays of the wrong size, or a move out of range");
         goto done;
     }
-    for (Py_ssize_t s = 0; s < n; s++)
-        if (start[s + 1] < start[s]) {
-            PyErr_SetString(PyExc_ValueError, "ranks: the rows' starts decrease");
-            goto done;
-        }
-    for (Py_ssize_t k = 0; k < (Py_ssize_t)start[n]; k++)
-        if (((const int32_t *)b[1].buf)[k] < 0 || ((const int32_t *)b[1].buf)[k] >= n) {
-            PyErr_SetString(PyExc_ValueError, "ranks: a predecessor out of range");
-            goto done;
-        }
+    start = malloc(4 * ((size_t)n + 1));
+    open_count = malloc(4 * ((size_t)n + 1));
     out = PyBytes_FromStringAndSize(NULL, 4 * n);
-    if (!out) goto done;
-    int32_t depth = retro_ranks((int32_t)n, start, b[1].buf, b[2].buf, b[3].buf, b[4].buf,
-                                b[5].len ? b[5].buf : NULL, levels, until, (int32_t *)PyBytes_AS_STRING(out));
+    if (!out || !start || !open_count || !retro_predecessors((int32_t)n, off, succ, extra, start, &pred, open_count)) {
+        Py_CLEAR(out);
+        PyErr_NoMemory();
+        goto done;
+    }
+    int32_t depth = retro_ranks((int32_t)n, start, pred, b[3].buf, b[4].buf, open_count, b[5].len ? b[5].buf : NULL,
+                                levels, until, (int32_t *)PyBytes_AS_STRING(out));
     if (depth < 0) {
         Py_CLEAR(out);
         PyErr_NoMemory();
         goto done;
     }
-    PyObject *pair = Py_BuildValue("(Ni)", out, depth);
-    out = pair;
+    out = Py_BuildValue("(Ni)", out, depth);
 done:
+    free(start); free(pred); free(open_count);
     for (int i = 0; i < 6; i++) PyBuffer_Release(&b[i]);
     return out;
 }
 
 #define RETRO_METHOD {"ranks", retro_py_ranks, METH_VARARGS, \
-    "ranks(start, pred, attacks, target, open_count, excluded, levels, until) -> (ranks as int32 bytes, levels)."}
+    "ranks(off, succ, extra, attacks, target, excluded, levels, until) -> (ranks as int32 bytes, levels)."}
 #endif
 
 #endif

@@ -32,6 +32,9 @@ studio's live graph, the robust search's bounds and the layout judge (both in C)
 """
 from __future__ import annotations
 
+from itertools import chain
+from operator import itemgetter
+
 import numpy as np
 
 from .factored import distinct
@@ -45,8 +48,8 @@ def listed_moves(succ: list, pairs: bool = True) -> tuple[np.ndarray, np.ndarray
     of ``s``, each a ``(move, target)`` pair (``pairs``), else a target."""
     off = np.zeros(len(succ) + 1, dtype=np.int64)
     np.cumsum([len(moves) for moves in succ], out=off[1:])
-    flat = (t for moves in succ for _, t in moves) if pairs else (t for moves in succ for t in moves)
-    return off, np.fromiter(flat, dtype=np.int32, count=int(off[-1]))
+    flat = chain.from_iterable(succ)
+    return off, np.fromiter(map(itemgetter(1), flat) if pairs else flat, dtype=np.int32, count=int(off[-1]))
 
 
 def successor_moves(off: np.ndarray, succ: np.ndarray,
@@ -67,7 +70,8 @@ def successor_moves(off: np.ndarray, succ: np.ndarray,
 def predecessors(src: np.ndarray, dst: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The arrays of the graph of positions 0..n-1 with a move ``src[i]`` -> ``dst[i]`` each:
     ``(start, pred, open_count)`` (int64 row starts, the predecessors of the dtype of ``src``, int32 counts)."""
-    order = np.argsort(dst, kind="stable")
+    # (stable: each row in the order of the moves; below 2**16 positions numpy sorts 16-bit keys by radix)
+    order = np.argsort(dst.astype(np.uint16) if n <= 1 << 16 else dst, kind="stable")
     pred = src[order]
     start = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(dst, minlength=n), out=start[1:])

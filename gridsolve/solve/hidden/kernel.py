@@ -21,7 +21,7 @@ from ...compile.facts import UNREACHABLE
 from ...language.model import DELTA, DIRECTIONS
 from ..bounded import native
 from ..graph.abstractgame import UNFORCED
-from ..graph.retrograde import UNRANKED, predecessors, successor_moves
+from ..graph.retrograde import UNRANKED
 
 CHECK_EVERY = 200_000            # positions searched between two checks of the limits
 GROWTH_BYTES = CHECK_EVERY * 40  # table memory those positions may add (about 26 bytes an entry, 70% full)
@@ -117,16 +117,13 @@ def _bounds(module, solver, plies: tuple) -> tuple[bytes, bytes]:
     int32 bytes, UNFORCED where not forced."""
     game, positions = solver.game, _position_arrays(solver)
     offsets, successors, _ = plies
-    team, avoided = positions["team"], positions["avoid"]
-    moves = successor_moves(np.frombuffer(offsets, dtype=np.int32), np.frombuffer(successors, dtype=np.int32),
-                            np.frombuffer(positions["bumped"], dtype=np.int32))
-    start, pred, open_count = (a.astype(np.int32).tobytes() for a in predecessors(*moves, len(game)))
+    team, avoided, bumped = positions["team"], positions["avoid"], positions["bumped"]
     ended = bytes(int(o is not None) for o in game.outcome)
     others = bytes(1 - t for t in team)
     top = bytes(int(o in solver.top_ends) for o in game.outcome)
 
     def bound(attacks: bytes, target: bytes) -> bytes:
-        rank = np.frombuffer(module.ranks(start, pred, attacks, target, open_count, ended, -1, -1)[0], dtype=np.int32)
+        rank = np.frombuffer(module.ranks(offsets, successors, bumped, attacks, target, ended, -1, -1)[0], dtype=np.int32)
         return np.where(rank == UNRANKED, UNFORCED, rank).astype(np.int32).tobytes()
     return bound(others, avoided), bound(team, top)
 
