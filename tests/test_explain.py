@@ -1,7 +1,7 @@
 """Pictures and explanations: gridsolve/svg.py, gridsolve/solve/explain/explanation.py and walls.py.
 
 The critical walls of the shared game graph (each wall's moves patched in, the races ranked
-in Python) are cross-checked against solving each toggled board from scratch with clingo, on
+by the one ranker) are cross-checked against solving each toggled board from scratch with clingo, on
 random boards with every rule option and mechanism; the refutation is pinned on a hand-checked
 corridor; every seed board renders to SVG that parses, with its walls, pieces and principal line.
 """

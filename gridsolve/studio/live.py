@@ -6,7 +6,8 @@ the compiled game rules as ``explain`` computes it (:mod:`gridsolve.solve.explai
 toggled in the studio patches the graph in place: only the positions whose side to move has a
 piece near the toggled edge get their moves again from clingo (``WallGraph.affected``), and
 positions the new wall layout opens are explored.  Every race of the board's race solver is
-then ranked on the whole graph by the retrograde analysis of ``encodings/solve.lp``, and the
+then ranked on the whole graph by the retrograde analysis of ``encodings/solve.lp`` (the one
+ranker, :mod:`gridsolve.solve.graph.retrograde`), and the
 answer (value, plies, win, survival, every move's answer and the principal line) is read off
 the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie, by the race solver's
 answer reader (:mod:`gridsolve.solve.race.reader`).  The answers equal
@@ -19,6 +20,7 @@ worker process (:mod:`gridsolve.studio.jobs`).
 from __future__ import annotations
 
 import clingo
+import numpy as np
 
 from ..compile.planning import shared_races
 from ..compile.state import START, layout_for, position_of
@@ -26,7 +28,7 @@ from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.race.racesolver import race_roles
-from ..solve.graph.racegraph import rank_by_levels
+from ..solve.graph.retrograde import listed_moves, predecessors, ranks, successor_moves
 from ..solve.common.answer import Answer, SolveStats
 from ..solve.program.driver import format_move
 from ..solve.explain.walls import Wall, WallGraph, graph_atoms, toggled
@@ -85,7 +87,6 @@ class LiveGraph:
         self.mover: list[int] = []
         self.outcome: dict[int, str] = {}
         self.succ: list[list[tuple[clingo.Symbol, int]]] = []
-        self.pred: list[list[int]] = []
         self.moving: dict = {}          # (role, cell) -> positions whose side moves it from there
         self.ranks: dict[int, list[int]] | None = None
         self.patches = 0                # positions whose moves were computed again
@@ -112,7 +113,6 @@ class LiveGraph:
             self.names.append(name)
             self.mover.append(0)
             self.succ.append([])
-            self.pred.append([])
         return state
 
     def _merge(self, found: dict) -> None:
@@ -121,11 +121,7 @@ class LiveGraph:
         rules = self.board.rules
         for name, (mover, end, edges) in found.items():
             state = self._slot(name)
-            for _, successor in self.succ[state]:
-                self.pred[successor].remove(state)
             self.succ[state] = [(move, self._slot(term)) for move, term in edges]
-            for _, successor in self.succ[state]:
-                self.pred[successor].append(state)
             if mover is None:           # a known position: only its moves change
                 continue
             if state in self.outcome:
@@ -164,11 +160,7 @@ class LiveGraph:
     def _restore(self, saved: list) -> None:
         """Give each position of ``saved`` ([(position, moves)]) those moves again."""
         for state, edges in saved:
-            for _, successor in self.succ[state]:
-                self.pred[successor].remove(state)
             self.succ[state] = edges
-            for _, successor in edges:
-                self.pred[successor].append(state)
         self.ranks = None
 
     def set_walls(self, north: frozenset, east: frozenset) -> int:
@@ -180,24 +172,24 @@ class LiveGraph:
         return len(edges)
 
     # - The ranks ---
-    def _rank(self, race: int) -> list[int]:
-        """Per position: the plies in which the race's attackers force one of its targets
-        (-1: never), by the retrograde analysis of solve.lp over the whole graph."""
-        attackers, targets = self.races.races[race - 1]
+    def _ranks(self) -> dict[int, list[int]]:
+        """Per race, per position: the plies in which the race's attackers force one of its
+        targets (-1: never), by the retrograde analysis of solve.lp over the whole graph."""
         n = len(self.names)
-        rank = [-1] * n
-        frontier = [state for state, end in self.outcome.items() if end in targets]
-        for state in frontier:
-            rank[state] = 0
-        attacks = [m in attackers for m in self.mover]
-        open_count = [len(edges) for edges in self.succ]
-        outcome = self.outcome
-        return rank_by_levels(rank, frontier, self.pred, attacks, open_count,
-                              lambda state: rank[state] >= 0 or state in outcome)
+        start, pred, open_count = predecessors(*successor_moves(*listed_moves(self.succ)), n)
+        ended = np.zeros(n, dtype=bool)
+        ended[list(self.outcome)] = True
+        out = {}
+        for race, (attackers, targets) in enumerate(self.races.races, 1):
+            target = np.zeros(n, dtype=bool)
+            target[[state for state, end in self.outcome.items() if end in targets]] = True
+            rank, _ = ranks(start, pred, np.isin(self.mover, list(attackers)), target, open_count, excluded=ended)
+            out[race] = rank.tolist()
+        return out
 
     def _forced(self, state: int, left: int) -> dict[int, int]:
         if self.ranks is None:
-            self.ranks = {k: self._rank(k) for k in range(1, len(self.races.races) + 1)}
+            self.ranks = self._ranks()
         return {k: r[state] for k, r in self.ranks.items() if 0 <= r[state] <= left}
 
     # - Answers (read by the one answer reader, gridsolve/solve/race/reader.py) ---

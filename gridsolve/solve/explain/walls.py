@@ -9,9 +9,10 @@ one where there is none.  Its answer can be computed two ways, with the same res
   is computed once by clingo from the compiled game rules (``explore.game_program``); for each
   variant only the positions whose side to move has a piece near the toggled edge get their
   moves again from clingo (on the toggled board), and the races of the question are ranked on
-  the patched graph by the retrograde analysis of ``encodings/solve.lp`` (attackers: one
-  successor of rank d-1; defenders: every successor ranked, the last at d-1), from which the
-  answer is read as ``encodings/answer.lp`` reads it (by the one answer reader,
+  the patched graph by the retrograde analysis of ``encodings/solve.lp`` (the one ranker,
+  :mod:`gridsolve.solve.graph.retrograde`: attackers need one successor of rank d-1, defenders
+  every successor ranked, the last at d-1; the levels stop once the position asked is ranked),
+  from which the answer is read as ``encodings/answer.lp`` reads it (by the one answer reader,
   :mod:`gridsolve.solve.race.reader`).  About 4 to 6 times faster on 8x8 boards
   (bench/run.py, "explain").
 """
@@ -22,6 +23,7 @@ import multiprocessing
 from dataclasses import dataclass
 
 import clingo
+import numpy as np
 
 from ...compile.planning import plan_query, plan_races
 from ...compile.state import layout_for
@@ -30,6 +32,7 @@ from ...language.model import DELTA, Board, Cell
 from ...language.position import Query
 from ..program.explore import game_program
 from ..race.reader import Outcome, outcome
+from ..graph.retrograde import listed_moves, predecessors, ranks, successor_moves
 from ..common.limits import Limits
 from ..dispatch.dispatcher import solve
 from ..common.capabilities import WALL_GRAPH, refusal
@@ -154,10 +157,7 @@ class WallGraph:
         self.mover = [found[name][0] for name in self.names]
         self.outcome = {i: found[name][1] for i, name in enumerate(self.names) if found[name][1] is not None}
         self.succ = [[self.index[t] for t in found[name][2]] for name in self.names]
-        self.pred: list[list[int]] = [[] for _ in range(n)]
-        for s, targets in enumerate(self.succ):
-            for t in targets:
-                self.pred[t].append(s)
+        self.moves = successor_moves(*listed_moves(self.succ, pairs=False))     # (sources, targets)
         # where each role moves: (role, cell) -> the positions in which its side moves it from there
         self.moving: dict[tuple[str, Cell], list[int]] = {}
         roles = self.layout.roles
@@ -193,9 +193,7 @@ class WallGraph:
         """The answer with ``wall`` toggled (None: the board as it is): the affected positions'
         moves again from clingo, then the races ranked on the patched graph."""
         n = len(self.names)
-        succ, mover, outcome = self.succ, self.mover, self.outcome
-        patched = bytearray(n)          # 1: the position's moves are replaced on the toggled board
-        extra_pred: dict[int, list[int]] = {}
+        (src, dst), mover, outcome, size = self.moves, self.mover, self.outcome, n
         if wall is not None:
             board = toggled(self.board, wall)
             affected = self.affected(wall)
@@ -212,62 +210,32 @@ class WallGraph:
                 for t in entry[2]:
                     index.setdefault(t, len(index))
             size = len(index)
-            succ, mover, outcome = list(self.succ) + [[]] * (size - n), self.mover + [0] * (size - n), \
-                dict(self.outcome)
-            patched.extend(bytes(size - n))
+            mover, outcome = self.mover + [0] * (size - n), dict(self.outcome)
+            patched = np.zeros(size, dtype=bool)        # the positions whose moves are replaced
+            new_src, new_dst = [], []
             for name, (m, end, targets) in found.items():
                 s = index[name]
-                patched[s] = 1
+                patched[s] = True
                 mover[s] = m
                 if end is not None:
                     outcome[s] = end
-                succ[s] = [index[t] for t in targets]
-                for t in succ[s]:
-                    extra_pred.setdefault(t, []).append(s)
-        # the predecessors of the patched positions' old and new successors, as patched
-        pred = {t: [p for p in self.pred[t] if not patched[p]] if t < n else []
-                for s in range(len(patched)) if patched[s] for t in (self.succ[s] if s < n else ())}
-        for t, extra in extra_pred.items():
-            pred[t] = (pred[t] if t in pred else [p for p in self.pred[t] if not patched[p]] if t < n else []) + extra
-        base_pred = self.pred
+                new_src.extend([s] * len(targets))
+                new_dst.extend(index[t] for t in targets)
+            keep = ~patched[src]
+            src = np.concatenate([src[keep], np.array(new_src, dtype=np.int32)])
+            dst = np.concatenate([dst[keep], np.array(new_dst, dtype=np.int32)])
+        start, pred, open_count = predecessors(src, dst, size)
         root = self.index[self.root]
         left = self.query.remaining(self.board)
-        size = len(succ)
-
-        def rank(race: int) -> int | None:
-            """Plies in which the race's attackers force one of its targets from the root (None: never)."""
-            attackers, targets = self.races.races[race - 1]
-            frontier = [s for s, end in outcome.items() if end in targets]
-            ranked = bytearray(size)
-            for s in frontier:
-                ranked[s] = 1
-            if ranked[root]:
-                return 0
-            attacks = [m in attackers for m in mover]
-            open_count: dict[int, int] = {}
-            for d in range(1, left + 1):
-                following = []
-                for t in frontier:
-                    for s in pred[t] if t in pred else base_pred[t]:
-                        if ranked[s]:
-                            continue
-                        if attacks[s]:
-                            ranked[s] = 1
-                            following.append(s)
-                        else:
-                            count = open_count.get(s, len(succ[s])) - 1
-                            open_count[s] = count
-                            if not count:
-                                ranked[s] = 1
-                                following.append(s)
-                if ranked[root]:
-                    return d
-                if not following:
-                    return None
-                frontier = following
-            return None
-
-        forced = {k: d for k in range(1, len(self.races.races) + 1) if (d := rank(k)) is not None}
+        moving = np.array(mover)
+        forced = {}
+        for race, (attackers, targets) in enumerate(self.races.races, 1):
+            target = np.zeros(size, dtype=bool)
+            target[[s for s, end in outcome.items() if end in targets]] = True
+            # (the levels stop once the root is ranked: its rank is all the answer reads)
+            rank, _ = ranks(start, pred, np.isin(moving, list(attackers)), target, open_count, left, until=root)
+            if rank[root] >= 0:
+                forced[race] = int(rank[root])
         return read_outcome(self.board, self.query.role, self.races, self.plan.value, forced)
 
 

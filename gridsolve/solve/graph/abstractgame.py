@@ -5,7 +5,8 @@ move (with lost turns and ``was_on`` bits) *plus* the items left, and the items 
 positions beyond what can be ground.  The items change no move and no end condition unless an
 end counts them, so the game without them (the *abstraction*) has the same plies: this module
 grounds it once with the compiled game rules (edges, end conditions, conditional timeout
-matches) and computes two races on it by retrograde analysis:
+matches) and computes two races on it by retrograde analysis (the one ranker,
+:mod:`gridsolve.solve.graph.retrograde`):
 
 * ``doom``: the plies within which the others force an end the role must avoid (the survive
   race), whatever items are left;
@@ -16,10 +17,10 @@ The bounded solver (:mod:`gridsolve.solve.bounded.search`) searches the items on
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 
 import clingo
+import numpy as np
 
 from ...compile.facts import board_facts, mechanism_facts, rule_facts
 from ...compile.gamerules import game_rules, live_ends, timeout_match_rules, with_domain
@@ -28,6 +29,7 @@ from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position
 from ...resources import encoding
+from .retrograde import UNRANKED, listed_moves, predecessors, ranks, successor_moves
 
 UNFORCED = 1 << 30      # the rank of a position from which a race is not forced
 
@@ -86,37 +88,22 @@ class AbstractGame:
             raise EncodingError(f"the position {self.layout.root_term(position, self.board)} is not in the abstract game")
         return found
 
-    def retrograde(self, attackers: set[int], target) -> list[int]:
+    def retrograde(self, attackers: set[int], target, extra: list | None = None) -> list[int]:
         """The fewest plies in which the sides ``attackers`` (turns entries) force a position
         where ``target(i)`` holds, for every position (UNFORCED where they cannot); the others
-        delay.  A position that stops without meeting the target is lost for the attackers."""
+        delay.  A position that stops without meeting the target is lost for the attackers.
+        ``extra``: per position one more move (its target, None: none) where it has moves (the
+        robust search's bump).  The one ranker (:func:`~gridsolve.solve.graph.retrograde.ranks`)
+        on this game's moves."""
         n = len(self)
-        rank = [UNFORCED] * n
-        preds: list[list[int]] = [[] for _ in range(n)]
-        left = [0] * n
-        queue = deque()
-        for i in range(n):
-            if target(i):
-                rank[i] = 0
-                queue.append(i)
-            elif self.outcome[i] is None:
-                left[i] = len(self.succ[i])
-                for _, j in self.succ[i]:
-                    preds[j].append(i)
-        while queue:
-            j = queue.popleft()
-            for i in preds[j]:
-                if rank[i] != UNFORCED:
-                    continue
-                if self.turn[i] in attackers:
-                    rank[i] = rank[j] + 1
-                    queue.append(i)
-                else:
-                    left[i] -= 1
-                    if left[i] == 0:
-                        rank[i] = max(rank[k] for _, k in self.succ[i]) + 1
-                        queue.append(i)
-        return rank
+        bump = None if extra is None else np.array([-1 if j is None else j for j in extra], dtype=np.int32)
+        start, pred, open_count = predecessors(*successor_moves(*listed_moves(self.succ), bump), n)
+        attacks = np.array([t in attackers for t in self.turn], dtype=bool)
+        aimed = np.array([bool(target(i)) for i in range(n)], dtype=bool)
+        ended = np.array([o is not None for o in self.outcome], dtype=bool)
+        rank, _ = ranks(start, pred, attacks, aimed, open_count, excluded=ended)
+        rank[rank == UNRANKED] = UNFORCED
+        return rank.tolist()
 
 
 def abstract_program(board: Board, layout: Layout, roots: list[str]) -> str:

@@ -354,12 +354,9 @@ class KnowingSolver(ThresholdSearch):
         avoided end where every unknown cell the role aims at bumps (the role at its weakest)."""
         game, kgame = self.game, self.kgame
         others = set(range(len(kgame.board.rules.turns))) - self.team_turns
-        count = len(game)
-        choice = replace(game, succ=[game.succ[state] + ([(None, kgame.bumped[state])]
-                                                         if game.succ[state] and kgame.bumped[state] is not None
-                                                         else []) for state in range(count)])
-        self.doom_free = choice.retrograde(others, lambda state: game.outcome[state] in self.avoid)
-        self.top_free = choice.retrograde(self.team_turns, lambda state: game.outcome[state] in self.top_ends)
+        outcome, bumped = game.outcome, kgame.bumped       # (a bump beside the role's moves: its choice)
+        self.doom_free = game.retrograde(others, lambda state: outcome[state] in self.avoid, bumped)
+        self.top_free = game.retrograde(self.team_turns, lambda state: outcome[state] in self.top_ends, bumped)
 
     # --- the game: the hooks of the threshold search ---------------------------------------------
     def end_score(self, state: int, know: tuple) -> int:
