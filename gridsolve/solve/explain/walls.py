@@ -153,7 +153,6 @@ class WallGraph:
         found = explore_graph(board, [self.root], True)
         self.names = list(found)
         self.index = {name: i for i, name in enumerate(self.names)}
-        n = len(self.names)
         self.mover = [found[name][0] for name in self.names]
         self.outcome = {i: found[name][1] for i, name in enumerate(self.names) if found[name][1] is not None}
         self.succ = [[self.index[t] for t in found[name][2]] for name in self.names]
