@@ -25,6 +25,7 @@ from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.common.limits import Limits
 from ..solve.graph import rawmodel
+from ..solve.graph.codec import PositionCodec
 from ..solve.graph.racegraph import RaceGraph
 from ..solve.program.driver import race_limits
 from ..analysis.beeline import LOST, WON, BlindPlay, piece_cell, shortest_paths
@@ -271,9 +272,8 @@ def _roots(board: Board, layout, cells: tuple, roles: int, at: int | None) -> li
     """The position terms of every placement (and the role on another's cell), side 0 to move."""
     every, met = _placements(cells, roles, at)
     if layout.variables():          # fields beyond the side and the cells: the compiled term of each
-        rules = board.rules
-        return [layout.root_term(Position(tuple(zip(rules.roles, placed)), 0, rules.first_step), board)
-                for placed in every + met]
+        rules, codec = board.rules, PositionCodec(board, layout)
+        return [codec.text(Position(tuple(zip(rules.roles, placed)), 0, rules.first_step)) for placed in every + met]
     return _plain_roots(cells, roles, at)
 
 

@@ -28,6 +28,7 @@ from ...errors import EncodingError
 from ...language import wording
 from ...language.model import DELTA, Board, Cell
 from ...language.position import Query, unjudged_start
+from ..graph.codec import PositionCodec
 from ..program.explore import game_program
 from ..common.limits import Limits
 from ..dispatch.dispatcher import solve
@@ -193,7 +194,7 @@ class WallGraph:
         self.plan = plan_query(board, query)
         self.races = plan_races(rules, query.role, self.plan.value)
         self.layout = layout_for(board)
-        self.root = self.layout.root_term(query.position, board).replace(" ", "")
+        self.root = PositionCodec(board, self.layout).text(query.position)
         found = explore_graph(board, [self.root], True)
         self.names = list(found)
         self.index = {name: i for i, name in enumerate(self.names)}

@@ -28,7 +28,8 @@ from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position
 from .abstractgame import AbstractGame, abstract_game
-from .factored import FactoredGraph, PieceMoves, distinct
+from .codec import distinct
+from .factored import FactoredGraph, PieceMoves
 from ..common.limits import LimitGuard, Limits
 
 
@@ -53,7 +54,7 @@ def abstract_by_pieces(board: Board, positions: list[Position], guard: LimitGuar
         return None
     guard = guard or LimitGuard(Limits(), "the abstract game", lambda needed: "")
     pieces = PieceMoves(board, layout, turns, guard)
-    graph = FactoredGraph(pieces, [layout.root_term(p, board) for p in positions], guard)
+    graph = FactoredGraph(pieces, [pieces.numbering.text(p) for p in positions], guard)
     numbering, keys, roles = pieces.numbering, graph.keys, pieces.roles
     live = keys[graph.outcome < 0]
     side = live // numbering.side_stride

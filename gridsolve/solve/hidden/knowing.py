@@ -567,7 +567,7 @@ def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, pru
     roots = [query.position]
     if found is not None and found[0] is board:
         kgame, solver = found[1], found[2]
-        term = clingo.parse_term(kgame.game.layout.root_term(_abstract(query.position), kgame.robust))
+        term = kgame.game.codec.term(_abstract(query.position))
         if term in kgame.game.index:
             if solver.remembered() + len(kgame._plies) > SHARED_ENTRIES:
                 solver.forget(), kgame._plies.clear()

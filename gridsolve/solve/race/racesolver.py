@@ -18,8 +18,6 @@ from __future__ import annotations
 import dataclasses
 import time
 
-import clingo
-
 from ...compile.compiler import Program
 from ...compile.planning import Mode, plan_query, shared_races
 from ...errors import EncodingError
@@ -27,6 +25,7 @@ from ...language.model import Board
 from ...language.position import Position, Query
 from .rankread import RankIndex
 from ..common.limits import Limits
+from ..graph.codec import PositionCodec
 from ..graph.racegraph import RaceGraph
 from ..common.answer import Answer, Question, SolveStats
 from ..program.driver import Model, race_limits, read_answer
@@ -66,12 +65,13 @@ class Engine:
             raise EncodingError(f"the race solver answers no question of {board.name}: ask each with solve()")
         self.races, self.plans = shared_races(board.rules, {role: servable[role] for role in roles})
         self.layout = plan_query(board, Query(roles[0], QueryKind.SURVIVE)).layout
+        self.codec = PositionCodec(board, self.layout)
         self.roots = list(roots)
         rules = board.rules
         self.plies = rules.last_step - rules.first_step if plies is None else plies
         guard = race_limits(board, self.layout, self.roots, limits or Limits(), started)
         with guard.allocating("while building the game graph"):
-            self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], guard)
+            self.graph = RaceGraph(board, self.layout, [self.codec.text(p) for p in self.roots], guard)
         ranked = time.perf_counter()
         self.levels = 0
         ranks = {}
@@ -93,7 +93,7 @@ class Engine:
             return False
         if not self.complete and query.remaining(self.board) > self.plies:
             return False
-        root = clingo.parse_term(self.layout.root_term(query.position, self.board))
+        root = self.codec.term(query.position)
         return self.graph.index(root) >= 0
 
     def answer(self, query: Query, line_plies: int | None = None) -> Answer:
@@ -106,7 +106,7 @@ class Engine:
         self.asked += 1
         plan, value = self.plans[query.role]
         remaining = query.remaining(self.board)
-        root = clingo.parse_term(self.layout.root_term(query.position, self.board))
+        root = self.codec.term(query.position)
         model = Model()
         model.collect(self.index.shown(self.asked, self.board.rules, query.role, plan, value, root, remaining))
         if line_plies != 0:
