@@ -47,10 +47,9 @@ def _fields(graph: RaceGraph, count: int) -> np.ndarray:
     if numbering is None:
         return _numbers(graph.reps, count)
     keys = np.asarray(graph.reps, dtype=np.int64)
-    columns = [keys // numbering.side_stride]
-    for stride in numbering.strides:
-        cell = keys // stride % numbering.cells
-        columns += [cell // numbering.height + 1, cell % numbering.height + 1]
+    columns = [keys // numbering.side_stride]      # (a start not judged, numbered after the others: side + sides)
+    for piece in range(numbering.pieces):
+        columns += list(numbering.cell_xy(numbering.cell_of(keys, piece)))
     return np.stack(columns, axis=1)[:, :count]
 
 
@@ -126,7 +125,7 @@ class StartGraph:
 
     def _codes(self, fields: np.ndarray) -> np.ndarray:
         """One number per row of ``fields`` (side, then each piece's x and y), as the
-        positions' numbering orders them (:class:`gridsolve.solve.graph.factored.Numbering`)."""
+        positions' numbering orders them (:class:`gridsolve.solve.graph.codec.PositionCodec`)."""
         height, cells = self.board.height, self.board.width * self.board.height
         code = fields[:, 0].astype(np.int64)
         for i in range(len(self.roles)):

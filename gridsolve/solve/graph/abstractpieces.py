@@ -103,8 +103,8 @@ def abstract_by_pieces(board: Board, positions: list[Position], guard: LimitGuar
     game.tmatch = [None] * n
     columns = []
     for piece in range(len(roles)):
-        cell = numbering.cell_of(keys, piece)
-        columns.append(list(zip((cell // numbering.height + 1).tolist(), (cell % numbering.height + 1).tolist())))
+        xs, ys = numbering.cell_xy(numbering.cell_of(keys, piece))
+        columns.append(list(zip(xs.tolist(), ys.tolist())))
     game.cells = list(zip(*columns)) if columns else [()] * n
     game.succ = [[] for _ in range(n)]
     if sources:

@@ -199,6 +199,18 @@ class PositionCodec:
         """The cell number of the ``piece``-th piece of each position numbered ``keys`` (dense)."""
         return keys // self.strides[piece] % (self.cells + self.off)
 
+    def cell_numbers(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """The cell numbers of the cells (``xs``, ``ys``) (arrays; (0, 0): off the board, where
+        pieces may stand there)."""
+        value = (xs - 1) * self.height + ys - 1 + self.off
+        return np.where(xs == 0, 0, value) if self.off else value
+
+    def cell_xy(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The x and y of the cell numbers ``cells`` (0, 0 for a piece off the board)."""
+        c = cells - self.off
+        x, y = c // self.height + 1, c % self.height + 1
+        return (np.where(cells == 0, 0, x), np.where(cells == 0, 0, y)) if self.off else (x, y)
+
     def numbers(self, rows: np.ndarray) -> np.ndarray:
         """The numbers of the positions whose terms have the arguments in the rows of ``rows``."""
         rows = np.asarray(rows, dtype=np.int64).reshape(-1, self.arity)
@@ -212,11 +224,7 @@ class PositionCodec:
         for f in self.term_fields:
             v = next(values) if f.radix > 1 else np.zeros(len(keys), dtype=np.int64)
             if f.cell:
-                c = v - self.off
-                x, y = c // self.height + 1, c % self.height + 1
-                if self.off:
-                    x, y = np.where(v == 0, 0, x), np.where(v == 0, 0, y)
-                columns += [x, y]
+                columns += list(self.cell_xy(v))
             else:
                 columns.append(v)
         return np.stack(columns, axis=1) if columns else np.zeros((len(keys), 0), dtype=np.int64)
@@ -229,10 +237,7 @@ class PositionCodec:
         out, at = [], 0
         for f in self.term_fields:
             if f.cell:
-                x, y = rows[:, at], rows[:, at + 1]
-                value = (x - 1) * self.height + y - 1 + self.off
-                if self.off:
-                    value = np.where(x == 0, 0, value)
+                value = self.cell_numbers(rows[:, at], rows[:, at + 1])
                 at += 2
             else:
                 value = rows[:, at]

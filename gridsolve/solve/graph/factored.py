@@ -61,10 +61,9 @@ class _Moves:
     destination; and the named moves, ``names``/``named_aim``/``named_dest[named_start[c]:...]``
     (raw clingo symbols of the move terms)."""
 
-    def __init__(self, rows: np.ndarray, names: np.ndarray, height: int, cells: int):
-        cell = (rows[:, 0] - 1) * height + rows[:, 1] - 1
-        aim = (rows[:, 2] - 1) * height + rows[:, 3] - 1
-        dest = (rows[:, 4] - 1) * height + rows[:, 5] - 1
+    def __init__(self, rows: np.ndarray, names: np.ndarray, numbering: PositionCodec):
+        cells = numbering.cells
+        cell, aim, dest = (numbering.cell_numbers(rows[:, j], rows[:, j + 1]) for j in (0, 2, 4))
         order = np.argsort(cell, kind="stable")
         self.names, self.named_aim, self.named_dest = names[order], aim[order], dest[order]
         self.named_start = np.zeros(cells + 1, dtype=np.int64)
@@ -112,7 +111,7 @@ class PieceMoves:
         for role in self.roles:
             mine = table[table[:, 1] == np.uint64(clingo.Function(role)._rep)]
             numbers = raw_numbers(mine[:, [2, 3, 5, 6, 7, 8]])
-            self.tables[role] = _Moves(numbers, mine[:, 4], numbering.height, numbering.cells)
+            self.tables[role] = _Moves(numbers, mine[:, 4], numbering)
         self.end_names = [e.name for e in board.rules.ends]
         names = {clingo.Function(name)._rep: i for i, name in enumerate(self.end_names)}
         if guard is not None:

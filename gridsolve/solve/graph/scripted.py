@@ -48,11 +48,9 @@ class ScriptTables:
         self.role = rules.turns[0][0]
         by_arity = table_rows(board, layout, guard)
         size = numbering.cells + 1
-        height = board.height
 
         def cells(columns: np.ndarray) -> np.ndarray:       # (x, y) column pairs -> cell numbers
-            xs, ys = columns[:, 0::2], columns[:, 1::2]
-            return np.where(xs == 0, 0, (xs - 1) * height + ys)
+            return numbering.cell_numbers(columns[:, 0::2], columns[:, 1::2])
 
         def table(arity: int) -> np.ndarray:
             return by_arity.get(arity, np.zeros((0, arity), dtype=np.uint64))
@@ -95,9 +93,7 @@ class ScriptTables:
         self.index = {p: i for i, p in enumerate(layout.roles)}
         self.end_names = [end.name for end in rules.ends]
         self.ground_s = time.perf_counter() - started
-        xs = (np.arange(size) - 1) // board.height + 1
-        ys = (np.arange(size) - 1) % board.height + 1
-        self.x, self.y = np.where(np.arange(size) == 0, 0, xs), np.where(np.arange(size) == 0, 0, ys)
+        self.x, self.y = numbering.cell_xy(np.arange(size))
 
     # - Ends ---
 
