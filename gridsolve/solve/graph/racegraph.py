@@ -171,10 +171,10 @@ class RaceGraph:
         if not starts:
             return src, dst
         numbering = self.numbering
-        keys = sorted({numbering.key_of(unjudged(clingo.parse_term(s))) for s in starts})
+        keys = sorted({numbering.key_of(unjudged(clingo.parse_term(s)), add=True) for s in starts})
         sources, targets = [src], [dst]
         for j, key in enumerate(keys):
-            after = [numbering.key_of(t) for _, t in named.moves(_start_of(numbering.symbol(key)))]
+            after = [numbering.key_of(t, add=True) for _, t in named.moves(_start_of(numbering.symbol(key)))]
             found = np.searchsorted(self.reps, np.unique(np.array(after, dtype=self.reps.dtype)))
             sources.append(np.full(len(found), self.n + j, dtype=src.dtype))
             targets.append(found.astype(dst.dtype))
