@@ -58,7 +58,6 @@ import math
 from collections import deque
 from dataclasses import dataclass
 
-import clingo
 import numpy as np
 
 from ..compile.state import layout_for, unjudged
@@ -247,7 +246,7 @@ class SolvedGraph:
         self.mine = [rules.own_turn(m, role) for m in range(len(rules.turns))]
         goals = self.goals = set(top_score_ends(board, role))
         self.goal = [e in goals for e in self.end]
-        self.start = graph.index(clingo.parse_term(root))
+        self.start = graph.index(self.codec.term(start))
         attackers = [m for m in range(len(rules.turns)) if self.mine[m]]
         rank, _ = graph.ranks(attackers, [e for e in graph.ends if e in goals], self.left)
         self.rank = [math.inf if r < 0 else r for r in rank.tolist()]

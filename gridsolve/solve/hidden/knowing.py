@@ -131,7 +131,7 @@ class KnowingGame:
                         missing.append(term)
             if not missing:
                 break
-            roots = roots + [self._position_of(t) for t in dict.fromkeys(missing)]
+            roots = roots + [game.codec.position(clingo.parse_term(t), 0) for t in dict.fromkeys(missing)]
         self.bumped = [None] * len(game)
         for state in range(len(game)):
             if game.turn[state] in self.role_turns and game.outcome[state] is None:
@@ -153,13 +153,6 @@ class KnowingGame:
         cells = [f"{x},{y}" for x, y in game.cells[state]]
         fields = [str(v) for v in lost] if game.layout.lost else []
         return game.layout.term(str(turn), cells, fields)
-
-    def _position_of(self, term: str) -> Position:
-        args = [a.number for a in clingo.parse_term(term).arguments]
-        roles = self.board.rules.roles
-        pieces = tuple((role, (args[1 + 2 * index], args[2 + 2 * index])) for index, role in enumerate(roles))
-        lost = tuple(args[1 + 2 * len(roles):])
-        return Position(pieces, args[0], 0, lost=lost)
 
     # --- knowledge -----------------------------------------------------------------------------
     def position_after(self, before: Position, was: tuple, state: int, know: tuple) -> Position:
