@@ -200,8 +200,8 @@ class PositionCodec:
         return keys // self.strides[piece] % (self.cells + self.off)
 
     def cell_numbers(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        """The cell numbers of the cells (``xs``, ``ys``) (arrays; (0, 0): off the board, where
-        pieces may stand there)."""
+        """The cell numbers of the cells (``xs``, ``ys``) (arrays; (0, 0) is off the board, 0,
+        where pieces may leave it)."""
         value = (xs - 1) * self.height + ys - 1 + self.off
         return np.where(xs == 0, 0, value) if self.off else value
 
