@@ -23,11 +23,12 @@ import clingo
 import numpy as np
 
 from ..compile.planning import shared_races
-from ..compile.state import START, layout_for, position_of
+from ..compile.state import START, layout_for
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.race.racesolver import race_roles
+from ..solve.graph.codec import PositionCodec, arguments_of_text
 from ..solve.graph.retrograde import listed_moves, predecessors, ranks, successor_moves
 from ..solve.common.answer import Answer, SolveStats
 from ..solve.program.driver import format_move
@@ -80,6 +81,7 @@ class LiveGraph:
     def __init__(self, board: Board, roots: list[Position]):
         self.board = board
         self.layout = layout_for(board)
+        self.codec = PositionCodec(board, self.layout)     # (walls change no position term: kept as they are toggled)
         self.roles_served = race_roles(board)
         self.races, self.plans = shared_races(board.rules, self.roles_served)
         self.names: list[str] = []
@@ -95,7 +97,7 @@ class LiveGraph:
 
     # - The graph ---
     def term(self, position: Position) -> str:
-        return self.layout.root_term(position, self.board).replace(" ", "")
+        return self.codec.text(position)
 
     def knows(self, position: Position) -> bool:
         return self.term(position) in self.index
@@ -131,7 +133,7 @@ class LiveGraph:
                 self.outcome[state] = end
                 continue
             inner = name[len(START) + 1:-1] if name.startswith(f"{START}(") else name   # start(S): S's cells
-            numbers = [int(a) for a in inner[2:-1].split(",")]
+            numbers = arguments_of_text(inner)
             for role in rules.turns[mover]:
                 i = roles.index(role)
                 self.moving.setdefault((role, (numbers[1 + 2 * i], numbers[2 + 2 * i])), set()).add(state)
@@ -219,8 +221,7 @@ class LiveGraph:
 
     def position(self, state: int, step: int) -> Position:
         """Position ``state`` at ``step``."""
-        numbers = [int(a) for a in self.names[state][2:-1].split(",")]
-        return position_of(self.layout.decode(numbers, self.board), step)
+        return self.codec.position_of_arguments(arguments_of_text(self.names[state]), step)
 
 
 def moves_from(graph: LiveGraph, query: Query) -> dict:

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-import clingo
-
-from ..compile.state import layout_for, position_of
+from ..compile.state import layout_for
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.common.answer import Answer
@@ -38,10 +36,9 @@ class Successors:
         self.moves = ScriptedMoves(ScriptTables(board, self.layout))
 
     def __call__(self, position: Position) -> dict[str, Position]:
-        term = clingo.parse_term(self.layout.root_term(position, self.board))
-        return {format_move(move): position_of(self.layout.decode([a.number for a in after.arguments], self.board),
-                                               position.step + 1)
-                for move, after in self.moves.moves(term)}
+        codec = self.moves.numbering
+        return {format_move(move): codec.position(after, position.step + 1)
+                for move, after in self.moves.moves(codec.term(position))}
 
 
 def answer(board: Board, query: Query, limits: Limits) -> tuple[Answer, dict]:

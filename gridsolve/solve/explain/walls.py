@@ -30,6 +30,7 @@ from ...compile.state import layout_for
 from ...errors import EncodingError
 from ...language.model import DELTA, Board, Cell
 from ...language.position import Query
+from ..graph.codec import PositionCodec
 from ..program.explore import game_program
 from ..race.reader import Outcome, outcome
 from ..graph.retrograde import listed_moves, predecessors, ranks, successor_moves
@@ -149,7 +150,7 @@ class WallGraph:
         self.plan = plan_query(board, query)
         self.races = plan_races(rules, query.role, self.plan.value)
         self.layout = layout_for(board)
-        self.root = self.layout.root_term(query.position, board).replace(" ", "")
+        self.root = PositionCodec(board, self.layout).text(query.position)
         found = explore_graph(board, [self.root], True)
         self.names = list(found)
         self.index = {name: i for i, name in enumerate(self.names)}

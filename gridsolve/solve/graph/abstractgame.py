@@ -24,12 +24,13 @@ import numpy as np
 
 from ...compile.facts import board_facts, mechanism_facts, rule_facts
 from ...compile.gamerules import game_rules, live_ends, timeout_match_rules, with_domain
-from ...compile.state import Layout, layout_for, position_of
+from ...compile.state import Layout, layout_for
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position
 from ...resources import encoding
 from .retrograde import UNRANKED, listed_moves, predecessors, ranks, successor_moves
+from .codec import PositionCodec
 
 UNFORCED = 1 << 30      # the rank of a position from which a race is not forced
 
@@ -54,29 +55,36 @@ class AbstractGame:
     ground_s: float = 0.0
     ground_atoms: int = 0
     ground_rules: int = 0
-    numbering: object = None    # joined by pieces (gridsolve/solve/graph/abstractpieces.py): positions by number
+    numbering: PositionCodec | None = None   # joined by pieces (gridsolve/solve/graph/abstractpieces.py): positions by number
     keys: object = None         # ... the sorted numbers of positions 0..n-1 (then no terms nor index)
+    _codec: PositionCodec | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.turn)
 
+    @property
+    def codec(self) -> PositionCodec:
+        """The game's positions: Position <-> term (<-> number, joined by pieces)."""
+        if self._codec is None:
+            self._codec = self.numbering or PositionCodec(self.board, self.layout)
+        return self._codec
+
     def find(self, position: Position) -> int | None:
         """The index of ``position``, None where the roots do not reach it."""
-        term = clingo.parse_term(self.layout.root_term(position, self.board))
+        term = self.codec.term(position)
         if self.numbering is None:
             return self.index.get(term)
-        args = [a.number for a in term.arguments]
-        if len(args) != 1 + 2 * self.numbering.pieces or not self.numbering.holds(args):
+        key = self.numbering.key_of(term)
+        if key < 0:
             return None
-        key = self.numbering.number(args)
         i = int(self.keys.searchsorted(key))
         return i if i < len(self.keys) and int(self.keys[i]) == key else None
 
     def position(self, i: int, step: int) -> Position:
         """Position ``i`` at ``step`` (without the items: the caller adds what it keeps of them)."""
         if self.numbering is None:
-            return self.layout.position(self.terms[i], self.board, step)
-        return position_of(self.layout.decode(self.numbering.arguments(int(self.keys[i])), self.board), step)
+            return self.codec.position(self.terms[i], step)
+        return self.numbering.position_at(int(self.keys[i]), step)
 
     def stops(self, i: int) -> bool:
         """The game stops at ``i`` whatever the plies left: an end holds, or the side to move has no move."""
@@ -85,7 +93,7 @@ class AbstractGame:
     def state_of(self, position: Position) -> int:
         found = self.find(position)
         if found is None:
-            raise EncodingError(f"the position {self.layout.root_term(position, self.board)} is not in the abstract game")
+            raise EncodingError(f"the position {self.codec.text(position)} is not in the abstract game")
         return found
 
     def retrograde(self, attackers: set[int], target, extra: list | None = None) -> list[int]:
@@ -128,7 +136,7 @@ def abstract_game(board: Board, positions: list[Position]) -> AbstractGame:
     game = AbstractGame(board, layout)
     ctl = clingo.Control(["--warn=none"])
     try:
-        ctl.add("base", [], abstract_program(board, layout, [layout.root_term(p, board) for p in positions]))
+        ctl.add("base", [], abstract_program(board, layout, [game.codec.text(p) for p in positions]))
         ctl.ground([("base", [])])
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the abstract game: {exc}") from exc

@@ -37,7 +37,8 @@ from ..common.capabilities import SCRIPTED_GRAPH, serves
 from ...errors import EncodingError
 from ...language.model import Board
 from .scripted import ScriptedGraph, ScriptedMoves, ScriptTables
-from .factored import FactoredGraph, PieceMoves, distinct
+from .codec import distinct
+from .factored import FactoredGraph, PieceMoves
 from ..common.limits import LimitGuard
 from . import rawmodel
 from .retrograde import predecessors, ranks
@@ -170,10 +171,10 @@ class RaceGraph:
         if not starts:
             return src, dst
         numbering = self.numbering
-        keys = sorted({numbering.number(_numbers_of(unjudged(clingo.parse_term(s)))) for s in starts})
+        keys = sorted({numbering.key_of(unjudged(clingo.parse_term(s)), add=True) for s in starts})
         sources, targets = [src], [dst]
         for j, key in enumerate(keys):
-            after = [numbering.number(_numbers_of(t)) for _, t in named.moves(_start_of(numbering.symbol(key)))]
+            after = [numbering.key_of(t, add=True) for _, t in named.moves(_start_of(numbering.symbol(key)))]
             found = np.searchsorted(self.reps, np.unique(np.array(after, dtype=self.reps.dtype)))
             sources.append(np.full(len(found), self.n + j, dtype=src.dtype))
             targets.append(found.astype(dst.dtype))
@@ -225,12 +226,10 @@ class RaceGraph:
             return state._rep
         try:
             inner = unjudged(state)
-            args = _numbers_of(inner)
         except RuntimeError:        # not a position of this game
             return -1
-        if len(args) != self.numbering.width or not self.numbering.holds(args):
-            return -1
-        return self.numbering.number(args) + (self.numbering.size if inner is not state else 0)
+        key = self.numbering.key_of(inner)
+        return key + (self.numbering.size if inner is not state else 0) if key >= 0 else -1
 
     def index(self, state: clingo.Symbol) -> int:
         """The number of position ``state``, or -1 when the roots do not reach it (remembered
@@ -289,10 +288,6 @@ class RaceGraph:
                 self._moves_text = graph_program(self.board, self.layout, self._roots).moves
             self.named = NamedMoves(self._moves_text)
         return self.named
-
-
-def _numbers_of(term: clingo.Symbol) -> list[int]:
-    return [a.number for a in term.arguments]
 
 
 def _start_of(term: clingo.Symbol) -> clingo.Symbol:

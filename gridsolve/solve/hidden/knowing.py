@@ -112,7 +112,7 @@ class KnowingGame:
                         missing.append(term)
             if not missing:
                 break
-            roots = roots + [self._position_of(t) for t in dict.fromkeys(missing)]
+            roots = roots + [game.codec.position(clingo.parse_term(t), 0) for t in dict.fromkeys(missing)]
         self.bumped = [None] * len(game)
         for state in range(len(game)):
             if game.turn[state] in self.role_turns and game.outcome[state] is None:
@@ -134,13 +134,6 @@ class KnowingGame:
         cells = [f"{x},{y}" for x, y in game.cells[state]]
         fields = [str(v) for v in lost] if game.layout.lost else []
         return game.layout.term(str(turn), cells, fields)
-
-    def _position_of(self, term: str) -> Position:
-        args = [a.number for a in clingo.parse_term(term).arguments]
-        roles = self.board.rules.roles
-        pieces = tuple((role, (args[1 + 2 * index], args[2 + 2 * index])) for index, role in enumerate(roles))
-        lost = tuple(args[1 + 2 * len(roles):])
-        return Position(pieces, args[0], 0, lost=lost)
 
     # --- knowledge -----------------------------------------------------------------------------
     def position_after(self, before: Position, was: tuple, state: int, know: tuple) -> Position:
@@ -545,7 +538,7 @@ def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, pru
     roots = [query.position]
     if found is not None and found[0] is board:
         kgame, solver = found[1], found[2]
-        term = clingo.parse_term(kgame.game.layout.root_term(_abstract(query.position), kgame.robust))
+        term = kgame.game.codec.term(_abstract(query.position))
         if term in kgame.game.index:
             if solver.remembered() + len(kgame._plies) > SHARED_ENTRIES:
                 solver.forget(), kgame._plies.clear()

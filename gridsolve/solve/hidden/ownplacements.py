@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import clingo
 
 from ...language.model import DELTA, DIRECTIONS, Board, Cell
-from ...language.position import Position, Query, initial_position
+from ...language.position import Query, initial_position
 from ...language.secret import allowed_cells
 from ...language.kinds import QueryKind
 from ..common.limits import Limits

@@ -45,6 +45,7 @@ from ...resources import encoding
 from ..common.answer import SolveStats
 from ..program.driver import Model, read_answer
 from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
+from ..graph.codec import PositionCodec
 from ..graph.rawmodel import NUMBER_TAG, model_arguments
 
 GROUND_SECONDS_PER_MOVE = 45e-6     # gringo's time a move (open 12x12 Wallmaze: 20 s for 442,603 moves)
@@ -111,6 +112,7 @@ class LayeredTable:
         if plan.mode is not Mode.LAYERED:
             raise EncodingError(f"{role}'s questions on {board.name} are answered by races, not by a layered table")
         self.plan, self.layout = plan, plan.layout
+        self.codec = PositionCodec(board, plan.layout)
         self._read_query_facts(layered_query_facts(board, probe, self.layout))
         guard = LimitGuard(limits or Limits(), "the positions reachable from the position asked about",
                         lambda needed: "ask each question alone (gridsolve solve), or raise --max-memory"
@@ -144,7 +146,7 @@ class LayeredTable:
     def _program(self) -> str:
         board, layout = self.board, self.layout
         rules = game_rules(board, layout, self.plan.split_team) + "\n" + "\n".join(score_rules(board, layout, self.role))
-        roots = " ".join(f"root({layout.root_term(p, board)})." for p in self.roots)
+        roots = " ".join(f"root({self.codec.text(p)})." for p in self.roots)
         sections = program_header(board, f"layered table of {self.role}", Mode.LAYERED) + [
             "% - Mechanism facts ---", mechanism_facts(board, layout), "",
             "% - Roots ---", roots, "",
@@ -222,7 +224,7 @@ class LayeredTable:
 
     def index(self, position: Position) -> int:
         """The number of ``position`` in the table, or -1 when the roots do not reach it."""
-        rep = clingo.parse_term(self.layout.root_term(position, self.board))._rep
+        rep = self.codec.term(position)._rep
         i = int(np.searchsorted(self.reps, np.uint64(rep)))
         return i if i < self.n and int(self.reps[i]) == rep else -1
 

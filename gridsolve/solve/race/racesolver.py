@@ -19,8 +19,6 @@ from __future__ import annotations
 import dataclasses
 import time
 
-import clingo
-
 from ...compile.planning import Mode, plan_query, shared_races
 from ...errors import EncodingError
 from ...language.model import Board
@@ -29,6 +27,7 @@ from . import reader
 from .rankread import RankIndex
 from ..common.capabilities import RACE, serves_question
 from ..common.limits import Limits
+from ..graph.codec import PositionCodec
 from ..graph.racegraph import RaceGraph
 from ..common.answer import Answer, Question, SolveStats
 from ..program.driver import race_limits
@@ -68,12 +67,13 @@ class Engine:
             raise EncodingError(f"the race solver answers no question of {board.name}: ask each with solve()")
         self.races, self.plans = shared_races(board.rules, {role: servable[role] for role in roles})
         self.layout = plan_query(board, Query(roles[0], QueryKind.SURVIVE)).layout
+        self.codec = PositionCodec(board, self.layout)
         self.roots = list(roots)
         rules = board.rules
         self.plies = rules.last_step - rules.first_step if plies is None else plies
         guard = race_limits(board, self.layout, self.roots, limits or Limits(), started)
         with guard.allocating("while building the game graph"):
-            self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], guard)
+            self.graph = RaceGraph(board, self.layout, [self.codec.text(p) for p in self.roots], guard)
         ranked = time.perf_counter()
         self.levels = 0
         ranks = {}
@@ -95,7 +95,7 @@ class Engine:
             return False
         if not self.complete and query.remaining(self.board) > self.plies:
             return False
-        root = clingo.parse_term(self.layout.root_term(query.position, self.board))
+        root = self.codec.term(query.position)
         return self.graph.index(root) >= 0
 
     def answer(self, query: Query, line_plies: int | None = None) -> Answer:
@@ -108,7 +108,7 @@ class Engine:
         self.asked += 1
         plan, value = self.plans[query.role]
         remaining = query.remaining(self.board)
-        root = clingo.parse_term(self.layout.root_term(query.position, self.board))
+        root = self.codec.term(query.position)
         graph = self.graph
         stats = SolveStats(solver="race", engine_ground_s=round(self.ground_s, 4), graph_ground_s=graph.ground_s,
                            graph_read_s=graph.read_s, rank_s=round(self.rank_s, 4), levels=self.levels,
