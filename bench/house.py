@@ -24,7 +24,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from launch import ROOT, git_rev
 
 
 def _lines(path: Path) -> int:
@@ -137,7 +137,7 @@ def report(after: Path, before: Path | None = None) -> list[str]:
     """The house figures of ``after`` (beside those of ``before``: ``before → after (change)``) as
     Markdown."""
     sides = [before, after] if before is not None else [after]
-    lines = [f"# The house: {' → '.join(f'`{s}`' for s in sides)}", "",
+    lines = [f"# The house: {' → '.join(f'`{s}` (git {git_rev(s)})' for s in sides)}", "",
              f"`python bench/house.py{f' --before {before}' if before else ''} {after}` (the figures are "
              "described in its docstring; lines are physical lines: blank lines, comments and docstrings included).",
              "", "## Packages of gridsolve/ (each folder by itself)", ""]

@@ -22,9 +22,9 @@ launch.py as bench/races.py uses them.  The cases:
 
 The table (``--out``, default bench/RESULTS-oldnew.md) gives each side's medians, the ratios new /
 old (the median of the pairs' ratios; each pair ran back to back), a verdict against the 1.1x bound
-of each figure, and whether the answers are equal (``stats`` and timings left out; fields only the
-new checkout gives are named, not counted as a difference).  Exit code 1 when a run failed or the
-answers differ, else 0.
+of each figure, and whether the answers are equal (``stats``, timings and the wording of the
+computer's reasons left out; fields only the new checkout gives are named, not counted as a
+difference).  Exit code 1 when a run failed or the answers differ, else 0.
 """
 from __future__ import annotations
 
@@ -300,7 +300,7 @@ def main(argv=None) -> int:
              "", f"Each case: {args.repeat} pairs of runs, old then new, each a fresh process in its own checkout "
              "(wall, CPU of the process and its workers, peak RSS: medians). *new / old*: the median of the pairs' "
              f"ratios. *verdict*: every figure at most {BOUND}× old (*within*), else which is over. *answers*: every "
-             "run's answer against old's first (`stats` and timings left out; fields only new gives are named).", "",
+             "run's answer against old's first (`stats`, timings and the wording of the computer's reasons left out; fields only new gives are named).", "",
              "| group | case | old: wall / CPU, peak | new: wall / CPU, peak | new / old wall | CPU | peak RSS "
              "| verdict | answers |", "|---|---|---|---|---|---|---|---|---|", *rows, "",
              f"{within} of {len(todo)} rows within {BOUND}× on wall, CPU and peak RSS; answers equal in {equal} of "
