@@ -149,7 +149,8 @@ def report(after: Path, before: Path | None = None) -> list[str]:
     lines += _table(["package", *columns], rows)
     lines += ["", "## encodings/", ""]
     figures = [encodings(side) for side in sides]
-    lines += _table(["encodings/*.lp", "files", "lines"], [("all", [[f[k] for f in figures] for k in ("files", "lines")])])
+    lines += _table(["encodings/*.lp", "files", "lines"],
+                    [("all", [[f[key] for f in figures] for key in ("files", "lines")])])
     lines += ["", "## Counted in the syntax trees of gridsolve/", ""]
     figures = [counts(side) for side in sides]
     lines += _table(["count", "figure"], [(key, [[f[key] for f in figures]]) for key in figures[-1]])
@@ -157,8 +158,8 @@ def report(after: Path, before: Path | None = None) -> list[str]:
         old, new = may_import(before), may_import(after)
         changed = [name for name in sorted(set(old) | set(new)) if old.get(name) != new.get(name)]
         lines += ["", "## May import lines that differ", ""]
-        lines += (["| package | before | after |", "|---|---|---|"] + [
-            f"| `{name}` | {old.get(name, '–')} | {new.get(name, '–')} |" for name in changed]) if changed else ["none"]
+        rows = [f"| `{name}` | {old.get(name, '–')} | {new.get(name, '–')} |" for name in changed]
+        lines += ["| package | before | after |", "|---|---|---|", *rows] if changed else ["none"]
     return lines + [""]
 
 

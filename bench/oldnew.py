@@ -237,8 +237,8 @@ def row(case: Case, result: dict) -> tuple[str, bool, bool]:
             over.append(f"{name} {ratio:.2f}×")
     verdict = "within" if not over else "**over**: " + ", ".join(over)
     answers, equal = result["answers"]
-    return f"| {case.group} | `{case.label}` | {cells[0]} | {cells[1]} | {' | '.join(ratios)} | {verdict} | {answers} |", \
-        not over, equal
+    line = f"| {case.group} | `{case.label}` | {cells[0]} | {cells[1]} | {' | '.join(ratios)} | {verdict} | {answers} |"
+    return line, not over, equal
 
 
 def load_text() -> str:
@@ -300,7 +300,8 @@ def main(argv=None) -> int:
              "", f"Each case: {args.repeat} pairs of runs, old then new, each a fresh process in its own checkout "
              "(wall, CPU of the process and its workers, peak RSS: medians). *new / old*: the median of the pairs' "
              f"ratios. *verdict*: every figure at most {BOUND}× old (*within*), else which is over. *answers*: every "
-             "run's answer against old's first (`stats`, timings and the wording of the computer's reasons left out; fields only new gives are named).", "",
+             "run's answer against old's first (`stats`, timings and the wording of the computer's reasons left "
+             "out; fields only new gives are named).", "",
              "| group | case | old: wall / CPU, peak | new: wall / CPU, peak | new / old wall | CPU | peak RSS "
              "| verdict | answers |", "|---|---|---|---|---|---|---|---|---|", *rows, "",
              f"{within} of {len(todo)} rows within {BOUND}× on wall, CPU and peak RSS; answers equal in {equal} of "

@@ -71,7 +71,7 @@ def f(state, board, rules, x):
     state.root_term(1, board)
     root_term(2)
     Rules("a", "b", "c", collect=())
-    if rules.collect and board.rules.timeout_when and board.rules.collect:
+    if rules.collect and board.rules.timeout_when and board.rules.collect and not state.collect:
         return f"#show {x}/1." + "#show a/2." + f"{x}"
     return "rules.collect"
 '''
