@@ -79,14 +79,14 @@ def f(state, board, rules, x):
 
 def test_house_counts_a_small_tree(tmp_path):
     checkout = fake_checkout(tmp_path / "c")
-    (checkout / "gridsolve" / "__init__.py").write_text('"""Top.\n\nMay import: ``gridsolve.sub`` only.\n"""\n')
-    (checkout / "gridsolve" / "sub").mkdir()
-    (checkout / "gridsolve" / "sub" / "a.py").write_text(SOURCE)
-    (checkout / "gridsolve" / "sub" / "k.c").write_text("int x;\n\nint y;\n")
+    (checkout / "gridsolve" / "__init__.py").write_text('"""Top.\n\nMay import: ``gridsolve.solve`` only.\n"""\n')
+    (checkout / "gridsolve" / "solve").mkdir()
+    (checkout / "gridsolve" / "solve" / "a.py").write_text(SOURCE)
+    (checkout / "gridsolve" / "solve" / "k.c").write_text("int x;\n\nint y;\n")
     (checkout / "encodings").mkdir()
     (checkout / "encodings" / "a.lp").write_text("a.\nb.\n")
     assert house.packages(checkout) == {"gridsolve": {"modules": 2, "lines": 4, "C files": 0, "C lines": 0},
-                                        "gridsolve.sub": {"modules": 1, "lines": 17, "C files": 1, "C lines": 3}}
+                                        "gridsolve.solve": {"modules": 1, "lines": 17, "C files": 1, "C lines": 3}}
     assert house.encodings(checkout) == {"files": 1, "lines": 2}
     assert house.counts(checkout) == {
         "root_term( call sites": 2, "Rules( call sites": 1, "Rules( positional arguments (most at one site)": 3,
@@ -95,13 +95,13 @@ def test_house_counts_a_small_tree(tmp_path):
         "rules.timeout_when reads: modules": 1, "rules.timeout_when reads: sites": 1,
         "f-strings with #show: modules": 1, "f-strings with #show: sites": 1,
         "plain strings with #show: modules": 1, "plain strings with #show: sites": 1}
-    assert house.may_import(checkout) == {"gridsolve": "``gridsolve.sub`` only."}
+    assert house.may_import(checkout) == {"gridsolve": "``gridsolve.solve`` only."}
     before = fake_checkout(tmp_path / "b")
     (before / "gridsolve" / "cli.py").write_text("a\nb\n")
     text = "\n".join(house.report(checkout, before))
-    assert "| `gridsolve.sub` | – → 1 | – → 17 | – → 1 | – → 3 |" in text
+    assert "| `gridsolve.solve` | – → 1 | – → 17 | – → 1 | – → 3 |" in text
     assert "| `gridsolve` | 1 → 2 (+1) | 2 → 4 (+2) |  |  |" in text
-    assert "| `gridsolve` | – | ``gridsolve.sub`` only. |" in text
+    assert "| `gridsolve` | – | ``gridsolve.solve`` only. |" in text
 
 
 def test_house_parses_its_arguments(tmp_path, capsys):

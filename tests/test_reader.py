@@ -11,7 +11,8 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.solve.explain.walls import Outcome, WallGraph
 from gridsolve.solve.race.racesolver import Engine
-from gridsolve.studio.live import LiveGraph, supported
+from gridsolve.solve.common.capabilities import LIVE_GRAPH, serves
+from gridsolve.studio.live import LiveGraph
 
 from randomrules import random_case
 
@@ -55,7 +56,7 @@ def test_the_studio_line_stops_where_it_repeats_as_the_race_solvers_does(tmp_pat
     studio's line used to go on to the step limit of a game without one, a million plies)."""
     board = load(tmp_path, BACK_AND_FORTH)
     query = make_query(board, "hero", "value")
-    assert board.rules.unlimited and query.horizon is None and supported(board, query)
+    assert board.rules.unlimited and query.horizon is None and serves(LIVE_GRAPH, board, query)
     race, studio = engine_answer(board, query), LiveGraph(board, [query.position]).answer(query)
     for answer in (race, studio):
         assert (answer.value, answer.plies, answer.win) == (50, None, False)
@@ -79,7 +80,7 @@ def supported_cases(tmp_path, wanted: int, seeds: range):
         path.write_text(case.text, encoding="utf-8")
         board = load_board(path)
         query = make_query(board, case.role, case.kind, horizon=case.horizon, turn=case.turn, at=case.at)
-        if supported(board, query):
+        if serves(LIVE_GRAPH, board, query):
             found.append((seed, board, query))
             if len(found) == wanted:
                 break
