@@ -20,19 +20,18 @@ worker process (:mod:`gridsolve.studio.jobs`).
 from __future__ import annotations
 
 import clingo
-import numpy as np
 
 from ..compile.planning import shared_races
-from ..compile.state import START, layout_for
+from ..compile.state import layout_for
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.race.racesolver import race_roles
 from ..solve.graph.codec import PositionCodec, arguments_of_text
-from ..solve.graph.retrograde import listed_moves, predecessors, ranks, successor_moves
+from ..solve.graph.gamegraph import GameGraph, of_explored
 from ..solve.common.answer import Answer, SolveStats
 from ..solve.program.driver import format_move
-from ..solve.explain.walls import Wall, WallGraph, graph_atoms, toggled
+from ..solve.explain.walls import Wall, WallGraph, add_moving, graph_atoms, toggled
 from ..solve.race import reader
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
@@ -84,11 +83,7 @@ class LiveGraph:
         self.codec = PositionCodec(board, self.layout)     # (walls change no position term: kept as they are toggled)
         self.roles_served = race_roles(board)
         self.races, self.plans = shared_races(board.rules, self.roles_served)
-        self.names: list[str] = []
-        self.index: dict[str, int] = {}
-        self.mover: list[int] = []
-        self.outcome: dict[int, str] = {}
-        self.succ: list[list[tuple[clingo.Symbol, int]]] = []
+        self.graph: GameGraph = of_explored({}, [end.name for end in board.rules.ends], self.codec, named=True)
         self.moving: dict = {}          # (role, cell) -> positions whose side moves it from there
         self.ranks: dict[int, list[int]] | None = None
         self.patches = 0                # positions whose moves were computed again
@@ -99,70 +94,70 @@ class LiveGraph:
     def term(self, position: Position) -> str:
         return self.codec.text(position)
 
+    def state(self, position: Position) -> int:
+        """The number of ``position`` in the graph, -1 where it has none."""
+        return self.graph.index_of(self.term(position))
+
     def knows(self, position: Position) -> bool:
-        return self.term(position) in self.index
+        return self.state(position) >= 0
 
     def add_roots(self, roots: list[Position]) -> None:
         """Explore the positions reachable from ``roots`` that the graph does not hold yet."""
-        terms = [term for term in (self.term(p) for p in roots) if term not in self.index]
+        terms = [term for term in (self.term(p) for p in roots) if self.graph.index_of(term) < 0]
         if terms:
             self._merge(explore(self.board, terms, True))
 
-    def _slot(self, name: str) -> int:
-        state = self.index.get(name)
-        if state is None:
-            state = self.index[name] = len(self.names)
-            self.names.append(name)
-            self.mover.append(0)
-            self.succ.append([])
-        return state
-
     def _merge(self, found: dict) -> None:
-        """Set the moves of every position in ``found`` (replacing what the graph had)."""
-        roles = self.layout.roles
-        rules = self.board.rules
+        """Set the moves of every position in ``found`` (replacing what the graph had; a mover
+        None: a known position, only its moves change), new positions added."""
+        graph, ends = self.graph, self.graph.ends
+        index, added = graph.index_of, {}
+
+        def number(name: str) -> int:
+            state = index(name)
+            if state < 0:
+                state = added.setdefault(name, graph.n + len(added))
+            return state
+        rows, moves, changed, told = {}, {}, {}, []
         for name, (mover, end, edges) in found.items():
-            state = self._slot(name)
-            self.succ[state] = [(move, self._slot(term)) for move, term in edges]
-            if mover is None:           # a known position: only its moves change
-                continue
-            if state in self.outcome:
-                del self.outcome[state]
-            self.mover[state] = mover
-            if end is not None:
-                self.outcome[state] = end
-                continue
-            inner = name[len(START) + 1:-1] if name.startswith(f"{START}(") else name   # start(S): S's cells
-            numbers = arguments_of_text(inner)
-            for role in rules.turns[mover]:
-                i = roles.index(role)
-                self.moving.setdefault((role, (numbers[1 + 2 * i], numbers[2 + 2 * i])), set()).add(state)
+            state = number(name)
+            rows[state] = [number(term) for _, term in edges]
+            moves[state] = [move for move, _ in edges]
+            if mover is not None:
+                told.append(state)
+                changed[state] = (mover, -1 if end is None else ends.index(end))
+        fresh = [changed.pop(graph.n + i, (0, -1)) for i in range(len(added))]
+        self.graph = graph.patched(rows, moves, [t for t, _ in fresh], [e for _, e in fresh], list(added), changed,
+                                  take_index=True)
+        add_moving(self.moving, self.graph, told, self.layout, self.board.rules)
         self.ranks = None
 
     def toggle(self, wall: Wall) -> None:
         """Remove ``wall`` if the board has it, else add it; the moves near it are computed again
         (or restored, when this toggle undoes one made before)."""
         affected = WallGraph.affected(self, wall)       # reads board, layout and moving, as WallGraph has them
-        before = [(state, self.succ[state]) for state in affected]     # (the lists are replaced, never changed in place)
+        graph = self.graph
+        before = [(state, graph.moves_of(state)) for state in affected]
         restore = self.undo.pop((wall, self.board.north, self.board.east), None)
         self.board = toggled(self.board, wall)
         if restore is not None:
             self._restore(restore)
         elif affected:
-            found = explore(self.board, [self.names[state] for state in affected], False, EDGES)
+            found = explore(self.board, [graph.names[state] for state in affected], False, EDGES)
             self.patches += len(found)
-            unseen = {term for entry in found.values() for _, term in entry[2] if term not in self.index}
-            self._merge(found)
+            unseen = {term for entry in found.values() for _, term in entry[2] if graph.index_of(term) < 0}
             if unseen:
-                self._merge(explore(self.board, sorted(unseen), True))
+                found.update(explore(self.board, sorted(unseen), True))
+            self._merge(found)
         self.undo[(wall, self.board.north, self.board.east)] = before
         while len(self.undo) > PATCHES_KEPT:
             del self.undo[next(iter(self.undo))]
 
     def _restore(self, saved: list) -> None:
-        """Give each position of ``saved`` ([(position, moves)]) those moves again."""
-        for state, edges in saved:
-            self.succ[state] = edges
+        """Give each position of ``saved`` ([(position, [(move, successor)])]) those moves again."""
+        self.graph = self.graph.patched({state: [t for _, t in edges] for state, edges in saved},
+                                        {state: [m for m, _ in edges] for state, edges in saved}, names=[],
+                                        take_index=True)
         self.ranks = None
 
     def set_walls(self, north: frozenset, east: frozenset) -> int:
@@ -177,17 +172,8 @@ class LiveGraph:
     def _ranks(self) -> dict[int, list[int]]:
         """Per race, per position: the plies in which the race's attackers force one of its
         targets (-1: never), by the retrograde analysis of solve.lp over the whole graph."""
-        n = len(self.names)
-        start, pred, open_count = predecessors(*successor_moves(*listed_moves(self.succ)), n)
-        ended = np.zeros(n, dtype=bool)
-        ended[list(self.outcome)] = True
-        out = {}
-        for race, (attackers, targets) in enumerate(self.races.races, 1):
-            target = np.zeros(n, dtype=bool)
-            target[[state for state, end in self.outcome.items() if end in targets]] = True
-            rank, _ = ranks(start, pred, np.isin(self.mover, list(attackers)), target, open_count, excluded=ended)
-            out[race] = rank.tolist()
-        return out
+        return {race: self.graph.ranks(attackers, targets, exclude_ends=True)[0].tolist()
+                for race, (attackers, targets) in enumerate(self.races.races, 1)}
 
     def _forced(self, state: int, left: int) -> dict[int, int]:
         if self.ranks is None:
@@ -198,13 +184,13 @@ class LiveGraph:
     forced = _forced        # the reader's names for the graph: forced, moves_of, is_end, side_of, position_after
 
     def moves_of(self, state: int) -> list[tuple[clingo.Symbol, int]]:
-        return self.succ[state]
+        return self.graph.moves_of(state)
 
     def is_end(self, state: int) -> bool:
-        return state in self.outcome
+        return self.graph.is_end(state)
 
     def side_of(self, state: int) -> int:
-        return self.mover[state]
+        return int(self.graph.turn[state])
 
     def position_after(self, before: Position, state: int, after: int, turn: int) -> Position:
         return self.position(after, before.step + 1)
@@ -215,17 +201,17 @@ class LiveGraph:
             raise EncodingError(f"the race solver does not answer the questions of {query.role}")
         self.add_roots([query.position])
         plan, value_known = self.plans[query.role]
-        root = self.index[self.term(query.position)]
+        root = self.state(query.position)
         return reader.answer(self, self.board, query, plan, value_known, root, query.remaining(self.board),
-                             SolveStats(solver="studio graph", positions=len(self.names)))
+                             SolveStats(solver="studio graph", positions=self.graph.n))
 
     def position(self, state: int, step: int) -> Position:
         """Position ``state`` at ``step``."""
-        return self.codec.position_of_arguments(arguments_of_text(self.names[state]), step)
+        return self.codec.position_of_arguments(arguments_of_text(self.graph.names[state]), step)
 
 
 def moves_from(graph: LiveGraph, query: Query) -> dict:
     """{move: the position after it} of the moves at the query's position."""
-    state = graph.index[graph.term(query.position)]
+    state = graph.state(query.position)
     return {format_move(move): graph.position(successor, query.position.step + 1)
-            for move, successor in graph.succ[state]}
+            for move, successor in graph.moves_of(state)}

@@ -6,10 +6,12 @@ one where there is none.  Its answer can be computed two ways, with the same res
 
 * :func:`solve_variant`: solve the toggled board (any game; about a second each on 8x8);
 * :class:`WallGraph` (race-solver questions whose ends do not depend on walls): the game graph
-  is computed once by clingo from the compiled game rules (``explore.game_program``); for each
-  variant only the positions whose side to move has a piece near the toggled edge get their
-  moves again from clingo (on the toggled board), and the races of the question are ranked on
-  the patched graph by the retrograde analysis of ``encodings/solve.lp`` (the one ranker,
+  is computed once by clingo from the compiled game rules (``explore.game_program``), held as
+  the one game graph (:class:`~gridsolve.solve.graph.gamegraph.GameGraph`); for each variant
+  only the positions whose side to move has a piece near the toggled edge get their moves again
+  from clingo (on the toggled board), the graph is patched with them
+  (:meth:`~gridsolve.solve.graph.gamegraph.GameGraph.patched`), and the races of the question
+  are ranked on the patched graph by the retrograde analysis of ``encodings/solve.lp`` (the one ranker,
   :mod:`gridsolve.solve.graph.retrograde`: attackers need one successor of rank d-1, defenders
   every successor ranked, the last at d-1; the levels stop once the position asked is ranked),
   from which the answer is read as ``encodings/answer.lp`` reads it (by the one answer reader,
@@ -23,17 +25,16 @@ import multiprocessing
 from dataclasses import dataclass
 
 import clingo
-import numpy as np
 
 from ...compile.planning import plan_query, plan_races
-from ...compile.state import layout_for
+from ...compile.state import START, layout_for
 from ...errors import EncodingError
 from ...language.model import DELTA, Board, Cell
 from ...language.position import Query
-from ..graph.codec import PositionCodec
+from ..graph.codec import PositionCodec, arguments_of_text
 from ..program.explore import game_program
 from ..race.reader import Outcome, outcome
-from ..graph.retrograde import listed_moves, predecessors, ranks, successor_moves
+from ..graph.gamegraph import GameGraph, of_explored
 from ..common.limits import Limits
 from ..dispatch.dispatcher import solve
 from ..common.capabilities import WALL_GRAPH, refusal
@@ -150,24 +151,10 @@ class WallGraph:
         self.plan = plan_query(board, query)
         self.races = plan_races(rules, query.role, self.plan.value)
         self.layout = layout_for(board)
-        self.root = PositionCodec(board, self.layout).text(query.position)
-        found = explore_graph(board, [self.root], True)
-        self.names = list(found)
-        self.index = {name: i for i, name in enumerate(self.names)}
-        self.mover = [found[name][0] for name in self.names]
-        self.outcome = {i: found[name][1] for i, name in enumerate(self.names) if found[name][1] is not None}
-        self.succ = [[self.index[t] for t in found[name][2]] for name in self.names]
-        self.moves = successor_moves(*listed_moves(self.succ, pairs=False))     # (sources, targets)
-        # where each role moves: (role, cell) -> the positions in which its side moves it from there
-        self.moving: dict[tuple[str, Cell], list[int]] = {}
-        roles = self.layout.roles
-        for s, name in enumerate(self.names):
-            if s in self.outcome:
-                continue
-            numbers = [int(a) for a in name[2:-1].split(",")]
-            for role in rules.turns[self.mover[s]]:
-                i = roles.index(role)
-                self.moving.setdefault((role, (numbers[1 + 2 * i], numbers[2 + 2 * i])), []).append(s)
+        codec = PositionCodec(board, self.layout)
+        self.root = codec.text(query.position)
+        self.graph = of_explored(explore_graph(board, [self.root], True), [end.name for end in rules.ends], codec)
+        self.moving = moving_roles(self.graph, self.layout, rules)
 
     def walls(self) -> list[Wall]:
         return interior_walls(self.board)
@@ -189,54 +176,63 @@ class WallGraph:
                 out.update(self.moving.get((role, cell), ()))
         return out
 
+    def patched(self, wall: Wall) -> GameGraph:
+        """The game graph with ``wall`` toggled: the affected positions' moves again from
+        clingo, and the positions the toggled wall opens explored."""
+        graph = self.graph
+        board = toggled(self.board, wall)
+        affected = self.affected(wall)
+        found = explore_graph(board, [graph.names[s] for s in affected], False) if affected else {}
+        index = graph.index_of
+        unseen = {t for entry in found.values() for t in entry[2] if index(t) < 0}
+        while unseen:   # the toggled wall opens positions the board never reaches: explore them
+            more = explore_graph(board, sorted(unseen), False)
+            found.update(more)
+            unseen = {t for entry in more.values() for t in entry[2] if index(t) < 0 and t not in found}
+        added = {name: i for i, name in enumerate((name for name in found if index(name) < 0), graph.n)}
+
+        def number(name: str) -> int:
+            i = added.get(name)
+            return index(name) if i is None else i
+        rows = {number(name): [number(t) for t in targets] for name, (_, _, targets) in found.items()}
+        new = [found[name] for name in added]
+        return graph.patched(rows, turn=[m for m, _, _ in new], outcome=[graph.ends.index(e) if e else -1 for _, e, _ in new],
+                             names=list(added))
+
     def outcome_for(self, wall: Wall | None = None) -> Outcome:
         """The answer with ``wall`` toggled (None: the board as it is): the affected positions'
         moves again from clingo, then the races ranked on the patched graph."""
-        n = len(self.names)
-        (src, dst), mover, outcome, size = self.moves, self.mover, self.outcome, n
-        if wall is not None:
-            board = toggled(self.board, wall)
-            affected = self.affected(wall)
-            found = explore_graph(board, [self.names[s] for s in affected], False) if affected else {}
-            unseen = {t for entry in found.values() for t in entry[2] if t not in self.index}
-            while unseen:   # the toggled wall opens positions the board never reaches: explore them
-                more = explore_graph(board, sorted(unseen), False)
-                found.update(more)
-                unseen = {t for entry in more.values() for t in entry[2] if t not in self.index and t not in found}
-            index = dict(self.index)
-            for name in found:
-                index.setdefault(name, len(index))
-            for entry in found.values():
-                for t in entry[2]:
-                    index.setdefault(t, len(index))
-            size = len(index)
-            mover, outcome = self.mover + [0] * (size - n), dict(self.outcome)
-            patched = np.zeros(size, dtype=bool)        # the positions whose moves are replaced
-            new_src, new_dst = [], []
-            for name, (m, end, targets) in found.items():
-                s = index[name]
-                patched[s] = True
-                mover[s] = m
-                if end is not None:
-                    outcome[s] = end
-                new_src.extend([s] * len(targets))
-                new_dst.extend(index[t] for t in targets)
-            keep = ~patched[src]
-            src = np.concatenate([src[keep], np.array(new_src, dtype=np.int32)])
-            dst = np.concatenate([dst[keep], np.array(new_dst, dtype=np.int32)])
-        start, pred, open_count = predecessors(src, dst, size)
-        root = self.index[self.root]
+        graph = self.graph if wall is None else self.patched(wall)
+        root = self.graph.index_of(self.root)
         left = self.query.remaining(self.board)
-        moving = np.array(mover)
         forced = {}
         for race, (attackers, targets) in enumerate(self.races.races, 1):
-            target = np.zeros(size, dtype=bool)
-            target[[s for s, end in outcome.items() if end in targets]] = True
             # (the levels stop once the root is ranked: its rank is all the answer reads)
-            rank, _ = ranks(start, pred, np.isin(moving, list(attackers)), target, open_count, left, until=root)
+            rank, _ = graph.ranks(attackers, targets, left, until=root)
             if rank[root] >= 0:
                 forced[race] = int(rank[root])
         return read_outcome(self.board, self.query.role, self.races, self.plan.value, forced)
+
+
+def moving_roles(graph: GameGraph, layout, rules) -> dict[tuple[str, Cell], set[int]]:
+    """Where each role moves in ``graph`` (named positions): (role, cell) -> the positions not
+    decided by an end in which its side moves it from there (a ``start(S)`` term: S's cells)."""
+    out: dict[tuple[str, Cell], set[int]] = {}
+    add_moving(out, graph, range(graph.n), layout, rules)
+    return out
+
+
+def add_moving(out: dict, graph: GameGraph, states, layout, rules) -> None:
+    """:func:`moving_roles` of the positions ``states`` of ``graph``, added to ``out``."""
+    roles, names, turn, ended = layout.roles, graph.names, graph.turn.tolist(), graph.outcome >= 0
+    for s in states:
+        if ended[s]:
+            continue
+        name = names[s]
+        numbers = arguments_of_text(name[len(START) + 1:-1] if name.startswith(f"{START}(") else name)
+        for role in rules.turns[turn[s]]:
+            i = roles.index(role)
+            out.setdefault((role, (numbers[1 + 2 * i], numbers[2 + 2 * i])), set()).add(s)
 
 
 _SHARED: list = []      # the graph a forked worker of :func:`outcomes` reads (inherited, never pickled)

@@ -8,7 +8,8 @@ roots, with the moves projected on their positions (:func:`gridsolve.compile.com
 about one ground atom a distinct move, ``succ(S,S2)``, and one a position, ``reach(S)``, read out
 of clingo's symbolic atoms as the raw 64-bit symbols of the positions (clingo makes one symbol of
 equal terms, so equal positions have equal symbols).  Either way the positions are numbered in
-arrays, and :meth:`RaceGraph.ranks` computes the rank of every position in a race by the one
+arrays, held as the one game graph (:class:`~gridsolve.solve.graph.gamegraph.GameGraph`), and
+:meth:`RaceGraph.ranks` computes the rank of every position in a race by the one
 ranker (:func:`gridsolve.solve.graph.retrograde.ranks`: level by level from the frontier, with a
 counter of open successors per defending position and the predecessors in one array, compressed
 rows): what encodings/solve.lp derives in clingo (``won_in(K,S,D)``), on the same graph, in a few
@@ -41,7 +42,7 @@ from .codec import distinct
 from .factored import FactoredGraph, PieceMoves
 from ..common.limits import LimitGuard
 from . import rawmodel
-from .retrograde import predecessors, ranks
+from .gamegraph import GameGraph
 from .rawmodel import FUNCTION_TAG, NUMBER_TAG
 
 
@@ -155,8 +156,11 @@ class RaceGraph:
             self._moves_text = program.moves
             grounded, src, dst = self._ground(program.graph, board, guard)
         self.edges = len(src)
-        # predecessors of position i: pred[start[i]:start[i+1]]; outdeg: its distinct successors
-        self.start, self.pred, self.outdeg = predecessors(src, dst, self.n)
+        # the one game graph (gamegraph.py), from its predecessors: pred[start[i]:start[i+1]] lead
+        # to position i; outdeg: its distinct successors
+        self.graph = GameGraph.of_moves(src, dst, self.turn, self.outcome, self.ends, rows=False)
+        self.turn, self.outcome = self.graph.turn, self.graph.outcome
+        self.start, self.pred, self.outdeg = self.graph.predecessors()
         del src, dst
         guard.after("after reading the game graph")
         self._seen: dict[int, int] = {}
@@ -269,9 +273,7 @@ class RaceGraph:
         position (plies to a target end under best play, attackers hurrying, defenders
         delaying; -1: not forced within ``levels`` plies), and the levels computed (up to the
         first that decided nothing, at most ``levels``), as encodings/solve.lp's ``won_in/3``."""
-        wanted = [self.ends.index(e) for e in targets if e in self.ends]
-        return ranks(self.start, self.pred, np.isin(self.turn, list(attackers)), np.isin(self.outcome, wanted),
-                     self.outdeg, levels)
+        return self.graph.ranks(attackers, targets, levels)
 
     # - Named moves, where an answer looks at them ---
 

@@ -1,0 +1,207 @@
+"""The one game graph of gridsolve: positions 0..n-1, their moves in successor rows, the side to
+move and the end that decides each position, ranked by the one ranker and patched in place of
+building again.
+
+Every solver that ranks a game's positions builds a :class:`GameGraph`: the race solver's
+builders (:class:`~gridsolve.solve.graph.racegraph.RaceGraph`: pieces moving alone, pieces
+moved by a script, or the compiled ``succ`` rules ground by clingo), ``explain``'s wall graph
+(:class:`~gridsolve.solve.explain.walls.WallGraph`) and the studio's live graph
+(:class:`~gridsolve.studio.live.LiveGraph`), both from the positions and moves clingo derives
+from the compiled game rules (:func:`of_explored`).  A graph holds:
+
+* ``off``, ``succ``: the successor rows, compressed: the moves of ``s`` lead to
+  ``succ[off[s]:off[s + 1]]`` (one entry a move; two moves into one position are two entries);
+* ``moves`` (where known): the move term of each entry of ``succ`` (an array of objects);
+* ``turn[s]``: the turns entry to move at ``s``; ``outcome[s]``: the index in ``ends`` (end
+  names) of the end that decides ``s``, -1 where none does;
+* ``names`` (where known): the position term of each position as text; ``codec``: the
+  :class:`~gridsolve.solve.graph.codec.PositionCodec` of its terms, where the builder has one;
+* the predecessors (``start``, ``pred``, ``outdeg`` of
+  :func:`~gridsolve.solve.graph.retrograde.predecessors`), computed from the rows when first
+  asked (and the rows from them, for a graph built from its predecessors).
+
+:meth:`GameGraph.ranks` ranks a race on it (:func:`gridsolve.solve.graph.retrograde.ranks`);
+:meth:`GameGraph.patched` gives the graph with the moves of some positions replaced and new
+positions added (a toggled wall: explain per wall, the studio per edit), sharing the rows it
+keeps.  tests/test_gamegraph.py checks a hand-made graph, and that a graph patched after a wall
+toggle equals the one built on the toggled board.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from .retrograde import predecessors, ranks
+
+
+def _ranges(lo: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The indices lo[0]..lo[0]+counts[0]-1, lo[1].., in order (int64)."""
+    total = int(counts.sum())
+    return np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total, dtype=np.int64)
+
+
+class GameGraph:
+    """A game graph (see the module docstring): give it the successor rows (``off``, ``succ``)
+    or the predecessors (``preds``: ``(start, pred, outdeg)``); the other is derived when asked."""
+
+    def __init__(self, turn: np.ndarray, outcome: np.ndarray, ends: Sequence[str], *,
+                 off: np.ndarray | None = None, succ: np.ndarray | None = None, moves: np.ndarray | None = None,
+                 preds: tuple | None = None, names: list[str] | None = None, codec=None):
+        self.turn = np.asarray(turn, dtype=np.int32)
+        self.outcome = np.asarray(outcome, dtype=np.int16)
+        self.ends = list(ends)
+        self.n = len(self.turn)
+        self._off, self._succ, self.moves, self._preds = off, succ, moves, preds
+        self.names, self.codec = names, codec
+        self._index: dict[str, int] | None = None
+
+    @classmethod
+    def of_moves(cls, src: np.ndarray, dst: np.ndarray, turn, outcome, ends, rows: bool = True, **more) -> "GameGraph":
+        """The graph of the moves ``src[i] -> dst[i]`` (positions numbered by ``turn``'s length):
+        with ``rows``, the successor rows (the predecessors when asked), else the predecessors
+        at once (the rows when asked: the race solver, which ranks and rarely walks forward)."""
+        n = len(turn)
+        if not rows:
+            return cls(turn, outcome, ends, preds=predecessors(src, dst, n), **more)
+        if len(src) > 1 and bool((src[1:] < src[:-1]).any()):
+            order = np.argsort(src, kind="stable")
+            src, dst = src[order], dst[order]
+        off = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(src, minlength=n), out=off[1:])
+        return cls(turn, outcome, ends, off=off, succ=np.asarray(dst, dtype=np.int32), **more)
+
+    # - Moves ---
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(off, succ): the successor rows."""
+        if self._off is None:
+            start, pred, _ = self._preds
+            targets = np.repeat(np.arange(self.n, dtype=np.int32), np.diff(start))
+            order = np.argsort(pred, kind="stable")
+            self._off = np.zeros(self.n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(pred, minlength=self.n), out=self._off[1:])
+            self._succ = targets[order]
+        return self._off, self._succ
+
+    def successors(self, s: int) -> np.ndarray:
+        off, succ = self.rows()
+        return succ[off[s]:off[s + 1]]
+
+    def moves_of(self, s: int) -> list[tuple]:
+        """(move term, position after it) of each move of ``s`` (the graph must know its moves' names)."""
+        off, succ = self.rows()
+        lo, hi = int(off[s]), int(off[s + 1])
+        return list(zip(self.moves[lo:hi].tolist(), succ[lo:hi].tolist()))
+
+    def predecessors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(start, pred, outdeg) of :func:`~gridsolve.solve.graph.retrograde.predecessors`."""
+        if self._preds is None:
+            off, succ = self.rows()
+            src = np.repeat(np.arange(self.n, dtype=np.int32), np.diff(off))
+            self._preds = predecessors(src, succ, self.n)
+        return self._preds
+
+    @property
+    def edges(self) -> int:
+        return len(self._succ) if self._succ is not None else len(self._preds[1])
+
+    # - Positions ---
+
+    def index_of(self, name: str) -> int:
+        """The number of the position named ``name`` (term text), -1 where the graph has none."""
+        if self._index is None:
+            self._index = {name: i for i, name in enumerate(self.names)}
+        return self._index.get(name, -1)
+
+    def is_end(self, s: int) -> bool:
+        return bool(self.outcome[s] >= 0)
+
+    def end_numbers(self, names: Iterable[str]) -> list[int]:
+        """The numbers of the ends ``names`` among this graph's ends."""
+        return [self.ends.index(e) for e in names if e in self.ends]
+
+    # - Ranks ---
+
+    def ranks(self, attackers: Iterable[int], targets: Iterable[str], levels: int | None = None,
+              until: int | None = None, exclude_ends: bool = False) -> tuple[np.ndarray, int]:
+        """Race (``attackers``: turns entries, ``targets``: end names): the rank of every
+        position and the levels computed, by :func:`~gridsolve.solve.graph.retrograde.ranks`
+        (``exclude_ends``: a position decided by another end is never ranked)."""
+        start, pred, outdeg = self.predecessors()
+        ended = self.outcome >= 0 if exclude_ends else None
+        return ranks(start, pred, np.isin(self.turn, list(attackers)), np.isin(self.outcome, self.end_numbers(targets)),
+                     outdeg, levels, excluded=ended, until=until)
+
+    # - Patches ---
+
+    def patched(self, rows: dict[int, Sequence[int]], moves: dict[int, Sequence] | None = None,
+                turn: Sequence[int] = (), outcome: Sequence[int] = (), names: Sequence[str] | None = None,
+                changed: dict[int, tuple[int, int]] | None = None, take_index: bool = False) -> "GameGraph":
+        """This graph with ``len(turn)`` new positions (numbered from ``n`` on; side to move
+        ``turn``, end ``outcome``, names ``names``), the moves of each position ``s`` of ``rows``
+        replaced by ``rows[s]`` (with names ``moves[s]`` where the graph keeps them), and the side
+        to move and end of each ``s`` of ``changed`` set to ``changed[s]``.  This graph is not
+        changed, except with ``take_index``: the new graph takes over the index of the names
+        (:meth:`index_of`; this one builds it again if asked: for a graph patched again and again)."""
+        off, succ = self.rows()
+        added = len(turn)
+        n = self.n + added
+        counts = np.zeros(n, dtype=np.int64)
+        counts[:self.n] = np.diff(off)
+        keys = np.array(sorted(rows), dtype=np.int64)
+        if keys.size:
+            old = counts[keys]
+            keep = np.ones(len(succ), dtype=bool)
+            keep[_ranges(off[keys[keys < self.n]], old[keys < self.n])] = False
+            lengths = np.array([len(rows[s]) for s in keys.tolist()], dtype=np.int64)
+            counts[keys] = 0
+            at = np.repeat(np.cumsum(counts)[keys] - counts[keys], lengths)   # where the kept rows make room
+            new = np.fromiter((t for s in keys.tolist() for t in rows[s]), dtype=np.int32, count=int(lengths.sum()))
+            succ = np.insert(succ[keep], at, new)
+            if self.moves is not None:
+                names_of = np.empty(len(new), dtype=object)
+                names_of[:] = [m for s in keys.tolist() for m in moves[s]]
+                moves_of = np.insert(self.moves[keep], at, names_of)
+            counts[keys] = lengths
+        else:
+            moves_of = self.moves
+        new_off = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=new_off[1:])
+        new_turn = np.concatenate([self.turn, np.asarray(turn, dtype=np.int32)])
+        new_outcome = np.concatenate([self.outcome, np.asarray(outcome, dtype=np.int16)])
+        for s, (side, end) in (changed or {}).items():
+            new_turn[s], new_outcome[s] = side, end
+        new_names = None if self.names is None or names is None else self.names + list(names)
+        graph = GameGraph(new_turn, new_outcome, self.ends, off=new_off, succ=succ,
+                          moves=moves_of if self.moves is not None else None, names=new_names, codec=self.codec)
+        if take_index and self._index is not None and names is not None:   # (the index grows with the graph)
+            graph._index = self._index
+            for i, name in enumerate(names, self.n):
+                graph._index[name] = i
+            self._index = None
+        return graph
+
+
+def of_explored(found: dict, ends: Sequence[str], codec=None, named: bool = False) -> GameGraph:
+    """The graph of ``found`` ({position term: [side to move, end name or None, moves]}: every
+    position it reaches among its keys; the moves successor terms, or with ``named`` (move
+    term, successor term) pairs), numbered in ``found``'s order, named by their terms."""
+    names = list(found)
+    index = {name: i for i, name in enumerate(names)}
+    turn = [entry[0] for entry in found.values()]
+    outcome = [-1 if entry[1] is None else ends.index(entry[1]) for entry in found.values()]
+    off = np.zeros(len(names) + 1, dtype=np.int64)
+    np.cumsum([len(entry[2]) for entry in found.values()], out=off[1:])
+    if named:
+        succ = np.fromiter((index[t] for entry in found.values() for _, t in entry[2]), dtype=np.int32,
+                           count=int(off[-1]))
+        moves = np.empty(len(succ), dtype=object)
+        moves[:] = [m for entry in found.values() for m, _ in entry[2]]
+    else:
+        succ = np.fromiter((index[t] for entry in found.values() for t in entry[2]), dtype=np.int32,
+                           count=int(off[-1]))
+        moves = None
+    graph = GameGraph(turn, outcome, ends, off=off, succ=succ, moves=moves, names=names, codec=codec)
+    graph._index = index
+    return graph
