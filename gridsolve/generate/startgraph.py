@@ -202,7 +202,7 @@ class StartGraph:
         if self._play is None:
             at = 1 + 2 * self.roles.index(self.role)
             goals = {k for k, end in enumerate(self.graph.ends) if end in self.goals}
-            self._play = GraphPlay(self.graph, self._fields[:, at], self._fields[:, at + 1], goals, self.side)
+            self._play = GraphPlay(self.graph.graph, self._fields[:, at], self._fields[:, at + 1], goals, self.side)
         return self._play
 
     def beeline_wins(self, placed: tuple, remaining: int) -> bool | None:

@@ -3,8 +3,9 @@
 :meth:`gridsolve.generate.startgraph.StartGraph.survey` asks, for each start in a band of
 plies, how many of the role's shortest paths to its goal (the others frozen) win against
 every reply: the ``no_beeline`` definition of :mod:`gridsolve.analysis.beeline`, played here
-on the positions' numbers (indexes into the layout's
-:class:`~gridsolve.solve.graph.racegraph.RaceGraph`) instead of position tuples.
+on the positions' numbers (indexes into the layout's game graph,
+:class:`~gridsolve.solve.graph.gamegraph.GameGraph`, which its
+:class:`~gridsolve.solve.graph.racegraph.RaceGraph` holds) instead of position tuples.
 
 The starts that share the others' cells share everything the count looks at: the role's
 shortest paths (one walk back from the goal), and the count of winning paths from a cell
@@ -20,7 +21,8 @@ WON, LOST = "won", "lost"      # settle's outcomes besides a frontier
 
 
 class GraphPlay:
-    """What the blind play reads off a layout's game graph, by position index: the side to
+    """What the blind play reads off a layout's game graph (a
+    :class:`~gridsolve.solve.graph.gamegraph.GameGraph`), by position index: the side to
     move (``side``), the end that holds (``outcome``, -1: none; ``goals``: the end indexes
     that give the role its goal), the successors, and the role's cell (``x``, ``y``)."""
 
@@ -29,10 +31,9 @@ class GraphPlay:
         self.outcome = graph.outcome.tolist()
         self.goals, self.role_side = goals, role_side
         self.x, self.y = role_x.tolist(), role_y.tolist()
-        dst = np.repeat(np.arange(graph.n, dtype=np.int32), np.diff(graph.start))
-        order = np.argsort(graph.pred, kind="stable")
-        self._targets = dst[order].tolist()       # the successors of i: _targets[_ptr[i]:_ptr[i + 1]]
-        self._ptr = [0] + np.cumsum(np.bincount(graph.pred, minlength=graph.n)).tolist()
+        off, succ = graph.rows()
+        self._targets = succ.tolist()       # the successors of i: _targets[_ptr[i]:_ptr[i + 1]]
+        self._ptr = off.tolist()
         self._moves: dict = {}
 
     def successors(self, i: int) -> list:

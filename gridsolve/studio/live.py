@@ -2,10 +2,12 @@
 
 A :class:`LiveGraph` holds the game graph of a board (every position reachable from the
 positions asked about, with its mover, its end and its moves), computed once by clingo from
-the compiled game rules as ``explain`` computes it (:mod:`gridsolve.solve.explain.walls`).  A wall
-toggled in the studio patches the graph in place: only the positions whose side to move has a
-piece near the toggled edge get their moves again from clingo (``WallGraph.affected``), and
-positions the new wall layout opens are explored.  Every race of the board's race solver is
+the compiled game rules as ``explain`` computes it (:mod:`gridsolve.solve.explain.walls`), held as
+the one game graph (:class:`~gridsolve.solve.graph.gamegraph.GameGraph`, with its moves' names).
+A wall toggled in the studio patches the graph
+(:meth:`~gridsolve.solve.graph.gamegraph.GameGraph.patched`): only the positions whose side to
+move has a piece near the toggled edge get their moves again from clingo
+(``WallGraph.affected``), and positions the new wall layout opens are explored.  Every race of the board's race solver is
 then ranked on the whole graph by the retrograde analysis of ``encodings/solve.lp`` (the one
 ranker, :mod:`gridsolve.solve.graph.retrograde`), and the
 answer (value, plies, win, survival, every move's answer and the principal line) is read off
@@ -137,7 +139,7 @@ class LiveGraph:
         (or restored, when this toggle undoes one made before)."""
         affected = WallGraph.affected(self, wall)       # reads board, layout and moving, as WallGraph has them
         graph = self.graph
-        before = [(state, graph.moves_of(state)) for state in affected]
+        before = graph.saved_rows(affected)
         restore = self.undo.pop((wall, self.board.north, self.board.east), None)
         self.board = toggled(self.board, wall)
         if restore is not None:
@@ -153,11 +155,9 @@ class LiveGraph:
         while len(self.undo) > PATCHES_KEPT:
             del self.undo[next(iter(self.undo))]
 
-    def _restore(self, saved: list) -> None:
-        """Give each position of ``saved`` ([(position, [(move, successor)])]) those moves again."""
-        self.graph = self.graph.patched({state: [t for _, t in edges] for state, edges in saved},
-                                        {state: [m for m, _ in edges] for state, edges in saved}, names=[],
-                                        take_index=True)
+    def _restore(self, saved: tuple) -> None:
+        """Give the positions of ``saved`` (:meth:`GameGraph.saved_rows`) those moves again."""
+        self.graph = self.graph.with_rows(saved, names=[], take_index=True)
         self.ranks = None
 
     def set_walls(self, north: frozenset, east: frozenset) -> int:

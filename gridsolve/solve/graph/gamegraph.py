@@ -144,28 +144,45 @@ class GameGraph:
         to move and end of each ``s`` of ``changed`` set to ``changed[s]``.  This graph is not
         changed, except with ``take_index``: the new graph takes over the index of the names
         (:meth:`index_of`; this one builds it again if asked: for a graph patched again and again)."""
+        keys = sorted(rows)
+        lengths = np.array([len(rows[s]) for s in keys], dtype=np.int64)
+        targets = np.fromiter((t for s in keys for t in rows[s]), dtype=np.int32, count=int(lengths.sum()))
+        names_of = None
+        if self.moves is not None:
+            names_of = np.empty(len(targets), dtype=object)
+            names_of[:] = [m for s in keys for m in moves[s]]
+        return self.with_rows((np.array(keys, dtype=np.int64), lengths, targets, names_of), turn, outcome, names,
+                              changed, take_index)
+
+    def saved_rows(self, states: Iterable[int]) -> tuple:
+        """The rows of ``states`` as :meth:`with_rows` takes them (to give them back later)."""
         off, succ = self.rows()
-        added = len(turn)
-        n = self.n + added
+        keys = np.array(sorted(states), dtype=np.int64)
+        lengths = off[keys + 1] - off[keys]
+        at = _ranges(off[keys], lengths)
+        return keys, lengths, succ[at], None if self.moves is None else self.moves[at]
+
+    def with_rows(self, saved: tuple, turn: Sequence[int] = (), outcome: Sequence[int] = (),
+                  names: Sequence[str] | None = None, changed: dict[int, tuple[int, int]] | None = None,
+                  take_index: bool = False) -> "GameGraph":
+        """:meth:`patched` with the rows given as arrays: ``saved`` = (the positions, ascending;
+        the length of each one's row; their successors, row after row; their moves' names or None)."""
+        off, succ = self.rows()
+        keys, lengths, new, names_of = saved
+        n = self.n + len(turn)
         counts = np.zeros(n, dtype=np.int64)
         counts[:self.n] = np.diff(off)
-        keys = np.array(sorted(rows), dtype=np.int64)
+        moves_of = self.moves
         if keys.size:
-            old = counts[keys]
+            known = keys < self.n
             keep = np.ones(len(succ), dtype=bool)
-            keep[_ranges(off[keys[keys < self.n]], old[keys < self.n])] = False
-            lengths = np.array([len(rows[s]) for s in keys.tolist()], dtype=np.int64)
+            keep[_ranges(off[keys[known]], counts[keys[known]])] = False
             counts[keys] = 0
-            at = np.repeat(np.cumsum(counts)[keys] - counts[keys], lengths)   # where the kept rows make room
-            new = np.fromiter((t for s in keys.tolist() for t in rows[s]), dtype=np.int32, count=int(lengths.sum()))
+            at = np.repeat(np.cumsum(counts)[keys], lengths)    # where the kept rows make room
             succ = np.insert(succ[keep], at, new)
-            if self.moves is not None:
-                names_of = np.empty(len(new), dtype=object)
-                names_of[:] = [m for s in keys.tolist() for m in moves[s]]
-                moves_of = np.insert(self.moves[keep], at, names_of)
+            if moves_of is not None:
+                moves_of = np.insert(moves_of[keep], at, names_of)
             counts[keys] = lengths
-        else:
-            moves_of = self.moves
         new_off = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(counts, out=new_off[1:])
         new_turn = np.concatenate([self.turn, np.asarray(turn, dtype=np.int32)])
@@ -173,8 +190,8 @@ class GameGraph:
         for s, (side, end) in (changed or {}).items():
             new_turn[s], new_outcome[s] = side, end
         new_names = None if self.names is None or names is None else self.names + list(names)
-        graph = GameGraph(new_turn, new_outcome, self.ends, off=new_off, succ=succ,
-                          moves=moves_of if self.moves is not None else None, names=new_names, codec=self.codec)
+        graph = GameGraph(new_turn, new_outcome, self.ends, off=new_off, succ=succ, moves=moves_of, names=new_names,
+                          codec=self.codec)
         if take_index and self._index is not None and names is not None:   # (the index grows with the graph)
             graph._index = self._index
             for i, name in enumerate(names, self.n):

@@ -25,10 +25,11 @@ predecessors gathered at once); ``retrograde.h`` is its C twin, which the C kern
 tests/test_retrograde.py pins both on hand-checked graphs and holds the twin equal to the numpy
 ranker on random graphs; tests/test_retro.py holds the race solver's ranks equal to solve.lp's.
 
-The callers adapt their graphs to these arrays: the race solver's graph
-(:meth:`~gridsolve.solve.graph.racegraph.RaceGraph.ranks`), the abstract game without the items
-(:meth:`~gridsolve.solve.graph.abstractgame.AbstractGame.retrograde`), explain's wall graph, the
-studio's live graph, the robust search's bounds and the layout judge (both in C).
+The callers adapt their graphs to these arrays: the one game graph
+(:meth:`~gridsolve.solve.graph.gamegraph.GameGraph.ranks`: the race solver's graph, explain's
+wall graph, the studio's live graph), the abstract game without the items
+(:meth:`~gridsolve.solve.graph.abstractgame.AbstractGame.retrograde`), the robust search's bounds
+and the layout judge (both in C).
 """
 from __future__ import annotations
 
