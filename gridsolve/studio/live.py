@@ -7,9 +7,9 @@ the one game graph (:class:`~gridsolve.solve.graph.gamegraph.GameGraph`, with it
 A wall toggled in the studio patches the graph
 (:meth:`~gridsolve.solve.graph.gamegraph.GameGraph.patched`): only the positions whose side to
 move has a piece near the toggled edge get their moves again from clingo
-(``WallGraph.affected``), and positions the new wall layout opens are explored.  Every race of the board's race solver is
-then ranked on the whole graph by the retrograde analysis of ``encodings/solve.lp`` (the one
-ranker, :mod:`gridsolve.solve.graph.retrograde`), and the
+(``WallGraph.affected``), and positions the new wall layout opens are explored.  Every race
+of the board's race solver is then ranked on the whole graph by the retrograde analysis of
+``encodings/solve.lp`` (the one ranker, :mod:`gridsolve.solve.graph.retrograde`), and the
 answer (value, plies, win, survival, every move's answer and the principal line) is read off
 the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie, by the race solver's
 answer reader (:mod:`gridsolve.solve.race.reader`).  The answers equal

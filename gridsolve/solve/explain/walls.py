@@ -196,8 +196,8 @@ class WallGraph:
             return index(name) if i is None else i
         rows = {number(name): [number(t) for t in targets] for name, (_, _, targets) in found.items()}
         new = [found[name] for name in added]
-        return graph.patched(rows, turn=[m for m, _, _ in new], outcome=[graph.ends.index(e) if e else -1 for _, e, _ in new],
-                             names=list(added))
+        return graph.patched(rows, turn=[m for m, _, _ in new], names=list(added),
+                             outcome=[-1 if end is None else graph.ends.index(end) for _, end, _ in new])
 
     def outcome_for(self, wall: Wall | None = None) -> Outcome:
         """The answer with ``wall`` toggled (None: the board as it is): the affected positions'
