@@ -23,6 +23,7 @@ def board_facts(board: Board) -> str:
     out += [f"solid({x},{y})." for x, y in sorted(board.solid)]
     out += [f"gate_north({x},{y})." for x, y in sorted(board.gate_north)]
     out += [f"gate_east({x},{y})." for x, y in sorted(board.gate_east)]
+    out += [f"exit_edge({x},{y},{d})." for (x, y), d in sorted(board.exits)]
     for mark, cells in sorted(board.marks.items()):
         out += [f"mark({mark},{x},{y})." for x, y in sorted(cells)]
     return "\n".join(out)

@@ -39,9 +39,26 @@ class _Positions(abc.ABC):
     says how) and back by :meth:`fields`."""
 
     def __init__(self, board: Board, pieces: int, gate: bool):
-        self.height, self.cells = board.height, board.width * board.height
+        self.width_cells, self.height = board.width, board.height
+        # the cells just outside the border's exit edges, numbered after the board's
+        self.outside = list(board.outside())
+        self.cells = board.width * board.height + len(self.outside)
         self.pieces, self.gate = pieces, gate
         self.width = 1 + 2 * pieces + (1 if gate else 0)
+        numbers = np.arange(self.cells + 1)
+        inside = board.width * board.height
+        self.xs = np.where(numbers == 0, 0, (numbers - 1) // board.height + 1)
+        self.ys = np.where(numbers == 0, 0, (numbers - 1) % board.height + 1)
+        for k, (x, y) in enumerate(self.outside, inside + 1):
+            self.xs[k], self.ys[k] = x, y
+
+    def cell_numbers(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """The number of each cell (x, y): 0 off the board, 1 + (x-1)*H + (y-1) on it, then the
+        cells outside the exit edges."""
+        out = np.where(xs == 0, 0, (xs - 1) * self.height + ys)
+        for k, (x, y) in enumerate(self.outside, self.width_cells * self.height + 1):
+            out = np.where((xs == x) & (ys == y), k, out)
+        return out
 
     @abc.abstractmethod
     def keys(self, fields: list[np.ndarray]) -> np.ndarray:
@@ -54,8 +71,11 @@ class _Positions(abc.ABC):
 
     def values(self, args) -> list[int]:
         """The fields of the position whose term has arguments ``args`` (ints)."""
-        cells = [0 if x == 0 else (x - 1) * self.height + y
-                 for x, y in zip(args[1:1 + 2 * self.pieces:2], args[2:2 + 2 * self.pieces:2])]
+        xs, ys = args[1:1 + 2 * self.pieces:2], args[2:2 + 2 * self.pieces:2]
+        if self.outside:
+            cells = self.cell_numbers(np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)).tolist()
+        else:
+            cells = [0 if x == 0 else (x - 1) * self.height + y for x, y in zip(xs, ys)]
         return cells + ([int(args[-1])] if self.gate else [])
 
     def number(self, args) -> int:
@@ -67,7 +87,8 @@ class _Positions(abc.ABC):
             return False
         for i in range(self.pieces):
             x, y = args[1 + 2 * i], args[2 + 2 * i]
-            if (x, y) != OFF_BOARD and not (1 <= x <= self.cells // self.height and 1 <= y <= self.height):
+            if (x, y) != OFF_BOARD and not (1 <= x <= self.width_cells and 1 <= y <= self.height) \
+                    and (x, y) not in self.outside:
                 return False
         return not self.gate or args[-1] in (0, 1)
 
@@ -75,7 +96,7 @@ class _Positions(abc.ABC):
         fields = [int(f[0]) for f in self.fields(np.array([key], dtype=np.int64))]
         out = [0]
         for c in fields[:self.pieces]:
-            out += [0, 0] if c == 0 else [(c - 1) // self.height + 1, (c - 1) % self.height + 1]
+            out += [int(self.xs[c]), int(self.ys[c])]
         return out + fields[self.pieces:]
 
     def symbol(self, key: int) -> clingo.Symbol:
@@ -164,11 +185,9 @@ class ScriptTables:
         self.role = rules.turns[0][0]
         by_arity = table_rows(board, layout, guard)
         size = numbering.cells + 1
-        height = board.height
 
         def cells(columns: np.ndarray) -> np.ndarray:       # (x, y) column pairs -> cell numbers
-            xs, ys = columns[:, 0::2], columns[:, 1::2]
-            return np.where(xs == 0, 0, (xs - 1) * height + ys)
+            return numbering.cell_numbers(columns[:, 0::2], columns[:, 1::2])
 
         def table(arity: int) -> np.ndarray:
             return by_arity.get(arity, np.zeros((0, arity), dtype=np.uint64))
@@ -211,9 +230,7 @@ class ScriptTables:
         self.index = {p: i for i, p in enumerate(layout.roles)}
         self.end_names = [end.name for end in rules.ends]
         self.ground_s = time.perf_counter() - started
-        xs = (np.arange(size) - 1) // board.height + 1
-        ys = (np.arange(size) - 1) % board.height + 1
-        self.x, self.y = np.where(np.arange(size) == 0, 0, xs), np.where(np.arange(size) == 0, 0, ys)
+        self.x, self.y = numbering.xs, numbering.ys
 
     # - Ends ---
 
@@ -276,11 +293,19 @@ class ScriptTables:
         used = np.zeros(n, dtype=bool)
         going = np.ones(n, dtype=bool)          # no stop has ended the ply
         everywhere = np.ones(n, dtype=bool)
+        # per piece: it has just entered its cell (by the role's move or its latest step) and has
+        # not flipped the gates for that entry (a key that every entry flips)
+        entered = {p: cells[i] != start[i] for p, i in index.items()}
 
         def on(piece):
             return alive.get(piece, everywhere)
         for action in self.actions:
-            if action.kind == "key":
+            if action.kind == "key" and action.each:
+                i = index[action.pieces[0]]
+                hit = going & on(action.pieces[0]) & entered[action.pieces[0]] & self.key[cells[i]]
+                gate = np.where(hit, 1 - gate, gate)
+                entered[action.pieces[0]] = entered[action.pieces[0]] & ~hit
+            elif action.kind == "key":
                 open_ = going & ~used
                 for piece in action.pieces:
                     i = index[piece]
@@ -307,7 +332,9 @@ class ScriptTables:
                 sx = np.sign(self.x[cells[t]] - self.x[cells[i]]) + 1
                 sy = np.sign(self.y[cells[t]] - self.y[cells[i]]) + 1
                 moving = going & alive[piece]
-                cells[i] = np.where(moving, self.chase[AXES[chaser.first], cells[i], sx, sy, gate], cells[i])
+                went = np.where(moving, self.chase[AXES[chaser.first], cells[i], sx, sy, gate], cells[i])
+                entered[piece] = np.where(moving, went != cells[i], entered[piece])
+                cells[i] = went
             else:   # remove
                 remover, piece = action.pieces[0], action.piece
                 met = going & on(remover) & (cells[index[remover]] == cells[index[piece]])
