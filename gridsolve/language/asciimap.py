@@ -116,20 +116,30 @@ def _parse_row(line, y, width, number, path, east, solid, glyphs, gate_east):
             glyphs[(x, y)] = (content[1], number)
 
 
-def draw(width: int, height: int, north, east, solid, glyph_at, gate_north=(), gate_east=()) -> list[str]:
+def draw(width: int, height: int, north, east, solid, glyph_at, gate_north=(), gate_east=(),
+         outside=()) -> list[str]:
     """Draw a board as map lines with row and column numbers; ``glyph_at(cell)`` gives a character
-    (or two: a piece on a mark, the first in the middle); gates are drawn '===' and ':'."""
+    (or two: a piece on a mark, the first in the middle); gates are drawn '===' and ':'; an exit
+    edge of the border (``outside``: the cells just outside them) by the character of the cell
+    outside it, in the border."""
+    def edge(cell, wall: str) -> str:
+        if cell not in outside:
+            return wall
+        char = (glyph_at(cell) or " ")[0]
+        return f" {char} " if len(wall) == 3 else char
     lines = ["    " + "".join(f"{x:^4}" for x in range(1, width + 1)).rstrip()]
     for y in range(height, 0, -1):
         top = "+"
         for x in range(1, width + 1):
             walled = y == height or (x, y) in north
-            top += ("---" if walled else "===" if (x, y) in gate_north else "   ") + "+"
+            top += (edge((x, y + 1), "---") if y == height else "---" if walled else
+                    "===" if (x, y) in gate_north else "   ") + "+"
         lines.append("   " + top)
-        row = "|"
+        row = edge((0, y), "|")
         for x in range(1, width + 1):
             cell = "###" if (x, y) in solid else f" {glyph_at((x, y)) or ' ':<2}"
-            row += cell + ("|" if x == width or (x, y) in east else ":" if (x, y) in gate_east else " ")
+            row += cell + (edge((x + 1, y), "|") if x == width else "|" if (x, y) in east else
+                           ":" if (x, y) in gate_east else " ")
         lines.append(f"{y:>2} " + row)
-    lines.append("   " + "+---" * width + "+")
+    lines.append("   " + "+" + "".join(edge((x, 0), "---") + "+" for x in range(1, width + 1)))
     return lines

@@ -55,7 +55,8 @@ class _Names:
     def each_of(self, names, bound) -> list[str]:
         out = []
         for name in names:
-            for piece in self.options(name, bound) or [name]:
+            found = self.options(name, bound)
+            for piece in [name] if found is None else found:
                 if piece not in out:
                     out.append(piece)
         return out
@@ -74,7 +75,8 @@ def _choices(when: dict, names: _Names, bound, fail) -> list[tuple[dict, list[st
     reaches = list((when.get("reaches") or {}).items())
     tokens = same + [piece for piece, _ in reaches]
     out = []
-    for picked in itertools.product(*[names.options(t, bound) or [t] for t in tokens]):
+    for picked in itertools.product(*[[t] if names.options(t, bound) is None else names.options(t, bound)
+                                      for t in tokens]):
         cells = list(picked[:len(same)])
         if len(set(cells)) != len(cells):
             continue                     # a piece on its own cell: no meeting
@@ -183,14 +185,16 @@ def expand(merged: dict, enemies: list[tuple[str, str]], fail) -> dict:
             fail("enemies", f"enemies: the enemy '{piece}' has the name of a piece of the rules",
                  "rename the kind or the piece")
         chasers[piece] = {"target": kinds[kind]["target"], "first": kinds[kind]["first"]}
-    script_fail = lambda message, hint=None: fail("after_ply", f"after_ply: {message}", hint)  # noqa: E731
+    at = [0]        # the top-level action being expanded (its line names a mistake in it)
+    script_fail = lambda message, hint=None: fail(f"after_ply[{at[0]}]", f"after_ply: {message}", hint)  # noqa: E731
     names = _Names(enemies, kinds, script_fail)
     out = {**merged, "chasers": chasers or None}
-    for action in merged.get("after_ply") or []:
+    out["after_ply"] = []
+    for at[0], action in enumerate(merged.get("after_ply") or []):
         if action.get("each") is not None and action["each"] in set(roles) | set(chasers) | set(names.groups):
-            fail("after_ply", f"after_ply: each: '{action['each']}' is already the name of a piece or a kind",
-                 "name the enemy each is at with a name of its own, e.g. each: enemy")
-    out["after_ply"] = _block(merged.get("after_ply") or [], names, kinds, None, script_fail)
+            script_fail(f"each: '{action['each']}' is already the name of a piece or a kind",
+                        "name the enemy each is at with a name of its own, e.g. each: enemy")
+        out["after_ply"] += _block([action], names, kinds, None, script_fail)
     ends, places = [], []
     for index, end in enumerate(merged.get("ends") or []):
         for condition, picked in _choices(end["when"], names, None, lambda message, hint=None: fail(

@@ -118,9 +118,9 @@ def _load_rules(raw, path: str, where: Where, board_path: Path, origin: _Origin,
         if key == "moves":
             for role in value:
                 origin.record(f"moves.{role}", path, raw[key], role)
-        if key == "ends":
+        if key in ("ends", "after_ply"):
             for index in range(len(value)):
-                origin.record(f"ends[{index}]", path, raw[key], index)
+                origin.record(f"{key}[{index}]", path, raw[key], index)
     return merged
 
 
@@ -218,7 +218,8 @@ def build_rules(merged: dict, origin: _Origin, enemies: list | None = None) -> R
         listed = enemy_sample(merged.get("enemies") or {}) if enemies is None else enemies
         places = _Origin()
         places.places, places.read = dict(origin.places), origin.read
-        plain = expand_enemies(merged, listed, places.fail)
+        plain = expand_enemies(merged, listed, lambda key, message, hint=None: places.fail(
+            key if key in places.places else key.split("[")[0], message, hint))
         for new, old in enumerate(plain.pop("_end_places")):
             places.places[f"ends[{new}]"] = origin.places.get(f"ends[{old}]", origin.places.get("ends"))
         rules = _build_plain_rules(plain, places)
