@@ -393,10 +393,19 @@ def read_map(text: str):
     width = (len(drawing[0]) - 1) // 4
     height = len(drawing) // 2
     north, east, solid, glyphs, gates = set(), set(), set(), {}, (set(), set())
+    bottom = drawing[2 * height].ljust(4 * width + 1)
     for row in range(height):
         y = height - row
         above, cells = drawing[2 * row].ljust(4 * width + 1), drawing[2 * row + 1].ljust(4 * width + 1)
+        # a character in the outer border: an edge of the border with a mark, at the cell beyond it
+        for char, beyond in ((cells[0], (0, y)), (cells[4 * width], (width + 1, y))):
+            if char not in "| ":
+                glyphs[beyond] = char
         for x in range(1, width + 1):
+            for line, beyond in ((drawing[0], (x, height + 1)), (bottom, (x, 0))):
+                segment = line.ljust(4 * width + 1)[4 * x - 3: 4 * x]
+                if row == 0 and segment.strip() and segment.strip() not in ("---", "==="):
+                    glyphs[beyond] = segment.strip()
             if row > 0 and above[4 * x - 3: 4 * x] == "---":
                 north.add((x, y))
             if row > 0 and above[4 * x - 3: 4 * x] == "===":
@@ -431,12 +440,17 @@ def read_board(path) -> Board:
     read: list = []
     raw = _keys(_read_yaml(path, read), BOARD_KEYS, "a board")
     rules = read_rules(raw["rules"], path, read)
-    pieces, marks = {}, {}
+    pieces, marks, exits = {}, {}, set()
     if raw.get("map") is not None:
         width, height, north, east, solid, glyphs, gates = read_map(raw["map"])
         legend = {str(k): v for k, v in (raw.get("legend") or {}).items()}
         for cell, char in glyphs.items():
-            if legend[char] in rules.pieces:
+            inside = (min(max(cell[0], 1), width), min(max(cell[1], 1), height))
+            if inside != cell:          # beyond an exit edge of the border
+                exits.add((inside, next(d for d, (dx, dy) in DELTA.items()
+                                        if (inside[0] + dx, inside[1] + dy) == cell)))
+                marks.setdefault(legend[char], set()).add(cell)
+            elif legend[char] in rules.pieces:
                 pieces[legend[char]] = cell
             else:
                 marks.setdefault(legend[char], set()).add(cell)
@@ -450,7 +464,7 @@ def read_board(path) -> Board:
     gates[0].update(tuple(c) for c in given.get("north") or ())
     gates[1].update(tuple(c) for c in given.get("east") or ())
     pieces.update({role: tuple(cell) for role, cell in (raw.get("pieces") or {}).items()})
-    unplaced, exits = {}, set()
+    unplaced = {}
     for mark, cells in (raw.get("marks") or {}).items():
         if isinstance(cells, dict) and "edge" in _keys(cells, ("unplaced", "edge", "at"), "a mark"):
             inside = SIDE_CELL[cells["edge"]](cells["at"], width, height)

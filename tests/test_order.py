@@ -207,6 +207,39 @@ marks: {exit: {edge: south, at: 2}}
     assert_one_meaning(path, "explorer")
 
 
+MAP_EXITS = """\
+rules: mummy-maze-order
+legend: {E: explorer, X: exit, T: trap}
+map: |2
+       1   2   3   4
+     +---+ X +---+---+
+   4 |     T         |
+     +   +   +---+   +
+   3 |         E     X
+     +   +---+   +   +
+   2 |               |
+     +   +   +   +   +
+   1 |               |
+     +---+---+---+---+
+enemies:
+  - {kind: red_mummy, at: [1, 1]}
+  - {kind: scorpion, at: [2, 4]}
+"""
+
+
+def test_exit_edges_drawn_in_the_map_are_the_marks_given_as_edges(tmp_path):
+    drawn = tmp_path / "drawn.yaml"
+    drawn.write_text(MAP_EXITS, encoding="utf-8")
+    board = load_board(drawn)
+    assert board.exits == {((2, 4), "north"), ((4, 3), "east")} and board.marks["exit"] == {(2, 5), (5, 3)}
+    given = tmp_path / "given.yaml"
+    given.write_text(MAP_EXITS.replace("+---+ X +---+---+", "+---+---+---+---+").replace("E     X", "E     |")
+                     + "marks: {exit: {edge: north, at: 2}}\n", encoding="utf-8")
+    assert load_board(given).exits == {((2, 4), "north")}
+    assert_one_meaning(drawn, "explorer")
+    assert_one_meaning(given, "explorer")
+
+
 # --- bad input ----------------------------------------------------------------------------------
 
 def _error(tmp_path, rules: str, board: str) -> str:

@@ -9,6 +9,8 @@ A map draws every cell 3 characters wide between '+' corners::
      1 |       | M |        ' E ': the middle character is a legend key
        +---+---+---+        '###': a solid wall cell
                                 '===' between corners, ':' between cells: a gate on that edge
+                                ' X ' in the outer border, or 'X' in place of its '|': an edge of
+                                the border with the mark X (an exit a role steps through)
 
 Row labels on the left and a header of column numbers are optional and ignored.
 """
@@ -27,7 +29,8 @@ class ParsedMap:
     north: set[Cell]
     east: set[Cell]
     solid: set[Cell]
-    glyphs: dict[Cell, tuple[str, int]]   # cell -> (character, file line)
+    glyphs: dict[Cell, tuple[str, int]]   # cell -> (character, file line); a character in the outer
+                                          # border: at the cell beyond it (x or y 0, W+1 or H+1)
     gate_north: set[Cell]
     gate_east: set[Cell]
 
@@ -67,14 +70,14 @@ def parse_map(text: str, path: str, first_line: int) -> ParsedMap:
                              f"the board is {span}", "every map line must have the same width")
         line = line.ljust(span)
         if index % 2 == 0:
-            _parse_border(line, index, height, width, number, path, north, gate_north)
+            _parse_border(line, index, height, width, number, path, north, gate_north, glyphs)
         else:
             y = height - index // 2
             _parse_row(line, y, width, number, path, east, solid, glyphs, gate_east)
     return ParsedMap(width, height, north, east, solid, glyphs, gate_north, gate_east)
 
 
-def _parse_border(line, index, height, width, number, path, north, gate_north):
+def _parse_border(line, index, height, width, number, path, north, gate_north, glyphs):
     if not line.startswith("+"):
         raise BoardError(path, number, "map: expected a '+---+' border line here")
     y_below = height - index // 2       # the row under this border (0 for the bottom border)
@@ -89,6 +92,9 @@ def _parse_border(line, index, height, width, number, path, north, gate_north):
                 north.add((x, y_below))
         elif segment == "===" and 1 <= y_below < height:
             gate_north.add((x, y_below))
+        elif y_below in (0, height) and index in (0, 2 * height) and segment[0] == segment[2] == " " \
+                and segment[1] != " ":      # an edge of the outer border with a mark
+            glyphs[(x, y_below + 1 if index == 0 else 0)] = (segment[1], number)
         elif segment.strip():
             raise BoardError(path, number, f"map: '{segment}' above cell x={x} is neither '---', '===' "
                              "(a gate between two rows) nor blank")
@@ -97,6 +103,9 @@ def _parse_border(line, index, height, width, number, path, north, gate_north):
 def _parse_row(line, y, width, number, path, east, solid, glyphs, gate_east):
     for x in range(0, width + 1):
         mark = line[4 * x]
+        if x in (0, width) and mark not in "| :":      # an edge of the outer border with a mark
+            glyphs[(0 if x == 0 else width + 1, y)] = (mark, number)
+            continue
         if mark not in "| :" or (mark == ":" and not 1 <= x < width):
             raise BoardError(path, number, f"map: '{mark}' where a wall '|', a gate ':' or a blank belongs",
                              "each cell is 3 characters wide between walls")

@@ -582,6 +582,7 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
     lines: dict[str, int] = {}
     pieces: dict[str, tuple[int, int]] = {}
     marks: dict[str, set] = {}
+    exits: dict = {}            # (the cell inside, the direction) -> mark
     if checked["map"] is not None:
         if checked["size"] is not None or checked["walls"] is not None:
             top.child(raw, "size" if checked["size"] is not None else "walls").fail(
@@ -595,7 +596,18 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
             if meaning is None:
                 raise BoardError(name, line, f"map: the character '{glyph}' at ({cell[0]},{cell[1]}) is not in the legend",
                                  f"add it under 'legend:', e.g. {glyph}: exit")
-            if meaning in rules.pieces:
+            if not (1 <= cell[0] <= width and 1 <= cell[1] <= height):      # in the outer border
+                if meaning in rules.pieces:
+                    raise BoardError(name, line, f"map: the piece '{meaning}' is drawn in the border",
+                                     "draw it inside a cell; the border takes marks (an exit edge)")
+                inside = (min(max(cell[0], 1), width), min(max(cell[1], 1), height))
+                edge = next(d for d, (dx, dy) in DELTA.items() if (inside[0] + dx, inside[1] + dy) == cell)
+                if inside in parsed.solid:
+                    raise BoardError(name, line, f"map: the exit edge '{glyph}' borders a solid cell", "open that cell")
+                exits[inside, edge] = meaning
+                marks.setdefault(meaning, set()).add(cell)
+                lines.setdefault(f"marks.{meaning}", line)
+            elif meaning in rules.pieces:
                 if meaning in pieces:
                     raise BoardError(name, line, f"map: the piece '{meaning}' is drawn twice",
                                      f"it already stands at {pieces[meaning]}")
@@ -628,7 +640,6 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
         pieces[piece] = cell
         lines[f"pieces.{piece}"] = where.line
     unplaced: dict[str, int] = {}
-    exits: dict = {}            # (the cell inside, the direction) -> mark
     for mark, cells in (checked["marks"] or {}).items():
         lines.setdefault(f"marks.{mark}", raw["marks"].line_of(mark))
         if isinstance(cells, dict):
