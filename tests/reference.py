@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import sys
 from collections import deque
 
 try:
@@ -711,3 +712,26 @@ def reference_answer(board, role: str, kind: str, position,
     out["moves"] = {name: (s["value"], s["value_plies"], s["win"], s["survives"])
                     for name, s in solver.move_summaries(state, k, move_ref).items()}
     return out
+
+
+def whole_game_answer(board, role: str, kind: str, position) -> dict:
+    """:func:`reference_answer` over the whole game: a game without a step limit is asked with
+    a horizon of as many plies as it has positions reachable from ``position`` (its ranks never
+    exceed that count; the recursion limit raised to fit)."""
+    game = game_of(board)
+    horizon = None
+    if game.rules.last_step is None:
+        start = game.state_of(position)
+        seen, queue = {start}, deque([start])
+        while queue:
+            for after in game.successors(queue.popleft()).values():
+                if after not in seen:
+                    seen.add(after)
+                    queue.append(after)
+        horizon = len(seen) + 1
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20 * (horizon or 0) + 1000))
+    try:
+        return reference_answer(board, role, kind, position, horizon)
+    finally:
+        sys.setrecursionlimit(limit)

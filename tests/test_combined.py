@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-from collections import deque
 from pathlib import Path
 
 import clingo
@@ -44,26 +42,8 @@ QUICK = [p for p in BOARDS if p.stem not in LAYERED]
 # --- the three meanings ---------------------------------------------------------------------
 
 def reference_says(path, role: str) -> dict:
-    """The reference's answer from the board's start: a game without a step limit is asked with a
-    horizon of as many plies as it has positions (its ranks never exceed that count)."""
-    game = reference.game_of(path)
-    position = initial_position(load_board(path))
-    horizon = None
-    if game.rules.last_step is None:
-        start = game.state_of(position)
-        seen, queue = {start}, deque([start])
-        while queue:
-            for after in game.successors(queue.popleft()).values():
-                if after not in seen:
-                    seen.add(after)
-                    queue.append(after)
-        horizon = len(seen) + 1
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20 * (horizon or 0) + 1000))
-    try:
-        found = reference.reference_answer(path, role, "value", position, horizon)
-    finally:
-        sys.setrecursionlimit(limit)
+    """The reference's answer from the board's start, over the whole game."""
+    found = reference.whole_game_answer(path, role, "value", initial_position(load_board(path)))
     return {"value": found["value"], "plies": found["value_plies"], "win": found["win"],
             "moves": {name: (v, plies) for name, (v, plies, _, _) in found["moves"].items()}}
 
