@@ -607,6 +607,10 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
                 exits[inside, edge] = meaning
                 marks.setdefault(meaning, set()).add(cell)
                 lines.setdefault(f"marks.{meaning}", line)
+            elif rules.template is not None and re.sub(r"\d+\Z", "", meaning) in (rules.template[0].get("enemies") or {}):
+                raise BoardError(name, line, f"map: '{glyph}' draws the enemy '{meaning}'",
+                                 "list the enemies under enemies: in the order they move, e.g. "
+                                 f"enemies: [{{kind: {re.sub(r'[0-9]+$', '', meaning)}, at: [{cell[0]}, {cell[1]}]}}]")
             elif meaning in rules.pieces:
                 if meaning in pieces:
                     raise BoardError(name, line, f"map: the piece '{meaning}' is drawn twice",
