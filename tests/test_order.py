@@ -22,9 +22,14 @@ import yaml
 from click.testing import CliRunner
 
 from gridsolve.cli import main
+from gridsolve.compile.state import layout_for
 from gridsolve.language.loader import load_board
+from gridsolve.language.position import initial_position
+from gridsolve.solve.common.limits import LimitGuard, Limits
+from gridsolve.solve.graph.racegraph import RaceGraph
 from scripted_boards import KINDS, enemy_names, enemy_rules, random_board
 from test_combined import assert_one_meaning, solve_says
+from test_scripted import _edges
 
 ROOT = Path(__file__).resolve().parent.parent
 ORDER = ROOT / "boards" / "order"
@@ -176,6 +181,24 @@ def _random_order_board(tmp_path, seed: int) -> Path:
 @pytest.mark.parametrize("seed", [pytest.param(s, marks=[pytest.mark.slow] if s >= 3 else []) for s in range(40)])
 def test_random_boards_of_the_shipped_rule_set_have_one_meaning(tmp_path, seed):
     assert_one_meaning(_random_order_board(tmp_path, seed), "explorer")
+
+
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=[pytest.mark.slow] if s >= 8 else []) for s in range(100)])
+def test_the_arrays_join_the_graph_clingo_grounds_from_the_compiled_rules(tmp_path, seed):
+    # exit edges, a key every entry flips, enemies in order: the scripted arrays' positions, ends
+    # and moves are those of the compiled stage rules (as tests/test_scripted.py on classic boards)
+    board = load_board(_random_order_board(tmp_path, seed))
+    assert board.exits or seed % 4 == 0
+    layout = layout_for(board)
+    root = [layout.root_term(initial_position(board), board)]
+    guard = LimitGuard(Limits(), "the test's positions", lambda needed: "")
+    joined, ground = RaceGraph(board, layout, root, guard), RaceGraph(board, layout, root, guard, by_pieces=False)
+    assert joined.numbering is not None and ground.numbering is None
+    symbols = [str(joined.symbol(i)) for i in range(joined.n)]
+    assert sorted(symbols) == sorted(str(ground.symbol(i)) for i in range(ground.n))
+    assert {s: int(o) for s, o in zip(symbols, joined.outcome)} == \
+        {str(ground.symbol(i)): int(ground.outcome[i]) for i in range(ground.n)}
+    assert _edges(joined) == _edges(ground)
 
 
 # --- the issue's smallest case ------------------------------------------------------------------
@@ -336,3 +359,20 @@ def test_an_exit_edge_where_the_rules_are_not_answered_with_one(tmp_path):
     done = CliRunner().invoke(main, ["solve", str(path)])
     assert done.exit_code == 2 and "board.yaml:4" in done.stderr, done.output
     assert "give the mark a cell on the board instead" in done.stderr
+
+
+def test_a_map_that_draws_an_enemy_says_to_list_it(tmp_path):
+    path = tmp_path / "board.yaml"
+    path.write_text(MAP_EXITS.replace("legend: {E: explorer,", "legend: {M: mummy, E: explorer,").replace(
+        "   2 |               |", "   2 |     M         |"), encoding="utf-8")
+    done = CliRunner().invoke(main, ["solve", str(path)])
+    assert done.exit_code == 2 and "board.yaml:10" in done.stderr, done.output
+    assert "'M' draws the enemy 'mummy'" in done.stderr and "enemies: [{kind: mummy, at: [2, 2]}]" in done.stderr
+
+
+def test_generate_refuses_levels_it_cannot_write_yet(tmp_path):
+    done = CliRunner().invoke(main, ["generate", "--like", str(ORDER / "crossing.yaml"), "--out", str(tmp_path),
+                                     "--count", "1"])
+    assert done.exit_code == 2, done.output
+    assert "generate does not write levels of mummy-maze-order yet" in done.stderr
+    assert not list(tmp_path.iterdir())
