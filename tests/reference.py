@@ -44,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import sys
+import threading
 from collections import deque
 
 try:
@@ -731,7 +732,16 @@ def whole_game_answer(board, role: str, kind: str, position) -> dict:
         horizon = len(seen) + 1
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20 * (horizon or 0) + 1000))
+    found: list = []
+    # (the recursion runs as deep as the horizon: in a thread with a stack that holds it)
+    size = threading.stack_size(min(max(threading.stack_size(), 20_000 * (horizon or 0)), 1 << 30))
     try:
-        return reference_answer(board, role, kind, position, horizon)
+        worker = threading.Thread(target=lambda: found.append(reference_answer(board, role, kind, position, horizon)))
+        worker.start()
+        worker.join()
     finally:
         sys.setrecursionlimit(limit)
+        threading.stack_size(size)
+    if not found:
+        raise RuntimeError("the reference's search failed (see the thread's traceback above)")
+    return found[0]
