@@ -12,7 +12,8 @@ conditions.  ``tests/test_scripted.py`` checks that the graph, the ends and the 
 those clingo grounds from the compiled rules (``stg``/``succ``) on random boards.
 
 A position is numbered by its fields in mixed radix: per piece its cell (0 off the board, else
-1 + (x-1)*H + (y-1)), then the gate bit; the side is always 0 (one ``turns`` entry).  Where those
+1 + (x-1)*H + (y-1), then W*H + 1, ... for the cells just outside the border's exit edges), then
+the gate bit; the side is always 0 (one ``turns`` entry).  Where those
 numbers do not fit in int64 (many pieces: 20 optional chasers), the positions are numbered in
 the order they are found instead (:class:`FoundNumbering`).
 """
