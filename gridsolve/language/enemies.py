@@ -70,7 +70,7 @@ def _choices(when: dict, names: _Names, bound, fail) -> list[tuple[dict, list[st
     if any(several(name) for name in (when.get("was_on") or {})) or (
             when.get("nearer") and any(several(when["nearer"][k]) for k in ("piece", "than"))):
         fail("a was_on or nearer condition over a name that stands for several pieces",
-                   "name one piece (the enemy under each, or a role)")
+             "name one piece (the enemy under each, or a role)")
     same = list(when.get("same_cell") or [])
     reaches = list((when.get("reaches") or {}).items())
     tokens = same + [piece for piece, _ in reaches]
@@ -84,7 +84,8 @@ def _choices(when: dict, names: _Names, bound, fail) -> list[tuple[dict, list[st
         for (_, mark), piece in zip(reaches, picked[len(same):]):
             reach.setdefault(piece, []).append(mark)
         if any(len(set(marks)) > 1 for marks in reach.values()):
-            continue                     # one piece on two marks at once: left to the plain reading
+            fail("reaches: two names stand for one piece, each with its own mark",
+                 "give the piece's marks in one condition of their own")
         condition = {**when, "same_cell": cells or None,
                      "reaches": {piece: marks[0] for piece, marks in reach.items()} or None}
         out.append((condition, [p for t, p in zip(tokens, picked) if several(t)]))
