@@ -12,9 +12,10 @@ conditions.  ``tests/test_scripted.py`` checks that the graph, the ends and the 
 those clingo grounds from the compiled rules (``stg``/``succ``) on random boards.
 
 A position is numbered by the board's :class:`~gridsolve.solve.graph.codec.PositionCodec`: per
-piece its cell (0 off the board, else 1 + (x-1)*H + (y-1)), then the gate bit, in mixed radix
-(the side is always 0: one ``turns`` entry); where those numbers do not fit in int64 (many
-pieces: 20 optional chasers), in the order they are found instead.
+piece its cell (0 off the board, else 1 + (x-1)*H + (y-1), then W*H + 1, ... for the cells just
+outside the border's exit edges), then the gate bit, in mixed radix (the side is always 0: one
+``turns`` entry); where those numbers do not fit in int64 (many pieces: 20 optional chasers), in
+the order they are found instead.
 """
 from __future__ import annotations
 
@@ -160,11 +161,19 @@ class ScriptTables:
         used = np.zeros(n, dtype=bool)
         going = np.ones(n, dtype=bool)          # no stop has ended the ply
         everywhere = np.ones(n, dtype=bool)
+        # per piece: it has just entered its cell (by the role's move or its latest step) and has
+        # not flipped the gates for that entry (a key that every entry flips)
+        entered = {p: cells[i] != start[i] for p, i in index.items()}
 
         def on(piece):
             return alive.get(piece, everywhere)
         for action in self.actions:
-            if action.kind == "key":
+            if action.kind == "key" and action.each:
+                i = index[action.pieces[0]]
+                hit = going & on(action.pieces[0]) & entered[action.pieces[0]] & self.key[cells[i]]
+                gate = np.where(hit, 1 - gate, gate)
+                entered[action.pieces[0]] = entered[action.pieces[0]] & ~hit
+            elif action.kind == "key":
                 open_ = going & ~used
                 for piece in action.pieces:
                     i = index[piece]
@@ -191,7 +200,9 @@ class ScriptTables:
                 sx = np.sign(self.x[cells[t]] - self.x[cells[i]]) + 1
                 sy = np.sign(self.y[cells[t]] - self.y[cells[i]]) + 1
                 moving = going & alive[piece]
-                cells[i] = np.where(moving, self.chase[AXES[chaser.first], cells[i], sx, sy, gate], cells[i])
+                went = np.where(moving, self.chase[AXES[chaser.first], cells[i], sx, sy, gate], cells[i])
+                entered[piece] = np.where(moving, went != cells[i], entered[piece])
+                cells[i] = went
             else:   # remove
                 remover, piece = action.pieces[0], action.piece
                 met = going & on(remover) & (cells[index[remover]] == cells[index[piece]])
