@@ -94,13 +94,14 @@ def _timed(command: list[str], folder: Path, env: dict, stdin: str | None = None
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done
 
 
-def write_levels(count: int, folder: Path, keep_all: bool) -> tuple[int, int]:
-    """``count`` levels in ``folder`` with their measured expectations: (seeds drawn, levels kept)."""
+def write_levels(count: int, folder: Path, keep_all: bool, candidates: int = BATCH) -> tuple[int, int]:
+    """``count`` levels in ``folder`` with their measured expectations, ``candidates`` drawn and
+    measured at once: (seeds drawn, levels kept)."""
     seed = kept = 0
     while kept < count:
         batch = folder / f"batch-{seed}"
         batch.mkdir()
-        for _ in range(BATCH):
+        for _ in range(candidates):
             (batch / f"level-{seed:06d}.yaml").write_text(classic_level(seed) + EXPECT, encoding="utf-8")
             seed += 1
         run(ROOT, "verify", str(batch), "--update", "--jobs", "2")

@@ -41,9 +41,7 @@ FIELDS = ("value", "plies", "win", "win_plies", "survives", "doom_plies")
 
 def _ours(board: str, timeout: float, code: Path | None = None) -> dict:
     """``gridsolve solve BOARD --json`` of this checkout, or of the checkout ``code``."""
-    cli = run.gridsolve_cli() if code is None else [
-        sys.executable, "-c", f"import sys; sys.path.insert(0, {str(code)!r}); sys.argv[0] = 'gridsolve'; "
-        "from gridsolve.cli import main; main()"]
+    cli = run.gridsolve_cli() if code is None else run.checkout_cli(code)
     return run.run_child(cli + ["solve", board, "--json"], timeout)
 
 

@@ -1,6 +1,7 @@
 """Running a measured child process, for every bench script: the launcher that measures exactly
 the child (wall time, CPU time, peak memory), the gridsolve command line, the machine's
-description and small helpers.  Imported by bench/run.py, bench/engine.py and bench/levels.py."""
+description, running another checkout of gridsolve, and small helpers.  Imported by bench/run.py,
+bench/engine.py, bench/levels.py, bench/races.py and bench/oldnew.py."""
 from __future__ import annotations
 
 import json
@@ -44,13 +45,13 @@ with open(report, "w") as f:
 """
 
 
-def run_child(argv: list[str], timeout: float, mem_limit_mb: int | None = None) -> dict:
-    """Run ``argv`` (through LAUNCHER); wall time, CPU time and peak RSS of exactly that process,
-    exit code, stdout/stderr."""
+def run_child(argv: list[str], timeout: float, mem_limit_mb: int | None = None, cwd: Path = ROOT) -> dict:
+    """Run ``argv`` (through LAUNCHER, in the folder ``cwd``); wall time, CPU time and peak RSS of
+    exactly that process, exit code, stdout/stderr."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile(suffix=".json") as report:
         proc = subprocess.Popen([sys.executable, "-S", "-c", LAUNCHER, str(mem_limit_mb or 0), report.name, *argv],
-                                stdout=out, stderr=err, cwd=ROOT, start_new_session=True)
+                                stdout=out, stderr=err, cwd=cwd, start_new_session=True)
         killed = []
 
         def kill():
@@ -80,6 +81,23 @@ def gridsolve_cli() -> list[str]:
         return [str(exe)]
     found = shutil.which("gridsolve")
     return [found] if found else [sys.executable, "-m", "gridsolve"]
+
+
+# gridsolve's command line of a source checkout: ``python -c CHECKOUT_RUNNER CHECKOUT ARGS...`` puts
+# that checkout first on sys.path (ahead of an installed gridsolve) and runs its CLI.
+CHECKOUT_RUNNER = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = 'gridsolve'; "
+                   "from gridsolve.cli import main; main()")
+
+
+def checkout_cli(checkout: Path) -> list[str]:
+    """The ``gridsolve`` command of the source checkout ``checkout`` (any commit)."""
+    return [sys.executable, "-c", CHECKOUT_RUNNER, str(checkout)]
+
+
+def build_kernels(checkout: Path) -> None:
+    """Build the C kernels of ``checkout`` in place where they are stale (its tests/native_build.py)."""
+    subprocess.run([sys.executable, str(checkout / "tests" / "native_build.py")], cwd=checkout, check=True,
+                   capture_output=True)
 
 
 def med(values):
@@ -117,9 +135,9 @@ def machine_info() -> str:
             f"clingo {clingo.__version__}; load average at start {load}")
 
 
-def git_rev() -> str:
+def git_rev(checkout: Path = ROOT) -> str:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=ROOT).stdout.strip() or "?"
+                              cwd=checkout).stdout.strip() or "?"
     except OSError:
         return "?"

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-from launch import ROOT, log, med, run_child
+from launch import ROOT, build_kernels, checkout_cli, log, med, run_child
 
 QUESTIONS = {
     "bounded: Pacman value, 99 plies": ["boards/pacman3p.yaml"],
@@ -27,11 +25,9 @@ QUESTIONS = {
         *(arg for cell in ("4,4", "5,2", "1,1", "5,3", "5,4", "4,1", "2,4", "1,3") for arg in ("--free", cell)),
         "--found", "3,5"],
 }
-RUNNER = "import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = 'gridsolve'; from gridsolve.cli import main; main()"
-
 
 def solve(checkout: Path, args: list[str]) -> dict:
-    res = run_child([sys.executable, "-c", RUNNER, str(checkout), "solve", *args, "--json"], timeout=600)
+    res = run_child([*checkout_cli(checkout), "solve", *args, "--json"], timeout=600)
     if res["rc"] != 0:
         raise SystemExit(f"{checkout}: gridsolve solve {' '.join(args)} failed:\n{res['stderr']}")
     answer = json.loads(res["stdout"])
@@ -47,8 +43,7 @@ def main() -> None:
     options = parser.parse_args()
     checkouts = {"before": options.before.resolve(), "after": ROOT}
     for checkout in checkouts.values():
-        subprocess.run([sys.executable, str(checkout / "tests" / "native_build.py")], cwd=checkout, check=True,
-                       capture_output=True)
+        build_kernels(checkout)
     print("| question | figure | before (s) | after (s) | after / before |\n|---|---|---|---|---|")
     for label, args in QUESTIONS.items():
         runs: dict = {name: [] for name in checkouts}

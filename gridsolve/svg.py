@@ -75,7 +75,6 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     """The SVG text of ``board`` at ``position``; with ``answer``, its principal line and verdict;
     ``notes``: (cell, text) pairs, each cell ringed in red with its number and the text listed
     under the board (the decisive choices of a generated level)."""
-    roles = board.rules.roles
     chars = glyphs(board)
     colour = {piece: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, piece in enumerate(board.rules.pieces)}
     if title is None:

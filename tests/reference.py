@@ -128,7 +128,7 @@ class Game:
         at = {r: cells[i] for r, i in self.index.items()}
         marks = self.board.marks
         for group in when.same_cell:
-            if len({at[p] for p in group}) != 1:
+            if len({at[p] for p in group}) != 1 or at[group[0]] == OFF:     # (off the board: met nowhere)
                 return False
         for piece, mark in when.reaches:
             if at[piece] not in marks.get(mark, ()):

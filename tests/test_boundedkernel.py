@@ -17,7 +17,7 @@ from gridsolve.language.position import make_query
 from gridsolve.solve.bounded import native
 from gridsolve.solve.graph.abstractgame import abstract_game
 from gridsolve.solve.bounded.search import BoundedSearch, solve_bounded
-from gridsolve.solve.common.boundedplan import applies
+from gridsolve.solve.common.capabilities import BOUNDED, RACED, refusal
 from gridsolve.solve.bounded.kernel import RacesKernel
 from gridsolve.solve.common.limits import Limits
 from randomboards import random_mechanism_board
@@ -107,8 +107,7 @@ def _item_board_queries(tmp_path, seeds):
             continue
         for role in board.rules.roles:
             query = make_query(board, role, "value", horizon=6)
-            split = any(board.rules.split_turn(t, role) for t in range(len(board.rules.turns)))
-            if applies(board, query, split):
+            if refusal(BOUNDED, board, query) in (None, RACED):     # (a race question: searched too)
                 yield seed, board, query
 
 

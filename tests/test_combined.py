@@ -24,6 +24,7 @@ from click.testing import CliRunner
 import reference
 import refboard
 from conftest import run_clingo
+from gridsolve.generate.genspec import game_spec, kindred_rule_sets
 from gridsolve.cli import main
 from gridsolve.compile.compiler import compile_program
 from gridsolve.compile.script import one_mover_script
@@ -420,3 +421,65 @@ def test_generate_refuses_the_scripts_its_climb_does_not_play(tmp_path):
                                      "--out", str(tmp_path), "--count", "1"])
     assert done.exit_code == 2, done.output
     assert "generate does not write levels of mummy-maze-2007-scorpion yet" in done.stderr
+    # --rules places the chaser the rules need, so the same refusal comes (not "the piece
+    # 'scorpion' is not on the board", which a --rules user cannot fix)
+    done = CliRunner().invoke(main, ["generate", "--rules", "mummy-maze-2007-scorpion", "--size", "5x5",
+                                     "--out", str(tmp_path), "--count", "1"])
+    assert done.exit_code == 2, done.output
+    assert "generate does not write levels of mummy-maze-2007-scorpion yet" in done.stderr
+
+
+def test_a_rule_set_with_another_chaser_is_not_suggested_as_kindred(tmp_path):
+    # mummy-maze-2007-scorpion has the roles and marks of mummy-maze-2007 but one more piece
+    spec = game_spec("mummy-maze-2007", None, (5, 5), tmp_path, None)
+    kindred = kindred_rule_sets(spec, tmp_path)
+    assert "mummy-maze-2007-prose" in kindred and "mummy-maze-2007-scorpion" not in kindred
+
+
+MEETING = """name: meeting
+rules:
+  roles: [explorer]
+  turns: [[explorer]]
+  moves:
+    explorer: {steps: 1, idle: true, blocked: stay}
+  chasers:
+    m1: {target: explorer, first: horizontal}
+    m2: {target: explorer, first: vertical}
+  optional: [m1, m2]
+  after_ply:
+    - stop: {reaches: {explorer: exit}}
+    - step: [m1]
+    - step: [m2]
+  ends:
+    - {name: clash, when: {same_cell: [m1, m2]}, scores: {explorer: 100}}
+    - {name: caught, when: {same_cell: [explorer, m1]}, scores: {explorer: 0}}
+    - {name: escaped, when: {reaches: {explorer: exit}}, scores: {explorer: 100}}
+  steps: {first: 1}
+  timeout: {explorer: 50}
+size: [4, 2]
+pieces: {explorer: [1, 1]%s}
+marks: {exit: [[4, 1]]}
+"""
+
+
+@pytest.mark.parametrize("chasers, plies", [("", 3), (", m2: [3, 2]", 3), (", m1: [4, 2], m2: [3, 1]", 1)],
+                         ids=["neither", "one", "both"])
+def test_pieces_off_the_board_meet_nowhere(tmp_path, chasers, plies):
+    # Two chasers left out are both off the board: the end where they meet does not hold at the
+    # start (the explorer walks out in 3 plies); on the board, the explorer steps north to (1,2):
+    # m1 steps west to (3,2) and m2 north onto it, and the clash ends the game after 1 ply.
+    path = tmp_path / "meeting.yaml"
+    path.write_text(MEETING % chasers, encoding="utf-8")
+    assert solve_says(path, "explorer")["plies"] == plies
+    assert_one_meaning(path, "explorer")
+
+
+def test_placing_a_piece_the_board_leaves_out_is_refused(tmp_path):
+    # The board's script drops the actions of a piece it leaves out: placed with --at, it would
+    # stand still for the whole game, so the command says so instead of answering another game.
+    path = tmp_path / "meeting.yaml"
+    path.write_text(MEETING % "", encoding="utf-8")
+    done = CliRunner().invoke(main, ["solve", str(path), "--at", "m1=4,2"])
+    assert done.exit_code == 2, done.output
+    assert done.stderr == ("Error: --at m1=4,2: meeting leaves the piece 'm1' out, and a piece the board leaves "
+                           "out takes no part in its game. Draw it on the board instead (pieces: {m1: [4, 2]}).\n")

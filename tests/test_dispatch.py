@@ -62,12 +62,14 @@ def _questions(boards) -> list[tuple[str, object, Query]]:
             ("hidden", duel, Query("p1", "value", aside, 4, hidden=True))]
 
 
-def test_the_asker_is_solve_s_dispatcher_of_caching_solvers_with_the_tables_in_front(boards):
+def test_the_asker_is_solve_s_dispatcher_of_caching_solvers_with_the_tables_too(boards):
+    """Both try their solvers in the order of cost of the table of paths (capabilities.PATHS)."""
     asker = Asker(boards["corridor"])
-    assert [s.name for s in asker.solvers] == ["layered table", *(s.name for s in EVERY.solvers)]
+    assert [s.name for s in EVERY.solvers] == ["race", "bounded", "hidden", "compiled"]
+    assert [s.name for s in asker.solvers] == ["race", "bounded", "layered table", "hidden", "compiled"]
     assert [s.solver for s in asker.solvers if isinstance(s, CachingSearch)] == [
         s for s in EVERY.solvers if s.name != "race"]
-    assert asker.solvers[0] is asker.tabled and asker.solvers[3] is asker.race
+    assert asker.solvers[0] is asker.race and asker.solvers[2] is asker.tabled
 
 
 def test_each_caching_solver_serves_the_questions_it_should(boards):

@@ -1,7 +1,7 @@
 """Pictures and explanations: gridsolve/svg.py, gridsolve/solve/explain/explanation.py and walls.py.
 
 The critical walls of the shared game graph (each wall's moves patched in, the races ranked
-in Python) are cross-checked against solving each toggled board from scratch with clingo, on
+by the one ranker) are cross-checked against solving each toggled board from scratch with clingo, on
 random boards with every rule option and mechanism; the refutation is pinned on a hand-checked
 corridor; every seed board renders to SVG that parses, with its walls, pieces and principal line.
 """
@@ -18,7 +18,8 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position, make_query
 from gridsolve.solve.explain.explanation import critical_walls, explain, wall_outcomes
 from gridsolve.solve.dispatch.dispatcher import solve
-from gridsolve.solve.explain.walls import Wall, graph_supported, interior_walls, solve_outcome, solve_variant, toggled
+from gridsolve.solve.common.capabilities import WALL_GRAPH, serves
+from gridsolve.solve.explain.walls import Wall, interior_walls, solve_outcome, solve_variant, toggled
 from gridsolve.svg import board_svg
 
 import reference
@@ -77,7 +78,7 @@ def test_graph_matches_solving_each_variant(seed, tmp_path):
     board = _load(tmp_path, rb.text)
     checked = 0
     for label, query in plain_queries(seed, rb, board)[:2]:
-        if graph_supported(board, query):
+        if serves(WALL_GRAPH, board, query):
             assert _cross_check(board, query) == [], label
             checked += 1
     assert checked
@@ -89,7 +90,7 @@ def test_graph_matches_solving_each_variant_more(seed, tmp_path):
     rb = random_board(seed)
     board = _load(tmp_path, rb.text)
     for label, query in plain_queries(seed, rb, board)[:3]:
-        if graph_supported(board, query):
+        if serves(WALL_GRAPH, board, query):
             assert _cross_check(board, query) == [], label
 
 
@@ -100,7 +101,7 @@ def test_graph_matches_solving_each_variant_mechanisms(seed, tmp_path):
     rb = random_mechanism_board(seed)
     board = _load(tmp_path, rb.text)
     for label, query in mechanism_queries(seed, rb, board)[:3]:
-        if graph_supported(board, query):
+        if serves(WALL_GRAPH, board, query):
             assert _cross_check(board, query) == [], label
 
 

@@ -27,7 +27,8 @@ from gridsolve.errors import MemoryLimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, make_query
 from gridsolve.solve.dispatch.asker import Asker
-from gridsolve.solve.layered.table import LayeredTable, LayeredTables, serves
+from gridsolve.solve.common.capabilities import TABLE, serves
+from gridsolve.solve.layered.table import LayeredTable, LayeredTables
 from gridsolve.solve.common.limits import Limits
 from gridsolve.solve.program import driver
 from gridsolve.solve.dispatch.dispatcher import solve
@@ -53,7 +54,7 @@ def _questions(board, rb, seed: int) -> list[tuple[str, Query]]:
         for role in board.rules.roles:
             for kind in KINDS:
                 asked = Query(role, kind, query.position, query.horizon)
-                if serves(board, asked):
+                if serves(TABLE, board, asked):
                     out.append((f"{label}; asked: {role} {kind}", asked))
     return out
 
@@ -146,7 +147,7 @@ def test_a_session_on_a_seed_board_answers_as_each_question_alone(name, horizons
         at = tuple(f"{r}={c[0]},{c[1]}" for r, c in zip(roles, rng.sample(cells, len(roles))))
         query = make_query(board, rng.choice(roles), rng.choice(KINDS), at=at, turn=rng.choice(roles),
                            horizon=rng.choice(horizons))
-        if not serves(board, query):
+        if not serves(TABLE, board, query):
             continue
         asked += 1
         assert _answer(asker.ask(query)) == _answer(solve(board, query)), query

@@ -14,7 +14,8 @@ from gridsolve.play.advice import format_advice, placement_advice
 from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.solve.hidden import knowing
 from gridsolve.solve.hidden.knowing import KnowingGame
-from gridsolve.solve.hidden.ownplacements import OwnPlacements, classes, every_placement, serves, symmetries
+from gridsolve.solve.common.capabilities import OWN_PLACEMENTS, serves
+from gridsolve.solve.hidden.ownplacements import OwnPlacements, classes, every_placement, symmetries
 from test_hidden import RULE_BOOK, small_board
 
 FIELDS = ("value", "plies", "win", "survives", "doom_plies")
@@ -56,7 +57,7 @@ def test_a_placements_game_is_the_game_ground_with_it(rule_book):
 @pytest.mark.parametrize("role", ["p1", pytest.param("p2", marks=pytest.mark.slow)])
 def test_placements_on_the_rule_book_agree_with_their_own_grounding(rule_book, role):
     mark = f"{role}_obstacle"
-    assert serves(rule_book, role, mark)
+    assert serves(OWN_PLACEMENTS, rule_book, Query(role, hidden=True))
     own = OwnPlacements(rule_book, role, mark)
     rng = random.Random(role)
     for cells in rng.sample(every_placement(rule_book, mark, 3), 3) + [((4, 1), (5, 2), (1, 1))]:
@@ -73,7 +74,7 @@ def test_every_placement_on_small_boards_agrees_with_its_own_grounding(make_boar
         role = rng.choice(["p1", "p2"])
         mark = f"{role}_obstacle"
         count = board.rules.placement[mark].count
-        if not serves(board, role, mark):
+        if not serves(OWN_PLACEMENTS, board, Query(role, hidden=True)):
             continue
         served += 1
         own = OwnPlacements(board, role, mark)

@@ -20,9 +20,8 @@ from gridsolve.compile.state import layout_for
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
 from gridsolve.solve.common.limits import LimitGuard, Limits
-from gridsolve.solve.graph.factored import distinct_pairs
+from gridsolve.solve.graph.codec import FoundNumbering, distinct_pairs
 from gridsolve.solve.graph.racegraph import NamedMoves, RaceGraph
-from gridsolve.solve.graph.scripted import FoundNumbering, ScriptNumbering
 
 from classic_boards import random_classic_board
 from conftest import run_clingo
@@ -213,12 +212,13 @@ def test_twenty_optional_chasers_are_numbered_as_found(tmp_path):
     root = layout.root_term(initial_position(board), board)
     graph = RaceGraph(board, layout, [root], LimitGuard(Limits(), "the test's positions", lambda needed: ""))
     numbering = graph.numbering
-    assert isinstance(numbering, FoundNumbering) and len(layout.roles) == 21
+    assert isinstance(numbering.numbering, FoundNumbering) and len(layout.roles) == 21
     assert str(graph.symbol(graph.index(clingo.parse_term(root)))) == root
-    nobody = "s(" + ",".join(["0"] * numbering.width) + ")"        # the explorer off the board: never reached
+    nobody = "s(" + ",".join(["0"] * numbering.arity) + ")"        # the explorer off the board: never reached
     assert graph.index(clingo.parse_term(nobody)) == -1
     assert graph.reps.tolist() == list(range(graph.n))      # the positions reached, numbered as found
-    assert numbering.number([0] * numbering.width) == graph.n and str(numbering.symbol(graph.n)) == nobody
+    assert numbering.number([0] * numbering.arity, add=False) == -1 and numbering.size == graph.n   # (not numbered)
+    assert numbering.number([0] * numbering.arity) == graph.n and str(numbering.symbol(graph.n)) == nobody
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -232,20 +232,3 @@ def test_answers_are_plain_clingos_on_random_boards(tmp_path, variant):
 def test_answers_are_plain_clingos_on_random_boards_slow(tmp_path, variant):
     problems = _differences(tmp_path, variant, range(QUICK_BOARDS, QUICK_BOARDS + SLOW_BOARDS))
     assert not problems, f"{len(problems)} of {SLOW_BOARDS} boards differ; the first: {problems[0]}"
-
-
-def test_both_numberings_give_back_the_positions_they_number():
-    board = load_board(DATA / "other-game-open-8x9.yaml")
-    dense, found = ScriptNumbering(board, 5, True), FoundNumbering(board, 5, True)
-    rng = random.Random(39)
-    positions = []
-    for _ in range(200):
-        args = [0]
-        for _piece in range(5):
-            args += [0, 0] if rng.random() < 0.2 else [rng.randint(1, 8), rng.randint(1, 9)]
-        positions.append(args + [rng.randint(0, 1)])
-    for args in positions:
-        key = dense.number(args)
-        assert dense.arguments(key) == args and found.arguments(found.number(args)) == args
-        assert dense.keys([np.array([v]) for v in dense.values(args)]).tolist() == [key]
-    assert found.size == len({tuple(args) for args in positions})

@@ -18,7 +18,7 @@ from gridsolve.language.position import initial_position
 from gridsolve.solve.common.limits import LimitGuard, Limits
 from gridsolve.solve.graph import scriptsearch
 from gridsolve.solve.graph.factored import distinct
-from gridsolve.solve.graph.scripted import FoundNumbering, ScriptTables, frontier_search
+from gridsolve.solve.graph.scripted import ScriptTables, frontier_search
 from gridsolve.solve.graph.scriptsearch import native_search
 
 from classic_boards import random_classic_board
@@ -96,7 +96,7 @@ def test_c_and_numpy_agree_on_the_other_scripted_rule_sets(tmp_path):
 def test_positions_numbered_as_found_are_left_to_numpy(tmp_path):
     (tmp_path / "slots").mkdir()
     tables, _ = _tables(_write(tmp_path / "slots", *VARIANTS["slots"][0:1], 0, **VARIANTS["slots"][1]))
-    assert isinstance(tables.numbering, FoundNumbering)
+    assert not tables.numbering.dense        # (numbered as found: codec.FoundNumbering)
     assert native_search(tables, np.zeros(1, dtype=np.int64), GUARD) is None
 
 

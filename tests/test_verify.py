@@ -119,6 +119,7 @@ def test_an_invalid_file_exits_2_with_file_and_line_and_the_others_are_still_che
     assert [row[0] for row in table] == [str(bad), str(good), str(good)]
     assert table[0][1:] == ["schema", "valid", "invalid", table[0][4], "error"]
     assert table[2][1:4] == ["explorer win", "true", "true"] and table[2][-1] == "pass"
+    assert result.stdout.splitlines()[-1].startswith("3 checks on 2 boards: 2 passed, 1 error (")
 
 
 def test_invalid_beats_failed(tmp_path):

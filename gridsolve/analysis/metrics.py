@@ -58,7 +58,6 @@ import math
 from collections import deque
 from dataclasses import dataclass
 
-import clingo
 import numpy as np
 
 from ..compile.state import layout_for, unjudged
@@ -68,6 +67,7 @@ from ..language.distance import step_distances
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.common.limits import Limits
+from ..solve.graph.codec import PositionCodec
 from ..solve.graph.racegraph import RaceGraph
 from ..solve.graph.scripted import ScriptedMoves
 from ..solve.program.driver import race_limits
@@ -228,7 +228,8 @@ class SolvedGraph:
         layout = layout_for(board)
         self.board, self.role, self.layout = board, role, layout
         self.left = Query(role, QueryKind.VALUE, start, horizon).remaining(board)
-        root = layout.root_term(start, board).replace(" ", "")
+        self.codec = PositionCodec(board, layout)
+        root = self.codec.text(start)
         graph = self.graph = RaceGraph(board, layout, [root], race_limits(board, layout, [start], limits or Limits()))
         if graph.n > GRAPH_LIMIT:
             raise LimitError(f"the game graph has {graph.n} positions, more than {GRAPH_LIMIT} measured")
@@ -245,7 +246,7 @@ class SolvedGraph:
         self.mine = [rules.own_turn(m, role) for m in range(len(rules.turns))]
         goals = self.goals = set(top_score_ends(board, role))
         self.goal = [e in goals for e in self.end]
-        self.start = graph.index(clingo.parse_term(root))
+        self.start = graph.index(self.codec.term(start))
         attackers = [m for m in range(len(rules.turns)) if self.mine[m]]
         rank, _ = graph.ranks(attackers, [e for e in graph.ends if e in goals], self.left)
         self.rank = [math.inf if r < 0 else r for r in rank.tolist()]
@@ -261,7 +262,7 @@ class SolvedGraph:
 
     def position(self, s: int, step: int) -> Position:
         """Position ``s`` at ``step``."""
-        return self.layout.position(self.graph.symbol(s), self.board, step)
+        return self.codec.position(self.graph.symbol(s), step)
 
     def wins(self, s: int, left: int) -> bool:
         return self.rank[s] <= left

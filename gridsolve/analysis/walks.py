@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-import clingo
 import numpy as np
 
 from ..compile.state import layout_for
@@ -73,8 +72,7 @@ class Walks:
 
     def number(self, position: Position) -> int:
         """The number of ``position`` (its gate state included)."""
-        term = clingo.parse_term(self.layout.root_term(position, self.board))
-        return self.numbering.number([a.number for a in term.arguments])
+        return self.numbering.key(position, add=True)
 
     def cell(self, x: int, y: int) -> int:
         return (x - 1) * self.board.height + y

@@ -27,6 +27,7 @@ from .facts import (board_facts, layered_query_facts, mechanism_facts, race_fact
                     strategy_facts)
 from .gamerules import STATE, end_rules, factored_turns, game_rules, move_rules, score_rules, with_domain
 from .planning import Mode, period, Plan, plan_query, plan_races, RacePlan
+from .predicates import ROOT
 from .state import Layout, layout_for
 
 ENCODINGS = ("board.lp", "moves.lp", "script.lp", "solve.lp", "answer.lp")
@@ -149,7 +150,7 @@ def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, 
     rules_text = with_domain(game_rules(board, layout), "reach(", "reach(")
     sections = program_header(board, what, Mode.RACE) + [
         "% - Mechanism facts ---", mechanism_facts(board, layout), "",
-        "% - Roots: the positions the ranks are computed from ---", " ".join(f"root({r})." for r in roots), "",
+        "% - Roots: the positions the ranks are computed from ---", ROOT.facts((r,) for r in roots), "",
         "% - Races and roles ---", race_facts(races),
         *(role_facts(board, role, plan, value) for role, (plan, value) in roles.items()), "",
         "% === Compiled game rules ===",
@@ -184,7 +185,7 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     encodings = [base_part(encoding(name)).rstrip() for name in GAME_ENCODINGS]
     graph_rules = with_domain(game_rules(board, layout, graph=True), "reach(", "reach(")
     graph = "\n".join(facts + [
-        "% - Roots ---", " ".join(f"root({r})." for r in roots), "",
+        "% - Roots ---", ROOT.facts((r,) for r in roots), "",
         "% - The game graph: positions and their successors (the moves without their names) ---",
         "rdest(R,X,Y,AX,AY,PX,PY,B) :- rmove(R,X,Y,_,AX,AY,PX,PY,B).",
         "reach(S) :- root(S).", "reach(S) :- succ(_,S,_).", graph_rules, "", *encodings, "", "#show."])

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import itertools
 
-from ..language.model import Board, Condition, Rules
+from ..language.model import OFF_BOARD, Board, Condition, Rules
 from .script import StageVars, script_rules
 from .state import START, Layout
+
+OFF_TERM = f"({OFF_BOARD[0]},{OFF_BOARD[1]})"     # the cell term of a piece off the board
 
 STATE, EXPAND = "{STATE}", "{EXPAND}"
 MOVE_MARK = "gridsolve_move"     # the last argument of the game graph's succ/3
@@ -51,6 +53,9 @@ def condition_literals(when: Condition, v: Vars, board: Board) -> list[tuple[str
     """(literal, negation) pairs whose conjunction is the condition."""
     out = []
     for group in when.same_cell:
+        if not set(group) & set(board.rules.roles):     # pieces that may all be off the board: meet on it
+            on = v.cell(group[0])
+            out.append((f"{on} != {OFF_TERM}", f"{on} = {OFF_TERM}"))
         for other in group[1:]:
             a, b = v.cell(group[0]), v.cell(other)
             out.append((f"{a} = {b}", f"{a} != {b}"))

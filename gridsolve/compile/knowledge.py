@@ -22,6 +22,7 @@ from ..language.distance import board_cells, open_steps, step_distances
 from ..language.model import Board
 from ..language.secret import allowed_cells, hidden_marks, secret_count
 from .facts import bump_cells, distance_facts
+from .predicates import HALLOW, HBIT, HCAND, HDISTANCE
 from .state import Knowledge, Layout
 
 MAX_FOUND_SETS = 20_000
@@ -56,9 +57,9 @@ def knowledge_facts(board: Board, layout: Layout, root_found=frozenset(), found_
     for cell in knows.cells:
         word, bit = knows.bit(cell)
         bits = [bit if k == word else 0 for k in range(knows.words)]
-        out.append(f"hcand({cell[0]},{cell[1]}). hbit({cell[0]},{cell[1]},{','.join(map(str, bits))}).")
+        out.append(HCAND.fact(cell[0], cell[1]) + " " + HBIT.fact(cell[0], cell[1], bits))
     for j, allowed in enumerate(knows.allowed, 1):
-        out.append(" ".join(f"hallow({j},{x},{y})." for x, y in sorted(allowed)))
+        out.append(HALLOW.facts((j, x, y) for x, y in sorted(allowed)))
     rules = board.rules
     conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
     goals = sorted({m for when in conditions for piece, other, m in when.nearer if knows.role in (piece, other)})
@@ -89,6 +90,6 @@ def _distance_facts(board: Board, knows: Knowledge, mark: str, found_sets) -> li
     seen = bump_cells(board, knows.role)
     goal = board.marks.get(mark, frozenset())
     steps = open_steps(board)
-    return [distance_facts(f"hdistance({mark}", step_distances(board, goal, seen | found, steps=steps), cells,
-                           "," + ",".join(map(str, knows.pack(found))))
+    return [distance_facts(HDISTANCE, (mark,), step_distances(board, goal, seen | found, steps=steps), cells,
+                           (knows.pack(found),))
             for found in found_sets]

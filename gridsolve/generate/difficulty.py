@@ -19,6 +19,7 @@ from ..language.position import Position, Query
 from ..solve.common.answer import Answer
 from ..solve.race.ranks import race_ranks
 from ..solve.common.limits import Limits
+from ..solve.graph.codec import PositionCodec
 from ..solve.dispatch.dispatcher import solve
 from ..verify.verify import winning_first_moves
 from ..language.kinds import QueryKind
@@ -93,11 +94,11 @@ class WinRanks:
     """The role's fastest forced win from every position reachable from a start (race games)."""
 
     ranks: dict            # position term -> plies of the fastest forced win
-    layout: object         # the compiled position terms (gridsolve.compile.state.Layout)
+    codec: PositionCodec   # the board's compiled position terms
     remaining: int         # plies left at the start
 
-    def wins(self, position: Position, board: Board, plies_left: int) -> bool:
-        rank = self.ranks.get(self.layout.root_term(position, board))
+    def wins(self, position: Position, plies_left: int) -> bool:
+        rank = self.ranks.get(self.codec.text(position))
         return rank is not None and rank <= plies_left
 
 
@@ -108,7 +109,7 @@ def win_ranks(board: Board, role: str, start: Position, horizon: int | None) -> 
     if program.mode is not Mode.RACE or program.plan is None or program.plan.win is None:
         return None
     ranks = race_ranks(program, program.plan.win, board=board)
-    return WinRanks(ranks, program.layout, program.remaining)
+    return WinRanks(ranks, PositionCodec(board, program.layout), program.remaining)
 
 
 def _ranked_moves(board: Board, position: Position, ranked: WinRanks, played: int) -> tuple[set, set]:
@@ -117,5 +118,5 @@ def _ranked_moves(board: Board, position: Position, ranked: WinRanks, played: in
     _, steps = examine(board, position)
     everything = {_key(step.position) for step in steps}
     left = ranked.remaining - played - 1
-    wins = {_key(step.position) for step in steps if ranked.wins(step.position, board, left)}
+    wins = {_key(step.position) for step in steps if ranked.wins(step.position, left)}
     return wins, everything

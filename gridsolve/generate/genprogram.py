@@ -17,7 +17,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from ..solve.program.explore import game_program, root_fact
+from ..compile.predicates import (BLIND_MOVES, DIM, GOAL_MARK, GOAL_STEPS, HUNTER, KEEP_AT, KEEP_MARK, LEVEL,
+                                  MARK_CELLS, ON_BORDER, PIECE, RACE_ATTACKER, RACE_NOT_WITHIN, RACE_TARGET,
+                                  RACE_WITHIN, ROLE_PIECE, ROOT, SEALED_OK, START_AT, SYMMETRIC, WALL_RANGE)
+from ..compile.state import layout_for
+from ..solve.program.explore import game_program
 from ..analysis.ends import goal_ends
 from .genspec import GameSpec, Requirement, role_moves
 from ..language.position import Position
@@ -37,20 +41,21 @@ class Structure:
 
 def base_facts(spec: GameSpec, req: Requirement, structure: Structure) -> str:
     board = spec.template
-    out = [f"dim({board.width},{board.height}).", f"wall_range({structure.walls[0]},{structure.walls[1]})."]
-    out += [f"piece({p})." for p in spec.pieces]
-    out += [f"mark_cells({m},{n})." for m, n in spec.marks.items()]
-    out += [f"on_border({m})." for m in sorted(spec.border_marks)]
-    out += [f"role_piece({spec.role}).", *[f"goal_mark({m})." for m in spec.goal_marks]]
+    out = [DIM.fact(board.width, board.height), WALL_RANGE.fact(structure.walls[0], structure.walls[1])]
+    out += [PIECE.fact(p) for p in spec.pieces]
+    out += [MARK_CELLS.fact(m, n) for m, n in spec.marks.items()]
+    out += [ON_BORDER.fact(m) for m in sorted(spec.border_marks)]
+    out += [ROLE_PIECE.fact(spec.role), *[GOAL_MARK.fact(m) for m in spec.goal_marks]]
     if structure.symmetry:
-        out.append(f"symmetric({structure.symmetry}).")
+        out.append(SYMMETRIC.fact(structure.symmetry))
     if structure.sealed_ok:
-        out.append("sealed_ok.")
-    out += [f"keep_{kind}({name},{x},{y})." for kind, name, cells in structure.keep for x, y in cells]
+        out.append(SEALED_OK.fact())
+    keep = {"at": KEEP_AT, "mark": KEEP_MARK}
+    out += [keep[kind].fact(name, x, y) for kind, name, cells in structure.keep for x, y in cells]
     if req.kind == RequireKind.WIN and _goals_need_marks(spec):
         # Winning within the band's last ply: the role moves at most that often.
         most = role_moves(board, spec.role, req.plies[1]) * board.rules.moves[spec.role].steps
-        out.append(f"goal_steps(0,{most}).")
+        out.append(GOAL_STEPS.fact(0, most))
     return "\n".join(out)
 
 
@@ -84,7 +89,7 @@ def chase_facts(spec: GameSpec, req: Requirement) -> str | None:
     if None in kinds or kinds != sorted(kinds):          # every capture comes before every goal
         return None
     moves = role_moves(spec.template, role, req.left(spec.template))
-    return "\n".join([*[f"hunter({h})." for h in spec.hunters], f"blind_moves({moves})."])
+    return "\n".join([*[HUNTER.fact(h) for h in spec.hunters], BLIND_MOVES.fact(moves)])
 
 
 def _end_kind(end, spec: GameSpec) -> int | None:
@@ -137,22 +142,23 @@ def game_facts(spec: GameSpec, races: Races) -> str:
     """Every position of the board as a root, the starts, the races and the levels."""
     board, rules = spec.template, spec.template.rules
     cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1)]
+    layout = layout_for(board)
     out = []
     for side in range(len(rules.turns)):
         for placed in itertools.product(cells, repeat=len(rules.roles)):
             pieces = tuple(zip(rules.roles, placed))
-            term = root_fact(board, Position(pieces, side, rules.first_step + side))[len("root("):-2]
-            out.append(f"root({term}).")
+            term = layout.root_term(Position(pieces, side, rules.first_step + side), board)
+            out.append(ROOT.fact(term))
             if side == 0 and len(set(placed)) == len(placed):
-                out.append(" ".join(f"start_at({term},{p},{x},{y})." for p, (x, y) in pieces))
+                out.append(START_AT.facts((term, p, x, y) for p, (x, y) in pieces))
     for k, (attackers, targets, within, not_within) in enumerate(races.races, 1):
-        out += [f"race_attacker({k},{t})." for t in sorted(attackers)]
-        out += [f"race_target({k},{e})." for e in sorted(targets)]
+        out += [RACE_ATTACKER.fact(k, t) for t in sorted(attackers)]
+        out += [RACE_TARGET.fact(k, e) for e in sorted(targets)]
         if within is not None:
-            out.append(f"race_within({k},{within}).")
+            out.append(RACE_WITHIN.fact(k, within))
         if not_within is not None and not_within >= 0:
-            out.append(f"race_not_within({k},{not_within}).")
-    out.append(f"level(1..{races.depth}).")
+            out.append(RACE_NOT_WITHIN.fact(k, not_within))
+    out.append(LEVEL.fact(f"1..{races.depth}"))
     return "\n".join(out)
 
 

@@ -51,6 +51,12 @@ class GameSpec:
     def pieces(self) -> tuple:
         return tuple(self.template.rules.roles)
 
+    @property
+    def required_chasers(self) -> tuple:
+        """The pieces moved by rule that every board of the rules places (not ``optional``)."""
+        rules = self.template.rules
+        return tuple(c for c in rules.chasers if c not in rules.optional)
+
     def board(self, north, east, pieces: dict, marks: dict, path: str = "", name: str = "") -> Board:
         """The template with these walls, piece starts and marks."""
         return dataclasses.replace(self.template, path=path or self.template.path, name=name or self.template.name,
@@ -193,12 +199,13 @@ def _plain(value):
 
 def _load_rules(name: str, width: int, height: int, out: Path) -> Board:
     """The rules named ``name`` as the generated files will find them (from ``out``)."""
-    roles, marks = _raw_names(name, out)
+    roles, chasers, marks = _raw_names(name, out)
+    placed = roles + chasers        # (the chasers the rules need on the board too: the loader checks them)
     cells = [(x, y) for y in range(1, height + 1) for x in range(1, width + 1)]
-    if len(roles) + len(marks) > len(cells):
+    if len(placed) + len(marks) > len(cells):
         raise QueryError(f"--size {width}x{height} is too small for the pieces and marks of {name}")
-    pieces = {role: list(cells[i]) for i, role in enumerate(roles)}
-    marked = {mark: [list(cells[len(roles) + i])] for i, mark in enumerate(marks)}
+    pieces = {piece: list(cells[i]) for i, piece in enumerate(placed)}
+    marked = {mark: [list(cells[len(placed) + i])] for i, mark in enumerate(marks)}
     text = yaml.safe_dump({"rules": name, "size": [width, height], "pieces": pieces, "marks": marked},
                           default_flow_style=None, sort_keys=False)
     out.mkdir(parents=True, exist_ok=True)
@@ -213,10 +220,12 @@ def _load_rules(name: str, width: int, height: int, out: Path) -> Board:
         os.unlink(skeleton)
 
 
-def _raw_names(name: str, out: Path) -> tuple[list[str], list[str]]:
-    """The roles and the marks named by the rule set ``name`` and the sets it uses (read
-    as plain YAML: just enough to write a board the loader then checks)."""
+def _raw_names(name: str, out: Path) -> tuple[list[str], list[str], list[str]]:
+    """The roles, the chasers every board must place (not ``optional``) and the marks named by
+    the rule set ``name`` and the sets it uses (read as plain YAML: just enough to write a board
+    the loader then checks; a set's own ``chasers`` and ``optional`` replace those it uses)."""
     roles, marks, seen = [], set(), set()
+    chasers, optional = None, None
     while name and name not in seen:
         seen.add(name)
         found = [folder / f"{name}.yaml" for folder in rule_set_search_path(out / "board.yaml")
@@ -228,9 +237,13 @@ def _raw_names(name: str, out: Path) -> tuple[list[str], list[str]]:
         if not isinstance(raw, dict):
             raise QueryError(f"--rules {name}: {found[0]} is not a rule set")
         roles = roles or list(raw.get("roles") or [])
+        if chasers is None and isinstance(raw.get("chasers"), dict):
+            chasers = list(raw["chasers"])
+        if optional is None and isinstance(raw.get("optional"), list):
+            optional = raw["optional"]
         marks |= set(_marks_in(raw))
         name = raw.get("use")
-    return roles, sorted(marks)
+    return roles, [c for c in chasers or [] if c not in (optional or [])], sorted(marks)
 
 
 def _marks_in(value) -> list[str]:
@@ -261,11 +274,11 @@ def kindred_rule_sets(spec: GameSpec, out: Path) -> list[str]:
         if name == current:
             continue
         try:
-            roles, marks = _raw_names(name, out)
+            roles, chasers, marks = _raw_names(name, out)
             base = load_file(locate_rule_set(name, out / "board.yaml"))
         except GridsolveError:
             continue
-        if sorted(roles) == sorted(spec.pieces) and marks == sorted(spec.marks):
+        if sorted(roles + chasers) == sorted(spec.pieces + spec.required_chasers) and marks == sorted(spec.marks):
             uses = base.get("use") if isinstance(base, dict) else None
             found.append((uses != current, uses is None, name))
     return [name for *_, name in sorted(found)]

@@ -23,9 +23,10 @@ from ..analysis.ends import metrics_unsupported
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
 from ..solve.common.answer import Answer
+from ..solve.common.capabilities import START_GRAPH, serves
 from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
-from .startgraph import StartGraph, query_kind, start_program
+from .startgraph import StartGraph, query_kind, start_program, start_query
 from ..language.kinds import RequireKind
 
 SHORT_HORIZON = 12         # up to this --horizon, games with items are judged by the layered solver (no
@@ -120,7 +121,8 @@ def line_safety(difficulty: Difficulty) -> float:
 
 def ranks_every_start(spec: GameSpec, req: Requirement) -> bool:
     """Does :func:`start_ranks` apply to this request (else each layout is judged alone)?"""
-    return req.kind != RequireKind.VALUE and start_program(spec.template, spec.role, req) is not None
+    return serves(START_GRAPH, spec.template, start_query(spec.template, spec.role, req),
+                  value_range=req.kind == RequireKind.VALUE)
 
 
 def start_graph(board: Board, spec: GameSpec, req: Requirement, limits: Limits | None = None) -> StartGraph:

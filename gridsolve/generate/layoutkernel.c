@@ -11,8 +11,8 @@
  *   (the entries that attack, the ends it aims at, its levels), the role's piece, side and
  *   goal ends, the plies left and the band of ranks to play out.
  * Derives:
- *   the rank of every position (gridsolve/solve/graph/racegraph.py's RaceGraph.ranks on the whole
- *   position space: a rank depends only on the positions after it), and for each start of the
+ *   the rank of every position (by the one ranker's C twin, gridsolve/solve/graph/retrograde.h, as
+ *   RaceGraph.ranks on the whole position space: a rank depends only on the positions after it), and for each start of the
  *   band (side 0, the pieces apart) the role's shortest paths to its goal with the other
  *   piece frozen and how many of them win against every reply (capped at `limit`), as
  *   gridsolve/generate/startplay.py's OthersPlay.judge counts them.
@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../solve/graph/retrograde.h"
 
 #define MAX_TURNS 8
 #define MAX_MOVES 64
@@ -306,14 +308,13 @@ static PyObject *judge(PyObject *self, PyObject *args) {
     int8_t *outcome = malloc(positions);
     int32_t *table_ptr = calloc(2 * n + 1, sizeof(int32_t)), *table = malloc((moves + 1) * 2 * sizeof(int32_t));
     int32_t *succ_ptr = malloc((positions + 1) * sizeof(int32_t)), *succ = malloc(((size_t)positions * MAX_MOVES + 1) * 4);
-    int32_t *pred_ptr = calloc(positions + 1, sizeof(int32_t)), *pred = NULL, *left = malloc(positions * 4);
-    int32_t *frontier = malloc(positions * 4), *following = malloc(positions * 4);
+    int32_t *pred_ptr = malloc((positions + 1) * sizeof(int32_t)), *pred = NULL, *left = malloc(positions * 4);
     int32_t *distance = malloc(n * 4), *dag_ptr = malloc((n + 1) * 4), *dag = malloc(n * MAX_MOVES * 4),
             *queue = malloc(n * 4), *rev_ptr = malloc((n + 1) * 4), *rev = malloc(n * MAX_MOVES * 4),
             *rev_fill = malloc(n * 4);
     int64_t *paths = malloc(n * 8);
     Memo memo = {0};
-    int ok = value && outcome && table_ptr && table && succ_ptr && succ && pred_ptr && left && frontier && following &&
+    int ok = value && outcome && table_ptr && table && succ_ptr && succ && pred_ptr && left &&
              distance && dag_ptr && dag && queue && rev_ptr && rev && rev_fill && paths && memo_init(&memo);
     if (!ok) {
         PyErr_NoMemory();
@@ -369,41 +370,17 @@ static PyObject *judge(PyObject *self, PyObject *args) {
         }
     }
     succ_ptr[positions] = total;
-    /* The race's ranks, level by level (retro.RaceGraph.ranks). */
-    pred = ok ? malloc((total + 1) * sizeof(int32_t)) : NULL;
-    if (!pred) ok = 0;
+    /* The race's ranks: the one ranker (retrograde.h), the side of each position attacking or not. */
     if (ok) {
-        for (int k = 0; k < total; k++) pred_ptr[succ[k] + 1]++;
-        for (int pos = 0; pos < positions; pos++) pred_ptr[pos + 1] += pred_ptr[pos];
-        int32_t *fill = left;            /* (used as a cursor first) */
-        memcpy(fill, pred_ptr, positions * sizeof(int32_t));
-        for (int pos = 0; pos < positions; pos++)
-            for (int k = succ_ptr[pos]; k < succ_ptr[pos + 1]; k++) pred[fill[succ[k]]++] = pos;
-        int count = 0;
-        for (int pos = 0; pos < positions; pos++) {
-            left[pos] = succ_ptr[pos + 1] - succ_ptr[pos];
-            rank[pos] = -1;
-            if (outcome[pos] >= 0 && (end_flags[outcome[pos]] & 1)) {
-                rank[pos] = 0;
-                frontier[count++] = pos;
-            }
+        uint8_t *attacks = malloc(positions), *target = malloc(positions);
+        ok = attacks && target && retro_predecessors(positions, succ_ptr, succ, NULL, pred_ptr, &pred, left);
+        for (int pos = 0; ok && pos < positions; pos++) {
+            attacks[pos] = attack[pos / (n * n)] != 0;
+            target[pos] = outcome[pos] >= 0 && (end_flags[outcome[pos]] & 1);
         }
-        for (int depth = 1; depth <= levels && count; depth++) {
-            int next = 0;
-            for (int f = 0; f < count; f++)
-                for (int k = pred_ptr[frontier[f]]; k < pred_ptr[frontier[f] + 1]; k++) {
-                    int p = pred[k];
-                    if (rank[p] >= 0) continue;
-                    if (attack[p / (n * n)] || --left[p] == 0) {
-                        rank[p] = depth;
-                        following[next++] = p;
-                    }
-                }
-            int32_t *swap = frontier;
-            frontier = following;
-            following = swap;
-            count = next;
-        }
+        if (ok) ok = retro_ranks(positions, pred_ptr, pred, attacks, target, left, NULL, levels, -1, rank) >= 0;
+        free(attacks);
+        free(target);
     }
     /* Every start of the band: its shortest paths, and how many win against every reply. */
     for (int k = 0; k < 2 * n * n; k++) paths_out[k] = -1;      /* and winning_out, which follows it */
@@ -445,7 +422,7 @@ static PyObject *judge(PyObject *self, PyObject *args) {
     else result = PyLong_FromLong(succ_ptr[positions]);
 done:
     free(value); free(outcome); free(table_ptr); free(table); free(succ_ptr); free(succ); free(pred_ptr);
-    free(pred); free(left); free(frontier); free(following); free(distance); free(dag_ptr); free(dag);
+    free(pred); free(left); free(distance); free(dag_ptr); free(dag);
     free(queue); free(rev_ptr); free(rev); free(rev_fill); free(paths);
     memo_free(&memo);
 release:

@@ -12,29 +12,28 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 
 import clingo
 import numpy as np
 
 from ..compile.compiler import compile_program
-from ..compile.planning import Mode
 from ..errors import LimitError
 from ..language.kinds import QueryKind, RequireKind
 from ..language.model import Board
 from ..language.position import Position, Query, initial_position
+from ..solve.common.capabilities import START_GRAPH, serves
 from ..solve.common.limits import Limits
 from ..solve.graph import rawmodel
+from ..solve.graph.codec import PositionCodec
 from ..solve.graph.racegraph import RaceGraph
 from ..solve.program.driver import race_limits
 from ..analysis.beeline import LOST, WON, BlindPlay, piece_cell, shortest_paths
 from .startplay import GraphPlay, OthersPlay
 from ..analysis.ends import beeline_unsupported, goal_ends
-from .genspec import GameSpec, Requirement
+from .genspec import Requirement
 from .starts import JudgedStarts, StartVerdict, Survey
 
 
-START_LIMIT = 20_000       # at most this many placements of the pieces are ranked at once
 PATH_LIMIT = 16            # shortest paths of one start counted at most (more: counted as PATH_LIMIT)
 
 
@@ -46,10 +45,9 @@ def _fields(graph: RaceGraph, count: int) -> np.ndarray:
     if numbering is None:
         return _numbers(graph.reps, count)
     keys = np.asarray(graph.reps, dtype=np.int64)
-    columns = [keys // numbering.side_stride]
-    for stride in numbering.strides:
-        cell = keys // stride % numbering.cells
-        columns += [cell // numbering.height + 1, cell % numbering.height + 1]
+    columns = [keys // numbering.side_stride]      # (a start not judged, numbered after the others: side + sides)
+    for piece in range(numbering.pieces):
+        columns += list(numbering.cell_xy(numbering.cell_of(keys, piece)))
     return np.stack(columns, axis=1)[:, :count]
 
 
@@ -82,14 +80,17 @@ def query_kind(board: Board, role: str, kind: RequireKind) -> QueryKind:
             else QueryKind.SURVIVE)
 
 
+def start_query(board: Board, role: str, req: Requirement) -> Query:
+    """The question the start graph ranks for ``req``, asked at the initial position."""
+    return Query(role, query_kind(board, role, req.kind), initial_position(board), req.horizon)
+
+
 def start_program(board: Board, role: str, req: Requirement):
-    """The race solver's program for ``req`` from the initial position, or None when the game
-    is not solved by races or has more than START_LIMIT placements of the pieces."""
-    if math.perm(len(board_cells(board)), len(board.rules.roles)) > START_LIMIT:    # counted, not listed
-        return None
-    program = compile_program(board, Query(role, query_kind(board, role, req.kind), initial_position(board),
-                                           req.horizon))
-    return program if program.mode is Mode.RACE else None
+    """The race solver's program for ``req`` from the initial position, or None where the start
+    graph does not serve it (the ``start graph`` row of :mod:`gridsolve.solve.common.capabilities`:
+    not solved by races, or too many placements of the pieces)."""
+    query = start_query(board, role, req)
+    return compile_program(board, query) if serves(START_GRAPH, board, query) else None
 
 
 class StartGraph:
@@ -125,7 +126,7 @@ class StartGraph:
 
     def _codes(self, fields: np.ndarray) -> np.ndarray:
         """One number per row of ``fields`` (side, then each piece's x and y), as the
-        positions' numbering orders them (:class:`gridsolve.solve.graph.factored.Numbering`)."""
+        positions' numbering orders them (:class:`gridsolve.solve.graph.codec.PositionCodec`)."""
         height, cells = self.board.height, self.board.width * self.board.height
         code = fields[:, 0].astype(np.int64)
         for i in range(len(self.roles)):
@@ -271,9 +272,8 @@ def _roots(board: Board, layout, cells: tuple, roles: int, at: int | None) -> li
     """The position terms of every placement (and the role on another's cell), side 0 to move."""
     every, met = _placements(cells, roles, at)
     if layout.variables():          # fields beyond the side and the cells: the compiled term of each
-        rules = board.rules
-        return [layout.root_term(Position(tuple(zip(rules.roles, placed)), 0, rules.first_step), board)
-                for placed in every + met]
+        rules, codec = board.rules, PositionCodec(board, layout)
+        return [codec.text(Position(tuple(zip(rules.roles, placed)), 0, rules.first_step)) for placed in every + met]
     return _plain_roots(cells, roles, at)
 
 

@@ -286,10 +286,12 @@ def build_rules(merged: dict, origin: _Origin) -> Rules:
                             "in rules with gate:")
     if chasers and not script:
         origin.fail("chasers", "chasers never move without an after_ply script", "add after_ply: with a step action")
-    rules = Rules(merged.get("name") or "inline", merged.get("description") or "", roles, turns, moves,
-                  tuple(ends), steps["first"], last, timeout, teams,
-                  merged.get("collisions") or "allowed", collect, tables, timeout_when, placement, good_level,
-                  chasers, optional, gate_key, script, unlimited, merged.get("judge_start") is not False)
+    rules = Rules(name=merged.get("name") or "inline", description=merged.get("description") or "", roles=roles,
+                  turns=turns, moves=moves, ends=tuple(ends), first_step=steps["first"], last_step=last,
+                  timeout=timeout, teams=teams, collisions=merged.get("collisions") or "allowed", collect=collect,
+                  tables=tables, timeout_when=timeout_when, placement=placement, good_level=good_level,
+                  chasers=chasers, optional=optional, gate_key=gate_key, script=script, unlimited=unlimited,
+                  judge_start=merged.get("judge_start") is not False)
     if not rules.judge_start:
         _check_unjudged_start(rules, origin)
     return rules

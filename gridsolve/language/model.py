@@ -12,6 +12,11 @@ DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0), "no
 
 Cell = tuple[int, int]
 
+# The names :attr:`Rules.mechanisms` gives the language's mechanisms (docs/rule-language.md).
+MECHANISMS = ("items", "score tables", "timeout entries", "secret marks", "chasers", "script", "gates", "optional",
+              "bumps", "several steps", "several turns entries", "moving at once", "collisions stay", "was_on",
+              "collected", "nearer", "no step limit", "unjudged start")
+
 
 @dataclass(frozen=True)
 class MoveRule:
@@ -238,6 +243,45 @@ class Rules:
     @property
     def max_plies(self) -> int:
         return self.last_step - self.first_step
+
+    # - Mechanisms: what the rules use, read in one place (the solver paths' table reads them) ---
+    @property
+    def has_items(self) -> bool:
+        """Pieces take items (``collect:``)."""
+        return bool(self.collect)
+
+    @property
+    def moved_by_rule(self) -> bool:
+        """Pieces move by rule after the roles' plies (an ``after_ply`` script)."""
+        return bool(self.script)
+
+    @property
+    def conditions(self) -> tuple[Condition, ...]:
+        """The ``when`` of every end, then of every conditional timeout entry."""
+        return tuple(end.when for end in self.ends) + tuple(entry.when for entry in self.timeout_when)
+
+    @property
+    def number_scores(self) -> bool:
+        """Every score of every role is a number (no score table)."""
+        maps = [self.timeout, *(end.scores for end in self.ends), *(entry.scores for entry in self.timeout_when)]
+        return all(isinstance(score, int) for scores in maps for score in scores.values())
+
+    @property
+    def mechanisms(self) -> frozenset[str]:
+        """The names of the language's mechanisms these rules use (:data:`MECHANISMS`)."""
+        conditions = self.conditions
+        moves = self.moves.values()
+        used = {
+            "items": self.has_items, "score tables": bool(self.tables), "timeout entries": bool(self.timeout_when),
+            "secret marks": bool(self.placement), "chasers": bool(self.chasers), "script": self.moved_by_rule,
+            "gates": self.gate_key is not None, "optional": bool(self.optional),
+            "bumps": any(m.bump_on for m in moves), "several steps": any(m.steps > 1 for m in moves),
+            "several turns entries": len(self.turns) > 1, "moving at once": any(len(t) > 1 for t in self.turns),
+            "collisions stay": self.collisions == "stay", "was_on": any(c.was_on for c in conditions),
+            "collected": any(c.collected for c in conditions), "nearer": any(c.nearer for c in conditions),
+            "no step limit": self.unlimited, "unjudged start": not self.judge_start,
+        }
+        return frozenset(name for name, on in used.items() if on)
 
 
 @dataclass

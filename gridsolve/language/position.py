@@ -159,6 +159,10 @@ def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = Non
     pieces = dict(board.pieces)
     for text in at:
         piece, cell = parse_placement(text, board)
+        if piece not in pieces and piece not in rules.roles:
+            raise QueryError(f"--at {text}: {board.name} leaves the piece '{piece}' out, and a piece the board "
+                             "leaves out takes no part in its game",
+                             f"draw it on the board instead (pieces: {{{piece}: [{cell[0]}, {cell[1]}]}})")
         pieces[piece] = cell
     if turn is not None and turn not in rules.roles:
         raise QueryError(f"--turn {turn}: unknown role", f"roles are: {', '.join(rules.roles)}")

@@ -24,6 +24,7 @@ from ..language.position import Query, initial_position
 from ..language.secret import allowed_cells, hidden_marks, secret_count
 from .placement import FAR, hurt
 from ..solve.common.answer import Answer
+from ..solve.common.capabilities import OWN_PLACEMENTS, serves
 from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
 from ..solve.hidden import ownplacements
@@ -87,14 +88,14 @@ def own_mark(board: Board, role: str) -> str:
 def placement_advice(board: Board, role: str, seed: int = 0, sample: int = SAMPLE,
                      limits: Limits | None = None, every: bool = True) -> Advice:
     """The robust value of ``role`` from the board's position for its placements: every one
-    exactly where :func:`~gridsolve.solve.hidden.ownplacements.serves` (unless ``every`` is
+    exactly where the own placements serve (:mod:`gridsolve.solve.common.capabilities`; unless ``every`` is
     False), else all, or ``sample`` of them (half the most hurtful, half drawn with ``seed``)."""
     mark = own_mark(board, role)
     count = secret_count(board, mark)
     allowed = sorted(allowed_cells(board, mark))
     possible = math.comb(len(allowed), count)
     limits = limits or Limits()
-    if every and ownplacements.serves(board, role, mark):
+    if every and serves(OWN_PLACEMENTS, board, Query(role, QueryKind.VALUE, initial_position(board), hidden=True)):
         return every_placement_advice(board, role, mark, count, possible, limits)
     combos = list(itertools.combinations(allowed, count))
     if possible > sample:

@@ -25,6 +25,7 @@ from ..solve.hidden import knowing
 from ..solve.hidden.placements import placement_values
 from ..errors import LimitError
 from ..solve.common.answer import Answer
+from ..solve.common.capabilities import ROBUST, serves
 from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
 from ..language.kinds import QueryKind
@@ -94,7 +95,7 @@ def robust_answer(board: Board, role: str, position: Position, blind: Blind, who
     False)."""
     left = board.rules.last_step - position.step
     known = known_position(board, role, position, blind)
-    if whole or knowing.applies(board, Query(role, QueryKind.VALUE, known, hidden=True)):
+    if whole or serves(ROBUST, board, Query(role, QueryKind.VALUE, known, hidden=True)):
         try:
             return solve(board, Query(role, QueryKind.VALUE, known, hidden=True), limits)
         except LimitError:
@@ -106,7 +107,7 @@ def share_plies(board: Board, role: str, position: Position) -> int:
     """The plies each placement is solved ahead by :func:`shares`: the step limit where the
     robust search applies, else at most ``SHARE_HORIZON``."""
     left = board.rules.last_step - position.step
-    if knowing.applies(board, Query(role, QueryKind.VALUE, position, hidden=True)):
+    if serves(ROBUST, board, Query(role, QueryKind.VALUE, position, hidden=True)):
         return left
     return min(left, SHARE_HORIZON)
 
@@ -119,7 +120,7 @@ def shares(board: Board, role: str, position: Position, blind: Blind, rng: rando
     top = board.rules.scores_of(role)[-1]
     known = known_position(board, role, position, blind)
     plies = share_plies(board, role, position)
-    if plies == board.rules.last_step - position.step and knowing.applies(board, Query(role, QueryKind.VALUE, known, hidden=True)):
+    if plies == board.rules.last_step - position.step and serves(ROBUST, board, Query(role, QueryKind.VALUE, known, hidden=True)):
         values = knowing.placement_values(board, role, known, chosen, limits)
     else:
         values = placement_values(board, role, known, chosen, plies, limits)

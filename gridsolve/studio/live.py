@@ -6,40 +6,38 @@ the compiled game rules as ``explain`` computes it (:mod:`gridsolve.solve.explai
 toggled in the studio patches the graph in place: only the positions whose side to move has a
 piece near the toggled edge get their moves again from clingo (``WallGraph.affected``), and
 positions the new wall layout opens are explored.  Every race of the board's race solver is
-then ranked on the whole graph by the retrograde analysis of ``encodings/solve.lp``, and the
+then ranked on the whole graph by the retrograde analysis of ``encodings/solve.lp`` (the one
+ranker, :mod:`gridsolve.solve.graph.retrograde`), and the
 answer (value, plies, win, survival, every move's answer and the principal line) is read off
-the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie.  The answers equal
+the ranks as ``encodings/answer.lp`` reads it, key for key and tie for tie, by the race solver's
+answer reader (:mod:`gridsolve.solve.race.reader`).  The answers equal
 those of :func:`gridsolve.solve.dispatch.dispatcher.solve` on the edited board (tests/test_studio_live.py).
 
-Applies where the race solver answers the question and no end depends on walls
-(:func:`gridsolve.solve.explain.walls.graph_supported`); the studio asks the other questions in a
+Applies where the race solver answers the question and no end depends on walls (the ``live
+graph`` row of :mod:`gridsolve.solve.common.capabilities`); the studio asks the other questions in a
 worker process (:mod:`gridsolve.studio.jobs`).
 """
 from __future__ import annotations
 
 import clingo
+import numpy as np
 
 from ..compile.planning import shared_races
-from ..compile.state import START, layout_for, position_of
+from ..compile.state import START, layout_for
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.race.racesolver import race_roles
-from ..solve.graph.racegraph import rank_by_levels
-from ..solve.common.answer import Answer, MoveValue, Ply, SolveStats
+from ..solve.graph.codec import PositionCodec, arguments_of_text
+from ..solve.graph.retrograde import listed_moves, predecessors, ranks, successor_moves
+from ..solve.common.answer import Answer, SolveStats
 from ..solve.program.driver import format_move
-from ..solve.explain.walls import Outcome, Wall, WallGraph, graph_atoms, graph_supported, read_outcome, toggled
-from ..language.kinds import QueryKind
+from ..solve.explain.walls import Wall, WallGraph, graph_atoms, toggled
+from ..solve.race import reader
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
 EDGES = "#show. #show e(S,M,S2) : edge(S,M,S2)."    # the moves only: a known position keeps its mover and end
 PATCHES_KEPT = 256      # wall toggles whose reverse is kept: toggling back (undo) needs no clingo call
-
-
-def supported(board: Board, query: Query) -> bool:
-    """Whether a :class:`LiveGraph` answers ``query`` on ``board``."""
-    return not query.hidden and not query.strategy and graph_supported(board, query) \
-        and query.role in race_roles(board)
 
 
 _MOVES: dict[str, clingo.Symbol] = {}      # move term text -> the term (for its order in clingo)
@@ -77,11 +75,13 @@ def explore(board: Board, roots: list[str], closure: bool, show: str = SHOW) -> 
 
 class LiveGraph:
     """The game graph of ``board`` from ``roots``, patched as walls are toggled; answers every
-    race-solver question about the board's roles (see :func:`supported`)."""
+    race-solver question about the board's roles (the ``live graph`` row of
+    :mod:`gridsolve.solve.common.capabilities`)."""
 
     def __init__(self, board: Board, roots: list[Position]):
         self.board = board
         self.layout = layout_for(board)
+        self.codec = PositionCodec(board, self.layout)     # (walls change no position term: kept as they are toggled)
         self.roles_served = race_roles(board)
         self.races, self.plans = shared_races(board.rules, self.roles_served)
         self.names: list[str] = []
@@ -89,7 +89,6 @@ class LiveGraph:
         self.mover: list[int] = []
         self.outcome: dict[int, str] = {}
         self.succ: list[list[tuple[clingo.Symbol, int]]] = []
-        self.pred: list[list[int]] = []
         self.moving: dict = {}          # (role, cell) -> positions whose side moves it from there
         self.ranks: dict[int, list[int]] | None = None
         self.patches = 0                # positions whose moves were computed again
@@ -98,7 +97,7 @@ class LiveGraph:
 
     # - The graph ---
     def term(self, position: Position) -> str:
-        return self.layout.root_term(position, self.board).replace(" ", "")
+        return self.codec.text(position)
 
     def knows(self, position: Position) -> bool:
         return self.term(position) in self.index
@@ -116,7 +115,6 @@ class LiveGraph:
             self.names.append(name)
             self.mover.append(0)
             self.succ.append([])
-            self.pred.append([])
         return state
 
     def _merge(self, found: dict) -> None:
@@ -125,11 +123,7 @@ class LiveGraph:
         rules = self.board.rules
         for name, (mover, end, edges) in found.items():
             state = self._slot(name)
-            for _, successor in self.succ[state]:
-                self.pred[successor].remove(state)
             self.succ[state] = [(move, self._slot(term)) for move, term in edges]
-            for _, successor in self.succ[state]:
-                self.pred[successor].append(state)
             if mover is None:           # a known position: only its moves change
                 continue
             if state in self.outcome:
@@ -139,7 +133,7 @@ class LiveGraph:
                 self.outcome[state] = end
                 continue
             inner = name[len(START) + 1:-1] if name.startswith(f"{START}(") else name   # start(S): S's cells
-            numbers = [int(a) for a in inner[2:-1].split(",")]
+            numbers = arguments_of_text(inner)
             for role in rules.turns[mover]:
                 i = roles.index(role)
                 self.moving.setdefault((role, (numbers[1 + 2 * i], numbers[2 + 2 * i])), set()).add(state)
@@ -168,11 +162,7 @@ class LiveGraph:
     def _restore(self, saved: list) -> None:
         """Give each position of ``saved`` ([(position, moves)]) those moves again."""
         for state, edges in saved:
-            for _, successor in self.succ[state]:
-                self.pred[successor].remove(state)
             self.succ[state] = edges
-            for _, successor in edges:
-                self.pred[successor].append(state)
         self.ranks = None
 
     def set_walls(self, north: frozenset, east: frozenset) -> int:
@@ -184,88 +174,54 @@ class LiveGraph:
         return len(edges)
 
     # - The ranks ---
-    def _rank(self, race: int) -> list[int]:
-        """Per position: the plies in which the race's attackers force one of its targets
-        (-1: never), by the retrograde analysis of solve.lp over the whole graph."""
-        attackers, targets = self.races.races[race - 1]
+    def _ranks(self) -> dict[int, list[int]]:
+        """Per race, per position: the plies in which the race's attackers force one of its
+        targets (-1: never), by the retrograde analysis of solve.lp over the whole graph."""
         n = len(self.names)
-        rank = [-1] * n
-        frontier = [state for state, end in self.outcome.items() if end in targets]
-        for state in frontier:
-            rank[state] = 0
-        attacks = [m in attackers for m in self.mover]
-        open_count = [len(edges) for edges in self.succ]
-        outcome = self.outcome
-        return rank_by_levels(rank, frontier, self.pred, attacks, open_count,
-                              lambda state: rank[state] >= 0 or state in outcome)
+        start, pred, open_count = predecessors(*successor_moves(*listed_moves(self.succ)), n)
+        ended = np.zeros(n, dtype=bool)
+        ended[list(self.outcome)] = True
+        out = {}
+        for race, (attackers, targets) in enumerate(self.races.races, 1):
+            target = np.zeros(n, dtype=bool)
+            target[[state for state, end in self.outcome.items() if end in targets]] = True
+            rank, _ = ranks(start, pred, np.isin(self.mover, list(attackers)), target, open_count, excluded=ended)
+            out[race] = rank.tolist()
+        return out
 
     def _forced(self, state: int, left: int) -> dict[int, int]:
         if self.ranks is None:
-            self.ranks = {k: self._rank(k) for k in range(1, len(self.races.races) + 1)}
+            self.ranks = self._ranks()
         return {k: r[state] for k, r in self.ranks.items() if 0 <= r[state] <= left}
 
-    def outcome_at(self, state: int, role: str, left: int) -> Outcome:
-        plan, value = self.plans[role]
-        return read_outcome(self.board, role, plan, value, self._forced(state, left))
+    # - Answers (read by the one answer reader, gridsolve/solve/race/reader.py) ---
+    forced = _forced        # the reader's names for the graph: forced, moves_of, is_end, side_of, position_after
 
-    # - Answers ---
+    def moves_of(self, state: int) -> list[tuple[clingo.Symbol, int]]:
+        return self.succ[state]
+
+    def is_end(self, state: int) -> bool:
+        return state in self.outcome
+
+    def side_of(self, state: int) -> int:
+        return self.mover[state]
+
+    def position_after(self, before: Position, state: int, after: int, turn: int) -> Position:
+        return self.position(after, before.step + 1)
+
     def answer(self, query: Query) -> Answer:
         """The answer to ``query`` as :func:`~gridsolve.solve.dispatch.dispatcher.solve` gives it (stats aside)."""
         if query.role not in self.plans:
             raise EncodingError(f"the race solver does not answer the questions of {query.role}")
         self.add_roots([query.position])
-        role, left = query.role, query.remaining(self.board)
+        plan, value_known = self.plans[query.role]
         root = self.index[self.term(query.position)]
-        here = self.outcome_at(root, role, left)
-        value_known = self.plans[role][1]
-        moves = []
-        if left > 0 and root not in self.outcome:
-            for move, successor in self.succ[root]:
-                after = self.outcome_at(successor, role, left - 1)
-                moves.append(MoveValue(move=format_move(move), value=after.value, plies=after.plies, win=after.win,
-                                       survives=after.survives, doom_plies=after.doom_plies))
-        moves.sort(key=lambda m: m.move)
-        if query.kind == QueryKind.WIN:
-            holds, plies = here.win, here.win_plies
-        elif query.kind == QueryKind.SURVIVE:
-            holds, plies = here.survives, here.doom_plies
-        else:
-            holds, plies = True, here.plies
-        line = self.line(query.position, root, role, left) if value_known else ()
-        return Answer(board=self.board.name, role=role, query=query.kind, holds=bool(holds), value=here.value,
-                      plies=plies, win=here.win, win_plies=here.win_plies, survives=here.survives,
-                      win_moves=self.board.rules.own_moves(query.position.side, here.win_plies, role),
-                      doom_plies=here.doom_plies, remaining=left, position=query.position.as_dict(self.board),
-                      moves=moves, line=line, stats=SolveStats(solver="studio graph", positions=len(self.names)))
-
-    def line(self, start: Position, state: int, role: str, left: int) -> tuple[Ply, ...]:
-        """The principal line from ``start`` (position ``state``): the side to move picks its best
-        move by the key of answer.lp (value, then plies: hurry above the timeout score, delay
-        below), ties going to the greatest move term for the role's side and the least for the
-        others."""
-        rules = self.board.rules
-        timeout = rules.timeout[role]
-        out, before = [], start
-        while left > 0 and state not in self.outcome and self.succ[state]:
-            keyed = []
-            for move, successor in self.succ[state]:
-                after = self.outcome_at(successor, role, left - 1)
-                if after.value is None:
-                    return tuple(out)
-                tie = 0 if after.value == timeout else (after.plies if after.value < timeout else -after.plies)
-                keyed.append(((after.value, tie), move, successor))
-            turn = self.mover[state]
-            pick = max if rules.own_turn(turn, role) else min
-            _, move, successor = pick(keyed, key=lambda k: (k[0], k[1]))
-            position = self.position(successor, before.step + 1)
-            out.append(Ply(len(out), tuple(rules.turns[turn]), format_move(move), before, position))
-            state, left, before = successor, left - 1, position
-        return tuple(out)
+        return reader.answer(self, self.board, query, plan, value_known, root, query.remaining(self.board),
+                             SolveStats(solver="studio graph", positions=len(self.names)))
 
     def position(self, state: int, step: int) -> Position:
         """Position ``state`` at ``step``."""
-        numbers = [int(a) for a in self.names[state][2:-1].split(",")]
-        return position_of(self.layout.decode(numbers, self.board), step)
+        return self.codec.position_of_arguments(arguments_of_text(self.names[state]), step)
 
 
 def moves_from(graph: LiveGraph, query: Query) -> dict:

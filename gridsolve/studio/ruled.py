@@ -10,25 +10,22 @@ from __future__ import annotations
 
 import dataclasses
 
-import clingo
-
-from ..compile.script import one_mover_script
-from ..compile.state import layout_for, position_of
+from ..compile.state import layout_for
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.common.answer import Answer
+from ..solve.common.capabilities import STUDIO_SCRIPTED, serves
 from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
 from ..solve.graph.scripted import ScriptedMoves, ScriptTables
 from ..solve.program.driver import format_move
-from ..solve.race.racesolver import race_roles
 
 ANSWER_SECONDS = 60.0     # a request's solve stops (with a clear error) after this long
 
 
 def answered_here(board: Board, query: Query) -> bool:
     """Whether the studio answers ``query`` on ``board`` in the request by :func:`answer`."""
-    return one_mover_script(board.rules) and not query.hidden and not query.strategy and query.role in race_roles(board)
+    return serves(STUDIO_SCRIPTED, board, query)
 
 
 class Successors:
@@ -39,10 +36,9 @@ class Successors:
         self.moves = ScriptedMoves(ScriptTables(board, self.layout))
 
     def __call__(self, position: Position) -> dict[str, Position]:
-        term = clingo.parse_term(self.layout.root_term(position, self.board))
-        return {format_move(move): position_of(self.layout.decode([a.number for a in after.arguments], self.board),
-                                               position.step + 1)
-                for move, after in self.moves.moves(term)}
+        codec = self.moves.numbering
+        return {format_move(move): codec.position(after, position.step + 1)
+                for move, after in self.moves.moves(codec.term(position))}
 
 
 def answer(board: Board, query: Query, limits: Limits) -> tuple[Answer, dict]:

@@ -37,13 +37,14 @@ from ..errors import GridsolveError
 from ..language.loader import load_board
 from ..language.model import Board
 from ..language.position import QUERY_KINDS, initial_position
+from ..solve.common.capabilities import LIVE_GRAPH, serves
 from ..solve.common.limits import Limits
 from ..svg import ROLE_COLOURS
 from .answers import payload, picture, question
 from .files import Folder, StudioError, save, version_of
 from .jobs import Jobs
 from .level import apply_level, level_of, optional_marks
-from .live import LiveGraph, moves_from, supported
+from .live import LiveGraph, moves_from
 from . import ruled
 from .playtest import Playtests
 from .security import Guard, hosts_for, new_token
@@ -175,7 +176,7 @@ def answer(studio: Studio, data: dict) -> dict:
     view = picture(board, query.position)
     if ruled.answered_here(board, query):
         return {**view, "answer": payload(board, query, *ruled.answer(board, query, studio.limits))}
-    if not supported(board, query):
+    if not serves(LIVE_GRAPH, board, query):
         job = studio.jobs.start("answer", {"path": str(path), "level": data.get("level"), "role": role, "kind": kind})
         return {**view, "job": job.as_dict()}
     holder, lock = studio.graph(path, version, board)

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from ..errors import GridsolveError
 from ..language.loader import load_board
+from ..solve.common.capabilities import LIVE_GRAPH, serves
 from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
-from ..solve.explain.walls import WallGraph, graph_supported, interior_walls, solve_outcome, solve_variant
+from ..solve.explain.walls import WallGraph, interior_walls, solve_outcome, solve_variant
 from .answers import payload, question
 from .level import apply_level
 from .leveltext import level_text
@@ -47,7 +48,7 @@ def walls_task(params: dict, progress) -> dict:
     query = question(board, params.get("role"), params.get("kind", QueryKind.VALUE))
     kind = query.kind
     walls = interior_walls(board)
-    if graph_supported(board, query) and not query.hidden:
+    if serves(LIVE_GRAPH, board, query):     # (the studio asks no --strategy)
         progress("the game graph", 0.0)
         graph = WallGraph(board, query)
         base, variant, method = graph.outcome_for(None), graph.outcome_for, "graph"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
+from ..language.wording import counted
 from .expect import Range
 from .verify import ERROR, FAIL, PASS, TIMED_OUT, UPDATED, CheckResult, Report, show
 
@@ -23,11 +24,13 @@ def summary(report: Report) -> str:
     checks = report.checks
     boards = len(report.boards)
     parts = [f"{report.count(PASS)} passed"]
-    for status, word in ((FAIL, "failed"), (ERROR, "errors"), (TIMED_OUT, "timed out"), (UPDATED, "updated")):
+    for status, word in ((FAIL, "failed"), (TIMED_OUT, "timed out"), (UPDATED, "updated")):
         if report.count(status):
             parts.append(f"{report.count(status)} {word}")
+    if report.count(ERROR):
+        parts.insert(2 if report.count(FAIL) else 1, counted(report.count(ERROR), "error"))
     jobs = f", {report.jobs} jobs" if report.jobs > 1 else ""
-    return (f"{len(checks)} check{'s' * (len(checks) != 1)} on {boards} board{'s' * (boards != 1)}{_part(report)}: "
+    return (f"{counted(len(checks), 'check')} on {counted(boards, 'board')}{_part(report)}: "
             f"{', '.join(parts)} ({report.time_s:.1f} s{jobs})")
 
 

@@ -16,8 +16,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import clingo
-
 from ..language import wording
 from ..analysis.beeline import check_beeline
 from ..errors import BoardError, GridsolveError, QueryError
@@ -316,7 +314,7 @@ def winning_first_moves(board, role: str, position, answer, asker: Asker | None 
         return {move: move for move in winning}
     named = _named_moves(board, asker) if asker is not None else None
     if named is not None:
-        root = clingo.parse_term(asker.engine.layout.root_term(position, board))
+        root = asker.engine.codec.term(position)
         after = {format_move(move): state for move, state in named.moves(root)}
         return {move: after[move] for move in winning if move in after}
     _, steps = examine(board, position)

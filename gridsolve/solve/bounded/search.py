@@ -30,7 +30,6 @@ import time
 from array import array
 from dataclasses import replace
 
-from ...compile.planning import Mode
 from ...errors import QueryError
 from ...language.distance import open_steps, step_distances
 from ...language.model import Board
@@ -39,7 +38,7 @@ from ...compile.state import layout_for
 from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
 from .kernel import MoveList, RaceArrays, RacesKernel, int32, kernel_serves
-from ..common.boundedplan import applies
+from ..common.capabilities import BOUNDED, serves_question
 from ..common.answer import Answer, Ply, Question, SolveStats
 from ..program.driver import format_move
 from ..common.limits import LimitGuard, Limits, estimate_positions
@@ -590,8 +589,8 @@ def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
 
 def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prune: bool = True,
                   line_plies: int | None = None, memo=None) -> Answer:
-    """Answer ``query`` with the bounded solver (the caller checked :func:`applies`); the
-    principal line stops after ``line_plies`` plies when given.  ``memo`` (a
+    """Answer ``query`` with the bounded solver (the caller checked that it serves it:
+    :mod:`gridsolve.solve.common.capabilities`); the principal line stops after ``line_plies`` plies when given.  ``memo`` (a
     :class:`gridsolve.solve.bounded.memo.BoundedMemo`) keeps the abstract game and the races'
     transposition tables for the next questions."""
     started = time.perf_counter()
@@ -632,13 +631,12 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
 
 class BoundedSolver:
     """The bounded solver as a :class:`~gridsolve.solve.common.answer.Solver`: the layered questions
-    about games with items that :func:`applies` to."""
+    about games with items (the ``bounded`` row of :mod:`gridsolve.solve.common.capabilities`)."""
 
     name = "bounded"
 
     def serves(self, question: Question) -> bool:
-        plan = question.plan
-        return plan.mode is Mode.LAYERED and applies(question.board, question.query, bool(plan.split_team))
+        return serves_question(BOUNDED, question)
 
     def answer(self, question: Question) -> Answer:
         return solve_bounded(question.board, question.query, question.limits, line_plies=question.line_plies,

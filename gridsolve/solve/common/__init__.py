@@ -1,6 +1,7 @@
 """What every solver shares: the answer types and the one solver interface (``answer``) and the
-limits of a solve, checked by every path that grounds (``limits``), and which layered questions
-the bounded solver answers, read by it and by the layered tables (``boundedplan``).
+limits of a solve, checked by every path that grounds (``limits``), and the one table of the
+solver paths: which board and question each serves, why it refuses the others, and their order
+of cost (``capabilities``).
 
 May import: ``gridsolve.compile`` and the stages below it.
 """

@@ -1,9 +1,10 @@
 """Many questions about one board: :class:`Asker` is what verify, play, ask and explain use.
 
 It is a :class:`~gridsolve.solve.dispatch.dispatcher.Dispatcher` like the one of
-:func:`~gridsolve.solve.dispatch.dispatcher.solve`, its solvers in the same order, each made a
-caching solver (:mod:`gridsolve.solve.dispatch.caching`) that keeps its work for the next
-questions, with the layered tables in front: a question goes to the first that serves it.
+:func:`~gridsolve.solve.dispatch.dispatcher.solve`, its solvers each made a caching solver
+(:mod:`gridsolve.solve.dispatch.caching`) that keeps its work for the next questions, with the
+layered tables too: a question goes to the cheapest that serves it (the table of paths'
+order, :mod:`gridsolve.solve.common.capabilities`).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def _kept(solver: str, name: str, doc: str) -> property:
 
 
 class Asker(Dispatcher):
-    """Answers queries about one board, each by the first of these caching solvers that serves it:
+    """Answers queries about one board, each by the cheapest of these caching solvers that serves it:
     the layered questions about games without items from a role's
     :class:`~gridsolve.solve.layered.table.LayeredTable` (where it fits the memory limit), the
     ``--hidden`` ones by the robust solver, those about games with items by the bounded solver

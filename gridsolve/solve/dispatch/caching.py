@@ -17,14 +17,14 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from ...compile.planning import Mode
 from ...errors import MemoryLimitError
 from ...language.model import Board
 from ...language.position import Position
 from ..bounded.memo import BoundedMemo
 from ..common.answer import Answer, Question, Solver
 from ..common.limits import Limits
-from ..layered.table import LayeredTables, serves as table_serves
+from ..common.capabilities import RACE, TABLE, serves_question
+from ..layered.table import LayeredTables
 from ..race.racesolver import Engine
 
 
@@ -54,7 +54,8 @@ def without_line(answer: Answer, line_plies: int | None) -> Answer:
 
 class CachingTableSolver:
     """The layered tables as a caching solver: a layered question that a table answers
-    (:func:`~gridsolve.solve.layered.table.serves`: no items, no ``--hidden``, no strategy),
+    (the ``layered table`` row of :mod:`gridsolve.solve.common.capabilities`: no items, no
+    ``--hidden``, no strategy),
     read from its role's table.  It serves such a question only where that table fits the
     memory limit (and, for a question with a time limit, is ground in time): :meth:`serves`
     grounds it to know."""
@@ -66,7 +67,7 @@ class CachingTableSolver:
         self.tables: LayeredTables | None = None
 
     def serves(self, question: Question) -> bool:
-        if not table_serves(question.board, question.query):
+        if not serves_question(TABLE, question):
             return False
         if self.tables is None:
             self.tables = LayeredTables(self.session.board, self.session.roots)
@@ -93,8 +94,7 @@ class CachingRaceSolver:
         self.groundings = 0
 
     def serves(self, question: Question) -> bool:
-        query = question.query
-        return not (query.strategy or query.hidden) and question.plan.mode is Mode.RACE
+        return serves_question(RACE, question)
 
     def answer(self, question: Question) -> Answer:
         board, query, roots = question.board, question.query, self.session.roots

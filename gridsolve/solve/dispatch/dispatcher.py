@@ -1,12 +1,13 @@
 """The dispatcher: :func:`solve` answers a question with the first solver that serves it.
 
-The solvers fill in one interface (:class:`gridsolve.solve.common.answer.Solver`) and are tried in
-this order: the robust solver of ``--hidden`` questions (:mod:`gridsolve.solve.hidden.hiddensolver`), the
-bounded solver of games with items (:mod:`gridsolve.solve.bounded.search`), the race solver
-(:mod:`gridsolve.solve.race.racesolver`) and the compiled program run by the driver
-(:mod:`gridsolve.solve.program.compiledsolver`), which serves every question.  The
-:class:`~gridsolve.solve.dispatch.asker.Asker` is a :class:`Dispatcher` of the same solvers in the same
-order, each keeping its work between questions (:mod:`gridsolve.solve.dispatch.caching`).  The
+The solvers fill in one interface (:class:`gridsolve.solve.common.answer.Solver`), each serves
+what its row of the table of paths (:mod:`gridsolve.solve.common.capabilities`) serves, and they are
+tried in the table's order of cost: the race solver (:mod:`gridsolve.solve.race.racesolver`), the
+bounded solver of games with items (:mod:`gridsolve.solve.bounded.search`), the robust solver of
+``--hidden`` questions (:mod:`gridsolve.solve.hidden.hiddensolver`) and the compiled program run by
+the driver (:mod:`gridsolve.solve.program.compiledsolver`), which serves every question.  The
+:class:`~gridsolve.solve.dispatch.asker.Asker` is a :class:`Dispatcher` of the same solvers and the
+layered tables, each keeping its work between questions (:mod:`gridsolve.solve.dispatch.caching`).  The
 robust and bounded solvers are imported the first time a question may need them
 (:class:`Deferred`): a command about a race game starts without their modules.
 """
@@ -21,20 +22,22 @@ from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Query
 from ..common.answer import Answer, Question, Solver
+from ..common.capabilities import PATHS
 from ..program.compiledsolver import CompiledSolver
 from ..race.racesolver import RaceSolver
 from ..common.limits import Limits
 
 
 class Dispatcher:
-    """A :class:`~gridsolve.solve.common.answer.Solver` made of ``solvers``: it answers with the first
-    of them that serves the question."""
+    """A :class:`~gridsolve.solve.common.answer.Solver` made of ``solvers`` (each named as its path
+    in :data:`~gridsolve.solve.common.capabilities.PATHS`): it answers with the cheapest of them
+    that serves the question."""
 
     def __init__(self, name: str, solvers: Sequence[Solver]):
-        self.name, self.solvers = name, list(solvers)
+        self.name, self.solvers = name, sorted(solvers, key=lambda solver: PATHS[solver.name].cost)
 
     def pick(self, question: Question) -> Solver:
-        """The first solver that serves ``question``."""
+        """The cheapest solver that serves ``question``."""
         for solver in self.solvers:
             if solver.serves(question):
                 return solver

@@ -19,7 +19,8 @@ from ..common.limits import Limits
 from ..dispatch.asker import Asker
 from ..program.explore import examine
 from ..common.answer import Answer, Ply
-from .walls import (Outcome, Wall, WallGraph, graph_supported, interior_walls, outcomes, solve_outcome,
+from ..common.capabilities import WALL_GRAPH, refusal
+from .walls import (Outcome, Wall, WallGraph, interior_walls, outcomes, solve_outcome,
                     solve_variant)
 from ...language.kinds import QueryKind
 
@@ -116,11 +117,12 @@ def wall_outcomes(board: Board, query: Query, method: str = "auto", jobs: int = 
     ``jobs``: worker processes for the graph's variants; ``limits`` bound each solve."""
     if method not in METHODS:
         raise QueryError(f"--method {method}: unknown method", f"use one of: {', '.join(METHODS)}")
+    refused = refusal(WALL_GRAPH, board, query)
     if method == "auto":
-        method = "graph" if graph_supported(board, query) else "solve"
-    elif method == "graph" and not graph_supported(board, query):
-        raise QueryError(f"--method graph: {board.name} asked this way needs the layered solver or has ends "
-                         f"that depend on walls", "use --method solve (one solve per wall)")
+        method = "solve" if refused else "graph"
+    elif method == "graph" and refused:
+        raise QueryError(f"--method graph: {board.name} asked this way is not answered on one game graph: {refused}",
+                         "use --method solve (one solve per wall)")
     walls = interior_walls(board)
     if method == "graph":
         graph = WallGraph(board, query)

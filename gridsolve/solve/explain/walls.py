@@ -9,9 +9,11 @@ one where there is none.  Its answer can be computed two ways, with the same res
   is computed once by clingo from the compiled game rules (``explore.game_program``); for each
   variant only the positions whose side to move has a piece near the toggled edge get their
   moves again from clingo (on the toggled board), and the races of the question are ranked on
-  the patched graph by the retrograde analysis of ``encodings/solve.lp`` (attackers: one
-  successor of rank d-1; defenders: every successor ranked, the last at d-1), from which the
-  answer is read as ``encodings/answer.lp`` reads it.  About 4 to 6 times faster on 8x8 boards
+  the patched graph by the retrograde analysis of ``encodings/solve.lp`` (the one ranker,
+  :mod:`gridsolve.solve.graph.retrograde`: attackers need one successor of rank d-1, defenders
+  every successor ranked, the last at d-1; the levels stop once the position asked is ranked),
+  from which the answer is read as ``encodings/answer.lp`` reads it (by the one answer reader,
+  :mod:`gridsolve.solve.race.reader`).  About 4 to 6 times faster on 8x8 boards
   (bench/run.py, "explain").
 """
 from __future__ import annotations
@@ -21,16 +23,20 @@ import multiprocessing
 from dataclasses import dataclass
 
 import clingo
+import numpy as np
 
-from ...compile.planning import Mode, plan_query, plan_races
+from ...compile.planning import plan_query, plan_races
 from ...compile.state import layout_for
 from ...errors import EncodingError
-from ...language import wording
 from ...language.model import DELTA, Board, Cell
-from ...language.position import Query, unjudged_start
+from ...language.position import Query
+from ..graph.codec import PositionCodec
 from ..program.explore import game_program
+from ..race.reader import Outcome, outcome
+from ..graph.retrograde import listed_moves, predecessors, ranks, successor_moves
 from ..common.limits import Limits
 from ..dispatch.dispatcher import solve
+from ..common.capabilities import WALL_GRAPH, refusal
 from ...language.kinds import QueryKind
 
 SIDES = ("north", "east")
@@ -75,47 +81,6 @@ def toggled(board: Board, wall: Wall) -> Board:
     return dataclasses.replace(board, **{key: getattr(board, key) ^ {wall.cell}})
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """The answer to one question: as ``gridsolve solve --json`` reports it."""
-
-    value: int | None
-    plies: int | None
-    win: bool | None
-    win_plies: int | None
-    survives: bool
-    doom_plies: int | None
-
-    def key(self, kind: QueryKind) -> tuple:
-        """What the question asks: the value and its plies, or whether it holds and in how many plies."""
-        if kind == QueryKind.WIN:
-            return self.win, self.win_plies
-        if kind == QueryKind.SURVIVE:
-            return self.survives, self.doom_plies
-        return self.value, self.plies
-
-    def describe(self, role: str, kind: QueryKind) -> str:
-        """The answer in words, for the question ``kind``."""
-        if kind == QueryKind.WIN:
-            if not self.win:
-                return f"{role} cannot force a win"
-            return f"{role} forces a win in {wording.plies(self.win_plies)}"
-        if kind == QueryKind.SURVIVE:
-            if self.survives:
-                return f"{role} survives"
-            return f"the others force a losing end in {wording.plies(self.doom_plies)}"
-        if self.win:
-            return f"{role} forces a win in {wording.plies(self.plies)}, value {self.value}"
-        if self.plies is None:
-            return f"value {self.value}, nothing is forced"
-        return f"value {self.value}, forced in {wording.plies(self.plies)}"
-
-    @classmethod
-    def of(cls, answer) -> "Outcome":
-        return cls(answer.value, answer.plies if answer.query == QueryKind.VALUE else None, answer.win,
-                   answer.win_plies, answer.survives, answer.doom_plies)
-
-
 def solve_outcome(board: Board, query: Query, limits: Limits | None = None) -> Outcome:
     """The answer to ``query`` on ``board``, solved from scratch with every part of it: the
     value question (the survive question where the role's value is not known)."""
@@ -126,15 +91,6 @@ def solve_outcome(board: Board, query: Query, limits: Limits | None = None) -> O
 def solve_variant(board: Board, query: Query, wall: Wall, limits: Limits | None = None) -> Outcome:
     """The answer to ``query`` on the board with ``wall`` toggled, solved from scratch."""
     return solve_outcome(toggled(board, wall), query, limits)
-
-
-def graph_supported(board: Board, query: Query) -> bool:
-    """Whether :class:`WallGraph` answers ``query``: a race-solver question, no end that
-    depends on walls (``nearer`` measures distances along open steps), and no pieces moved by
-    rule (a wall changes where a chaser steps, which the graph's moves by role do not follow),
-    and a position judged by the ends (a start the rules do not judge is read by solve)."""
-    return (plan_query(board, query).mode is Mode.RACE and not any(e.when.nearer for e in board.rules.ends)
-            and not board.rules.script and not unjudged_start(board, query.position))
 
 
 GRAPH_SHOW = "#show. #show e(S,S2) : edge(S,_,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
@@ -186,25 +142,22 @@ class WallGraph:
     answers ``query`` on the board with one wall toggled (None: the board as it is)."""
 
     def __init__(self, board: Board, query: Query):
-        if not graph_supported(board, query):
-            raise EncodingError("the shared wall graph answers race-solver questions only")
+        refused = refusal(WALL_GRAPH, board, query)
+        if refused:
+            raise EncodingError(f"the shared wall graph does not answer this question: {refused}")
         self.board, self.query = board, query
         rules = board.rules
         self.plan = plan_query(board, query)
         self.races = plan_races(rules, query.role, self.plan.value)
         self.layout = layout_for(board)
-        self.root = self.layout.root_term(query.position, board).replace(" ", "")
+        self.root = PositionCodec(board, self.layout).text(query.position)
         found = explore_graph(board, [self.root], True)
         self.names = list(found)
         self.index = {name: i for i, name in enumerate(self.names)}
-        n = len(self.names)
         self.mover = [found[name][0] for name in self.names]
         self.outcome = {i: found[name][1] for i, name in enumerate(self.names) if found[name][1] is not None}
         self.succ = [[self.index[t] for t in found[name][2]] for name in self.names]
-        self.pred: list[list[int]] = [[] for _ in range(n)]
-        for s, targets in enumerate(self.succ):
-            for t in targets:
-                self.pred[t].append(s)
+        self.moves = successor_moves(*listed_moves(self.succ, pairs=False))     # (sources, targets)
         # where each role moves: (role, cell) -> the positions in which its side moves it from there
         self.moving: dict[tuple[str, Cell], list[int]] = {}
         roles = self.layout.roles
@@ -240,9 +193,7 @@ class WallGraph:
         """The answer with ``wall`` toggled (None: the board as it is): the affected positions'
         moves again from clingo, then the races ranked on the patched graph."""
         n = len(self.names)
-        succ, mover, outcome = self.succ, self.mover, self.outcome
-        patched = bytearray(n)          # 1: the position's moves are replaced on the toggled board
-        extra_pred: dict[int, list[int]] = {}
+        (src, dst), mover, outcome, size = self.moves, self.mover, self.outcome, n
         if wall is not None:
             board = toggled(self.board, wall)
             affected = self.affected(wall)
@@ -259,62 +210,32 @@ class WallGraph:
                 for t in entry[2]:
                     index.setdefault(t, len(index))
             size = len(index)
-            succ, mover, outcome = list(self.succ) + [[]] * (size - n), self.mover + [0] * (size - n), \
-                dict(self.outcome)
-            patched.extend(bytes(size - n))
+            mover, outcome = self.mover + [0] * (size - n), dict(self.outcome)
+            patched = np.zeros(size, dtype=bool)        # the positions whose moves are replaced
+            new_src, new_dst = [], []
             for name, (m, end, targets) in found.items():
                 s = index[name]
-                patched[s] = 1
+                patched[s] = True
                 mover[s] = m
                 if end is not None:
                     outcome[s] = end
-                succ[s] = [index[t] for t in targets]
-                for t in succ[s]:
-                    extra_pred.setdefault(t, []).append(s)
-        # the predecessors of the patched positions' old and new successors, as patched
-        pred = {t: [p for p in self.pred[t] if not patched[p]] if t < n else []
-                for s in range(len(patched)) if patched[s] for t in (self.succ[s] if s < n else ())}
-        for t, extra in extra_pred.items():
-            pred[t] = (pred[t] if t in pred else [p for p in self.pred[t] if not patched[p]] if t < n else []) + extra
-        base_pred = self.pred
+                new_src.extend([s] * len(targets))
+                new_dst.extend(index[t] for t in targets)
+            keep = ~patched[src]
+            src = np.concatenate([src[keep], np.array(new_src, dtype=np.int32)])
+            dst = np.concatenate([dst[keep], np.array(new_dst, dtype=np.int32)])
+        start, pred, open_count = predecessors(src, dst, size)
         root = self.index[self.root]
         left = self.query.remaining(self.board)
-        size = len(succ)
-
-        def rank(race: int) -> int | None:
-            """Plies in which the race's attackers force one of its targets from the root (None: never)."""
-            attackers, targets = self.races.races[race - 1]
-            frontier = [s for s, end in outcome.items() if end in targets]
-            ranked = bytearray(size)
-            for s in frontier:
-                ranked[s] = 1
-            if ranked[root]:
-                return 0
-            attacks = [m in attackers for m in mover]
-            open_count: dict[int, int] = {}
-            for d in range(1, left + 1):
-                following = []
-                for t in frontier:
-                    for s in pred[t] if t in pred else base_pred[t]:
-                        if ranked[s]:
-                            continue
-                        if attacks[s]:
-                            ranked[s] = 1
-                            following.append(s)
-                        else:
-                            count = open_count.get(s, len(succ[s])) - 1
-                            open_count[s] = count
-                            if not count:
-                                ranked[s] = 1
-                                following.append(s)
-                if ranked[root]:
-                    return d
-                if not following:
-                    return None
-                frontier = following
-            return None
-
-        forced = {k: d for k in range(1, len(self.races.races) + 1) if (d := rank(k)) is not None}
+        moving = np.array(mover)
+        forced = {}
+        for race, (attackers, targets) in enumerate(self.races.races, 1):
+            target = np.zeros(size, dtype=bool)
+            target[[s for s, end in outcome.items() if end in targets]] = True
+            # (the levels stop once the root is ranked: its rank is all the answer reads)
+            rank, _ = ranks(start, pred, np.isin(moving, list(attackers)), target, open_count, left, until=root)
+            if rank[root] >= 0:
+                forced[race] = int(rank[root])
         return read_outcome(self.board, self.query.role, self.races, self.plan.value, forced)
 
 
@@ -339,27 +260,6 @@ def outcomes(graph: WallGraph, walls: list[Wall], jobs: int = 1) -> list[Outcome
 
 
 def read_outcome(board: Board, role: str, races, value_known: bool, forced: dict[int, int]) -> Outcome:
-    """The answer at a position from the races forced there within its plies ({race: plies}), as
-    encodings/answer.lp reads it: the value is the highest score whose race the role's team
-    forces (up) or whose race the others do not force (down); plies from the race that decides it."""
-    rules = board.rules
-    avoid = races.avoid
-    survives, doom = avoid not in forced, forced.get(avoid)
-    if not value_known:
-        return Outcome(None, None, None, None, survives, doom)
-    scores = rules.scores_of(role)
-    timeout = rules.timeout[role]
-    ok = {scores[0]} | {t for t, k in races.up.items() if k in forced} | \
-        {t for t, k in races.down.items() if k not in forced}
-    value = max(ok)
-    plies = None
-    if value in races.up:
-        plies = forced[races.up[value]]
-    elif value < timeout:
-        above = min(t for t in scores if t > value)
-        plies = forced.get(races.down[above])
-    if races.win is not None:
-        win, win_plies = races.win in forced, forced.get(races.win)
-    else:
-        win, win_plies = value == scores[-1], None
-    return Outcome(value, plies, win, win_plies, survives, doom)
+    """The answer at a position from the races forced there within its plies ({race: plies}),
+    read by the one answer reader (:func:`gridsolve.solve.race.reader.outcome`)."""
+    return outcome(board.rules, role, races, value_known, forced)

@@ -5,7 +5,8 @@ move (with lost turns and ``was_on`` bits) *plus* the items left, and the items 
 positions beyond what can be ground.  The items change no move and no end condition unless an
 end counts them, so the game without them (the *abstraction*) has the same plies: this module
 grounds it once with the compiled game rules (edges, end conditions, conditional timeout
-matches) and computes two races on it by retrograde analysis:
+matches) and computes two races on it by retrograde analysis (the one ranker,
+:mod:`gridsolve.solve.graph.retrograde`):
 
 * ``doom``: the plies within which the others force an end the role must avoid (the survive
   race), whatever items are left;
@@ -16,18 +17,20 @@ The bounded solver (:mod:`gridsolve.solve.bounded.search`) searches the items on
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 
 import clingo
+import numpy as np
 
 from ...compile.facts import board_facts, mechanism_facts, rule_facts
 from ...compile.gamerules import game_rules, live_ends, timeout_match_rules, with_domain
-from ...compile.state import Layout, layout_for, position_of
+from ...compile.state import Layout, layout_for
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position
 from ...resources import encoding
+from .retrograde import UNRANKED, listed_moves, predecessors, ranks, successor_moves
+from .codec import PositionCodec
 
 UNFORCED = 1 << 30      # the rank of a position from which a race is not forced
 
@@ -52,29 +55,36 @@ class AbstractGame:
     ground_s: float = 0.0
     ground_atoms: int = 0
     ground_rules: int = 0
-    numbering: object = None    # joined by pieces (gridsolve/solve/graph/abstractpieces.py): positions by number
+    numbering: PositionCodec | None = None   # joined by pieces (gridsolve/solve/graph/abstractpieces.py): positions by number
     keys: object = None         # ... the sorted numbers of positions 0..n-1 (then no terms nor index)
+    _codec: PositionCodec | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.turn)
 
+    @property
+    def codec(self) -> PositionCodec:
+        """The game's positions: Position <-> term (<-> number, joined by pieces)."""
+        if self._codec is None:
+            self._codec = self.numbering or PositionCodec(self.board, self.layout)
+        return self._codec
+
     def find(self, position: Position) -> int | None:
         """The index of ``position``, None where the roots do not reach it."""
-        term = clingo.parse_term(self.layout.root_term(position, self.board))
+        term = self.codec.term(position)
         if self.numbering is None:
             return self.index.get(term)
-        args = [a.number for a in term.arguments]
-        if len(args) != 1 + 2 * self.numbering.pieces or not self.numbering.holds(args):
+        key = self.numbering.key_of(term)
+        if key < 0:
             return None
-        key = self.numbering.number(args)
         i = int(self.keys.searchsorted(key))
         return i if i < len(self.keys) and int(self.keys[i]) == key else None
 
     def position(self, i: int, step: int) -> Position:
         """Position ``i`` at ``step`` (without the items: the caller adds what it keeps of them)."""
         if self.numbering is None:
-            return self.layout.position(self.terms[i], self.board, step)
-        return position_of(self.layout.decode(self.numbering.arguments(int(self.keys[i])), self.board), step)
+            return self.codec.position(self.terms[i], step)
+        return self.numbering.position_at(int(self.keys[i]), step)
 
     def stops(self, i: int) -> bool:
         """The game stops at ``i`` whatever the plies left: an end holds, or the side to move has no move."""
@@ -83,40 +93,25 @@ class AbstractGame:
     def state_of(self, position: Position) -> int:
         found = self.find(position)
         if found is None:
-            raise EncodingError(f"the position {self.layout.root_term(position, self.board)} is not in the abstract game")
+            raise EncodingError(f"the position {self.codec.text(position)} is not in the abstract game")
         return found
 
-    def retrograde(self, attackers: set[int], target) -> list[int]:
+    def retrograde(self, attackers: set[int], target, extra: list | None = None) -> list[int]:
         """The fewest plies in which the sides ``attackers`` (turns entries) force a position
         where ``target(i)`` holds, for every position (UNFORCED where they cannot); the others
-        delay.  A position that stops without meeting the target is lost for the attackers."""
+        delay.  A position that stops without meeting the target is lost for the attackers.
+        ``extra``: per position one more move (its target, None: none) where it has moves (the
+        robust search's bump).  The one ranker (:func:`~gridsolve.solve.graph.retrograde.ranks`)
+        on this game's moves."""
         n = len(self)
-        rank = [UNFORCED] * n
-        preds: list[list[int]] = [[] for _ in range(n)]
-        left = [0] * n
-        queue = deque()
-        for i in range(n):
-            if target(i):
-                rank[i] = 0
-                queue.append(i)
-            elif self.outcome[i] is None:
-                left[i] = len(self.succ[i])
-                for _, j in self.succ[i]:
-                    preds[j].append(i)
-        while queue:
-            j = queue.popleft()
-            for i in preds[j]:
-                if rank[i] != UNFORCED:
-                    continue
-                if self.turn[i] in attackers:
-                    rank[i] = rank[j] + 1
-                    queue.append(i)
-                else:
-                    left[i] -= 1
-                    if left[i] == 0:
-                        rank[i] = max(rank[k] for _, k in self.succ[i]) + 1
-                        queue.append(i)
-        return rank
+        bump = None if extra is None else np.array([-1 if j is None else j for j in extra], dtype=np.int32)
+        start, pred, open_count = predecessors(*successor_moves(*listed_moves(self.succ), bump), n)
+        attacks = np.array([t in attackers for t in self.turn], dtype=bool)
+        aimed = np.array([bool(target(i)) for i in range(n)], dtype=bool)
+        ended = np.array([o is not None for o in self.outcome], dtype=bool)
+        rank, _ = ranks(start, pred, attacks, aimed, open_count, excluded=ended)
+        rank[rank == UNRANKED] = UNFORCED
+        return rank.tolist()
 
 
 def abstract_program(board: Board, layout: Layout, roots: list[str]) -> str:
@@ -141,7 +136,7 @@ def abstract_game(board: Board, positions: list[Position]) -> AbstractGame:
     game = AbstractGame(board, layout)
     ctl = clingo.Control(["--warn=none"])
     try:
-        ctl.add("base", [], abstract_program(board, layout, [layout.root_term(p, board) for p in positions]))
+        ctl.add("base", [], abstract_program(board, layout, [game.codec.text(p) for p in positions]))
         ctl.ground([("base", [])])
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the abstract game: {exc}") from exc

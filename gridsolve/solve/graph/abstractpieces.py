@@ -28,7 +28,8 @@ from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position
 from .abstractgame import AbstractGame, abstract_game
-from .factored import FactoredGraph, PieceMoves, distinct
+from .codec import distinct
+from .factored import FactoredGraph, PieceMoves
 from ..common.limits import LimitGuard, Limits
 
 
@@ -53,7 +54,7 @@ def abstract_by_pieces(board: Board, positions: list[Position], guard: LimitGuar
         return None
     guard = guard or LimitGuard(Limits(), "the abstract game", lambda needed: "")
     pieces = PieceMoves(board, layout, turns, guard)
-    graph = FactoredGraph(pieces, [layout.root_term(p, board) for p in positions], guard)
+    graph = FactoredGraph(pieces, [pieces.numbering.text(p) for p in positions], guard)
     numbering, keys, roles = pieces.numbering, graph.keys, pieces.roles
     live = keys[graph.outcome < 0]
     side = live // numbering.side_stride
@@ -102,8 +103,8 @@ def abstract_by_pieces(board: Board, positions: list[Position], guard: LimitGuar
     game.tmatch = [None] * n
     columns = []
     for piece in range(len(roles)):
-        cell = numbering.cell_of(keys, piece)
-        columns.append(list(zip((cell // numbering.height + 1).tolist(), (cell % numbering.height + 1).tolist())))
+        xs, ys = numbering.cell_xy(numbering.cell_of(keys, piece))
+        columns.append(list(zip(xs.tolist(), ys.tolist())))
     game.cells = list(zip(*columns)) if columns else [()] * n
     game.succ = [[] for _ in range(n)]
     if sources:

@@ -13,12 +13,12 @@ cell holds none of its ``may_not_end_on`` pieces, and entry t+1 is to move: the 
 boards of every rule option).  clingo grounds about one atom a cell and move instead of one a
 position and move.
 
-Positions are numbered by their fields in mixed radix (the side, then each piece's cell), so a
-position's number is its term's arguments and back (:class:`Numbering`).
+Positions are numbered by the board's :class:`~gridsolve.solve.graph.codec.PositionCodec` (no
+piece leaves the board): the side, then each piece's cell (x-1)*H + (y-1), in mixed radix (the
+side most significant), so a position's number is its term's arguments and back.
 """
 from __future__ import annotations
 
-import math
 import time
 
 import clingo
@@ -29,109 +29,8 @@ from ...language.model import Board
 from ...compile.compiler import factored_program
 from ...compile.state import START, unjudged
 from ..common.limits import LimitGuard
+from .codec import PositionCodec, distinct, distinct_pairs
 from .rawmodel import NUMBER_TAG, model_arguments
-
-
-class Numbering:
-    """Positions ``s(T,X1,Y1,...,Xk,Yk)`` of a W×H board as numbers: T, then (Xi-1)*H+(Yi-1)
-    per piece, in mixed radix (the side most significant)."""
-
-    def __init__(self, board: Board, pieces: int, sides: int):
-        self.height, self.cells, self.pieces, self.sides = board.height, board.width * board.height, pieces, sides
-        self.strides = [self.cells ** (pieces - 1 - i) for i in range(pieces)]     # of piece i's cell
-        self.side_stride = self.cells ** pieces
-        self.size = sides * self.side_stride
-        self.width = 1 + 2 * pieces          # the arguments of a position term
-
-    def number(self, args) -> int:
-        """The number of the position whose term has arguments ``args`` (ints)."""
-        key = args[0] * self.side_stride
-        for i, stride in enumerate(self.strides):
-            key += ((args[1 + 2 * i] - 1) * self.height + args[2 + 2 * i] - 1) * stride
-        return key
-
-    def arguments(self, key: int) -> list[int]:
-        out = [key // self.side_stride]
-        for stride in self.strides:
-            cell = key // stride % self.cells
-            out += [cell // self.height + 1, cell % self.height + 1]
-        return out
-
-    def numbers(self, fields: np.ndarray) -> np.ndarray:
-        """The numbers of the positions whose terms have the arguments in the rows of ``fields``."""
-        key = fields[:, 0] * self.side_stride
-        for i, stride in enumerate(self.strides):
-            key += ((fields[:, 1 + 2 * i] - 1) * self.height + fields[:, 2 + 2 * i] - 1) * stride
-        return key
-
-    def holds(self, args) -> bool:
-        """Whether ``args`` (ints) are those of a position with this numbering."""
-        return 0 <= args[0] < self.sides and all(
-            1 <= x <= self.cells // self.height and 1 <= y <= self.height for x, y in zip(args[1::2], args[2::2]))
-
-    def texts(self, keys: np.ndarray) -> list[str]:
-        """The position terms of ``keys`` as clingo writes them."""
-        columns = [keys // self.side_stride]
-        for stride in self.strides:
-            cell = keys // stride % self.cells
-            columns += [cell // self.height + 1, cell % self.height + 1]
-        return [f"s({','.join(map(str, row))})" for row in zip(*(c.tolist() for c in columns))]
-
-    def symbol(self, key: int) -> clingo.Symbol:
-        return clingo.Function("s", [clingo.Number(a) for a in self.arguments(key)])
-
-    def cell_of(self, keys: np.ndarray, piece: int) -> np.ndarray:
-        return keys // self.strides[piece] % self.cells
-
-
-def distinct(values: np.ndarray) -> np.ndarray:
-    """The distinct values, sorted (``np.unique`` without its check for masked arrays, which
-    imports numpy.ma: a sixth of numpy's start-up)."""
-    values = np.sort(values)
-    if values.size:
-        keep = np.empty(values.size, dtype=bool)
-        keep[0] = True
-        np.not_equal(values[1:], values[:-1], out=keep[1:])
-        values = values[keep]
-    return values
-
-
-def distinct_pairs(src: np.ndarray, dst: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct pairs (``src[i]``, ``dst[i]``) of position numbers below ``size``, sorted (by
-    source, then target): as one number ``src * size + dst`` where that fits in int64, else
-    sorted as pairs (the product would wrap around and join pairs that differ)."""
-    if size <= _PAIRED:
-        pairs = distinct(src * size + dst)
-        return pairs // size, pairs % size
-    order = np.lexsort((dst, src))
-    src, dst = src[order], dst[order]
-    keep = np.ones(len(src), dtype=bool)
-    keep[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
-    return src[keep], dst[keep]
-
-
-_PAIRED = math.isqrt(np.iinfo(np.int64).max)     # the largest size whose pairs fit in one int64
-
-
-def _arguments(term: str) -> list[int]:
-    """The arguments of a position term written as text, ``s(0,1,2,3,4)``."""
-    try:
-        return [int(v) for v in term.strip()[2:-1].split(",")]
-    except ValueError:      # (not written plainly: as clingo reads it)
-        return [a.number for a in clingo.parse_term(term).arguments]
-
-
-def _root_fields(roots: list[str], width: int) -> np.ndarray:
-    """The first ``width`` arguments of the position terms ``roots`` (text), as rows: read in
-    one pass where every term is written plainly with ``width`` arguments (``s(0,1,2,3,4)``),
-    else term by term."""
-    terms = [r.strip() for r in roots]
-    if all(t.startswith("s(") and t.count(",") == width - 1 for t in terms):
-        try:
-            return np.array(",".join(t[2:-1] for t in terms).split(","), dtype=np.int64).reshape(len(terms), width)
-        except ValueError:
-            pass
-    return np.array([_arguments(t)[:width] for t in terms], dtype=np.int64).reshape(len(terms), width)
 
 
 def ground_rows(program: str, guard: LimitGuard | None, what: str, subject: str) -> list[tuple[int, ...]]:
@@ -162,10 +61,9 @@ class _Moves:
     destination; and the named moves, ``names``/``named_aim``/``named_dest[named_start[c]:...]``
     (raw clingo symbols of the move terms)."""
 
-    def __init__(self, rows: np.ndarray, names: np.ndarray, height: int, cells: int):
-        cell = (rows[:, 0] - 1) * height + rows[:, 1] - 1
-        aim = (rows[:, 2] - 1) * height + rows[:, 3] - 1
-        dest = (rows[:, 4] - 1) * height + rows[:, 5] - 1
+    def __init__(self, rows: np.ndarray, names: np.ndarray, numbering: PositionCodec):
+        cells = numbering.cells
+        cell, aim, dest = (numbering.cell_numbers(rows[:, j], rows[:, j + 1]) for j in (0, 2, 4))
         order = np.argsort(cell, kind="stable")
         self.names, self.named_aim, self.named_dest = names[order], aim[order], dest[order]
         self.named_start = np.zeros(cells + 1, dtype=np.int64)
@@ -179,7 +77,7 @@ class _Moves:
         self.distinct = len(distinct(pairs)) == len(pairs)
 
 
-def _expand(keys: np.ndarray, moves: _Moves, piece: int, numbering: Numbering) -> tuple[np.ndarray, np.ndarray]:
+def _expand(keys: np.ndarray, moves: _Moves, piece: int, numbering: PositionCodec) -> tuple[np.ndarray, np.ndarray]:
     """Each of ``keys`` once per move of ``piece`` from its cell: (which key, the move's row)."""
     cell = numbering.cell_of(keys, piece)
     lo = moves.start[cell]
@@ -202,7 +100,7 @@ class PieceMoves:
     def __init__(self, board: Board, layout, turns, guard: LimitGuard | None = None):
         started = time.perf_counter()
         self.roles, self.turns = list(layout.roles), turns
-        self.numbering = numbering = Numbering(board, len(self.roles), len(turns))
+        self.numbering = numbering = PositionCodec(board, layout, off_board=False, found=False)
         rows = ground_rows(factored_program(board, layout), guard, "the moves of the game's pieces", "the game graph")
         self.ground_s = time.perf_counter() - started
         move, end = clingo.Function("move")._rep, clingo.Function("end")._rep
@@ -213,7 +111,7 @@ class PieceMoves:
         for role in self.roles:
             mine = table[table[:, 1] == np.uint64(clingo.Function(role)._rep)]
             numbers = raw_numbers(mine[:, [2, 3, 5, 6, 7, 8]])
-            self.tables[role] = _Moves(numbers, mine[:, 4], numbering.height, numbering.cells)
+            self.tables[role] = _Moves(numbers, mine[:, 4], numbering)
         self.end_names = [e.name for e in board.rules.ends]
         names = {clingo.Function(name)._rep: i for i, name in enumerate(self.end_names)}
         if guard is not None:
@@ -231,10 +129,10 @@ class PieceMoves:
         """(Nothing to ground: the moves are known.)"""
 
     def _number(self, state: clingo.Symbol) -> int:
-        args = [a.number for a in unjudged(state).arguments]
-        if len(args) != 1 + 2 * self.numbering.pieces or not self.numbering.holds(args):
+        key = self.numbering.key_of(unjudged(state))
+        if key < 0:
             raise EncodingError(f"{state} is not a position of this game")
-        return self.numbering.number(args)
+        return key
 
     def end(self, state: clingo.Symbol) -> str | None:
         """The end that decides ``state``, None where none holds."""
@@ -284,7 +182,7 @@ class FactoredGraph:
 
         seen = np.zeros(numbering.size, dtype=bool)
         fresh = np.zeros(numbering.size, dtype=bool)
-        start = distinct(numbering.numbers(_root_fields(roots, 1 + 2 * numbering.pieces)))
+        start = distinct(numbering.numbers(numbering.rows_of_texts(roots)))
         seen[start] = True
         levels, sources, targets = [start], [], []
         frontier = start

@@ -8,10 +8,11 @@ roots, with the moves projected on their positions (:func:`gridsolve.compile.com
 about one ground atom a distinct move, ``succ(S,S2)``, and one a position, ``reach(S)``, read out
 of clingo's symbolic atoms as the raw 64-bit symbols of the positions (clingo makes one symbol of
 equal terms, so equal positions have equal symbols).  Either way the positions are numbered in
-arrays, and :meth:`RaceGraph.ranks` computes the rank of every position in a race level by level
-from the frontier, with a counter of open successors per defending position and the predecessors
-in one array (compressed rows): what encodings/solve.lp derives in clingo (``won_in(K,S,D)``), on
-the same graph, in a few array operations a level.  tests/test_retro.py checks that both give
+arrays, and :meth:`RaceGraph.ranks` computes the rank of every position in a race by the one
+ranker (:func:`gridsolve.solve.graph.retrograde.ranks`: level by level from the frontier, with a
+counter of open successors per defending position and the predecessors in one array, compressed
+rows): what encodings/solve.lp derives in clingo (``won_in(K,S,D)``), on the same graph, in a few
+array operations a level.  tests/test_retro.py checks that both give
 the same ranks on random boards of every rule option, and that both graphs are the same.
 
 The names of the moves matter only where an answer looks at them (the position asked about,
@@ -30,14 +31,17 @@ import numpy as np
 
 from ...compile.compiler import graph_program
 from ...compile.gamerules import MOVE_MARK, factored_turns
-from ...compile.script import one_mover_script
+from ...compile.predicates import EDGE, OUTCOME
 from ...compile.state import START, unjudged
+from ..common.capabilities import SCRIPTED_GRAPH, serves
 from ...errors import EncodingError
 from ...language.model import Board
 from .scripted import ScriptedGraph, ScriptedMoves, ScriptTables
-from .factored import FactoredGraph, PieceMoves, distinct
+from .codec import distinct
+from .factored import FactoredGraph, PieceMoves
 from ..common.limits import LimitGuard
 from . import rawmodel
+from .retrograde import predecessors, ranks
 from .rawmodel import FUNCTION_TAG, NUMBER_TAG
 
 
@@ -125,7 +129,7 @@ class RaceGraph:
         if starts and turns is not None and any(len(movers) > 1 for movers, _ in turns):
             turns = None        # (moves of several pieces at once: their names are ground by clingo)
         self.numbering, named = None, None
-        if by_pieces and one_mover_script(board.rules) and layout.knows is None:    # pieces moved by rule: arrays
+        if by_pieces and serves(SCRIPTED_GRAPH, board, layout=layout):    # pieces moved by rule: arrays
             tables = ScriptTables(board, layout, guard)
             named = ScriptedMoves(tables)
             scripted = ScriptedGraph(tables, plain + _after(named, starts), guard)
@@ -151,12 +155,9 @@ class RaceGraph:
             self._moves_text = program.moves
             grounded, src, dst = self._ground(program.graph, board, guard)
         self.edges = len(src)
-        self.outdeg = np.bincount(src, minlength=self.n).astype(np.int32)
-        order = np.argsort(dst, kind="stable")
-        self.pred = src[order]                      # predecessors of position i: pred[start[i]:start[i+1]]
-        self.start = np.zeros(self.n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(dst, minlength=self.n), out=self.start[1:])
-        del order, src, dst
+        # predecessors of position i: pred[start[i]:start[i+1]]; outdeg: its distinct successors
+        self.start, self.pred, self.outdeg = predecessors(src, dst, self.n)
+        del src, dst
         guard.after("after reading the game graph")
         self._seen: dict[int, int] = {}
         self.named = named          # the named moves (NamedMoves: ground where asked; or PieceMoves)
@@ -170,10 +171,10 @@ class RaceGraph:
         if not starts:
             return src, dst
         numbering = self.numbering
-        keys = sorted({numbering.number(_numbers_of(unjudged(clingo.parse_term(s)))) for s in starts})
+        keys = sorted({numbering.key_of(unjudged(clingo.parse_term(s)), add=True) for s in starts})
         sources, targets = [src], [dst]
         for j, key in enumerate(keys):
-            after = [numbering.number(_numbers_of(t)) for _, t in named.moves(_start_of(numbering.symbol(key)))]
+            after = [numbering.key_of(t, add=True) for _, t in named.moves(_start_of(numbering.symbol(key)))]
             found = np.searchsorted(self.reps, np.unique(np.array(after, dtype=self.reps.dtype)))
             sources.append(np.full(len(found), self.n + j, dtype=src.dtype))
             targets.append(found.astype(dst.dtype))
@@ -225,12 +226,10 @@ class RaceGraph:
             return state._rep
         try:
             inner = unjudged(state)
-            args = _numbers_of(inner)
         except RuntimeError:        # not a position of this game
             return -1
-        if len(args) != self.numbering.width or not self.numbering.holds(args):
-            return -1
-        return self.numbering.number(args) + (self.numbering.size if inner is not state else 0)
+        key = self.numbering.key_of(inner)
+        return key + (self.numbering.size if inner is not state else 0) if key >= 0 else -1
 
     def index(self, state: clingo.Symbol) -> int:
         """The number of position ``state``, or -1 when the roots do not reach it (remembered
@@ -270,36 +269,9 @@ class RaceGraph:
         position (plies to a target end under best play, attackers hurrying, defenders
         delaying; -1: not forced within ``levels`` plies), and the levels computed (up to the
         first that decided nothing, at most ``levels``), as encodings/solve.lp's ``won_in/3``."""
-        rank = np.full(self.n, -1, dtype=np.int32)
         wanted = [self.ends.index(e) for e in targets if e in self.ends]
-        frontier = np.flatnonzero(np.isin(self.outcome, wanted)).astype(np.int32)
-        rank[frontier] = 0
-        attacks = np.isin(self.turn, list(attackers))
-        every = bool(attacks.all())     # (the attackers move everywhere: every candidate is won)
-        left = self.outdeg.copy()
-        depth = 0
-        while depth < levels:
-            depth += 1
-            lo, hi = self.start[frontier], self.start[frontier + 1]
-            counts = hi - lo
-            total = int(counts.sum())
-            if total == 0:
-                break
-            offsets = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total)
-            cand = self.pred[offsets]
-            cand = cand[rank[cand] < 0]
-            if every:
-                frontier = distinct(cand)
-            else:
-                mask = attacks[cand]
-                won = distinct(cand[mask])
-                defending, hits = np.unique(cand[~mask], return_counts=True)
-                left[defending] -= hits.astype(np.int32)
-                frontier = np.concatenate([won, defending[left[defending] == 0]])
-            if frontier.size == 0:
-                break
-            rank[frontier] = depth
-        return rank, depth
+        return ranks(self.start, self.pred, np.isin(self.turn, list(attackers)), np.isin(self.outcome, wanted),
+                     self.outdeg, levels)
 
     # - Named moves, where an answer looks at them ---
 
@@ -316,10 +288,6 @@ class RaceGraph:
                 self._moves_text = graph_program(self.board, self.layout, self._roots).moves
             self.named = NamedMoves(self._moves_text)
         return self.named
-
-
-def _numbers_of(term: clingo.Symbol) -> list[int]:
-    return [a.number for a in term.arguments]
 
 
 def _start_of(term: clingo.Symbol) -> clingo.Symbol:
@@ -355,11 +323,12 @@ class NamedMoves:
         for state in new:
             self._moves[state] = []
         for atom in self._new:
-            first, *rest = atom.arguments
-            if atom.name == "edge":
-                self._moves[first].append(tuple(rest))
-            elif atom.name == "outcome":
-                self._ends[first] = rest[0].name
+            if EDGE.matches(atom):
+                state, move, after = EDGE.read(atom)
+                self._moves[state].append((move, after))
+            elif OUTCOME.matches(atom):
+                state, end = OUTCOME.read(atom)
+                self._ends[state] = end
 
     def moves(self, state: clingo.Symbol) -> list[tuple[clingo.Symbol, clingo.Symbol]]:
         """(move, position after it) of each move of ``state``; none where an end holds."""
@@ -392,30 +361,3 @@ class _Collector:
 
     def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
         self.into.append(symbol)
-
-
-def rank_by_levels(rank: list, frontier: list[int], pred: list[list[int]], attacks: list[bool],
-                   open_count: list[int], decided, limit: int | None = None) -> list:
-    """The retrograde analysis of encodings/solve.lp over a game graph held in Python lists:
-    from the positions ranked 0 (``frontier``), level d ranks the positions not ``decided``
-    where an attacker moves into level d-1, or where every move of a defender leads into
-    the levels so far (``open_count``: moves not yet decided, counted down in place).
-    ``rank`` is filled in place and returned; ``limit``: the last level ranked."""
-    depth = 0
-    while frontier and (limit is None or depth < limit):
-        depth += 1
-        following = []
-        for t in frontier:
-            for s in pred[t]:
-                if decided(s):
-                    continue
-                if attacks[s]:
-                    rank[s] = depth
-                    following.append(s)
-                else:
-                    open_count[s] -= 1
-                    if not open_count[s]:
-                        rank[s] = depth
-                        following.append(s)
-        frontier = following
-    return rank

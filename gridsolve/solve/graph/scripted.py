@@ -11,14 +11,13 @@ compiled ``stg`` rules are written from) as array operations, and the ends by th
 conditions.  ``tests/test_scripted.py`` checks that the graph, the ends and the named moves are
 those clingo grounds from the compiled rules (``stg``/``succ``) on random boards.
 
-A position is numbered by its fields in mixed radix: per piece its cell (0 off the board, else
-1 + (x-1)*H + (y-1)), then the gate bit; the side is always 0 (one ``turns`` entry).  Where those
-numbers do not fit in int64 (many pieces: 20 optional chasers), the positions are numbered in
-the order they are found instead (:class:`FoundNumbering`).
+A position is numbered by the board's :class:`~gridsolve.solve.graph.codec.PositionCodec`: per
+piece its cell (0 off the board, else 1 + (x-1)*H + (y-1)), then the gate bit, in mixed radix
+(the side is always 0: one ``turns`` entry); where those numbers do not fit in int64 (many
+pieces: 20 optional chasers), in the order they are found instead.
 """
 from __future__ import annotations
 
-import abc
 import time
 
 import clingo
@@ -27,129 +26,12 @@ import numpy as np
 from ...compile.script import board_actions
 from ...compile.state import START, unjudged
 from ...errors import EncodingError
-from ...language.model import OFF_BOARD, Board
+from ...language.model import Board
 from ..common.limits import LimitGuard
-from .factored import distinct, distinct_pairs, raw_numbers
+from .codec import PositionCodec, distinct, distinct_pairs
+from .factored import raw_numbers
 from .scriptsearch import native_search
 from .sharedtables import AXES, table_rows
-
-
-class _Positions(abc.ABC):
-    """Positions ``s(0,X1,Y1,...,Xn,Yn[,G])`` and their fields: per piece its cell number (0: off
-    the board, else 1 + (x-1)*H + (y-1)), then the gate bit; numbered by :meth:`keys` (a subclass
-    says how) and back by :meth:`fields`."""
-
-    def __init__(self, board: Board, pieces: int, gate: bool):
-        self.height, self.cells = board.height, board.width * board.height
-        self.pieces, self.gate = pieces, gate
-        self.width = 1 + 2 * pieces + (1 if gate else 0)
-
-    @abc.abstractmethod
-    def keys(self, fields: list[np.ndarray]) -> np.ndarray:
-        """The numbers of the positions with the fields ``fields`` (per piece its cells, then the
-        gate bits, if any)."""
-
-    @abc.abstractmethod
-    def fields(self, keys: np.ndarray) -> list[np.ndarray]:
-        """Per piece its cell number, then the gate bit (if any), of each position in ``keys``."""
-
-    def values(self, args) -> list[int]:
-        """The fields of the position whose term has arguments ``args`` (ints)."""
-        cells = [0 if x == 0 else (x - 1) * self.height + y
-                 for x, y in zip(args[1:1 + 2 * self.pieces:2], args[2:2 + 2 * self.pieces:2])]
-        return cells + ([int(args[-1])] if self.gate else [])
-
-    def number(self, args) -> int:
-        """The number of the position whose term has arguments ``args`` (ints)."""
-        return int(self.keys([np.array([v], dtype=np.int64) for v in self.values(args)])[0])
-
-    def holds(self, args) -> bool:
-        if len(args) != self.width or args[0] != 0:
-            return False
-        for i in range(self.pieces):
-            x, y = args[1 + 2 * i], args[2 + 2 * i]
-            if (x, y) != OFF_BOARD and not (1 <= x <= self.cells // self.height and 1 <= y <= self.height):
-                return False
-        return not self.gate or args[-1] in (0, 1)
-
-    def arguments(self, key: int) -> list[int]:
-        fields = [int(f[0]) for f in self.fields(np.array([key], dtype=np.int64))]
-        out = [0]
-        for c in fields[:self.pieces]:
-            out += [0, 0] if c == 0 else [(c - 1) // self.height + 1, (c - 1) % self.height + 1]
-        return out + fields[self.pieces:]
-
-    def symbol(self, key: int) -> clingo.Symbol:
-        return clingo.Function("s", [clingo.Number(v) for v in self.arguments(key)])
-
-    def texts(self, keys) -> list[str]:
-        return [str(self.symbol(int(k))) for k in keys]
-
-
-class ScriptNumbering(_Positions):
-    """Positions numbered by their fields in mixed radix (see the module docstring): ``size``
-    numbers."""
-
-    def __init__(self, board: Board, pieces: int, gate: bool):
-        super().__init__(board, pieces, gate)
-        self.radix = self.cells + 1
-        self.strides = [self.radix ** (pieces - 1 - i) * (2 if gate else 1) for i in range(pieces)]
-        self.size = self.radix ** pieces * (2 if gate else 1)
-
-    def number(self, args) -> int:       # (in Python: the generator numbers every start it judges)
-        values = self.values(args)
-        return sum(v * stride for v, stride in zip(values, self.strides)) + (values[-1] if self.gate else 0)
-
-    def keys(self, fields: list[np.ndarray]) -> np.ndarray:
-        key = fields[-1].astype(np.int64) if self.gate else np.zeros(len(fields[0]), dtype=np.int64)
-        for cell, stride in zip(fields, self.strides):
-            key = key + cell * stride
-        return key
-
-    def fields(self, keys: np.ndarray) -> list[np.ndarray]:
-        out = [keys // stride % self.radix for stride in self.strides]
-        return out + ([keys % 2] if self.gate else [])
-
-
-class FoundNumbering(_Positions):
-    """Positions numbered in the order they are found, where the mixed-radix numbers do not fit
-    in int64 (many pieces: 20 optional chasers on a 3x3 board have 10^21 of them): the fields of
-    each position found are kept, and a position is looked up by its fields.  ``size``: the
-    numbers given so far."""
-
-    def __init__(self, board: Board, pieces: int, gate: bool):
-        super().__init__(board, pieces, gate)
-        self._found: dict[bytes, int] = {}
-        self._rows = np.zeros((64, pieces + (1 if gate else 0)), dtype=np.int32)
-
-    @property
-    def size(self) -> int:
-        return len(self._found)
-
-    def keys(self, fields: list[np.ndarray]) -> np.ndarray:
-        rows = np.stack(fields, axis=1).astype(np.int32)
-        if not len(rows):
-            return np.zeros(0, dtype=np.int64)
-        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-        found, before = self._found, len(self._found)
-        numbers = np.array([found.setdefault(row.tobytes(), len(found)) for row in unique], dtype=np.int64)
-        if len(found) > len(self._rows):
-            grown = np.zeros((max(len(found), 2 * len(self._rows)), self._rows.shape[1]), dtype=np.int32)
-            grown[:len(self._rows)] = self._rows
-            self._rows = grown
-        new = numbers >= before
-        self._rows[numbers[new]] = unique[new]
-        return numbers[inverse.reshape(-1)]
-
-    def fields(self, keys: np.ndarray) -> list[np.ndarray]:
-        rows = self._rows[keys]
-        return [rows[:, j].astype(np.int64) for j in range(rows.shape[1])]
-
-
-def script_numbering(board: Board, pieces: int, gate: bool) -> _Positions:
-    """Positions numbered in mixed radix where their count fits in int64, else as found."""
-    dense = ScriptNumbering(board, pieces, gate)
-    return dense if dense.size <= np.iinfo(np.int64).max else FoundNumbering(board, pieces, gate)
 
 
 class ScriptTables:
@@ -161,15 +43,15 @@ class ScriptTables:
         started = time.perf_counter()
         self.board, self.layout = board, layout
         rules = board.rules
-        self.numbering = numbering = script_numbering(board, len(layout.roles), layout.gate)
+        self.numbering = numbering = PositionCodec(board, layout)
+        if [f.name for f in numbering.numbered] != [*layout.roles, *(["G"] if layout.gate else [])]:
+            raise EncodingError("the scripted graph numbers the pieces' cells and the gate only (an encoding bug)")
         self.role = rules.turns[0][0]
         by_arity = table_rows(board, layout, guard)
         size = numbering.cells + 1
-        height = board.height
 
         def cells(columns: np.ndarray) -> np.ndarray:       # (x, y) column pairs -> cell numbers
-            xs, ys = columns[:, 0::2], columns[:, 1::2]
-            return np.where(xs == 0, 0, (xs - 1) * height + ys)
+            return numbering.cell_numbers(columns[:, 0::2], columns[:, 1::2])
 
         def table(arity: int) -> np.ndarray:
             return by_arity.get(arity, np.zeros((0, arity), dtype=np.uint64))
@@ -212,21 +94,23 @@ class ScriptTables:
         self.index = {p: i for i, p in enumerate(layout.roles)}
         self.end_names = [end.name for end in rules.ends]
         self.ground_s = time.perf_counter() - started
-        xs = (np.arange(size) - 1) // board.height + 1
-        ys = (np.arange(size) - 1) % board.height + 1
-        self.x, self.y = np.where(np.arange(size) == 0, 0, xs), np.where(np.arange(size) == 0, 0, ys)
+        self.x, self.y = numbering.cell_xy(np.arange(size))
 
     # - Ends ---
 
     def outcome(self, keys: np.ndarray) -> np.ndarray:
         """The end that decides each position (index into ``end_names``; -1: none), by the
-        compiled end conditions: cells equal (off the board included), a mark on the cell, a
-        piece nearer to a mark than another (by the compiled ``distance`` facts)."""
+        compiled end conditions: pieces on one cell of the board (pieces off the board meet
+        nowhere), a mark on the cell, a piece nearer to a mark than another (by the compiled
+        ``distance`` facts)."""
         fields = self.numbering.fields(keys)
         out = np.full(len(keys), -1, dtype=np.int16)
+        roles = set(self.board.rules.roles)
         for number, end in enumerate(self.board.rules.ends):
             holds = np.ones(len(keys), dtype=bool)
             for group in end.when.same_cell:
+                if not set(group) & roles:      # (a role is always on the board)
+                    holds &= fields[self.index[group[0]]] != 0
                 for other in group[1:]:
                     holds &= fields[self.index[group[0]]] == fields[self.index[other]]
             for piece, mark in end.when.reaches:
@@ -328,7 +212,7 @@ class ScriptedGraph:
     def __init__(self, tables: ScriptTables, roots: list[str], guard: LimitGuard):
         numbering = tables.numbering
         self.numbering, self.ends = numbering, tables.end_names
-        start = distinct(np.array([numbering.number(_arguments(r)) for r in roots], dtype=np.int64))
+        start = distinct(numbering.numbers(numbering.rows_of_texts(roots)))
         seen, sources, targets = native_search(tables, start, guard) or frontier_search(tables, start, guard)
         edges = sum(len(s) for s in sources)
         # (the successors joined, numbered and then turned into predecessors: about 40 bytes a move)
@@ -375,13 +259,6 @@ def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
     return sorted_set[at] == values
 
 
-def _arguments(term: str) -> list[int]:
-    try:
-        return [int(v) for v in term.strip()[2:-1].split(",")]
-    except ValueError:
-        return [a.number for a in clingo.parse_term(term).arguments]
-
-
 class ScriptedMoves:
     """What :class:`~gridsolve.solve.graph.racegraph.NamedMoves` answers (the named moves and the end of a
     position, by position term) from the tables: no ground call."""
@@ -394,10 +271,10 @@ class ScriptedMoves:
         """(Nothing to ground: the moves are known.)"""
 
     def _number(self, state: clingo.Symbol) -> int:
-        args = [a.number for a in unjudged(state).arguments]
-        if not self.numbering.holds(args):
+        key = self.numbering.key_of(unjudged(state), add=True)
+        if key < 0:
             raise EncodingError(f"{state} is not a position of this game")
-        return self.numbering.number(args)
+        return key
 
     def end(self, state: clingo.Symbol) -> str | None:
         found = int(self.tables.outcome(np.array([self._number(state)], dtype=np.int64))[0])

@@ -6,7 +6,7 @@ then each script action, level by level), with the same positions and moves in t
 tables, its ends and its script actions into the arrays and small int32 programs the kernel
 reads (their codes are listed at the top of ``scriptkernel.c``).  It returns None where the
 kernel is not built, ``GRIDSOLVE_NATIVE=0`` asks for Python, or the positions are numbered as
-found (many pieces: :class:`~gridsolve.solve.graph.scripted.FoundNumbering`); the numpy search
+found (many pieces: :class:`~gridsolve.solve.graph.codec.FoundNumbering`); the numpy search
 runs then.  ``tests/test_scriptkernel.py`` compares the two on random boards.
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ def native_search(tables, start: np.ndarray, guard) -> tuple | None:
     every CHECK_EVERY positions found (a check reads the process's memory: it costs as much as a
     small board's search)."""
     module, numbering = kernel(), tables.numbering
-    if module is None or not hasattr(numbering, "strides"):
+    if module is None or not numbering.dense:
         return None
     rules, index = tables.board.rules, tables.index
     marks = {mark: number for number, mark in enumerate(tables.marks)}
@@ -107,7 +107,7 @@ def native_search(tables, start: np.ndarray, guard) -> tuple | None:
         np.array(ends, dtype=np.int32), np.array(script, dtype=np.int32),
         np.array([index[p] for p in rule.may_not_end_on], dtype=np.int32),
         np.array([p in rules.chasers for p in index], dtype=np.uint8),
-        numbering.radix, numbering.pieces, int(numbering.gate), index[tables.role], int(rule.blocked == "illegal"),
+        numbering.cells + numbering.off, numbering.pieces, int(numbering.gate), index[tables.role], int(rule.blocked == "illegal"),
         check, CHECK_EVERY)
     return (np.sort(np.frombuffer(found, dtype=np.int64)), [np.frombuffer(src, dtype=np.int64)],
             [np.frombuffer(dst, dtype=np.int64)])

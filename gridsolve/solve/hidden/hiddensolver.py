@@ -1,7 +1,7 @@
 """Robust answers (``solve --hidden``): the knowledge search where it applies, else deepen.
 
-Where :func:`gridsolve.solve.hidden.knowing.applies` (Maze Runner Duel and games like it), the robust
-search of :mod:`gridsolve.solve.hidden.knowing` answers exactly at any number of plies.  Elsewhere a
+Where the robust search serves the question (its row in :mod:`gridsolve.solve.common.capabilities`:
+Maze Runner Duel and games like it), the robust search of :mod:`gridsolve.solve.hidden.knowing` answers exactly at any number of plies.  Elsewhere a
 question with ``--horizon`` is the compiled robust game, solved layer by layer, and one
 without is deepened as follows.
 
@@ -23,7 +23,8 @@ from ...errors import LimitError
 from ...language.model import Board
 from ...language.position import Query
 from ..common.answer import Answer, Question, Solver
-from .knowing import applies, solve_knowing
+from ..common.capabilities import HIDDEN, ROBUST, serves, serves_question
+from .knowing import solve_knowing
 from ..common.limits import Limits
 
 FIRST_HORIZON = 8
@@ -49,7 +50,7 @@ def solve_hidden(board: Board, query: Query, exact: Solver, limits: Limits | Non
     def solve_exact(query: Query) -> Answer:
         return exact.answer(Question(board, query, limits))
 
-    if applies(board, query):
+    if serves(ROBUST, board, query):
         return solve_knowing(board, query, limits, line_plies)
     if query.horizon is not None:
         return solve_exact(query)
@@ -97,7 +98,7 @@ class HiddenSolver:
         self.exact = exact
 
     def serves(self, question: Question) -> bool:
-        return question.query.hidden
+        return serves_question(HIDDEN, question)
 
     def answer(self, question: Question) -> Answer:
         return solve_hidden(question.board, question.query, self.exact, question.limits,

@@ -15,9 +15,13 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 
+import numpy as np
+
 from ...compile.facts import UNREACHABLE
 from ...language.model import DELTA, DIRECTIONS
 from ..bounded import native
+from ..graph.abstractgame import UNFORCED
+from ..graph.retrograde import UNRANKED
 
 CHECK_EVERY = 200_000            # positions searched between two checks of the limits
 GROWTH_BYTES = CHECK_EVERY * 40  # table memory those positions may add (about 26 bytes an entry, 70% full)
@@ -108,15 +112,20 @@ class KnowingKernel(native.KernelRaces):
 
 
 def _bounds(module, solver, plies: tuple) -> tuple[bytes, bytes]:
-    """KnowingSolver._bounds in C: (doom_free, top_free) as int32 bytes."""
+    """KnowingSolver._bounds by the one ranker's C twin (``ranks``, gridsolve/solve/graph/retrograde.h)
+    on the plies with, where the role may bump, a bump beside its moves: (doom_free, top_free) as
+    int32 bytes, UNFORCED where not forced."""
     game, positions = solver.game, _position_arrays(solver)
     offsets, successors, _ = plies
     team, avoided, bumped = positions["team"], positions["avoid"], positions["bumped"]
     ended = bytes(int(o is not None) for o in game.outcome)
     others = bytes(1 - t for t in team)
     top = bytes(int(o in solver.top_ends) for o in game.outcome)
-    return (module.retrograde(len(game), offsets, successors, bumped, others, avoided, ended),
-            module.retrograde(len(game), offsets, successors, bumped, team, top, ended))
+
+    def bound(attacks: bytes, target: bytes) -> bytes:
+        rank = np.frombuffer(module.ranks(offsets, successors, bumped, attacks, target, ended, -1, -1)[0], dtype=np.int32)
+        return np.where(rank == UNRANKED, UNFORCED, rank).astype(np.int32).tobytes()
+    return bound(others, avoided), bound(team, top)
 
 
 def knowing_arrays(solver, plies: tuple) -> KnowingArrays:

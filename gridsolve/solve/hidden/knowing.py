@@ -36,7 +36,6 @@ ply in which it commits to its move and the others answer what the cell holds.
 from __future__ import annotations
 
 import itertools
-import math
 import time
 from collections import deque
 from dataclasses import replace
@@ -44,13 +43,14 @@ from dataclasses import replace
 import clingo
 
 from ...compile.facts import UNREACHABLE, bump_cells, next_turn
-from ...language.distance import step_distances
+from ...language.distance import board_cells, step_distances
 from ...compile.gamerules import live_ends
 from ...compile.knowledge import knowledge_for, robust_board
 from ...compile.state import learned
 from ...language.model import DELTA, DIRECTIONS, Board
 from ...language.position import Position, Query
 from ..graph.abstractgame import AbstractGame, abstract_game, avoid_ends
+from ..common.capabilities import EVERY_POSITION, every_position_count
 from ..common.limits import LimitGuard
 from ..common.answer import Answer, Ply, SolveStats, hidden_move
 from ..program.driver import format_move
@@ -61,25 +61,6 @@ from ...language.kinds import QueryKind
 
 ENTRY_BYTES = 300          # about this many bytes per transposition-table entry
 DEEPENING = 1.5            # each round of iterative deepening looks this many times as far as the last
-
-
-def applies(board: Board, query: Query) -> bool:
-    """Whether :func:`solve_knowing` answers the ``--hidden`` question ``query``: scores are
-    constants, the role moves one step at a time and alone in its ply, no item is kept, and
-    no end or timeout entry reads ``was_on`` or counts items (the compiled robust game of the
-    layered solver answers the others)."""
-    rules = board.rules
-    if not query.hidden or query.strategy or rules.collect or rules.script:
-        return False
-    if any(not isinstance(s, int) for s in [*rules.timeout.values(), *(v for e in rules.ends for v in e.scores.values()),
-                                             *(v for t in rules.timeout_when for v in t.scores.values())]):
-        return False
-    conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
-    if any(when.was_on or when.collected for when in conditions):
-        return False
-    if any(query.role in (piece, other) for e in rules.ends for piece, other, _ in e.when.nearer):
-        return False
-    return all(len(movers) == 1 for movers in rules.turns if query.role in movers)
 
 
 class KnowingGame:
@@ -131,7 +112,7 @@ class KnowingGame:
                         missing.append(term)
             if not missing:
                 break
-            roots = roots + [self._position_of(t) for t in dict.fromkeys(missing)]
+            roots = roots + [game.codec.position(clingo.parse_term(t), 0) for t in dict.fromkeys(missing)]
         self.bumped = [None] * len(game)
         for state in range(len(game)):
             if game.turn[state] in self.role_turns and game.outcome[state] is None:
@@ -153,13 +134,6 @@ class KnowingGame:
         cells = [f"{x},{y}" for x, y in game.cells[state]]
         fields = [str(v) for v in lost] if game.layout.lost else []
         return game.layout.term(str(turn), cells, fields)
-
-    def _position_of(self, term: str) -> Position:
-        args = [a.number for a in clingo.parse_term(term).arguments]
-        roles = self.board.rules.roles
-        pieces = tuple((role, (args[1 + 2 * index], args[2 + 2 * index])) for index, role in enumerate(roles))
-        lost = tuple(args[1 + 2 * len(roles):])
-        return Position(pieces, args[0], 0, lost=lost)
 
     # --- knowledge -----------------------------------------------------------------------------
     def position_after(self, before: Position, was: tuple, state: int, know: tuple) -> Position:
@@ -373,12 +347,9 @@ class KnowingSolver(ThresholdSearch):
         avoided end where every unknown cell the role aims at bumps (the role at its weakest)."""
         game, kgame = self.game, self.kgame
         others = set(range(len(kgame.board.rules.turns))) - self.team_turns
-        count = len(game)
-        choice = replace(game, succ=[game.succ[state] + ([(None, kgame.bumped[state])]
-                                                         if game.succ[state] and kgame.bumped[state] is not None
-                                                         else []) for state in range(count)])
-        self.doom_free = choice.retrograde(others, lambda state: game.outcome[state] in self.avoid)
-        self.top_free = choice.retrograde(self.team_turns, lambda state: game.outcome[state] in self.top_ends)
+        outcome, bumped = game.outcome, kgame.bumped       # (a bump beside the role's moves: its choice)
+        self.doom_free = game.retrograde(others, lambda state: outcome[state] in self.avoid, bumped)
+        self.top_free = game.retrograde(self.team_turns, lambda state: outcome[state] in self.top_ends, bumped)
 
     # --- the game: the hooks of the threshold search ---------------------------------------------
     def end_score(self, state: int, know: tuple) -> int:
@@ -567,7 +538,7 @@ def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, pru
     roots = [query.position]
     if found is not None and found[0] is board:
         kgame, solver = found[1], found[2]
-        term = clingo.parse_term(kgame.game.layout.root_term(_abstract(query.position), kgame.robust))
+        term = kgame.game.codec.term(_abstract(query.position))
         if term in kgame.game.index:
             if solver.remembered() + len(kgame._plies) > SHARED_ENTRIES:
                 solver.forget(), kgame._plies.clear()
@@ -584,20 +555,16 @@ def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, pru
     return kgame, solver
 
 
-EVERY_POSITION = 20_000     # a second position asked about: ground every position if at most this many
-
-
 def _every_position(board: Board) -> list[Position] | None:
     """Every placement of the pieces on distinct cells, side to move and lost turns (each turns
     entry but the one to move may have lost up to the most a bump costs), if at most
     ``EVERY_POSITION``: the abstract game of many questions, ground once."""
     rules = board.rules
-    cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
+    if every_position_count(board) > EVERY_POSITION:
+        return None
+    cells = board_cells(board)
     lose = max((m.lose_turns for m in rules.moves.values() if m.bump_on), default=0)
     entries = len(rules.turns)
-    count = math.perm(len(cells), len(rules.roles)) * entries * (lose + 1) ** (entries - 1)
-    if count > EVERY_POSITION:
-        return None
     out = []
     for placed in itertools.permutations(cells, len(rules.roles)):
         pieces = tuple(zip(rules.roles, placed))
@@ -611,7 +578,7 @@ def _every_position(board: Board) -> list[Position] | None:
 def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line_plies: int | None = None,
                   prune: bool = True, native: bool = True) -> Answer:
     """The robust answer to the ``--hidden`` question ``query`` (the caller checked
-    :func:`applies`), exact for its plies left (the step limit, or ``--horizon``); ``native=False``
+    that the robust search serves it: :mod:`gridsolve.solve.common.capabilities`), exact for its plies left (the step limit, or ``--horizon``); ``native=False``
     searches in Python where the races in C would serve."""
     started = time.perf_counter()
     limits = limits or Limits()

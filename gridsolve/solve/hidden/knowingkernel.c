@@ -17,9 +17,9 @@
  * keyed (s, knowledge), or (s, knowledge, plies_left) where within == plies_left (the step limit
  * may be the goal), as the Python tables are.  The search, its tables and the module's functions
  * are the threshold races' (gridsolve/solve/threshold/racesearch.h); this file is the game's
- * hooks, the step limit's distances and the bounds' retrograde pass.  new() takes one
- * KnowingArrays (gridsolve/solve/hidden/kernel.py, made by KnowingSolver.kernel_arrays) and reads
- * its fields by name.
+ * hooks, the step limit's distances and, for the bounds' retrograde pass, the one ranker's C twin
+ * (gridsolve/solve/graph/retrograde.h).  new() takes one KnowingArrays (gridsolve/solve/hidden/kernel.py,
+ * made by KnowingSolver.kernel_arrays) and reads its fields by name.
  */
 #include <stdint.h>
 
@@ -295,74 +295,15 @@ static inline int game_next(const Game *k, Cursor *c, const Outcome **out) {
 static inline const Table *game_table(const Game *k) { return &k->scores; }
 
 /* - The bounds of the game without knowledge ------------------------------------------------ */
-/* retrograde(n, offsets, successors, bumped, attackers, target, ended) -> ranks (int32 bytes):
- * AbstractGame.retrograde on the plies with, where the role may bump, a bump beside its moves
- * (bumped[s] >= 0 and s has a move): the fewest plies in which the attackers (attackers[s]: the
- * side to move at s is one) force a position where target[s]; unforced (1 << 30) where they
- * cannot; a position that ended (ended[s]) without the target is lost for them. */
-static PyObject *py_retrograde(PyObject *self, PyObject *args) {
-    int n; Py_buffer off_b, succ_b, bumped_b, att_b, target_b, ended_b;
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*", &n, &off_b, &succ_b, &bumped_b, &att_b, &target_b, &ended_b))
-        return NULL;
-    PyObject *out = NULL;
-    const int32_t *off = off_b.buf, *succ = succ_b.buf, *bumped = bumped_b.buf;
-    const int8_t *att = att_b.buf, *target = target_b.buf, *ended = ended_b.buf;
-    int32_t *rank = NULL, *left = NULL, *pred_off = NULL, *preds = NULL, *queue = NULL;
-    if (off_b.len != 4 * ((Py_ssize_t)n + 1) || bumped_b.len != 4 * (Py_ssize_t)n || att_b.len != n
-        || target_b.len != n || ended_b.len != n || succ_b.len != 4 * (Py_ssize_t)off[n]) {
-        PyErr_SetString(PyExc_ValueError, "knowingkernel.retrograde: arrays of the wrong size");
-        goto done;
-    }
-    #define EDGES(s) (off[(s) + 1] - off[s] + (off[(s) + 1] > off[s] && bumped[s] >= 0))
-    #define EDGE(s, i) ((i) < off[(s) + 1] - off[s] ? succ[off[s] + (i)] : bumped[s])
-    rank = malloc(4 * (size_t)n); left = calloc(n, 4); pred_off = calloc((size_t)n + 1, 4);
-    queue = malloc(4 * (size_t)n);
-    if (!rank || !left || !pred_off || !queue) { PyErr_NoMemory(); goto done; }
-    for (int s = 0; s < n; s++)
-        if (!target[s] && !ended[s])
-            for (int i = 0; i < EDGES(s); i++) pred_off[EDGE(s, i) + 1]++;
-    for (int s = 0; s < n; s++) pred_off[s + 1] += pred_off[s];
-    preds = malloc(4 * ((size_t)pred_off[n] + 1));
-    if (!preds) { PyErr_NoMemory(); goto done; }
-    int32_t *fill = left;              /* the fill position of each list, then the moves left */
-    for (int s = 0; s < n; s++) fill[s] = pred_off[s];
-    for (int s = 0; s < n; s++)
-        if (!target[s] && !ended[s])
-            for (int i = 0; i < EDGES(s); i++) preds[fill[EDGE(s, i)]++] = s;
-    int head = 0, tail = 0;
-    for (int s = 0; s < n; s++) {
-        rank[s] = 1 << 30;
-        left[s] = !target[s] && !ended[s] ? EDGES(s) : 0;
-        if (target[s]) { rank[s] = 0; queue[tail++] = s; }
-    }
-    while (head < tail) {
-        int j = queue[head++];
-        for (int32_t p = pred_off[j]; p < pred_off[j + 1]; p++) {
-            int i = preds[p];
-            if (rank[i] != 1 << 30) continue;
-            if (att[i]) { rank[i] = rank[j] + 1; queue[tail++] = i; }
-            else if (--left[i] == 0) {
-                int32_t most = 0;
-                for (int e = 0; e < EDGES(i); e++) if (rank[EDGE(i, e)] > most) most = rank[EDGE(i, e)];
-                rank[i] = most + 1;
-                queue[tail++] = i;
-            }
-        }
-    }
-    #undef EDGES
-    #undef EDGE
-    out = PyBytes_FromStringAndSize((const char *)rank, 4 * (Py_ssize_t)n);
-done:
-    free(rank); free(left); free(pred_off); free(preds); free(queue);
-    PyBuffer_Release(&off_b); PyBuffer_Release(&succ_b); PyBuffer_Release(&bumped_b);
-    PyBuffer_Release(&att_b); PyBuffer_Release(&target_b); PyBuffer_Release(&ended_b);
-    return out;
-}
+/* ranks(...): the one ranker's C twin (gridsolve/solve/graph/retrograde.h) over bytes; kernel.py's
+ * _bounds gives it the plies with, where the role may bump, a bump beside its moves. */
+#define RETRO_PYTHON
+#include "../graph/retrograde.h"
 
 
 #define RACE_MODULE "knowingkernel"
 #define RACE_DOC "The robust search's races in C."
-#define RACE_METHODS {"retrograde", py_retrograde, METH_VARARGS, "retrograde(n, offsets, successors, bumped, attackers, target, ended) -> ranks as int32 bytes."},
+#define RACE_METHODS RETRO_METHOD,
 #include "../threshold/racesearch.h"
 
 PyMODINIT_FUNC PyInit_knowingkernel(void) { return PyModule_Create(&race_module); }

@@ -19,11 +19,11 @@ from dataclasses import dataclass, replace
 import clingo
 
 from ...language.model import DELTA, DIRECTIONS, Board, Cell
-from ...language.position import Position, Query, initial_position
+from ...language.position import Query, initial_position
 from ...language.secret import allowed_cells
 from ...language.kinds import QueryKind
 from ..common.limits import Limits
-from .knowing import KnowingGame, KnowingSolver, _abstract, _every_position, _search_limits, applies
+from .knowing import KnowingGame, KnowingSolver, _abstract, _every_position, _search_limits
 from .kernel import plies_arrays
 
 
@@ -36,19 +36,6 @@ class PlacedAnswer:
     win: bool
     survives: bool
     doom_plies: int | None
-
-
-def serves(board: Board, role: str, mark: str) -> bool:
-    """Whether :class:`OwnPlacements` answers: the robust search applies, every position of the
-    pieces can be ground at once, the others move alone, and the step limit's rule reads no
-    distance but the role's (the others' are measured here, around the placement)."""
-    query = Query(role, QueryKind.VALUE, initial_position(board), hidden=True)
-    rules = board.rules
-    if not applies(board, query) or _every_position(board) is None:
-        return False
-    if any(len(movers) != 1 for movers in rules.turns):
-        return False
-    return all(role in (p, o) for t in rules.timeout_when for p, o, _ in t.when.nearer)
 
 
 class OwnPlacements:

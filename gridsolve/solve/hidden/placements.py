@@ -17,6 +17,7 @@ from ...compile.knowledge import knowledge_for, robust_board
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position, Query
+from ..graph.codec import PositionCodec
 from ..program.driver import format_move, ground_values
 from ..common.limits import Limits
 from ...language.kinds import QueryKind
@@ -32,7 +33,8 @@ def placement_values(board: Board, role: str, position: Position, placements: li
              for p in placements]
     query = Query(role, QueryKind.VALUE, roots[0], horizon, hidden=True)
     program = compile_hidden(board, query, [frozenset(c for _, c in r.found) for r in roots])
-    terms = [program.layout.root_term(r, robust) for r in roots]
+    codec = PositionCodec(robust, program.layout)
+    terms = [codec.text(r) for r in roots]
     program.base += "\n" + " ".join(f"root({t})." for t in terms[1:]) + "\n"
     ctl = clingo.Control(["--warn=none"])
     try:

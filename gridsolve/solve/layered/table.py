@@ -43,9 +43,9 @@ from ...language.model import Board
 from ...language.position import Position, Query
 from ...resources import encoding
 from ..common.answer import SolveStats
-from ..common.boundedplan import applies
 from ..program.driver import Model, read_answer
 from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
+from ..graph.codec import PositionCodec
 from ..graph.rawmodel import NUMBER_TAG, model_arguments
 
 GROUND_SECONDS_PER_MOVE = 45e-6     # gringo's time a move (open 12x12 Wallmaze: 20 s for 442,603 moves)
@@ -61,15 +61,6 @@ NUMBER_HIGH = np.uint64(NUMBER_TAG >> 32)     # the high word of clingo's symbol
 SHOWN = {"reach": 1, "edge": 3, "split_edge": 4, "mover": 2, "outcome": 2, "escore": 2, "tscore": 2, "tmatch": 2}
 SHOW = "\n".join(["#show."] + [f"#show ({name},{args}) : {name}({args})."
                                 for name, arity in SHOWN.items() for args in [",".join(f"X{i}" for i in range(arity))]])
-
-
-def serves(board: Board, query: Query) -> bool:
-    """Whether a table answers ``query``: a layered question (not ``--hidden``, no strategy)
-    that the bounded solver does not take (games without items)."""
-    if query.strategy or query.hidden:
-        return False
-    plan = plan_query(board, query)
-    return plan.mode is Mode.LAYERED and not applies(board, query, bool(plan.split_team))
 
 
 def _numbers(reps: np.ndarray) -> np.ndarray:
@@ -121,6 +112,7 @@ class LayeredTable:
         if plan.mode is not Mode.LAYERED:
             raise EncodingError(f"{role}'s questions on {board.name} are answered by races, not by a layered table")
         self.plan, self.layout = plan, plan.layout
+        self.codec = PositionCodec(board, plan.layout)
         self._read_query_facts(layered_query_facts(board, probe, self.layout))
         guard = LimitGuard(limits or Limits(), "the positions reachable from the position asked about",
                         lambda needed: "ask each question alone (gridsolve solve), or raise --max-memory"
@@ -154,7 +146,7 @@ class LayeredTable:
     def _program(self) -> str:
         board, layout = self.board, self.layout
         rules = game_rules(board, layout, self.plan.split_team) + "\n" + "\n".join(score_rules(board, layout, self.role))
-        roots = " ".join(f"root({layout.root_term(p, board)})." for p in self.roots)
+        roots = " ".join(f"root({self.codec.text(p)})." for p in self.roots)
         sections = program_header(board, f"layered table of {self.role}", Mode.LAYERED) + [
             "% - Mechanism facts ---", mechanism_facts(board, layout), "",
             "% - Roots ---", roots, "",
@@ -232,7 +224,7 @@ class LayeredTable:
 
     def index(self, position: Position) -> int:
         """The number of ``position`` in the table, or -1 when the roots do not reach it."""
-        rep = clingo.parse_term(self.layout.root_term(position, self.board))._rep
+        rep = self.codec.term(position)._rep
         i = int(np.searchsorted(self.reps, np.uint64(rep)))
         return i if i < self.n and int(self.reps[i]) == rep else -1
 

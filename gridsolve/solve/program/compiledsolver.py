@@ -15,6 +15,7 @@ from ...compile.planning import Mode
 from ...compile.compiler import compile_program
 from ...errors import QueryError
 from ..common.answer import Answer, Question
+from ..common.capabilities import COMPILED, serves_question
 from .driver import run_program
 
 
@@ -25,7 +26,7 @@ class CompiledSolver:
     name = "compiled"
 
     def serves(self, question: Question) -> bool:
-        return True
+        return serves_question(COMPILED, question)
 
     def answer(self, question: Question) -> Answer:
         board, query = question.board, question.query

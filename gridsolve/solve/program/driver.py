@@ -403,13 +403,13 @@ def _read_line(model: Model, program: Program, board: Board, number: int) -> tup
             second = format_move(answers[ply])
             second = second if len(others) > 1 else f"{others[0]} {second}"
             move = f"{first}, {second}"
-        after = _position_after(board, layout, before, states[ply], states[ply + 1], rules.turns[turn])
+        after = position_after(board, layout, before, states[ply], states[ply + 1], rules.turns[turn])
         line.append(Ply(ply, tuple(rules.turns[turn]), move, before, after))
         before = after
     return tuple(line)
 
 
-def _position_after(board: Board, layout, before: Position, state, state_after, movers) -> Position:
+def position_after(board: Board, layout, before: Position, state, state_after, movers) -> Position:
     """The position of ``state_after``, the line state a ply after ``state`` (at ``before``):
     with the items a layout without them leaves out (a collector takes the item where its move
     ends) and, in a ``--hidden`` question, with what the role knows."""

@@ -10,6 +10,7 @@ import clingo
 
 from ...compile.facts import board_facts, mechanism_facts, rule_facts
 from ...compile.gamerules import game_rules, score_rules, with_domain
+from ...compile.predicates import EDGE, ESCORE_OF, OUTCOME, ROOT, TSCORE_OF
 from ...language.model import Board
 from ...language.position import Position
 from ...resources import encoding
@@ -52,7 +53,7 @@ def game_program(board: Board, roots: str, explore: bool = False,
 
 
 def root_fact(board: Board, position: Position) -> str:
-    return f"root({layout_for(board).root_term(position, board)})."
+    return ROOT.fact(layout_for(board).root_term(position, board))
 
 
 def examine(board: Board, position: Position) -> tuple[str | None, list[Step]]:
@@ -66,12 +67,12 @@ def examine(board: Board, position: Position) -> tuple[str | None, list[Step]]:
     with ctl.solve(yield_=True) as handle:
         for model in handle:
             for sym in model.symbols(shown=True):
-                if sym.name == "outcome":
-                    end = sym.arguments[1].name
-                elif sym.name == "edge":
-                    parts = layout.decode([a.number for a in sym.arguments[2].arguments], board)
-                    after = position_of(parts, step_number)
-                    steps.append(Step(format_move(sym.arguments[1]), after))
+                if OUTCOME.matches(sym):
+                    end = OUTCOME.read(sym)[1]
+                elif EDGE.matches(sym):
+                    _, move, after = EDGE.read(sym)
+                    parts = layout.decode([a.number for a in after.arguments], board)
+                    steps.append(Step(format_move(move), position_of(parts, step_number)))
     if end is not None:
         steps = []
     steps.sort(key=lambda s: s.move)
@@ -92,11 +93,11 @@ def stop_scores(board: Board, position: Position) -> dict[str, int] | None:
     with ctl.solve(yield_=True) as handle:
         for model in handle:
             for sym in model.symbols(shown=True):
-                if sym.name == "edge":
+                if EDGE.matches(sym):
                     moves = True
-                elif sym.name in ("escore", "tscore"):
-                    target = ends if sym.name == "escore" else timeouts
-                    target[sym.arguments[1].name] = sym.arguments[2].number
+                elif ESCORE_OF.matches(sym) or TSCORE_OF.matches(sym):
+                    _, role, value = ESCORE_OF.read(sym) if sym.name == ESCORE_OF.name else TSCORE_OF.read(sym)
+                    (ends if sym.name == ESCORE_OF.name else timeouts)[role] = value
     if ends:
         return ends
     if position.step >= board.rules.last_step or not moves:

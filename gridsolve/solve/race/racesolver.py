@@ -5,9 +5,10 @@ they do not depend on the position a query starts from nor on its horizon.  An :
 grounds the game graph once with clingo, over the positions reachable from its roots
 (:class:`gridsolve.solve.graph.racegraph.RaceGraph`), computes the ranks of every served role's races in
 arrays to the level where they stop changing, and reads every answer off them in Python
-(:mod:`gridsolve.solve.race.rankread`, by the rules of encodings/answer.lp): a question costs no
-ground call and no solve, however many were asked before, except for the names of the moves
-of the positions its answer looks at (ground once per position).  The answers are those of the
+(:mod:`gridsolve.solve.race.reader` over :mod:`gridsolve.solve.race.rankread`, by the rules of
+encodings/answer.lp): a question costs no ground call and no solve, however many were asked
+before, except for the names of the moves of the positions its answer looks at (ground once
+per position).  The answers are those of the
 single-shot program that ``gridsolve compile`` prints (tests/test_retro.py, tests/test_engine.py).
 
 :class:`RaceSolver` is the race solver as a :class:`~gridsolve.solve.common.answer.Solver`: one engine
@@ -18,18 +19,18 @@ from __future__ import annotations
 import dataclasses
 import time
 
-import clingo
-
-from ...compile.compiler import Program
 from ...compile.planning import Mode, plan_query, shared_races
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position, Query
+from . import reader
 from .rankread import RankIndex
+from ..common.capabilities import RACE, serves_question
 from ..common.limits import Limits
+from ..graph.codec import PositionCodec
 from ..graph.racegraph import RaceGraph
 from ..common.answer import Answer, Question, SolveStats
-from ..program.driver import Model, race_limits, read_answer
+from ..program.driver import race_limits
 from ...language.kinds import QueryKind
 
 
@@ -66,12 +67,13 @@ class Engine:
             raise EncodingError(f"the race solver answers no question of {board.name}: ask each with solve()")
         self.races, self.plans = shared_races(board.rules, {role: servable[role] for role in roles})
         self.layout = plan_query(board, Query(roles[0], QueryKind.SURVIVE)).layout
+        self.codec = PositionCodec(board, self.layout)
         self.roots = list(roots)
         rules = board.rules
         self.plies = rules.last_step - rules.first_step if plies is None else plies
         guard = race_limits(board, self.layout, self.roots, limits or Limits(), started)
         with guard.allocating("while building the game graph"):
-            self.graph = RaceGraph(board, self.layout, [self.layout.root_term(p, board) for p in self.roots], guard)
+            self.graph = RaceGraph(board, self.layout, [self.codec.text(p) for p in self.roots], guard)
         ranked = time.perf_counter()
         self.levels = 0
         ranks = {}
@@ -80,7 +82,7 @@ class Engine:
                 ranks[number], levels = self.graph.ranks(attackers, targets, self.plies)
                 self.levels = max(self.levels, levels)
         self.complete = self.levels < self.plies    # a level decided nothing: so would every later one
-        self.index = RankIndex(self.graph, ranks)
+        self.index = RankIndex(self.graph, ranks, board, self.layout)
         self.asked = 0
         self.ground_s = time.perf_counter() - started
         self.rank_s = time.perf_counter() - ranked
@@ -93,7 +95,7 @@ class Engine:
             return False
         if not self.complete and query.remaining(self.board) > self.plies:
             return False
-        root = clingo.parse_term(self.layout.root_term(query.position, self.board))
+        root = self.codec.term(query.position)
         return self.graph.index(root) >= 0
 
     def answer(self, query: Query, line_plies: int | None = None) -> Answer:
@@ -106,22 +108,14 @@ class Engine:
         self.asked += 1
         plan, value = self.plans[query.role]
         remaining = query.remaining(self.board)
-        root = clingo.parse_term(self.layout.root_term(query.position, self.board))
-        model = Model()
-        model.collect(self.index.shown(self.asked, self.board.rules, query.role, plan, value, root, remaining))
-        if line_plies != 0:
-            last = remaining if line_plies is None else min(remaining, max(1, line_plies) - 1)
-            model.collect(self.index.line(self.asked, self.board.rules, query.role, plan, value, root, remaining, last))
-        done = time.perf_counter()
+        root = self.codec.term(query.position)
         graph = self.graph
         stats = SolveStats(solver="race", engine_ground_s=round(self.ground_s, 4), graph_ground_s=graph.ground_s,
                            graph_read_s=graph.read_s, rank_s=round(self.rank_s, 4), levels=self.levels,
-                           positions=graph.n, moves=graph.edges, queries=self.asked,
-                           answer_s=round(done - started, 4), solve_s=0.0, total_s=round(done - started, 4))
-        program = Program(query, plan, remaining, "", [], [], "", layout=self.layout, value_known=value)
-        answer = read_answer(model, program, self.board, stats, self.asked)
-        if line_plies == 0:
-            answer.line = None
+                           positions=graph.n, moves=graph.edges, queries=self.asked, solve_s=0.0)
+        answer = reader.answer(self.index, self.board, query, plan, value, root, remaining, stats, line_plies)
+        done = round(time.perf_counter() - started, 4)
+        answer.stats = dataclasses.replace(stats, answer_s=done, total_s=done)
         return answer
 
     answer_from_ranks = answer      # (the name of the answers read off the ranks before every answer was)
@@ -135,7 +129,7 @@ class RaceSolver:
     name = "race"
 
     def serves(self, question: Question) -> bool:
-        return question.plan.mode is Mode.RACE and not question.query.strategy
+        return serves_question(RACE, question)
 
     def answer(self, question: Question) -> Answer:
         board, query = question.board, question.query

@@ -1,0 +1,216 @@
+"""Every predicate that crosses the line between Python and the clingo programs, declared once.
+
+A :class:`Predicate` names an atom's fields and their kinds; the fact writers
+(:mod:`gridsolve.compile.facts`, :mod:`gridsolve.compile.knowledge`) write facts with
+:meth:`Predicate.fact`, and the readers of clingo's output match and read atoms with
+:meth:`Predicate.matches` and :meth:`Predicate.read`, so a predicate's name, arity and field
+order are written in one place (potassco/clorm's idea, without its dependency).
+``tests/test_predicates.py`` holds the declarations against the encodings: every predicate an
+encoding reads as an input (its ``#defined`` lines) is declared here with that arity, and no
+fact writer spells a declared predicate by hand.
+
+Field kinds: ``int`` (a number), ``name`` (a constant such as a role, a mark or an end),
+``term`` (any term: a position ``s(...)``, a move) and ``ints`` (a run of numbers whose length
+depends on the game, such as an item's bit words: the atom's arity varies, and the field is
+written from a sequence). :meth:`Predicate.read` gives a number as an int, a constant as its
+name, any other term as the clingo symbol and an ``ints`` field (the last one) as a tuple.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import clingo
+
+KINDS = ("int", "name", "term", "ints")
+
+
+class Predicate:
+    """An ASP predicate: its name, its fields (name and kind, in order) and what it states."""
+
+    def __init__(self, name: str, fields: str, doc: str):
+        self.name = name
+        self.fields = tuple(tuple(f.split(":")) for f in fields.split()) if fields else ()
+        for i, (field, kind) in enumerate(self.fields):
+            if kind not in KINDS:
+                raise ValueError(f"predicate {name}: field {field} has kind {kind!r}, not one of {KINDS}")
+        self.variadic = any(kind == "ints" for _, kind in self.fields)
+        self.arity = len(self.fields)
+        self.doc = doc
+        self._format = f"{name}({','.join('{}' for _ in self.fields)})." if self.fields else f"{name}."
+
+    @property
+    def signature(self) -> str:
+        """``name/arity``, as ``#show`` and ``#defined`` write it (``name/*`` where it varies)."""
+        return f"{self.name}/{'*' if self.variadic else self.arity}"
+
+    def _values(self, values: tuple) -> tuple:
+        if len(values) != self.arity:
+            raise TypeError(f"{self.signature}: {len(values)} values given for {self.arity} fields")
+        if not self.variadic:
+            return values
+        return tuple(",".join(map(str, v)) if kind == "ints" else v for (_, kind), v in zip(self.fields, values))
+
+    def fact(self, *values: Any) -> str:
+        """The fact ``name(v1,...,vn).`` (values written as clingo reads them: str() of each;
+        an ``ints`` field from a sequence of numbers)."""
+        return self._format.format(*self._values(values))
+
+    def facts(self, rows) -> str:
+        """The facts of ``rows`` (tuples of values), one line separated by spaces."""
+        return " ".join(self.fact(*row) for row in rows)
+
+    def atom(self, *values: Any) -> str:
+        """The atom without its period, for a rule's body or head (values may be variables)."""
+        return self.fact(*values)[:-1]
+
+    def defined(self) -> str:
+        """``#defined name/arity.``: the predicate may have no facts."""
+        return f"#defined {self.signature}."
+
+    def show(self) -> str:
+        """``#show name/arity.``"""
+        return f"#show {self.signature}."
+
+    def matches(self, symbol: clingo.Symbol) -> bool:
+        """``symbol`` is an atom of this predicate (its name and arity)."""
+        if self.variadic:
+            return symbol.name == self.name and len(symbol.arguments) >= self.arity
+        return symbol.name == self.name and len(symbol.arguments) == self.arity
+
+    def read(self, symbol: clingo.Symbol) -> tuple:
+        """The fields of atom ``symbol`` as Python values, by their declared kinds."""
+        if not self.matches(symbol):
+            raise ValueError(f"{symbol} is not an atom of {self.signature}")
+        out = []
+        args = symbol.arguments
+        for i, (field, kind) in enumerate(self.fields):
+            arg = args[i]
+            if kind == "ints":
+                if i != self.arity - 1:
+                    raise ValueError(f"{self.signature}: only a last `ints` field can be read")
+                out.append(tuple(a.number for a in args[i:]))
+            elif kind == "int":
+                out.append(arg.number)
+            elif kind == "name":
+                out.append(arg.name)
+            else:
+                out.append(arg)
+        return tuple(out)
+
+    def __repr__(self) -> str:
+        return f"Predicate({self.signature})"
+
+
+DECLARED: dict[str, Predicate] = {}
+
+
+def declare(name: str, fields: str, doc: str) -> Predicate:
+    """Declare predicate ``name`` (fields as ``field:kind`` separated by spaces)."""
+    predicate = Predicate(name, fields, doc)
+    if predicate.signature in DECLARED:
+        raise ValueError(f"{predicate.signature} is declared twice")
+    DECLARED[predicate.signature] = predicate
+    return predicate
+
+
+# - The board (board.lp, script.lp) ---
+DIM = declare("dim", "width:int height:int", "the board is W cells wide and H high")
+WALL_NORTH = declare("wall_north", "x:int y:int", "the edge between (X,Y) and (X,Y+1) is blocked")
+WALL_EAST = declare("wall_east", "x:int y:int", "the edge between (X,Y) and (X+1,Y) is blocked")
+SOLID = declare("solid", "x:int y:int", "the cell (X,Y) is wall through and through")
+GATE_NORTH = declare("gate_north", "x:int y:int", "a gate on the edge between (X,Y) and (X,Y+1)")
+GATE_EAST = declare("gate_east", "x:int y:int", "a gate on the edge between (X,Y) and (X+1,Y)")
+MARK = declare("mark", "mark:name x:int y:int", "the cell (X,Y) carries the mark M")
+
+# - The rules' moves (moves.lp) ---
+MOVE_STEPS = declare("move_steps", "role:name steps:int", "role R's move is N single-cell steps")
+IDLE = declare("idle", "role:name", "a step of R may be `nowhere`")
+FIRST_STEP_REAL = declare("first_step_real", "role:name", "R's first step must be north/south/east/west")
+BLOCKED_STAYS = declare("blocked_stays", "role:name", "a step of R into a wall or off the board stays put")
+END_DIFFERS = declare("end_differs", "role:name", "R's move may not end on the cell it started from")
+FROZEN_ON = declare("frozen_on", "role:name mark:name", "on a cell with mark K, R can only stand still")
+BUMP_ON = declare("bump_on", "role:name mark:name", "a step of R into a cell with mark K fails")
+LOSE_TURNS = declare("lose_turns", "role:name turns:int", "R's turns entry skips its next N turns after a bump")
+
+# - The rules' mechanisms (script.lp, the compiled game rules) ---
+GATE_KEY = declare("gate_key", "mark:name", "entering a cell of this mark flips the gates")
+CHASE_AXIS = declare("chase_axis", "axis:name", "a chaser of the rules tries this axis first")
+PRECEDES = declare("precedes", "first:name second:name", "end E1 is listed before E2 (it wins a tie)")
+SCORE = declare("score", "end:name role:name value:int", "role R scores V when end E decides the game")
+TABLE = declare("table", "table:name index:int value:int", "entry I of score table T is V")
+MARKBIT = declare("markbit", "mark:name x:int y:int bit:int", "whether (X,Y) carries mark M (a `was_on` bit)")
+IBIT = declare("ibit", "item:name x:int y:int words:ints", "the item bit words of (X,Y), one argument a word")
+DISTANCE = declare("distance", "piece:name mark:name x:int y:int steps:int",
+                   "the steps from (X,Y) to the nearest cell of mark M for piece P's moves")
+TURN_AFTER = declare("turn_after", "turn:int counters:ints next:int after:ints",
+                     "the turns entry after T with lost-turn counters L1..Lm is T2, the counters then L1'..Lm'")
+
+# - The race plan and the query (solve.lp, answer.lp) ---
+ROOT = declare("root", "position:term", "a position the ranks or the game graph start from")
+RACE = declare("race", "race:int", "race K exists")
+RACE_ATTACKER = declare("race_attacker", "race:int turn:int", "turns entry T attacks in race K")
+RACE_TARGET = declare("race_target", "race:int end:name", "end E is a target of race K")
+ROLE_SIDE = declare("role_side", "role:name turn:int", "turns entry T is role R's side")
+TIMEOUT_VALUE = declare("timeout_value", "role:name value:int", "R's score when the plies run out")
+MIN_SCORE = declare("min_score", "role:name value:int", "R's lowest score")
+THRESHOLD = declare("threshold", "role:name value:int", "a score role R can get")
+RACE_UP = declare("race_up", "role:name race:int value:int", "race K: R's side forces a score >= T")
+RACE_DOWN = declare("race_down", "role:name race:int value:int", "race K: the other sides force a score < T")
+RACE_AVOID = declare("race_avoid", "role:name race:int", "race K: the others force an end R must avoid")
+RACE_WIN = declare("race_win", "role:name race:int", "R's maximum score is won by race K")
+WIN_BY_VALUE = declare("win_by_value", "role:name value:int", "R wins when it guarantees score V")
+STRATEGY = declare("strategy", "query:int race:int kind:name", "write the strategy of query Q for race K")
+
+# - The layered query (layered.lp) ---
+REMAINING = declare("remaining", "plies:int", "the plies left at the query position")
+PERIOD = declare("period", "plies:int", "plies until the same turns entry moves again")
+LAYERED_THRESHOLD = declare("threshold", "value:int", "a score the role can get (layered.lp)")
+MAX_SCORE = declare("max_score", "value:int", "the role's highest score")
+OWN_TURN = declare("own_turn", "turn:int", "turns entry T is the role's team alone")
+SPLIT_TURN = declare("split_turn", "turn:int", "turns entry T moves the role's team and others at once")
+OTHER_TURN = declare("other_turn", "turn:int", "turns entry T holds none of the role's team")
+AVOID_TARGET = declare("avoid_target", "end:name", "an end the role must avoid")
+
+# - The robust game of a --hidden question (the compiled knowledge rules) ---
+HCAND = declare("hcand", "x:int y:int", "a cell a secret obstacle may stand on")
+HBIT = declare("hbit", "x:int y:int words:ints", "the knowledge bit words of (X,Y), one argument a word")
+HALLOW = declare("hallow", "obstacle:int x:int y:int", "obstacle J may stand on (X,Y)")
+HDISTANCE = declare("hdistance", "mark:name x:int y:int found:ints steps:int",
+                    "the steps from (X,Y) to mark M around the obstacles found (their bit words)")
+
+# - The game graph and the named moves (read back from clingo) ---
+EDGE = declare("edge", "position:term move:term after:term", "a ply from S by move M leads to S2")
+SPLIT_EDGE = declare("split_edge", "position:term team:term others:term after:term",
+                     "a ply in which the role's team commits (Mt) and the others answer (Mo)")
+OUTCOME = declare("outcome", "position:term end:name", "end E decides position S")
+MOVER = declare("mover", "position:term turn:int", "turns entry T moves at S")
+REACH = declare("reach", "position:term", "S is reachable from the roots")
+SUCC = declare("succ", "position:term after:term move:term", "the game graph's ply from S to S2 (move projected)")
+ESCORE = declare("escore", "position:term value:int", "the role's score at the end that decides S")
+TSCORE = declare("tscore", "position:term value:int", "the role's score when the plies run out at S")
+ESCORE_OF = declare("escore", "position:term role:name value:int", "role R's score at the end that decides S")
+TSCORE_OF = declare("tscore", "position:term role:name value:int", "role R's score when the plies run out at S")
+
+# - The generator's proposals (generate.lp; gridsolve/generate/genprogram.py writes them) ---
+PIECE = declare("piece", "piece:name", "a piece to place (one per role)")
+MARK_CELLS = declare("mark_cells", "mark:name count:int", "N cells carry the mark M")
+ON_BORDER = declare("on_border", "mark:name", "the cells of mark M lie on the border")
+WALL_RANGE = declare("wall_range", "least:int most:int", "between A and B interior walls")
+SYMMETRIC = declare("symmetric", "kind:name", "the walls look the same mirrored east-west, or turned half round")
+SEALED_OK = declare("sealed_ok", "", "cells may be cut off; else every cell is connected")
+ROLE_PIECE = declare("role_piece", "piece:name", "the piece of the role the requirement is about")
+GOAL_MARK = declare("goal_mark", "mark:name", "a mark the role wins by reaching")
+GOAL_STEPS = declare("goal_steps", "least:int most:int", "the role's start is A to B steps from the nearest goal")
+KEEP_AT = declare("keep_at", "piece:name x:int y:int", "piece P starts on (X,Y) (--keep)")
+KEEP_MARK = declare("keep_mark", "mark:name x:int y:int", "(X,Y) carries the mark M (--keep)")
+HUNTER = declare("hunter", "piece:name", "a piece that catches the role by ending on its cell")
+BLIND_MOVES = declare("blind_moves", "moves:int", "the role's moves within the plies left")
+START_AT = declare("start_at", "position:term piece:name x:int y:int", "position S is a start with piece P on (X,Y)")
+RACE_WITHIN = declare("race_within", "race:int plies:int", "race K must be won within D plies")
+RACE_NOT_WITHIN = declare("race_not_within", "race:int plies:int", "race K must not be won within D plies")
+LEVEL = declare("level", "depth:int", "a level of the ranks, 1 up to the deepest asked for")
+
+
+def declared(signature: str) -> Predicate | None:
+    """The predicate declared with ``name/arity``, None if none is."""
+    return DECLARED.get(signature)

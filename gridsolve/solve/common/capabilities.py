@@ -1,0 +1,306 @@
+"""The one table of the solver paths: which board and question each path serves, why it refuses
+the others, and the order of cost in which they are tried.
+
+Every path that answers questions (the dispatcher's solvers, the Asker's caching solvers) and
+every feature's own graph (explain's wall graph, the studio's live graph, generate's start
+graph, the own placements of play's advice) reads its applicability here, and nowhere else:
+:func:`decide` gives, for a board and a question, each path with the reason it refuses (None
+where it serves), cheapest first; :func:`serves` and :func:`refusal` ask about one path.  The
+reasons are the game's, in words a user can read (docs/how-it-works.md, "Which path answers",
+shows the table).  The graph builders of the race solver (the scripted and the factored graph,
+else the graph ground by clingo) are rows too: they depend on the position terms (the layout)
+rather than on the question.
+
+The mechanisms are read from the rules' named properties (:attr:`~gridsolve.language.model.Rules.has_items`,
+:attr:`~gridsolve.language.model.Rules.moved_by_rule`, :attr:`~gridsolve.language.model.Rules.conditions`, ...).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable
+
+from ...compile.gamerules import factored_turns, live_ends
+from ...compile.planning import Mode, Plan, plan_query
+from ...compile.script import one_mover_script
+from ...compile.state import Layout
+from ...language.distance import board_cells
+from ...language.model import Board
+from ...language.kinds import QueryKind
+from ...language.position import Query, unjudged_start
+from .answer import Question
+
+EVERY_POSITION = 20_000     # the own placements ground every position of the pieces at once: at most this many
+START_LIMIT = 20_000        # generate's start graph ranks at most this many placements of the pieces at once
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A board and a question about it, as the table reads them: ``query`` (None for the graph
+    builders, which read ``layout``: default the question's plan's), ``value_range`` where
+    generate asks every start for a value range (a number, not a race's plies), and ``planned``:
+    the question's plan where the caller has it (else planned here, once)."""
+
+    board: Board
+    query: Query | None = None
+    layout: Layout | None = None
+    value_range: bool = False
+    planned: Plan | None = None
+
+    @cached_property
+    def plan(self) -> Plan:
+        return self.planned if self.planned is not None else plan_query(self.board, self.query)
+
+    @property
+    def rules(self):
+        return self.board.rules
+
+    @property
+    def positions_layout(self) -> Layout:
+        return self.layout if self.layout is not None else self.plan.layout
+
+
+@dataclass(frozen=True)
+class Path:
+    """One solver path: its ``name`` (the solver's name where it is one), its ``cost`` (lower is
+    cheaper: tried first), what it ``serves`` and ``refuses`` (for the docs), and ``check``: the
+    reason it refuses an :class:`Ask`, None where it serves it."""
+
+    name: str
+    cost: int
+    serves: str
+    refuses: str
+    check: Callable[[Ask], str | None]
+
+
+# - The checks (each returns the first reason it refuses, None where the path serves) ---
+
+def _first(*reasons) -> str | None:
+    """The first reason that holds: each is (condition, text), or a callable giving a reason (or
+    a false value), called only when no reason before it holds."""
+    for reason in reasons:
+        found = reason() if callable(reason) else (reason[1] if reason[0] else None)
+        if found:
+            return found
+    return None
+
+
+HIDDEN_ONLY = "only --hidden questions (the robust game) are searched here"
+NOT_HIDDEN = "--hidden asks the robust game: the hidden solver answers it"
+STRATEGY = "--strategy: strategies are written by the compiled program"
+SCRIPT = "pieces move by rule (an after_ply script)"
+RACED = "the race solver answers it (the role's scores are fixed by the ends, its team moves alone)"
+LAYERED = "it needs the layered solver (a score table or timeout entry, items counted, or a team moving at once with others)"
+
+
+def _race(ask: Ask) -> str | None:
+    return _first((ask.query.strategy, STRATEGY), (ask.query.hidden, NOT_HIDDEN),
+                  (ask.plan.mode is not Mode.RACE, LAYERED))
+
+
+def _bounded(ask: Ask) -> str | None:
+    rules, query = ask.rules, ask.query
+
+    def collector_stays():
+        if rules.collisions != "stay":
+            return None
+        collectors = {c.piece for c in rules.collect.values()}
+        if any(rules.moves[p].idle or rules.moves[p].blocked == "stay" for p in collectors):
+            return "with collisions: stay a collector may end a ply on its cell without moving there"
+        return None
+
+    conditions = [e.when for e in live_ends(ask.board)] + [t.when for t in rules.timeout_when]
+    # (the plan last: the bounded search answers a race question too, refused only for RACED)
+    return _first((query.strategy, STRATEGY), (query.hidden, NOT_HIDDEN), (not rules.has_items, "the game keeps no items"),
+                  (bool(ask.plan.split_team), "the role's team moves at once with others"),
+                  (rules.moved_by_rule, SCRIPT),
+                  (any(when.collected for when in conditions), "an end or timeout entry counts items"),
+                  collector_stays, (ask.plan.mode is not Mode.LAYERED, RACED))
+
+
+def _table(ask: Ask) -> str | None:
+    return _first((ask.query.strategy, STRATEGY), (ask.query.hidden, NOT_HIDDEN),
+                  (ask.plan.mode is not Mode.LAYERED, RACED),
+                  (_bounded(ask) is None, "the bounded solver answers it (items kept, searched by threshold races)"))
+
+
+def _hidden(ask: Ask) -> str | None:
+    return None if ask.query.hidden else HIDDEN_ONLY
+
+
+def _robust_search(ask: Ask) -> str | None:
+    rules, query = ask.rules, ask.query
+    return _first((not query.hidden, HIDDEN_ONLY), (query.strategy, STRATEGY),
+                  (rules.has_items, "the game keeps items"), (rules.moved_by_rule, SCRIPT),
+                  (not rules.number_scores, "a score is a score table"),
+                  (any(when.was_on or when.collected for when in rules.conditions),
+                   "an end or timeout entry reads was_on or counts items"),
+                  (any(query.role in (piece, other) for e in rules.ends for piece, other, _ in e.when.nearer),
+                   f"an end measures {query.role}'s distance (nearer)"),
+                  (any(len(movers) > 1 for movers in rules.turns if query.role in movers),
+                   f"{query.role} moves at once with another role"))
+
+
+def every_position_count(board: Board) -> int:
+    """How many positions every placement of the pieces on distinct cells makes, with the side
+    to move and the turns lost (each turns entry but the one to move may have lost up to the
+    most a bump costs): what the own placements ground at once."""
+    rules = board.rules
+    lose = max((m.lose_turns for m in rules.moves.values() if m.bump_on), default=0)
+    entries = len(rules.turns)
+    return math.perm(len(board_cells(board)), len(rules.roles)) * entries * (lose + 1) ** (entries - 1)
+
+
+def _own_placements(ask: Ask) -> str | None:
+    rules, role = ask.rules, ask.query.role
+    return _first(lambda: _robust_search(ask),
+                  (every_position_count(ask.board) > EVERY_POSITION,
+                   f"more than {EVERY_POSITION:,} positions of the pieces to ground at once"),
+                  (any(len(movers) != 1 for movers in rules.turns), "roles move at once"),
+                  (not all(role in (p, o) for t in rules.timeout_when for p, o, _ in t.when.nearer),
+                   f"a timeout entry measures a distance that is not {role}'s"))
+
+
+def _wall_graph(ask: Ask) -> str | None:
+    rules = ask.rules
+    return _first((ask.plan.mode is not Mode.RACE, LAYERED),
+                  (any(e.when.nearer for e in rules.ends), "an end measures distances (nearer), which walls change"),
+                  (rules.moved_by_rule, SCRIPT + ": a wall changes where they step"),
+                  lambda: unjudged_start(ask.board, ask.query.position) and "the position is a start the rules do not judge")
+
+
+def _live_graph(ask: Ask) -> str | None:
+    # (the role is then one the race solver serves: a race plan for any kind is one for value or survive)
+    return _first((ask.query.hidden, NOT_HIDDEN), (ask.query.strategy, STRATEGY), lambda: _wall_graph(ask))
+
+
+def _race_role(board: Board, role: str) -> bool:
+    """Whether the race solver answers some question about ``role`` (its value or its survival)."""
+    return any(plan_query(board, Query(role, kind)).mode is Mode.RACE for kind in (QueryKind.VALUE, QueryKind.SURVIVE))
+
+
+def _studio_scripted(ask: Ask) -> str | None:
+    query = ask.query
+    return _first((query.hidden, NOT_HIDDEN), (query.strategy, STRATEGY),
+                  (not one_mover_script(ask.rules), "no script after the one-step plies of one role alone"),
+                  lambda: not _race_role(ask.board, query.role) and f"the race solver answers no question about {query.role}")
+
+
+def _start_graph(ask: Ask) -> str | None:
+    board = ask.board
+    return _first((ask.value_range, "a value range is measured on each layout (the start graph ranks races)"),
+                  (math.perm(len(board_cells(board)), len(board.rules.roles)) > START_LIMIT,
+                   f"more than {START_LIMIT:,} placements of the pieces"),
+                  (ask.plan.mode is not Mode.RACE, LAYERED))
+
+
+def _scripted_graph(ask: Ask) -> str | None:
+    return _first((not one_mover_script(ask.rules),
+                   "no script after the one-step plies of one role alone (or items, bumps, was_on, a key each entry flips)"),
+                  (ask.positions_layout.knows is not None, "the positions keep what the role knows"))
+
+
+def _factored_graph(ask: Ask) -> str | None:
+    if factored_turns(ask.board, ask.positions_layout) is None:
+        return ("the positions keep more than the pieces' cells (lost turns, was_on, items, knowledge), pieces move "
+                "by rule, or movers of one entry can cancel the ply (collisions: stay)")
+    return None
+
+
+def _everything(ask: Ask) -> None:
+    return None
+
+
+# - The table ---
+
+RACE, BOUNDED, TABLE, HIDDEN, ROBUST, COMPILED = "race", "bounded", "layered table", "hidden", "robust search", "compiled"
+WALL_GRAPH, LIVE_GRAPH, START_GRAPH, OWN_PLACEMENTS = "wall graph", "live graph", "start graph", "own placements"
+STUDIO_SCRIPTED = "studio scripted"
+SCRIPTED_GRAPH, FACTORED_GRAPH, GROUND_GRAPH = "scripted graph", "factored graph", "ground graph"
+
+PATHS = {path.name: path for path in sorted([
+    Path(RACE, 10, "questions whose role's scores the ends fix (or survive questions), its team moving alone: "
+         "every mechanism, ranked on one game graph", "--strategy, --hidden, layered questions", _race),
+    Path(BOUNDED, 20, "layered questions of games that keep items, by threshold races",
+         "no items, a team moving at once with others, pieces moved by rule, ends counting items, "
+         "a collector that may stay with collisions: stay", _bounded),
+    Path(TABLE, 30, "the other layered questions (the Asker): every answer read off one table per role",
+         "--strategy, --hidden, race questions, what the bounded solver takes", _table),
+    Path(ROBUST, 40, "--hidden questions, exact at any number of plies (the role's knowledge searched)",
+         "items, pieces moved by rule, score tables, was_on or item counts in ends, an end measuring the role's "
+         "distance, the role moving at once with another", _robust_search),
+    Path(HIDDEN, 50, "every --hidden question: the robust search where it serves, else the compiled robust game "
+         "(deepened)", "questions without --hidden", _hidden),
+    Path(COMPILED, 100, "every question (the compiled program run by clingo)", "nothing", _everything),
+    Path(WALL_GRAPH, 11, "explain: every wall toggled on one game graph, for race questions",
+         "layered questions, ends measuring distances, pieces moved by rule, an unjudged start", _wall_graph),
+    Path(LIVE_GRAPH, 12, "the studio: the wall graph kept and patched after each edit",
+         "what the wall graph refuses, --hidden, --strategy", _live_graph),
+    Path(STUDIO_SCRIPTED, 13, "the studio: a level whose pieces move by rule, answered in the request by the "
+         "scripted graph", "--hidden, --strategy, scripts the scripted graph does not join, roles the race "
+         "solver does not answer", _studio_scripted),
+    Path(START_GRAPH, 14, "generate: every placement of the pieces ranked at once, for win, lose and survive",
+         "value ranges, more than 20,000 placements, layered questions", _start_graph),
+    Path(OWN_PLACEMENTS, 41, "play's advice: every placement of the role's own secret marks from one grounding",
+         "what the robust search refuses, more than 20,000 positions, roles moving at once, a timeout entry "
+         "measuring another's distance", _own_placements),
+    Path(SCRIPTED_GRAPH, 1, "the race solver's graph where one role moves one step and a script moves the rest, "
+         "joined in arrays", "several turns entries or movers, items, bumps, was_on, a key each entry flips",
+         _scripted_graph),
+    Path(FACTORED_GRAPH, 2, "the race solver's graph where each piece moves on its own, joined in arrays",
+         "lost turns, was_on, items, knowledge, pieces moved by rule, collisions: stay with movers at once",
+         _factored_graph),
+    Path(GROUND_GRAPH, 3, "the race solver's graph of every other game, ground by clingo", "nothing", _everything),
+], key=lambda path: path.cost)}
+
+ANSWERING = (RACE, BOUNDED, TABLE, ROBUST, HIDDEN, COMPILED)     # the paths that answer one question
+GRAPHS = (SCRIPTED_GRAPH, FACTORED_GRAPH, GROUND_GRAPH)            # the race solver's graph builders
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Each path of the table with the reason it refuses the ask (None: it serves it), cheapest first."""
+
+    ask: Ask
+    verdicts: tuple[tuple[Path, str | None], ...]
+
+    def reason(self, name: str) -> str | None:
+        for path, reason in self.verdicts:
+            if path.name == name:
+                return reason
+        raise KeyError(f"the path {name!r} was not decided here (give it in decide's names)")
+
+    def serves(self, name: str) -> bool:
+        return self.reason(name) is None
+
+    @property
+    def served(self) -> list[str]:
+        """The names of the paths that serve the ask, cheapest first."""
+        return [path.name for path, reason in self.verdicts if reason is None]
+
+
+def decide(board: Board, query: Query | None = None, names=ANSWERING, layout: Layout | None = None,
+           value_range: bool = False) -> Decision:
+    """The paths ``names`` (default: those that answer one question) for ``query`` on ``board``,
+    cheapest first, each with the reason it refuses (None where it serves)."""
+    ask = Ask(board, query, layout, value_range)
+    return Decision(ask, tuple((path, path.check(ask)) for path in PATHS.values() if path.name in names))
+
+
+def refusal(name: str, board: Board, query: Query | None = None, layout: Layout | None = None,
+            value_range: bool = False) -> str | None:
+    """Why the path ``name`` does not serve ``query`` on ``board`` (None: it serves it)."""
+    return PATHS[name].check(Ask(board, query, layout, value_range))
+
+
+def serves(name: str, board: Board, query: Query | None = None, layout: Layout | None = None,
+           value_range: bool = False) -> bool:
+    """Whether the path ``name`` serves ``query`` on ``board`` (see :func:`refusal`)."""
+    return refusal(name, board, query, layout, value_range) is None
+
+
+def serves_question(name: str, question: Question) -> bool:
+    """Whether the path ``name`` serves a solver's ``question`` (its plan made once, for every solver asked)."""
+    return PATHS[name].check(Ask(question.board, question.query, planned=question.plan)) is None
+

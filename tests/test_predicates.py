@@ -1,0 +1,74 @@
+"""The ASP predicates declared once (gridsolve/compile/predicates.py): the declarations match the
+encodings' inputs, the fact writers use them, and facts written by a declaration read back the
+same through clingo."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import clingo
+import pytest
+
+from gridsolve.compile.predicates import DECLARED, EDGE, IBIT, SCORE, TURN_AFTER, Predicate, declare, declared
+
+ROOT = Path(__file__).resolve().parent.parent
+ENCODINGS = sorted((ROOT / "encodings").glob("*.lp"))
+WRITERS = ["gridsolve/compile/facts.py", "gridsolve/compile/knowledge.py", "gridsolve/generate/genprogram.py"]
+
+
+def _declared_arities() -> dict[str, set]:
+    out: dict[str, set] = {}
+    for predicate in DECLARED.values():
+        out.setdefault(predicate.name, set()).add("*" if predicate.variadic else predicate.arity)
+    return out
+
+
+@pytest.mark.parametrize("path", ENCODINGS, ids=lambda p: p.name)
+def test_every_input_an_encoding_defines_is_declared_with_its_arity(path):
+    arities = _declared_arities()
+    inputs = re.findall(r"#defined\s+(\w+)/(\d+)\.", path.read_text())
+    assert inputs, f"{path.name} declares no input with #defined"
+    missing = [f"{name}/{arity}" for name, arity in inputs
+               if int(arity) not in arities.get(name, set()) and "*" not in arities.get(name, set())]
+    assert missing == [], f"{path.name} reads predicates gridsolve/compile/predicates.py does not declare"
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_no_fact_writer_spells_a_declared_predicate_by_hand(writer):
+    text = (ROOT / writer).read_text()
+    names = {p.name for p in DECLARED.values()}
+    by_hand = sorted({m for m in re.findall(r'f"(\w+)\(', text) if m in names})
+    assert by_hand == [], f"{writer} writes {by_hand} as f-strings; use their Predicate"
+
+
+def test_a_fact_reads_back_through_clingo_as_written():
+    rows = {SCORE: ("escaped", "explorer", 100), IBIT: ("coin", 2, 3, (0, 4, 1)),
+            EDGE: (clingo.parse_term("s(0,1,2)"), clingo.parse_term("(north,east)"), clingo.parse_term("s(1,1,3)"))}
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "\n".join(p.fact(*values) for p, values in rows.items()))
+    ctl.ground([("base", [])])
+    atoms = [a.symbol for a in ctl.symbolic_atoms]
+    read = {p: [p.read(a) for a in atoms if p.matches(a)] for p in rows}
+    assert read[SCORE] == [("escaped", "explorer", 100)]
+    assert read[IBIT] == [("coin", 2, 3, (0, 4, 1))]
+    assert read[EDGE] == [rows[EDGE]]
+    assert not SCORE.matches(clingo.parse_term("score(a,b)"))
+
+
+def test_a_run_of_numbers_in_the_middle_is_written_but_not_read():
+    assert TURN_AFTER.fact(1, (0, 2), 0, (0, 1)) == "turn_after(1,0,2,0,0,1)."
+    with pytest.raises(ValueError, match="only a last `ints` field"):
+        TURN_AFTER.read(clingo.parse_term("turn_after(1,0,2,0,0,1)"))
+
+
+def test_declarations_refuse_wrong_counts_kinds_and_twins():
+    with pytest.raises(TypeError, match="score/3: 2 values given for 3 fields"):
+        SCORE.fact("escaped", 100)
+    with pytest.raises(ValueError, match="has kind 'text'"):
+        Predicate("p", "x:text", "")
+    with pytest.raises(ValueError, match="score/3 is declared twice"):
+        declare("score", "a:name b:name c:int", "")
+    with pytest.raises(ValueError, match="is not an atom of edge/3"):
+        EDGE.read(clingo.parse_term("edge(a,b)"))
+    assert declared("score/3") is SCORE and declared("score/4") is None
+    assert EDGE.atom("S", "M", "S2") == "edge(S,M,S2)" and EDGE.show() == "#show edge/3."
