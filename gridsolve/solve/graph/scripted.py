@@ -31,6 +31,7 @@ from ...language.model import Board
 from ..common.limits import LimitGuard
 from .codec import PositionCodec, distinct, distinct_pairs
 from .factored import raw_numbers
+from .scriptsearch import native_search
 from .sharedtables import AXES, table_rows
 
 
@@ -223,24 +224,7 @@ class ScriptedGraph:
         numbering = tables.numbering
         self.numbering, self.ends = numbering, tables.end_names
         start = distinct(numbering.numbers(numbering.rows_of_texts(roots)))
-        seen = start
-        frontier = start
-        sources, targets = [], []
-        most = int(np.diff(tables.move_start).max(initial=0))      # moves from a cell, at most
-        row_bytes = 8 * (4 * len(numbering.fields(start)) + 12)      # a move's arrays while one ply is played
-        while frontier.size:
-            frontier = frontier[tables.outcome(frontier) < 0]
-            # (before the ply's arrays are made: what they need, with the positions found so far)
-            guard.after(f"while finding the game's positions ({len(seen):,} found)",
-                        len(frontier) * most * row_bytes)
-            src, _, dst = tables.plies(frontier)
-            src, dst = distinct_pairs(src, dst, numbering.size)
-            sources.append(src)
-            targets.append(dst)
-            fresh = distinct(dst)
-            fresh = fresh[~_member(fresh, seen)]
-            seen = np.sort(np.concatenate([seen, fresh]))
-            frontier = fresh
+        seen, sources, targets = native_search(tables, start, guard) or frontier_search(tables, start, guard)
         edges = sum(len(s) for s in sources)
         # (the successors joined, numbered and then turned into predecessors: about 40 bytes a move)
         guard.after(f"after finding {len(seen):,} positions and {edges:,} moves", 40 * edges + 24 * len(seen))
@@ -251,6 +235,32 @@ class ScriptedGraph:
         self.dst = np.searchsorted(seen, np.concatenate(targets)).astype(np.int32) if targets else \
             np.zeros(0, dtype=np.int32)
         self.turn = np.zeros(len(seen), dtype=np.int32)
+
+
+def frontier_search(tables: ScriptTables, start: np.ndarray, guard: LimitGuard) -> tuple:
+    """(positions found, sorted; sources and targets of every distinct move of the positions where
+    no end holds, a pair of arrays a level) from ``start`` (sorted, distinct), level by level in
+    numpy (:func:`.scriptsearch.native_search` is its twin in C)."""
+    numbering = tables.numbering
+    seen = start
+    frontier = start
+    sources, targets = [], []
+    most = int(np.diff(tables.move_start).max(initial=0))      # moves from a cell, at most
+    row_bytes = 8 * (4 * len(numbering.fields(start)) + 12)      # a move's arrays while one ply is played
+    while frontier.size:
+        frontier = frontier[tables.outcome(frontier) < 0]
+        # (before the ply's arrays are made: what they need, with the positions found so far)
+        guard.after(f"while finding the game's positions ({len(seen):,} found)",
+                    len(frontier) * most * row_bytes)
+        src, _, dst = tables.plies(frontier)
+        src, dst = distinct_pairs(src, dst, numbering.size)
+        sources.append(src)
+        targets.append(dst)
+        fresh = distinct(dst)
+        fresh = fresh[~_member(fresh, seen)]
+        seen = np.sort(np.concatenate([seen, fresh]))
+        frontier = fresh
+    return seen, sources, targets
 
 
 def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
