@@ -152,7 +152,7 @@ static int outcome(const Game *g, int64_t key) {
     int64_t cells[MAX_PIECES], gate;
     uint8_t alive[MAX_PIECES];
     fields_of(g, key, cells, &gate);
-    for (int i = 0; i < g->pieces; i++) alive[i] = 1;
+    for (int i = 0; i < g->pieces; i++) alive[i] = cells[i] != 0;     /* (a piece off the board meets nowhere) */
     const int32_t *pc = g->ends + 1;
     for (int end = 0; end < g->ends[0]; end++) {
         int n = *pc++, all = 1;

@@ -5,9 +5,9 @@ then each script action, level by level), with the same positions and moves in t
 :func:`native_search` packs a :class:`~gridsolve.solve.graph.scripted.ScriptTables`' per-cell
 tables, its ends and its script actions into the arrays and small int32 programs the kernel
 reads (their codes are listed at the top of ``scriptkernel.c``).  It returns None where the
-kernel is not built, ``GRIDSOLVE_NATIVE=0`` asks for Python, or the positions are numbered as
-found (many pieces: :class:`~gridsolve.solve.graph.codec.FoundNumbering`); the numpy search
-runs then.  ``tests/test_scriptkernel.py`` compares the two on random boards.
+kernel is not built, ``GRIDSOLVE_NATIVE=0`` asks for Python, the positions are numbered as
+found (many pieces: :class:`~gridsolve.solve.graph.codec.FoundNumbering`) or a key flips the
+gates at every entry; the numpy search runs then.  ``tests/test_scriptkernel.py`` compares the two on random boards.
 """
 from __future__ import annotations
 
@@ -46,8 +46,8 @@ def native_search(tables, start: np.ndarray, guard) -> tuple | None:
     every CHECK_EVERY positions found (a check reads the process's memory: it costs as much as a
     small board's search)."""
     module, numbering = kernel(), tables.numbering
-    if module is None or not numbering.dense:
-        return None
+    if module is None or not numbering.dense or any(a.kind == "key" and a.each for a in tables.actions):
+        return None         # (a key every entry flips: the numpy search plays it)
     rules, index = tables.board.rules, tables.index
     marks = {mark: number for number, mark in enumerate(tables.marks)}
     distances = {name: number for number, name in enumerate(tables.distance)}
@@ -69,10 +69,12 @@ def native_search(tables, start: np.ndarray, guard) -> tuple | None:
             n, at = n + 1, at + {SAME: 3, REACH: 3, NEARER: 5, ON: 2}[conditions[at]]
         return [n] + conditions
 
+    roles = set(rules.roles)
     ends = [len(rules.ends)]
     for end in rules.ends:
         when = end.when
-        ends += counted(same(when.same_cell) + [c for p, m in when.reaches for c in reaches(p, m)]
+        met = [c for group in when.same_cell if not set(group) & roles for c in (ON, index[group[0]])]
+        ends += counted(met + same(when.same_cell) + [c for p, m in when.reaches for c in reaches(p, m)]
                         + [c for p, o, m in when.nearer
                            for c in (NEARER, index[p], index[o], distances[(p, m)], distances[(o, m)])])
     script = [len(tables.actions)]
