@@ -9,7 +9,7 @@ or the gate moved, or a piece moved.  Each level is judged by the criteria of
 the climb keeps a mutation that scores at least as well (first how many criteria it meets, in
 the order the judge takes them, then the fastest win's moves: longer is better), so it drifts
 across plateaus.  A level that meets the
-request and differs from every level written on :func:`~gridsolve.generate.generate.apart`
+request and differs from every level written on :func:`~gridsolve.generate.run.apart`
 walls and marked cells is written (after the exact solver has measured it), and a new climb
 starts; a climb that has not improved for STALL mutations starts again too.  Everything is
 drawn from the ``--seed``: the same request writes the same files.
