@@ -10,7 +10,11 @@ level (the defaults), and the longest solution a 10x10 climb finds.
   70 moves or more and meets every other criterion, measured by the exact solver; the longest of
   them is reported (and verified).
 
-    python bench/classic_generation.py [--rate 120] [--longest 600]
+* ``--jobs 1,2``: each levels-per-minute run once per count of worker processes (``generate
+  --jobs N``), in turn, ``--repeat`` times (the pairs are measured side by side in time, so a
+  change of the machine's load shows in both); the load average is printed before and after.
+
+    python bench/classic_generation.py [--rate 120] [--longest 600] [--sizes 8x8,10x10] [--jobs 1] [--repeat 1]
 """
 from __future__ import annotations
 
@@ -33,9 +37,10 @@ def gridsolve(*args: str) -> subprocess.CompletedProcess:
                           text=True)
 
 
-def rate(size: str, seconds: int, out: Path) -> str:
-    folder = out / size
-    command = ["generate", "--like", BOARDS[size], "--count", "1000", "--timeout", str(seconds), "--out", str(folder)]
+def rate(size: str, seconds: int, out: Path, jobs: int = 1) -> str:
+    folder = out / f"{size}-j{jobs}-{len(list(out.iterdir()))}"
+    command = ["generate", "--like", BOARDS[size], "--count", "1000", "--timeout", str(seconds), "--jobs", str(jobs),
+               "--out", str(folder)]
     started = time.perf_counter()
     gridsolve(*command)
     took = time.perf_counter() - started
@@ -64,16 +69,29 @@ def longest(seconds: int, out: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rate", type=int, default=120, help="seconds of each levels-per-minute run")
-    parser.add_argument("--longest", type=int, default=600, help="seconds of the longest-solution run")
+    parser.add_argument("--longest", type=int, default=600, help="seconds of the longest-solution run (0: none)")
+    parser.add_argument("--sizes", default=",".join(BOARDS), help="the levels-per-minute runs' sizes")
+    parser.add_argument("--jobs", default="1", help="comma-separated worker counts (generate --jobs), run in turn")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds of the levels-per-minute runs")
     options = parser.parse_args()
+    print(f"load average at the start: {load()}")
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
         print("| size | command (--out DIR) | levels | per minute | win_moves | verify |")
         print("|---|---|---|---|---|---|")
-        for size in BOARDS:
-            print(rate(size, options.rate, out), flush=True)
-        print()
-        print(longest(options.longest, out), flush=True)
+        for _ in range(options.repeat):
+            for size in options.sizes.split(","):
+                for jobs in (int(j) for j in options.jobs.split(",")):
+                    print(rate(size, options.rate, out, jobs), flush=True)
+        if options.longest:
+            print()
+            print(longest(options.longest, out), flush=True)
+    print(f"load average at the end: {load()}")
+
+
+def load() -> str:
+    """The load average over 1, 5 and 15 minutes."""
+    return ", ".join(f"{v:.1f}" for v in os.getloadavg())
 
 
 if __name__ == "__main__":

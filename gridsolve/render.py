@@ -49,7 +49,7 @@ def draw_position(board: Board, position: Position, hidden: frozenset = frozense
         placed.add(cell)
     closed = not position.gates_open
     lines = draw(board.width, board.height, board.north, board.east, board.solid, at.get,
-                 board.gate_north if closed else (), board.gate_east if closed else ())
+                 board.gate_north if closed else (), board.gate_east if closed else (), board.outside())
     legend = ", ".join(f"{c} = {name}" for name, c in chars.items() if name not in board.rules.pieces
                        or position.cell(name) != OFF_BOARD) + ", * = pieces together"
     if set(marked) & placed:

@@ -127,8 +127,8 @@ def _draw_cells(svg, board: Board, position: Position, chars: dict) -> None:
                  stroke="#dddddd", stroke_width=1)
     for i, mark in enumerate(marks):
         for cell in sorted(board.marks[mark]):
-            if mark in taken and cell not in taken[mark]:
-                continue
+            if mark in taken and cell not in taken[mark] or cell in board.outside():
+                continue        # (a mark beyond an exit edge: the edge is drawn in its colour)
             cx, cy = _corner(board, *cell)
             sub_element(svg, "rect", x=cx + 3, y=cy + 3, width=CELL - 6, height=CELL - 6, rx=4,
                  fill=MARK_COLOURS[i % len(MARK_COLOURS)])
@@ -152,6 +152,14 @@ def _draw_walls(svg, board: Board) -> None:
         sub_element(svg, "line", x1=cx + CELL, y1=cy, x2=cx + CELL, y2=cy + CELL, **style)
     sub_element(svg, "rect", x=MARGIN, y=TITLE, width=board.width * CELL, height=board.height * CELL, fill="none",
          **style)
+    marks = sorted(board.marks)
+    for beyond, (cell, direction) in board.outside().items():      # an exit edge: an opening in the mark's colour
+        cx, cy = _corner(board, *cell)
+        x1, y1, x2, y2 = {"north": (cx, cy, cx + CELL, cy), "south": (cx, cy + CELL, cx + CELL, cy + CELL),
+                          "west": (cx, cy, cx, cy + CELL), "east": (cx + CELL, cy, cx + CELL, cy + CELL)}[direction]
+        mark = next(m for m in marks if beyond in board.marks[m])
+        sub_element(svg, "line", x1=x1 + 4 * (x1 != x2), y1=y1 + 4 * (y1 != y2), x2=x2 - 4 * (x1 != x2),
+                    y2=y2 - 4 * (y1 != y2), stroke=MARK_COLOURS[marks.index(mark) % len(MARK_COLOURS)], stroke_width=6)
 
 
 def _draw_gates(svg, board: Board, position: Position) -> None:

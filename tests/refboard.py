@@ -31,6 +31,7 @@ What the manual says, as read here:
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -127,6 +128,15 @@ class Chaser:
 
 
 @dataclass(frozen=True)
+class Kind:
+    """A kind of enemy: a chaser of every board that lists one, taking ``steps`` steps a turn."""
+
+    target: str
+    first: str
+    steps: int
+
+
+@dataclass(frozen=True)
 class Action:
     """One action of the after_ply script (``repeat`` unrolled): ``kind`` step, stop, remove or
     key; ``pieces`` (step: the chasers; remove: the ``by`` pieces; key: the pieces), ``piece``
@@ -139,6 +149,9 @@ class Action:
     uses: tuple = ()            # key: the pieces whose flip uses the key (once a ply)
     each: bool = False          # key: every entry flips (each_entry)
     flips: bool = False         # remove: a meeting on a key cell flips the gates (flips_on_key)
+    do: tuple = ()              # each / repeat by the enemy's steps: the actions under do
+    times: object = 1           # repeat: a number, or "steps" (the steps of the enemy's kind)
+    if_kind: tuple = ()         # under each: only for enemies of these kinds (empty: every enemy)
 
 
 @dataclass
@@ -161,6 +174,8 @@ class Rules:
     optional: tuple = ()        # chasers and marks a board may leave out
     gate_key: str | None = None
     judge_start: bool = True
+    kinds: dict = field(default_factory=dict)       # enemy kind -> Kind (the rules' enemies:)
+    enemies: tuple = ()         # (piece, kind) of the board's enemies, in the board's order
 
     @property
     def pieces(self) -> tuple:
@@ -184,7 +199,7 @@ class Rules:
 
 RULE_KEYS = ("name", "description", "use", "roles", "turns", "teams", "moves", "collisions", "collect",
              "score_tables", "ends", "steps", "placement", "timeout", "chasers", "optional", "gate", "after_ply",
-             "judge_start", "generate")   # generate: what the generator asks of a good level; no game rule, not read
+             "judge_start", "generate", "enemies")   # generate: what the generator asks of a good level; no game rule, not read
 MOVE_KEYS = (*MOVE_DEFAULTS, "bump")
 
 
@@ -245,27 +260,34 @@ def _default_loss_for(scores: dict, ends: list, timeout: dict) -> tuple:
 
 
 def _script(raw: list) -> tuple:
-    """The after_ply script as a flat tuple of actions, ``repeat: N, do: [...]`` unrolled."""
+    """The after_ply script as a tuple of actions, ``repeat: N, do: [...]`` unrolled (``each``
+    and ``repeat: steps`` are kept: they depend on the board's enemies)."""
     out = []
     for action in raw or ():
-        _keys(action, ("step", "stop", "remove", "key", "repeat", "do"), "an after_ply action")
-        if "repeat" in action:
-            out += list(_script(action["do"])) * action["repeat"]
+        _keys(action, ("step", "stop", "remove", "key", "repeat", "do", "each", "if_kind"), "an after_ply action")
+        kinds = tuple(action.get("if_kind") or ())
+        if "each" in action:
+            out.append(Action("each", piece=action["each"], do=_script(action["do"])))
+        elif "repeat" in action and action["repeat"] == "steps":
+            out.append(Action("repeat", do=_script(action["do"]), times="steps", if_kind=kinds))
+        elif "repeat" in action:
+            out += [dataclasses.replace(a, if_kind=a.if_kind or kinds) for a in _script(action["do"])] * action["repeat"]
         elif "step" in action:
-            out.append(Action("step", tuple(action["step"])))
+            out.append(Action("step", tuple(action["step"]), if_kind=kinds))
         elif "stop" in action:
-            out.append(Action("stop", when=_when(action["stop"])))
+            out.append(Action("stop", when=_when(action["stop"]), if_kind=kinds))
         elif "remove" in action:
             spec = _keys(action["remove"], ("piece", "by", "flips_on_key"), "a remove action")
-            out.append(Action("remove", tuple(spec["by"]), spec["piece"], flips=bool(spec.get("flips_on_key"))))
+            out.append(Action("remove", tuple(spec["by"]), spec["piece"], flips=bool(spec.get("flips_on_key")),
+                              if_kind=kinds))
         else:
             spec = action["key"]
             if isinstance(spec, list):
-                out.append(Action("key", tuple(spec), uses=tuple(spec)))
+                out.append(Action("key", tuple(spec), uses=tuple(spec), if_kind=kinds))
             else:
                 _keys(spec, ("pieces", "uses", "each_entry"), "a key action")
                 out.append(Action("key", tuple(spec["pieces"]), uses=tuple(spec.get("uses") or spec["pieces"]),
-                                  each=bool(spec.get("each_entry"))))
+                                  each=bool(spec.get("each_entry")), if_kind=kinds))
     return tuple(out)
 
 
@@ -306,7 +328,9 @@ def read_rules(raw, board_path: Path, read: list) -> Rules:
     steps = _keys(merged["steps"], ("first", "last"), "steps")
     chasers = {name: Chaser(name, c["target"], c["first"])
                for name, c in (merged.get("chasers") or {}).items() if _keys(c, ("target", "first"), "a chaser")}
-    return Rules(roles=roles, turns=turns, teams=teams, moves=moves, ends=tuple(ends),
+    kinds = {name: Kind(k["target"], k.get("first", "horizontal"), k.get("steps", 1))
+             for name, k in (merged.get("enemies") or {}).items() if _keys(k, ("target", "first", "steps"), "a kind")}
+    return Rules(roles=roles, turns=turns, teams=teams, moves=moves, ends=tuple(ends), kinds=kinds,
                  first_step=steps.get("first", 1), last_step=steps.get("last"), timeout=timeout,
                  timeout_when=timeout_when, collisions=merged.get("collisions") or "allowed",
                  collect=collect, tables=tables, placement=placement, chasers=chasers,
@@ -331,6 +355,14 @@ class Board:
     files: tuple = field(default=())     # (path, text) of every file read
     gate_north: frozenset = frozenset()  # (x, y): a gate on the edge between (x, y) and (x, y+1)
     gate_east: frozenset = frozenset()   # (x, y): a gate on the edge between (x, y) and (x+1, y)
+    exits: frozenset = frozenset()       # ((x, y), direction): the border edge of (x, y) there is an exit
+    outside: frozenset = frozenset()     # the cells just outside the exit edges (a role steps onto them)
+
+    def exit_through(self, cell, direction: str):
+        """The cell outside the exit edge a step from ``cell`` in ``direction`` goes through, or None."""
+        if (cell, direction) not in self.exits:
+            return None
+        return cell[0] + DELTA[direction][0], cell[1] + DELTA[direction][1]
 
     def gate_between(self, cell, to) -> bool:
         """A gate stands on the edge between the neighbouring cells ``cell`` and ``to``."""
@@ -345,7 +377,7 @@ class Board:
         """A piece on ``cell`` can step ``direction``: no wall between, and the target on the board."""
         x, y = cell
         dx, dy = DELTA[direction]
-        if not self.on_board((x + dx, y + dy)):
+        if not self.on_board(cell) or not self.on_board((x + dx, y + dy)):
             return False
         wall = {"north": (x, y) in self.north, "south": (x, y - 1) in self.north,
                 "east": (x, y) in self.east, "west": (x - 1, y) in self.east}
@@ -361,10 +393,19 @@ def read_map(text: str):
     width = (len(drawing[0]) - 1) // 4
     height = len(drawing) // 2
     north, east, solid, glyphs, gates = set(), set(), set(), {}, (set(), set())
+    bottom = drawing[2 * height].ljust(4 * width + 1)
     for row in range(height):
         y = height - row
         above, cells = drawing[2 * row].ljust(4 * width + 1), drawing[2 * row + 1].ljust(4 * width + 1)
+        # a character in the outer border: an edge of the border with a mark, at the cell beyond it
+        for char, beyond in ((cells[0], (0, y)), (cells[4 * width], (width + 1, y))):
+            if char not in "| ":
+                glyphs[beyond] = char
         for x in range(1, width + 1):
+            for line, beyond in ((drawing[0], (x, height + 1)), (bottom, (x, 0))):
+                segment = line.ljust(4 * width + 1)[4 * x - 3: 4 * x]
+                if row == 0 and segment.strip() and segment.strip() not in ("---", "==="):
+                    glyphs[beyond] = segment.strip()
             if row > 0 and above[4 * x - 3: 4 * x] == "---":
                 north.add((x, y))
             if row > 0 and above[4 * x - 3: 4 * x] == "===":
@@ -381,7 +422,10 @@ def read_map(text: str):
     return width, height, north, east, solid, glyphs, gates
 
 
-BOARD_KEYS = ("name", "description", "rules", "map", "legend", "size", "walls", "gates", "pieces", "marks", "expect")
+BOARD_KEYS = ("name", "description", "rules", "map", "legend", "size", "walls", "gates", "pieces", "marks", "expect",
+              "enemies")
+SIDE_CELL = {"north": lambda at, w, h: (at, h), "south": lambda at, w, h: (at, 1),
+             "east": lambda at, w, h: (w, at), "west": lambda at, w, h: (1, at)}
 
 
 def _read_yaml(path: Path, read: list):
@@ -396,12 +440,17 @@ def read_board(path) -> Board:
     read: list = []
     raw = _keys(_read_yaml(path, read), BOARD_KEYS, "a board")
     rules = read_rules(raw["rules"], path, read)
-    pieces, marks = {}, {}
+    pieces, marks, exits = {}, {}, set()
     if raw.get("map") is not None:
         width, height, north, east, solid, glyphs, gates = read_map(raw["map"])
         legend = {str(k): v for k, v in (raw.get("legend") or {}).items()}
         for cell, char in glyphs.items():
-            if legend[char] in rules.pieces:
+            inside = (min(max(cell[0], 1), width), min(max(cell[1], 1), height))
+            if inside != cell:          # beyond an exit edge of the border
+                exits.add((inside, next(d for d, (dx, dy) in DELTA.items()
+                                        if (inside[0] + dx, inside[1] + dy) == cell)))
+                marks.setdefault(legend[char], set()).add(cell)
+            elif legend[char] in rules.pieces:
                 pieces[legend[char]] = cell
             else:
                 marks.setdefault(legend[char], set()).add(cell)
@@ -417,13 +466,29 @@ def read_board(path) -> Board:
     pieces.update({role: tuple(cell) for role, cell in (raw.get("pieces") or {}).items()})
     unplaced = {}
     for mark, cells in (raw.get("marks") or {}).items():
-        if isinstance(cells, dict):
-            unplaced[mark] = _keys(cells, ("unplaced",), "a mark")["unplaced"]
+        if isinstance(cells, dict) and "edge" in _keys(cells, ("unplaced", "edge", "at"), "a mark"):
+            inside = SIDE_CELL[cells["edge"]](cells["at"], width, height)
+            exits.add((inside, cells["edge"]))
+            d = DELTA[cells["edge"]]
+            marks.setdefault(mark, set()).add((inside[0] + d[0], inside[1] + d[1]))
+        elif isinstance(cells, dict):
+            unplaced[mark] = cells["unplaced"]
         else:
             marks.setdefault(mark, set()).update(tuple(c) for c in cells)
+    enemies = []
+    for place, enemy in enumerate(raw.get("enemies") or (), 1):
+        _keys(enemy, ("kind", "at"), "an enemy")
+        piece = f"{enemy['kind']}{place}"          # the enemy's name: its kind and its place in the list
+        enemies.append((piece, enemy["kind"]))
+        pieces[piece] = tuple(enemy["at"])
+    if rules.kinds:
+        chasers = {**rules.chasers, **{piece: Chaser(piece, rules.kinds[kind].target, rules.kinds[kind].first)
+                                       for piece, kind in enemies}}
+        rules = dataclasses.replace(rules, chasers=chasers, enemies=tuple(enemies))
     return Board(str(path), width, height, frozenset(north), frozenset(east), frozenset(solid), pieces,
                  {mark: frozenset(cells) for mark, cells in marks.items()}, unplaced, rules, tuple(read),
-                 frozenset(gates[0]), frozenset(gates[1]))
+                 frozenset(gates[0]), frozenset(gates[1]), frozenset(exits),
+                 frozenset((c[0] + DELTA[d][0], c[1] + DELTA[d][1]) for c, d in exits))
 
 
 _BOARDS: dict = {}

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import sys
+import threading
 from collections import deque
 
 try:
@@ -123,7 +125,43 @@ class Game:
         i = self.collect_index[name]
         return len(self.start_items[i]) - len(state[2][i])
 
+    def every(self, names, bound=None) -> list:
+        """The pieces ``names`` stand for, in order: a kind of enemy its enemies, ``enemies`` every
+        enemy (both in the board's order), the name ``each`` binds (``bound``: (name, piece)) its
+        enemy, any other name itself."""
+        out = []
+        for name in names:
+            if bound is not None and name == bound[0]:
+                found = [bound[1]]
+            elif self.rules.kinds and name == "enemies":
+                found = [p for p, _ in self.rules.enemies]
+            elif name in self.rules.kinds:
+                found = [p for p, k in self.rules.enemies if k == name]
+            else:
+                found = [name]
+            out += [p for p in found if p not in out]
+        return out
+
+    def plain(self, when: refboard.When, bound=None) -> list:
+        """The conditions with one piece per name that ``when`` stands for (it holds when one of
+        them does); a choice that puts a piece beside itself in same_cell is none."""
+        same = list(when.same_cell[0]) if when.same_cell else []
+        reach = list(when.reaches)
+        out = []
+        for pick in itertools.product(*[self.every([name], bound) for name in same + [p for p, _ in reach]]):
+            together = pick[:len(same)]
+            if len(set(together)) < len(together):
+                continue
+            out.append(dataclasses.replace(when, same_cell=(tuple(together),) if together else (),
+                                           reaches=tuple(zip(pick[len(same):], [m for _, m in reach]))))
+        return out
+
     def holds(self, when: refboard.When, state) -> bool:
+        if self.rules.kinds:
+            return any(self.holds_plain(w, state) for w in self.plain(when))
+        return self.holds_plain(when, state)
+
+    def holds_plain(self, when: refboard.When, state) -> bool:
         cells, was = state[0], state[4]
         at = {r: cells[i] for r, i in self.index.items()}
         marks = self.board.marks
@@ -191,7 +229,9 @@ class Game:
                 for d in seq:
                     if d == "nowhere":
                         continue
-                    if self.board.open_step(cell, d):
+                    if self.board.exit_through(cell, d):      # out through an exit edge of the border
+                        cell = self.board.exit_through(cell, d)
+                    elif self.board.open_step(cell, d):
                         cell = (cell[0] + DELTA[d][0], cell[1] + DELTA[d][1])
                     elif rule.blocked == "stay":
                         continue
@@ -315,43 +355,62 @@ class Game:
         cells, start_gates, entered = list(cells), gates, set(entered)
         on = {p for p in chasers if cells[self.index[p]] != OFF}
         removed, used = set(), False
+        kind_of = dict(self.rules.enemies)
 
         def acts(piece):
             return piece not in chasers or (piece in on and piece not in removed)
-        for action in self.rules.script:
-            if action.kind == "step":
-                for piece in action.pieces:
-                    if piece in chasers and acts(piece):
-                        i = self.index[piece]
-                        was, cells[i] = cells[i], self.chaser_step(chasers[piece], cells, gates)
-                        entered.discard(piece)
-                        if cells[i] != was:
-                            entered.add(piece)
-            elif action.kind == "stop":
-                when = action.when
-                pieces = [p for group in when.same_cell for p in group] + [p for p, _ in when.reaches]
-                if all(acts(p) for p in pieces) and self.holds(when, (tuple(cells), None, (), (), frozenset())):
-                    break
-            elif action.kind == "remove":
-                if action.piece in on:
-                    for by in action.pieces:
-                        at = cells[self.index[by]]
-                        if acts(by) and at == cells[self.index[action.piece]]:
-                            removed.add(action.piece)
-                            if action.flips and at in self.keys:
-                                gates = not gates
-            elif action.kind == "key" and action.each:
-                for piece in action.pieces:
-                    if acts(piece) and piece in entered and cells[self.index[piece]] in self.keys:
-                        gates = not gates
-                        entered.discard(piece)
-            elif action.kind == "key" and not used:
-                for piece in action.pieces:
-                    at = cells[self.index[piece]]
-                    if acts(piece) and at in self.keys and at != before[self.index[piece]]:
-                        gates = not start_gates
-                        used = piece in action.uses
-                        break
+
+        def run(actions, bound) -> bool:
+            """Play ``actions`` (``bound``: (name, piece) under each); False once a stop holds."""
+            nonlocal gates, used
+            for action in actions:
+                if action.if_kind and (bound is None or kind_of[bound[1]] not in action.if_kind):
+                    continue
+                if action.kind == "each":
+                    for piece, _ in self.rules.enemies:
+                        if not run(action.do, (action.piece, piece)):
+                            return False
+                elif action.kind == "repeat":           # repeat: steps, under each
+                    for _ in range(self.rules.kinds[kind_of[bound[1]]].steps):
+                        if not run(action.do, bound):
+                            return False
+                elif action.kind == "step":
+                    for piece in self.every(action.pieces, bound):
+                        if piece in chasers and acts(piece):
+                            i = self.index[piece]
+                            was, cells[i] = cells[i], self.chaser_step(chasers[piece], cells, gates)
+                            entered.discard(piece)
+                            if cells[i] != was:
+                                entered.add(piece)
+                elif action.kind == "stop":
+                    for when in self.plain(action.when, bound):
+                        pieces = [p for group in when.same_cell for p in group] + [p for p, _ in when.reaches]
+                        if all(acts(p) for p in pieces) and self.holds_plain(when, (tuple(cells), None, (), (), frozenset())):
+                            return False
+                elif action.kind == "remove":
+                    for leaving in self.every((action.piece,), bound):
+                        if leaving not in on:
+                            continue
+                        for by in self.every(action.pieces, bound):
+                            at = cells[self.index[by]]
+                            if by != leaving and acts(by) and at == cells[self.index[leaving]]:
+                                removed.add(leaving)
+                                if action.flips and at in self.keys:
+                                    gates = not gates
+                elif action.kind == "key" and action.each:
+                    for piece in self.every(action.pieces, bound):
+                        if acts(piece) and piece in entered and cells[self.index[piece]] in self.keys:
+                            gates = not gates
+                            entered.discard(piece)
+                elif action.kind == "key" and not used:
+                    for piece in self.every(action.pieces, bound):
+                        at = cells[self.index[piece]]
+                        if acts(piece) and at in self.keys and at != before[self.index[piece]]:
+                            gates = not start_gates
+                            used = piece in self.every(action.uses, bound)
+                            break
+            return True
+        run(self.rules.script, None)
         for piece in removed:
             cells[self.index[piece]] = OFF
         return tuple(cells), gates
@@ -654,3 +713,35 @@ def reference_answer(board, role: str, kind: str, position,
     out["moves"] = {name: (s["value"], s["value_plies"], s["win"], s["survives"])
                     for name, s in solver.move_summaries(state, k, move_ref).items()}
     return out
+
+
+def whole_game_answer(board, role: str, kind: str, position) -> dict:
+    """:func:`reference_answer` over the whole game: a game without a step limit is asked with
+    a horizon of as many plies as it has positions reachable from ``position`` (its ranks never
+    exceed that count; the recursion limit raised to fit)."""
+    game = game_of(board)
+    horizon = None
+    if game.rules.last_step is None:
+        start = game.state_of(position)
+        seen, queue = {start}, deque([start])
+        while queue:
+            for after in game.successors(queue.popleft()).values():
+                if after not in seen:
+                    seen.add(after)
+                    queue.append(after)
+        horizon = len(seen) + 1
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20 * (horizon or 0) + 1000))
+    found: list = []
+    # (the recursion runs as deep as the horizon: in a thread with a stack that holds it)
+    size = threading.stack_size(min(max(threading.stack_size(), 20_000 * (horizon or 0)), 1 << 30))
+    try:
+        worker = threading.Thread(target=lambda: found.append(reference_answer(board, role, kind, position, horizon)))
+        worker.start()
+        worker.join()
+    finally:
+        sys.setrecursionlimit(limit)
+        threading.stack_size(size)
+    if not found:
+        raise RuntimeError("the reference's search failed (see the thread's traceback above)")
+    return found[0]

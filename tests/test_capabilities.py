@@ -67,6 +67,8 @@ SHIPPED = {
         "behind-the-gate", "everything-at-once", "first-steps", "no-way-out", "red-pair", "red-shift", "red-ten",
         "scorpion-nest", "ten-by-ten", "two-mummies", "walled-in")},
     "combined/move-budget.yaml": CLASSIC,
+    "order/crossing.yaml": CLASSIC, "order/five-hunters.yaml": CLASSIC, "order/gatekeeper.yaml": CLASSIC,
+    "order/scorpion-nest.yaml": CLASSIC,
     "combined/pacman-chased.yaml": ONE_ROLE_LAYERED,
     "combined/treasure.yaml": ONE_ROLE_LAYERED,
     "combined/scorpion-2007.yaml": {"* *": "race, start graph", "* * hidden": "start graph, hidden",

@@ -5,6 +5,7 @@ criterion by criterion with the reference alone, verified, and the same for the 
 from __future__ import annotations
 
 import heapq
+import multiprocessing
 from collections import deque
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from gridsolve.generate.scriptedlevel import judge_board
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
 from gridsolve.generate.scriptedlevel import LevelTables
+from gridsolve.generate.scriptedsearch import distance
 from gridsolve.verify.verify import verify_paths
 
 STEPS = ("north", "east", "south", "west")
@@ -226,10 +228,20 @@ def test_rules_and_size_write_the_same_level_for_the_same_seed(tmp_path):
     assert texts[0] == texts[1]
 
 
+def test_two_jobs_write_levels_apart_that_meet_every_criterion(tmp_path):
+    like = write(tmp_path, LIKE, "like.yaml")
+    report = generate(request_from_options(like=like, out=tmp_path / "levels", count=2, jobs=2, timeout=120))
+    _check_levels(report, 2)
+    first, second = report.boards
+    assert distance(first.layout, second.layout) >= report.apart > 0
+    assert {b.path.name for b in report.boards} == {"like-6x6-s1-1.yaml", "like-6x6-s1-2.yaml"}
+    assert multiprocessing.active_children() == []
+
+
 def test_options_the_climb_does_not_serve_are_refused(tmp_path):
     like = write(tmp_path, LIKE, "like.yaml")
-    with pytest.raises(QueryError, match="--jobs"):
-        generate(request_from_options(like=like, out=tmp_path / "x", jobs=2))
+    with pytest.raises(QueryError, match="--symmetry"):
+        generate(request_from_options(like=like, out=tmp_path / "x", symmetry="mirror"))
     with pytest.raises(QueryError, match="--require"):
         generate(request_from_options(like=like, out=tmp_path / "x", require="survive"))
 

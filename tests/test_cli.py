@@ -78,7 +78,7 @@ def test_unknown_rule_set(board_file):
     assert result.stderr == (f"Error: {path}:1: rules: no rule set named 'mummy-maze-1999'. "
                              "Known rule sets: maze-runner-duel, mummy-maze-2007, mummy-maze-2007-prose, "
                              "mummy-maze-2007-scorpion, mummy-maze-classic, mummy-maze-classic-red, "
-                             "mummy-maze-classic-treasure, mummy-maze-gdl, pacman-3p, pacman-3p-prose, pacman-chased, "
+                             "mummy-maze-classic-treasure, mummy-maze-gdl, mummy-maze-order, pacman-3p, pacman-3p-prose, pacman-chased, "
                              "wallmaze.\n")
 
 

@@ -66,3 +66,12 @@ def test_generate_on_the_cluster_writes_verified_levels(cluster, tmp_path):
     report = generate(request)
     assert report.error is None and len(report.boards) == 2
     assert not verify_paths([tmp_path]).failed
+
+
+def test_generate_climbs_classic_levels_on_the_cluster(cluster, tmp_path):
+    request = Request(rules="mummy-maze-classic", size=(5, 5), count=2, seed=3, out=tmp_path, timeout=120,
+                      cluster=cluster)
+    report = generate(request)
+    assert report.error is None and len(report.boards) == 2 and report.method == "climb"
+    checked = verify_paths([tmp_path])
+    assert checked.checks and not checked.failed and not checked.invalid

@@ -11,7 +11,7 @@ from ..language.position import Query
 from .gamerules import live_ends
 from .planning import RacePlan, period
 from .predicates import (AVOID_TARGET, BLOCKED_STAYS, BUMP_ON, CHASE_AXIS, DIM, DISTANCE, END_DIFFERS,
-                         FIRST_STEP_REAL, FROZEN_ON, GATE_EAST, GATE_KEY, GATE_NORTH, IBIT, IDLE,
+                         FIRST_STEP_REAL, FROZEN_ON, GATE_EAST, GATE_KEY, GATE_NORTH, EXIT_EDGE, IBIT, IDLE,
                          LAYERED_THRESHOLD, LOSE_TURNS, MARK, MARKBIT, MAX_SCORE, MIN_SCORE, MOVE_STEPS,
                          OTHER_TURN, OWN_TURN, PERIOD, PRECEDES, RACE, RACE_ATTACKER, RACE_AVOID, RACE_DOWN,
                          RACE_TARGET, RACE_UP, RACE_WIN, REMAINING, ROLE_SIDE, ROOT, SCORE, SOLID,
@@ -28,6 +28,7 @@ def board_facts(board: Board) -> str:
     for predicate, cells in ((WALL_NORTH, board.north), (WALL_EAST, board.east), (SOLID, board.solid),
                              (GATE_NORTH, board.gate_north), (GATE_EAST, board.gate_east)):
         out += [predicate.fact(x, y) for x, y in sorted(cells)]
+    out += [EXIT_EDGE.fact(x, y, d) for (x, y), d in sorted(board.exits)]
     for mark, cells in sorted(board.marks.items()):
         out += [MARK.fact(mark, x, y) for x, y in sorted(cells)]
     return "\n".join(out)

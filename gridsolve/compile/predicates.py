@@ -120,6 +120,8 @@ WALL_EAST = declare("wall_east", "x:int y:int", "the edge between (X,Y) and (X+1
 SOLID = declare("solid", "x:int y:int", "the cell (X,Y) is wall through and through")
 GATE_NORTH = declare("gate_north", "x:int y:int", "a gate on the edge between (X,Y) and (X,Y+1)")
 GATE_EAST = declare("gate_east", "x:int y:int", "a gate on the edge between (X,Y) and (X+1,Y)")
+EXIT_EDGE = declare("exit_edge", "x:int y:int side:name",
+                    "the border edge of (X,Y) on side D is an exit: a step through it leaves the board")
 MARK = declare("mark", "mark:name x:int y:int", "the cell (X,Y) carries the mark M")
 
 # - The rules' moves (moves.lp) ---

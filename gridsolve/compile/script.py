@@ -103,14 +103,10 @@ class StageVars:
 
 def one_mover_script(rules: Rules) -> bool:
     """Whether the rules have a script after the plies of one role alone, moving one step, in a
-    position of the pieces' cells and the gates only (no items, lost turns or ``was_on`` bits),
-    and no key that every entry flips:
-    the games :mod:`gridsolve.solve.graph.scripted`'s tables join in arrays (the compiled
-    program answers the others)."""
-    conditions = [e.when for e in rules.ends] + [t.when for t in rules.timeout_when]
-    return (bool(rules.script) and len(rules.turns) == 1 and len(rules.turns[0]) == 1 and not rules.collect
-            and all(m.steps == 1 and not m.bump_on for m in rules.moves.values())
-            and not any(when.was_on for when in conditions) and not any(a.each for a in rules.script))
+    position of the pieces' cells and the gates only (:attr:`Rules.one_mover_script`): the games
+    :mod:`gridsolve.solve.graph.scripted`'s tables join in arrays (the compiled program answers
+    the others)."""
+    return rules.one_mover_script
 
 
 def _present(board: Board, piece: str) -> bool:

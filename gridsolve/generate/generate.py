@@ -24,16 +24,16 @@ from .pack import write_pack
 from .jobs import generate_in_jobs, worker_seed
 from ..verify.cluster import workers_of
 from ..verify.parallel import TIMEOUT
-from .judge import judge
-from .levelfile import board_text, check_free, write_new
+from .levelfile import check_free
 from .proposer import ProposalTimeout
-from .report import Generated, Progress, Report, SearchStats, _exhausted, _timed_out, diagnosis, format_generated, \
+from .report import Progress, Report, SearchStats, _exhausted, _timed_out, diagnosis, format_generated, \
     progress_lines
 from .request import Request, _source, _title, parse_range, parse_size, request_from_options
-from .run import Run, _header, _measures, _setup, apart, pack_paths, progress_of, write_level
-from .scriptedlevel import criteria_text
-from .scriptedsearch import CLIMB, ScriptedSearch, cast_of
-from ..language.model import NO_LIMIT
+from .run import Run, _measures, _setup, measure_climbed, pack_paths, progress_of, write_climbed, write_level
+from .scriptedsearch import CLIMB
+
+CLIMB_ITEM = 1.0      # seconds between a climbing worker's items when it finds no level (its statistics)
+CLIMBING = "climbing"     # the progress line's last step while a climb finds no level
 
 # What callers import from here (the request, the report and the run's entry point).
 __all__ = ["Progress", "Report", "Request", "SearchStats", "diagnosis", "format_generated", "generate", "parse_range",
@@ -48,12 +48,12 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
     asked, run = request, _setup(request)
     request = run.request
     check_free(run.paths + (pack_paths(run.paths[0]) if request.count > 1 else []), request.force)
-    if run.method == CLIMB:
-        report = _generate_scripted(run, started, progress)
-    elif request.jobs > 1 or request.cluster is not None:
+    if request.jobs > 1 or request.cluster is not None:
         searches = request.jobs if request.jobs > 1 or request.cluster is None else workers_of(request.cluster)
-        report = generate_in_jobs(run, [(asked, k) for k in range(1, searches + 1)], search_candidates,
-                                  started, progress)
+        report = generate_in_jobs(run, [(asked, k) for k in range(1, searches + 1)],
+                                  climb_candidates if run.method == CLIMB else search_candidates, started, progress)
+    elif run.method == CLIMB:
+        report = _generate_scripted(run, started, progress)
     else:
         report = _generate_here(run, started, progress)
     if request.count > 1 and report.boards:
@@ -65,7 +65,7 @@ def generate(request: Request, progress: Callable[[Progress], None] | None = Non
 
 def search_candidates(task):
     """One worker of ``--jobs`` (task: the request as given, the worker's number k from 1):
-    (statistics, rejection reason, found) for every candidate judged, found = (layout, expect,
+    (statistics, rejection reason, found, 1) for every candidate judged, found = (layout, expect,
     difficulty, metrics) for an accepted one; finally ("end", why) when the search stops."""
     request, k = task
     run = _setup(request)
@@ -86,7 +86,7 @@ def search_candidates(task):
             expect, difficulty = _measures(board, run.spec, run.req, verdict.answer, verdict.metrics, verdict.line,
                                            search.limits)
             found = (layout, expect, difficulty, verdict.metrics)
-        yield dataclasses.replace(search.stats), verdict.reason, found
+        yield dataclasses.replace(search.stats), verdict.reason, found, 1
 
 
 def _generate_here(run: Run, started: float, progress: Callable[[Progress], None] | None) -> Report:
@@ -127,50 +127,51 @@ def _generate_here(run: Run, started: float, progress: Callable[[Progress], None
 def _generate_scripted(run: Run, started: float, progress: Callable[[Progress], None] | None) -> Report:
     """A game whose other pieces move by rule: levels climbed (:mod:`.scriptedsearch`), each
     judged exactly (win, its plies, the metrics' ranges) before it is written."""
-    request, spec, req = run.request, run.spec, run.req
-    cast = cast_of(spec)
-    search = ScriptedSearch(spec, cast, run.structure.walls, req.plies, req.trivial_ok, request.seed,
-                            apart(run.structure, spec))
+    request = run.request
+    search = run.climb(request.seed)
     report = run.report()
     deadline = None if request.timeout is None else started + request.timeout
-    since = started
+    since, judged = started, 0
 
-    def tick(last: str = "climbing") -> None:
+    def tick(last: str = CLIMBING) -> None:
         report.candidates = search.levels
-        report.search.layouts, report.search.longest = search.layouts, search.longest_any
-        report.search.in_band = report.search.band_starts = search.in_band
-        report.search.longest_offered = search.longest
+        report.search = search.stats()
         if progress is not None:
-            shown = progress_of(run, report, last, started, report.search)
-            if shown.plies and shown.plies[1] is not None and shown.plies[1] >= NO_LIMIT // 2:
-                shown.plies = (shown.plies[0], None)      # no step limit: the band is open above
-            progress(shown)
+            progress(progress_of(run, report, last, started, report.search))
     while len(report.boards) < request.count:
         found = search.next(deadline, tick)
         if found is None:
             tick()
             report.error = _timed_out(report)
             break
-        index = len(report.boards)
-        path = run.paths[index]
-        board = found.level.board(spec.template, str(path), _title(request, spec, index), cast.legend)
-        verdict = judge(board, spec, dataclasses.replace(req, trivial_ok=True), run.limits)
-        if not verdict.accepted:
+        reason, measured = measure_climbed(run, found)
+        if measured is None:
             search.refused(found.level)
-            report.rejected[verdict.reason] += 1
+            report.rejected[reason] += 1
             continue
         search.written(found.level)
-        expect = {"win": True, "win_moves": verdict.answer.win_moves}
-        if not req.trivial_ok:          # the climb's criterion, re-checked by verify (gridsolve/analysis/walks.py)
-            expect["no_beeline"] = True
-        if verdict.metrics is not None:
-            expect.update({name: value for name, value in verdict.metrics.as_dict().items() if name != "plies"})
-        header = _header(request, spec, req, index, None, verdict.metrics)
-        header[-1:-1] = [f"Criteria met: {criteria_text(found.verdict, req.trivial_ok)}."]
-        write_new(path, board_text(board, spec.rules_yaml, header, expect), request.force)
-        now = time.perf_counter()
-        report.boards.append(Generated(path, found.level.layout(), expect, None, now - since, search.levels,
-                                       verdict.metrics))
-        since = now
-        tick(f"wrote {path.name}")
+        since = write_climbed(run, report, *measured, since, search.levels - judged)
+        judged = search.levels
+        tick(f"wrote {report.boards[-1].path.name}")
     return report
+
+
+def climb_candidates(task):
+    """One worker of ``--jobs`` for a game whose other pieces move by rule (task: the request as
+    given, the worker's number k from 1), as :func:`search_candidates`: every level the climb
+    found, measured exactly (with the levels judged since the last item), and every CLIMB_ITEM
+    seconds the statistics alone; finally ("end", why) at the timeout."""
+    request, k = task
+    run = _setup(request)
+    search = run.climb(worker_seed(request.seed, k))
+    deadline = None if request.timeout is None else time.perf_counter() + request.timeout
+    judged = 0
+    while deadline is None or time.perf_counter() < deadline:
+        now = time.perf_counter()
+        found = search.next(now + CLIMB_ITEM if deadline is None else min(deadline, now + CLIMB_ITEM))
+        reason, measured = (None, None) if found is None else measure_climbed(run, found)
+        if found is not None:
+            (search.refused if measured is None else search.written)(found.level)
+        yield search.stats(), reason, measured, search.levels - judged
+        judged = search.levels
+    yield "end", TIMEOUT

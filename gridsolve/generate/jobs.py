@@ -15,7 +15,6 @@ from typing import Callable
 
 from ..verify.cluster import run_tasks_on_cluster
 from ..verify.parallel import CRASHED, TIMEOUT, run_tasks
-from .mutation import difference
 from ..errors import GridsolveError
 
 NEAR = "near a board another worker found"   # a candidate level too like one already written
@@ -45,7 +44,8 @@ def _total(stats: dict) -> object:
 
 def generate_in_jobs(run, tasks: list, work: Callable, started: float, progress: Callable | None):
     """Write ``run.request.count`` boards (``run``: a generate.Run) from the candidates that
-    ``work(task)`` yields in one worker process per task (generate.search_candidates), or on
+    ``work(task)`` yields in one worker process per task (generate.search_candidates, or
+    generate.climb_candidates for a game whose other pieces move by rule), or on
     the workers of the Dask cluster at ``run.request.cluster``
     (:func:`gridsolve.verify.cluster.run_tasks_on_cluster`)."""
     request = run.request
@@ -58,14 +58,16 @@ def generate_in_jobs(run, tasks: list, work: Callable, started: float, progress:
         if item[0] == "end":
             ends[item[1]] += 1
             return
-        stats[k], reason, found = item
+        stats[k], reason, found, judged = item
         report.search = _total(stats)
-        report.candidates += 1
-        tried[0] += 1
-        if found is None:
+        report.candidates += judged
+        tried[0] += judged
+        if found is None and reason is None:      # a climbing worker's statistics alone
+            last = "searching"
+        elif found is None:
             report.rejected[reason] += 1
             last = reason
-        elif any(difference(found[0], b.layout) < report.apart for b in report.boards):
+        elif run.near(report, found[0]):
             report.rejected[NEAR] += 1
             last = NEAR
         else:

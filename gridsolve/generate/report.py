@@ -26,7 +26,7 @@ class Generated:
     """A board written: where, its layout, its expectation and how long it took."""
 
     path: Path
-    layout: Layout
+    layout: Layout                  # (a climbed level: its scriptedsearch.Level, gates included)
     expect: dict
     difficulty: Difficulty | None
     seconds: float                  # from the previous board (or the start) to this one, written

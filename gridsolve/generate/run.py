@@ -16,10 +16,10 @@ from .genprogram import Structure, game_size, proposal_program, requirement_race
 from .genspec import GameSpec, Requirement, game_spec
 from ..analysis.metrics import DIFFICULTY, METRICS, Metrics, why_difficulty
 from .genspec import range_text
-from .judge import ranks_every_start
+from .judge import judge, ranks_every_start
 from .testing import most_testing_line
 from .genchoices import METHODS, REQUIREMENTS, SYMMETRIES
-from .levelfile import board_text, write_new
+from ..language.model import NO_LIMIT
 from ..language.position import initial_position
 from ..solve.common.limits import Limits
 from .proposer import Layout, Proposer
@@ -27,7 +27,10 @@ from ..language.kinds import QueryKind, RequireKind
 from .report import Generated, Progress, Report, SearchStats, _exhausted, _timed_out
 from .request import (Request, _range_text, _source, _title, command_line, with_border,
                       with_good_level)
-from .scriptedsearch import CLIMB, check_request
+from .levelfile import board_text, write_new
+from .mutation import difference
+from .scriptedlevel import criteria_text
+from .scriptedsearch import CLIMB, Found, Level, ScriptedSearch, cast_of, check_request, distance
 from ..compile.script import one_mover_script
 from .search import _Search
 
@@ -68,13 +71,25 @@ class Run:
                        plain=structure.symmetry is None and not structure.sealed_ok and not structure.keep,
                        limits=limits)
 
+    def climb(self, seed: int) -> ScriptedSearch:
+        """A new climb of this run (a game whose other pieces move by rule), seeded with ``seed``."""
+        return ScriptedSearch(self.spec, cast_of(self.spec), self.structure.walls, self.req.plies,
+                              self.req.trivial_ok, seed, apart(self.structure, self.spec))
+
     def report(self) -> "Report":
         """An empty report of this run."""
         return Report(self.request, self.spec, self.req, self.method, apart=apart(self.structure, self.spec))
 
     def write(self, report: "Report", found: tuple, since: float, tried: int) -> float:
-        """Write a level found by a worker: ``found`` = (layout, expect, difficulty, metrics)."""
-        return write_level(self, report, *found, since, tried)
+        """Write a level found by a worker: ``found`` = (layout, expect, difficulty, metrics), or
+        for a climb (level, expect, metrics, criteria) (:func:`measure_climbed`)."""
+        return (write_climbed if self.method == CLIMB else write_level)(self, report, *found, since, tried)
+
+    def near(self, report: "Report", candidate) -> bool:
+        """Is ``candidate`` (a worker's layout, or a climb's level) closer than ``report.apart``
+        to a board written?"""
+        far = distance if self.method == CLIMB else difference
+        return any(far(candidate, b.layout) < report.apart for b in report.boards)
 
     def progress(self, report: "Report", last: str, started: float, stats: "SearchStats") -> "Progress":
         return progress_of(self, report, last, started, stats)
@@ -97,6 +112,10 @@ def _setup(request: Request) -> Run:
     spec = with_border(spec, request)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
+    if spec.template.rules.template is not None or spec.template.exits:
+        raise QueryError(f"generate does not write levels of {spec.template.rules.name} yet: its boards list "
+                         "their enemies in order, or have exits on the border edge",
+                         "write such levels by hand and check them with gridsolve verify")
     if spec.template.rules.script and not one_mover_script(spec.template.rules):
         raise QueryError(f"generate does not write levels of {spec.template.rules.name} yet: its pieces move by "
                          "rule after plies of several roles, or of moves with several steps, bumps, items or "
@@ -134,11 +153,45 @@ def write_level(run: Run, report: Report, layout: Layout, expect: dict, difficul
     return now
 
 
+def measure_climbed(run: Run, found: Found) -> tuple:
+    """A level the climb found, measured by the exact solver: (None, (level, expect, metrics,
+    criteria)) when it holds, else (why it was refused, None)."""
+    level, req = found.level, run.req
+    board = level.board(run.spec.template, legend=cast_of(run.spec).legend)
+    verdict = judge(board, run.spec, dataclasses.replace(req, trivial_ok=True), run.limits)
+    if not verdict.accepted:
+        return verdict.reason, None
+    expect = {"win": True, "win_moves": verdict.answer.win_moves}
+    if not req.trivial_ok:          # the climb's criterion, re-checked by verify (gridsolve/analysis/walks.py)
+        expect["no_beeline"] = True
+    if verdict.metrics is not None:
+        expect.update({name: value for name, value in verdict.metrics.as_dict().items() if name != "plies"})
+    return None, (level, expect, verdict.metrics, criteria_text(found.verdict, req.trivial_ok))
+
+
+def write_climbed(run: Run, report: Report, level: Level, expect: dict, metrics, criteria: str, since: float,
+                  tried: int) -> float:
+    """Write the next board of the run on a climbed ``level`` measured by :func:`measure_climbed`
+    (``tried``: the levels judged for it); returns when it was written."""
+    request, spec, index = run.request, run.spec, len(report.boards)
+    path = run.paths[index]
+    board = level.board(spec.template, str(path), _title(request, spec, index), cast_of(spec).legend)
+    header = _header(request, spec, run.req, index, None, metrics)
+    header[-1:-1] = [f"Criteria met: {criteria}."]
+    write_new(path, board_text(board, spec.rules_yaml, header, expect), request.force)
+    now = time.perf_counter()
+    report.boards.append(Generated(path, level, expect, None, now - since, tried, metrics))
+    return now
+
+
 def progress_of(run: Run, report: Report, last: str, started: float, stats: SearchStats) -> Progress:
     """The progress of the run after a candidate (``last``: what happened to it)."""
     req = run.req
+    plies = None if req.kind in (RequireKind.SURVIVE, RequireKind.VALUE) else req.plies
+    if plies is not None and plies[1] is not None and plies[1] >= NO_LIMIT // 2:
+        plies = (plies[0], None)      # no step limit: the band is open above
     return Progress(len(report.boards), run.request.count, report.candidates, last, time.perf_counter() - started,
-                    stats, None if req.kind in (RequireKind.SURVIVE, RequireKind.VALUE) else req.plies)
+                    stats, plies)
 
 
 def _requirement(request: Request, spec: GameSpec) -> Requirement:

@@ -9,7 +9,7 @@ or the gate moved, or a piece moved.  Each level is judged by the criteria of
 the climb keeps a mutation that scores at least as well (first how many criteria it meets, in
 the order the judge takes them, then the fastest win's moves: longer is better), so it drifts
 across plateaus.  A level that meets the
-request and differs from every level written on :func:`~gridsolve.generate.generate.apart`
+request and differs from every level written on :func:`~gridsolve.generate.run.apart`
 walls and marked cells is written (after the exact solver has measured it), and a new climb
 starts; a climb that has not improved for STALL mutations starts again too.  Everything is
 drawn from the ``--seed``: the same request writes the same files.
@@ -28,6 +28,7 @@ from .fresh import connected_walls
 from .genspec import _legend
 from .mutation import difference
 from .proposer import Layout, edges
+from .report import SearchStats
 from .scriptedlevel import LevelTables, LevelVerdict
 
 CLIMB = "climb"       # the method's name in the report
@@ -60,6 +61,11 @@ class Level:
             legend=dict(legend or template.legend),
             gate_north=frozenset((x, y) for k, x, y in self.gates if k == "north"),
             gate_east=frozenset((x, y) for k, x, y in self.gates if k == "east"))
+
+
+def distance(one: Level, other: Level) -> int:
+    """Walls, marked cells and gate edges present in one level and not in the other."""
+    return difference(one, other) + len(one.gates ^ other.gates)
 
 
 @dataclass(frozen=True)
@@ -168,6 +174,11 @@ class ScriptedSearch:
         """The exact judge refused ``level`` (a metric out of range): the climb goes on past it."""
         self.refused_levels.add(level)
 
+    def stats(self) -> SearchStats:
+        """What the climbs have seen, as generate's progress and report show it."""
+        return SearchStats(layouts=self.layouts, in_band=self.in_band, band_starts=self.in_band,
+                           longest=self.longest_any, longest_offered=self.longest)
+
     def _score(self, verdict: LevelVerdict) -> tuple:
         """Higher is better: every criterion met, then the win's moves."""
         if verdict.win_moves is None:
@@ -181,8 +192,7 @@ class ScriptedSearch:
             return False
         if (low is not None and moves < low) or (high is not None and moves > high):
             return False
-        return all(difference(level.layout(), w.layout()) + len(level.gates ^ w.gates) >= self.apart
-                   for w in self.written_levels) and level not in self.refused_levels
+        return all(distance(level, w) >= self.apart for w in self.written_levels) and level not in self.refused_levels
 
     def _fresh(self) -> tuple:
         """A random level and its best of PLACEMENTS placements (the climb goes on from it even
@@ -323,8 +333,7 @@ def check_request(request, require) -> None:
     if require not in (None, RequireKind.WIN):
         raise QueryError(f"--require {require}: levels of a game whose other pieces move by rule are generated "
                          "for a win", "leave out --require, or ask --require win")
-    for option, given in (("--jobs", request.jobs > 1), ("--cluster", request.cluster is not None),
-                          ("--symmetry", request.symmetry is not None),
+    for option, given in (("--symmetry", request.symmetry is not None),
                           ("--keep", bool(request.keep)), ("--horizon", request.horizon is not None),
                           ("--method", request.method not in ("auto", "loop"))):
         if given:

@@ -11,12 +11,13 @@ from typing import NoReturn
 from . import schema
 from .asciimap import parse_map
 from ..errors import BoardError
-from .model import (NO_LIMIT, Board, Chaser, Collect, Condition, End, GoodLevel, MoveRule, Placement, Rules,
+from .model import (DELTA, NO_LIMIT, Board, Chaser, Collect, Condition, End, GoodLevel, MoveRule, Placement, Rules,
                     ScoreTable, ScriptAction, Timeout)
 from ..resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
 from .kinds import RequireKind
+from .enemies import enemy_pieces, expand as expand_enemies, sample as enemy_sample
 
 
 MARK_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")     # a mark is a name in the compiled program
@@ -117,9 +118,9 @@ def _load_rules(raw, path: str, where: Where, board_path: Path, origin: _Origin,
         if key == "moves":
             for role in value:
                 origin.record(f"moves.{role}", path, raw[key], role)
-        if key == "ends":
+        if key in ("ends", "after_ply"):
             for index in range(len(value)):
-                origin.record(f"ends[{index}]", path, raw[key], index)
+                origin.record(f"{key}[{index}]", path, raw[key], index)
     return merged
 
 
@@ -206,8 +207,29 @@ def _build_tables(merged: dict, collect: dict, origin: _Origin) -> dict:
     return tables
 
 
-def build_rules(merged: dict, origin: _Origin) -> Rules:
-    """Check the merged rule keys for consistency and build the model."""
+def build_rules(merged: dict, origin: _Origin, enemies: list | None = None) -> Rules:
+    """Check the merged rule keys for consistency and build the model.  Rules with kinds of
+    enemies (or ``each``) are built for the board's ``enemies`` ((piece, kind) in order; None:
+    one of each kind, to check them before a board lists its own), and keep what they were
+    built from (:attr:`Rules.template`) for the next board."""
+    if merged.get("enemies") is not None or any(
+            isinstance(a, dict) and (a.get("each") is not None or a.get("if_kind") is not None
+                                     or isinstance(a.get("repeat"), str)) for a in merged.get("after_ply") or []):
+        listed = enemy_sample(merged.get("enemies") or {}) if enemies is None else enemies
+        places = _Origin()
+        places.places, places.read = dict(origin.places), origin.read
+        plain = expand_enemies(merged, listed, lambda key, message, hint=None: places.fail(
+            key if key in places.places else key.split("[")[0], message, hint))
+        for new, old in enumerate(plain.pop("_end_places")):
+            places.places[f"ends[{new}]"] = origin.places.get(f"ends[{old}]", origin.places.get("ends"))
+        rules = _build_plain_rules(plain, places)
+        rules.template = (merged, origin)
+        return rules
+    return _build_plain_rules(merged, origin)
+
+
+def _build_plain_rules(merged: dict, origin: _Origin) -> Rules:
+    """:func:`build_rules` of rules written piece by piece."""
     for key in ("roles", "ends", "steps", "timeout"):
         if merged.get(key) is None:
             origin.fail("", f"the rules have no '{key}'", f"add '{key}:' to the rules or to the rule set they use")
@@ -338,6 +360,9 @@ def _build_script(raw: list, roles, chasers: dict, gate_key, collect, origin: _O
                             f"'{name}'", f"{'chasers' if only_chasers else 'pieces'} are: {', '.join(allowed)}")
 
     def one(action: dict):
+        if action.get("if_kind") is not None or action.get("each") is not None:
+            origin.fail("after_ply", "after_ply: if_kind or each inside repeat",
+                        "if_kind chooses by the enemy each is at: write each: NAME, do: [...] at the top level")
         given = [k for k in ("key", "stop", "step", "remove") if action.get(k) is not None]
         if len(given) != 1:
             origin.fail("after_ply", f"after_ply: an action gives {', '.join(given) or 'nothing'}",
@@ -542,9 +567,24 @@ def _stamp(path: Path) -> bytes | None:
 
 def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
     top = Where(name, raw.line, "")
+    listed = checked["enemies"]
+    if rules.template is not None:
+        merged, origin = rules.template
+        kinds = merged.get("enemies") or {}
+        for index, enemy in enumerate(listed or []):
+            if enemy["kind"] not in kinds:
+                top.child(raw, "enemies").child(raw["enemies"], index).fail(
+                    f"unknown kind '{enemy['kind']}'", f"the kinds of the rules '{rules.name}' are: "
+                    f"{', '.join(kinds) or 'none'}")
+        rules = build_rules(merged, origin, enemy_pieces([e["kind"] for e in listed or []]))
+    elif listed:
+        top.child(raw, "enemies").fail(f"the rules '{rules.name}' declare no kinds of enemies",
+                                       "use rules with enemies: {KIND: {target: ROLE, steps: N}}, or place "
+                                       "the pieces under pieces:")
     lines: dict[str, int] = {}
     pieces: dict[str, tuple[int, int]] = {}
     marks: dict[str, set] = {}
+    exits: dict = {}            # (the cell inside, the direction) -> mark
     if checked["map"] is not None:
         if checked["size"] is not None or checked["walls"] is not None:
             top.child(raw, "size" if checked["size"] is not None else "walls").fail(
@@ -558,7 +598,22 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
             if meaning is None:
                 raise BoardError(name, line, f"map: the character '{glyph}' at ({cell[0]},{cell[1]}) is not in the legend",
                                  f"add it under 'legend:', e.g. {glyph}: exit")
-            if meaning in rules.pieces:
+            if not (1 <= cell[0] <= width and 1 <= cell[1] <= height):      # in the outer border
+                if meaning in rules.pieces:
+                    raise BoardError(name, line, f"map: the piece '{meaning}' is drawn in the border",
+                                     "draw it inside a cell; the border takes marks (an exit edge)")
+                inside = (min(max(cell[0], 1), width), min(max(cell[1], 1), height))
+                edge = next(d for d, (dx, dy) in DELTA.items() if (inside[0] + dx, inside[1] + dy) == cell)
+                if inside in parsed.solid:
+                    raise BoardError(name, line, f"map: the exit edge '{glyph}' borders a solid cell", "open that cell")
+                exits[inside, edge] = meaning
+                marks.setdefault(meaning, set()).add(cell)
+                lines.setdefault(f"marks.{meaning}", line)
+            elif rules.template is not None and re.sub(r"\d+\Z", "", meaning) in (rules.template[0].get("enemies") or {}):
+                raise BoardError(name, line, f"map: '{glyph}' draws the enemy '{meaning}'",
+                                 "list the enemies under enemies: in the order they move, e.g. "
+                                 f"enemies: [{{kind: {re.sub(r'[0-9]+$', '', meaning)}, at: [{cell[0]}, {cell[1]}]}}]")
+            elif meaning in rules.pieces:
                 if meaning in pieces:
                     raise BoardError(name, line, f"map: the piece '{meaning}' is drawn twice",
                                      f"it already stands at {pieces[meaning]}")
@@ -579,6 +634,9 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
             for cell in cells:
                 if not (1 <= cell[0] <= width and 1 <= cell[1] <= height):
                     top.child(raw, "walls").fail(f"the {kind} wall at {list(cell)} is off the board")
+    for index, ((piece, _), enemy) in enumerate(zip(enemy_pieces([e["kind"] for e in listed or []]), listed or [])):
+        pieces[piece] = enemy["at"]
+        lines[f"pieces.{piece}"] = raw["enemies"].line_of(index) if hasattr(raw["enemies"], "line_of") else top.line
     for piece, cell in (checked["pieces"] or {}).items():
         where = top.child(raw, "pieces").child(raw["pieces"], piece)
         if piece not in rules.pieces:
@@ -591,7 +649,12 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
     for mark, cells in (checked["marks"] or {}).items():
         lines.setdefault(f"marks.{mark}", raw["marks"].line_of(mark))
         if isinstance(cells, dict):
-            unplaced[mark] = cells["unplaced"]
+            if cells["edge"] is None and cells["at"] is None and cells["unplaced"] is not None:
+                unplaced[mark] = cells["unplaced"]
+                continue
+            (x, y), edge = _exit_edge(cells, width, height, solid, Where(name, lines[f"marks.{mark}"], f"marks.{mark}"))
+            exits[(x, y), edge] = mark
+            marks.setdefault(mark, set()).add((x + DELTA[edge][0], y + DELTA[edge][1]))
             continue
         marks.setdefault(mark, set()).update(cells)
     gate_north, gate_east = set(parsed.gate_north) if checked["map"] is not None else set(), \
@@ -613,10 +676,32 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
                        "digits or _, e.g. exit")
     board = Board(name, checked["name"] or Path(name).stem, width, height, frozenset(north), frozenset(east),
                   frozenset(solid), pieces, {k: frozenset(v) for k, v in marks.items()}, rules, lines,
-                  dict(checked["legend"] or {}), unplaced, frozenset(gate_north), frozenset(gate_east))
+                  dict(checked["legend"] or {}), unplaced, frozenset(gate_north), frozenset(gate_east),
+                  frozenset(exits))
+    if exits and not rules.one_mover_script:
+        Where(name, lines[f"marks.{next(iter(exits.values()))}"], "").fail(
+            f"an edge of the border as a mark, but the rules '{rules.name}' are not answered with one",
+            "edges as exits are answered where one role moves one step and pieces move by rule after it "
+            "(the after_ply script of a Mummy Maze); give the mark a cell on the board instead")
     _check_layout(board, top)
     _check_placement(board)
     return board
+
+
+def _exit_edge(spec: dict, width: int, height: int, solid, where: Where) -> tuple:
+    """The exit edge ``{edge, at}`` of a mark: (the cell inside, the direction)."""
+    if spec["unplaced"] is not None or spec["edge"] is None or spec["at"] is None:
+        where.fail("give either unplaced: N (a secret mark) or edge: and at: (an edge of the border)",
+                   "e.g. exit: {edge: south, at: 4}")
+    edge, at = spec["edge"], spec["at"]
+    side = width if edge in ("north", "south") else height
+    if at > side:
+        where.fail(f"the {edge} side has {side} {'columns' if side == width else 'rows'}, not {at}",
+                   f"give at: 1..{side}")
+    cell = {"north": (at, height), "south": (at, 1), "east": (width, at), "west": (1, at)}[edge]
+    if cell in solid:
+        where.fail(f"the {edge} edge at {at} borders a solid cell ({cell[0]},{cell[1]})", "open that cell")
+    return cell, edge
 
 
 def _check_layout(board: Board, top: Where):
@@ -638,9 +723,12 @@ def _check_layout(board: Board, top: Where):
             where.fail(f"the piece '{piece}' at ({x},{y}) is off the {board.width}x{board.height} board")
         if cell in board.solid:
             where.fail(f"the piece '{piece}' at ({x},{y}) stands inside a wall")
+    outside = board.outside()
     for mark, cells in board.marks.items():
         where = Where(board.path, board.line(f"marks.{mark}"), "")
         for x, y in cells:
+            if (x, y) in outside:
+                continue
             if not (1 <= x <= board.width and 1 <= y <= board.height) or (x, y) in board.solid:
                 where.fail(f"the mark '{mark}' at ({x},{y}) is off the board or inside a wall")
     rules = board.rules

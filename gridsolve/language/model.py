@@ -188,6 +188,9 @@ class Rules:
     script: tuple[ScriptAction, ...] = ()   # after_ply: played after every ply of the roles
     unlimited: bool = False                 # no step limit (last_step is first_step + NO_LIMIT)
     judge_start: bool = True                # False: the ends judge only positions after a ply
+    # rules with kinds of enemies: (the merged raw keys, where they came from), built again for
+    # each board's list of enemies (gridsolve.language.enemies)
+    template: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if not self.teams:
@@ -239,6 +242,15 @@ class Rules:
             return None
         n = len(self.turns)
         return sum(1 for k in range(plies) if role in self.turns[(side + k) % n])
+
+    @property
+    def one_mover_script(self) -> bool:
+        """A script after the plies of one role alone, moving one step, in a position of the
+        pieces' cells and the gates only (no items, lost turns or ``was_on`` bits)."""
+        conditions = [e.when for e in self.ends] + [t.when for t in self.timeout_when]
+        return (bool(self.script) and len(self.turns) == 1 and len(self.turns[0]) == 1 and not self.collect
+                and all(m.steps == 1 and not m.bump_on for m in self.moves.values())
+                and not any(when.was_on for when in conditions))
 
     @property
     def max_plies(self) -> int:
@@ -301,6 +313,13 @@ class Board:
     unplaced: dict[str, int] = field(default_factory=dict)  # secret mark -> cells still to place
     gate_north: frozenset[Cell] = frozenset()    # gates on the edge between (x, y) and (x, y+1)
     gate_east: frozenset[Cell] = frozenset()     # gates on the edge between (x, y) and (x+1, y)
+    # edges of the border a role's piece steps through (an exit): (the cell inside, the direction);
+    # the step lands on the cell just outside (x or y 0, W+1 or H+1), which has the edge's mark
+    exits: frozenset = frozenset()
+
+    def outside(self) -> dict[Cell, tuple[Cell, str]]:
+        """The cells just outside the border's exit edges, each with (the cell inside, the direction)."""
+        return {(cell[0] + DELTA[d][0], cell[1] + DELTA[d][1]): (cell, d) for cell, d in sorted(self.exits)}
 
     @property
     def has_gates(self) -> bool:

@@ -101,13 +101,34 @@ _ACTION_FIELDS = {
                                        "test)"), default=False),
     })),
 }
+_ACTION_FIELDS["if_kind"] = Field(ListOf(Str(), min_items=1, doc="inside `each`: play this action only "
+                                                "when the enemy `each` is at is of one of these kinds"))
 ACTION = Object(doc="One action of the after_ply script: give exactly one of key, stop, step, remove.",
                 fields=_ACTION_FIELDS)
-SCRIPT_ACTION = Object(doc="One action of the after_ply script: give exactly one of key, stop, step, remove, "
-                           "or repeat with do.", fields={
+REPEAT = Field(Either(((int, Int(1, 8)), (str, Enum(("steps",), doc="inside `each`: the steps of the enemy's "
+                                                                     "kind (enemies: KIND: steps)"))),
+                      doc="play the actions under `do` this many times (rounds)"))
+BLOCK_ACTION = Object(doc="One action under `each`: give exactly one of key, stop, step, remove, or repeat "
+                          "with do.", fields={
     **_ACTION_FIELDS,
-    "repeat": Field(Int(1, 8, doc="play the actions under `do` this many times (rounds)")),
+    "repeat": REPEAT,
     "do": Field(ListOf(ACTION, min_items=1, doc="the actions of one round")),
+})
+SCRIPT_ACTION = Object(doc="One action of the after_ply script: give exactly one of key, stop, step, remove, "
+                           "repeat with do, or each with do.", fields={
+    **_ACTION_FIELDS,
+    "repeat": REPEAT,
+    "each": Field(Str(doc="play the actions under `do` for each enemy of the board, in the order the board "
+                          "lists them; this name stands for that enemy there (e.g. each: enemy)")),
+    "do": Field(ListOf(BLOCK_ACTION, min_items=1, doc="the actions of one round (repeat), or of one enemy "
+                                                      "(each)")),
+})
+
+ENEMY_KIND = Object(doc="A kind of enemy: a piece moved by rule that a board lists under `enemies:` (any "
+                        "number, in the order they move).", fields={
+    "target": Field(Str(doc="the role whose piece it steps toward"), required=True),
+    "first": CHASER.fields["first"],
+    "steps": Field(Int(1, 8, doc="its steps in one turn (`repeat: steps` inside `each`)"), default=1),
 })
 
 # The difficulty metrics of a won level (gridsolve/analysis/metrics.py defines them; docs/generate.md).
@@ -194,6 +215,9 @@ RULES_FIELDS = {
     "generate": Field(GENERATE),
     "chasers": Field(MapOf(CHASER, key_doc="piece", doc="pieces moved by rule, not by a role (Mummy Maze's "
                                                        "mummies and scorpion)")),
+    "enemies": Field(MapOf(ENEMY_KIND, key_doc="kind", doc="kinds of enemies, declared once: each board lists "
+                                                           "its enemies (kind and cell) in the order they move, "
+                                                           "and `each` in after_ply goes through them")),
     "optional": Field(ListOf(Str(), doc="pieces (chasers) and marks a board may leave out")),
     "gate": Field(Object(doc="the board's gates (edges under `gates:`) block every piece while closed; "
                              "they start closed", fields={
@@ -262,15 +286,26 @@ BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under."
         "east": Field(ListOf(Cell(), doc="edge between [x, y] and [x+1, y]"), default=[]),
     })),
     "pieces": Field(MapOf(Cell(), key_doc="piece", doc="where each piece starts")),
+    "enemies": Field(ListOf(Object(doc="one enemy: its kind (the rules' enemies:) and its cell", fields={
+        "kind": Field(Str(doc="a kind the rules declare under enemies:"), required=True),
+        "at": Field(Cell(), required=True),
+    }), doc="the board's enemies in the order they move; each is the piece KIND + its place in this list "
+            "(mummy1, scorpion2, ...)")),
     "gates": Field(Object(doc="gates: edges that block while closed (the rules' gate: key toggles them)",
                           fields={
         "north": Field(ListOf(Cell(), doc="gate between [x, y] and [x, y+1]"), default=[]),
         "east": Field(ListOf(Cell(), doc="gate between [x, y] and [x+1, y]"), default=[]),
     })),
     "marks": Field(MapOf(Either(((list, ListOf(Cell())), (dict, Object(
-        doc="a secret mark left unplaced: its cells are chosen before play (the rules' placement)",
-        fields={"unplaced": Field(Int(0, doc="how many cells are still to place"), required=True)})))),
-        key_doc="mark", doc="named cells, e.g. exit: [[1, 3]]; a secret mark may be {unplaced: 3}")),
+        doc="a secret mark left unplaced (unplaced: N: its cells are chosen before play, the rules' "
+            "placement), or an edge of the border (edge and at: a role's piece steps through it onto "
+            "the mark, as through the exit of a Mummy Maze; pieces moved by rule never do)",
+        fields={"unplaced": Field(Int(0, doc="how many cells are still to place")),
+                "edge": Field(Enum(("north", "south", "east", "west"), doc="the side of the border")),
+                "at": Field(Int(1, doc="where on that side: the column (north, south) or the row "
+                                       "(east, west)"))})))),
+        key_doc="mark", doc="named cells, e.g. exit: [[1, 3]]; a secret mark may be {unplaced: 3}; an "
+                            "edge of the border {edge: south, at: 4}")),
     "expect": Field(ListOf(EXPECTATION, doc="what the level designer expects of this board; "
                                             "`gridsolve verify` checks it")),
 })

@@ -49,8 +49,10 @@ class Field:
 
 def term_fields(board: Board, layout: Layout, off_board: bool = True) -> tuple[Field, ...]:
     """The fields of ``layout``'s position term on ``board``, in term order (``off_board``: a
-    piece's cell number leaves 0 for a piece off the board)."""
-    rules, cells = board.rules, board.width * board.height + (1 if off_board else 0)
+    piece's cell number leaves 0 for a piece off the board; the cells just outside the border's
+    exit edges are numbered after the board's)."""
+    rules = board.rules
+    cells = board.width * board.height + len(board.outside()) + (1 if off_board else 0)
     out = [Field("T", len(rules.turns))] + [Field(piece, cells, True) for piece in layout.roles]
     if layout.lost:     # (a turns entry's counter: the turns its movers' bumps cost it, at most)
         most = 1 + sum(m.lose_turns for m in rules.moves.values() if m.bump_on)
@@ -161,7 +163,17 @@ class PositionCodec:
     def __init__(self, board: Board, layout: Layout | None = None, off_board: bool = True,
                  found: bool | None = None):
         self.board, self.layout = board, layout or layout_for(board)
-        self.height, self.cells, self.off = board.height, board.width * board.height, int(off_board)
+        self.width, self.height, self.off = board.width, board.height, int(off_board)
+        # the cells: the board's, then those just outside the border's exit edges
+        self.outside = list(board.outside())
+        self.inside = board.width * board.height
+        self.cells = self.inside + len(self.outside)
+        numbers = np.arange(self.cells + self.off) - self.off
+        self._x = np.where(numbers < 0, 0, numbers // self.height + 1)
+        self._y = np.where(numbers < 0, 0, numbers % self.height + 1)
+        for k, (x, y) in enumerate(self.outside, self.inside + self.off):
+            self._x[k], self._y[k] = x, y
+        self._outside_number = {cell: k for k, cell in enumerate(self.outside, self.inside + self.off)}
         self.term_fields = term_fields(board, self.layout, off_board)
         self.pieces = len(self.layout.roles)
         self.sides = self.term_fields[0].radix
@@ -203,13 +215,15 @@ class PositionCodec:
         """The cell numbers of the cells (``xs``, ``ys``) (arrays; (0, 0) is off the board, 0,
         where pieces may leave it)."""
         value = (xs - 1) * self.height + ys - 1 + self.off
-        return np.where(xs == 0, 0, value) if self.off else value
+        if self.off:
+            value = np.where(xs == 0, 0, value)
+        for (x, y), k in self._outside_number.items():     # (x or y may be 0 there)
+            value = np.where((xs == x) & (ys == y), k, value)
+        return value
 
     def cell_xy(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The x and y of the cell numbers ``cells`` (0, 0 for a piece off the board)."""
-        c = cells - self.off
-        x, y = c // self.height + 1, c % self.height + 1
-        return (np.where(cells == 0, 0, x), np.where(cells == 0, 0, y)) if self.off else (x, y)
+        return self._x[cells], self._y[cells]
 
     def numbers(self, rows: np.ndarray) -> np.ndarray:
         """The numbers of the positions whose terms have the arguments in the rows of ``rows``."""
@@ -268,7 +282,8 @@ class PositionCodec:
         for f in self.term_fields:
             if f.cell:
                 x, y = args[at], args[at + 1]
-                if not ((self.off and x == 0 and y == 0) or (1 <= x <= self.cells // self.height and 1 <= y <= self.height)):
+                if not ((self.off and x == 0 and y == 0) or (1 <= x <= self.width and 1 <= y <= self.height)
+                        or (x, y) in self._outside_number):
                     return False
                 at += 2
             else:
@@ -284,7 +299,7 @@ class PositionCodec:
         for f in self.term_fields:
             if f.cell:
                 x, y = args[at], args[at + 1]
-                value = 0 if self.off and x == 0 else (x - 1) * self.height + y - 1 + self.off
+                value = self._outside_number.get((x, y), 0 if self.off and x == 0 else (x - 1) * self.height + y - 1 + self.off)
                 at += 2
             else:
                 value = args[at]
@@ -306,8 +321,7 @@ class PositionCodec:
         for f in self.term_fields:
             value = next(values) if f.radix > 1 else 0
             if f.cell:
-                out += [0, 0] if self.off and value == 0 else \
-                    [(value - self.off) // self.height + 1, (value - self.off) % self.height + 1]
+                out += [int(self._x[value]), int(self._y[value])]
             else:
                 out.append(value)
         return out

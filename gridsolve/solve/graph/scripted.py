@@ -12,9 +12,10 @@ conditions.  ``tests/test_scripted.py`` checks that the graph, the ends and the 
 those clingo grounds from the compiled rules (``stg``/``succ``) on random boards.
 
 A position is numbered by the board's :class:`~gridsolve.solve.graph.codec.PositionCodec`: per
-piece its cell (0 off the board, else 1 + (x-1)*H + (y-1)), then the gate bit, in mixed radix
-(the side is always 0: one ``turns`` entry); where those numbers do not fit in int64 (many
-pieces: 20 optional chasers), in the order they are found instead.
+piece its cell (0 off the board, else 1 + (x-1)*H + (y-1), then W*H + 1, ... for the cells just
+outside the border's exit edges), then the gate bit, in mixed radix (the side is always 0: one
+``turns`` entry); where those numbers do not fit in int64 (many pieces: 20 optional chasers), in
+the order they are found instead.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from ...language.model import Board
 from ..common.limits import LimitGuard
 from .codec import PositionCodec, distinct, distinct_pairs
 from .factored import raw_numbers
+from .scriptsearch import native_search
 from .sharedtables import AXES, table_rows
 
 
@@ -160,11 +162,19 @@ class ScriptTables:
         used = np.zeros(n, dtype=bool)
         going = np.ones(n, dtype=bool)          # no stop has ended the ply
         everywhere = np.ones(n, dtype=bool)
+        # per piece: it has just entered its cell (by the role's move or its latest step) and has
+        # not flipped the gates for that entry (a key that every entry flips)
+        entered = {p: cells[i] != start[i] for p, i in index.items()}
 
         def on(piece):
             return alive.get(piece, everywhere)
         for action in self.actions:
-            if action.kind == "key":
+            if action.kind == "key" and action.each:
+                i = index[action.pieces[0]]
+                hit = going & on(action.pieces[0]) & entered[action.pieces[0]] & self.key[cells[i]]
+                gate = np.where(hit, 1 - gate, gate)
+                entered[action.pieces[0]] = entered[action.pieces[0]] & ~hit
+            elif action.kind == "key":
                 open_ = going & ~used
                 for piece in action.pieces:
                     i = index[piece]
@@ -191,7 +201,9 @@ class ScriptTables:
                 sx = np.sign(self.x[cells[t]] - self.x[cells[i]]) + 1
                 sy = np.sign(self.y[cells[t]] - self.y[cells[i]]) + 1
                 moving = going & alive[piece]
-                cells[i] = np.where(moving, self.chase[AXES[chaser.first], cells[i], sx, sy, gate], cells[i])
+                went = np.where(moving, self.chase[AXES[chaser.first], cells[i], sx, sy, gate], cells[i])
+                entered[piece] = np.where(moving, went != cells[i], entered[piece])
+                cells[i] = went
             else:   # remove
                 remover, piece = action.pieces[0], action.piece
                 met = going & on(remover) & (cells[index[remover]] == cells[index[piece]])
@@ -212,24 +224,7 @@ class ScriptedGraph:
         numbering = tables.numbering
         self.numbering, self.ends = numbering, tables.end_names
         start = distinct(numbering.numbers(numbering.rows_of_texts(roots)))
-        seen = start
-        frontier = start
-        sources, targets = [], []
-        most = int(np.diff(tables.move_start).max(initial=0))      # moves from a cell, at most
-        row_bytes = 8 * (4 * len(numbering.fields(start)) + 12)      # a move's arrays while one ply is played
-        while frontier.size:
-            frontier = frontier[tables.outcome(frontier) < 0]
-            # (before the ply's arrays are made: what they need, with the positions found so far)
-            guard.after(f"while finding the game's positions ({len(seen):,} found)",
-                        len(frontier) * most * row_bytes)
-            src, _, dst = tables.plies(frontier)
-            src, dst = distinct_pairs(src, dst, numbering.size)
-            sources.append(src)
-            targets.append(dst)
-            fresh = distinct(dst)
-            fresh = fresh[~_member(fresh, seen)]
-            seen = np.sort(np.concatenate([seen, fresh]))
-            frontier = fresh
+        seen, sources, targets = native_search(tables, start, guard) or frontier_search(tables, start, guard)
         edges = sum(len(s) for s in sources)
         # (the successors joined, numbered and then turned into predecessors: about 40 bytes a move)
         guard.after(f"after finding {len(seen):,} positions and {edges:,} moves", 40 * edges + 24 * len(seen))
@@ -240,6 +235,32 @@ class ScriptedGraph:
         self.dst = np.searchsorted(seen, np.concatenate(targets)).astype(np.int32) if targets else \
             np.zeros(0, dtype=np.int32)
         self.turn = np.zeros(len(seen), dtype=np.int32)
+
+
+def frontier_search(tables: ScriptTables, start: np.ndarray, guard: LimitGuard) -> tuple:
+    """(positions found, sorted; sources and targets of every distinct move of the positions where
+    no end holds, a pair of arrays a level) from ``start`` (sorted, distinct), level by level in
+    numpy (:func:`.scriptsearch.native_search` is its twin in C)."""
+    numbering = tables.numbering
+    seen = start
+    frontier = start
+    sources, targets = [], []
+    most = int(np.diff(tables.move_start).max(initial=0))      # moves from a cell, at most
+    row_bytes = 8 * (4 * len(numbering.fields(start)) + 12)      # a move's arrays while one ply is played
+    while frontier.size:
+        frontier = frontier[tables.outcome(frontier) < 0]
+        # (before the ply's arrays are made: what they need, with the positions found so far)
+        guard.after(f"while finding the game's positions ({len(seen):,} found)",
+                    len(frontier) * most * row_bytes)
+        src, _, dst = tables.plies(frontier)
+        src, dst = distinct_pairs(src, dst, numbering.size)
+        sources.append(src)
+        targets.append(dst)
+        fresh = distinct(dst)
+        fresh = fresh[~_member(fresh, seen)]
+        seen = np.sort(np.concatenate([seen, fresh]))
+        frontier = fresh
+    return seen, sources, targets
 
 
 def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:

@@ -245,7 +245,8 @@ class _SharedCircuits:
         self.seen: dict = {}
 
     def rows(self, board: Board, layout) -> dict[int, np.ndarray] | None:
-        if board.solid or board.width * board.height > MAX_CELLS or board.width < 2 or board.height < 2:
+        if board.solid or board.exits or board.width * board.height > MAX_CELLS or board.width < 2 \
+                or board.height < 2:
             return None
         marks = _mark_names(board)
         kind = (board.width, board.height, marks, board.rules.turns[0][0], rule_facts(board.rules),
