@@ -137,3 +137,14 @@ def test_twenty_optional_chasers_are_numbered_as_found_without_overflow(tmp_path
     rows = codec.rows(np.array(keys))
     assert codec.numbers(rows).tolist() == keys          # (found again: the same numbers, none added)
     assert codec.size == len(set(keys))
+
+
+@pytest.mark.parametrize("name", ["mummymaze2p-2007.yaml", "classic/ten-by-ten.yaml", "order/crossing.yaml"])
+def test_the_ranked_terms_are_written_as_the_symbols(name):
+    # RaceGraph.ranked_terms writes many terms at once through the codec: each as its symbol
+    from gridsolve.solve.race.racesolver import Engine
+    board = load_board(ROOT / "boards" / name)
+    graph = Engine(board, [initial_position(board)]).graph
+    rank = np.arange(graph.n, dtype=np.int32) % 7 - 1       # (every 7th position unranked)
+    expected = {str(graph.symbol(i)): int(rank[i]) for i in range(graph.n) if rank[i] >= 0}
+    assert graph.ranked_terms(rank) == expected and len(expected) > 100

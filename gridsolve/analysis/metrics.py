@@ -253,11 +253,15 @@ class SolvedGraph:
         self.slot = layout.roles.index(role)
 
     def cell(self, s: int) -> tuple[int, int]:
+        """The role's cell at position ``s``."""
         graph = self.graph
         if graph.numbering is not None:
-            numbers = graph.numbering.arguments(int(graph.reps[s]) % graph.numbering.size)   # (start(S): S's)
-        else:
-            numbers = [a.number for a in unjudged(graph.symbol(s)).arguments]
+            if getattr(self, "_cells", None) is None:       # (every position's at once; start(S): S's)
+                numbering = graph.numbering
+                rows = numbering.rows(graph.reps.astype(np.int64) % numbering.size)
+                self._cells = list(zip(rows[:, 1 + 2 * self.slot].tolist(), rows[:, 2 + 2 * self.slot].tolist()))
+            return self._cells[s]
+        numbers = [a.number for a in unjudged(graph.symbol(s)).arguments]
         return numbers[1 + 2 * self.slot], numbers[2 + 2 * self.slot]
 
     def position(self, s: int, step: int) -> Position:

@@ -257,8 +257,10 @@ class RaceGraph:
     def ranked_terms(self, rank: np.ndarray) -> dict[str, int]:
         """Position term (as text) -> rank of the positions ``rank`` (of :meth:`ranks`) ranks."""
         ranked = np.flatnonzero(rank >= 0)
-        if self.numbering is not None:
-            names = [str(self.symbol(i)) for i in ranked.tolist()]
+        if self.numbering is not None:      # (the codec writes the terms of many positions at once)
+            keys, size = self.reps[ranked].astype(np.int64), self.numbering.size
+            inner = self.numbering.texts(np.where(keys >= size, keys - size, keys))
+            names = [f"{START}({text})" if key >= size else text for key, text in zip(keys.tolist(), inner)]
         else:
             names = [str(clingo.symbol.Symbol(int(rep))) for rep in self.reps[ranked].tolist()]
         return dict(zip(names, rank[ranked].tolist()))
