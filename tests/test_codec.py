@@ -46,7 +46,15 @@ def _same(codec: PositionCodec, a: Position, b: Position) -> bool:
         and a.gates_open == b.gates_open and a.items_left(codec.board) == b.items_left(codec.board)
 
 
-@pytest.mark.parametrize("path", BOARDS, ids=lambda p: str(p.relative_to(ROOT / "boards")))
+# the quick tier: one board of each kind of position term (items, lost turns and was_on bits,
+# knowledge, chasers with a gate, exit edges); the slow tier: every shipped board
+QUICK_BOARDS = {"pacman3p.yaml", "maze-runner-duel.yaml", "wallmaze.yaml", "classic/everything-at-once.yaml",
+                "combined/treasure.yaml", "order/crossing.yaml"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=[] if str(p.relative_to(ROOT / "boards")) in QUICK_BOARDS
+                                               else [pytest.mark.slow]) for p in BOARDS],
+                         ids=lambda p: str(p.relative_to(ROOT / "boards")))
 def test_positions_of_every_shipped_board_go_round(path):
     board = load_board(path)
     codec = PositionCodec(board)
