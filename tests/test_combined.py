@@ -462,3 +462,14 @@ def test_placing_a_piece_the_board_leaves_out_is_refused(tmp_path):
     assert done.exit_code == 2, done.output
     assert done.stderr == ("Error: --at m1=4,2: meeting leaves the piece 'm1' out, and a piece the board leaves "
                            "out takes no part in its game. Draw it on the board instead (pieces: {m1: [4, 2]}).\n")
+
+
+def test_an_end_name_that_is_not_a_name_is_refused(tmp_path):
+    # Found by the mutants of tests/test_fuzz_boards.py: a character clingo cannot read in an end's
+    # name reached the compiled program (a traceback); it is the rule set's error now.
+    path = tmp_path / "meeting.yaml"
+    path.write_text((MEETING % "").replace("name: clash", "name: cl★sh"), encoding="utf-8")
+    done = CliRunner().invoke(main, ["solve", str(path)])
+    assert done.exit_code == 2, done.output
+    assert done.stderr == (f"Error: {path}:16: ends: 'cl★sh' is not an end name. Write a name as a lowercase "
+                           "letter followed by letters, digits or _, e.g. escaped.\n")

@@ -24,14 +24,20 @@ from gridsolve.solve.graph.scriptsearch import native_search
 from classic_boards import random_classic_board
 from test_scripted import VARIANTS, _write
 
-GUARD = LimitGuard(Limits(), "the test's positions", lambda needed: "")
+
+
+def guard() -> LimitGuard:
+    """The default limits from now (a guard counts the memory grown since it was made: one made
+    at import would count what every earlier test of the worker left resident)."""
+    return LimitGuard(Limits(), "the test's positions", lambda needed: "")
+
 ROOTS = 6          # random positions searched from besides the start
 
 
 def _tables(path):
     board = load_board(path)
     layout = layout_for(board)
-    return ScriptTables(board, layout, GUARD), layout.root_term(initial_position(board), board)
+    return ScriptTables(board, layout, guard()), layout.root_term(initial_position(board), board)
 
 
 def _differences(tables, root: str, seed: int) -> list[str]:
@@ -42,9 +48,9 @@ def _differences(tables, root: str, seed: int) -> list[str]:
     problems = []
     for roots in ([start], [rng.randrange(numbering.size) for _ in range(ROOTS)]):
         roots = distinct(np.array(roots, dtype=np.int64))
-        found = native_search(tables, roots, GUARD)
+        found = native_search(tables, roots, guard())
         assert found is not None, "the C search does not serve this board"
-        seen, sources, targets = frontier_search(tables, roots, GUARD)
+        seen, sources, targets = frontier_search(tables, roots, guard())
         c_seen, c_sources, c_targets = found
         for what, mine, theirs in (("positions", c_seen, seen), ("sources", c_sources, sources),
                                    ("targets", c_targets, targets)):
@@ -97,7 +103,7 @@ def test_positions_numbered_as_found_are_left_to_numpy(tmp_path):
     (tmp_path / "slots").mkdir()
     tables, _ = _tables(_write(tmp_path / "slots", *VARIANTS["slots"][0:1], 0, **VARIANTS["slots"][1]))
     assert not tables.numbering.dense        # (numbered as found: codec.FoundNumbering)
-    assert native_search(tables, np.zeros(1, dtype=np.int64), GUARD) is None
+    assert native_search(tables, np.zeros(1, dtype=np.int64), guard()) is None
 
 
 def test_gridsolve_native_0_leaves_the_search_to_numpy(tmp_path, monkeypatch):
@@ -105,7 +111,7 @@ def test_gridsolve_native_0_leaves_the_search_to_numpy(tmp_path, monkeypatch):
     path.write_text(random_classic_board(1), encoding="utf-8")
     tables, root = _tables(path)
     monkeypatch.setenv("GRIDSOLVE_NATIVE", "0")
-    assert native_search(tables, np.zeros(1, dtype=np.int64), GUARD) is None
+    assert native_search(tables, np.zeros(1, dtype=np.int64), guard()) is None
 
 
 @pytest.mark.slow

@@ -263,6 +263,9 @@ def _build_plain_rules(merged: dict, origin: _Origin) -> Rules:
         key = f"ends[{index}]"
         if raw_end["name"] in names:
             origin.fail(key, f"ends: the name '{raw_end['name']}' is used twice")
+        if not MARK_NAME.match(raw_end["name"]):        # (an end's name is a name in the compiled program)
+            origin.fail(key, f"ends: '{raw_end['name']}' is not an end name",
+                        "write a name as a lowercase letter followed by letters, digits or _, e.g. escaped")
         names.add(raw_end["name"])
         what = f"end '{raw_end['name']}'"
         when = _build_condition(raw_end["when"], roles, collect, origin, key, what, chasers)
