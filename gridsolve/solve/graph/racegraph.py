@@ -72,7 +72,7 @@ def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
     if not found:
         raise EncodingError("the game graph has no answer set (an encoding bug)")
     argv, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
-    f_args, marker, position = _lib.clingo_symbol_arguments, mark._rep, FUNCTION_TAG << 48
+    f_args, marker = _lib.clingo_symbol_arguments, mark._rep
     add_pair, add_position = pairs.append, positions.append
     for rep in found[0]:
         f_args(rep, argv, size)
