@@ -156,6 +156,7 @@ def _board_info(studio: Studio, name: str) -> dict:
             "pieces": list(rules.pieces), "chasers": list(rules.chasers), "optional_pieces":
                 [p for p in rules.pieces if p in rules.optional], "optional_marks": optional_marks(board),
             "gates": rules.gate_key is not None, "enemy_kinds": list(kinds_of(board)),
+            "exit_edges": rules.one_mover_script,
             "kinds": list(QUERY_KINDS), "unplaced": dict(board.unplaced),
             "glyphs": {k: v for k, v in board.legend.items()}, "width": board.width, "height": board.height,
             "solid": sorted(list(c) for c in board.solid),
