@@ -6,25 +6,18 @@ from __future__ import annotations
 
 import copy
 import shutil
-import warnings
 from pathlib import Path
 
 import pytest
 
-with warnings.catch_warnings():    # starlette asks for httpx2; httpx does the same job here
-    warnings.filterwarnings("ignore", message=".*httpx2")
-    from starlette.testclient import TestClient  # noqa: E402
-
+from test_studio_classic import client, info_of  # noqa: F401  (the served folder's client, a board's info)
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.render import puzzle_verdict, verdict
 from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.studio.level import apply_level, level_of
-from gridsolve.studio.server import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
-TOKEN = "t0ken-for-tests"
-HOST = "127.0.0.1:8123"
 
 DRAWN = """\
 # an exit drawn in the map's border
@@ -50,19 +43,6 @@ def folder(tmp_path):
     shutil.copytree(ROOT / "boards" / "order", served)
     (served / "drawn.yaml").write_text(DRAWN, encoding="utf-8")
     return served
-
-
-@pytest.fixture()
-def client(folder):
-    client = TestClient(create_app(folder, TOKEN, {HOST}), base_url=f"http://{HOST}")
-    client.cookies.set("gridsolve_studio", TOKEN)
-    return client
-
-
-def info_of(client, name: str) -> dict:
-    response = client.get("/api/board", params={"board": name})
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def answered_as_solve(client, name: str, folder: Path, level: dict) -> dict:
