@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_classic import client, info_of  # noqa: F401  (the served folder's client, a board's info)
+from test_studio_api import wait
+from test_studio_classic import client, info_of, settled  # noqa: F401  (the served folder's client, ...)
+from gridsolve.language.enemylist import enemies_of
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.render import puzzle_verdict, verdict
@@ -121,3 +123,28 @@ def test_bad_enemies_and_edges_are_refused_with_a_reason(client):
         change(level)
         response = client.post("/api/answer", json={"board": "crossing.yaml", "level": level, "role": "explorer"})
         assert response.status_code == 400 and says in response.json()["error"], response.text
+
+
+def test_verify_play_and_generate_take_the_edited_enemies(client, folder):
+    name = "scorpion-nest.yaml"       # (listed the other way round, the scorpions let him out in 14)
+    info = info_of(client, name)
+    level = copy.deepcopy(info["level"])
+    level["enemies"].reverse()
+    edited = apply_level(load_board(folder / name), level)
+    moves = solve(edited, make_query(edited, "explorer", "value")).win_moves
+    checked = wait(client, client.post("/api/jobs", json={"job": "verify", "board": name, "level": level}).json())
+    assert checked["state"] == "done", checked
+    assert "win_moves" in str(checked["result"]) and str(moves) in str(checked["result"])
+    assert checked["result"] != wait(client, client.post("/api/jobs", json={
+        "job": "verify", "board": name, "level": info["level"]}).json())["result"]
+    game = settled(client, client.post("/api/play", json={"board": name, "level": level,
+                                                          "as": ["explorer"]}).json())
+    game = settled(client, client.post(f"/api/play/{game['id']}", json={"input": "nowhere"}).json())
+    last = level["enemies"][-1]             # the fourth to move in the edited order
+    assert f"{last['kind']}4 moves ({last['at'][0]},{last['at'][1]}) ->" in "\n".join(game["transcript"])
+    made = wait(client, client.post("/api/jobs", json={"job": "generate", "board": name, "options": {
+        "size": "5x5", "plies": "6..", "count": "1", "seed": "3", "out": "new"}}).json(), 300)
+    assert made["state"] == "done", made
+    [written] = made["result"]["boards"]
+    board = load_board(folder / written)
+    assert sorted(k for _, k in enemies_of(board)) == sorted(e["kind"] for e in level["enemies"]) and board.exits
