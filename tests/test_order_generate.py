@@ -11,6 +11,8 @@ import pytest
 
 from gridsolve.errors import QueryError
 from gridsolve.generate.generate import generate, request_from_options
+from gridsolve.generate.genspec import game_spec
+from gridsolve.generate.scriptedsearch import Level, ScriptedSearch, cast_of
 from gridsolve.language.enemylist import enemies_of, kinds_of
 from gridsolve.language.loader import load_board
 from gridsolve.verify.verify import verify_paths
@@ -89,3 +91,21 @@ def test_the_rule_set_writes_the_same_levels_for_the_same_seed(tmp_path):
 def test_options_the_climb_does_not_serve_are_refused_for_order_rules(tmp_path):
     with pytest.raises(QueryError, match="--symmetry"):
         generate(request_from_options(rules="mummy-maze-order", size="6x6", out=tmp_path / "x", symmetry="mirror"))
+
+
+def test_a_swap_changes_the_order_and_keeps_each_enemy_on_its_cell(tmp_path):
+    like = tmp_path / "like.yaml"
+    like.write_text(LIKE, encoding="utf-8")
+    spec = game_spec(None, like, None, tmp_path, None)
+    cast = cast_of(spec)
+    assert cast.pieces == ("explorer",) and cast.enemies == ("red_scorpion", "mummy") and cast.edge_marks == {"exit"}
+    search = ScriptedSearch(spec, cast, (0, 60), (12, None), False, 1, 1)
+    level = Level(frozenset(), frozenset(), frozenset(), (("exit", ((7, 2),)),),
+                  (("explorer", (1, 6)), ("red_scorpion1", (5, 5)), ("mummy2", (2, 1))), ("red_scorpion", "mummy"))
+    swapped = search._swapped(level)
+    assert swapped.enemies == ("mummy", "red_scorpion")
+    assert swapped.pieces == (("explorer", (1, 6)), ("mummy1", (2, 1)), ("red_scorpion2", (5, 5)))
+    board = swapped.board(spec.template)
+    assert enemies_of(board) == [("mummy1", "mummy"), ("red_scorpion2", "red_scorpion")]
+    assert board.exits == {((6, 2), "east")} and list(board.rules.chasers) == ["mummy1", "red_scorpion2"]
+    assert all(c in search.outside for c in search._marks(())[0][1])      # the exit drawn on an edge
