@@ -148,3 +148,27 @@ def test_verify_play_and_generate_take_the_edited_enemies(client, folder):
     [written] = made["result"]["boards"]
     board = load_board(folder / written)
     assert sorted(k for _, k in enemies_of(board)) == sorted(e["kind"] for e in level["enemies"]) and board.exits
+
+
+EXPLICIT = """\
+rules: mummy-maze-order   # the explicit form
+size: [4, 3]
+walls: {north: [[2, 1]], east: []}
+pieces: {explorer: [1, 3]}
+marks: {exit: [[4, 1]], trap: [[3, 3]]}   # the exit on a cell
+enemies: [{kind: mummy, at: [1, 1]}, {kind: scorpion, at: [2, 2]}]
+"""
+
+
+def test_the_explicit_form_keeps_its_flow_lists_and_takes_an_exit_edge(client, folder):
+    (folder / "explicit.yaml").write_text(EXPLICIT, encoding="utf-8")
+    info = info_of(client, "explicit.yaml")
+    level = copy.deepcopy(info["level"])
+    level["marks"]["exit"] = [[4, 0]]            # from the cell (4,1) to its south edge
+    level["enemies"] = level["enemies"][1:] + [{"kind": "red_mummy", "at": [4, 3]}]
+    answered_as_solve(client, "explicit.yaml", folder, level)
+    board, text = saved(client, "explicit.yaml", info, level, folder)
+    assert board.exits == {((4, 1), "south")}
+    assert text == EXPLICIT.replace("exit: [[4, 1]]", "exit: {edge: south, at: 4}").replace(
+        "[{kind: mummy, at: [1, 1]}, {kind: scorpion, at: [2, 2]}]", "[{kind: scorpion, at: [2, 2]}, {kind: red_mummy, "
+        "at: [4, 3]}]")

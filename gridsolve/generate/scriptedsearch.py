@@ -328,8 +328,8 @@ class ScriptedSearch:
             if mark in placed:
                 continue
             taken = {c for cells in placed.values() for c in cells}
-            pool = (self.outside if mark in self.cast.edge_marks else
-                    [c for c in self.cells if c not in taken and (mark not in self.cast.border_marks or self._border(c))])
+            pool = self.outside if mark in self.cast.edge_marks else [
+                c for c in self.cells if mark not in self.cast.border_marks or self._border(c)]
             pool = [c for c in pool if c not in taken]
             placed[mark] = tuple(sorted(self.random.sample(pool, count)))
         return tuple(sorted(placed.items()))

@@ -3,12 +3,12 @@ of a board.
 
 The page sends the level with every request as JSON (``{"walls": {"north": [[x, y], ...],
 "east": [...]}, "pieces": {piece: [x, y]}, "marks": {mark: [[x, y], ...]}, "gates": {"north":
-[...], "east": [...]}, "enemies": [{"kind": KIND, "at": [x, y]}, ...]}``), so that undo, redo and a link that carries the level need no state on
-the server; :func:`apply_level` checks it against the board file's size, pieces and marks and
-returns the edited board.  ``pieces`` holds every piece on the board (the roles' and those moved
-by rule); a piece or mark the rules declare ``optional`` may be left out or added.  ``gates``
+[...], "east": [...]}, "enemies": [{"kind": KIND, "at": [x, y]}, ...]}``), so that undo, redo
+and a link that carries the level need no state on the server; :func:`apply_level` checks it
+against the board file's size, pieces and marks and returns the edited board.  ``pieces`` holds
+every piece on the board (the roles' and those moved by rule, but the listed enemies); a piece or mark the rules declare ``optional`` may be left out or added.  ``gates``
 is there for rules with a gate only; ``enemies``, for rules with kinds of enemies only, lists
-them in the order they move (their pieces ``KIND + place`` are not under ``pieces``).  A mark's
+them in the order they move (their pieces are ``KIND + place``).  A mark's
 cell just outside the border (``[0, 6]``: west of ``(1, 6)``) is an exit edge, for rules that
 answer one.
 """

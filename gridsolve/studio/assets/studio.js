@@ -200,7 +200,7 @@ function moveThing(kind, name, from, to) {
   if (same(from, to)) return;
   edit((level) => {
     if (kind === "piece") { level.pieces[name] = to; return; }
-    if (kind === "enemy") { level.enemies[Number(name.match(/\d+$/)[0]) - 1].at = to; return; }
+    if (kind === "enemy") { level.enemies.find((e, i) => e.kind + (i + 1) === name).at = to; return; }
     const cells = level.marks[name];
     if (cells.some((c) => same(c, to))) return false;
     const at = cells.findIndex((c) => same(c, from));
@@ -426,7 +426,9 @@ function drawEdges(layer, svg) {
   // drag and drop: pieces and marks to other cells
   const things = [];
   for (const [role, cell] of Object.entries(state.level.pieces)) things.push(["piece", role, cell]);
-  for (const [name, cell] of Object.entries(piecesOf(state.level))) if (!(name in state.level.pieces)) things.push(["enemy", name, cell]);
+  for (const [name, cell] of Object.entries(piecesOf(state.level))) {
+    if (!(name in state.level.pieces)) things.push(["enemy", name, cell]);
+  }
   for (const [mark, cells] of Object.entries(state.level.marks)) for (const cell of cells) things.push(["mark", mark, cell]);
   const handles = svgEl("g", { id: "handles" }, layer);
   const placed = new Set();
