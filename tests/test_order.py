@@ -387,11 +387,3 @@ def test_a_map_that_draws_an_enemy_says_to_list_it(tmp_path):
     done = CliRunner().invoke(main, ["solve", str(path)])
     assert done.exit_code == 2 and "board.yaml:10" in done.stderr, done.output
     assert "'M' draws the enemy 'mummy'" in done.stderr and "enemies: [{kind: mummy, at: [2, 2]}]" in done.stderr
-
-
-def test_generate_refuses_levels_it_cannot_write_yet(tmp_path):
-    done = CliRunner().invoke(main, ["generate", "--like", str(ORDER / "crossing.yaml"), "--out", str(tmp_path),
-                                     "--count", "1"])
-    assert done.exit_code == 2, done.output
-    assert "generate does not write levels of mummy-maze-order yet" in done.stderr
-    assert not list(tmp_path.iterdir())

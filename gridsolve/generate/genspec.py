@@ -37,6 +37,7 @@ class GameSpec:
     goal_marks: tuple                 # marks the role's goal ends make it reach
     hunters: tuple                    # other teams' pieces that end the game by sharing the role's cell
     like: Board | None = None         # the --like board as read (None for --rules)
+    edge_marks: frozenset = frozenset()   # marks placed on an edge of the border (an exit edge)
 
     def for_role(self, role: str | None) -> "GameSpec":
         """The spec with the requirement about ``role`` (default: the first role)."""
@@ -69,7 +70,8 @@ def game_spec(rules: str | None, like: Path | None, size: tuple[int, int] | None
               role: str | None) -> GameSpec:
     """The spec for ``--rules NAME`` or ``--like BOARD`` at ``size`` (default: the board's).
     With ``--like``, a mark whose cells all lie on the border of that board (the exit of a
-    Mummy Maze) is placed on the border.  The --like file is read once."""
+    Mummy Maze) is placed on the border, and one on an edge of the border (an exit edge) on an
+    edge.  The --like file is read once."""
     board = None
     if like is not None:
         raw = load_file(like)
@@ -79,6 +81,7 @@ def game_spec(rules: str | None, like: Path | None, size: tuple[int, int] | None
         template = _at_size(board, width, height)
         marks = {m: len(cells) for m, cells in sorted(board.marks.items())}
         on_border = {m for m, cells in board.marks.items() if all(_on_border(board, c) for c in cells)}
+        on_edge = {m for m, cells in board.marks.items() if cells and all(c in board.outside() for c in cells)}
         legend = dict(board.legend) or _legend(board.rules.roles, marks)
         rules_yaml = raw_rules if isinstance(raw_rules, str) else _flow(raw_rules)
         named = raw_rules if isinstance(raw_rules, str) else raw_rules.get("use")
@@ -90,7 +93,7 @@ def game_spec(rules: str | None, like: Path | None, size: tuple[int, int] | None
         width, height = size
         template = _load_rules(rules, width, height, out)
         marks = {m: 1 for m in _needed_marks(template)}
-        on_border = set()
+        on_border, on_edge = set(), set()
         legend = _legend(template.rules.roles, marks)
         rules_yaml = rules
     roles = template.rules.roles
@@ -98,7 +101,8 @@ def game_spec(rules: str | None, like: Path | None, size: tuple[int, int] | None
     if len(roles) + sum(marks.values()) > cells:
         raise QueryError(f"--size {width}x{height}: {cells} cells cannot hold {len(roles)} pieces and "
                          f"{sum(marks.values())} marked cells apart", "choose a larger size")
-    spec = GameSpec(template, rules_yaml, legend, roles[0], marks, frozenset(on_border), (), (), board)
+    spec = GameSpec(template, rules_yaml, legend, roles[0], marks, frozenset(on_border), (), (), board,
+                    frozenset(on_edge))
     return spec.for_role(role)
 
 

@@ -11,29 +11,46 @@ import secrets
 from pathlib import Path
 
 from ..language.asciimap import draw
+from ..language.enemylist import edge_mark, enemies_of
 from ..errors import QueryError
 from ..language.model import Board
 
 
 def board_text(board: Board, rules_yaml: str, header: list[str], expect: dict) -> str:
     """The board file: comment lines, name, rules, legend, map, the marks the legend has no
-    character for, and one expectation."""
-    glyph = {cell: char for char, name in board.legend.items() for cell in
+    character for and the exit edges (``{edge, at}``), the enemies in their order, and one
+    expectation."""
+    enemies = enemies_of(board)
+    edges = {m for m, cells in board.marks.items() if cells and all(c in board.outside() for c in cells)}
+    legend = {char: name for char, name in board.legend.items() if name not in edges and name not in dict(enemies)}
+    glyph = {cell: char for char, name in legend.items() for cell in
              ([board.pieces[name]] if name in board.pieces else board.marks.get(name, ()))}
     lines = [f"# {line}" if line else "#" for line in header]
     lines += [f"name: {scalar(board.name)}", f"rules: {rules_yaml}",
-              "legend: {" + ", ".join(f"{char}: {name}" for char, name in board.legend.items()) + "}",
+              "legend: {" + ", ".join(f"{char}: {name}" for char, name in legend.items()) + "}",
               "map: |2"]
     lines += ["  " + line for line in draw(board.width, board.height, board.north, board.east, board.solid,
                                            glyph.get, board.gate_north, board.gate_east)]
-    unlettered = {m: cells for m, cells in sorted(board.marks.items()) if m not in board.legend.values() and cells}
-    if unlettered:           # marks without a legend character (hidden obstacles): listed by cell
-        lines += ["marks:"] + [f"  {m}: [" + ", ".join(f"[{x}, {y}]" for x, y in sorted(cells)) + "]"
+    unlettered = {m: cells for m, cells in sorted(board.marks.items()) if m not in legend.values() and cells}
+    if unlettered:           # marks without a legend character (hidden obstacles, exit edges): listed
+        lines += ["marks:"] + [f"  {m}: " + (_edge(board, cells) if m in edges else
+                                             "[" + ", ".join(f"[{x}, {y}]" for x, y in sorted(cells)) + "]")
                                for m, cells in unlettered.items()]
+    if enemies:
+        lines += ["enemies:"] + [f"  - {{kind: {kind}, at: [{board.pieces[piece][0]}, {board.pieces[piece][1]}]}}"
+                                 for piece, kind in enemies]
     lines += ["", "expect:"]
     for index, (key, value) in enumerate(expect.items()):
         lines.append(("  - " if index == 0 else "    ") + f"{key}: {scalar(value)}")
     return "\n".join(lines) + "\n"
+
+
+def _edge(board: Board, cells) -> str:
+    """``{edge, at}`` of a mark on one edge of the border."""
+    if len(cells) != 1:
+        raise QueryError(f"a mark on {len(cells)} edges of the border", "a board file gives a mark one edge")
+    edge = edge_mark(next(iter(cells)), board.width, board.height)
+    return f"{{edge: {edge['edge']}, at: {edge['at']}}}"
 
 
 def scalar(value) -> str:

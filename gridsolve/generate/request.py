@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import QueryError
 from .genspec import GameSpec
+from ..language.enemylist import kinds_of
 from ..language.model import GoodLevel
 from .genspec import range_text
 from .genchoices import DEFAULT_TIMEOUT, REQUIREMENTS
@@ -139,10 +140,13 @@ def with_good_level(request: Request, good: GoodLevel | None) -> Request:
 
 def with_border(spec: GameSpec, request: Request) -> GameSpec:
     """``spec`` with the rule set's ``generate: border`` marks on the border, for ``--rules``
-    (``--like`` follows its board; ``--no-defaults`` drops them)."""
+    (``--like`` follows its board; ``--no-defaults`` drops them): on an edge of the border (an
+    exit edge) for rules whose boards list their enemies by kind, as their levels draw the exit."""
     good = spec.template.rules.good_level
     if request.rules is None or not request.defaults or good is None or not good.border:
         return spec
+    if kinds_of(spec.template):
+        return dataclasses.replace(spec, edge_marks=spec.edge_marks | frozenset(good.border))
     return dataclasses.replace(spec, border_marks=spec.border_marks | frozenset(good.border))
 
 

@@ -112,10 +112,6 @@ def _setup(request: Request) -> Run:
     spec = with_border(spec, request)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
-    if spec.template.rules.template is not None or spec.template.exits:
-        raise QueryError(f"generate does not write levels of {spec.template.rules.name} yet: its boards list "
-                         "their enemies in order, or have exits on the border edge",
-                         "write such levels by hand and check them with gridsolve verify")
     if spec.template.rules.script and not one_mover_script(spec.template.rules):
         raise QueryError(f"generate does not write levels of {spec.template.rules.name} yet: its pieces move by "
                          "rule after plies of several roles, or of moves with several steps, bumps, items or "

@@ -1,10 +1,13 @@
 """``gridsolve generate`` for a single-player game whose other pieces move by rule (an
 ``after_ply`` script: classic Mummy Maze): a seeded climb over whole levels.
 
-A level is the walls, the gate's edge, the marks and the pieces' starts.  A climb starts from a
-random level (walls around a random spanning tree, so every cell stays joined; the marks on the
-border where the ``--like`` board has them there) and mutates it: a few walls toggled, a mark
-or the gate moved, or a piece moved.  Each level is judged by the criteria of
+A level is the walls, the gate's edge, the marks, the pieces' starts and, for rules with kinds of
+enemies, the list of enemies in the order they move.  A climb starts from a random level (walls
+around a random spanning tree, so every cell stays joined; the marks on the border, or on an
+edge of the border, where the ``--like`` board or the rule set has them there; the enemies the
+``--like`` board lists, in a random order, or with ``--rules`` one to ENEMIES of random kinds)
+and mutates it: a few walls toggled, a mark or the gate moved, a piece moved, or two enemies
+next in the order swapped.  Each level is judged by the criteria of
 :mod:`gridsolve.generate.scriptedlevel` on the layout's tables (a piece moved keeps the tables);
 the climb keeps a mutation that scores at least as well (first how many criteria it meets, in
 the order the judge takes them, then the fastest win's moves: longer is better), so it drifts
@@ -22,6 +25,8 @@ import time
 from dataclasses import dataclass
 
 from ..errors import LimitError, QueryError
+from ..language.enemies import enemy_pieces
+from ..language.enemylist import edge_of, enemies_of, kinds_of, rules_for, with_exits
 from ..language.model import Board
 from ..language.kinds import RequireKind
 from .fresh import connected_walls
@@ -36,7 +41,9 @@ TICK = 200            # levels judged between progress calls
 STALL = 150           # mutations without a better level before a climb starts again
 PLACEMENTS = 6        # random placements of the pieces tried on a fresh layout
 PIECE_MOVES = 0.4     # share of mutations that move a piece (the layout's tables are kept)
-MARK_MOVES = 0.2      # ... that move a mark or the gate (the others toggle one to three walls)
+MARK_MOVES = 0.2      # ... that move a mark or the gate
+ORDER_SWAPS = 0.1     # ... that swap two enemies next in the order (the others toggle one to three walls)
+ENEMIES = 3           # with --rules, a level lists one to ENEMIES enemies
 BRIDGES = 0.5         # share of gates placed on an edge whose closing cuts the board in two (where one exists),
                       # among the cuts with the larger smaller sides: the exit and the explorer often apart
 
@@ -48,19 +55,21 @@ class Level:
     north: frozenset
     east: frozenset
     gates: frozenset          # (kind, x, y) edges of the gates
-    marks: tuple              # ((mark, ((x, y), ...)), ...)
+    marks: tuple              # ((mark, ((x, y), ...)), ...); a cell just outside the border: an exit edge
     pieces: tuple             # ((piece, (x, y)), ...)
+    enemies: tuple = ()       # the kinds of the listed enemies, in order (their pieces: KIND + place)
 
     def layout(self) -> Layout:
         return Layout(self.north, self.east, self.pieces, self.marks)
 
     def board(self, template: Board, path: str = "", name: str = "", legend: dict | None = None) -> Board:
-        return dataclasses.replace(
+        return with_exits(dataclasses.replace(
             template, path=path or template.path, name=name or template.name, north=self.north, east=self.east,
             solid=frozenset(), pieces=dict(self.pieces), marks={m: frozenset(c) for m, c in self.marks}, lines={},
             legend=dict(legend or template.legend),
             gate_north=frozenset((x, y) for k, x, y in self.gates if k == "north"),
-            gate_east=frozenset((x, y) for k, x, y in self.gates if k == "east"))
+            gate_east=frozenset((x, y) for k, x, y in self.gates if k == "east"),
+            rules=rules_for(template, self.enemies) if kinds_of(template) else template.rules))
 
 
 def distance(one: Level, other: Level) -> int:
@@ -73,11 +82,14 @@ class Cast:
     """What a level of the run holds: its pieces, marks (how many cells, which on the border)
     and gates."""
 
-    pieces: tuple
+    pieces: tuple             # (without the listed enemies)
     marks: dict
     border_marks: frozenset
     gates: int
     legend: dict              # map character -> piece or mark
+    edge_marks: frozenset = frozenset()     # marks placed on an edge of the border (an exit edge)
+    enemies: tuple = ()       # the --like board's enemies' kinds (a level lists them in an order of its own)
+    kinds: tuple = ()         # the kinds of enemies the rules declare
 
 
 def cast_of(spec) -> Cast:
@@ -85,8 +97,9 @@ def cast_of(spec) -> Cast:
     roles' pieces and the chasers the rule set does not mark optional (else its first chaser),
     and the marks its ends name."""
     template, rules = spec.template, spec.template.rules
-    pieces = [p for p in rules.pieces if p in template.pieces]
-    if not any(p in rules.chasers for p in pieces):
+    listed = enemies_of(template)
+    pieces = [p for p in rules.pieces if p in template.pieces and p not in dict(listed)]
+    if not listed and not any(p in rules.chasers for p in pieces):
         needed = [c for c in rules.chasers if c not in rules.optional] or list(rules.chasers)[:1]
         pieces += needed
     pieces = [p for p in rules.pieces if p in pieces]
@@ -94,7 +107,8 @@ def cast_of(spec) -> Cast:
     legend = dict(spec.legend)
     if set(pieces) - set(legend.values()):
         legend = _legend(pieces, spec.marks)
-    return Cast(tuple(pieces), dict(spec.marks), spec.border_marks, gates, legend)
+    return Cast(tuple(pieces), dict(spec.marks), spec.border_marks - spec.edge_marks, gates, legend, spec.edge_marks,
+                tuple(kind for _, kind in listed), tuple(kinds_of(template)))
 
 
 @dataclass
@@ -124,6 +138,8 @@ class ScriptedSearch:
         self.width, self.height = board.width, board.height
         self.edges = edges(self.width, self.height)
         self.cells = [(x, y) for x in range(1, self.width + 1) for y in range(1, self.height + 1)]
+        self.outside = sorted({(x + dx, y + dy) for x, y in self.cells for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0))
+                               if edge_of((x + dx, y + dy), self.width, self.height) is not None})
         self.written_levels: list[Level] = []
         self.refused_levels: set = set()
         self.tables: tuple | None = None        # (layout key, LevelTables) of the last layout judged
@@ -203,7 +219,7 @@ class ScriptedSearch:
             walls = connected_walls(self.random, self.edges, count)
             north = frozenset((x, y) for kind, x, y in walls if kind == "north")
             east = frozenset((x, y) for kind, x, y in walls if kind == "east")
-            level = Level(north, east, frozenset(), (), ())
+            level = Level(north, east, frozenset(), (), (), self._enemies())
             level = dataclasses.replace(level, gates=self._gates(level), marks=self._marks(()))
             best = None
             for _ in range(PLACEMENTS):
@@ -215,13 +231,38 @@ class ScriptedSearch:
             if best[1].win_moves is not None or attempt == PLACEMENTS - 1:
                 return best
 
+    def _enemies(self) -> tuple:
+        """The kinds of a new level's enemies, in order: the --like board's, shuffled; with
+        --rules, one to ENEMIES of the rules' kinds (none for rules without kinds)."""
+        if self.cast.enemies:
+            return tuple(self.random.sample(self.cast.enemies, len(self.cast.enemies)))
+        if not self.cast.kinds:
+            return ()
+        return tuple(self.random.choice(self.cast.kinds) for _ in range(self.random.randint(1, ENEMIES)))
+
+    def _names(self, level: Level) -> tuple:
+        """Every piece of ``level``: the cast's, then its enemies ``KIND + place``."""
+        return self.cast.pieces + tuple(piece for piece, _ in enemy_pieces(list(level.enemies)))
+
+    def _swapped(self, level: Level) -> Level:
+        """``level`` with two enemies next in the order swapped (each keeps its cell)."""
+        names = [piece for piece, _ in enemy_pieces(list(level.enemies))]
+        place = self.random.randrange(len(names) - 1)
+        kinds, cells = list(level.enemies), dict(level.pieces)
+        order = list(range(len(names)))
+        order[place], order[place + 1] = place + 1, place
+        kinds = [kinds[i] for i in order]
+        moved = {piece: cells[names[i]] for (piece, _), i in zip(enemy_pieces(kinds), order)}
+        pieces = tuple((p, c) for p, c in level.pieces if p not in names) + tuple(moved.items())
+        return dataclasses.replace(level, enemies=tuple(kinds), pieces=pieces)
+
     # - Mutations ---
 
     def _mutated(self, level: Level) -> Level | None:
         """A random change of ``level`` (None: it would cut a cell off)."""
         draw = self.random.random()
         if draw < PIECE_MOVES:
-            piece = self.random.choice(self.cast.pieces)
+            piece = self.random.choice(self._names(level))
             return dataclasses.replace(level, pieces=self._pieces(level, level.pieces, piece))
         if draw < PIECE_MOVES + MARK_MOVES:
             movable = [m for m, _ in level.marks] + (["gate"] if self.cast.gates else [])
@@ -233,6 +274,8 @@ class ScriptedSearch:
             if any(c in taken for _, c in level.pieces):
                 return None
             return dataclasses.replace(level, marks=marks)
+        if draw < PIECE_MOVES + MARK_MOVES + ORDER_SWAPS and len(level.enemies) > 1:
+            return self._swapped(level)
         north, east = set(level.north), set(level.east)
         for kind, x, y in self.random.sample(self.edges, self.random.randint(1, 3)):
             if (kind, x, y) in level.gates:
@@ -285,7 +328,9 @@ class ScriptedSearch:
             if mark in placed:
                 continue
             taken = {c for cells in placed.values() for c in cells}
-            pool = [c for c in self.cells if c not in taken and (mark not in self.cast.border_marks or self._border(c))]
+            pool = self.outside if mark in self.cast.edge_marks else [
+                c for c in self.cells if mark not in self.cast.border_marks or self._border(c)]
+            pool = [c for c in pool if c not in taken]
             placed[mark] = tuple(sorted(self.random.sample(pool, count)))
         return tuple(sorted(placed.items()))
 
@@ -298,16 +343,17 @@ class ScriptedSearch:
         if moving is not None:
             placed.pop(moving, None)
         taken = {c for _, cells in level.marks for c in cells} | set(placed.values())
-        for piece in self.cast.pieces:
+        names = self._names(level)
+        for piece in names:
             if piece not in placed:
                 placed[piece] = self.random.choice([c for c in self.cells if c not in taken])
                 taken.add(placed[piece])
-        return tuple((p, placed[p]) for p in self.cast.pieces)
+        return tuple((p, placed[p]) for p in names)
 
     # - Judging ---
 
     def _judge(self, level: Level) -> LevelVerdict:
-        key = (level.north, level.east, level.gates, level.marks)
+        key = (level.north, level.east, level.gates, level.marks, level.enemies)
         if self.tables is None or self.tables[0] != key:
             self.tables = (key, LevelTables(level.board(self.spec.template, legend=self.cast.legend)))
             self.layouts += 1

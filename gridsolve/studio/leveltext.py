@@ -3,8 +3,9 @@
 As ``verify --update`` does (:mod:`gridsolve.verify.update`), ruamel.yaml's round-trip
 composer gives the exact span of each value in the text and only the values the edit
 changed are replaced: the ``map:`` drawing (redrawn with row and column numbers, as
-``gridsolve show`` draws it, gates ``===`` and ``:``), the cells under ``pieces:`` and
-``marks:``, ``walls:`` and ``gates:``.  A piece or mark the edit adds goes where the file
+``gridsolve show`` draws it, gates ``===`` and ``:``, exit edges in the border), the cells under
+``pieces:`` and ``marks:`` (an exit edge as ``{edge, at}``), ``walls:``, ``gates:`` and the
+``enemies:`` list (one ``- {kind, at}`` a line).  A piece or mark the edit adds goes where the file
 keeps its kind: drawn on the map (a new legend entry where the legend has no character for
 it) or under ``pieces:``/``marks:``; one it removes is left off the map or its entry deleted.
 Comments, key order and the expect block stay as they were.
@@ -19,6 +20,7 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode
 
 from ..errors import BoardError, QueryError
 from ..language.asciimap import draw
+from ..language.enemylist import edge_mark, enemies_of
 from ..language.model import Board
 from ..render import glyphs
 from ..verify.update import node_end
@@ -39,6 +41,41 @@ def _cells(cells) -> str:
     return "[" + ", ".join(_cell(c) for c in sorted(cells)) + "]"
 
 
+def _mark_cells(board: Board):
+    """The writer of a mark's cells under ``marks:``: cells, or one exit edge as ``{edge, at}``."""
+    def write(cells) -> str:
+        outside = [c for c in cells if not (1 <= c[0] <= board.width and 1 <= c[1] <= board.height)]
+        if not outside:
+            return _cells(cells)
+        if len(cells) > 1:
+            raise QueryError("a mark listed under marks: is either cells of the board or one edge of the border",
+                             "leave the mark on one edge, or on cells of the board, before saving")
+        edge = edge_mark(outside[0], board.width, board.height)
+        return f"{{edge: {edge['edge']}, at: {edge['at']}}}"
+    return write
+
+
+def _enemy_lines(board: Board) -> list[str]:
+    """The entries of the ``enemies:`` list of ``board``, in order."""
+    return [f"- {{kind: {kind}, at: {_cell(board.pieces[piece])}}}" for piece, kind in enemies_of(board)]
+
+
+def _enemy_edits(text: str, top: dict, before: Board, after: Board) -> list[tuple[int, int, str]]:
+    """The edit writing the enemies of ``after`` where they changed: the ``enemies:`` list
+    rewritten (an empty one as ``[]``), or added at the end of the file."""
+    lines = _enemy_lines(after)
+    if lines == _enemy_lines(before):
+        return []
+    node = top.get("enemies")
+    if node is None:
+        return [(len(text), len(text), ("" if text.endswith("\n") else "\n") + "enemies:"
+                 + "".join(f"\n  {line}" for line in lines) + ("\n" if lines else " []\n"))]
+    if node.flow_style or not lines:
+        return [(node.start_mark.index, node_end(node), "[" + ", ".join(line[2:] for line in lines) + "]")]
+    indent = " " * node.start_mark.column
+    return [(node.start_mark.index, node_end(node), f"\n{indent}".join(lines))]
+
+
 def _edges(north, east, both: bool) -> str:
     """A flow mapping of edges: both sides (``both``), else only the sides that have some."""
     sides = [(side, cells) for side, cells in (("north", north), ("east", east)) if both or cells]
@@ -49,7 +86,9 @@ def _map_text(board: Board, in_pieces: set, in_marks: set, char: dict, gates: bo
     """The map drawing of ``board`` with the pieces and marks the file draws on it (``char``:
     their characters; ``gates``: the gates drawn too)."""
     at: dict = {}
-    drawn = [(r, [board.pieces[r]]) for r in board.rules.pieces if r not in in_pieces and r in char and r in board.pieces]
+    listed = {piece for piece, _ in enemies_of(board)}
+    drawn = [(r, [board.pieces[r]]) for r in board.rules.pieces
+             if r not in in_pieces and r not in listed and r in char and r in board.pieces]
     drawn += [(m, sorted(cells)) for m, cells in sorted(board.marks.items()) if m not in in_marks and m in char]
     for name, cells in drawn:
         for cell in cells:
@@ -59,7 +98,8 @@ def _map_text(board: Board, in_pieces: set, in_marks: set, char: dict, gates: bo
             at[cell] = (name, char[name])
     lines = draw(board.width, board.height, board.north, board.east, board.solid,
                  lambda cell: at[cell][1] if cell in at else None,
-                 board.gate_north if gates else (), board.gate_east if gates else ())
+                 board.gate_north if gates else (), board.gate_east if gates else (),
+                 {cell for cell in board.outside() if cell in at})
     return "|2\n" + "".join(f"  {line}\n" for line in lines)
 
 
@@ -109,8 +149,9 @@ def _legend(text: str, top: dict, after: Board, in_pieces: set, in_marks: set) -
     each piece or mark ``after`` adds that the file neither draws nor lists under ``pieces:`` or
     ``marks:`` (``in_pieces``, ``in_marks``): new legend entries."""
     char = {meaning: c for c, meaning in after.legend.items()}
+    listed = {piece for piece, _ in enemies_of(after)}
     new = [n for n in list(after.pieces) + sorted(after.marks)
-           if n not in char and n not in (in_pieces if n in after.pieces else in_marks)]
+           if n not in char and n not in listed and n not in (in_pieces if n in after.pieces else in_marks)]
     if not new:
         return char, []
     chars, taken = glyphs(after), set(after.legend)
@@ -156,11 +197,15 @@ def level_text(text: str, name: str, before: Board, after: Board) -> str:
         flow = _edges(after.gate_north, after.gate_east, False)
         edits.append((top["gates"].start_mark.index, node_end(top["gates"]), flow) if "gates" in top
                      else _appended(text, "gates", flow))
-    listed = [(top.get("pieces"), pieces, before.pieces, after.pieces, _cell),
-              (top.get("marks"), marks, before.marks, after.marks, _cells)]
+    edits += _enemy_edits(text, top, before, after)
+    enemies = {piece for piece, _ in enemies_of(after)}
+    listed = [(top.get("pieces"), pieces, before.pieces, {p: c for p, c in after.pieces.items() if p not in enemies},
+               _cell),
+              (top.get("marks"), marks, before.marks, after.marks, _mark_cells(after))]
     for node, entries, was, now, write in listed:
         values = {key: None if key not in now else write(now[key]) for key, value in entries.items()
-                  if was.get(key) != now.get(key) and not isinstance(value, MappingNode)}
+                  if was.get(key) != now.get(key) and not (isinstance(value, MappingNode)
+                                                           and "edge" not in _children(value))}
         if "map" not in top:        # without a map, what is added is listed here
             values.update({key: write(now[key]) for key in now if key not in entries})
         if values and node is not None:

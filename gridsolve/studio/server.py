@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import GridsolveError
+from ..language.enemylist import kinds_of
 from ..language.loader import load_board
 from ..language.model import Board
 from ..language.position import QUERY_KINDS, initial_position
@@ -154,7 +155,8 @@ def _board_info(studio: Studio, name: str) -> dict:
             "level": level_of(board), "roles": list(rules.roles), "marks": sorted(board.marks),
             "pieces": list(rules.pieces), "chasers": list(rules.chasers), "optional_pieces":
                 [p for p in rules.pieces if p in rules.optional], "optional_marks": optional_marks(board),
-            "gates": rules.gate_key is not None,
+            "gates": rules.gate_key is not None, "enemy_kinds": list(kinds_of(board)),
+            "exit_edges": rules.one_mover_script,
             "kinds": list(QUERY_KINDS), "unplaced": dict(board.unplaced),
             "glyphs": {k: v for k, v in board.legend.items()}, "width": board.width, "height": board.height,
             "solid": sorted(list(c) for c in board.solid),

@@ -71,6 +71,7 @@ function redo() {
 function levelChanged() {
   state.critical = null;
   drawOptional();
+  drawEnemies();
   $("walls-result").textContent = "";
   $("verify-result").textContent = "";
   writeLink();
@@ -103,9 +104,20 @@ function toggleEdge(x, y, side) {
   });
 }
 
+// Every piece of the level by name: the pieces, and the listed enemies as KIND + place (mummy1).
+function piecesOf(level) {
+  const out = { ...level.pieces };
+  (level.enemies || []).forEach((enemy, i) => { out[enemy.kind + (i + 1)] = enemy.at; });
+  return out;
+}
+
+function pieceColour(name) {
+  return state.info.colours[name] || "#555";
+}
+
 // A cell that holds no piece and no mark (the first from the top left), for a piece or mark added.
 function freeCell(level) {
-  const taken = new Set([...Object.values(level.pieces), ...Object.values(level.marks).flat()].map((c) => c.join(",")));
+  const taken = new Set([...Object.values(piecesOf(level)), ...Object.values(level.marks).flat()].map((c) => c.join(",")));
   for (const c of state.info.solid) taken.add(c.join(","));
   for (let y = state.info.height; y >= 1; y--) {
     for (let x = 1; x <= state.info.width; x++) if (!taken.has(`${x},${y}`)) return [x, y];
@@ -156,10 +168,39 @@ function drawOptional() {
   }
 }
 
+// The enemies of rules with kinds, in the order they move: each moved up the order or removed;
+// one of each kind added on a free cell (then dragged).
+function drawEnemies() {
+  const box = $("enemies"), kinds = state.info.enemy_kinds || [];
+  box.textContent = "";
+  box.hidden = !kinds.length;
+  if (box.hidden) return;
+  box.append("Enemies, in the order they move: ");
+  (state.level.enemies || []).forEach((enemy, i) => {
+    box.append(`${i + 1}. ${enemy.kind} (${enemy.at.join(",")}) `);
+    if (i > 0) {
+      optionalButton(box, "earlier", { testid: "enemy-earlier", place: i + 1 }, (level) => {
+        const [moved] = level.enemies.splice(i, 1);
+        level.enemies.splice(i - 1, 0, moved);
+      });
+    }
+    optionalButton(box, "remove", { testid: "enemy-remove", place: i + 1 }, (level) => { level.enemies.splice(i, 1); });
+  });
+  box.append(" Add: ");
+  for (const kind of kinds) {
+    optionalButton(box, kind, { testid: "enemy-add", kind }, (level) => {
+      const cell = freeCell(level);
+      if (!cell) return false;
+      level.enemies = [...(level.enemies || []), { kind, at: cell }];
+    });
+  }
+}
+
 function moveThing(kind, name, from, to) {
   if (same(from, to)) return;
   edit((level) => {
     if (kind === "piece") { level.pieces[name] = to; return; }
+    if (kind === "enemy") { level.enemies.find((e, i) => e.kind + (i + 1) === name).at = to; return; }
     const cells = level.marks[name];
     if (cells.some((c) => same(c, to))) return false;
     const at = cells.findIndex((c) => same(c, from));
@@ -204,6 +245,7 @@ async function openBoard(name, level) {
   $("verify-result").textContent = "";
   $("generate-result").textContent = "";
   drawOptional();
+  drawEnemies();
   document.title = `${info.name} - gridsolve studio`;
   writeLink();
   updateButtons();
@@ -336,14 +378,19 @@ function centre(cell) {
   return [g.left + (cell[0] - 0.5) * g.cell, g.top + (g.height - cell[1] + 0.5) * g.cell];
 }
 
-function cellAt(svg, event) {
+// The cell under the pointer; with ``edges``, also a cell just outside an edge of the border
+// (a mark dropped there is an exit edge).
+function cellAt(svg, event, edges) {
   const point = svg.createSVGPoint();
   point.x = event.clientX; point.y = event.clientY;
   const p = point.matrixTransform(svg.getScreenCTM().inverse());
   const g = geometry;
   const x = Math.floor((p.x - g.left) / g.cell) + 1;
   const y = g.height - Math.floor((p.y - g.top) / g.cell);
-  return x >= 1 && x <= g.width && y >= 1 && y <= g.height ? [x, y] : null;
+  const inX = x >= 1 && x <= g.width, inY = y >= 1 && y <= g.height;
+  if (inX && inY) return [x, y];
+  const outside = (x === 0 || x === g.width + 1) && inY || (y === 0 || y === g.height + 1) && inX;
+  return edges && outside ? [x, y] : null;
 }
 
 function drawOverlay() {
@@ -379,6 +426,9 @@ function drawEdges(layer, svg) {
   // drag and drop: pieces and marks to other cells
   const things = [];
   for (const [role, cell] of Object.entries(state.level.pieces)) things.push(["piece", role, cell]);
+  for (const [name, cell] of Object.entries(piecesOf(state.level))) {
+    if (!(name in state.level.pieces)) things.push(["enemy", name, cell]);
+  }
   for (const [mark, cells] of Object.entries(state.level.marks)) for (const cell of cells) things.push(["mark", mark, cell]);
   const handles = svgEl("g", { id: "handles" }, layer);
   const placed = new Set();
@@ -415,7 +465,7 @@ function startDrag(event, svg, kind, name, cell, handle) {
     svg.removeEventListener("pointerup", up);
     document.removeEventListener("pointerup", cancel);
     handle.classList.remove("dragging");
-    const target = cellAt(svg, e);
+    const target = cellAt(svg, e, kind === "mark" && state.info.exit_edges);
     if (target && !state.info.solid.some((c) => same(c, target))) moveThing(kind, name, cell, target);
   };
   const cancel = () => {
@@ -445,7 +495,7 @@ function arrow(layer, path, colour, label, faded) {
 }
 
 function drawAnswer(layer) {
-  const answer = state.answer, colours = state.info.colours;
+  const answer = state.answer;
   if ($("show-values").checked) {
     const moves = svgEl("g", { id: "move-values" }, layer);
     for (const move of answer.moves) {
@@ -461,11 +511,11 @@ function drawAnswer(layer) {
   }
   if ($("show-arrows").checked) {
     const arrows = svgEl("g", { id: "line-arrows" }, layer);
-    let at = copy(state.level.pieces);      // where the pieces stand after the plies shown
+    let at = piecesOf(state.level);      // where the pieces stand after the plies shown
     answer.line.forEach((ply, i) => {
       if (i >= state.step) return;
       for (const [role, path] of Object.entries(ply.paths)) {     // (pieces moved by rule: unnumbered)
-        arrow(arrows, path, colours[role], { role, text: ply.side.includes(role) ? String(i + 1) : "" }, i < state.step - 1);
+        arrow(arrows, path, pieceColour(role), { role, text: ply.side.includes(role) ? String(i + 1) : "" }, i < state.step - 1);
         at[role] = path[path.length - 1];
       }
       if (ply.after) at = copy(ply.after.pieces);      // (a piece that left the board is null)
@@ -475,8 +525,8 @@ function drawAnswer(layer) {
       for (const [role, cell] of Object.entries(at)) {
         if (!cell) continue;
         const [cx, cy] = centre(cell);
-        const ghost = svgEl("circle", { cx, cy, r: geometry.cell * 0.3, fill: colours[role], opacity: 0.35,
-          stroke: colours[role], "stroke-width": 2, "data-ghost": role }, ghosts);
+        const ghost = svgEl("circle", { cx, cy, r: geometry.cell * 0.3, fill: pieceColour(role), opacity: 0.35,
+          stroke: pieceColour(role), "stroke-width": 2, "data-ghost": role }, ghosts);
         svgEl("title", {}, ghost).textContent = `${role} after ply ${state.step}`;
       }
     }
