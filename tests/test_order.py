@@ -387,3 +387,15 @@ def test_a_map_that_draws_an_enemy_says_to_list_it(tmp_path):
     done = CliRunner().invoke(main, ["solve", str(path)])
     assert done.exit_code == 2 and "board.yaml:10" in done.stderr, done.output
     assert "'M' draws the enemy 'mummy'" in done.stderr and "enemies: [{kind: mummy, at: [2, 2]}]" in done.stderr
+
+
+def test_play_names_the_step_through_the_exit_edge_by_the_cell_beyond_it():
+    # The explorer beside the south exit edge: the step out leads to the edge's cell (8,0), not
+    # back to the cell it stands on (play used to list "south (8,1)", as if the border blocked it).
+    from click.testing import CliRunner
+    from gridsolve.cli import main
+    result = CliRunner().invoke(main, ["play", str(DATA / "order-open-8x8-edge.yaml")], input="south\n")
+    assert result.exit_code == 0, result.output
+    assert "Available moves: east (8,1), north (8,2), nowhere (8,1), south (8,0), west (7,1)" in result.output
+    assert "Moved to (8,0)" in result.output
+    assert "Game over after 1 ply: escaped." in result.output

@@ -335,6 +335,14 @@ class Board:
         x, y = cell
         return 1 <= x <= self.width and 1 <= y <= self.height and cell not in self.solid
 
+    def walk(self, cell: Cell, direction: str) -> Cell:
+        """Where a role's step in ``direction`` from ``cell`` leads, before gates, bumps and the
+        other pieces count: the next cell, the cell just outside an exit edge it steps through, or
+        ``cell`` itself where a wall or the border blocks it."""
+        if direction != "nowhere" and (self.open_step(cell, direction) or (cell, direction) in self.exits):
+            return (cell[0] + DELTA[direction][0], cell[1] + DELTA[direction][1])
+        return cell
+
     def open_step(self, cell: Cell, direction: str) -> bool:
         """Can a piece on ``cell`` step in ``direction`` (no wall, stays on the board)?"""
         if direction == "nowhere":

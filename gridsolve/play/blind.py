@@ -156,9 +156,7 @@ def progress(board: Board, role: str, position: Position, blind: Blind):
 
 def target(board: Board, cell: Cell, move: str) -> Cell:
     """The cell ``move`` (one step or ``nowhere``) aims at from ``cell``."""
-    if move == "nowhere" or not board.open_step(cell, move):
-        return cell
-    return (cell[0] + DELTA[move][0], cell[1] + DELTA[move][1])
+    return board.walk(cell, move)
 
 
 def choose(board: Board, role: str, position: Position, blind: Blind, rng: random.Random,

@@ -25,7 +25,7 @@ from ..errors import LimitError, MemoryLimitError, QueryError
 from ..language.secret import hidden_marks, not_on, owner
 from ..solve.program.explore import Step, examine, move_parts, stop_scores
 from ..language import wording
-from ..language.model import DELTA, OFF_BOARD, Board, Cell
+from ..language.model import OFF_BOARD, Board, Cell
 from ..language.position import Position, Query
 from ..render import draw_position, puzzle_verdict
 from ..solve.dispatch.asker import Asker
@@ -53,8 +53,7 @@ def _cell(cell) -> str:
 def target(board: Board, cell: Cell, move: str) -> Cell:
     """The cell ``move`` walks to from ``cell``, before bumps and the other pieces count."""
     for step in move.split():
-        if step != "nowhere" and board.open_step(cell, step):
-            cell = (cell[0] + DELTA[step][0], cell[1] + DELTA[step][1])
+        cell = board.walk(cell, step)
     return cell
 
 
