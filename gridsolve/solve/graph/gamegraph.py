@@ -154,10 +154,12 @@ class GameGraph:
             inner = unjudged(term)
         except RuntimeError:        # (not a function: no position)
             return -1
-        key = self.codec.key_of(inner)
-        if key < 0 or inner is term:
+        key, at = self.codec.key_of(inner), self.starts_at
+        if key < 0 or (at is not None and key >= at):      # (numbered as found: found after the graph)
+            return -1
+        if inner is term:
             return key
-        return -1 if self.starts_at is None else key + self.starts_at
+        return -1 if at is None else key + at
 
     def find(self, term: clingo.Symbol) -> int:
         """The number of the position with term ``term`` (a clingo symbol), -1 where the graph has
