@@ -20,7 +20,7 @@ from conftest import ROOT
 def _by_position(game) -> dict:
     def name(i):
         return (game.turn[i], *game.cells[i])
-    return {name(i): (game.outcome[i], game.tmatch[i], [(str(m), name(j)) for m, j in game.succ[i]])
+    return {name(i): (game.outcome[i], game.tmatch[i], [(str(m), name(j)) for m, j in game.moves(i)])
             for i in range(len(game))}
 
 
@@ -59,4 +59,4 @@ def test_games_the_pieces_cannot_join_are_ground():
     board = load_board(ROOT / "boards" / "wallmaze.yaml")
     assert abstract_by_pieces(board, [initial_position(board)]) is None
     game = build_abstract_game(board, [initial_position(board)])
-    assert game.numbering is None and len(game) == len(game.terms) > 0
+    assert game.graph.n == len(game) == len(game.graph.keys) > 0

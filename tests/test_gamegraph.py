@@ -13,14 +13,19 @@ import clingo
 import numpy as np
 import pytest
 
+from gridsolve.compile.state import START
+from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position, make_query
 from gridsolve.solve.common.capabilities import LIVE_GRAPH, WALL_GRAPH, serves
 from gridsolve.solve.explain.walls import WallGraph, explore_graph, interior_walls, toggled
+from gridsolve.solve.graph.codec import PositionCodec
 from gridsolve.solve.graph.gamegraph import GameGraph, of_explored
 from gridsolve.studio.live import LiveGraph, explore
 
 from randomboards import random_board
 from test_differential import _load, plain_queries
+
+from conftest import ROOT
 
 ENDS = ["win", "lose"]
 
@@ -56,6 +61,41 @@ def test_rows_and_predecessors_give_each_other():
     by_preds = GameGraph.of_moves(src, dst, graph.turn, graph.outcome, ENDS, rows=False)
     assert [by_preds.successors(s).tolist() for s in range(5)] == [graph.successors(s).tolist() for s in range(5)]
     assert np.array_equal(by_preds.ranks([0], ["win"])[0], graph.ranks([0], ["win"])[0])
+
+
+def test_positions_are_found_by_their_keys():
+    """A position term maps to its row by its key: the codec's number, a start not judged after
+    every number, or without a codec its clingo symbol; and back from the row to the term."""
+    codec = PositionCodec(load_board(ROOT / "boards" / "wallmaze.yaml"))
+    a, b, c = sorted(random.Random(5).sample(range(codec.size), 3))
+    start = clingo.Function(START, [codec.symbol(a)])
+    keyed = GameGraph([0, 0, 0], [-1, -1, -1], ENDS, off=np.zeros(4, dtype=np.int64), succ=np.zeros(0, dtype=np.int32),
+                      codec=codec, keys=np.array([a, b, a + codec.size]), starts_at=codec.size)
+    assert [keyed.find(t) for t in (codec.symbol(a), codec.symbol(b), start)] == [0, 1, 2]
+    assert [keyed.term(i) for i in range(3)] == [codec.symbol(a), codec.symbol(b), start]
+    assert keyed.texts(np.arange(3)) == [str(codec.symbol(a)), str(codec.symbol(b)), str(start)]
+    nowhere = [codec.symbol(c), clingo.Function(START, [codec.symbol(b)]), clingo.Number(a), clingo.Function("s", [])]
+    assert [keyed.find(t) for t in nowhere] == [-1, -1, -1, -1]
+    unstarted = GameGraph([0], [-1], ENDS, codec=codec, keys=np.array([a]), off=keyed.rows()[0][:2], succ=keyed.rows()[1])
+    assert unstarted.find(codec.symbol(a)) == 0 and unstarted.find(clingo.Function(START, [codec.symbol(a)])) == -1
+    symbols = sorted([codec.symbol(b), start], key=lambda t: t._rep)
+    raw = GameGraph([0, 0], [-1, -1], ENDS, off=np.zeros(3, dtype=np.int64), succ=np.zeros(0, dtype=np.int32),
+                    keys=np.array([t._rep for t in symbols], dtype=np.uint64))
+    assert [raw.find(t) for t in symbols] == [0, 1] and [raw.term(i) for i in range(2)] == symbols
+    assert raw.find(codec.symbol(a)) == -1 and raw.texts(np.arange(2)) == [str(t) for t in symbols]
+
+
+def test_an_extra_move_is_a_move():
+    """with_extra (the robust search's bump) ranks as the graph built with the extra moves."""
+    graph = tiny()
+    extra = np.array([4, -1, 0, 1, -1], dtype=np.int32)      # (3 ends: no moves, no extra move)
+    built = GameGraph.of_moves(np.array([1, 0, 2, 1, 0, 0, 2]), np.array([3, 1, 3, 4, 2, 4, 0]), graph.turn,
+                               graph.outcome, ENDS)
+    bumped = graph.with_extra(extra)
+    assert bumped.outdeg().tolist() == [3, 2, 2, 0, 0] and bumped.edges == 7
+    for attackers, targets in (([0], ["win"]), ([1], ["lose"]), ([0, 1], ["win"])):
+        assert bumped.ranks(attackers, targets)[0].tolist() == built.ranks(attackers, targets)[0].tolist()
+    assert bumped.ranks([0], ["lose"])[0].tolist() == [1, -1, -1, -1, 0] != graph.ranks([0], ["lose"])[0].tolist()
 
 
 def test_a_patch_by_hand():

@@ -46,12 +46,12 @@ def test_a_placements_game_is_the_game_ground_with_it(rule_book):
         got = own.game(frozenset(cells))
         ground = placed(rule_book, "p1_obstacle", cells)
         want = KnowingGame(ground, "p1", knowing._every_position(ground))
-        terms = {str(t): i for i, t in enumerate(want.game.terms)}
-        plies = {str(got.game.terms[s]): sorted(str(got.game.terms[t]) for _, t in got.game.succ[s])
-                 for s in range(len(got.game))}
+        wanted, had = want.game.graph, got.game.graph
+        terms = {str(wanted.term(i)): i for i in range(wanted.n)}
+        plies = {str(had.term(s)): sorted(str(had.term(t)) for t in had.successors(s)) for s in range(had.n)}
         assert set(plies) == set(terms)
         for term, index in terms.items():
-            assert plies[term] == sorted(str(want.game.terms[t]) for _, t in want.game.succ[index]), term
+            assert plies[term] == sorted(str(wanted.term(t)) for t in wanted.successors(index)), term
 
 
 @pytest.mark.parametrize("role", ["p1", pytest.param("p2", marks=pytest.mark.slow)])

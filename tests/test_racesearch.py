@@ -23,7 +23,8 @@ class Toy(ThresholdSearch):
     node_check = 10 ** 9
 
     def __init__(self, turn, outcome, plies, timeout, deepening):
-        game = SimpleNamespace(turn=turn, outcome=outcome, succ=plies)
+        game = SimpleNamespace(turn=turn, outcome=outcome, has_moves=[bool(p) for p in plies])
+        self.plies = plies
         super().__init__(game, {0}, {"lost"}, 20, None, None, prune=False)
         self.timeout, self.deepening = timeout, deepening
 
@@ -34,7 +35,7 @@ class Toy(ThresholdSearch):
         return self.timeout[state]
 
     def race_plies(self, race, state, extra, attacking):
-        return [[(successor, None) for successor in ply] for ply in self.game.succ[state]]
+        return [[(successor, None) for successor in ply] for ply in self.plies[state]]
 
 
 def reference(turn, outcome, plies, timeout):

@@ -9,12 +9,14 @@ of encodings/solve.lp's rules (``won_in/3``) written here with sets, level by le
 from __future__ import annotations
 
 import random
+from itertools import chain
+from operator import itemgetter
 
 import numpy as np
 import pytest
 
 from gridsolve.solve.bounded import native
-from gridsolve.solve.graph.retrograde import UNRANKED, listed_moves, predecessors, ranks, successor_moves
+from gridsolve.solve.graph.retrograde import UNRANKED, predecessors, ranks, successor_moves
 
 # A hand-checked game: position -> (attacker moves, successors); 0 is the target.
 #   1 attacks into 0: rank 1.  2 defends and may step to the dead end 4: never.
@@ -26,6 +28,15 @@ GAME = {0: (False, []), 1: (True, [0, 2]), 2: (False, [1, 4]), 3: (False, [1, 0]
         5: (True, [3, 2]), 6: (False, [5]), 7: (True, []), 8: (True, [8, 6]), 9: (False, [9, 0]),
         10: (False, [1, 1, 3])}
 RANKS = [0, 1, -1, 2, -1, 3, 4, -1, 5, -1, 3]
+
+
+def listed_moves(succ: list, pairs: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(off, targets) of moves held in Python lists for ``successor_moves``: ``succ[s]`` the moves
+    of ``s``, each a ``(move, target)`` pair (``pairs``), else a target."""
+    off = np.zeros(len(succ) + 1, dtype=np.int64)
+    np.cumsum([len(moves) for moves in succ], out=off[1:])
+    flat = chain.from_iterable(succ)
+    return off, np.fromiter(map(itemgetter(1), flat) if pairs else flat, dtype=np.int32, count=int(off[-1]))
 
 
 def arrays(game: dict, targets=(0,)):

@@ -216,7 +216,7 @@ def test_twenty_optional_chasers_are_numbered_as_found(tmp_path):
     assert str(graph.symbol(graph.index(clingo.parse_term(root)))) == root
     nobody = "s(" + ",".join(["0"] * numbering.arity) + ")"        # the explorer off the board: never reached
     assert graph.index(clingo.parse_term(nobody)) == -1
-    assert graph.reps.tolist() == list(range(graph.n))      # the positions reached, numbered as found
+    assert graph.graph.keys.tolist() == list(range(graph.n))      # the positions reached, numbered as found
     assert numbering.number([0] * numbering.arity, add=False) == -1 and numbering.size == graph.n   # (not numbered)
     assert numbering.number([0] * numbering.arity) == graph.n and str(numbering.symbol(graph.n)) == nobody
 

@@ -258,7 +258,7 @@ class SolvedGraph:
         if graph.numbering is not None:
             if getattr(self, "_cells", None) is None:       # (every position's at once; start(S): S's)
                 numbering = graph.numbering
-                rows = numbering.rows(graph.reps.astype(np.int64) % numbering.size)
+                rows = numbering.rows(graph.graph.keys.astype(np.int64) % graph.graph.starts_at)
                 self._cells = list(zip(rows[:, 1 + 2 * self.slot].tolist(), rows[:, 2 + 2 * self.slot].tolist()))
             return self._cells[s]
         numbers = [a.number for a in unjudged(graph.symbol(s)).arguments]
@@ -280,7 +280,7 @@ class SolvedGraph:
         if getattr(self, "_goal_steps", None) is None:
             if isinstance(self.graph.named, ScriptedMoves):     # positions by number (ScriptNumbering)
                 walks = Walks(self.board, self.graph.named.tables)
-                self._goal_steps = walks.position_greedy_distances(self.graph.reps)
+                self._goal_steps = walks.position_greedy_distances(self.graph.graph.keys)
             else:
                 distance = goal_distance(self.board, self.role)
                 self._goal_steps = np.zeros(self.n) if distance is None else \

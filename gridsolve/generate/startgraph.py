@@ -43,8 +43,8 @@ def _fields(graph: RaceGraph, count: int) -> np.ndarray:
     (``graph.numbering``), else from the raw clingo symbols."""
     numbering = graph.numbering
     if numbering is None:
-        return _numbers(graph.reps, count)
-    keys = np.asarray(graph.reps, dtype=np.int64)
+        return _numbers(graph.graph.keys, count)
+    keys = np.asarray(graph.graph.keys, dtype=np.int64)
     columns = [keys // numbering.side_stride]      # (a start not judged, numbered after the others: side + sides)
     for piece in range(numbering.pieces):
         columns += list(numbering.cell_xy(numbering.cell_of(keys, piece)))

@@ -30,6 +30,8 @@ import time
 from array import array
 from dataclasses import replace
 
+import numpy as np
+
 from ...errors import QueryError
 from ...language.distance import open_steps, step_distances
 from ...language.model import Board
@@ -155,14 +157,14 @@ class BoundedSearch(ThresholdSearch):
         self.scores = _Scores(board, role, self.items)
         self.thresholds = rules.scores_of(role)
         other_turns = set(range(len(rules.turns))) - self.team_turns
-        self.doom = game.retrograde(other_turns, lambda state: game.outcome[state] in avoid)
-        self.team_stops = game.retrograde(self.team_turns, game.stops)
-        self.others_stop = game.retrograde(other_turns, game.stops)
+        self.doom = game.retrograde(other_turns, game.ended_in(avoid))
+        self.team_stops = game.retrograde(self.team_turns, game.stopped())
+        self.others_stop = game.retrograde(other_turns, game.stopped())
         # the plies of each entry that move each collector, to count its moves in within plies
         self.collector_turns = [{t for t, roles in enumerate(rules.turns) if rules.roles[p] in roles}
                                 for p in self.items.piece]
         self.lost = game.layout.lost
-        self.canon = representatives(bisimulation(self._labels(avoid), [[j for _, j in s] for s in game.succ])) \
+        self.canon = representatives(bisimulation(self._labels(avoid), game.graph.successor_lists())) \
             if prune else list(range(len(game)))
         self.chasers = [p for p, r in enumerate(rules.roles) if r not in rules.team_of(role)]
         self._steps = open_steps(board)
@@ -241,7 +243,7 @@ class BoundedSearch(ThresholdSearch):
         return RaceArrays(
             n=n, total=total, turns=turns, max_plies=max_plies, kinds=len(kinds), item_bits=self.item_bits,
             turn=bytes(game.turn), team=bytes(int(t in self.team_turns) for t in game.turn),
-            stop=bytes(int(game.stops(i)) for i in range(n)),
+            stop=game.stopped().astype(np.uint8).tobytes(),
             end_kind=array("h", [-1 if o is None else kinds.index(scores.at_end[o]) for o in game.outcome]).tobytes(),
             out_kind=array("h", [kinds.index(scores.at_timeout[len(scores.at_timeout) - 1 if m is None else m])
                                  for m in game.tmatch]).tobytes(),
@@ -255,7 +257,7 @@ class BoundedSearch(ThresholdSearch):
         collectors' cells and whether a move is left."""
         game, at_end, pieces = self.game, self.scores.at_end, self.items.piece
         return [(game.turn[i], None if game.outcome[i] is None else (at_end[game.outcome[i]], game.outcome[i] in avoid),
-                 game.tmatch[i], tuple(game.cells[i][p] for p in pieces), bool(game.succ[i]))
+                 game.tmatch[i], tuple(game.cells[i][p] for p in pieces), game.has_moves[i])
                 for i in range(len(game))]
 
     # --- the game on top of the abstraction ----------------------------------------------------
@@ -267,7 +269,7 @@ class BoundedSearch(ThresholdSearch):
             game, rules = self.game, self.board.rules
             movers = rules.turns[game.turn[state]]
             found = []
-            for move, successor in game.succ[state]:
+            for move, successor in game.moves(state):
                 taken = 0
                 for k, piece in enumerate(self.items.piece):
                     if rules.roles[piece] in movers:

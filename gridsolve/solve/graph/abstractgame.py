@@ -17,7 +17,8 @@ The bounded solver (:mod:`gridsolve.solve.bounded.search`) searches the items on
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+import time
 
 import clingo
 import numpy as np
@@ -29,66 +30,71 @@ from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position
 from ...resources import encoding
-from .retrograde import UNRANKED, listed_moves, predecessors, ranks, successor_moves
 from .codec import PositionCodec
+from .gamegraph import GameGraph
+from .retrograde import UNRANKED
 
 UNFORCED = 1 << 30      # the rank of a position from which a race is not forced
 
 
-@dataclass
 class AbstractGame:
-    """Every position reachable from the roots, without the items: ``terms[i]`` its clingo term,
-    ``succ[i]`` its plies ``(move symbol, j)``, ``turn[i]`` the ``turns`` entry to move,
-    ``outcome[i]`` the end that holds (None while the game goes on), ``tmatch[i]`` the first
-    conditional timeout entry that holds (0-based, None for the default), ``cells[i]`` the
-    pieces' cells in role order."""
+    """Every position reachable from the roots, without the items: ``graph`` its
+    :class:`~gridsolve.solve.graph.gamegraph.GameGraph` (positions numbered in the order of
+    their codec numbers, ``graph.keys``; each position's moves with their move terms, sorted by
+    the term; the side to move; the end that decides it, no moves there), ``tmatch[i]`` the first
+    conditional timeout entry that holds (0-based, None for the default); read off the graph for
+    the searches' loops: ``turn[i]`` the ``turns`` entry to move, ``outcome[i]`` the end's name
+    (None while the game goes on), ``has_moves[i]``, ``cells[i]`` the pieces' cells in role order."""
 
-    board: Board
-    layout: Layout
-    terms: list = field(default_factory=list)
-    index: dict = field(default_factory=dict)
-    succ: list = field(default_factory=list)
-    turn: list = field(default_factory=list)
-    outcome: list = field(default_factory=list)
-    tmatch: list = field(default_factory=list)
-    cells: list = field(default_factory=list)
-    ground_s: float = 0.0
-    ground_atoms: int = 0
-    ground_rules: int = 0
-    numbering: PositionCodec | None = None   # joined by pieces (gridsolve/solve/graph/abstractpieces.py): positions by number
-    keys: object = None         # ... the sorted numbers of positions 0..n-1 (then no terms nor index)
-    _codec: PositionCodec | None = field(default=None, repr=False, compare=False)
+    def __init__(self, board: Board, layout: Layout, graph: GameGraph, tmatch: list,
+                 ground_s: float = 0.0, ground_atoms: int = 0, ground_rules: int = 0):
+        self.board, self.layout, self.graph, self.tmatch = board, layout, graph, tmatch
+        self.codec: PositionCodec = graph.codec
+        self.ground_s, self.ground_atoms, self.ground_rules = ground_s, ground_atoms, ground_rules
+        self.turn = graph.turn.tolist()
+        self.outcome = [None if o < 0 else graph.ends[o] for o in graph.outcome.tolist()]
+        self.has_moves = (graph.outdeg() > 0).tolist()
+        args, roles = self.codec.rows(graph.keys), len(layout.roles)
+        columns = [list(zip(args[:, 1 + 2 * k].tolist(), args[:, 2 + 2 * k].tolist())) for k in range(roles)]
+        self.cells = list(zip(*columns)) if columns else [()] * graph.n
 
     def __len__(self) -> int:
-        return len(self.turn)
+        return self.graph.n
 
-    @property
-    def codec(self) -> PositionCodec:
-        """The game's positions: Position <-> term (<-> number, joined by pieces)."""
-        if self._codec is None:
-            self._codec = self.numbering or PositionCodec(self.board, self.layout)
-        return self._codec
+    def moves(self, i: int) -> list[tuple]:
+        """(move term, position after it) of each move of ``i``, sorted by the move term."""
+        return self.graph.moves_of(i)
+
+    def with_graph(self, graph: GameGraph) -> "AbstractGame":
+        """This game with the moves of ``graph`` (the same positions: :meth:`GameGraph.patched`)."""
+        game = copy.copy(self)
+        game.graph, game.has_moves = graph, (graph.outdeg() > 0).tolist()
+        return game
 
     def find(self, position: Position) -> int | None:
         """The index of ``position``, None where the roots do not reach it."""
-        term = self.codec.term(position)
-        if self.numbering is None:
-            return self.index.get(term)
-        key = self.numbering.key_of(term)
-        if key < 0:
-            return None
-        i = int(self.keys.searchsorted(key))
-        return i if i < len(self.keys) and int(self.keys[i]) == key else None
+        found = self.graph.find(self.codec.term(position))
+        return None if found < 0 else found
+
+    def arguments(self, i: int) -> list[int]:
+        """The arguments of position ``i``'s term."""
+        return self.codec.arguments(int(self.graph.keys[i]))
 
     def position(self, i: int, step: int) -> Position:
         """Position ``i`` at ``step`` (without the items: the caller adds what it keeps of them)."""
-        if self.numbering is None:
-            return self.codec.position(self.terms[i], step)
-        return self.numbering.position_at(int(self.keys[i]), step)
+        return self.codec.position_at(int(self.graph.keys[i]), step)
 
     def stops(self, i: int) -> bool:
         """The game stops at ``i`` whatever the plies left: an end holds, or the side to move has no move."""
-        return self.outcome[i] is not None or not self.succ[i]
+        return self.outcome[i] is not None or not self.has_moves[i]
+
+    def stopped(self) -> np.ndarray:
+        """:meth:`stops` of every position (a bool array)."""
+        return (self.graph.outcome >= 0) | (self.graph.outdeg() == 0)
+
+    def ended_in(self, ends) -> np.ndarray:
+        """Whether one of the ends ``ends`` (names) decides each position (a bool array)."""
+        return np.isin(self.graph.outcome, self.graph.end_numbers(ends))
 
     def state_of(self, position: Position) -> int:
         found = self.find(position)
@@ -96,20 +102,23 @@ class AbstractGame:
             raise EncodingError(f"the position {self.codec.text(position)} is not in the abstract game")
         return found
 
-    def retrograde(self, attackers: set[int], target, extra: list | None = None) -> list[int]:
+    def state_of_term(self, term: clingo.Symbol) -> int:
+        """The index of the position with term ``term``, which the game must hold."""
+        found = self.graph.find(term)
+        if found < 0:
+            raise EncodingError(f"the position {term} is not in the abstract game")
+        return found
+
+    def retrograde(self, attackers: set[int], aimed: np.ndarray, extra: list | None = None) -> list[int]:
         """The fewest plies in which the sides ``attackers`` (turns entries) force a position
-        where ``target(i)`` holds, for every position (UNFORCED where they cannot); the others
+        ``aimed`` (a bool array), for every position (UNFORCED where they cannot); the others
         delay.  A position that stops without meeting the target is lost for the attackers.
         ``extra``: per position one more move (its target, None: none) where it has moves (the
-        robust search's bump).  The one ranker (:func:`~gridsolve.solve.graph.retrograde.ranks`)
-        on this game's moves."""
-        n = len(self)
-        bump = None if extra is None else np.array([-1 if j is None else j for j in extra], dtype=np.int32)
-        start, pred, open_count = predecessors(*successor_moves(*listed_moves(self.succ), bump), n)
-        attacks = np.array([t in attackers for t in self.turn], dtype=bool)
-        aimed = np.array([bool(target(i)) for i in range(n)], dtype=bool)
-        ended = np.array([o is not None for o in self.outcome], dtype=bool)
-        rank, _ = ranks(start, pred, attacks, aimed, open_count, excluded=ended)
+        robust search's bump: :meth:`GameGraph.with_extra`).  The one ranker, :meth:`GameGraph.ranks`."""
+        graph = self.graph
+        if extra is not None:
+            graph = graph.with_extra(np.array([-1 if j is None else j for j in extra], dtype=np.int32))
+        rank, _ = graph.ranks(attackers, aimed, exclude_ends=True)
         rank[rank == UNRANKED] = UNFORCED
         return rank.tolist()
 
@@ -130,50 +139,44 @@ def abstract_program(board: Board, layout: Layout, roots: list[str]) -> str:
 def abstract_game(board: Board, positions: list[Position]) -> AbstractGame:
     """Ground the abstraction of ``board`` (its layout without the collectibles) from ``positions``
     (the caller estimates its size first: :mod:`gridsolve.solve.common.limits`)."""
-    import time
     started = time.perf_counter()
     layout = layout_for(board, set())
-    game = AbstractGame(board, layout)
+    codec = PositionCodec(board, layout)
     ctl = clingo.Control(["--warn=none"])
     try:
-        ctl.add("base", [], abstract_program(board, layout, [game.codec.text(p) for p in positions]))
+        ctl.add("base", [], abstract_program(board, layout, [codec.text(p) for p in positions]))
         ctl.ground([("base", [])])
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the abstract game: {exc}") from exc
-    atoms = len(ctl.symbolic_atoms)
-
-    def number(term) -> int:
-        found = game.index.get(term)
-        if found is None:
-            found = game.index[term] = len(game.terms)
-            game.terms.append(term)
-            game.succ.append([])
-            game.outcome.append(None)
-            game.tmatch.append(None)
-            args = [a.number for a in term.arguments]
-            game.turn.append(args[0])
-            game.cells.append(tuple((args[1 + 2 * k], args[2 + 2 * k]) for k in range(len(layout.roles))))
-        return found
-
-    for atom in ctl.symbolic_atoms.by_signature("reach", 1):
-        number(atom.symbol.arguments[0])
-    for atom in ctl.symbolic_atoms.by_signature("edge", 3):
-        s, move, s2 = atom.symbol.arguments
-        game.succ[number(s)].append((move, number(s2)))
-    for atom in ctl.symbolic_atoms.by_signature("outcome", 2):
-        game.outcome[number(atom.symbol.arguments[0])] = atom.symbol.arguments[1].name
-    for atom in ctl.symbolic_atoms.by_signature("tmatch", 2):
-        i, entry = number(atom.symbol.arguments[0]), atom.symbol.arguments[1].number - 1
-        if game.tmatch[i] is None or entry < game.tmatch[i]:
-            game.tmatch[i] = entry
-    for i in range(len(game)):
-        if game.outcome[i] is not None:
-            game.succ[i] = []
-        game.succ[i].sort(key=lambda edge: edge[0])
+    atoms = ctl.symbolic_atoms
+    terms = [atom.symbol.arguments[0] for atom in atoms.by_signature("reach", 1)]
+    found = codec.numbers(np.array([[a.number for a in t.arguments] for t in terms], dtype=np.int64))
+    order = np.argsort(found, kind="stable")
+    keys, n = found[order], len(terms)
+    index = dict(zip([terms[i] for i in order.tolist()], range(n)))       # (while reading the atoms)
+    ends = [end.name for end in board.rules.ends]
+    outcome, tmatch = np.full(n, -1, dtype=np.int16), [None] * n
+    for atom in atoms.by_signature("outcome", 2):
+        outcome[index[atom.symbol.arguments[0]]] = ends.index(atom.symbol.arguments[1].name)
+    for atom in atoms.by_signature("tmatch", 2):
+        i, entry = index[atom.symbol.arguments[0]], atom.symbol.arguments[1].number - 1
+        if tmatch[i] is None or entry < tmatch[i]:
+            tmatch[i] = entry
+    edges = [atom.symbol.arguments for atom in atoms.by_signature("edge", 3)]
+    src = np.fromiter((index[s] for s, _, _ in edges), dtype=np.int32, count=len(edges))
+    dst = np.fromiter((index[s2] for _, _, s2 in edges), dtype=np.int32, count=len(edges))
+    names = [move for _, move, _ in edges]
+    alphabet = {move: k for k, move in enumerate(sorted(set(names)))}
+    code = np.fromiter((alphabet[m] for m in names), dtype=np.int64, count=len(names))
+    keep = outcome[src] < 0                     # (an end holds: no moves)
+    at = np.flatnonzero(keep)[np.lexsort((code[keep], src[keep]))]     # by position, then move term (stable)
+    moves = np.empty(len(at), dtype=object)
+    moves[:] = [names[e] for e in at.tolist()]
+    turn = codec.rows(keys)[:, 0] if n else np.zeros(0, dtype=np.int64)
+    graph = GameGraph.of_moves(src[at], dst[at], turn, outcome, ends, moves=moves, codec=codec, keys=keys)
     stats = ctl.statistics
-    game.ground_atoms, game.ground_rules = atoms, int(stats["problem"]["lp"]["rules"]) if "problem" in stats else 0
-    game.ground_s = time.perf_counter() - started
-    return game
+    rules = int(stats["problem"]["lp"]["rules"]) if "problem" in stats else 0
+    return AbstractGame(board, layout, graph, tmatch, time.perf_counter() - started, len(atoms), rules)
 
 
 def avoid_ends(board: Board, role: str) -> set[str]:

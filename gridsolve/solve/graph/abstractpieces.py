@@ -28,6 +28,7 @@ from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position
 from .abstractgame import AbstractGame, abstract_game
+from .gamegraph import GameGraph
 from .codec import distinct
 from .factored import FactoredGraph, PieceMoves
 from ..common.limits import LimitGuard, Limits
@@ -96,17 +97,8 @@ def abstract_by_pieces(board: Board, positions: list[Position], guard: LimitGuar
         sources.append(src)
         targets.append(dst)
     n = len(keys)
-    game = AbstractGame(board, layout)
-    game.numbering, game.keys = numbering, keys
-    game.turn = (keys // numbering.side_stride).tolist()
-    game.outcome = [pieces.end_names[o] if o >= 0 else None for o in graph.outcome.tolist()]
-    game.tmatch = [None] * n
-    columns = []
-    for piece in range(len(roles)):
-        xs, ys = numbering.cell_xy(numbering.cell_of(keys, piece))
-        columns.append(list(zip(xs.tolist(), ys.tolist())))
-    game.cells = list(zip(*columns)) if columns else [()] * n
-    game.succ = [[] for _ in range(n)]
+    src = dst = np.zeros(0, dtype=np.int64)
+    moves = np.empty(0, dtype=object)
     if sources:
         order_of = {j: rank for rank, j in enumerate(sorted(range(len(joints)), key=lambda j: joints[j]))}
         rank = np.array([order_of[j] for j in range(len(joints))], dtype=np.int64)
@@ -115,16 +107,16 @@ def abstract_by_pieces(board: Board, positions: list[Position], guard: LimitGuar
         dst = np.minimum(np.searchsorted(keys, after), n - 1)
         if not np.array_equal(keys[dst], after):
             raise EncodingError("a move of the abstract game leads out of its positions (an encoding bug)")
-        code = np.concatenate(codes)
-        moves = len(joints)
-        triples = distinct((src * moves + rank[code]) * n + dst)      # by position, then move
-        by_rank = sorted(range(moves), key=lambda j: joints[j])
-        succ = game.succ
-        for s, m, d in zip((triples // (moves * n)).tolist(), (triples // n % moves).tolist(), (triples % n).tolist()):
-            succ[s].append((joints[by_rank[m]], d))
-    game.ground_s = time.perf_counter() - started
-    game.ground_atoms = int(sum(len(t.names) for t in pieces.tables.values()))
-    return game
+        count = len(joints)
+        triples = distinct((src * count + rank[np.concatenate(codes)]) * n + dst)      # by position, then move
+        by_rank = sorted(range(count), key=lambda j: joints[j])
+        src, dst = triples // (count * n), triples % n
+        moves = np.empty(len(triples), dtype=object)
+        moves[:] = [joints[by_rank[m]] for m in (triples // n % count).tolist()]
+    graph = GameGraph.of_moves(src, dst, keys // numbering.side_stride, graph.outcome, pieces.end_names,
+                               moves=moves, codec=numbering, keys=keys)
+    return AbstractGame(board, layout, graph, [None] * n, time.perf_counter() - started,
+                        int(sum(len(t.names) for t in pieces.tables.values())))
 
 
 def build_abstract_game(board: Board, positions: list[Position], guard: LimitGuard | None = None,

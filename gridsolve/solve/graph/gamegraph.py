@@ -16,6 +16,10 @@ from the compiled game rules (:func:`of_explored`).  A graph holds:
   names) of the end that decides ``s``, -1 where none does;
 * ``names`` (where known): the position term of each position as text; ``codec``: the
   :class:`~gridsolve.solve.graph.codec.PositionCodec` of its terms, where the builder has one;
+* ``keys`` (where the builder numbers its positions so): the key of each position, ascending:
+  its codec number (a start the rules do not judge, ``start(S)``: S's number plus ``starts_at``),
+  or without a codec its term's raw clingo symbol.  :meth:`GameGraph.find` is the one place that
+  maps a position term to its number, :meth:`GameGraph.term` and :meth:`GameGraph.texts` the way back;
 * the predecessors (``start``, ``pred``, ``outdeg`` of
   :func:`~gridsolve.solve.graph.retrograde.predecessors`), computed from the rows when first
   asked (and the rows from them, for a graph built from its predecessors).
@@ -30,9 +34,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import clingo
 import numpy as np
 
-from .retrograde import predecessors, ranks
+from ...compile.state import START, unjudged
+from .retrograde import predecessors, ranks, successor_moves
 
 
 def _ranges(lo: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -47,14 +53,17 @@ class GameGraph:
 
     def __init__(self, turn: np.ndarray, outcome: np.ndarray, ends: Sequence[str], *,
                  off: np.ndarray | None = None, succ: np.ndarray | None = None, moves: np.ndarray | None = None,
-                 preds: tuple | None = None, names: list[str] | None = None, codec=None):
+                 preds: tuple | None = None, names: list[str] | None = None, codec=None,
+                 keys: np.ndarray | None = None, starts_at: int | None = None):
         self.turn = np.asarray(turn, dtype=np.int32)
         self.outcome = np.asarray(outcome, dtype=np.int16)
         self.ends = list(ends)
         self.n = len(self.turn)
         self._off, self._succ, self.moves, self._preds = off, succ, moves, preds
         self.names, self.codec = names, codec
+        self.keys, self.starts_at = keys, starts_at
         self._index: dict[str, int] | None = None
+        self._found: dict[int, int] = {}        # raw symbol of a term -> its position (find)
 
     @classmethod
     def of_moves(cls, src: np.ndarray, dst: np.ndarray, turn, outcome, ends, rows: bool = True, **more) -> "GameGraph":
@@ -88,6 +97,12 @@ class GameGraph:
         off, succ = self.rows()
         return succ[off[s]:off[s + 1]]
 
+    def successor_lists(self) -> list[list[int]]:
+        """The successors of every position, a list each (for a loop over the positions in Python)."""
+        off, succ = self.rows()
+        bounds, targets = off.tolist(), succ.tolist()
+        return [targets[bounds[s]:bounds[s + 1]] for s in range(self.n)]
+
     def moves_of(self, s: int) -> list[tuple]:
         """(move term, position after it) of each move of ``s`` (the graph must know its moves' names)."""
         off, succ = self.rows()
@@ -106,6 +121,17 @@ class GameGraph:
     def edges(self) -> int:
         return len(self._succ) if self._succ is not None else len(self._preds[1])
 
+    def outdeg(self) -> np.ndarray:
+        """The number of moves of every position."""
+        return np.diff(self._off) if self._off is not None else self._preds[2]
+
+    def with_extra(self, extra: np.ndarray) -> "GameGraph":
+        """This graph with one more move ``s -> extra[s]`` where ``extra[s] >= 0`` and ``s`` has
+        moves (the robust search's bump beside the role's moves; no move names), from its predecessors."""
+        src, dst = successor_moves(*self.rows(), extra)
+        return GameGraph(self.turn, self.outcome, self.ends, preds=predecessors(src, dst, self.n), codec=self.codec,
+                         keys=self.keys, starts_at=self.starts_at)
+
     # - Positions ---
 
     def index_of(self, name: str) -> int:
@@ -113,6 +139,57 @@ class GameGraph:
         if self._index is None:
             self._index = {name: i for i, name in enumerate(self.names)}
         return self._index.get(name, -1)
+
+    def row(self, key: int) -> int:
+        """The number of the position with key ``key`` (:attr:`keys`), -1 where the graph has none."""
+        i = int(self.keys.searchsorted(key))
+        return i if i < self.n and int(self.keys[i]) == key else -1
+
+    def key_of(self, term: clingo.Symbol) -> int:
+        """The key of position term ``term``: its codec number (``start(S)``: S's plus
+        :attr:`starts_at`), or without a codec its raw symbol; -1 where it is none of the codec's."""
+        if self.codec is None:
+            return term._rep
+        try:
+            inner = unjudged(term)
+        except RuntimeError:        # (not a function: no position)
+            return -1
+        key, at = self.codec.key_of(inner), self.starts_at
+        if key < 0 or (at is not None and key >= at):      # (numbered as found: found after the graph)
+            return -1
+        if inner is term:
+            return key
+        return -1 if at is None else key + at
+
+    def find(self, term: clingo.Symbol) -> int:
+        """The number of the position with term ``term`` (a clingo symbol), -1 where the graph has
+        none (remembered for the terms asked)."""
+        rep = term._rep
+        found = self._found.get(rep)
+        if found is None:
+            key = self.key_of(term)
+            found = self._found[rep] = self.row(key) if key >= 0 else -1
+        return found
+
+    def term(self, s: int) -> clingo.Symbol:
+        """The position term of position ``s`` (by its key)."""
+        key = int(self.keys[s])
+        if self.codec is None:
+            return clingo.symbol.Symbol(key)
+        if self.starts_at is not None and key >= self.starts_at:
+            return clingo.Function(START, [self.codec.symbol(key - self.starts_at)])
+        return self.codec.symbol(key)
+
+    def texts(self, states: np.ndarray) -> list[str]:
+        """The position terms of ``states`` as text (by their keys; the codec writes many at once)."""
+        keys = self.keys[states]
+        if self.codec is None:
+            return [str(clingo.symbol.Symbol(key)) for key in keys.tolist()]
+        keys, at = keys.astype(np.int64), self.starts_at
+        if at is None:
+            return self.codec.texts(keys)
+        inner = self.codec.texts(np.where(keys >= at, keys - at, keys))
+        return [f"{START}({text})" if key >= at else text for key, text in zip(keys.tolist(), inner)]
 
     def is_end(self, s: int) -> bool:
         return bool(self.outcome[s] >= 0)
@@ -123,15 +200,16 @@ class GameGraph:
 
     # - Ranks ---
 
-    def ranks(self, attackers: Iterable[int], targets: Iterable[str], levels: int | None = None,
+    def ranks(self, attackers: Iterable[int], targets: Iterable[str] | np.ndarray, levels: int | None = None,
               until: int | None = None, exclude_ends: bool = False) -> tuple[np.ndarray, int]:
-        """Race (``attackers``: turns entries, ``targets``: end names): the rank of every
-        position and the levels computed, by :func:`~gridsolve.solve.graph.retrograde.ranks`
-        (``exclude_ends``: a position decided by another end is never ranked)."""
+        """Race (``attackers``: turns entries, ``targets``: end names, or a bool array: the
+        positions aimed at): the rank of every position and the levels computed, by
+        :func:`~gridsolve.solve.graph.retrograde.ranks` (``exclude_ends``: a position decided by
+        an end that is not a target is never ranked)."""
         start, pred, outdeg = self.predecessors()
         ended = self.outcome >= 0 if exclude_ends else None
-        return ranks(start, pred, np.isin(self.turn, list(attackers)), np.isin(self.outcome, self.end_numbers(targets)),
-                     outdeg, levels, excluded=ended, until=until)
+        aimed = targets if isinstance(targets, np.ndarray) else np.isin(self.outcome, self.end_numbers(targets))
+        return ranks(start, pred, np.isin(self.turn, list(attackers)), aimed, outdeg, levels, excluded=ended, until=until)
 
     # - Patches ---
 
@@ -190,8 +268,9 @@ class GameGraph:
         for s, (side, end) in (changed or {}).items():
             new_turn[s], new_outcome[s] = side, end
         new_names = None if self.names is None or names is None else self.names + list(names)
+        same = not len(turn)        # (the same positions: the same keys)
         graph = GameGraph(new_turn, new_outcome, self.ends, off=new_off, succ=succ, moves=moves_of, names=new_names,
-                          codec=self.codec)
+                          codec=self.codec, keys=self.keys if same else None, starts_at=self.starts_at if same else None)
         if take_index and self._index is not None and names is not None:   # (the index grows with the graph)
             graph._index = self._index
             for i, name in enumerate(names, self.n):

@@ -113,10 +113,10 @@ def _first_numbers(reps: np.ndarray) -> np.ndarray:
 class RaceGraph:
     """The game graph of ``board`` (position terms of ``layout``) reachable from ``roots``
     (position terms as text), within ``guard``: joined by pieces where the compiled moves allow
-    it (``by_pieces``; ``numbering``: the positions' numbers), else ground by clingo from the
-    compiled ``succ`` rules; positions numbered 0..n-1 (by their number or clingo symbol,
-    ``reps``), the side to move, the end that decides each terminal position, the distinct
-    successors and the predecessors."""
+    it (``by_pieces``), else ground by clingo from the compiled ``succ`` rules.  A builder of
+    the one game graph (``graph``: its positions keyed by their codec numbers, ``numbering``,
+    or by their clingo symbols, :attr:`GameGraph.keys`) and a view of it: ``n``, the side to
+    move, the end that decides each terminal position, the distinct successors and the predecessors."""
 
     def __init__(self, board: Board, layout, roots: list[str], guard: LimitGuard, by_pieces: bool = True):
         started = time.perf_counter()
@@ -129,141 +129,61 @@ class RaceGraph:
         turns = factored_turns(board, layout) if by_pieces else None
         if starts and turns is not None and any(len(movers) > 1 for movers, _ in turns):
             turns = None        # (moves of several pieces at once: their names are ground by clingo)
-        self.numbering, named = None, None
+        numbering, named, starts_at = None, None, None
         if by_pieces and serves(SCRIPTED_GRAPH, board, layout=layout):    # pieces moved by rule: arrays
             tables = ScriptTables(board, layout, guard)
             named = ScriptedMoves(tables)
-            scripted = ScriptedGraph(tables, plain + _after(named, starts), guard)
-            self.numbering, self.reps, self.ends = scripted.numbering, scripted.keys, scripted.ends
-            self.outcome, self.turn, src, dst = scripted.outcome, scripted.turn, scripted.src, scripted.dst
-            self.n = len(self.reps)
+            joined = ScriptedGraph(tables, plain + _after(named, starts), guard)
             grounded = started + tables.ground_s
-            del scripted
-            src, dst = self._add_starts(named, starts, src, dst)
         elif turns is not None:      # the pieces move each on its own: the graph joined from their moves
             pieces = PieceMoves(board, layout, turns, guard)
             if pieces.single:       # the named moves too, without a ground call
                 named = pieces
-            factored = FactoredGraph(pieces, plain + _after(named, starts), guard)
-            self.numbering, self.reps, self.ends = factored.numbering, factored.keys, factored.ends
-            self.outcome, self.turn, src, dst = factored.outcome, factored.turn, factored.src, factored.dst
-            self.n = len(self.reps)
+            joined = FactoredGraph(pieces, plain + _after(named, starts), guard)
             grounded = started + pieces.ground_s
-            del factored
-            src, dst = self._add_starts(named, starts, src, dst)
         else:
+            joined = None
             program = graph_program(board, layout, roots)
             self._moves_text = program.moves
-            grounded, src, dst = self._ground(program.graph, board, guard)
+            grounded, (keys, turn, outcome, ends, src, dst) = _ground(program.graph, board, guard)
+        if joined is not None:
+            numbering, ends = joined.numbering, joined.ends
+            keys, turn, outcome, src, dst = joined.keys, joined.turn, joined.outcome, joined.src, joined.dst
+            del joined
+            keys, turn, outcome, src, dst = _add_starts(numbering, named, starts, keys, turn, outcome, src, dst)
+            starts_at = numbering.size
         self.edges = len(src)
         # the one game graph (gamegraph.py), from its predecessors: pred[start[i]:start[i+1]] lead
         # to position i; outdeg: its distinct successors
-        self.graph = GameGraph.of_moves(src, dst, self.turn, self.outcome, self.ends, rows=False)
-        self.turn, self.outcome = self.graph.turn, self.graph.outcome
+        self.graph = GameGraph.of_moves(src, dst, turn, outcome, ends, rows=False, codec=numbering, keys=keys,
+                                        starts_at=starts_at)
+        self.n, self.ends, self.turn, self.outcome = self.graph.n, self.graph.ends, self.graph.turn, self.graph.outcome
         self.start, self.pred, self.outdeg = self.graph.predecessors()
         del src, dst
         guard.after("after reading the game graph")
-        self._seen: dict[int, int] = {}
         self.named = named          # the named moves (NamedMoves: ground where asked; or PieceMoves)
         self.ground_s = round(grounded - started, 4)
         self.read_s = round(time.perf_counter() - grounded, 4)
 
-    def _add_starts(self, named, starts: list[str], src: np.ndarray, dst: np.ndarray):
-        """The joined graph with the ``starts`` (``start(S)`` terms) as positions of their own after
-        every other (numbered ``numbering.size`` + S's number): no end, S's side to move, and
-        S's distinct successors by ``named`` (the graph was joined from them); the moves with them."""
-        if not starts:
-            return src, dst
-        numbering = self.numbering
-        keys = sorted({numbering.key_of(unjudged(clingo.parse_term(s)), add=True) for s in starts})
-        sources, targets = [src], [dst]
-        for j, key in enumerate(keys):
-            after = [numbering.key_of(t, add=True) for _, t in named.moves(_start_of(numbering.symbol(key)))]
-            found = np.searchsorted(self.reps, np.unique(np.array(after, dtype=self.reps.dtype)))
-            sources.append(np.full(len(found), self.n + j, dtype=src.dtype))
-            targets.append(found.astype(dst.dtype))
-        self.reps = np.concatenate([self.reps, np.array(keys, dtype=self.reps.dtype) + numbering.size])
-        self.outcome = np.concatenate([self.outcome, np.full(len(keys), -1, dtype=self.outcome.dtype)])
-        self.turn = np.concatenate([self.turn, np.array([numbering.arguments(k)[0] for k in keys], self.turn.dtype)])
-        self.n = len(self.reps)
-        return np.concatenate(sources), np.concatenate(targets)
+    # - Positions (the graph's keys: GameGraph.find, term, texts) ---
 
-    def _ground(self, text: str, board: Board, guard: LimitGuard):
-        """The game graph ground by clingo from the compiled ``succ`` rules, read out as the raw
-        symbols of the positions: (time grounded, sources, targets)."""
-        ctl = clingo.Control(["--warn=none"])
-        try:
-            ctl.add("base", [], text)
-            guard.ground(ctl, [("base", [])], "while grounding the game's positions")
-        except RuntimeError as exc:
-            raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
-        guard.after("after grounding the game's positions")
-        grounded = time.perf_counter()
-        positions, pairs = _graph_atoms(ctl)
-        self.reps = distinct(np.frombuffer(positions, dtype=np.uint64))
-        self.n = len(self.reps)
-        pairs = np.frombuffer(pairs, dtype=np.uint64)
-        self.ends = [end.name for end in board.rules.ends]
-        self.outcome = np.full(len(self.reps), -1, dtype=np.int16)
-        for atom in ctl.symbolic_atoms.by_signature("outcome", 2):
-            state, end = atom.symbol.arguments
-            self.outcome[self._index(state._rep)] = self.ends.index(end.name)
-        del ctl
-        self.turn = _first_numbers(self.reps)
-        for i in np.flatnonzero(self.turn < 0).tolist():     # start(S): the side to move in S
-            inner = unjudged(clingo.symbol.Symbol(int(self.reps[i])))
-            self.turn[i] = inner.arguments[0].number if inner.arguments else -1
-        src = np.searchsorted(self.reps, pairs[0::2]).astype(np.int32)
-        dst = np.searchsorted(self.reps, pairs[1::2]).astype(np.int32)
-        return grounded, src, dst
-
-    # - Positions ---
-
-    def _index(self, rep: int) -> int:
-        i = int(self.reps.searchsorted(rep))
-        return i if i < self.n and int(self.reps[i]) == rep else -1
-
-    def _key(self, state: clingo.Symbol) -> int:
-        """The key of position ``state`` in ``reps``: its number (a start not judged: after every
-        number), or its clingo symbol."""
-        if self.numbering is None:
-            return state._rep
-        try:
-            inner = unjudged(state)
-        except RuntimeError:        # not a position of this game
-            return -1
-        key = self.numbering.key_of(inner)
-        return key + (self.numbering.size if inner is not state else 0) if key >= 0 else -1
+    @property
+    def numbering(self):
+        """The codec that numbers the positions (None: keyed by their clingo symbols)."""
+        return self.graph.codec
 
     def index(self, state: clingo.Symbol) -> int:
-        """The number of position ``state``, or -1 when the roots do not reach it (remembered
-        for the positions answers have looked at)."""
-        rep = state._rep
-        found = self._seen.get(rep)
-        if found is None:
-            key = self._key(state)
-            found = self._seen[rep] = self._index(key) if key >= 0 else -1
-        return found
+        """The number of position ``state``, or -1 when the roots do not reach it."""
+        return self.graph.find(state)
 
     def symbol(self, i: int) -> clingo.Symbol:
         """The position term of position number ``i``."""
-        if self.numbering is not None:
-            key = int(self.reps[i])
-            if key >= self.numbering.size:
-                return _start_of(self.numbering.symbol(key - self.numbering.size))
-            return self.numbering.symbol(key)
-        return clingo.symbol.Symbol(int(self.reps[i]))
+        return self.graph.term(i)
 
     def ranked_terms(self, rank: np.ndarray) -> dict[str, int]:
         """Position term (as text) -> rank of the positions ``rank`` (of :meth:`ranks`) ranks."""
         ranked = np.flatnonzero(rank >= 0)
-        if self.numbering is not None:      # (the codec writes the terms of many positions at once)
-            keys, size = self.reps[ranked].astype(np.int64), self.numbering.size
-            inner = self.numbering.texts(np.where(keys >= size, keys - size, keys))
-            names = [f"{START}({text})" if key >= size else text for key, text in zip(keys.tolist(), inner)]
-        else:
-            names = [str(clingo.symbol.Symbol(int(rep))) for rep in self.reps[ranked].tolist()]
-        return dict(zip(names, rank[ranked].tolist()))
+        return dict(zip(self.graph.texts(ranked), rank[ranked].tolist()))
 
     def terminal(self, i: int) -> bool:
         return self.outcome[i] >= 0
@@ -292,6 +212,57 @@ class RaceGraph:
                 self._moves_text = graph_program(self.board, self.layout, self._roots).moves
             self.named = NamedMoves(self._moves_text)
         return self.named
+
+
+def _add_starts(numbering, named, starts: list[str], keys, turn, outcome, src, dst) -> tuple:
+    """The joined graph (sorted ``keys``, ``turn``, ``outcome``, moves ``src`` -> ``dst``) with the
+    ``starts`` (``start(S)`` terms) as positions of their own after every other (keyed
+    ``numbering.size`` + S's number): no end, S's side to move, and S's distinct successors by
+    ``named`` (the graph was joined from them); the moves with them."""
+    if not starts:
+        return keys, turn, outcome, src, dst
+    inner = sorted({numbering.key_of(unjudged(clingo.parse_term(s)), add=True) for s in starts})
+    n, sources, targets = len(keys), [src], [dst]
+    for j, key in enumerate(inner):
+        after = [numbering.key_of(t, add=True) for _, t in named.moves(_start_of(numbering.symbol(key)))]
+        found = np.searchsorted(keys, np.unique(np.array(after, dtype=keys.dtype)))
+        sources.append(np.full(len(found), n + j, dtype=src.dtype))
+        targets.append(found.astype(dst.dtype))
+    keys = np.concatenate([keys, np.array(inner, dtype=keys.dtype) + numbering.size])
+    outcome = np.concatenate([outcome, np.full(len(inner), -1, dtype=outcome.dtype)])
+    turn = np.concatenate([turn, np.array([numbering.arguments(k)[0] for k in inner], turn.dtype)])
+    return keys, turn, outcome, np.concatenate(sources), np.concatenate(targets)
+
+
+def _ground(text: str, board: Board, guard: LimitGuard):
+    """The game graph ground by clingo from the compiled ``succ`` rules, its positions keyed by
+    their raw symbols: (time grounded, (keys, turn, outcome, ends, sources, targets))."""
+    ctl = clingo.Control(["--warn=none"])
+    try:
+        ctl.add("base", [], text)
+        guard.ground(ctl, [("base", [])], "while grounding the game's positions")
+    except RuntimeError as exc:
+        raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
+    guard.after("after grounding the game's positions")
+    grounded = time.perf_counter()
+    positions, pairs = _graph_atoms(ctl)
+    keys = distinct(np.frombuffer(positions, dtype=np.uint64))
+    pairs = np.frombuffer(pairs, dtype=np.uint64)
+    ends = [end.name for end in board.rules.ends]
+    decided = [(state._rep, ends.index(end.name))
+               for state, end in (atom.symbol.arguments for atom in ctl.symbolic_atoms.by_signature("outcome", 2))]
+    del ctl
+    outcome = np.full(len(keys), -1, dtype=np.int16)
+    if decided:
+        reps = np.array([rep for rep, _ in decided], dtype=np.uint64)
+        outcome[np.searchsorted(keys, reps)] = [end for _, end in decided]
+    turn = _first_numbers(keys)
+    for i in np.flatnonzero(turn < 0).tolist():     # start(S): the side to move in S
+        inner = unjudged(clingo.symbol.Symbol(int(keys[i])))
+        turn[i] = inner.arguments[0].number if inner.arguments else -1
+    src = np.searchsorted(keys, pairs[0::2]).astype(np.int32)
+    dst = np.searchsorted(keys, pairs[1::2]).astype(np.int32)
+    return grounded, (keys, turn, outcome, ends, src, dst)
 
 
 def _start_of(term: clingo.Symbol) -> clingo.Symbol:

@@ -27,14 +27,11 @@ ranker on random graphs; tests/test_retro.py holds the race solver's ranks equal
 
 The callers adapt their graphs to these arrays: the one game graph
 (:meth:`~gridsolve.solve.graph.gamegraph.GameGraph.ranks`: the race solver's graph, explain's
-wall graph, the studio's live graph), the abstract game without the items
-(:meth:`~gridsolve.solve.graph.abstractgame.AbstractGame.retrograde`), the robust search's bounds
-and the layout judge (both in C).
+wall graph, the studio's live graph, the abstract game without the items, with the robust
+search's bump as an extra move, :meth:`~gridsolve.solve.graph.gamegraph.GameGraph.with_extra`),
+the robust search's bounds in its kernel and the layout judge (both in C).
 """
 from __future__ import annotations
-
-from itertools import chain
-from operator import itemgetter
 
 import numpy as np
 
@@ -42,15 +39,6 @@ from .factored import distinct
 
 UNRANKED = -1       # the rank of a position from which the attackers do not force a target within the levels
 _EXCLUDED = -2      # (while ranking: an excluded position, never a candidate)
-
-
-def listed_moves(succ: list, pairs: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """(off, targets) of moves held in Python lists for :func:`successor_moves`: ``succ[s]`` the moves
-    of ``s``, each a ``(move, target)`` pair (``pairs``), else a target."""
-    off = np.zeros(len(succ) + 1, dtype=np.int64)
-    np.cumsum([len(moves) for moves in succ], out=off[1:])
-    flat = chain.from_iterable(succ)
-    return off, np.fromiter(map(itemgetter(1), flat) if pairs else flat, dtype=np.int32, count=int(off[-1]))
 
 
 def successor_moves(off: np.ndarray, succ: np.ndarray,

@@ -160,9 +160,9 @@ def plies_arrays(kgame) -> tuple[bytes, bytes, bytes]:
         return base[0], successors.tobytes(), base[2]
     game, index, bit = kgame.game, kgame.index, kgame.bit
     offsets, successors, aims = array("i", [0]), array("i"), array("i")
-    for s in range(len(game)):
+    for s, row in enumerate(game.graph.successor_lists()):
         here = game.cells[s][index]
-        for _, successor in game.succ[s]:
+        for successor in row:
             aim = game.cells[successor][index]
             successors.append(successor)
             aims.append(bit[aim].bit_length() - 1 if aim != here and aim in bit else -1)

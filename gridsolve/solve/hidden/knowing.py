@@ -108,7 +108,7 @@ class KnowingGame:
             for state in range(len(game)):
                 if game.turn[state] in self.role_turns and game.outcome[state] is None:
                     term = self._bump_term(game, state)
-                    if clingo.parse_term(term) not in game.index:
+                    if game.graph.find(clingo.parse_term(term)) < 0:
                         missing.append(term)
             if not missing:
                 break
@@ -116,14 +116,14 @@ class KnowingGame:
         self.bumped = [None] * len(game)
         for state in range(len(game)):
             if game.turn[state] in self.role_turns and game.outcome[state] is None:
-                self.bumped[state] = game.index[clingo.parse_term(self._bump_term(game, state))]
+                self.bumped[state] = game.state_of_term(clingo.parse_term(self._bump_term(game, state)))
         return game
 
     def _lost_of(self, game: AbstractGame, state: int) -> tuple[int, ...]:
         if not game.layout.lost:
             return (0,) * len(self.board.rules.turns)
         roles = len(game.layout.roles)
-        return tuple(a.number for a in game.terms[state].arguments[1 + 2 * roles:1 + 2 * roles + game.layout.turns])
+        return tuple(game.arguments(state)[1 + 2 * roles:1 + 2 * roles + game.layout.turns])
 
     def _bump_term(self, game: AbstractGame, state: int, lose: int | None = None) -> str:
         """The position after the side to move at ``state`` bumps (by default the role): it stays,
@@ -168,7 +168,7 @@ class KnowingGame:
 
     def _make_plies(self, state: int, know: tuple) -> list:
         game = self.game
-        edges = [(format_move(move), successor) for move, successor in game.succ[state]]
+        edges = [(format_move(move), successor) for move, successor in game.moves(state)]
         if game.turn[state] not in self.role_turns:
             return [(move, [(None, successor, know)]) for move, successor in edges]
         free, found, used = know
@@ -347,9 +347,9 @@ class KnowingSolver(ThresholdSearch):
         avoided end where every unknown cell the role aims at bumps (the role at its weakest)."""
         game, kgame = self.game, self.kgame
         others = set(range(len(kgame.board.rules.turns))) - self.team_turns
-        outcome, bumped = game.outcome, kgame.bumped       # (a bump beside the role's moves: its choice)
-        self.doom_free = game.retrograde(others, lambda state: outcome[state] in self.avoid, bumped)
-        self.top_free = game.retrograde(self.team_turns, lambda state: outcome[state] in self.top_ends, bumped)
+        bumped = kgame.bumped       # (a bump beside the role's moves: its choice)
+        self.doom_free = game.retrograde(others, game.ended_in(self.avoid), bumped)
+        self.top_free = game.retrograde(self.team_turns, game.ended_in(self.top_ends), bumped)
 
     # --- the game: the hooks of the threshold search ---------------------------------------------
     def end_score(self, state: int, know: tuple) -> int:
@@ -400,7 +400,7 @@ class KnowingSolver(ThresholdSearch):
         """Whether a side without a move can stop the game (where the step limit's rule may give the top)."""
         found = getattr(self, "_stuck_top", None)
         if found is None:
-            found = self._stuck_top = any(not self.game.succ[state] and self.game.outcome[state] is None
+            found = self._stuck_top = any(not self.game.has_moves[state] and self.game.outcome[state] is None
                                           for state in range(len(self.game)))
         return found
 
@@ -538,8 +538,7 @@ def _prepared(board: Board, query: Query, limits: Limits, guard: LimitGuard, pru
     roots = [query.position]
     if found is not None and found[0] is board:
         kgame, solver = found[1], found[2]
-        term = kgame.game.codec.term(_abstract(query.position))
-        if term in kgame.game.index:
+        if kgame.game.find(_abstract(query.position)) is not None:
             if solver.remembered() + len(kgame._plies) > SHARED_ENTRIES:
                 solver.forget(), kgame._plies.clear()
             solver.limits, solver.guard, solver.nodes, solver._reported = limits, guard, 0, 0.0

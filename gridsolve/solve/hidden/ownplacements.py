@@ -59,13 +59,13 @@ class OwnPlacements:
             bumps = mover != role and game.outcome[state] is None and mark in rules.moves[mover].bump_on
             index = rules.roles.index(mover)
             here = game.cells[state][index]
-            for place, (_, successor) in enumerate(game.succ[state]):
+            for place, successor in enumerate(game.graph.successors(state).tolist()):
                 aim = game.cells[successor][index]
                 if bumps and aim != here:
                     self.into.setdefault(aim, []).append((state, place, ply))
                     if state not in self.bump_of:
                         term = self.base._bump_term(game, state, rules.moves[mover].lose_turns)
-                        self.bump_of[state] = game.index[clingo.parse_term(term)]
+                        self.bump_of[state] = game.state_of_term(clingo.parse_term(term))
                 ply += 1
         self.base.kernel_arrays["plies"] = plies_arrays(self.base)
 
@@ -73,14 +73,16 @@ class OwnPlacements:
         """The robust game with the role's ``mark`` on ``cells``."""
         base, game = self.base, self.base.game
         board = replace(base.board, marks={**base.board.marks, self.mark: frozenset(cells)})
-        succ, redirected = list(game.succ), {}
+        rows, redirected = {}, {}
         for cell in cells:
             for state, place, ply in self.into.get(cell, ()):
-                if succ[state] is game.succ[state]:
-                    succ[state] = list(succ[state])
-                succ[state][place] = (succ[state][place][0], self.bump_of[state])
+                if state not in rows:
+                    rows[state] = game.graph.successors(state).tolist()
+                rows[state][place] = self.bump_of[state]
                 redirected[ply] = self.bump_of[state]
-        kgame = KnowingGame(board, self.role, base.roots, closed=(replace(game, succ=succ), base.bumped))
+        moves = {state: [m for m, _ in game.moves(state)] for state in rows}
+        kgame = KnowingGame(board, self.role, base.roots, closed=(game.with_graph(game.graph.patched(rows, moves)),
+                                                                   base.bumped))
         kgame.kernel_arrays, kgame.redirected = base.kernel_arrays, redirected     # the positions are the base's
         return kgame
 

@@ -98,7 +98,7 @@ class ThresholdSearch:
         game = self.game
         if game.outcome[state] is not None:
             return self.end_score(state, extra)
-        if plies_left == 0 or not game.succ[state]:
+        if plies_left == 0 or not game.has_moves[state]:
             return self.timeout_score(state, extra)
         return None
 
@@ -131,7 +131,7 @@ class ThresholdSearch:
         game = self.game                 # (stop_score, inline: this runs for every position searched)
         if game.outcome[state] is not None:
             return self.goal(race, state, self.end_score(state, extra))
-        if plies_left == 0 or not game.succ[state]:
+        if plies_left == 0 or not game.has_moves[state]:
             return self.goal(race, state, self.timeout_score(state, extra))
         if within == 0:
             return False
