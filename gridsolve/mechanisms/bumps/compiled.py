@@ -53,7 +53,7 @@ def after(ply) -> None:
         bumps = ([(ply.lost or {}).get(r, f"B{v.index[r]}") for r in ply.movers]
                  if t - 1 == ply.turn and ply.effect else [])
         lost_after.append("+".join([f"L{t}", *bumps]))
-    ply.body.append(f"turn_after({ply.turn},{','.join(lost_after)},TN,{','.join(n.fields[:layout.turns])})")
+    ply.body.append(TURN_AFTER.atom(ply.turn, lost_after, "TN", n.fields[:layout.turns]))
     ply.fields += n.fields[:layout.turns]
     ply.next_turn = "TN"
 

@@ -54,7 +54,7 @@ def literals(when, v, board) -> list[tuple[str, str]]:
 
 def score(name: str, v, rules, out: str) -> str:
     """The literal of a score table's value for the items taken."""
-    return f"table({name},{count_variable(v.layout, rules.tables[name].count, v.prefix)},{out})"
+    return TABLE.atom(name, count_variable(v.layout, rules.tables[name].count, v.prefix), out)
 
 
 def after(ply) -> None:
@@ -66,8 +66,8 @@ def after(ply) -> None:
             ply.fields += [count, *words]
             continue
         bits = [f"IB{index}_{w}" for w in range(1, item.words + 1)]
-        cell = ply.final[item.piece][1:-1]
-        ply.body.append(f"ibit({item.name},{cell},{','.join(bits)})")
+        x, y = ply.final[item.piece][1:-1].split(",")
+        ply.body.append(IBIT.atom(item.name, x, y, bits))
         taken = "+".join(f"({w}&{b})/{b}" for w, b in zip(words, bits))
         ply.fields.append(f"{count}+{taken}")
         ply.fields += [f"{w}-({w}&{b})" for w, b in zip(words, bits)]

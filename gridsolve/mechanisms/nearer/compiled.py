@@ -3,7 +3,7 @@ compares, and the condition's literals (a ``--hidden`` role's distance avoids th
 found: ``hdistance``, gridsolve/compile/knowledge.py)."""
 from __future__ import annotations
 
-from ...compile.predicates import DISTANCE, Predicate
+from ...compile.predicates import DISTANCE, HDISTANCE, Predicate
 from ...language.distance import board_cells, step_distances
 from ..base import Encoding
 from ..bumps.compiled import bump_cells
@@ -34,9 +34,9 @@ def _distance(v, piece: str, mark: str, out: str) -> str:
     """The piece's distance to the mark; a ``--hidden`` role's avoids the obstacles it found."""
     knows = v.layout.knows
     if knows is not None and piece == knows.role:
-        found = ",".join(v.layout.knowledge_variables(v.prefix)[knows.words:2 * knows.words])
-        return f"hdistance({mark},{v.x(piece)},{v.y(piece)},{found},{out})"
-    return f"distance({piece},{mark},{v.x(piece)},{v.y(piece)},{out})"
+        found = v.layout.knowledge_variables(v.prefix)[knows.words:2 * knows.words]
+        return HDISTANCE.atom(mark, v.x(piece), v.y(piece), found, out)
+    return DISTANCE.atom(piece, mark, v.x(piece), v.y(piece), out)
 
 
 def literals(when, v, board) -> list[tuple[str, str]]:

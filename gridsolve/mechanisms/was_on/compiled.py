@@ -36,7 +36,7 @@ def after(ply) -> None:
     for pair in ply.layout.was:
         piece, mark = pair
         bit = f"N{variable(ply.layout, pair, ply.v.prefix)}"
-        ply.body.append(f"markbit({mark},{ply.v.x(piece)},{ply.v.y(piece)},{bit})")
+        ply.body.append(MARKBIT.atom(mark, ply.v.x(piece), ply.v.y(piece), bit))
         ply.fields.append(bit)
 
 
