@@ -209,7 +209,7 @@ def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negat
     else:
         head_move = f"edge({now},{label},"
     k = 2 if stages else 1      # the domain literals come first, then the ends that do not hold
-    for gate_body, moved, blocked in _gate_cases(board, layout, movers, v):
+    for gate_body, moved, blocked in _move_cases(board, layout, movers, v):
         for case_body, cells, effect in _outcomes(rules, movers, v, moved):
             after = _after(board, layout, turn, movers, cells, effect, v, n, lost=blocked)
             for choice in itertools.product(*negations) if negations else [()]:
@@ -220,29 +220,15 @@ def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negat
     return out
 
 
-def _gate_cases(board: Board, layout: Layout, movers, v: Vars):
-    """(extra body, cell after the move per mover, {mover: turns lost} of the movers a closed
-    gate stops) for each way the board's gates treat the movers' steps: a step that crosses a
-    gate while they are closed (``G = 0``) leaves the piece where it was and bumps on nothing,
-    or is no move where the mover's steps are ``blocked: illegal``."""
-    moved = {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}
-    if not (layout.gate and board.has_gates):
-        yield [], moved, {}
-        return
-    per_mover = []
-    for r in movers:
-        i = v.index[r]
-        cross = f"gate_cross(X{i},Y{i},AX{i},AY{i})"
-        # a step into a closed gate is stopped there (blocked: stay), or illegal as one into a wall
-        stopped = [] if board.rules.moves[r].blocked == "illegal" else [(["G = 0", cross], r, True)]
-        per_mover.append([*stopped, (["G = 1"], r, False), ([f"not {cross}"], r, False)])
-    for combo in itertools.product(*per_mover):
-        if any(lit == "G = 1" for extra, _, _ in combo for lit in extra) and \
-                any(lit == "G = 0" for extra, _, _ in combo for lit in extra):
-            continue
-        extra = list(dict.fromkeys(lit for lits, _, _ in combo for lit in lits))
-        cells = {r: (v.cell(r) if stopped else moved[r]) for _, r, stopped in combo}
-        yield extra, cells, {r: "0" for _, r, stopped in combo if stopped}
+def _move_cases(board: Board, layout: Layout, movers, v: Vars):
+    """(extra body, cell after the move per mover, {mover: turns lost} of the movers stopped) for
+    each way a mechanism treats the movers' steps (the gates: a step into a closed one); one case,
+    every mover where its ``rmove`` takes it, where none does."""
+    for cases in parts("move_cases"):
+        found = cases(board, layout, movers, v)
+        if found is not None:
+            return found
+    return [([], {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}, {})]
 
 
 def factored_turns(board: Board, layout: Layout) -> list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] | None:

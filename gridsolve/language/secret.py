@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import QueryError
 from .celltext import board_cell
 from ..mechanisms.secret.language import allowed_cells, not_on
-from .model import Board, Cell
+from .model import Board
 
 __all__ = ["allowed_cells", "not_on"]     # (the placement rules, the secret marks mechanism's)
 

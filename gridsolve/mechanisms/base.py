@@ -99,7 +99,10 @@ class Encoding:
     * the compiled rules: ``literals(when, v, board)`` the (literal, negation) pairs of its
       condition key, ``score(name, v, rules, out)`` the literal of a score it names (a table),
       ``can_hold(when, board)`` False where its condition never holds, ``after(ply)`` the body
-      literals and new field values of the position after a ply (:class:`Ply`);
+      literals and new field values of the position after a ply
+      (:class:`gridsolve.compile.gamerules.Ply`), ``move_cases(board, layout, movers, v)`` the
+      ways its board parts treat the movers' steps (None where they do not apply: each case its
+      extra body, the movers' cells after it and the turns lost by the movers it stops);
     * ``position``: its fields of the position term, if any (:class:`PositionField`)."""
 
     name: str
@@ -112,5 +115,6 @@ class Encoding:
     score: Callable | None = None
     can_hold: Callable | None = None
     after: Callable | None = None
+    move_cases: Callable | None = None
     position: PositionField | None = None
     rules: tuple[str, ...] = field(default=())      # the modules of its compiled rules (docs)
