@@ -15,6 +15,7 @@ import itertools
 
 from ..language.model import OFF_BOARD, Board, Condition, Rules
 from ..mechanisms.encodings import TERM, parts
+from .predicates import MARK
 from .script import StageVars, script_rules
 from .state import START, Layout
 
@@ -56,7 +57,7 @@ def condition_literals(when: Condition, v: Vars, board: Board) -> list[tuple[str
             a, b = v.cell(group[0]), v.cell(other)
             out.append((f"{a} = {b}", f"{a} != {b}"))
     for piece, mark in when.reaches:
-        atom = f"mark({mark},{v.x(piece)},{v.y(piece)})"
+        atom = MARK.atom(mark, v.x(piece), v.y(piece))
         out.append((atom, f"not {atom}"))
     for literals in parts("literals"):
         out += literals(when, v, board)
