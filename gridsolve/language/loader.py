@@ -18,7 +18,6 @@ from ..resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
 from .kinds import RequireKind
-from .enemies import enemy_pieces, expand as expand_enemies, sample as enemy_sample
 
 
 MARK_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")     # a mark is a name in the compiled program
@@ -192,11 +191,11 @@ def build_rules(merged: dict, origin: _Origin, enemies: list | None = None) -> R
     enemies (or ``each``) are built for the board's ``enemies`` ((piece, kind) in order; None:
     one of each kind, to check them before a board lists its own), and keep what they were
     built from (:attr:`Rules.template`) for the next board."""
-    if any(mechanism.per_board(merged) for mechanism in MECHANISMS if mechanism.per_board):
-        listed = enemy_sample(merged.get("enemies") or {}) if enemies is None else enemies
+    expanding = [mechanism for mechanism in MECHANISMS if mechanism.per_board and mechanism.per_board(merged)]
+    if expanding:
         places = _Origin()
         places.places, places.read = dict(origin.places), origin.read
-        plain = expand_enemies(merged, listed, lambda key, message, hint=None: places.fail(
+        plain = expanding[0].expand(merged, enemies, lambda key, message, hint=None: places.fail(
             key if key in places.places else key.split("[")[0], message, hint))
         for new, old in enumerate(plain.pop("_end_places")):
             places.places[f"ends[{new}]"] = origin.places.get(f"ends[{old}]", origin.places.get("ends"))
@@ -454,20 +453,11 @@ def _stamp(path: Path) -> bytes | None:
 
 def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
     top = Where(name, raw.line, "")
-    listed = checked["enemies"]
-    if rules.template is not None:
+    placed = [piece for mechanism in MECHANISMS if mechanism.board_pieces
+              for piece in mechanism.board_pieces(checked, raw, top, rules) or ()]
+    if rules.template is not None:      # rules built for each board: for the pieces this one places
         merged, origin = rules.template
-        kinds = merged.get("enemies") or {}
-        for index, enemy in enumerate(listed or []):
-            if enemy["kind"] not in kinds:
-                top.child(raw, "enemies").child(raw["enemies"], index).fail(
-                    f"unknown kind '{enemy['kind']}'", f"the kinds of the rules '{rules.name}' are: "
-                    f"{', '.join(kinds) or 'none'}")
-        rules = build_rules(merged, origin, enemy_pieces([e["kind"] for e in listed or []]))
-    elif listed:
-        top.child(raw, "enemies").fail(f"the rules '{rules.name}' declare no kinds of enemies",
-                                       "use rules with enemies: {KIND: {target: ROLE, steps: N}}, or place "
-                                       "the pieces under pieces:")
+        rules = build_rules(merged, origin, [(piece, kind) for piece, kind, _, _ in placed])
     lines: dict[str, int] = {}
     pieces: dict[str, tuple[int, int]] = {}
     marks: dict[str, set] = {}
@@ -496,10 +486,9 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
                 exits[inside, edge] = meaning
                 marks.setdefault(meaning, set()).add(cell)
                 lines.setdefault(f"marks.{meaning}", line)
-            elif rules.template is not None and re.sub(r"\d+\Z", "", meaning) in (rules.template[0].get("enemies") or {}):
-                raise BoardError(name, line, f"map: '{glyph}' draws the enemy '{meaning}'",
-                                 "list the enemies under enemies: in the order they move, e.g. "
-                                 f"enemies: [{{kind: {re.sub(r'[0-9]+$', '', meaning)}, at: [{cell[0]}, {cell[1]}]}}]")
+            elif refused := next((found for mechanism in MECHANISMS if mechanism.map_glyph
+                                  for found in [mechanism.map_glyph(glyph, meaning, cell, rules)] if found), None):
+                raise BoardError(name, line, *refused)
             elif meaning in rules.pieces:
                 if meaning in pieces:
                     raise BoardError(name, line, f"map: the piece '{meaning}' is drawn twice",
@@ -521,9 +510,9 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
             for cell in cells:
                 if not (1 <= cell[0] <= width and 1 <= cell[1] <= height):
                     top.child(raw, "walls").fail(f"the {kind} wall at {list(cell)} is off the board")
-    for index, ((piece, _), enemy) in enumerate(zip(enemy_pieces([e["kind"] for e in listed or []]), listed or [])):
-        pieces[piece] = enemy["at"]
-        lines[f"pieces.{piece}"] = raw["enemies"].line_of(index) if hasattr(raw["enemies"], "line_of") else top.line
+    for piece, _, cell, line in placed:
+        pieces[piece] = cell
+        lines[f"pieces.{piece}"] = line
     for piece, cell in (checked["pieces"] or {}).items():
         where = top.child(raw, "pieces").child(raw["pieces"], piece)
         if piece not in rules.pieces:

@@ -130,7 +130,7 @@ class Rules:
     unlimited: bool = False                 # no step limit (last_step is first_step + NO_LIMIT)
     judge_start: bool = True                # False: the ends judge only positions after a ply
     # rules with kinds of enemies: (the merged raw keys, where they came from), built again for
-    # each board's list of enemies (gridsolve.language.enemies)
+    # each board's list of enemies (gridsolve.mechanisms.enemies)
     template: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):

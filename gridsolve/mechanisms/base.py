@@ -48,11 +48,15 @@ class Mechanism:
       what)`` the Condition field of its condition key (``condition_pieces(value)`` and
       ``condition_marks(value)``: the pieces and marks that field names), ``move(spec, role, ctx)`` its fields of
       a role's MoveRule, ``per_board(merged)`` True where the rules are built again for each
-      board (gridsolve/language/enemies.py expands them for its list of enemies), ``build(ctx)`` (before the ends are read) and ``finish(ctx)`` (after)
+      board (``expand(merged, listed, fail)`` gives their plain keys for a board's list of
+      pieces, ``listed``: (piece, kind) each, None for one of each kind), ``build(ctx)`` (before the ends are read) and ``finish(ctx)`` (after)
       its fields of the Rules, ``check(rules, ctx)`` the rules once built;
     * board parts: ``read_board(checked, raw, parsed, top, rules, size)`` its fields of
       the Board (``checked``: the board file's checked keys, ``parsed``: its ASCII map or None,
-      ``top``: the file's Where, ``size``: (width, height)), ``check_board(board, top)`` a board once built."""
+      ``top``: the file's Where, ``size``: (width, height)), ``board_pieces(checked, raw, top,
+      rules)`` the pieces it places, (piece, kind, cell, line) each (the rules of a board are
+      built again for their (piece, kind) list), ``map_glyph(glyph, meaning, cell, rules)``
+      (message, hint) where the map may not draw that, ``check_board(board, top)`` a board once built."""
 
     name: str
     names: tuple[str, ...] = ()
@@ -66,10 +70,13 @@ class Mechanism:
     condition_marks: Callable[[tuple], list] = lambda value: []
     move: Callable | None = None
     per_board: Callable[[dict], bool] | None = None
+    expand: Callable | None = None
     build: Callable | None = None
     finish: Callable | None = None
     check: Callable | None = None
     read_board: Callable | None = None
+    board_pieces: Callable | None = None
+    map_glyph: Callable | None = None
     check_board: Callable | None = None
 
 
