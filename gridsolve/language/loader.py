@@ -602,7 +602,7 @@ def _check_layout(board: Board, top: Where):
     rules = board.rules
     needed = [(f"end '{end.name}'", mark) for end in rules.ends for mark in _marks_of(end.when)]
     needed += [("timeout", mark) for entry in rules.timeout_when for mark in _marks_of(entry.when)]
-    needed += [(f"collect.{c.name}", c.mark) for c in rules.collect.values()]
+    needed += [need for mechanism in MECHANISMS if mechanism.marks_needed for need in mechanism.marks_needed(rules)]
     for what, mark in needed:
         if mark not in board.marks and mark not in rules.optional:
             raise BoardError(board.path, top.line, f"{what} needs cells marked '{mark}', "

@@ -56,7 +56,8 @@ class Mechanism:
       ``top``: the file's Where, ``size``: (width, height)), ``board_pieces(checked, raw, top,
       rules)`` the pieces it places, (piece, kind, cell, line) each (the rules of a board are
       built again for their (piece, kind) list), ``map_glyph(glyph, meaning, cell, rules)``
-      (message, hint) where the map may not draw that, ``check_board(board, top)`` a board once built."""
+      (message, hint) where the map may not draw that, ``marks_needed(rules)`` (what, mark) of
+      each mark a board of these rules must have (unless optional), ``check_board(board, top)`` a board once built."""
 
     name: str
     names: tuple[str, ...] = ()
@@ -76,6 +77,7 @@ class Mechanism:
     check: Callable | None = None
     read_board: Callable | None = None
     board_pieces: Callable | None = None
+    marks_needed: Callable | None = None
     map_glyph: Callable | None = None
     check_board: Callable | None = None
 
