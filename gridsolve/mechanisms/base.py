@@ -41,23 +41,25 @@ class Mechanism:
 
     * ``name``: its folder's name; ``names``: what :attr:`Rules.mechanisms` calls what it adds
       (the capability table reads them), ``used(rules)`` the ones these rules use;
-    * ``rules_keys(condition)``: the keys it adds to a rule set (``condition``: the ``when``
-      object, for keys that hold conditions); ``board_keys``, ``condition_keys``, ``move_keys``:
-      the keys it adds to a board file, a ``when`` and a role's move;
-    * loader parts, each with the loader's :class:`Context`: ``read_condition(value, ctx, key,
-      what)`` the Condition field of its condition key (``condition_pieces(value)`` and
-      ``condition_marks(value)``: the pieces and marks that field names), ``move(spec, role, ctx)`` its fields of
-      a role's MoveRule, ``per_board(merged)`` True where the rules are built again for each
-      board (``expand(merged, listed, fail)`` gives their plain keys for a board's list of
-      pieces, ``listed``: (piece, kind) each, None for one of each kind), ``build(ctx)`` (before the ends are read) and ``finish(ctx)`` (after)
-      its fields of the Rules, ``check(rules, ctx)`` the rules once built;
-    * board parts: ``read_board(checked, raw, parsed, top, rules, size)`` its fields of
-      the Board (``checked``: the board file's checked keys, ``parsed``: its ASCII map or None,
-      ``top``: the file's Where, ``size``: (width, height)), ``board_pieces(checked, raw, top,
-      rules)`` the pieces it places, (piece, kind, cell, line) each (the rules of a board are
-      built again for their (piece, kind) list), ``map_glyph(glyph, meaning, cell, rules)``
-      (message, hint) where the map may not draw that, ``marks_needed(rules)`` (what, mark) of
-      each mark a board of these rules must have (unless optional), ``check_board(board, top)`` a board once built."""
+    * its keys: ``rules_keys(condition)`` a rule set's (``condition``: the ``when`` object, for
+      keys that hold conditions), ``board_keys``, ``condition_keys`` (a ``when``'s) and
+      ``move_keys`` (a role's move);
+    * its loader parts, each given the loader's :class:`Context`: ``read_condition(value, ctx,
+      key, what)`` the Condition field of its condition key (``condition_pieces(value)``,
+      ``condition_marks(value)``: the pieces and marks that field names); ``move(spec, role,
+      ctx)`` its fields of a role's MoveRule; ``build(ctx)`` (before the ends are read) and
+      ``finish(ctx)`` (after them) put its fields of the Rules into ``ctx.built``;
+      ``check(rules, ctx)`` checks the rules once built;
+    * rules built again for each board: ``per_board(merged)`` says they are, ``expand(merged,
+      listed, fail)`` gives their plain keys for a board's list (``listed``: (piece, kind) each;
+      None: one of each kind);
+    * its board parts: ``read_board(checked, raw, parsed, top, rules, size)`` its fields of the
+      Board (``checked``: the board file's checked keys, ``parsed``: its ASCII map or None,
+      ``top``: the file's Where, ``size``: (width, height)); ``board_pieces(checked, raw, top,
+      rules)`` the pieces it places, (piece, kind, cell, line) each; ``map_glyph(glyph, meaning,
+      cell, rules)`` (message, hint) where the map may not draw that; ``marks_needed(rules)``
+      (what, mark) of each mark a board must have (unless optional); ``check_board(board,
+      top)`` checks a board once built."""
 
     name: str
     names: tuple[str, ...] = ()
@@ -102,9 +104,10 @@ class Encoding:
     """A mechanism's part of the compiled program (its ``name`` is its :class:`Mechanism`'s).
 
     * facts: ``board_facts(board)``, ``move_facts(rules, role)``, ``rule_facts(rules)`` (before
-      the ends' facts), ``score_facts(rules)`` (after them) and ``facts(board, layout)`` (what its
-      compiled rules join with), each a list of clingo text written with the declarations of
-      :mod:`gridsolve.compile.predicates`;
+      the ends' facts), ``score_facts(rules)`` (after them) and ``facts(board, layout,
+      conditions)`` (what its compiled rules join with; ``conditions``: the ``when`` of every end
+      that can hold and of every timeout entry), each a list of clingo text written with the
+      declarations of :mod:`gridsolve.compile.predicates`;
     * the compiled rules: ``literals(when, v, board)`` the (literal, negation) pairs of its
       condition key, ``score(name, v, rules, out)`` the literal of a score it names (a table),
       ``can_hold(when, board)`` False where its condition never holds, ``after(ply)`` the body
@@ -112,7 +115,8 @@ class Encoding:
       (:class:`gridsolve.compile.gamerules.Ply`), ``move_cases(board, layout, movers, v)`` the
       ways its board parts treat the movers' steps (None where they do not apply: each case its
       extra body, the movers' cells after it and the turns lost by the movers it stops);
-    * ``position``: its fields of the position term, if any (:class:`PositionField`)."""
+    * ``position``: its fields of the position term, if any (:class:`PositionField`);
+      ``rules``: the modules that write more of its compiled rules (the core's, for the docs)."""
 
     name: str
     board_facts: Callable | None = None

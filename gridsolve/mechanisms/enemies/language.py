@@ -62,7 +62,8 @@ def board_pieces(checked: dict, raw, top, rules) -> list | None:
                 f"unknown kind '{enemy['kind']}'", f"the kinds of the rules '{rules.name}' are: "
                 f"{', '.join(kinds) or 'none'}")
     pieces = enemy_pieces([e["kind"] for e in listed or []])
-    return [(piece, kind, enemy["at"], raw["enemies"].line_of(index) if hasattr(raw["enemies"], "line_of") else top.line)
+    lines = raw["enemies"] if hasattr(raw.get("enemies"), "line_of") else None
+    return [(piece, kind, enemy["at"], lines.line_of(index) if lines is not None else top.line)
             for index, ((piece, kind), enemy) in enumerate(zip(pieces, listed or []))]
 
 

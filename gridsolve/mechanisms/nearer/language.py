@@ -21,5 +21,6 @@ def read_condition(value, ctx, key: str, what: str) -> tuple:
 
 MECHANISM = Mechanism(
     "nearer", names=("nearer",), condition_keys=CONDITION_KEYS,
-    condition_pieces=lambda value: [p for entry in value for p in entry[:2]], condition_marks=lambda value: [m for _, _, m in value], read_condition=read_condition,
+    condition_pieces=lambda value: [p for entry in value for p in entry[:2]],
+    condition_marks=lambda value: [m for _, _, m in value], read_condition=read_condition,
     used=lambda rules: {"nearer"} if any(c.nearer for c in rules.conditions) else set())
