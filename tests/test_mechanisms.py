@@ -35,6 +35,12 @@ def test_each_mechanism_has_a_language_part_and_a_compiled_part_of_one_name_in_i
         assert (folder / "__init__.py").read_text().startswith('"""'), f"{name}: say what the mechanism is"
 
 
+def test_every_folder_of_the_package_is_a_registered_mechanism():
+    package = ROOT / "gridsolve" / "mechanisms"
+    found = {p.name for p in package.iterdir() if p.name != "__pycache__"}
+    assert found == {m.name for m in MECHANISMS} | {"__init__.py", "base.py", "registry.py", "encodings.py"}
+
+
 def _given(part, hook: str, default) -> bool:
     value = getattr(part, hook)
     return value is not None and value != () and value is not default
