@@ -13,7 +13,8 @@ from gridsolve.compile.predicates import DECLARED, EDGE, IBIT, SCORE, TURN_AFTER
 
 ROOT = Path(__file__).resolve().parent.parent
 ENCODINGS = sorted((ROOT / "encodings").glob("*.lp"))
-WRITERS = ["gridsolve/compile/facts.py", "gridsolve/compile/knowledge.py", "gridsolve/generate/genprogram.py"]
+WRITERS = ["gridsolve/compile/facts.py", "gridsolve/compile/knowledge.py", "gridsolve/generate/genprogram.py",
+           *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "gridsolve" / "mechanisms").glob("*/compiled.py"))]
 
 
 def _declared_arities() -> dict[str, set]:
@@ -35,6 +36,7 @@ def test_every_input_an_encoding_defines_is_declared_with_its_arity(path):
 
 @pytest.mark.parametrize("writer", WRITERS)
 def test_no_fact_writer_spells_a_declared_predicate_by_hand(writer):
+    """(the mechanisms' compiled parts write their facts and their rules' atoms with them too)"""
     text = (ROOT / writer).read_text()
     names = {p.name for p in DECLARED.values()}
     by_hand = sorted({m for m in re.findall(r'f"(\w+)\(', text) if m in names})

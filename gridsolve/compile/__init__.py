@@ -6,5 +6,8 @@ program (``facts``), the robust game of a ``--hidden`` question (``knowledge``),
 programs assembled from them (``compiler``) and the instantiation of parameterised parts of the
 encodings (``unroll``).
 
-May import: ``gridsolve.language``, ``gridsolve.errors``, ``gridsolve.resources``.
+The mechanisms' parts of the program (facts, compiled rules, fields of the position term) are in
+``gridsolve.mechanisms`` (``NAME/compiled.py``, listed by ``encodings.py``).
+
+May import: ``gridsolve.language``, ``gridsolve.mechanisms``, ``gridsolve.errors``, ``gridsolve.resources``.
 """

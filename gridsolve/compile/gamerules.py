@@ -14,6 +14,8 @@ from __future__ import annotations
 import itertools
 
 from ..language.model import OFF_BOARD, Board, Condition, Rules
+from ..mechanisms.encodings import TERM, parts
+from .predicates import MARK
 from .script import StageVars, script_rules
 from .state import START, Layout
 
@@ -41,16 +43,11 @@ class Vars:
     def cell(self, piece):
         return f"({self.x(piece)},{self.y(piece)})"
 
-    def was(self, pair):
-        return f"{self.prefix}W{self.layout.was.index(pair) + 1}"
-
-    def count(self, name):
-        index = [c.name for c in self.layout.collect].index(name) + 1
-        return f"{self.prefix}C{index}"
 
 
 def condition_literals(when: Condition, v: Vars, board: Board) -> list[tuple[str, str]]:
-    """(literal, negation) pairs whose conjunction is the condition."""
+    """(literal, negation) pairs whose conjunction is the condition: ``same_cell`` and
+    ``reaches``, then each mechanism's (``was_on``, ``collected``, ``nearer``)."""
     out = []
     for group in when.same_cell:
         if not set(group) & set(board.rules.roles):     # pieces that may all be off the board: meet on it
@@ -60,38 +57,16 @@ def condition_literals(when: Condition, v: Vars, board: Board) -> list[tuple[str
             a, b = v.cell(group[0]), v.cell(other)
             out.append((f"{a} = {b}", f"{a} != {b}"))
     for piece, mark in when.reaches:
-        atom = f"mark({mark},{v.x(piece)},{v.y(piece)})"
+        atom = MARK.atom(mark, v.x(piece), v.y(piece))
         out.append((atom, f"not {atom}"))
-    for pair in when.was_on:
-        out.append((f"{v.was(pair)} = 1", f"{v.was(pair)} = 0"))
-    for name, at_least in when.collected:
-        total = len(board.marks.get(board.rules.collect[name].mark, ()))
-        need = total if at_least < 0 else at_least
-        out.append((f"{v.count(name)} >= {need}", f"{v.count(name)} < {need}"))
-    for piece, other, mark in when.nearer:
-        # one variable per piece and mark (a distance depends on nothing else), so that the
-        # negations of several nearer conditions can share a rule body
-        mine, theirs = (f"{v.prefix}D_{p}_{mark}" for p in (piece, other))
-        dists = f"{_distance(v, piece, mark, mine)}, {_distance(v, other, mark, theirs)}"
-        out.append((f"{dists}, {mine} < {theirs}", f"{dists}, {mine} >= {theirs}"))
+    for literals in parts("literals"):
+        out += literals(when, v, board)
     return out
-
-
-def _distance(v: Vars, piece: str, mark: str, out: str) -> str:
-    """The piece's distance to the mark; a ``--hidden`` role's avoids the obstacles it found."""
-    knows = v.layout.knows
-    if knows is not None and piece == knows.role:
-        found = ",".join(v.layout.knowledge_variables(v.prefix)[knows.words:2 * knows.words])
-        return f"hdistance({mark},{v.x(piece)},{v.y(piece)},{found},{out})"
-    return f"distance({piece},{mark},{v.x(piece)},{v.y(piece)},{out})"
 
 
 def can_hold(when: Condition, board: Board) -> bool:
     """False for a condition no position can meet (more items than the board has)."""
-    for name, at_least in when.collected:
-        if at_least > len(board.marks.get(board.rules.collect[name].mark, ())):
-            return False
-    return True
+    return all(holds(when, board) for holds in parts("can_hold"))
 
 
 def live_ends(board: Board) -> list:
@@ -101,8 +76,7 @@ def live_ends(board: Board) -> list:
 def _score_literal(score, role: str, v: Vars, rules: Rules, out: str = "V") -> str:
     if isinstance(score, int):
         return f"{out} = {score}"
-    table = rules.tables[score]
-    return f"table({score},{v.count(table.count)},{out})"
+    return next(literal for literal in (named(score, v, rules, out) for named in parts("score")) if literal)
 
 
 def end_rules(board: Board, layout: Layout) -> list[str]:
@@ -236,40 +210,26 @@ def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negat
     else:
         head_move = f"edge({now},{label},"
     k = 2 if stages else 1      # the domain literals come first, then the ends that do not hold
-    for gate_body, moved, blocked in _gate_cases(board, layout, movers, v):
+    for gate_body, moved, blocked in _move_cases(board, layout, movers, v):
         for case_body, cells, effect in _outcomes(rules, movers, v, moved):
             after = _after(board, layout, turn, movers, cells, effect, v, n, lost=blocked)
             for choice in itertools.product(*negations) if negations else [()]:
                 rule_body = [*body[:k], *choice, *body[k:], *gate_body, *case_body, *after.body]
-                head = (stages.first(label, cells, after.turn, after.fields) if stages
+                head = (stages.first(label, cells, after.next_turn, after.fields) if stages
                         else f"{head_move}{after.term}{tail}")
                 out.append(f"{head} :- {', '.join(rule_body)}.")
     return out
 
 
-def _gate_cases(board: Board, layout: Layout, movers, v: Vars):
-    """(extra body, cell after the move per mover, {mover: turns lost} of the movers a closed
-    gate stops) for each way the board's gates treat the movers' steps: a step that crosses a
-    gate while they are closed (``G = 0``) leaves the piece where it was and bumps on nothing,
-    or is no move where the mover's steps are ``blocked: illegal``."""
-    moved = {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}
-    if not (layout.gate and board.has_gates):
-        yield [], moved, {}
-        return
-    per_mover = []
-    for r in movers:
-        i = v.index[r]
-        cross = f"gate_cross(X{i},Y{i},AX{i},AY{i})"
-        # a step into a closed gate is stopped there (blocked: stay), or illegal as one into a wall
-        stopped = [] if board.rules.moves[r].blocked == "illegal" else [(["G = 0", cross], r, True)]
-        per_mover.append([*stopped, (["G = 1"], r, False), ([f"not {cross}"], r, False)])
-    for combo in itertools.product(*per_mover):
-        if any(lit == "G = 1" for extra, _, _ in combo for lit in extra) and \
-                any(lit == "G = 0" for extra, _, _ in combo for lit in extra):
-            continue
-        extra = list(dict.fromkeys(lit for lits, _, _ in combo for lit in lits))
-        cells = {r: (v.cell(r) if stopped else moved[r]) for _, r, stopped in combo}
-        yield extra, cells, {r: "0" for _, r, stopped in combo if stopped}
+def _move_cases(board: Board, layout: Layout, movers, v: Vars):
+    """(extra body, cell after the move per mover, {mover: turns lost} of the movers stopped) for
+    each way a mechanism treats the movers' steps (the gates: a step into a closed one); one case,
+    every mover where its ``rmove`` takes it, where none does."""
+    for cases in parts("move_cases"):
+        found = cases(board, layout, movers, v)
+        if found is not None:
+            return found
+    return [([], {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}, {})]
 
 
 def factored_turns(board: Board, layout: Layout) -> list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] | None:
@@ -352,53 +312,40 @@ def _hidden_turn_rules(board: Board, layout: Layout, turn: int, negations, v: Va
     return out
 
 
-class _After:
-    def __init__(self, term: str, body: list[str], turn: str, fields: list[str]):
-        self.term, self.body = term, body
-        self.turn, self.fields = turn, fields     # the term's parts: the entry to move, the fields
+class Ply:
+    """The position after a ply, as the mechanisms' ``after`` parts fill it in: the ply of
+    ``turns[turn]`` by ``movers`` ending on ``final`` (cell text per piece; ``effect``: False
+    where a collision cancelled it), ``lost`` turns per mover (default: what ``rmove`` says) and
+    the knowledge fields after it (``knowledge``; None: unchanged).  The parts add ``body``
+    literals and ``fields`` (in term order) and may change ``next_turn``."""
+
+    def __init__(self, layout: Layout, turn: int, movers, final: dict, effect: bool, v: Vars, n: Vars,
+                 knowledge: list[str] | None, lost: dict | None, next_turn: str):
+        self.layout, self.turn, self.movers, self.final, self.effect = layout, turn, movers, final, effect
+        self.v, self.n, self.knowledge, self.lost = v, n, knowledge, lost
+        self.body: list[str] = []
+        self.fields: list[str] = []
+        self.next_turn = next_turn
+
+    @property
+    def term(self) -> str:
+        cells = [self.final[role][1:-1] for role in self.layout.roles]
+        return self.layout.term(self.next_turn, cells, self.fields)
 
 
 def _after(board: Board, layout: Layout, turn: int, movers, cells: dict, effect: bool, v: Vars, n: Vars,
-           knowledge: list[str] | None = None, lost: dict | None = None) -> _After:
+           knowledge: list[str] | None = None, lost: dict | None = None) -> Ply:
     """The position after the ply of ``turns[turn]`` with the movers on ``cells``; the knowledge
     fields become ``knowledge`` (default: unchanged) and a mover in ``lost`` loses that many
-    turns (default: what ``rmove`` says)."""
-    rules = board.rules
-    body = []
-    new_cells = []
-    for role in layout.roles:
-        cell = cells.get(role, v.cell(role))
-        new_cells.append(cell[1:-1])
-    fields = []
+    turns (default: what ``rmove`` says).  The fields after the pieces are the mechanisms'
+    (their ``after`` parts, in term order)."""
     final = {r: cells.get(r, v.cell(r)) for r in layout.roles}
-    next_turn = str((turn + 1) % len(rules.turns))
-    if layout.lost:
-        lost_after = []
-        for t in range(1, layout.turns + 1):
-            bumps = [(lost or {}).get(r, f"B{v.index[r]}") for r in movers] if t - 1 == turn and effect else []
-            lost_after.append("+".join([f"L{t}", *bumps]))
-        body.append(f"turn_after({turn},{','.join(lost_after)},TN,{','.join(n.fields[:layout.turns])})")
-        fields += n.fields[:layout.turns]
-        next_turn = "TN"
-    for pair in layout.was:
-        piece, mark = pair
-        bit = f"N{v.was(pair)}"
-        body.append(f"markbit({mark},{v.x(piece)},{v.y(piece)},{bit})")
-        fields.append(bit)
-    for index, item in enumerate(layout.collect, 1):
-        count, words = f"C{index}", [f"I{index}_{w}" for w in range(1, item.words + 1)]
-        if not effect or item.piece not in movers:
-            # a collector takes an item only when it ends its own move on the item's cell
-            fields += [count, *words]
-            continue
-        bits = [f"IB{index}_{w}" for w in range(1, item.words + 1)]
-        cell = final[item.piece][1:-1]
-        body.append(f"ibit({item.name},{cell},{','.join(bits)})")
-        taken = "+".join(f"({w}&{b})/{b}" for w, b in zip(words, bits))
-        fields.append(f"{count}+{taken}")
-        fields += [f"{w}-({w}&{b})" for w, b in zip(words, bits)]
-    fields += layout.knowledge_variables() if knowledge is None else knowledge
-    return _After(layout.term(next_turn, new_cells, fields), body, next_turn, fields)
+    ply = Ply(layout, turn, movers, final, effect, v, n, knowledge, lost, str((turn + 1) % len(board.rules.turns)))
+    for field in layout.fields():
+        part = next(p for p in TERM if p.position is field)
+        if part.after:
+            part.after(ply)
+    return ply
 
 
 def game_rules(board: Board, layout: Layout, split_team: tuple[str, ...] = (), graph: bool = False) -> str:

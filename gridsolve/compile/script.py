@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 
 from ..language.model import Board, Rules, ScriptAction
+from .predicates import MARK
 from .state import START, Layout
 
 EXPAND = "{EXPAND}"
@@ -149,8 +150,8 @@ def _condition(sv: StageVars, action: ScriptAction) -> tuple[list[str], list[lis
             return None
         alive_yes, alive_no = _qualifies(sv, piece, key=False)     # (a removed chaser reaches nothing)
         x, y = sv.cell(piece)
-        yes += alive_yes + [f"mark({mark},{x},{y})"]
-        no += alive_no + [[f"not mark({mark},{x},{y})"]]
+        yes += alive_yes + [MARK.atom(mark, x, y)]
+        no += alive_no + [[f"not {MARK.atom(mark, x, y)}"]]
     return yes, no
 
 

@@ -5,5 +5,10 @@ line numbers (``yamlsrc``), ASCII maps (``asciimap``), the loader and the positi
 queries a user asks about (``position``), and counts in the words of the messages
 (``wording``: "1 ply", "2 plies").
 
-May import: ``gridsolve.errors`` and ``gridsolve.resources`` only.
+The mechanisms' parts of the language (their keys, loader parts and names) are in
+``gridsolve.mechanisms`` (``NAME/language.py``, listed by ``registry.py``); the schema, the loader
+and the model read them from the registry.
+
+May import: ``gridsolve.errors``, ``gridsolve.resources`` and ``gridsolve.mechanisms`` (its language
+parts only: the registry and ``NAME/language.py``, held by tests/test_mechanisms.py).
 """

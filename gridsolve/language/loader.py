@@ -11,13 +11,13 @@ from typing import NoReturn
 from . import schema
 from .asciimap import parse_map
 from ..errors import BoardError
-from .model import (DELTA, NO_LIMIT, Board, Chaser, Collect, Condition, End, GoodLevel, MoveRule, Placement, Rules,
-                    ScoreTable, ScriptAction, Timeout)
+from ..mechanisms.base import Context
+from ..mechanisms.registry import MECHANISMS
+from .model import DELTA, NO_LIMIT, Board, Condition, End, GoodLevel, MoveRule, Rules, Timeout
 from ..resources import rules_dir
 from .spec import Where
 from .yamlsrc import load_file
 from .kinds import RequireKind
-from .enemies import enemy_pieces, expand as expand_enemies, sample as enemy_sample
 
 
 MARK_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")     # a mark is a name in the compiled program
@@ -139,30 +139,21 @@ def _check_roles(roles, names, origin: _Origin, key: str, what: str):
             origin.fail(key, f"{what}: unknown role '{name}'", f"roles are: {', '.join(roles)}")
 
 
-def _build_condition(when: dict, roles, collect: dict, origin: _Origin, key: str, what: str,
-                     chasers=()) -> Condition:
-    """The model of a `when` mapping, with every piece and collectible checked."""
+def _build_condition(when: dict, roles, ctx: Context, key: str, what: str, chasers=()) -> Condition:
+    """The model of a `when` mapping, with every piece checked (each mechanism's key by its part)."""
     same = tuple(tuple(group) for group in ([when["same_cell"]] if when["same_cell"] else []))
     reaches = tuple((piece, mark) for piece, mark in (when["reaches"] or {}).items())
-    was_on = tuple((piece, mark) for piece, mark in (when["was_on"] or {}).items())
-    collected = []
-    for name, count in (when["collected"] or {}).items():
-        if name not in collect:
-            origin.fail(key, f"{what}: unknown collectible '{name}'",
-                        f"collectibles are: {', '.join(collect) or 'none (add collect:)'}")
-        collected.append((name, -1 if count == "all" else count))
-    nearer = ()
-    if when["nearer"]:
-        n = when["nearer"]
-        nearer = ((n["piece"], n["than"], n["to"]),)
-    pieces = [p for group in same for p in group] + [p for p, _ in reaches + was_on] + \
-        [p for entry in nearer for p in entry[:2]]
+    fields = {k.name: mechanism.read_condition(when[k.name], ctx, key, what)
+              for mechanism in MECHANISMS for k in mechanism.condition_keys}
+    pieces = [p for group in same for p in group] + [p for p, _ in reaches] + \
+        [p for mechanism in MECHANISMS for k in mechanism.condition_keys
+         for p in mechanism.condition_pieces(fields[k.name])]
     known = tuple(roles) + tuple(chasers)
     for piece in pieces:
         if piece not in known:
-            origin.fail(key, f"{what}: unknown piece '{piece}'",
-                        f"pieces are the roles' and the chasers': {', '.join(known)}")
-    return Condition(same, reaches, was_on, tuple(collected), nearer)
+            ctx.fail(key, f"{what}: unknown piece '{piece}'",
+                     f"pieces are the roles' and the chasers': {', '.join(known)}")
+    return Condition(same, reaches, **fields)
 
 
 def _check_scores(scores: dict, roles, tables: dict, origin: _Origin, key: str, what: str):
@@ -177,7 +168,7 @@ def _check_scores(scores: dict, roles, tables: dict, origin: _Origin, key: str, 
                         f"score tables are: {', '.join(tables) or 'none (add score_tables:)'}")
 
 
-def _build_moves(merged: dict, roles, origin: _Origin) -> dict:
+def _build_moves(merged: dict, roles, origin: _Origin, ctx: Context) -> dict:
     moves = {}
     for role, spec in (merged.get("moves") or {}).items():
         if role not in roles:
@@ -185,26 +176,14 @@ def _build_moves(merged: dict, roles, origin: _Origin) -> dict:
         for piece in spec["may_not_end_on"]:
             if piece not in roles:
                 origin.fail(f"moves.{role}", f"moves.{role}.may_not_end_on: unknown piece '{piece}'")
-        bump = spec["bump"]
-        if bump and spec["steps"] != 1:
-            origin.fail(f"moves.{role}", f"moves.{role}: bump needs steps: 1", "bumps are defined for one-step moves")
+        parts = {name: value for mechanism in MECHANISMS if mechanism.move
+                 for name, value in mechanism.move(spec, role, ctx).items()}
         moves[role] = MoveRule(spec["steps"], spec["idle"], spec["first_step_real"], spec["blocked"],
                                spec["end_differs_from_start"], tuple(spec["may_not_end_on"]),
-                               tuple(spec["frozen_on"]), tuple(bump["marks"]) if bump else (),
-                               bump["lose_turns"] if bump else 1, bool(bump and bump["hidden"]))
+                               tuple(spec["frozen_on"]), **parts)
     for role in roles:
         moves.setdefault(role, MoveRule())
     return moves
-
-
-def _build_tables(merged: dict, collect: dict, origin: _Origin) -> dict:
-    tables = {}
-    for name, spec in (merged.get("score_tables") or {}).items():
-        if spec["count"] not in collect:
-            origin.fail("score_tables", f"score table '{name}' counts an unknown collectible '{spec['count']}'",
-                        f"collectibles are: {', '.join(collect) or 'none (add collect:)'}")
-        tables[name] = ScoreTable(name, spec["count"], tuple(spec["values"]))
-    return tables
 
 
 def build_rules(merged: dict, origin: _Origin, enemies: list | None = None) -> Rules:
@@ -212,13 +191,11 @@ def build_rules(merged: dict, origin: _Origin, enemies: list | None = None) -> R
     enemies (or ``each``) are built for the board's ``enemies`` ((piece, kind) in order; None:
     one of each kind, to check them before a board lists its own), and keep what they were
     built from (:attr:`Rules.template`) for the next board."""
-    if merged.get("enemies") is not None or any(
-            isinstance(a, dict) and (a.get("each") is not None or a.get("if_kind") is not None
-                                     or isinstance(a.get("repeat"), str)) for a in merged.get("after_ply") or []):
-        listed = enemy_sample(merged.get("enemies") or {}) if enemies is None else enemies
+    expanding = [mechanism for mechanism in MECHANISMS if mechanism.per_board and mechanism.per_board(merged)]
+    if expanding:
         places = _Origin()
         places.places, places.read = dict(origin.places), origin.read
-        plain = expand_enemies(merged, listed, lambda key, message, hint=None: places.fail(
+        plain = expanding[0].expand(merged, enemies, lambda key, message, hint=None: places.fail(
             key if key in places.places else key.split("[")[0], message, hint))
         for new, old in enumerate(plain.pop("_end_places")):
             places.places[f"ends[{new}]"] = origin.places.get(f"ends[{old}]", origin.places.get("ends"))
@@ -246,14 +223,14 @@ def _build_plain_rules(merged: dict, origin: _Origin) -> Rules:
     _check_roles(roles, members, origin, "teams", "teams")
     if sorted(members) != sorted(roles):
         origin.fail("teams", "teams: every role must be in exactly one team")
-    moves = _build_moves(merged, roles, origin)
-    chasers = _build_chasers(merged, roles, origin)
-    collect = {}
-    for name, spec in (merged.get("collect") or {}).items():
-        _check_roles(roles, [spec["piece"]], origin, "collect", f"collect.{name}.piece")
-        collect[name] = Collect(name, spec["piece"], spec["mark"])
-    tables = _build_tables(merged, collect, origin)
-    timeout, timeout_when = _build_timeout(merged["timeout"], roles, collect, tables, origin)
+    ctx = Context(merged, roles, origin, lambda names, key, what: _check_roles(roles, names, origin, key, what),
+                  lambda when, key, what: _build_condition(when, roles, ctx, key, what, ctx.built.get("chasers", {})))
+    moves = _build_moves(merged, roles, origin, ctx)
+    for mechanism in MECHANISMS:      # their parts the ends read: chasers, collectibles, score tables
+        if mechanism.build:
+            mechanism.build(ctx)
+    tables = ctx.built.get("tables", {})
+    timeout, timeout_when = _build_timeout(merged["timeout"], roles, ctx, tables, origin)
     conditional = bool(timeout_when) or bool(tables)
     for index, raw_end in enumerate(merged["ends"]):     # every end's scores first: default loss_for reads them all
         _check_scores(raw_end["scores"], roles, tables, origin, f"ends[{index}]", f"end '{raw_end['name']}'")
@@ -268,7 +245,7 @@ def _build_plain_rules(merged: dict, origin: _Origin) -> Rules:
                         "write a name as a lowercase letter followed by letters, digits or _, e.g. escaped")
         names.add(raw_end["name"])
         what = f"end '{raw_end['name']}'"
-        when = _build_condition(raw_end["when"], roles, collect, origin, key, what, chasers)
+        when = ctx.condition(raw_end["when"], key, what)
         if when.is_empty():
             origin.fail(key, f"end '{raw_end['name']}' has an empty 'when'",
                         "give same_cell, reaches, was_on, collected or nearer")
@@ -283,10 +260,6 @@ def _build_plain_rules(merged: dict, origin: _Origin) -> Rules:
         _check_roles(roles, loss_for, origin, key, f"end '{raw_end['name']}': loss_for")
         _, line = origin.places.get(key, ("", 0))
         ends.append(End(raw_end["name"], when, dict(scores), tuple(loss_for), line or 0))
-    placement = {}
-    for mark, spec in (merged.get("placement") or {}).items():
-        _check_roles(roles, [spec["by"]], origin, "placement", f"placement.{mark}.by")
-        placement[mark] = Placement(mark, spec["by"], spec["count"], tuple(spec["not_on"]))
     steps = merged["steps"]
     unlimited = steps["last"] is None
     last = steps["first"] + NO_LIMIT if unlimited else steps["last"]
@@ -298,25 +271,17 @@ def _build_plain_rules(merged: dict, origin: _Origin) -> Rules:
         if name in roles:
             origin.fail("optional", f"optional: '{name}' is a role; a role's piece is always on the board",
                         "list only chasers and marks")
-    gate_key = merged["gate"]["key"] if merged.get("gate") else None
-    script = _build_script(merged.get("after_ply") or [], roles, chasers, gate_key, collect, origin)
-    if gate_key is not None and not script:
-        origin.fail("gate", "gate: the gates change only by a key action of the after_ply script, and the rules "
-                    "have none", "add after_ply: with a key action (or remove gate:)")
-    if gate_key is not None:
-        for role, move in moves.items():
-            if move.steps != 1:
-                origin.fail(f"moves.{role}", f"moves.{role}: a move of {move.steps} steps with gates",
-                            "a gate is crossed (or blocks) one step at a time: give every role steps: 1 "
-                            "in rules with gate:")
-    if chasers and not script:
-        origin.fail("chasers", "chasers never move without an after_ply script", "add after_ply: with a step action")
+    for mechanism in MECHANISMS:      # their parts read after the ends: placement, the gate, the script
+        if mechanism.finish:
+            mechanism.finish(ctx)
     rules = Rules(name=merged.get("name") or "inline", description=merged.get("description") or "", roles=roles,
                   turns=turns, moves=moves, ends=tuple(ends), first_step=steps["first"], last_step=last,
-                  timeout=timeout, teams=teams, collisions=merged.get("collisions") or "allowed", collect=collect,
-                  tables=tables, timeout_when=timeout_when, placement=placement, good_level=good_level,
-                  chasers=chasers, optional=optional, gate_key=gate_key, script=script, unlimited=unlimited,
-                  judge_start=merged.get("judge_start") is not False)
+                  timeout=timeout, teams=teams, collisions=merged.get("collisions") or "allowed",
+                  timeout_when=timeout_when, good_level=good_level, optional=optional, unlimited=unlimited,
+                  judge_start=merged.get("judge_start") is not False, **ctx.built)
+    for mechanism in MECHANISMS:
+        if mechanism.check:
+            mechanism.check(rules, ctx)
     if not rules.judge_start:
         _check_unjudged_start(rules, origin)
     return rules
@@ -336,88 +301,6 @@ def _check_unjudged_start(rules: Rules, origin: _Origin) -> None:
     if why:
         origin.fail("judge_start", f"judge_start: false is answered by the race solver alone, and here {why}",
                     "judge the start (remove judge_start: false)")
-
-
-def _build_chasers(merged: dict, roles, origin: _Origin) -> dict:
-    chasers = {}
-    for name, spec in (merged.get("chasers") or {}).items():
-        if name in roles:
-            origin.fail("chasers", f"chasers: '{name}' is a role", "a chaser is a piece no role moves")
-        if spec["target"] not in roles:
-            origin.fail("chasers", f"chasers.{name}.target: '{spec['target']}' is not a role's piece",
-                        f"a chaser steps toward a role's piece: {', '.join(roles)}")
-        chasers[name] = Chaser(name, spec["target"], spec["first"])
-    return chasers
-
-
-def _build_script(raw: list, roles, chasers: dict, gate_key, collect, origin: _Origin) -> tuple:
-    """The after_ply script as a flat tuple of actions (``repeat`` unrolled), every piece checked."""
-    pieces = tuple(roles) + tuple(chasers)
-    out = []
-
-    def known(names, what, only_chasers=False):
-        allowed = tuple(chasers) if only_chasers else pieces
-        for name in names:
-            if name not in allowed:
-                origin.fail("after_ply", f"after_ply: {what}: unknown {'chaser' if only_chasers else 'piece'} "
-                            f"'{name}'", f"{'chasers' if only_chasers else 'pieces'} are: {', '.join(allowed)}")
-
-    def one(action: dict):
-        if action.get("if_kind") is not None or action.get("each") is not None:
-            origin.fail("after_ply", "after_ply: if_kind or each inside repeat",
-                        "if_kind chooses by the enemy each is at: write each: NAME, do: [...] at the top level")
-        given = [k for k in ("key", "stop", "step", "remove") if action.get(k) is not None]
-        if len(given) != 1:
-            origin.fail("after_ply", f"after_ply: an action gives {', '.join(given) or 'nothing'}",
-                        "give exactly one of key, stop, step, remove (or repeat with do)")
-        kind = given[0]
-        if kind == "key":
-            if gate_key is None:
-                origin.fail("after_ply", "after_ply: a key action, but the rules declare no gate",
-                            "add gate: {key: MARK}")
-            spec = action["key"]
-            names = spec if isinstance(spec, list) else spec["pieces"]
-            uses = names if isinstance(spec, list) or spec["uses"] is None else spec["uses"]
-            each = not isinstance(spec, list) and spec["each_entry"]
-            if each and spec["uses"] is not None:
-                origin.fail("after_ply", "after_ply: key: each_entry with uses",
-                            "uses is about the key's one use a ply; with each_entry every entry flips: "
-                            "remove uses")
-            known(names, "key")
-            known(uses, "key.uses")
-            out.append(ScriptAction("key", tuple(names), tuple(uses), each=each))
-        elif kind == "stop":
-            when = _build_condition(action["stop"], roles, collect, origin, "after_ply", "after_ply: stop",
-                                    chasers)
-            if when.is_empty() or when.was_on or when.collected or when.nearer:
-                origin.fail("after_ply", "after_ply: stop takes same_cell and reaches conditions")
-            out.append(ScriptAction("stop", when=when))
-        elif kind == "step":
-            known(action["step"], "step", only_chasers=True)
-            out.append(ScriptAction("step", tuple(action["step"])))
-        else:
-            spec = action["remove"]
-            known([spec["piece"]], "remove.piece", only_chasers=True)
-            known(spec["by"], "remove.by")
-            if spec["piece"] in spec["by"]:
-                origin.fail("after_ply", f"after_ply: remove: '{spec['piece']}' removes itself",
-                            "list the other pieces under by")
-            if spec["flips_on_key"] and gate_key is None:
-                origin.fail("after_ply", "after_ply: remove flips_on_key, but the rules declare no gate")
-            out.append(ScriptAction("remove", tuple(spec["by"]), piece=spec["piece"], flips=spec["flips_on_key"]))
-
-    for action in raw:
-        if action.get("repeat") is not None or action.get("do") is not None:
-            if action.get("repeat") is None or action.get("do") is None or any(
-                    action.get(k) is not None for k in ("key", "stop", "step", "remove")):
-                origin.fail("after_ply", "after_ply: repeat needs do (and nothing else)",
-                            "write {repeat: 2, do: [...actions...]}")
-            for _ in range(action["repeat"]):
-                for inner in action["do"]:
-                    one(inner)
-        else:
-            one(action)
-    return tuple(out)
 
 
 def _build_good_level(raw: dict | None, roles, merged: dict, origin: _Origin) -> GoodLevel | None:
@@ -498,7 +381,7 @@ def _mark_names(value) -> list[str]:
     return out
 
 
-def _build_timeout(raw, roles, collect, tables, origin: _Origin):
+def _build_timeout(raw, roles, ctx: Context, tables, origin: _Origin):
     """The default timeout scores and the conditional entries tried before them."""
     if isinstance(raw, dict):
         _check_scores(raw, roles, tables, origin, "timeout", "timeout")
@@ -512,7 +395,7 @@ def _build_timeout(raw, roles, collect, tables, origin: _Origin):
                 origin.fail("timeout", f"{what} has no 'when' but is not the last entry",
                             "entries after it could never apply: move it to the end")
             return dict(entry["scores"]), tuple(entries)
-        when = _build_condition(entry["when"], roles, collect, origin, "timeout", what)
+        when = _build_condition(entry["when"], roles, ctx, "timeout", what)
         entries.append(Timeout(when, dict(entry["scores"])))
     origin.fail("timeout", "the last timeout entry has a 'when'",
                 "end the list with an entry without 'when': the scores when no other entry holds")
@@ -570,20 +453,11 @@ def _stamp(path: Path) -> bytes | None:
 
 def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
     top = Where(name, raw.line, "")
-    listed = checked["enemies"]
-    if rules.template is not None:
+    placed = [piece for mechanism in MECHANISMS if mechanism.board_pieces
+              for piece in mechanism.board_pieces(checked, raw, top, rules) or ()]
+    if rules.template is not None:      # rules built for each board: for the pieces this one places
         merged, origin = rules.template
-        kinds = merged.get("enemies") or {}
-        for index, enemy in enumerate(listed or []):
-            if enemy["kind"] not in kinds:
-                top.child(raw, "enemies").child(raw["enemies"], index).fail(
-                    f"unknown kind '{enemy['kind']}'", f"the kinds of the rules '{rules.name}' are: "
-                    f"{', '.join(kinds) or 'none'}")
-        rules = build_rules(merged, origin, enemy_pieces([e["kind"] for e in listed or []]))
-    elif listed:
-        top.child(raw, "enemies").fail(f"the rules '{rules.name}' declare no kinds of enemies",
-                                       "use rules with enemies: {KIND: {target: ROLE, steps: N}}, or place "
-                                       "the pieces under pieces:")
+        rules = build_rules(merged, origin, [(piece, kind) for piece, kind, _, _ in placed])
     lines: dict[str, int] = {}
     pieces: dict[str, tuple[int, int]] = {}
     marks: dict[str, set] = {}
@@ -612,10 +486,9 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
                 exits[inside, edge] = meaning
                 marks.setdefault(meaning, set()).add(cell)
                 lines.setdefault(f"marks.{meaning}", line)
-            elif rules.template is not None and re.sub(r"\d+\Z", "", meaning) in (rules.template[0].get("enemies") or {}):
-                raise BoardError(name, line, f"map: '{glyph}' draws the enemy '{meaning}'",
-                                 "list the enemies under enemies: in the order they move, e.g. "
-                                 f"enemies: [{{kind: {re.sub(r'[0-9]+$', '', meaning)}, at: [{cell[0]}, {cell[1]}]}}]")
+            elif refused := next((found for mechanism in MECHANISMS if mechanism.map_glyph
+                                  for found in [mechanism.map_glyph(glyph, meaning, cell, rules)] if found), None):
+                raise BoardError(name, line, *refused)
             elif meaning in rules.pieces:
                 if meaning in pieces:
                     raise BoardError(name, line, f"map: the piece '{meaning}' is drawn twice",
@@ -637,9 +510,9 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
             for cell in cells:
                 if not (1 <= cell[0] <= width and 1 <= cell[1] <= height):
                     top.child(raw, "walls").fail(f"the {kind} wall at {list(cell)} is off the board")
-    for index, ((piece, _), enemy) in enumerate(zip(enemy_pieces([e["kind"] for e in listed or []]), listed or [])):
-        pieces[piece] = enemy["at"]
-        lines[f"pieces.{piece}"] = raw["enemies"].line_of(index) if hasattr(raw["enemies"], "line_of") else top.line
+    for piece, _, cell, line in placed:
+        pieces[piece] = cell
+        lines[f"pieces.{piece}"] = line
     for piece, cell in (checked["pieces"] or {}).items():
         where = top.child(raw, "pieces").child(raw["pieces"], piece)
         if piece not in rules.pieces:
@@ -660,18 +533,9 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
             marks.setdefault(mark, set()).add((x + DELTA[edge][0], y + DELTA[edge][1]))
             continue
         marks.setdefault(mark, set()).update(cells)
-    gate_north, gate_east = set(parsed.gate_north) if checked["map"] is not None else set(), \
-        set(parsed.gate_east) if checked["map"] is not None else set()
-    if checked["gates"] is not None:
-        gate_north |= set(checked["gates"]["north"])
-        gate_east |= set(checked["gates"]["east"])
-        for kind, cells in (("north", gate_north), ("east", gate_east)):
-            for cell in cells:
-                if not (1 <= cell[0] <= width and 1 <= cell[1] <= height):
-                    top.child(raw, "gates").fail(f"the {kind} gate at {list(cell)} is off the board")
-    if (gate_north or gate_east) and rules.gate_key is None:
-        top.child(raw, "gates" if checked["gates"] is not None else "map").fail(
-            f"the board has gates, but the rules '{rules.name}' have none", "use rules that declare gate: {key: MARK}")
+    parts = {name: value for mechanism in MECHANISMS if mechanism.read_board
+             for name, value in mechanism.read_board(checked, raw, parsed if checked["map"] is not None else None,
+                                                     top, rules, (width, height)).items()}
     for mark in marks:
         if not MARK_NAME.match(mark):
             where = Where(name, lines.get(f"marks.{mark}", top.line), "")
@@ -679,15 +543,16 @@ def _build_board(checked: dict, raw, rules: Rules, name: str) -> Board:
                        "digits or _, e.g. exit")
     board = Board(name, checked["name"] or Path(name).stem, width, height, frozenset(north), frozenset(east),
                   frozenset(solid), pieces, {k: frozenset(v) for k, v in marks.items()}, rules, lines,
-                  dict(checked["legend"] or {}), unplaced, frozenset(gate_north), frozenset(gate_east),
-                  frozenset(exits))
+                  dict(checked["legend"] or {}), unplaced, exits=frozenset(exits), **parts)
     if exits and not rules.one_mover_script:
         Where(name, lines[f"marks.{next(iter(exits.values()))}"], "").fail(
             f"an edge of the border as a mark, but the rules '{rules.name}' are not answered with one",
             "edges as exits are answered where one role moves one step and pieces move by rule after it "
             "(the after_ply script of a Mummy Maze); give the mark a cell on the board instead")
     _check_layout(board, top)
-    _check_placement(board)
+    for mechanism in MECHANISMS:
+        if mechanism.check_board:
+            mechanism.check_board(board, top)
     return board
 
 
@@ -737,47 +602,13 @@ def _check_layout(board: Board, top: Where):
     rules = board.rules
     needed = [(f"end '{end.name}'", mark) for end in rules.ends for mark in _marks_of(end.when)]
     needed += [("timeout", mark) for entry in rules.timeout_when for mark in _marks_of(entry.when)]
-    needed += [(f"collect.{c.name}", c.mark) for c in rules.collect.values()]
+    needed += [need for mechanism in MECHANISMS if mechanism.marks_needed for need in mechanism.marks_needed(rules)]
     for what, mark in needed:
         if mark not in board.marks and mark not in rules.optional:
             raise BoardError(board.path, top.line, f"{what} needs cells marked '{mark}', "
                              "but the board has none", f"mark them in the legend, e.g. X: {mark}")
-    for table in rules.tables.values():
-        items = len(board.marks.get(rules.collect[table.count].mark, ()))
-        if len(table.values) <= items:
-            raise BoardError(board.path, top.line, f"score table '{table.name}' has {len(table.values)} values, "
-                             f"but the board has {items} items of '{table.count}'",
-                             f"give a value for every count from 0 to {items}")
-
-
-def _check_placement(board: Board):
-    """Secret marks: placed cells where the rules allow them, unplaced ones only where the rules
-    say how to place them and with enough cells to place them on."""
-    from .secret import allowed_cells      # the placement rules, shared with the solver and play
-    rules = board.rules
-    for mark, spec in rules.placement.items():
-        for name in spec.not_on:
-            if name not in rules.roles and name not in board.marks and name not in rules.placement:
-                raise BoardError(board.path, board.line(f"marks.{mark}"), f"placement.{mark}.not_on names "
-                                 f"'{name}', neither a piece nor a mark of this board",
-                                 f"pieces are {', '.join(rules.roles)}; marks are {', '.join(sorted(board.marks))}")
-    for mark, count in board.unplaced.items():
-        where = Where(board.path, board.line(f"marks.{mark}"), "")
-        if mark not in rules.placement:
-            where.fail(f"marks.{mark}: unplaced, but the rules say nothing about placing '{mark}'",
-                       "give its cells as a list, or add placement: {" + mark + ": {by: ROLE, count: N}} to the rules")
-        free = allowed_cells(board, mark)
-        if count > len(free):
-            where.fail(f"marks.{mark}: {count} cells to place, but the rules allow only {len(free)}")
-    for mark, cells in board.marks.items():
-        if mark not in rules.placement:
-            continue
-        bad = sorted(set(cells) - allowed_cells(board, mark))
-        if bad:
-            Where(board.path, board.line(f"marks.{mark}"), "").fail(
-                f"marks.{mark}: ({bad[0][0]},{bad[0][1]}) is a cell the rules forbid for it "
-                f"(not on: {', '.join(rules.placement[mark].not_on)})", "move it to another cell")
 
 
 def _marks_of(when) -> list[str]:
-    return [m for _, m in when.reaches] + [m for _, m in when.was_on] + [m for _, _, m in when.nearer]
+    return [m for _, m in when.reaches] + [m for mechanism in MECHANISMS for k in mechanism.condition_keys
+                                           for m in mechanism.condition_marks(getattr(when, k.name))]

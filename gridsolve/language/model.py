@@ -3,7 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..mechanisms.chasers.language import Chaser, ScriptAction
+from ..mechanisms.items.language import Collect, ScoreTable
+from ..mechanisms.registry import MECHANISMS as REGISTERED
+from ..mechanisms.secret.language import Placement
 from .kinds import RequireKind
+
+__all__ = ["Chaser", "Collect", "Placement", "ScoreTable", "ScriptAction"]    # (each defined by its mechanism)
 
 DIRECTIONS = ("north", "south", "east", "west")
 OFF_BOARD = (0, 0)       # the cell of a piece that is not on the board (left out, or removed)
@@ -12,10 +18,11 @@ DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0), "no
 
 Cell = tuple[int, int]
 
-# The names :attr:`Rules.mechanisms` gives the language's mechanisms (docs/rule-language.md).
-MECHANISMS = ("items", "score tables", "timeout entries", "secret marks", "chasers", "script", "gates", "optional",
-              "bumps", "several steps", "several turns entries", "moving at once", "collisions stay", "was_on",
-              "collected", "nearer", "no step limit", "unjudged start")
+# The names :attr:`Rules.mechanisms` gives what the core of the language has (docs/rule-language.md),
+# then every name a registered mechanism gives (gridsolve/mechanisms/registry.py)
+CORE_MECHANISMS = ("timeout entries", "optional", "several steps", "several turns entries", "moving at once",
+                   "collisions stay", "no step limit", "unjudged start")
+MECHANISMS = CORE_MECHANISMS + tuple(name for mechanism in REGISTERED for name in mechanism.names)
 
 
 @dataclass(frozen=True)
@@ -35,17 +42,6 @@ class MoveRule:
 
 
 @dataclass(frozen=True)
-class Placement:
-    """Secret marks a role places before the game: ``count`` cells, none on a start cell of
-    the pieces or a cell of the marks ``not_on`` names."""
-
-    mark: str
-    by: str
-    count: int
-    not_on: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class Condition:
     """A conjunction of conditions on a position (the ``when`` of an end or a timeout entry)."""
 
@@ -57,24 +53,6 @@ class Condition:
 
     def is_empty(self) -> bool:
         return not (self.same_cell or self.reaches or self.was_on or self.collected or self.nearer)
-
-
-@dataclass(frozen=True)
-class Collect:
-    """Items on every cell with ``mark``; ``piece`` takes one by ending a move on its cell."""
-
-    name: str
-    piece: str
-    mark: str
-
-
-@dataclass(frozen=True)
-class ScoreTable:
-    """A score that depends on how many items of ``count`` were taken: ``values[taken]``."""
-
-    name: str
-    count: str
-    values: tuple[int, ...]
 
 
 Score = "int | str"   # a number, or the name of a score table
@@ -106,43 +84,6 @@ class End:
     @property
     def reaches(self):
         return self.when.reaches
-
-
-@dataclass(frozen=True)
-class Chaser:
-    """A piece no role moves: each of its steps goes toward ``target`` by a fixed rule, trying
-    the axis ``first`` (horizontal or vertical) first, then the other; a step into a wall, a
-    closed gate or the border is not taken.  ``optional``: a board may leave it out."""
-
-    name: str
-    target: str
-    first: str = "horizontal"
-
-
-@dataclass(frozen=True)
-class ScriptAction:
-    """One action of the rules' ``after_ply`` script (played after every ply of the roles):
-
-    * ``key``: the first of ``pieces`` (alive, on the gate's key cell, not on the cell it
-      stood on when the ply began) sets the gates to the opposite of their state when the ply
-      began, once per ply: the key is then used, unless the piece is not in ``uses``; with
-      ``each``, every piece of ``pieces`` that has just entered a key cell (by its latest move
-      or step this ply) flips the gates as they are, whatever the key's use;
-    * ``stop``: when ``when`` holds (over the pieces still on the board), the rest of the
-      script is skipped;
-    * ``step``: each of ``pieces`` (a chaser still on the board), in order, takes one step;
-    * ``remove``: for each of ``pieces`` (the removers, in order) on the cell of ``piece``, that
-      piece leaves the board when the ply ends (it still stands there until then, and is met
-      again); with ``flips`` each such meeting on the key cell flips the gates."""
-
-    kind: str                               # key | stop | step | remove
-    pieces: tuple[str, ...] = ()
-    uses: tuple[str, ...] = ()
-    when: "Condition | None" = None
-    piece: str = ""
-    flips: bool = False
-    line: int = 0
-    each: bool = False                      # key: every entry of a piece onto a key cell flips
 
 
 @dataclass(frozen=True)
@@ -189,7 +130,7 @@ class Rules:
     unlimited: bool = False                 # no step limit (last_step is first_step + NO_LIMIT)
     judge_start: bool = True                # False: the ends judge only positions after a ply
     # rules with kinds of enemies: (the merged raw keys, where they came from), built again for
-    # each board's list of enemies (gridsolve.language.enemies)
+    # each board's list of enemies (gridsolve.mechanisms.enemies)
     template: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
@@ -280,20 +221,18 @@ class Rules:
 
     @property
     def mechanisms(self) -> frozenset[str]:
-        """The names of the language's mechanisms these rules use (:data:`MECHANISMS`)."""
-        conditions = self.conditions
+        """The names of the language's mechanisms these rules use (:data:`MECHANISMS`): the
+        core's, then each registered mechanism's ``used``."""
         moves = self.moves.values()
         used = {
-            "items": self.has_items, "score tables": bool(self.tables), "timeout entries": bool(self.timeout_when),
-            "secret marks": bool(self.placement), "chasers": bool(self.chasers), "script": self.moved_by_rule,
-            "gates": self.gate_key is not None, "optional": bool(self.optional),
-            "bumps": any(m.bump_on for m in moves), "several steps": any(m.steps > 1 for m in moves),
+            "timeout entries": bool(self.timeout_when), "optional": bool(self.optional),
+            "several steps": any(m.steps > 1 for m in moves),
             "several turns entries": len(self.turns) > 1, "moving at once": any(len(t) > 1 for t in self.turns),
-            "collisions stay": self.collisions == "stay", "was_on": any(c.was_on for c in conditions),
-            "collected": any(c.collected for c in conditions), "nearer": any(c.nearer for c in conditions),
-            "no step limit": self.unlimited, "unjudged start": not self.judge_start,
+            "collisions stay": self.collisions == "stay", "no step limit": self.unlimited,
+            "unjudged start": not self.judge_start,
         }
-        return frozenset(name for name, on in used.items() if on)
+        return frozenset(name for name, on in used.items() if on).union(
+            *(mechanism.used(self) for mechanism in REGISTERED))
 
 
 @dataclass

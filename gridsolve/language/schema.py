@@ -1,13 +1,15 @@
-"""The board and rule-set file format, defined once.
+"""The board and rule-set file format, defined once: the core's keys here, each mechanism's
+keys in its folder (gridsolve/mechanisms/NAME/language.py), placed by the registry.
 
 ``gridsolve.language.loader`` validates files with these definitions and ``gridsolve schema`` prints
 them as JSON Schema.  Every key is documented here; the README points to this file.
 """
 from __future__ import annotations
 
+from ..mechanisms.registry import MECHANISMS, place_keys
 from .spec import Bool, Cell, Either, Enum, Field, Int, ListOf, MapOf, Num, Object, Str
 
-MOVE = Object(doc="How one role makes a move: a sequence of single-cell steps.", fields={
+MOVE_FIELDS = {
     "steps": Field(Int(1, 4, doc="number of single-cell steps in one move"), default=1),
     "idle": Field(Bool(doc="a step may be 'nowhere' (stand still for that step)"), default=True),
     "first_step_real": Field(Bool(doc="the first step must be north/south/east/west"), default=False),
@@ -19,31 +21,27 @@ MOVE = Object(doc="How one role makes a move: a sequence of single-cell steps.",
     "may_not_end_on": Field(ListOf(Str(), doc="pieces whose cell (at the start of the ply) the move may "
                                               "not aim at"), default=[]),
     "frozen_on": Field(ListOf(Str(), doc="marks: on such a cell the piece can only stand still"), default=[]),
-    "bump": Field(Object(doc="a move into a cell with one of these marks fails: the piece stays and "
-                             "loses turns (needs steps: 1)", fields={
-        "marks": Field(ListOf(Str(), min_items=1, doc="the marks the piece bumps on"), required=True),
-        "lose_turns": Field(Int(0, 5, doc="how many of its next turns the piece's turns entry skips"),
-                            default=1),
-        "hidden": Field(Bool(doc="gridsolve play hides these cells from the role until it bumps on "
-                                 "one (the solver always knows them)"), default=False),
-    })),
-})
+}
 
-CONDITION = Object(doc="All conditions given must hold (a conjunction).", fields={
+CONDITION_FIELDS = {
     "same_cell": Field(ListOf(Str(), min_items=2, doc="these pieces stand on one cell")),
     "reaches": Field(MapOf(Str(doc="a mark name from the board (e.g. exit)"), key_doc="piece",
                            doc="each piece stands on a cell with the given mark")),
-    "was_on": Field(MapOf(Str(doc="a mark name"), key_doc="piece",
-                          doc="each piece stood on a cell with the given mark in the position before")),
-    "collected": Field(MapOf(Either(((int, Int(0)), (str, Enum(("all",), doc="every item of the board")))),
-                             key_doc="collectible", doc="at least this many items were taken")),
-    "nearer": Field(Object(doc="the piece is nearer to a cell with the mark than the other piece "
-                               "(fewest steps, not entering cells it bumps on)", fields={
-        "piece": Field(Str(), required=True),
-        "than": Field(Str(), required=True),
-        "to": Field(Str(doc="a mark name"), required=True),
-    })),
-})
+}
+
+
+def _with_keys(core: dict, part: str, mechanisms) -> dict:
+    """``core``'s fields with the keys the mechanisms add to ``part`` (an attribute of
+    :class:`~gridsolve.mechanisms.base.Mechanism`; ``rules_keys`` is given the ``when`` object)."""
+    keys = [key for mechanism in mechanisms
+            for key in (mechanism.rules_keys(CONDITION) if part == "rules_keys" else getattr(mechanism, part))]
+    return place_keys(core, keys)
+
+
+MOVE = Object(doc="How one role makes a move: a sequence of single-cell steps.",
+              fields=_with_keys(MOVE_FIELDS, "move_keys", MECHANISMS))
+CONDITION = Object(doc="All conditions given must hold (a conjunction).",
+                   fields=_with_keys(CONDITION_FIELDS, "condition_keys", MECHANISMS))
 
 SCORE = Either(((int, Int()), (str, Str(doc="the name of a score table"))),
                doc="a score: a number, or the name of a score table (see score_tables)")
@@ -68,67 +66,6 @@ STEPS = Object(doc="Step numbering as in the original game: the game ends when `
     "first": Field(Int(0, doc="the step number of the initial position"), default=1),
     "last": Field(Int(1, doc="the step number at which the game ends by timeout; leave it out for a game "
                              "without a step limit")),
-})
-
-CHASER = Object(doc="A piece no role moves: after each ply it steps toward a piece by a fixed rule "
-                    "(the after_ply script says when).", fields={
-    "target": Field(Str(doc="the role whose piece it steps toward"), required=True),
-    "first": Field(Enum(("horizontal", "vertical"),
-                        doc="the axis it tries first: horizontal (toward the target's column) or "
-                            "vertical (toward its row); if it is level with the target on that axis "
-                            "or the step is blocked (wall, closed gate, border), it tries the other; "
-                            "both blocked: it stays"), default="horizontal"),
-})
-
-_ACTION_FIELDS = {
-    "key": Field(Either(((list, ListOf(Str(), min_items=1)), (dict, Object(fields={
-        "pieces": Field(ListOf(Str(), min_items=1), required=True),
-        "uses": Field(ListOf(Str(), doc="the pieces whose flip uses the key (default: all)")),
-        "each_entry": Field(Bool(doc="every entry flips: each of these pieces that has just entered a "
-                                     "key cell (by its latest move or step) flips the gates as they "
-                                     "are now, however often the key was used this ply"), default=False),
-    }))), doc="the first of these pieces that entered the gate's key cell this ply (stands on it, "
-              "not on its cell when the ply began) sets the gates to the opposite of their state "
-              "when the ply began; once a ply (the key is then used); with each_entry, every entry flips")),
-    "stop": Field(Object(doc="when this holds (pieces still on the board), the rest of the script is "
-                             "skipped", fields=CONDITION.fields)),
-    "step": Field(ListOf(Str(), min_items=1, doc="these chasers, in order, each take one step")),
-    "remove": Field(Object(doc="a piece leaves the board when a remover stands on its cell", fields={
-        "piece": Field(Str(doc="the piece that leaves (at the end of the ply; until then it stays "
-                               "where it is and can be met again)"), required=True),
-        "by": Field(ListOf(Str(), min_items=1, doc="the removers, checked in order"), required=True),
-        "flips_on_key": Field(Bool(doc="each meeting on the key cell flips the gates (no once-a-ply "
-                                       "test)"), default=False),
-    })),
-}
-_ACTION_FIELDS["if_kind"] = Field(ListOf(Str(), min_items=1, doc="inside `each`: play this action only "
-                                                "when the enemy `each` is at is of one of these kinds"))
-ACTION = Object(doc="One action of the after_ply script: give exactly one of key, stop, step, remove.",
-                fields=_ACTION_FIELDS)
-REPEAT = Field(Either(((int, Int(1, 8)), (str, Enum(("steps",), doc="inside `each`: the steps of the enemy's "
-                                                                     "kind (enemies: KIND: steps)"))),
-                      doc="play the actions under `do` this many times (rounds)"))
-BLOCK_ACTION = Object(doc="One action under `each`: give exactly one of key, stop, step, remove, or repeat "
-                          "with do.", fields={
-    **_ACTION_FIELDS,
-    "repeat": REPEAT,
-    "do": Field(ListOf(ACTION, min_items=1, doc="the actions of one round")),
-})
-SCRIPT_ACTION = Object(doc="One action of the after_ply script: give exactly one of key, stop, step, remove, "
-                           "repeat with do, or each with do.", fields={
-    **_ACTION_FIELDS,
-    "repeat": REPEAT,
-    "each": Field(Str(doc="play the actions under `do` for each enemy of the board, in the order the board "
-                          "lists them; this name stands for that enemy there (e.g. each: enemy)")),
-    "do": Field(ListOf(BLOCK_ACTION, min_items=1, doc="the actions of one round (repeat), or of one enemy "
-                                                      "(each)")),
-})
-
-ENEMY_KIND = Object(doc="A kind of enemy: a piece moved by rule that a board lists under `enemies:` (any "
-                        "number, in the order they move).", fields={
-    "target": Field(Str(doc="the role whose piece it steps toward"), required=True),
-    "first": CHASER.fields["first"],
-    "steps": Field(Int(1, 8, doc="its steps in one turn (`repeat: steps` inside `each`)"), default=1),
 })
 
 # The difficulty metrics of a won level (gridsolve/analysis/metrics.py defines them; docs/generate.md).
@@ -174,7 +111,7 @@ GENERATE = Object(doc="What a good level of these rules is: `gridsolve generate`
                                name: Field(NUM_RANGE) for name in GRAPH_METRICS})) for label in ("easy", "medium")})),
 })
 
-RULES_FIELDS = {
+CORE_RULES_FIELDS = {
     "name": Field(Str(doc="the rule set's name")),
     "description": Field(Str(doc="what these rules are; where they come from")),
     "use": Field(Str(doc="a named rule set from rules/ that this one extends or overrides")),
@@ -188,46 +125,18 @@ RULES_FIELDS = {
     "moves": Field(MapOf(MOVE, key_doc="role", doc="how each role moves")),
     "collisions": Field(Enum(("allowed", "stay"), doc="stay: when two pieces that moved in a ply end on "
                              "one cell, the ply has no effect"), default=None),
-    "collect": Field(MapOf(Object(doc="items to take", fields={
-        "piece": Field(Str(doc="the piece that takes them"), required=True),
-        "mark": Field(Str(doc="every cell with this mark starts with one item"), required=True),
-    }), key_doc="collectible", doc="collectibles, e.g. pellets: {piece: pacman, mark: pellet}")),
-    "score_tables": Field(MapOf(Object(doc="a score by the number of items taken", fields={
-        "count": Field(Str(doc="the collectible counted"), required=True),
-        "values": Field(ListOf(Int(), min_items=1, doc="the score for 0, 1, 2, ... items taken"),
-                        required=True),
-    }), key_doc="table", doc="named score tables")),
     "ends": Field(ListOf(END, doc="end conditions in order of precedence")),
     "steps": Field(STEPS),
     "judge_start": Field(Bool(doc="false: the position a question starts from is not judged by the ends (only "
                                   "positions after a ply are, as in classic Mummy Maze); default true"),
                          default=None),
-    "placement": Field(MapOf(Object(doc="a secret mark one role places before the game", fields={
-        "by": Field(Str(doc="the role that places it (gridsolve play asks that role's player)"), required=True),
-        "count": Field(Int(0, doc="how many cells it places"), required=True),
-        "not_on": Field(ListOf(Str(), doc="where it may not go: pieces (their start cells) and marks "
-                                          "(their cells)"), default=[]),
-    }), key_doc="mark", doc="secret marks placed before the game (Maze Runner Duel's obstacles); a board "
-                            "may leave them unplaced")),
     "timeout": Field(Either(((dict, MapOf(SCORE, key_doc="role")), (list, ListOf(TIMEOUT_ENTRY, min_items=1))),
                             doc="each role's score when the step limit ends the game: a map of scores, or "
                                 "a list of entries of which the first whose `when` holds applies")),
     "generate": Field(GENERATE),
-    "chasers": Field(MapOf(CHASER, key_doc="piece", doc="pieces moved by rule, not by a role (Mummy Maze's "
-                                                       "mummies and scorpion)")),
-    "enemies": Field(MapOf(ENEMY_KIND, key_doc="kind", doc="kinds of enemies, declared once: each board lists "
-                                                           "its enemies (kind and cell) in the order they move, "
-                                                           "and `each` in after_ply goes through them")),
     "optional": Field(ListOf(Str(), doc="pieces (chasers) and marks a board may leave out")),
-    "gate": Field(Object(doc="the board's gates (edges under `gates:`) block every piece while closed; "
-                             "they start closed", fields={
-        "key": Field(Str(doc="the mark of the key cell that toggles them (see after_ply's key action)"),
-                     required=True),
-    })),
-    "after_ply": Field(ListOf(SCRIPT_ACTION, doc="what happens after every ply of the roles, in order: "
-                                                 "chasers step, pieces leave the board, the key toggles "
-                                                 "the gates, stops (docs/rule-language.md)")),
 }
+RULES_FIELDS = _with_keys(CORE_RULES_FIELDS, "rules_keys", MECHANISMS)
 RULES = Object(doc="The rules a board plays under.", fields=RULES_FIELDS)
 
 RANGE = INT_RANGE
@@ -270,7 +179,7 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
        for name in GRAPH_METRICS if name != "plies"},
 })
 
-BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under.", fields={
+CORE_BOARD_FIELDS = {
     "name": Field(Str(doc="the board's title")),
     "description": Field(Str(doc="free text")),
     "rules": Field(Either(((str, Str(doc="the name of a rule set in rules/")), (dict, RULES)),
@@ -286,16 +195,6 @@ BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under."
         "east": Field(ListOf(Cell(), doc="edge between [x, y] and [x+1, y]"), default=[]),
     })),
     "pieces": Field(MapOf(Cell(), key_doc="piece", doc="where each piece starts")),
-    "enemies": Field(ListOf(Object(doc="one enemy: its kind (the rules' enemies:) and its cell", fields={
-        "kind": Field(Str(doc="a kind the rules declare under enemies:"), required=True),
-        "at": Field(Cell(), required=True),
-    }), doc="the board's enemies in the order they move; each is the piece KIND + its place in this list "
-            "(mummy1, scorpion2, ...)")),
-    "gates": Field(Object(doc="gates: edges that block while closed (the rules' gate: key toggles them)",
-                          fields={
-        "north": Field(ListOf(Cell(), doc="gate between [x, y] and [x, y+1]"), default=[]),
-        "east": Field(ListOf(Cell(), doc="gate between [x, y] and [x+1, y]"), default=[]),
-    })),
     "marks": Field(MapOf(Either(((list, ListOf(Cell())), (dict, Object(
         doc="a secret mark left unplaced (unplaced: N: its cells are chosen before play, the rules' "
             "placement), or an edge of the border (edge and at: a role's piece steps through it onto "
@@ -308,10 +207,17 @@ BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under."
                             "edge of the border {edge: south, at: 4}")),
     "expect": Field(ListOf(EXPECTATION, doc="what the level designer expects of this board; "
                                             "`gridsolve verify` checks it")),
-})
+}
+BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under.",
+               fields=_with_keys(CORE_BOARD_FIELDS, "board_keys", MECHANISMS))
 
 
 def board_json_schema() -> dict:
     """The JSON Schema of board files, as ``gridsolve schema`` prints it."""
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "gridsolve board", **BOARD.schema()}
+
+
+def rules_object(mechanisms=MECHANISMS) -> Object:
+    """The rule set object with the keys of ``mechanisms`` only (default: every registered one)."""
+    return Object(doc=RULES.doc, fields=_with_keys(CORE_RULES_FIELDS, "rules_keys", mechanisms))

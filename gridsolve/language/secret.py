@@ -9,30 +9,16 @@ from __future__ import annotations
 
 from ..errors import QueryError
 from .celltext import board_cell
-from .model import Board, Cell
+from ..mechanisms.secret.language import allowed_cells, not_on
+from .model import Board
+
+__all__ = ["allowed_cells", "not_on"]     # (the placement rules, the secret marks mechanism's)
 
 
 def hidden_marks(board: Board, role: str) -> tuple[str, ...]:
     """The marks ``role`` bumps on without seeing them."""
     move = board.rules.moves[role]
     return tuple(move.bump_on) if move.bump_hidden else ()
-
-
-def not_on(board: Board, mark: str) -> tuple[str, ...]:
-    spec = board.rules.placement.get(mark)
-    return spec.not_on if spec else tuple(board.rules.roles)
-
-
-def allowed_cells(board: Board, mark: str) -> frozenset[Cell]:
-    """Cells a secret ``mark`` may occupy: on the board, not a start cell of a piece named in
-    ``not_on`` (as the board has it) and not a cell of a mark named there."""
-    banned: set = set()
-    for name in not_on(board, mark):
-        if name in board.pieces:
-            banned.add(board.pieces[name])
-        banned |= set(board.marks.get(name, ()))
-    return frozenset((x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1)
-                     if board.on_board((x, y)) and (x, y) not in banned)
 
 
 def secret_count(board: Board, mark: str) -> int:
