@@ -25,8 +25,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import LimitError, QueryError
-from ..language.enemies import enemy_pieces
-from ..language.enemylist import edge_of, enemies_of, kinds_of, rules_for, with_exits
+from ..language.enemylist import edge_of, enemies_of, enemy_pieces, kinds_of, rules_for, with_exits
 from ..language.model import Board
 from ..language.kinds import RequireKind
 from .fresh import connected_walls

@@ -2,14 +2,14 @@
 studio's edits, generate's levels).
 
 A board of rules with kinds of enemies holds its list as pieces ``KIND + place``
-(:func:`~gridsolve.language.enemies.enemy_pieces`), with rules built for that list; an exit edge
+(:func:`~gridsolve.mechanisms.enemies.expand.enemy_pieces`), with rules built for that list; an exit edge
 of the border is a mark on the cell just outside it, with the edge in :attr:`Board.exits`.
 """
 from __future__ import annotations
 
 import dataclasses
 
-from .enemies import enemy_pieces
+from ..mechanisms.enemies.expand import enemy_pieces
 from .model import DELTA, Board, Cell
 
 
