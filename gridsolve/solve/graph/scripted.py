@@ -230,11 +230,20 @@ class ScriptedGraph:
         guard.after(f"after finding {len(seen):,} positions and {edges:,} moves", 40 * edges + 24 * len(seen))
         self.keys = seen
         self.outcome = tables.outcome(seen)
-        self.src = np.searchsorted(seen, np.concatenate(sources)).astype(np.int32) if sources else \
-            np.zeros(0, dtype=np.int32)
-        self.dst = np.searchsorted(seen, np.concatenate(targets)).astype(np.int32) if targets else \
-            np.zeros(0, dtype=np.int32)
+        self.src = _indexes(seen, sources)
+        self.dst = _indexes(seen, targets)
         self.turn = np.zeros(len(seen), dtype=np.int32)
+
+
+def _indexes(seen: np.ndarray, parts: list) -> np.ndarray:
+    """The indexes into ``seen`` of the positions of ``parts`` (arrays, one after another), int32;
+    ``parts`` is emptied on the way (its arrays let go before the next list is read: the lists
+    are the largest arrays of a search)."""
+    if not parts:
+        return np.zeros(0, dtype=np.int32)
+    joined = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    parts.clear()
+    return np.searchsorted(seen, joined).astype(np.int32)
 
 
 def frontier_search(tables: ScriptTables, start: np.ndarray, guard: LimitGuard) -> tuple:

@@ -233,8 +233,13 @@ static int successors(const Game *g, int64_t key, int64_t *out) {
 
 /* - The module --- */
 
-static PyObject *bytes_of(const Vec *v) {
-    return PyBytes_FromStringAndSize((const char *)v->data, (Py_ssize_t)(v->len * sizeof(int64_t)));
+/* The list as bytes, its memory let go at once (the search's largest lists are copied one at a
+ * time: a process's peak memory is then not all of them twice). */
+static PyObject *bytes_of(Vec *v) {
+    PyObject *out = PyBytes_FromStringAndSize((const char *)v->data, (Py_ssize_t)(v->len * sizeof(int64_t)));
+    free(v->data);
+    v->data = NULL;
+    return out;
 }
 
 static PyObject *search(PyObject *self, PyObject *args) {
@@ -337,7 +342,14 @@ static PyObject *search(PyObject *self, PyObject *args) {
         frontier = next;
         next = swap;
     }
-    result = Py_BuildValue("NNN", bytes_of(&found), bytes_of(&src), bytes_of(&dst));
+    free(seen.slots); free(frontier.data); free(next.data);
+    seen.slots = NULL; frontier.data = next.data = NULL;
+    PyObject *found_bytes = bytes_of(&found);
+    PyObject *src_bytes = found_bytes ? bytes_of(&src) : NULL;
+    PyObject *dst_bytes = src_bytes ? bytes_of(&dst) : NULL;
+    if (dst_bytes)
+        result = PyTuple_Pack(3, found_bytes, src_bytes, dst_bytes);
+    Py_XDECREF(found_bytes); Py_XDECREF(src_bytes); Py_XDECREF(dst_bytes);
     goto release;
 memory:
     PyErr_NoMemory();

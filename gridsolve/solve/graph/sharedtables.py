@@ -15,6 +15,7 @@ program whose ground rules are not such a circuit (choices, aggregates, cycles) 
 """
 from __future__ import annotations
 
+from array import array
 from collections import OrderedDict
 
 import clingo
@@ -25,6 +26,7 @@ from ...compile.facts import board_facts, mechanism_facts, rule_facts
 from ...language.model import Board
 from ...resources import encoding
 from ..common.limits import LimitGuard
+from .codec import distinct
 from .factored import ground_rows
 
 AXES = {"horizontal": 0, "vertical": 1}
@@ -88,34 +90,48 @@ def _board_inputs(board: Board) -> list[tuple]:
 
 
 class _Observer:
-    """clingo's ground rules and shown terms (its observer interface)."""
+    """clingo's ground rules and shown terms (its observer interface), kept flat: a rule's head,
+    its body's length and literals in arrays (a Python list a rule cost about ten times the
+    memory of these, and the largest circuits have some 20,000 rules)."""
 
     def __init__(self):
-        self.rules: list[tuple[int, list[int]]] = []
-        self.shown: list[tuple[clingo.Symbol, list[int]]] = []
+        self.heads, self.sizes, self.lits = array("q"), array("q"), array("q")
+        self.shown: list[clingo.Symbol] = []
+        self.shown_sizes, self.shown_lits = array("q"), array("q")
         self.other = 0
 
     def rule(self, choice: bool, head, body) -> None:
         if choice or len(head) != 1:
             self.other += 1
         else:
-            self.rules.append((head[0], list(body)))
+            self.heads.append(head[0])
+            self.sizes.append(len(body))
+            self.lits.extend(body)
 
     def weight_rule(self, choice, head, lower, body) -> None:
         self.other += 1
 
     def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
-        self.shown.append((symbol, [atom] if atom else []))
+        self.output_term(symbol, [atom] if atom else [])
 
     def output_term(self, symbol: clingo.Symbol, condition) -> None:
-        self.shown.append((symbol, list(condition)))
+        self.shown.append(symbol)
+        self.shown_sizes.append(len(condition))
+        self.shown_lits.extend(condition)
 
 
-def _conjunctions(bodies: list[list[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Body literals of non-empty conjunctions as arrays: atoms, negated, segment starts."""
-    lits = np.array([lit for body in bodies for lit in body], dtype=np.int64)
-    starts = np.concatenate([[0], np.cumsum([len(b) for b in bodies[:-1]], dtype=np.int64)]).astype(np.int64)
-    return np.abs(lits), lits < 0, starts
+def _flat(values: array) -> np.ndarray:
+    return np.frombuffer(values, dtype=np.int64) if len(values) else np.zeros(0, dtype=np.int64)
+
+
+def _conjunctions(sizes: np.ndarray, lits: np.ndarray, picked: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The body literals of the non-empty conjunctions ``picked`` (of those with ``sizes``, their
+    literals one after another in ``lits``) as arrays: atoms, negated, segment starts."""
+    ends = np.cumsum(sizes)
+    lengths = sizes[picked]
+    starts = np.cumsum(lengths) - lengths
+    chosen = lits[np.repeat(ends[picked] - lengths - starts, lengths) + np.arange(lengths.sum())]
+    return np.abs(chosen), chosen < 0, starts
 
 
 class Circuit:
@@ -126,48 +142,35 @@ class Circuit:
         self.width, self.height = width, height = board.width, board.height
         self.inputs = _inputs(width, height, marks)
         self.slot = {key: i for i, key in enumerate(self.inputs)}
-        facts = [f"dim({width},{height}).",
-                 f"#external wall_north(X,Y) : X = 1..{width}, Y = 1..{height - 1}.",
-                 f"#external wall_east(X,Y) : X = 1..{width - 1}, Y = 1..{height}.",
-                 f"#external gate_north(X,Y) : X = 1..{width}, Y = 1..{height - 1}.",
-                 f"#external gate_east(X,Y) : X = 1..{width - 1}, Y = 1..{height}.",
-                 *(f"#external mark({name},X,Y) : X = 1..{width}, Y = 1..{height}." for name in marks)]
-        observer = _Observer()
-        ctl = clingo.Control(["--warn=none"])
-        ctl.register_observer(observer)
-        ctl.add("base", [], table_program(board, layout, "\n".join(facts)))
-        ctl.ground([("base", [])])
         self.served = False
-        atoms = []
-        for name, args in self.inputs:
-            values = args if name != "mark" else (clingo.Function(args[0]), *args[1:])
-            found = ctl.symbolic_atoms[clingo.Function(name, [v if isinstance(v, clingo.Symbol) else clingo.Number(v)
-                                                              for v in values])]
-            if found is None or found.is_fact:
-                return
-            atoms.append(found.literal)
-        self.input_atoms = np.array(atoms, dtype=np.int64)
-        layers = _layers(observer.rules, set(atoms)) if not observer.other else None
-        if layers is None:
+        observer, atoms = _ground_circuit(board, layout, marks, self.inputs)
+        if atoms is None:
             return
-        natoms = 1 + max([abs(lit) for _, body in observer.rules for lit in body]
-                         + [head for head, _ in observer.rules] + atoms
-                         + [abs(lit) for _, cond in observer.shown for lit in cond], default=0)
+        self.input_atoms = atoms
+        heads, sizes, lits = _flat(observer.heads), _flat(observer.sizes), _flat(observer.lits)
+        layer = layer_numbers(heads, sizes, lits) if not observer.other and not np.isin(atoms, heads).any() else None
+        if layer is None:
+            return
+        shown_sizes, shown_lits = _flat(observer.shown_sizes), _flat(observer.shown_lits)
+        natoms = 1 + int(max(heads.max(initial=0), np.abs(lits).max(initial=0), atoms.max(initial=0),
+                             np.abs(shown_lits).max(initial=0)))
         self.initial = np.zeros(natoms, dtype=bool)
-        self.initial[[head for head, body in observer.rules if not body]] = True
+        self.initial[heads[sizes == 0]] = True
         self.layers = []
-        for layer in layers:
-            heads = np.array([observer.rules[k][0] for k in layer], dtype=np.int64)
-            self.layers.append((heads, *_conjunctions([observer.rules[k][1] for k in layer])))
-        by_arity: dict[int, list] = {}
-        for symbol, condition in observer.shown:
-            by_arity.setdefault(len(symbol.arguments), []).append((symbol, condition))
+        for depth in range(int(layer.max(initial=-1)) + 1):
+            picked = np.flatnonzero((layer == depth) & (sizes > 0))
+            if len(picked):
+                self.layers.append((heads[picked], *_conjunctions(sizes, lits, picked)))
+        arity = np.array([len(symbol.arguments) for symbol in observer.shown], dtype=np.int64)
         self.shown = {}
-        for arity, rows in by_arity.items():
-            args = np.array([[a._rep for a in s.arguments] for s, _ in rows], dtype=np.uint64).reshape(-1, arity)
-            always = np.array([not c for _, c in rows], dtype=bool)
-            conditioned = [c for _, c in rows if c]
-            self.shown[arity] = (args, always, *(_conjunctions(conditioned) if conditioned else (None,) * 3))
+        for size in distinct(arity).tolist():
+            picked = np.flatnonzero(arity == size)
+            args = np.array([[a._rep for a in observer.shown[k].arguments] for k in picked.tolist()],
+                            dtype=np.uint64).reshape(-1, size)
+            always = shown_sizes[picked] == 0
+            conditioned = picked[~always]
+            self.shown[size] = (args, always, *(_conjunctions(shown_sizes, shown_lits, conditioned)
+                                                if len(conditioned) else (None,) * 3))
         self.served = True
 
     def rows(self, board: Board) -> dict[int, np.ndarray] | None:
@@ -193,46 +196,76 @@ class Circuit:
         return out
 
 
+def _ground_circuit(board: Board, layout, marks: tuple[str, ...], inputs: list[tuple]) -> tuple:
+    """clingo's ground rules of the kind's table program with every input external (the
+    observer), and the inputs' atoms (None where clingo decided one: no circuit).  The grounding
+    itself is let go here, before the rules are put in layers."""
+    width, height = board.width, board.height
+    facts = [f"dim({width},{height}).",
+             f"#external wall_north(X,Y) : X = 1..{width}, Y = 1..{height - 1}.",
+             f"#external wall_east(X,Y) : X = 1..{width - 1}, Y = 1..{height}.",
+             f"#external gate_north(X,Y) : X = 1..{width}, Y = 1..{height - 1}.",
+             f"#external gate_east(X,Y) : X = 1..{width - 1}, Y = 1..{height}.",
+             *(f"#external mark({name},X,Y) : X = 1..{width}, Y = 1..{height}." for name in marks)]
+    observer = _Observer()
+    ctl = clingo.Control(["--warn=none"])
+    ctl.register_observer(observer)
+    ctl.add("base", [], table_program(board, layout, "\n".join(facts)))
+    ctl.ground([("base", [])])
+    atoms = []
+    for name, args in inputs:
+        values = args if name != "mark" else (clingo.Function(args[0]), *args[1:])
+        found = ctl.symbolic_atoms[clingo.Function(name, [v if isinstance(v, clingo.Symbol) else clingo.Number(v)
+                                                          for v in values])]
+        if found is None or found.is_fact:
+            return observer, None
+        atoms.append(found.literal)
+    return observer, np.array(atoms, dtype=np.int64)
+
+
+def layer_numbers(heads: np.ndarray, sizes: np.ndarray, lits: np.ndarray) -> np.ndarray | None:
+    """The layer of each ground rule (rule k: head ``heads[k]``, body literals the next
+    ``sizes[k]`` of ``lits``): 0 where no rule defines a body atom, else one more than the
+    last layer of the rules that define its body atoms, so that every body atom is decided
+    before the rule; None where the rules have a cycle."""
+    count = len(heads)
+    atoms = np.abs(lits)
+    natoms = 1 + int(max(heads.max(initial=0), atoms.max(initial=0)))
+    left = np.bincount(heads, minlength=natoms)             # rules of each atom not yet placed
+    rule = np.repeat(np.arange(count), sizes)
+    defined = left[atoms] > 0
+    pairs = distinct(atoms[defined] * count + rule[defined])  # (body atom, rule) once, by atom
+    users, by = pairs % count, pairs // count
+    first = np.zeros(natoms + 1, dtype=np.int64)            # the users of atom a: users[first[a]:first[a + 1]]
+    np.cumsum(np.bincount(by, minlength=natoms), out=first[1:])
+    waiting = np.bincount(users, minlength=count)           # body atoms of each rule not yet decided
+    layer = np.full(count, -1, dtype=np.int64)
+    ready, depth = np.flatnonzero(waiting == 0), 0
+    while len(ready):
+        layer[ready] = depth
+        placed = heads[ready]
+        np.subtract.at(left, placed, 1)
+        done = distinct(placed[left[placed] == 0])
+        lengths = first[done + 1] - first[done]
+        woken = users[np.repeat(first[done] - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())]
+        np.subtract.at(waiting, woken, 1)
+        ready, depth = distinct(woken[waiting[woken] == 0]), depth + 1
+    return None if (layer < 0).any() else layer
+
+
 def rule_layers(rules: list[tuple[int, list[int]]]) -> list[list[int]] | None:
-    """The ground rules ``(head, body literals)`` in layers, by index: every rule of a body atom
-    stands in an earlier layer than the rules that use it (facts in the first); None where the
-    rules have a cycle.  (The 2007 layout judge orders its circuit by it too.)"""
-    defined: dict[int, int] = {}
-    for head, _ in rules:
-        defined[head] = defined.get(head, 0) + 1
-    waiting, users = {}, {}
-    for k, (head, body) in enumerate(rules):
-        atoms = {abs(lit) for lit in body if abs(lit) in defined}
-        waiting[k] = atoms
-        for atom in atoms:
-            users.setdefault(atom, []).append(k)
-    ready = [k for k, atoms in waiting.items() if not atoms]
-    layers, placed = [], 0
-    while ready:
-        placed += len(ready)
-        layers.append(ready)
-        following = []
-        for k in ready:
-            head = rules[k][0]
-            defined[head] -= 1
-            if defined[head] == 0:
-                for user in users.get(head, ()):
-                    waiting[user].discard(head)
-                    if not waiting[user]:
-                        following.append(user)
-        ready = following
-    return layers if placed == len(rules) else None
-
-
-def _layers(rules: list[tuple[int, list[int]]], inputs: set[int]) -> list[list[int]] | None:
-    """The non-fact rules in layers (:func:`rule_layers`); None where the rules have a cycle or
-    define an input."""
-    if inputs & {head for head, _ in rules}:
+    """The ground rules ``(head, body literals)`` in layers, by index (:func:`layer_numbers`:
+    every rule of a body atom stands in an earlier layer than the rules that use it, facts in
+    the first); None where the rules have a cycle.  (The 2007 layout judge orders its circuit by
+    it.)"""
+    heads = np.array([head for head, _ in rules], dtype=np.int64)
+    sizes = np.array([len(body) for _, body in rules], dtype=np.int64)
+    lits = np.array([lit for _, body in rules for lit in body], dtype=np.int64)
+    layer = layer_numbers(heads, sizes, lits)
+    if layer is None:
         return None
-    layers = rule_layers(rules)
-    if layers is None:
-        return None
-    return [layer for layer in ([k for k in ready if rules[k][1]] for ready in layers) if layer]
+    order = np.argsort(layer, kind="stable")
+    return [part.tolist() for part in np.split(order, np.cumsum(np.bincount(layer))[:-1])] if len(layer) else []
 
 
 class _SharedCircuits:
