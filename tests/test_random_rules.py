@@ -301,6 +301,25 @@ REGRESSIONS = {
         pieces: {hero: [1, 1]}
         marks: {exit: [[2, 1]]}
         """, "hero", "value", 3),
+    # a role that stepped through an exit edge stood on a cell with no distance fact, so in the
+    # compiled rules a nearer end's negation never held there and the position had no move (scored
+    # as at timeout), where the race solver's line went on (mechanisms/nearer/compiled.py, language/distance.py:
+    # the cells outside have distances, 0 to their own edge's mark)
+    "nearer-beyond-an-exit-edge": ("""\
+        rules:
+          roles: [hero]
+          moves: {hero: {steps: 1, idle: true, blocked: stay}}
+          chasers: {c1: {target: hero}}
+          after_ply: [{step: [c1]}]
+          ends:
+            - {name: caught, when: {same_cell: [hero, c1]}, scores: {hero: 0}}
+            - {name: near, when: {nearer: {piece: c1, than: hero, to: exit}}, scores: {hero: 0}}
+          steps: {first: 1}
+          timeout: {hero: 50}
+        size: [2, 1]
+        pieces: {hero: [2, 1], c1: [1, 1]}
+        marks: {exit: {edge: south, at: 2}}
+        """, "hero", "value", 3),
 }
 
 
@@ -338,6 +357,38 @@ def test_a_step_into_a_closed_gate_is_illegal_where_a_step_into_a_wall_is(tmp_pa
     assert [step.move for step in examine(board, query.position)[1]] == ["north", "nowhere"]
     assert not case_problems(board, query)
     assert [ply.move for ply in solve(board, query).line] == ["north", "south", "east"]
+
+
+EDGE_NEARER = """\
+    rules:
+      roles: [hero]
+      moves: {hero: {steps: 1, idle: true, blocked: stay}}
+      chasers: {c1: {target: hero}}
+      after_ply: [{step: [c1]}]
+      ends:
+        - {name: near, when: {nearer: {piece: hero, than: c1, to: exit}}, scores: {hero: 100}}
+      steps: {first: 1}
+      timeout: {hero: 50}
+    size: [2, 1]
+    pieces: {hero: [2, 1], c1: [1, 1]}
+    marks: {exit: {edge: south, at: 2}}
+    """
+
+
+def test_a_roles_distance_to_an_exit_edge_counts_the_step_through_it(tmp_path):
+    """docs/rule-language.md (nearer, exit edges): a role's step through an exit edge lands on
+    its mark, so the cell inside is one step from it and the cell outside none; a chaser never
+    passes the edge (infinitely far).  The compiled distances counted no step through an edge (the
+    hero was as far as the chaser: the end never held)."""
+    board = load(tmp_path, textwrap.dedent(EDGE_NEARER))
+    query = make_query(board, "hero", "value")
+    facts = compile_program(board, query).text
+    for fact in ("distance(hero,exit,2,1,1)", "distance(hero,exit,1,1,2)", "distance(hero,exit,2,0,0)",
+                 "distance(c1,exit,2,1,1000000)"):
+        assert fact in facts
+    answer = solve(board, query)
+    assert (answer.value, answer.plies) == (100, 0)
+    assert not case_problems(board, query)
 
 
 # The issue's own smallest case (an open 8x9 board, int64 pairs wrapping round in the scripted
