@@ -359,20 +359,10 @@ def test_a_step_into_a_closed_gate_is_illegal_where_a_step_into_a_wall_is(tmp_pa
     assert [ply.move for ply in solve(board, query).line] == ["north", "south", "east"]
 
 
-EDGE_NEARER = """\
-    rules:
-      roles: [hero]
-      moves: {hero: {steps: 1, idle: true, blocked: stay}}
-      chasers: {c1: {target: hero}}
-      after_ply: [{step: [c1]}]
-      ends:
-        - {name: near, when: {nearer: {piece: hero, than: c1, to: exit}}, scores: {hero: 100}}
-      steps: {first: 1}
-      timeout: {hero: 50}
-    size: [2, 1]
-    pieces: {hero: [2, 1], c1: [1, 1]}
-    marks: {exit: {edge: south, at: 2}}
-    """
+# the regression's board with one end: the hero nearer to the exit (edge) than the chaser
+EDGE_NEARER = textwrap.dedent(REGRESSIONS["nearer-beyond-an-exit-edge"][0]).replace(
+    "    - {name: caught, when: {same_cell: [hero, c1]}, scores: {hero: 0}}\n", "").replace(
+    "{piece: c1, than: hero, to: exit}}, scores: {hero: 0}", "{piece: hero, than: c1, to: exit}}, scores: {hero: 100}")
 
 
 def test_a_roles_distance_to_an_exit_edge_counts_the_step_through_it(tmp_path):
@@ -380,7 +370,7 @@ def test_a_roles_distance_to_an_exit_edge_counts_the_step_through_it(tmp_path):
     its mark, so the cell inside is one step from it and the cell outside none; a chaser never
     passes the edge (infinitely far).  The compiled distances counted no step through an edge (the
     hero was as far as the chaser: the end never held)."""
-    board = load(tmp_path, textwrap.dedent(EDGE_NEARER))
+    board = load(tmp_path, EDGE_NEARER)
     query = make_query(board, "hero", "value")
     facts = compile_program(board, query).text
     for fact in ("distance(hero,exit,2,1,1)", "distance(hero,exit,1,1,2)", "distance(hero,exit,2,0,0)",
