@@ -8,20 +8,27 @@ loader to that list):
 * *scripted* rule sets (about two in three): one ``turns`` entry of one role with one-step
   moves (``idle``, ``blocked``, ``frozen_on`` drawn), 0-3 chasers with random targets and axes, an
   ``after_ply`` script of random ``step``, ``stop``, ``remove`` (``flips_on_key`` too), ``key``
-  (a list, or ``pieces``/``uses``) and ``repeat`` actions, ``optional`` chasers and marks, a
-  ``gate`` with the board's gates and a key, ends on ``same_cell``, ``reaches`` and ``nearer``;
+  (a list, ``pieces``/``uses`` or ``each_entry``) and ``repeat`` actions, ``optional`` chasers
+  and marks, a ``gate`` with the board's gates and a key, ends on ``same_cell``, ``reaches`` and
+  ``nearer``; about two in five declare enemy kinds (``enemies: {KIND: {target, first,
+  steps}}``, the board's ``enemies:`` list of 0-2, on traps and keys too) and an ``each: enemy``
+  whose ``do`` steps the enemy, with ``repeat: steps`` and ``if_kind``, the names ``enemies``,
+  a kind's name and ``enemy`` in steps, keys, removals (enemies removing each other), stops and
+  ends;
 * *plain* rule sets: one to three roles in one or several ``turns`` entries (teams given or
   not), moves of one to three steps with every move option (``bump`` and ``lose_turns``
   included), collectibles with or without score tables, ends on every condition (``was_on``,
   ``collected``, ``nearer`` included), a timeout map or conditional timeout entries,
   ``collisions: stay``; where they have one or two roles, about two in five get one or two
-  chasers and a script too (the mechanisms combined with a script).
+  chasers (or enemy kinds) and a script too (the mechanisms combined with a script).
 
 Either kind has a step limit or none, a board of 2x2 to 4x5 cells (most not square) with random
-walls, pieces that may start on marks (traps, keys, exits) and optional pieces left out.  The
-question (role, kind, horizon, side to move, now and then a piece moved with ``--at``) is drawn
-too.  Nothing is imported from gridsolve:
-the case is text, read by the real loader.
+walls, pieces that may start on marks (traps, keys, exits) and optional pieces left out.  Where
+the rules are of the shape exit edges are answered for (:func:`one_mover`), about one in three
+boards makes the exit an edge of the border: ``marks: {exit: {edge, at}}``, or one or two edges
+drawn in a map's outer border.  The question (role, kind, horizon, side to move, now and then a
+piece moved with ``--at``) is drawn too.  :func:`mechanisms` names what a case draws.  Nothing is
+imported from gridsolve: the case is text, read by the real loader.
 
 ``python tests/randomrules.py SEED`` prints one case (the board file, then the question as a
 comment with the commands that ask it); :func:`shrink` makes a failing case smaller.
@@ -36,10 +43,11 @@ from dataclasses import dataclass, field
 SCORES = (0, 30, 60, 100)
 DIRECTIONS = ("horizontal", "vertical")
 
-# The pairs of mechanisms the loader refuses today (loader.py, build_rules: "these mechanisms do
-# not combine with a script yet"; "bump needs steps: 1"; "chasers never move without an
-# after_ply script"; "the gates change only by the after_ply script's key action"), each with
-# the changes to :data:`REFUSED_BASE` that combine them.  The generator draws none of them;
+# The pairs of mechanisms the loader refuses today (loader.py: "bump needs steps: 1"; "chasers
+# never move without an after_ply script"; "the gates change only by the after_ply script's key
+# action"; exit edges only where one role moves one step alone with a script; each_entry without
+# uses; nearer over a name that stands for several enemies), each with the changes to
+# :data:`REFUSED_BASE` that combine them (``board``: its changes to the board).  The generator draws none of them;
 # tests/test_random_rules.py checks that the loader still refuses each (the day one is
 # accepted, the generator should draw it).
 REFUSED_BASE = {
@@ -58,13 +66,22 @@ REFUSED = {
     ("chasers", "no after_ply"): {"after_ply": None, "chasers": {"c1": {"target": "hero"}}},
     ("gate", "no after_ply"): {"after_ply": None, "gate": {"key": "trap"}},
     ("gate", "moves of several steps"): {"gate": {"key": "trap"}, "moves": {"hero": {"steps": 2}}},
+    ("exit edge", "moves of several steps"): {"moves": {"hero": {"steps": 2}},
+                                              "board": {"marks": {"exit": {"edge": "east", "at": 1}}}},
+    ("key each_entry", "uses"): {"gate": {"key": "trap"},
+                                 "after_ply": [{"key": {"pieces": ["hero"], "each_entry": True, "uses": ["hero"]}}]},
+    ("nearer", "a name of several enemies"): {
+        "enemies": {"m": {"target": "hero"}},
+        "ends": [{"name": "near", "when": {"nearer": {"piece": "m", "than": "hero", "to": "exit"}},
+                  "scores": {"hero": 0}}]},
 }
 
 
 def refused_case(pair: tuple[str, str]) -> str:
     """The board file of :data:`REFUSED_BASE` with the mechanisms of ``pair`` combined."""
-    rules = {k: v for k, v in {**REFUSED_BASE["rules"], **REFUSED[pair]}.items() if v is not None}
-    board = dict(REFUSED_BASE["board"])
+    changes = dict(REFUSED[pair])
+    rules = {k: v for k, v in {**REFUSED_BASE["rules"], **changes}.items() if v is not None and k != "board"}
+    board = {**REFUSED_BASE["board"], **changes.get("board", {})}
     if "other" in rules["roles"]:
         board["pieces"] = {**board["pieces"], "other": [2, 2]}
     return write_case(rules, board)
@@ -597,25 +614,43 @@ def mechanisms(case: Case) -> set[str]:
 
 # --- shrinking ---------------------------------------------------------------------------------
 
+def _smaller_scripts(script: list):
+    """Scripts one step smaller: an action left out, a repeat counted down or unrolled (a
+    ``repeat: steps`` and an ``each`` only left out or their ``do`` made smaller), an ``if_kind``
+    dropped, an action of a ``do`` left out or made smaller."""
+    for i, action in enumerate(script):
+        def put(*actions):
+            return script[:i] + list(actions) + script[i + 1:]
+        yield put()
+        if isinstance(action.get("repeat"), int):
+            if action["repeat"] > 1:
+                yield put({**action, "repeat": action["repeat"] - 1})
+            yield put(*action["do"])
+        if "if_kind" in action:
+            yield put({k: v for k, v in action.items() if k != "if_kind"})
+        for do in _smaller_scripts(action.get("do") or []):
+            if do:
+                yield put({**action, "do": do})
+
+
 def _smaller(rules: dict, board: dict):
-    """Candidates one step smaller than (rules, board): an action, an end, a wall, a gate, a
-    mark cell, an optional piece left out, a repeat unrolled or counted down."""
+    """Candidates one step smaller than (rules, board): a smaller script, an end, a wall, a gate,
+    a mark cell, an exit edge, an optional piece or an enemy left out, a map written as keys."""
     def with_rules(**changes):
         return {**rules, **changes}, board
 
     def with_board(**changes):
         return rules, {**board, **changes}
-    script = rules.get("after_ply", [])
-    for i, action in enumerate(script):
-        yield with_rules(after_ply=script[:i] + script[i + 1:])
-        if "repeat" in action:
-            if action["repeat"] > 1:
-                yield with_rules(after_ply=script[:i] + [{**action, "repeat": action["repeat"] - 1}] + script[i + 1:])
-            yield with_rules(after_ply=script[:i] + action["do"] + script[i + 1:])
-            for j in range(len(action["do"])):
-                do = action["do"][:j] + action["do"][j + 1:]
-                if do:
-                    yield with_rules(after_ply=script[:i] + [{**action, "do": do}] + script[i + 1:])
+    for script in _smaller_scripts(rules.get("after_ply", [])):
+        yield with_rules(after_ply=script)
+    enemies = board.get("enemies") or []
+    for i in range(len(enemies)):
+        yield with_board(enemies=enemies[:i] + enemies[i + 1:])
+    exits = board.get("exits") or []
+    for i in range(len(exits)):
+        yield with_board(exits=exits[:i] + exits[i + 1:])
+    if board.get("map") and len(exits) <= 1:
+        yield with_board(map=False)
     ends = rules["ends"]
     for i in range(len(ends)):
         if len(ends) > 1:
