@@ -45,11 +45,11 @@ DIRECTIONS = ("horizontal", "vertical")
 
 # The pairs of mechanisms the loader refuses today (loader.py: "bump needs steps: 1"; "chasers
 # never move without an after_ply script"; "the gates change only by the after_ply script's key
-# action"; exit edges only where one role moves one step alone with a script; each_entry without
+# action"; exit edges only where one role moves one step alone with a script; each_entry with
 # uses; nearer over a name that stands for several enemies), each with the changes to
-# :data:`REFUSED_BASE` that combine them (``board``: its changes to the board).  The generator draws none of them;
-# tests/test_random_rules.py checks that the loader still refuses each (the day one is
-# accepted, the generator should draw it).
+# :data:`REFUSED_BASE` that combine them (``board``: its changes to the board).  The generator
+# draws none of them; tests/test_random_rules.py checks that the loader still refuses each (the
+# day one is accepted, the generator should draw it).
 REFUSED_BASE = {
     "rules": {"roles": ["hero"], "turns": [["hero"]], "moves": {"hero": {"steps": 1}},
               "after_ply": [{"stop": {"reaches": {"hero": "exit"}}}],
@@ -267,10 +267,7 @@ def _script_action(rng: random.Random, names: Names, marks: list) -> dict:
         action = {"piece": piece, "by": rng.sample(others, rng.randint(1, min(2, len(others))))}
         if names.gate and rng.random() < 0.3:
             action["flips_on_key"] = True
-        out = {"remove": action}
-        if names.each and rng.random() < 0.3:
-            out["if_kind"] = rng.sample(names.kinds, rng.randint(1, len(names.kinds)))
-        return out
+        return {"remove": action}
     unique = sorted(set(pieces), key=pieces.index)
     chosen = rng.sample(unique, rng.randint(1, min(2, len(unique))))
     r = rng.random()
@@ -302,6 +299,9 @@ def _each(rng: random.Random, names: Names, marks: list) -> dict:
     beside some actions), as the shipped rules/mummy-maze-order.yaml but drawn."""
     inner = Names(names.roles, names.chasers, names.kinds, names.gate, each=True)
     body = [_script_action(rng, inner, marks) for _ in range(rng.randint(1, 3))]
+    for action in body:
+        if rng.random() < 0.25:
+            action["if_kind"] = rng.sample(names.kinds, rng.randint(1, len(names.kinds)))
     if rng.random() < 0.7:
         body.insert(0, {"step": ["enemy"]})
     if rng.random() < 0.6:

@@ -44,7 +44,8 @@ def step_distances(board: Board, targets: Iterable[Cell], blocked: Iterable[Cell
     return dist
 
 
-def mark_distances(board: Board, mark: str, blocked: Iterable[Cell] = (), through_exits: bool = True) -> dict[Cell, int]:
+def mark_distances(board: Board, mark: str, blocked: Iterable[Cell] = (),
+                   through_exits: bool = True) -> dict[Cell, int]:
     """:func:`step_distances` to the cells of ``mark``, for a role's piece (``through_exits``): a
     step through an exit edge of the border lands on the cell outside, so a cell inside an edge
     with the mark is one step from it, and a piece outside is at 0 from its own edge's mark (no
