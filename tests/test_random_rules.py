@@ -255,7 +255,7 @@ ISSUE = ("script step", "script stop", "script remove", "script key", "script re
          "end collected", "end nearer", "collectibles", "one turns entry", "several turns entries", "step limit",
          "no step limit", "non-square board", "piece starts on a mark")
 # the ones the quick tier's 50 cases draw too (a few of each kind)
-QUICK_DRAWS = ("enemies on the board", "script each", "repeat: steps", "exit edge", "exit edge in a map",
+QUICK_DRAWS = ("enemies on the board", "script each", "repeat: steps", "if_kind", "exit edge", "exit edge in a map",
                "key each_entry", "remove flips_on_key", "enemies remove each other", "enemy starts on a trap",
                "script step", "script stop", "script remove", "script key", "script repeat", "several turns entries",
                "collectibles", "no step limit")
