@@ -8,20 +8,27 @@ loader to that list):
 * *scripted* rule sets (about two in three): one ``turns`` entry of one role with one-step
   moves (``idle``, ``blocked``, ``frozen_on`` drawn), 0-3 chasers with random targets and axes, an
   ``after_ply`` script of random ``step``, ``stop``, ``remove`` (``flips_on_key`` too), ``key``
-  (a list, or ``pieces``/``uses``) and ``repeat`` actions, ``optional`` chasers and marks, a
-  ``gate`` with the board's gates and a key, ends on ``same_cell``, ``reaches`` and ``nearer``;
+  (a list, ``pieces``/``uses`` or ``each_entry``) and ``repeat`` actions, ``optional`` chasers
+  and marks, a ``gate`` with the board's gates and a key, ends on ``same_cell``, ``reaches`` and
+  ``nearer``; about two in five declare enemy kinds (``enemies: {KIND: {target, first,
+  steps}}``, the board's ``enemies:`` list of 0-2, on traps and keys too) and an ``each: enemy``
+  whose ``do`` steps the enemy, with ``repeat: steps`` and ``if_kind``, the names ``enemies``,
+  a kind's name and ``enemy`` in steps, keys, removals (enemies removing each other), stops and
+  ends;
 * *plain* rule sets: one to three roles in one or several ``turns`` entries (teams given or
   not), moves of one to three steps with every move option (``bump`` and ``lose_turns``
   included), collectibles with or without score tables, ends on every condition (``was_on``,
   ``collected``, ``nearer`` included), a timeout map or conditional timeout entries,
   ``collisions: stay``; where they have one or two roles, about two in five get one or two
-  chasers and a script too (the mechanisms combined with a script).
+  chasers (or enemy kinds) and a script too (the mechanisms combined with a script).
 
 Either kind has a step limit or none, a board of 2x2 to 4x5 cells (most not square) with random
-walls, pieces that may start on marks (traps, keys, exits) and optional pieces left out.  The
-question (role, kind, horizon, side to move, now and then a piece moved with ``--at``) is drawn
-too.  Nothing is imported from gridsolve:
-the case is text, read by the real loader.
+walls, pieces that may start on marks (traps, keys, exits) and optional pieces left out.  Where
+the rules are of the shape exit edges are answered for (:func:`one_mover`), about one in three
+boards makes the exit an edge of the border: ``marks: {exit: {edge, at}}``, or one or two edges
+drawn in a map's outer border.  The question (role, kind, horizon, side to move, now and then a
+piece moved with ``--at``) is drawn too.  :func:`mechanisms` names what a case draws.  Nothing is
+imported from gridsolve: the case is text, read by the real loader.
 
 ``python tests/randomrules.py SEED`` prints one case (the board file, then the question as a
 comment with the commands that ask it); :func:`shrink` makes a failing case smaller.
@@ -36,12 +43,13 @@ from dataclasses import dataclass, field
 SCORES = (0, 30, 60, 100)
 DIRECTIONS = ("horizontal", "vertical")
 
-# The pairs of mechanisms the loader refuses today (loader.py, build_rules: "these mechanisms do
-# not combine with a script yet"; "bump needs steps: 1"; "chasers never move without an
-# after_ply script"; "the gates change only by the after_ply script's key action"), each with
-# the changes to :data:`REFUSED_BASE` that combine them.  The generator draws none of them;
-# tests/test_random_rules.py checks that the loader still refuses each (the day one is
-# accepted, the generator should draw it).
+# The pairs of mechanisms the loader refuses today (loader.py: "bump needs steps: 1"; "chasers
+# never move without an after_ply script"; "the gates change only by the after_ply script's key
+# action"; exit edges only where one role moves one step alone with a script; each_entry with
+# uses; nearer over a name that stands for several enemies), each with the changes to
+# :data:`REFUSED_BASE` that combine them (``board``: its changes to the board).  The generator
+# draws none of them; tests/test_random_rules.py checks that the loader still refuses each (the
+# day one is accepted, the generator should draw it).
 REFUSED_BASE = {
     "rules": {"roles": ["hero"], "turns": [["hero"]], "moves": {"hero": {"steps": 1}},
               "after_ply": [{"stop": {"reaches": {"hero": "exit"}}}],
@@ -58,13 +66,22 @@ REFUSED = {
     ("chasers", "no after_ply"): {"after_ply": None, "chasers": {"c1": {"target": "hero"}}},
     ("gate", "no after_ply"): {"after_ply": None, "gate": {"key": "trap"}},
     ("gate", "moves of several steps"): {"gate": {"key": "trap"}, "moves": {"hero": {"steps": 2}}},
+    ("exit edge", "moves of several steps"): {"moves": {"hero": {"steps": 2}},
+                                              "board": {"marks": {"exit": {"edge": "east", "at": 1}}}},
+    ("key each_entry", "uses"): {"gate": {"key": "trap"},
+                                 "after_ply": [{"key": {"pieces": ["hero"], "each_entry": True, "uses": ["hero"]}}]},
+    ("nearer", "a name of several enemies"): {
+        "enemies": {"m": {"target": "hero"}},
+        "ends": [{"name": "near", "when": {"nearer": {"piece": "m", "than": "hero", "to": "exit"}},
+                  "scores": {"hero": 0}}]},
 }
 
 
 def refused_case(pair: tuple[str, str]) -> str:
     """The board file of :data:`REFUSED_BASE` with the mechanisms of ``pair`` combined."""
-    rules = {k: v for k, v in {**REFUSED_BASE["rules"], **REFUSED[pair]}.items() if v is not None}
-    board = dict(REFUSED_BASE["board"])
+    changes = dict(REFUSED[pair])
+    rules = {k: v for k, v in {**REFUSED_BASE["rules"], **changes}.items() if v is not None and k != "board"}
+    board = {**REFUSED_BASE["board"], **changes.get("board", {})}
     if "other" in rules["roles"]:
         board["pieces"] = {**board["pieces"], "other": [2, 2]}
     return write_case(rules, board)
@@ -103,7 +120,8 @@ def _flow(value) -> str:
 
 def write_case(rules: dict, board: dict, seed: int = 0) -> str:
     """The board file of ``rules`` (a mapping of rule keys) and ``board`` (size, walls, gates,
-    pieces, marks), as YAML text: one key a line, the script one action a line."""
+    pieces, enemies, marks, exit edges: ``exits`` [[side, at], ...], ``map``: drawn as a map),
+    as YAML text: one key a line, the script one action a line."""
     lines = [f"name: random rule set {seed}", "rules:"]
     for key, value in rules.items():
         if key == "after_ply":
@@ -114,10 +132,42 @@ def write_case(rules: dict, board: dict, seed: int = 0) -> str:
             lines += [f"    - {_flow(end)}" for end in value]
         else:
             lines.append(f"  {key}: {_flow(value)}")
-    for key in ("size", "walls", "gates", "pieces", "marks"):
-        if board.get(key):
-            lines.append(f"{key}: {_flow(board[key])}")
+    marks = dict(board.get("marks") or {})
+    if board.get("map"):
+        lines += ["legend: {X: exit}", "map: |2"] + [f"  {row}" for row in _draw(board)]
+    else:
+        lines += [f"{key}: {_flow(board[key])}" for key in ("size", "walls", "gates") if board.get(key)]
+        for side, at in board.get("exits") or []:
+            marks["exit"] = {"edge": side, "at": at}      # (one edge: a mark given so has one)
+    lines += [f"{key}: {_flow(value)}" for key, value in (("pieces", board.get("pieces")), ("enemies",
+              board.get("enemies")), ("marks", marks)) if value]
     return "\n".join(lines) + "\n"
+
+
+def _draw(board: dict) -> list[str]:
+    """The map of the board's size, walls, gates and exit edges (``X`` in the outer border)."""
+    width, height = board["size"]
+    walls, gates = board.get("walls") or {}, board.get("gates") or {}
+
+    def has(kind, side, x, y):
+        return [x, y] in kind.get(side, [])
+    exits = {tuple(e) for e in board.get("exits") or []}
+    rows = []
+    for y in range(height, 0, -1):
+        top = "+"
+        for x in range(1, width + 1):
+            if y == height:
+                top += " X " if ("north", x) in exits else "---"
+            else:
+                top += "---" if has(walls, "north", x, y) else "===" if has(gates, "north", x, y) else "   "
+            top += "+"
+        row = "X" if ("west", y) in exits else "|"
+        for x in range(1, width + 1):
+            row += "   " + ("X" if ("east", y) in exits else "|") if x == width else \
+                "   " + ("|" if has(walls, "east", x, y) else ":" if has(gates, "east", x, y) else " ")
+        rows += [top, row]
+    rows.append("+" + "".join((" X " if ("south", x) in exits else "---") + "+" for x in range(1, width + 1)))
+    return rows
 
 
 # --- the board --------------------------------------------------------------------------------
@@ -131,6 +181,14 @@ def _layout(rng: random.Random) -> tuple[int, int, list, list]:
     cells = [(x, y) for x in range(1, width + 1) for y in range(1, height + 1)]
     edges = [("north", c) for c in cells if c[1] < height] + [("east", c) for c in cells if c[0] < width]
     return width, height, cells, edges
+
+
+def _border_edges(rng: random.Random, width: int, height: int, count: int) -> list:
+    """``count`` edges of the border, each [side, at] (at: the column of a north or south edge,
+    the row of an east or west one)."""
+    edges = [[side, at] for side in ("north", "south") for at in range(1, width + 1)] + \
+        [[side, at] for side in ("east", "west") for at in range(1, height + 1)]
+    return rng.sample(edges, count)
 
 
 def _edges(chosen) -> dict:
@@ -171,43 +229,99 @@ def _scores(rng: random.Random, roles: list, low: bool | None = None) -> dict:
 
 # --- scripted rule sets -----------------------------------------------------------------------
 
-def _script_action(rng: random.Random, roles: list, chasers: list, marks: list, gate: bool) -> dict:
-    kinds = ["stop", "stop"] + (["step"] * 4 if chasers else []) + \
-        (["remove", "remove"] if chasers and len(roles + chasers) > 1 else []) + (["key", "key"] if gate else [])
+KINDS = ("ma", "mb", "sc")      # the names of enemy kinds a rule set may declare (its enemies: ma1, sc2, ...)
+
+
+@dataclass
+class Names:
+    """The names a script may use: the roles, the plain chasers, the enemy kinds (with ``enemies``,
+    every enemy) and, under ``each``, ``enemy``; whether the rules have a gate."""
+
+    roles: list
+    chasers: list
+    kinds: list = field(default_factory=list)
+    gate: bool = False
+    each: bool = False
+
+    def movers(self) -> list:
+        """Names of pieces moved by rule (``step`` and ``remove.piece`` take them)."""
+        groups = (["enemies", *self.kinds] if self.kinds else []) + (["enemy"] * 3 if self.each else [])
+        return self.chasers + groups
+
+    def pieces(self) -> list:
+        return self.roles + self.movers()
+
+
+def _script_action(rng: random.Random, names: Names, marks: list) -> dict:
+    movers, pieces = names.movers(), names.pieces()
+    kinds = ["stop", "stop"] + (["step"] * 4 if movers else []) + \
+        (["remove", "remove"] if movers and len(set(pieces)) > 1 else []) + (["key", "key"] if names.gate else [])
     kind = rng.choice(kinds)
-    pieces = roles + chasers
     if kind == "step":
-        return {"step": rng.sample(chasers, rng.randint(1, len(chasers)))}
+        return {"step": sorted(set(rng.sample(movers, rng.randint(1, len(movers)))), key=movers.index)}
     if kind == "stop":
-        return {"stop": _condition(rng, pieces, marks, script_stop=True)}
+        return {"stop": _condition(rng, sorted(set(pieces), key=pieces.index), marks, script_stop=True)}
     if kind == "remove":
-        piece = rng.choice(chasers)
-        others = [p for p in pieces if p != piece]
+        piece = rng.choice(movers)
+        others = sorted({p for p in pieces if p != piece}, key=pieces.index)
         action = {"piece": piece, "by": rng.sample(others, rng.randint(1, min(2, len(others))))}
-        if gate and rng.random() < 0.3:
+        if names.gate and rng.random() < 0.3:
             action["flips_on_key"] = True
         return {"remove": action}
-    names = rng.sample(pieces, rng.randint(1, min(2, len(pieces))))
-    if rng.random() < 0.3:
-        return {"key": {"pieces": names, "uses": rng.sample(names, rng.randint(0, len(names)))}}
-    return {"key": names}
+    unique = sorted(set(pieces), key=pieces.index)
+    chosen = rng.sample(unique, rng.randint(1, min(2, len(unique))))
+    r = rng.random()
+    if r < 0.25:
+        return {"key": {"pieces": chosen, "uses": rng.sample(chosen, rng.randint(0, len(chosen)))}}
+    if r < 0.55:
+        return {"key": {"pieces": chosen, "each_entry": True}}
+    return {"key": chosen}
 
 
-def _script(rng: random.Random, roles: list, chasers: list, marks: list, gate: bool) -> list:
+def _script(rng: random.Random, names: Names, marks: list) -> list:
     script = []
-    for _ in range(rng.randint(1, 6)):
+    for _ in range(rng.randint(1, 3 if names.kinds else 6)):
         if rng.random() < 0.2:
-            do = [_script_action(rng, roles, chasers, marks, gate) for _ in range(rng.randint(1, 3))]
+            do = [_script_action(rng, names, marks) for _ in range(rng.randint(1, 3))]
             script.append({"repeat": rng.randint(1, 3), "do": do})
         else:
-            script.append(_script_action(rng, roles, chasers, marks, gate))
+            script.append(_script_action(rng, names, marks))
+    if names.kinds:
+        script.insert(rng.randint(0, len(script)), _each(rng, names, marks))
+        plain = Names(names.roles, names.chasers, gate=names.gate)
+        script.insert(0, _script_action(rng, plain, marks) if plain.chasers or plain.gate else
+                      {"stop": _condition(rng, names.roles, marks, script_stop=True)})
     return script
 
 
+def _each(rng: random.Random, names: Names, marks: list) -> dict:
+    """``each: enemy`` with ``do:`` over the enemy (``repeat: steps`` around some of it, ``if_kind``
+    beside some actions), as the shipped rules/mummy-maze-order.yaml but drawn."""
+    inner = Names(names.roles, names.chasers, names.kinds, names.gate, each=True)
+    body = [_script_action(rng, inner, marks) for _ in range(rng.randint(1, 3))]
+    for action in body:
+        if rng.random() < 0.25:
+            action["if_kind"] = rng.sample(names.kinds, rng.randint(1, len(names.kinds)))
+    if rng.random() < 0.7:
+        body.insert(0, {"step": ["enemy"]})
+    if rng.random() < 0.6:
+        cut = rng.randint(1, len(body))
+        body = [{"repeat": "steps", "do": body[:cut]}] + body[cut:]
+    return {"each": "enemy", "do": body}
+
+
+def _kinds(rng: random.Random, roles: list) -> dict:
+    """Enemy kinds: each with a target, a first axis and its steps."""
+    return {k: {"target": rng.choice(roles), "first": rng.choice(DIRECTIONS), "steps": rng.choice([1, 1, 2])}
+            for k in rng.sample(KINDS, rng.choice([1, 1, 2, 3]))}
+
+
 def scripted_rules(rng: random.Random) -> tuple[dict, dict, list]:
-    """A scripted rule set: (rules, what the board needs: marks and gates, the roles)."""
+    """A scripted rule set: (rules, what the board needs: marks, gates, enemy kinds, the pieces
+    left optional; the pieces, roles and plain chasers)."""
     roles = ["hero"]
-    chasers = [f"c{i}" for i in range(1, rng.choice([0, 1, 1, 2, 2, 3]) + 1)]
+    enemies = rng.random() < 0.4
+    chasers = [f"c{i}" for i in range(1, rng.choice([0, 0, 0, 1] if enemies else [0, 1, 1, 2, 2, 3]) + 1)]
     gate = rng.random() < 0.45
     marks = ["exit"] + (["trap"] if rng.random() < 0.6 else []) + (["key"] if gate else [])
     rules: dict = {"roles": roles, "turns": [roles]}
@@ -217,38 +331,41 @@ def scripted_rules(rng: random.Random) -> tuple[dict, dict, list]:
         rules["moves"][roles[0]]["frozen_on"] = ["trap"]
     if chasers:
         rules["chasers"] = {c: {"target": rng.choice(roles), "first": rng.choice(DIRECTIONS)} for c in chasers}
+    if enemies:
+        rules["enemies"] = _kinds(rng, roles)
     optional = [p for p in chasers + marks[1:] if rng.random() < 0.4]
     if optional:
         rules["optional"] = optional
     if gate:
         rules["gate"] = {"key": "key"}
-    rules["after_ply"] = _script(rng, roles, chasers, marks, gate)
+    names = Names(roles, chasers, list(rules.get("enemies", {})), gate)
+    rules["after_ply"] = _script(rng, names, marks)
     ends = []
-    pieces = roles + chasers
+    movers = names.movers()
     for k in range(rng.randint(1, 4)):
         kind = rng.random()
-        if kind < 0.3 and chasers:
-            when = {"same_cell": [rng.choice(roles), rng.choice(chasers)]}
+        if kind < 0.3 and movers:
+            when = {"same_cell": [rng.choice(roles), rng.choice(movers)]}
             scores = _scores(rng, roles, low=True)
         elif kind < 0.55:
             when = {"reaches": {rng.choice(roles): "exit"}}
             scores = _scores(rng, roles, low=False)
-        elif kind < 0.65 and len(pieces) > 1:
-            a, b = rng.sample(pieces, 2)
+        elif kind < 0.65 and chasers:
+            a, b = rng.sample(roles + chasers, 2)
             when = {"nearer": {"piece": a, "than": b, "to": rng.choice(marks)}}
             scores = _scores(rng, roles)
         else:
-            when = _condition(rng, pieces, marks)
+            when = _condition(rng, names.pieces(), marks)
             scores = _scores(rng, roles)
         ends.append({"name": f"end{k}", "when": when, "scores": scores})
     rules["ends"] = ends
-    _steps(rng, rules, roles)
-    return rules, {"marks": marks, "gate": gate, "optional": optional}, roles + chasers
+    _steps(rng, rules, roles, longest=5 if enemies else 7)     # (enemies' plies cost more stages)
+    return rules, {"marks": marks, "gate": gate, "optional": optional, "kinds": names.kinds}, roles + chasers
 
 
-def _steps(rng: random.Random, rules: dict, roles: list, limited: float = 0.5):
+def _steps(rng: random.Random, rules: dict, roles: list, limited: float = 0.5, longest: int = 7):
     first = rng.choice([0, 1, 1])
-    last = first + rng.randint(2, 7 if limited < 0.8 else 4)
+    last = first + rng.randint(2, longest)
     rules["steps"] = {"first": first, "last": last} if rng.random() < limited else {"first": first}
     rules["timeout"] = {r: rng.choice(SCORES[1:3]) for r in roles}
 
@@ -321,27 +438,44 @@ def plain_rules(rng: random.Random) -> tuple[dict, dict, list]:
             end["loss_for"] = [r for r in roles if scores[r] == 0]
         ends.append(end)
     rules["ends"] = ends
-    _steps(rng, rules, roles, limited=0.8)
+    _steps(rng, rules, roles, limited=0.8, longest=4)
     if conditional:
         rules["timeout"] = [{"when": _condition(rng, roles, marks), "scores": _scores(rng, roles)},
                             {"scores": rules["timeout"]}]
-    return rules, {"marks": marks, "gate": False, "optional": []}, roles
+    return rules, {"marks": marks, "gate": False, "optional": [], "kinds": []}, roles
 
 
 def with_script(rng: random.Random, rules: dict, needs: dict, roles: list) -> list:
-    """A plain rule set with one or two chasers and an ``after_ply`` script added (a script
-    combined with several turns entries, moves of several steps, bumps, items and ``was_on``),
-    maybe an end where a chaser catches a role first; the pieces."""
-    chasers = [f"c{i}" for i in range(1, rng.choice([1, 1, 2]) + 1)]
-    rules["chasers"] = {c: {"target": rng.choice(roles), "first": rng.choice(DIRECTIONS)} for c in chasers}
-    rules["after_ply"] = _script(rng, roles, chasers, needs["marks"], False)
+    """A plain rule set with one or two chasers (or enemy kinds) and an ``after_ply`` script
+    added (a script combined with several turns entries, moves of several steps, bumps, items and
+    ``was_on``), maybe an end where a chaser catches a role first; the pieces."""
+    kinds = _kinds(rng, roles) if rng.random() < 0.3 else {}
+    chasers = [f"c{i}" for i in range(1, rng.choice([0, 1] if kinds else [1, 1, 2]) + 1)]
+    if chasers:
+        rules["chasers"] = {c: {"target": rng.choice(roles), "first": rng.choice(DIRECTIONS)} for c in chasers}
+    if kinds:
+        rules["enemies"] = kinds
+        needs["kinds"] = list(kinds)
+    names = Names(roles, chasers, list(kinds))
+    rules["after_ply"] = _script(rng, names, needs["marks"])
     if rng.random() < 0.5:
-        caught = {"same_cell": [rng.choice(roles), rng.choice(chasers)]}
+        caught = {"same_cell": [rng.choice(roles), rng.choice(names.movers())]}
         end = {"name": "caught", "when": caught, "scores": _scores(rng, roles, low=True)}
         if any("loss_for" in e for e in rules["ends"]):
             end["loss_for"] = [r for r in roles if end["scores"][r] == 0]
         rules["ends"] = [end, *rules["ends"]]
     return roles + chasers
+
+
+def one_mover(rules: dict) -> bool:
+    """Whether the rules are of the shape exit edges are answered for (docs/rule-language.md, "An
+    exit on the border edge"): one role alone moving one step, a script, no items, bumps or
+    ``was_on`` (the loader's Rules.one_mover_script, read from the rules as drawn)."""
+    conditions = [e["when"] for e in rules["ends"]] + [t.get("when") or {} for t in
+                                                       (rules["timeout"] if isinstance(rules["timeout"], list) else [])]
+    return ("after_ply" in rules and len(rules.get("turns", [rules["roles"]])) == 1 and len(rules["roles"]) == 1
+            and "collect" not in rules and not any("was_on" in w for w in conditions)
+            and all(m.get("steps", 1) == 1 and "bump" not in m for m in rules.get("moves", {}).values()))
 
 
 # --- the case ----------------------------------------------------------------------------------
@@ -371,7 +505,16 @@ def random_case(seed: int) -> Case:
             continue
         count = 1 if mark in ("exit", "key") else rng.randint(1, 3)
         marks[mark] = [list(c) for c in rng.sample(cells, count)]
+    if one_mover(rules) and rng.random() < 0.35:     # the exit an edge of the border (or two, drawn in a map)
+        del marks["exit"]
+        board["exits"] = _border_edges(rng, width, height, rng.choice([1, 1, 2]))
+        board["map"] = len(board["exits"]) > 1 or rng.random() < 0.4
     board["marks"] = marks
+    if needs["kinds"]:
+        most = 3 - len(pieces)          # (three pieces at most: each enemy costs its kind's steps in stages)
+        count = min(most, rng.choice([0, 1, 1, 1, 2, 2]))
+        pieces = pieces + [f"{kind}{i}" for i, kind in
+                           enumerate((rng.choice(needs["kinds"]) for _ in range(count)), 1)]
     placed = {}
     for piece in pieces:
         if piece in needs["optional"] and rng.random() < 0.5:
@@ -381,13 +524,17 @@ def random_case(seed: int) -> Case:
         on_mark = [c for c in marked if c not in placed.values()]
         cell = rng.choice(on_mark) if on_mark and rng.random() < 0.3 else spots[0]
         placed[piece] = cell
-    board["pieces"] = {p: list(c) for p, c in placed.items()}
+    board["pieces"] = {p: list(c) for p, c in placed.items() if p in rules["roles"] or p in rules.get("chasers", {})}
+    enemies = [p for p in placed if p not in board["pieces"]]
+    if enemies:
+        board["enemies"] = [{"kind": p.rstrip("0123456789"), "at": list(placed[p])} for p in enemies]
     role = roles[0] if "score_tables" in rules and rng.random() < 0.7 else rng.choice(roles)
     kind = rng.choice(["value", "value", "win", "survive"])
     limited = rules["steps"].get("last") is not None
     horizon = None
     scripted = "after_ply" in rules
-    if not limited and (not scripted or len(pieces) > 2 or width * height > 12) or rng.random() < 0.2:
+    endless = not scripted or len(pieces) > 2 or width * height > (8 if needs["kinds"] else 12)
+    if not limited and endless or rng.random() < 0.2:      # (a horizon where the whole game costs)
         horizon = rng.randint(0, 6)
     turn = rng.choice(roles) if len(rules.get("turns", [roles])) > 1 and rng.random() < 0.3 else None
     at = ()
@@ -398,27 +545,112 @@ def random_case(seed: int) -> Case:
     return Case(seed, write_case(rules, board, seed), role, kind, horizon, turn, at, rules, board)
 
 
+# --- what a case draws ---------------------------------------------------------------------------
+
+def _actions(script: list):
+    for action in script:
+        yield action
+        yield from _actions(action.get("do") or [])
+
+
+def mechanisms(case: Case) -> set[str]:
+    """The mechanisms ``case`` draws, by name (tests/test_random_rules.py counts them over the
+    tiers' seeds)."""
+    rules, board = case.rules, case.board
+    groups = {"enemies", "enemy", *(rules.get("enemies") or {})}
+    out = set()
+    for action in _actions(rules.get("after_ply") or []):
+        kind = next(k for k in ("step", "stop", "remove", "key", "repeat", "each") if k in action)
+        out.add(f"script {kind}")
+        if kind == "repeat":
+            out.add("repeat: steps" if action["repeat"] == "steps" else "repeat N")
+        if "if_kind" in action:
+            out.add("if_kind")
+        if kind == "key" and isinstance(action["key"], dict):
+            out.add("key each_entry" if action["key"].get("each_entry") else "key uses")
+        if kind == "remove":
+            spec = action["remove"]
+            if spec.get("flips_on_key"):
+                out.add("remove flips_on_key")
+            if spec["piece"] in groups and groups & set(spec["by"]):
+                out.add("enemies remove each other")
+    for spec in list((rules.get("chasers") or {}).values()) + list((rules.get("enemies") or {}).values()):
+        out.add(f"axis {spec['first']}")
+    if rules.get("chasers"):
+        out.add("chasers")
+    if rules.get("enemies"):
+        out.add("enemy kinds")
+        out.add("enemies on the board" if board.get("enemies") else "enemy kinds, none on the board")
+        if any(spec["steps"] > 1 for spec in rules["enemies"].values()):
+            out.add("enemy kind of several steps")
+    if board.get("exits"):
+        out.add("exit edge in a map" if board.get("map") else "exit edge")
+    for end in rules["ends"]:
+        out |= {f"end {condition}" for condition in end["when"]}
+    out.add("several turns entries" if len(rules.get("turns", [rules["roles"]])) > 1 else "one turns entry")
+    out.add("step limit" if "last" in rules["steps"] else "no step limit")
+    if "collect" in rules:
+        out.add("collectibles")
+    if "gate" in rules:
+        out.add("gates")
+    if board["size"][0] != board["size"][1]:
+        out.add("non-square board")
+    marked = {tuple(c): mark for mark, cells in board["marks"].items() for c in cells}
+    starts = [(p, tuple(c)) for p, c in board["pieces"].items()] + \
+        [(f"{e['kind']}{i}", tuple(e["at"])) for i, e in enumerate(board.get("enemies") or [], 1)]
+    enemies = {f"{e['kind']}{i}" for i, e in enumerate(board.get("enemies") or [], 1)}
+    for piece, cell in starts:
+        if cell in marked:
+            out.add("piece starts on a mark")
+            if piece in enemies and marked[cell] in ("trap", "key"):
+                out.add(f"enemy starts on a {marked[cell]}")
+    optional = rules.get("optional") or []
+    if any(p in optional and p not in board["pieces"] for p in rules.get("chasers") or {}):
+        out.add("optional piece left out")
+    if any(m in optional and m not in board["marks"] for m in ("trap", "key")):
+        out.add("optional mark left out")
+    return out
+
+
 # --- shrinking ---------------------------------------------------------------------------------
 
+def _smaller_scripts(script: list):
+    """Scripts one step smaller: an action left out, a repeat counted down or unrolled (a
+    ``repeat: steps`` and an ``each`` only left out or their ``do`` made smaller), an ``if_kind``
+    dropped, an action of a ``do`` left out or made smaller."""
+    for i, action in enumerate(script):
+        def put(*actions):
+            return script[:i] + list(actions) + script[i + 1:]
+        yield put()
+        if isinstance(action.get("repeat"), int):
+            if action["repeat"] > 1:
+                yield put({**action, "repeat": action["repeat"] - 1})
+            yield put(*action["do"])
+        if "if_kind" in action:
+            yield put({k: v for k, v in action.items() if k != "if_kind"})
+        for do in _smaller_scripts(action.get("do") or []):
+            if do:
+                yield put({**action, "do": do})
+
+
 def _smaller(rules: dict, board: dict):
-    """Candidates one step smaller than (rules, board): an action, an end, a wall, a gate, a
-    mark cell, an optional piece left out, a repeat unrolled or counted down."""
+    """Candidates one step smaller than (rules, board): a smaller script, an end, a wall, a gate,
+    a mark cell, an exit edge, an optional piece or an enemy left out, a map written as keys."""
     def with_rules(**changes):
         return {**rules, **changes}, board
 
     def with_board(**changes):
         return rules, {**board, **changes}
-    script = rules.get("after_ply", [])
-    for i, action in enumerate(script):
-        yield with_rules(after_ply=script[:i] + script[i + 1:])
-        if "repeat" in action:
-            if action["repeat"] > 1:
-                yield with_rules(after_ply=script[:i] + [{**action, "repeat": action["repeat"] - 1}] + script[i + 1:])
-            yield with_rules(after_ply=script[:i] + action["do"] + script[i + 1:])
-            for j in range(len(action["do"])):
-                do = action["do"][:j] + action["do"][j + 1:]
-                if do:
-                    yield with_rules(after_ply=script[:i] + [{**action, "do": do}] + script[i + 1:])
+    for script in _smaller_scripts(rules.get("after_ply", [])):
+        yield with_rules(after_ply=script)
+    enemies = board.get("enemies") or []
+    for i in range(len(enemies)):
+        yield with_board(enemies=enemies[:i] + enemies[i + 1:])
+    exits = board.get("exits") or []
+    for i in range(len(exits)):
+        yield with_board(exits=exits[:i] + exits[i + 1:])
+    if board.get("map") and len(exits) <= 1:
+        yield with_board(map=False)
     ends = rules["ends"]
     for i in range(len(ends)):
         if len(ends) > 1:

@@ -98,8 +98,9 @@ class Game:
         return any(cell in self.board.marks.get(m, ()) for m in marks)
 
     def distance(self, piece, mark, start):
-        """Fewest single steps from ``start`` to a cell with ``mark`` through open edges, not
-        entering cells the piece bumps on; INF when there is no way."""
+        """Fewest single steps from ``start`` to a cell with ``mark`` through open edges and a
+        role's exit edges (no step leads on from beyond one), not entering cells the piece bumps
+        on; INF when there is no way."""
         key = (piece, mark, start)
         if key not in self._distance:
             goal = self.board.marks.get(mark, frozenset())
@@ -110,10 +111,11 @@ class Game:
                 if cell in goal:
                     found = seen[cell]
                     break
-                for d in DIRECTIONS:
-                    if not self.board.open_step(cell, d):
+                for d in DIRECTIONS if cell not in self.board.outside else ():
+                    nxt = self.board.exit_through(cell, d)
+                    if nxt is None and not self.board.open_step(cell, d):
                         continue
-                    nxt = (cell[0] + DELTA[d][0], cell[1] + DELTA[d][1])
+                    nxt = nxt or (cell[0] + DELTA[d][0], cell[1] + DELTA[d][1])
                     if nxt in seen or (bump and self.marked(nxt, bump)):
                         continue
                     seen[nxt] = seen[cell] + 1

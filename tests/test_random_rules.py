@@ -3,7 +3,9 @@
 Random rule sets, each with a random small board and question (tests/randomrules.py: scripts of
 step, stop, remove, key and repeat, chasers and their axes, gates, optional pieces, one or
 several ``turns`` entries, collectibles, step limits or none, non-square boards, pieces starting
-on marks), are written to a file and loaded by the real loader.  The declared meaning is
+on marks; enemy kinds with ``each``, ``repeat: steps`` and ``if_kind``, keys every entry flips,
+exit edges of the border given as keys or drawn in a map), are written to a file and loaded by
+the real loader.  The declared meaning is
 ``gridsolve compile``'s program for the question, run by plain clingo (one ground call, one
 solve; the atoms docs/compile.md names).  Every solver path that serves the question must give
 the same answer:
@@ -19,7 +21,9 @@ the same answer:
   and a won line is won in exactly the win plies.
 
 A failure names the seed; ``python tests/randomrules.py SEED`` prints the case and the commands
-that ask it.  The quick tier runs ``QUICK`` cases, the slow tier ``SLOW`` more.  The cases shrunk
+that ask it, ``python tests/test_random_rules.py SEED`` shrinks it.  Two tests hold the generator
+to drawing every mechanism (randomrules.mechanisms) in the slow tier's seeds, and the newest in
+the quick tier's.  The quick tier runs ``QUICK`` cases, the slow tier ``SLOW`` more.  The cases shrunk
 from failures found are kept at the end (``REGRESSIONS``).
 """
 from __future__ import annotations
@@ -47,13 +51,20 @@ from gridsolve.solve.common.answer import Question
 from gridsolve.solve.program.driver import format_move
 from gridsolve.solve.program.explore import examine, move_parts, stop_scores
 
-from randomrules import REFUSED, REFUSED_BASE, random_case, refused_case, shrink, write_case
+from randomrules import REFUSED, REFUSED_BASE, mechanisms, random_case, refused_case, shrink, write_case
 
 QUICK = 50
-SLOW = int(os.environ.get("GRIDSOLVE_RANDOM_RULES", 1000))     # the slow tier's cases (seeds QUICK..)
+DEFAULT_SLOW = 1000
+SLOW = int(os.environ.get("GRIDSOLVE_RANDOM_RULES", DEFAULT_SLOW))     # the slow tier's cases (seeds QUICK..)
 HEAVY = {11}        # seeds of the first QUICK whose plain clingo run takes seconds: in the slow tier
 QUICK_SEEDS = [s for s in range(QUICK + len(HEAVY)) if s not in HEAVY]       # QUICK of them
-SLOW_SEEDS = sorted(HEAVY) + list(range(QUICK + len(HEAVY), QUICK + len(HEAVY) + SLOW))
+
+
+def slow_seeds(count: int) -> list[int]:
+    return sorted(HEAVY) + list(range(QUICK + len(HEAVY), QUICK + len(HEAVY) + count))
+
+
+SLOW_SEEDS = slow_seeds(SLOW)
 
 
 # --- the declared meaning: plain clingo on the compiled program ---------------------------------
@@ -231,6 +242,44 @@ def test_every_solver_path_gives_plain_clingos_answer_slow(tmp_path, seed):
     check_case(tmp_path, seed)
 
 
+# --- what the generator draws --------------------------------------------------------------------
+
+# randomrules.mechanisms' names: those landed with enemies in the level's order (docs/rule-language.md)
+ORDER = ("enemy kinds", "enemies on the board", "enemy kinds, none on the board", "enemy kind of several steps",
+         "script each", "repeat: steps", "if_kind", "exit edge", "exit edge in a map", "key each_entry",
+         "remove flips_on_key", "enemies remove each other", "enemy starts on a trap", "enemy starts on a key",
+         "optional piece left out", "optional mark left out")
+# ... and those issue 39 names: scripts, chasers and their axes, ends, items, turns, limits, boards
+ISSUE = ("script step", "script stop", "script remove", "script key", "script repeat", "repeat N", "key uses",
+         "chasers", "axis horizontal", "axis vertical", "gates", "end same_cell", "end reaches", "end was_on",
+         "end collected", "end nearer", "collectibles", "one turns entry", "several turns entries", "step limit",
+         "no step limit", "non-square board", "piece starts on a mark")
+# the ones the quick tier's 50 cases draw too (a few of each kind)
+QUICK_DRAWS = ("enemies on the board", "script each", "repeat: steps", "if_kind", "exit edge", "exit edge in a map",
+               "key each_entry", "remove flips_on_key", "enemies remove each other", "enemy starts on a trap",
+               "script step", "script stop", "script remove", "script key", "script repeat", "several turns entries",
+               "collectibles", "no step limit")
+
+
+def drawn(seeds) -> dict:
+    counts: dict = {}
+    for seed in seeds:
+        for name in mechanisms(random_case(seed)):
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def test_the_slow_tiers_seeds_draw_every_mechanism():
+    """Each mechanism is drawn by some of the slow tier's (default) seeds."""
+    counts = drawn(slow_seeds(DEFAULT_SLOW))
+    assert not [name for name in ORDER + ISSUE if not counts.get(name)], counts
+
+
+def test_the_quick_tiers_seeds_draw_the_new_mechanisms_too():
+    counts = drawn(QUICK_SEEDS)
+    assert not [name for name in QUICK_DRAWS if not counts.get(name)], counts
+
+
 # --- the combinations the generator leaves out --------------------------------------------------
 
 @pytest.mark.parametrize("pair", list(REFUSED), ids=lambda pair: " x ".join(pair))
@@ -241,7 +290,10 @@ def test_the_loader_refuses_the_pairs_the_generator_leaves_out(tmp_path, pair):
     reason = {("bump", "moves of several steps"): "bump needs steps: 1",
               ("chasers", "no after_ply"): "chasers never move",
               ("gate", "no after_ply"): "the gates change only by",
-              ("gate", "moves of several steps"): "steps with gates"}[pair]
+              ("gate", "moves of several steps"): "steps with gates",
+              ("exit edge", "moves of several steps"): "an edge of the border as a mark",
+              ("key each_entry", "uses"): "each_entry with uses",
+              ("nearer", "a name of several enemies"): "nearer condition over a name"}[pair]
     with pytest.raises(BoardError, match=reason):
         load(tmp_path, refused_case(pair))
 
@@ -301,6 +353,25 @@ REGRESSIONS = {
         pieces: {hero: [1, 1]}
         marks: {exit: [[2, 1]]}
         """, "hero", "value", 3),
+    # a role that stepped through an exit edge stood on a cell with no distance fact, so in the
+    # compiled rules a nearer end's negation never held there and the position had no move (scored
+    # as at timeout), where the race solver's line went on (mechanisms/nearer/compiled.py, language/distance.py:
+    # the cells outside have distances, 0 to their own edge's mark)
+    "nearer-beyond-an-exit-edge": ("""\
+        rules:
+          roles: [hero]
+          moves: {hero: {steps: 1, idle: true, blocked: stay}}
+          chasers: {c1: {target: hero}}
+          after_ply: [{step: [c1]}]
+          ends:
+            - {name: caught, when: {same_cell: [hero, c1]}, scores: {hero: 0}}
+            - {name: near, when: {nearer: {piece: c1, than: hero, to: exit}}, scores: {hero: 0}}
+          steps: {first: 1}
+          timeout: {hero: 50}
+        size: [2, 1]
+        pieces: {hero: [2, 1], c1: [1, 1]}
+        marks: {exit: {edge: south, at: 2}}
+        """, "hero", "value", 3),
 }
 
 
@@ -338,6 +409,28 @@ def test_a_step_into_a_closed_gate_is_illegal_where_a_step_into_a_wall_is(tmp_pa
     assert [step.move for step in examine(board, query.position)[1]] == ["north", "nowhere"]
     assert not case_problems(board, query)
     assert [ply.move for ply in solve(board, query).line] == ["north", "south", "east"]
+
+
+# the regression's board with one end: the hero nearer to the exit (edge) than the chaser
+EDGE_NEARER = textwrap.dedent(REGRESSIONS["nearer-beyond-an-exit-edge"][0]).replace(
+    "    - {name: caught, when: {same_cell: [hero, c1]}, scores: {hero: 0}}\n", "").replace(
+    "{piece: c1, than: hero, to: exit}}, scores: {hero: 0}", "{piece: hero, than: c1, to: exit}}, scores: {hero: 100}")
+
+
+def test_a_roles_distance_to_an_exit_edge_counts_the_step_through_it(tmp_path):
+    """docs/rule-language.md (nearer, exit edges): a role's step through an exit edge lands on
+    its mark, so the cell inside is one step from it and the cell outside none; a chaser never
+    passes the edge (infinitely far).  The compiled distances counted no step through an edge (the
+    hero was as far as the chaser: the end never held)."""
+    board = load(tmp_path, EDGE_NEARER)
+    query = make_query(board, "hero", "value")
+    facts = compile_program(board, query).text
+    for fact in ("distance(hero,exit,2,1,1)", "distance(hero,exit,1,1,2)", "distance(hero,exit,2,0,0)",
+                 "distance(c1,exit,2,1,1000000)"):
+        assert fact in facts
+    answer = solve(board, query)
+    assert (answer.value, answer.plies) == (100, 0)
+    assert not case_problems(board, query)
 
 
 # The issue's own smallest case (an open 8x9 board, int64 pairs wrapping round in the scripted

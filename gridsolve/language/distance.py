@@ -42,3 +42,22 @@ def step_distances(board: Board, targets: Iterable[Cell], blocked: Iterable[Cell
                 dist[step] = dist[cell] + 1
                 queue.append(step)
     return dist
+
+
+def mark_distances(board: Board, mark: str, blocked: Iterable[Cell] = (),
+                   through_exits: bool = True) -> dict[Cell, int]:
+    """:func:`step_distances` to the cells of ``mark``, for a role's piece (``through_exits``): a
+    step through an exit edge of the border lands on the cell outside, so a cell inside an edge
+    with the mark is one step from it, and a piece outside is at 0 from its own edge's mark (no
+    step leads on from there: every other mark is infinitely far).  Pieces moved by rule never
+    pass an exit edge (``through_exits`` False): for them the cells outside are never reached."""
+    marked = board.marks.get(mark, frozenset())
+    dist = step_distances(board, marked, blocked)
+    if not through_exits:
+        return dist
+    outside = board.outside()
+    through = [inside for beyond, (inside, _) in outside.items() if beyond in marked]
+    for cell, d in step_distances(board, through, blocked).items():
+        dist[cell] = min(dist.get(cell, d + 1), d + 1)
+    dist.update({beyond: 0 for beyond in outside if beyond in marked})
+    return dist

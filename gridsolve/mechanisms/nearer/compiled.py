@@ -4,7 +4,7 @@ found: ``hdistance``, gridsolve/compile/knowledge.py)."""
 from __future__ import annotations
 
 from ...compile.predicates import DISTANCE, HDISTANCE, Predicate
-from ...language.distance import board_cells, step_distances
+from ...language.distance import board_cells, mark_distances
 from ..base import Encoding
 from ..bumps.compiled import bump_cells
 
@@ -19,11 +19,11 @@ def distance_facts(predicate: Predicate, key: tuple, dist: dict, cells, middle: 
 
 def facts(board, layout, conditions) -> list[str]:
     """``distance(P,M,X,Y,D)`` for each piece and mark of a ``nearer`` of the conditions."""
-    cells = board_cells(board)
+    cells = board_cells(board) + list(board.outside())     # (a role stands outside an exit edge)
     nearer = {(p, m) for when in conditions for piece, other, m in when.nearer for p in (piece, other)}
     out = []
     for role, mark in sorted(nearer):
-        dist = step_distances(board, board.marks.get(mark, ()), bump_cells(board, role))
+        dist = mark_distances(board, mark, bump_cells(board, role), through_exits=role in board.rules.roles)
         out.append(distance_facts(DISTANCE, (role, mark), dist, cells))
         if role in board.rules.chasers:     # a chaser off the board is infinitely far
             out.append(DISTANCE.fact(role, mark, 0, 0, UNREACHABLE))
