@@ -38,6 +38,7 @@ import clingo
 import numpy as np
 
 from ...compile.state import START, unjudged
+from ...errors import EncodingError
 from .retrograde import predecessors, ranks, successor_moves
 
 
@@ -45,6 +46,34 @@ def _ranges(lo: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """The indices lo[0]..lo[0]+counts[0]-1, lo[1].., in order (int64)."""
     total = int(counts.sum())
     return np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total, dtype=np.int64)
+
+
+def locate(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The index of each of ``wanted`` in the ascending ``keys`` (int64), -1 where it is not
+    there: the one lookup of a position by its key (:meth:`GameGraph.row`, and a builder's
+    reading of raw symbols before its graph is made)."""
+    at = np.searchsorted(keys, wanted)
+    inside = at < len(keys)
+    found = np.zeros(len(at), dtype=bool)
+    found[inside] = keys[at[inside]] == wanted[inside]
+    return np.where(found, at, -1).astype(np.int64)
+
+
+def position_keys(codec, reps: np.ndarray) -> tuple[np.ndarray, int | None]:
+    """The keys (:attr:`GameGraph.keys`) of the positions with raw clingo symbols ``reps`` and
+    the ``starts_at`` of those keys: with a codec its numbers (a start the rules do not judge,
+    ``start(S)``: S's plus ``starts_at``, the codec's size after numbering them; None where
+    there is none), without one the raw symbols."""
+    if codec is None:
+        return reps, None
+    keys, started = codec.keys_of_symbols(reps)
+    if (keys < 0).any():
+        raise EncodingError(f"{clingo.symbol.Symbol(int(reps[keys < 0][0]))} is not a position term (an encoding bug)")
+    if not started.any():
+        return keys, None
+    at = codec.size
+    keys[started] += at
+    return keys, at
 
 
 class GameGraph:
@@ -142,8 +171,7 @@ class GameGraph:
 
     def row(self, key: int) -> int:
         """The number of the position with key ``key`` (:attr:`keys`), -1 where the graph has none."""
-        i = int(self.keys.searchsorted(key))
-        return i if i < self.n and int(self.keys[i]) == key else -1
+        return int(locate(self.keys, np.array([key], dtype=self.keys.dtype))[0])
 
     def key_of(self, term: clingo.Symbol) -> int:
         """The key of position term ``term``: its codec number (``start(S)``: S's plus
