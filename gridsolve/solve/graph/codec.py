@@ -19,7 +19,8 @@ whose range holds one value (the side of a one-entry game) is not numbered.
 The graph builders (:mod:`.scripted`, :mod:`.factored`) number every ply's positions at once
 (:meth:`Numbering.keys`, :meth:`Numbering.fields`); answers and the studio convert one position
 at a time (:meth:`PositionCodec.text`, :meth:`PositionCodec.term`, :meth:`PositionCodec.position`,
-:meth:`PositionCodec.number`, :meth:`PositionCodec.symbol`).
+:meth:`PositionCodec.number`, :meth:`PositionCodec.symbol`); a reader of clingo's raw symbols
+(the layered table) numbers them all at once (:meth:`PositionCodec.keys_of_symbols`).
 """
 from __future__ import annotations
 

@@ -7,11 +7,13 @@ builders (:class:`~gridsolve.solve.graph.racegraph.RaceGraph`: pieces moving alo
 moved by a script, or the compiled ``succ`` rules ground by clingo), ``explain``'s wall graph
 (:class:`~gridsolve.solve.explain.walls.WallGraph`) and the studio's live graph
 (:class:`~gridsolve.studio.live.LiveGraph`), both from the positions and moves clingo derives
-from the compiled game rules (:func:`of_explored`).  A graph holds:
+from the compiled game rules (:func:`of_explored`), the abstract game and the layered table's
+plain plies (keyed by :func:`position_keys`).  A graph holds:
 
 * ``off``, ``succ``: the successor rows, compressed: the moves of ``s`` lead to
   ``succ[off[s]:off[s + 1]]`` (one entry a move; two moves into one position are two entries);
-* ``moves`` (where known): the move term of each entry of ``succ`` (an array of objects);
+* ``moves`` (where known): the move term of each entry of ``succ`` (an array of objects; the
+  layered table: their raw clingo symbols, uint64);
 * ``turn[s]``: the turns entry to move at ``s``; ``outcome[s]``: the index in ``ends`` (end
   names) of the end that decides ``s``, -1 where none does;
 * ``names`` (where known): the position term of each position as text; ``codec``: the
@@ -19,7 +21,8 @@ from the compiled game rules (:func:`of_explored`).  A graph holds:
 * ``keys`` (where the builder numbers its positions so): the key of each position, ascending:
   its codec number (a start the rules do not judge, ``start(S)``: S's number plus ``starts_at``),
   or without a codec its term's raw clingo symbol.  :meth:`GameGraph.find` is the one place that
-  maps a position term to its number, :meth:`GameGraph.term` and :meth:`GameGraph.texts` the way back;
+  maps a position term to its number, :meth:`GameGraph.term` and :meth:`GameGraph.texts` the way back,
+  :func:`locate` the one lookup of keys among ascending keys;
 * the predecessors (``start``, ``pred``, ``outdeg`` of
   :func:`~gridsolve.solve.graph.retrograde.predecessors`), computed from the rows when first
   asked (and the rows from them, for a graph built from its predecessors).

@@ -12,7 +12,9 @@ the position asked about: only on the position valued and its plies left.  A
 * grounds the compiled game rules and the role's score rules once with clingo over the
   positions reachable from its roots (``edge/3``, ``split_edge/4``, ``mover/2``,
   ``terminal/1``, ``outcome/2``, ``escore/2``, ``tscore/2``, ``tmatch/2``: the semantics stay
-  in the compiled program) and reads them into arrays;
+  in the compiled program) and reads them into arrays: the positions keyed by their codec
+  numbers and the plain plies as one :class:`~gridsolve.solve.graph.gamegraph.GameGraph`
+  (``graph``; the commit nodes of simultaneous plies, not positions, beside it);
 * computes the values level by level (plies left R = 0, 1, ...) in numpy, by the rules of
   layered.lp's ``value(r,p)`` part, up to the level where they repeat with the turn order's
   period (``vconv``) or as far as a question needs;
