@@ -51,10 +51,13 @@ def _ranges(lo: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total, dtype=np.int64)
 
 
-def locate(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """The index of each of ``wanted`` in the ascending ``keys`` (int64), -1 where it is not
-    there: the one lookup of a position by its key (:meth:`GameGraph.row`, and a builder's
+def locate(keys: np.ndarray, wanted):
+    """The index of each of ``wanted`` in the ascending ``keys`` (int64; of one key: an int), -1
+    where it is not there: the one lookup of a position by its key (:meth:`GameGraph.row`, and a builder's
     reading of raw symbols before its graph is made)."""
+    if np.ndim(wanted) == 0:       # (one key: without arrays, for the lookups of one position at a time)
+        i = int(keys.searchsorted(wanted))
+        return i if i < len(keys) and int(keys[i]) == int(wanted) else -1
     at = np.searchsorted(keys, wanted)
     inside = at < len(keys)
     found = np.zeros(len(at), dtype=bool)
@@ -96,6 +99,7 @@ class GameGraph:
         self.keys, self.starts_at = keys, starts_at
         self._index: dict[str, int] | None = None
         self._found: dict[int, int] = {}        # raw symbol of a term -> its position (find)
+        self._terms: dict[int, clingo.Symbol] = {}      # position -> its term (term)
 
     @classmethod
     def of_moves(cls, src: np.ndarray, dst: np.ndarray, turn, outcome, ends, rows: bool = True, **more) -> "GameGraph":
@@ -174,7 +178,7 @@ class GameGraph:
 
     def row(self, key: int) -> int:
         """The number of the position with key ``key`` (:attr:`keys`), -1 where the graph has none."""
-        return int(locate(self.keys, np.array([key], dtype=self.keys.dtype))[0])
+        return locate(self.keys, key)
 
     def key_of(self, term: clingo.Symbol) -> int:
         """The key of position term ``term``: its codec number (``start(S)``: S's plus
@@ -203,13 +207,18 @@ class GameGraph:
         return found
 
     def term(self, s: int) -> clingo.Symbol:
-        """The position term of position ``s`` (by its key)."""
-        key = int(self.keys[s])
-        if self.codec is None:
-            return clingo.symbol.Symbol(key)
-        if self.starts_at is not None and key >= self.starts_at:
-            return clingo.Function(START, [self.codec.symbol(key - self.starts_at)])
-        return self.codec.symbol(key)
+        """The position term of position ``s`` (by its key; remembered for the positions asked)."""
+        term = self._terms.get(s)
+        if term is None:
+            key = int(self.keys[s])
+            if self.codec is None:
+                term = clingo.symbol.Symbol(key)
+            elif self.starts_at is not None and key >= self.starts_at:
+                term = clingo.Function(START, [self.codec.symbol(key - self.starts_at)])
+            else:
+                term = self.codec.symbol(key)
+            self._terms[s] = term
+        return term
 
     def texts(self, states: np.ndarray) -> list[str]:
         """The position terms of ``states`` as text (by their keys; the codec writes many at once)."""
