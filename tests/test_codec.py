@@ -156,3 +156,26 @@ def test_the_ranked_terms_are_written_as_the_symbols(name):
     rank = np.arange(graph.n, dtype=np.int32) % 7 - 1       # (every 7th position unranked)
     expected = {str(graph.symbol(i)): int(rank[i]) for i in range(graph.n) if rank[i] >= 0}
     assert graph.ranked_terms(rank) == expected and len(expected) > 100
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "public"])
+@pytest.mark.parametrize("name", ["pacman3p.yaml", "wallmaze.yaml", "combined/treasure.yaml"])
+def test_raw_symbols_are_numbered_as_one_at_a_time(name, fast, monkeypatch):
+    """keys_of_symbols (many raw symbols at once, as a layered table reads them) gives each
+    term's key_of, a start not judged S's number, and -1 for a term that is no position;
+    position_keys puts the starts after every number."""
+    from gridsolve.solve.graph import rawmodel
+    from gridsolve.solve.graph.gamegraph import position_keys
+    if not fast:
+        monkeypatch.setattr(rawmodel, "FAST", None)
+    board = load_board(ROOT / "boards" / name)
+    codec = PositionCodec(board)
+    rng = random.Random(39)
+    terms = [codec.term(random_position(board, rng)) for _ in range(100)]
+    symbols = terms + [clingo.Function("start", [t]) for t in terms[:5]] + [clingo.Function("s", [clingo.Number(1)])]
+    keys, started = codec.keys_of_symbols(np.array([s._rep for s in symbols], dtype=np.uint64))
+    assert keys.tolist() == [codec.key_of(t) for t in terms] + [codec.key_of(t) for t in terms[:5]] + [-1]
+    assert started.tolist() == [False] * 100 + [True] * 5 + [False]
+    keyed, at = position_keys(codec, np.array([s._rep for s in symbols[:-1]], dtype=np.uint64))
+    assert at == codec.size and keyed[100:].tolist() == [codec.key_of(t) + at for t in terms[:5]]
+    assert position_keys(codec, np.array([t._rep for t in terms], dtype=np.uint64))[1] is None

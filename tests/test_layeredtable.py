@@ -184,8 +184,8 @@ def check_ranks(board, query: Query) -> list[str]:
     table = LayeredTable(board, query.role, [query.position])
 
     def position(symbol) -> int:
-        i = int(np.searchsorted(table.reps, np.uint64(symbol._rep)))
-        assert int(table.reps[i]) == symbol._rep, symbol
+        i = table.graph.find(symbol)
+        assert i >= 0, symbol
         return i
     commits = {(int(s), int(m)): c for c, (s, m) in enumerate(zip(table.csrc, table.cmove))}
 
@@ -255,3 +255,37 @@ def test_a_question_with_a_time_limit_leaves_a_long_grounding_to_a_later_questio
     assert not tables.tables and not tables.refused
     assert _answer(tables.answer(query, Limits(seconds=1000))) == _answer(solve(board, query))
     assert tables.groundings == 1
+
+
+def _ground_keys(table: LayeredTable) -> tuple[list[int], set[tuple]]:
+    """The codec numbers of the positions of ``table``'s program ground by clingo through the
+    public API, ascending, and its plain plies (number, move, number)."""
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], table._program())
+    ctl.ground([("base", [])])
+    key = table.codec.key_of
+    reach = sorted(key(a.symbol.arguments[0]) for a in ctl.symbolic_atoms.by_signature("reach", 1))
+    edges = {(key(s), m._rep, key(s2)) for s, m, s2 in (a.symbol.arguments for a in ctl.symbolic_atoms.by_signature("edge", 3))}
+    return reach, edges
+
+
+@pytest.mark.parametrize("seed", QUICK)
+def test_the_tables_positions_are_keyed_by_the_codecs_numbers(seed, tmp_path):
+    """A table's positions are its game graph's rows in the order of their codec numbers
+    (GameGraph.keys), its plain plies the graph's rows, and a position asked is found there."""
+    rb = random_mechanism_board(seed)
+    board = _load(tmp_path, rb.text, "board.yaml")
+    questions = [q for _, q in _questions(board, rb, seed)]
+    for role in sorted({q.role for q in questions}):
+        roots = [q.position for q in questions if q.role == role]
+        table = LayeredTable(board, role, roots)
+        graph = table.graph
+        reach, edges = _ground_keys(table)
+        assert graph.keys.tolist() == reach and len(reach) == table.n > 1
+        off, succ = graph.rows()
+        src = np.repeat(np.arange(graph.n), np.diff(off))
+        assert {(int(graph.keys[s]), int(m), int(graph.keys[t])) for s, m, t in zip(src, graph.moves, succ)} == edges
+        for position in roots:
+            i = table.index(position)
+            assert i >= 0 and graph.term(i) == table.codec.term(position)
+            assert graph.keys[i] == table.codec.key(position)

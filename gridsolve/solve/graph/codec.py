@@ -19,11 +19,13 @@ whose range holds one value (the side of a one-entry game) is not numbered.
 The graph builders (:mod:`.scripted`, :mod:`.factored`) number every ply's positions at once
 (:meth:`Numbering.keys`, :meth:`Numbering.fields`); answers and the studio convert one position
 at a time (:meth:`PositionCodec.text`, :meth:`PositionCodec.term`, :meth:`PositionCodec.position`,
-:meth:`PositionCodec.number`, :meth:`PositionCodec.symbol`).
+:meth:`PositionCodec.number`, :meth:`PositionCodec.symbol`); a reader of clingo's raw symbols
+(the layered table) numbers them all at once (:meth:`PositionCodec.keys_of_symbols`).
 """
 from __future__ import annotations
 
 import math
+from array import array
 from dataclasses import dataclass
 
 import clingo
@@ -365,6 +367,63 @@ class PositionCodec:
     def key(self, position: Position, add: bool = False) -> int:
         """The number of ``position`` (its term's; a start not judged: S's), -1 as :meth:`key_of`."""
         return self.key_of(unjudged(self.term(position)), add)
+
+    def keys_of_symbols(self, reps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The numbers of the position terms with raw clingo symbols ``reps`` (numbered as found:
+        added; a start not judged, ``start(S)``: S's), and which of them are such starts (a bool
+        array); -1 where a symbol is none of this codec's terms."""
+        values, plain = symbol_arguments(reps, self.arity)
+        keys = np.full(len(reps), -1, dtype=np.int64)
+        started = np.zeros(len(reps), dtype=bool)
+        if plain.any():
+            keys[plain] = self.numbers(values[plain])
+        for i in np.flatnonzero(~plain).tolist():       # (start(S), read term by term)
+            term = clingo.symbol.Symbol(int(reps[i]))
+            try:
+                inner = unjudged(term)
+            except RuntimeError:        # (not a function: no position)
+                continue
+            keys[i], started[i] = self.key_of(inner, add=True), inner is not term
+        return keys, started
+
+
+def symbol_arguments(reps: np.ndarray, arity: int) -> tuple[np.ndarray, np.ndarray]:
+    """The arguments (int64 rows of ``arity``) of the function symbols ``reps`` (raw clingo
+    symbols), and whether each has ``arity`` arguments, every one a number (where not, its row is
+    left 0): through clingo's C bindings where :mod:`.rawmodel` has them, else the public API."""
+    from . import rawmodel      # (its check grounds a tiny program: only for the readers of raw symbols)
+    found, at = array("Q"), array("q")
+    if rawmodel.FAST is None:
+        for i, rep in enumerate(reps.tolist()):
+            args = clingo.symbol.Symbol(rep).arguments
+            if len(args) == arity:
+                found.extend(a._rep for a in args)
+                at.append(i)
+    else:
+        ffi, lib = rawmodel.FAST
+        argv, size, f_args = ffi.new("clingo_symbol_t**"), ffi.new("size_t*"), lib.clingo_symbol_arguments
+        for i, rep in enumerate(reps.tolist()):
+            f_args(rep, argv, size)
+            if size[0] == arity:
+                found.extend(argv[0][0:arity])
+                at.append(i)
+    raw = np.frombuffer(found, dtype=np.uint64).reshape(-1, arity) if len(found) else np.zeros((len(at), arity), np.uint64)
+    rows = np.frombuffer(at, dtype=np.int64) if len(at) else np.zeros(0, dtype=np.int64)
+    ints, each = symbol_numbers(raw)
+    numbers = each.all(axis=1)
+    values = np.zeros((len(reps), arity), dtype=np.int64)
+    values[rows[numbers]] = ints[numbers]
+    plain = np.zeros(len(reps), dtype=bool)
+    plain[rows[numbers]] = True
+    return values, plain
+
+
+def symbol_numbers(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The integers (int32) of the raw clingo symbols ``raw`` (any shape), and whether each is a
+    number (where not, its integer means nothing)."""
+    from .rawmodel import NUMBER_TAG
+    numbers = (raw >> np.uint64(32)) == np.uint64(NUMBER_TAG >> 32)
+    return (raw & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32), numbers
 
 
 def arguments_of_text(term: str) -> list[int]:

@@ -7,11 +7,13 @@ builders (:class:`~gridsolve.solve.graph.racegraph.RaceGraph`: pieces moving alo
 moved by a script, or the compiled ``succ`` rules ground by clingo), ``explain``'s wall graph
 (:class:`~gridsolve.solve.explain.walls.WallGraph`) and the studio's live graph
 (:class:`~gridsolve.studio.live.LiveGraph`), both from the positions and moves clingo derives
-from the compiled game rules (:func:`of_explored`).  A graph holds:
+from the compiled game rules (:func:`of_explored`), the abstract game and the layered table's
+plain plies (keyed by :func:`position_keys`).  A graph holds:
 
 * ``off``, ``succ``: the successor rows, compressed: the moves of ``s`` lead to
   ``succ[off[s]:off[s + 1]]`` (one entry a move; two moves into one position are two entries);
-* ``moves`` (where known): the move term of each entry of ``succ`` (an array of objects);
+* ``moves`` (where known): the move term of each entry of ``succ`` (an array of objects; the
+  layered table: their raw clingo symbols, uint64);
 * ``turn[s]``: the turns entry to move at ``s``; ``outcome[s]``: the index in ``ends`` (end
   names) of the end that decides ``s``, -1 where none does;
 * ``names`` (where known): the position term of each position as text; ``codec``: the
@@ -19,7 +21,8 @@ from the compiled game rules (:func:`of_explored`).  A graph holds:
 * ``keys`` (where the builder numbers its positions so): the key of each position, ascending:
   its codec number (a start the rules do not judge, ``start(S)``: S's number plus ``starts_at``),
   or without a codec its term's raw clingo symbol.  :meth:`GameGraph.find` is the one place that
-  maps a position term to its number, :meth:`GameGraph.term` and :meth:`GameGraph.texts` the way back;
+  maps a position term to its number, :meth:`GameGraph.term` and :meth:`GameGraph.texts` the way back,
+  :func:`locate` the one lookup of keys among ascending keys;
 * the predecessors (``start``, ``pred``, ``outdeg`` of
   :func:`~gridsolve.solve.graph.retrograde.predecessors`), computed from the rows when first
   asked (and the rows from them, for a graph built from its predecessors).
@@ -38,6 +41,7 @@ import clingo
 import numpy as np
 
 from ...compile.state import START, unjudged
+from ...errors import EncodingError
 from .retrograde import predecessors, ranks, successor_moves
 
 
@@ -45,6 +49,37 @@ def _ranges(lo: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """The indices lo[0]..lo[0]+counts[0]-1, lo[1].., in order (int64)."""
     total = int(counts.sum())
     return np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total, dtype=np.int64)
+
+
+def locate(keys: np.ndarray, wanted):
+    """The index of each of ``wanted`` in the ascending ``keys`` (int64; of one key: an int), -1
+    where it is not there: the one lookup of a position by its key (:meth:`GameGraph.row`, and a builder's
+    reading of raw symbols before its graph is made)."""
+    if np.ndim(wanted) == 0:       # (one key: without arrays, for the lookups of one position at a time)
+        i = int(keys.searchsorted(wanted))
+        return i if i < len(keys) and int(keys[i]) == int(wanted) else -1
+    at = np.searchsorted(keys, wanted)
+    inside = at < len(keys)
+    found = np.zeros(len(at), dtype=bool)
+    found[inside] = keys[at[inside]] == wanted[inside]
+    return np.where(found, at, -1).astype(np.int64)
+
+
+def position_keys(codec, reps: np.ndarray) -> tuple[np.ndarray, int | None]:
+    """The keys (:attr:`GameGraph.keys`) of the positions with raw clingo symbols ``reps`` and
+    the ``starts_at`` of those keys: with a codec its numbers (a start the rules do not judge,
+    ``start(S)``: S's plus ``starts_at``, the codec's size after numbering them; None where
+    there is none), without one the raw symbols."""
+    if codec is None:
+        return reps, None
+    keys, started = codec.keys_of_symbols(reps)
+    if (keys < 0).any():
+        raise EncodingError(f"{clingo.symbol.Symbol(int(reps[keys < 0][0]))} is not a position term (an encoding bug)")
+    if not started.any():
+        return keys, None
+    at = codec.size
+    keys[started] += at
+    return keys, at
 
 
 class GameGraph:
@@ -64,6 +99,7 @@ class GameGraph:
         self.keys, self.starts_at = keys, starts_at
         self._index: dict[str, int] | None = None
         self._found: dict[int, int] = {}        # raw symbol of a term -> its position (find)
+        self._terms: dict[int, clingo.Symbol] = {}      # position -> its term (term)
 
     @classmethod
     def of_moves(cls, src: np.ndarray, dst: np.ndarray, turn, outcome, ends, rows: bool = True, **more) -> "GameGraph":
@@ -142,8 +178,7 @@ class GameGraph:
 
     def row(self, key: int) -> int:
         """The number of the position with key ``key`` (:attr:`keys`), -1 where the graph has none."""
-        i = int(self.keys.searchsorted(key))
-        return i if i < self.n and int(self.keys[i]) == key else -1
+        return locate(self.keys, key)
 
     def key_of(self, term: clingo.Symbol) -> int:
         """The key of position term ``term``: its codec number (``start(S)``: S's plus
@@ -172,13 +207,18 @@ class GameGraph:
         return found
 
     def term(self, s: int) -> clingo.Symbol:
-        """The position term of position ``s`` (by its key)."""
-        key = int(self.keys[s])
-        if self.codec is None:
-            return clingo.symbol.Symbol(key)
-        if self.starts_at is not None and key >= self.starts_at:
-            return clingo.Function(START, [self.codec.symbol(key - self.starts_at)])
-        return self.codec.symbol(key)
+        """The position term of position ``s`` (by its key; remembered for the positions asked)."""
+        term = self._terms.get(s)
+        if term is None:
+            key = int(self.keys[s])
+            if self.codec is None:
+                term = clingo.symbol.Symbol(key)
+            elif self.starts_at is not None and key >= self.starts_at:
+                term = clingo.Function(START, [self.codec.symbol(key - self.starts_at)])
+            else:
+                term = self.codec.symbol(key)
+            self._terms[s] = term
+        return term
 
     def texts(self, states: np.ndarray) -> list[str]:
         """The position terms of ``states`` as text (by their keys; the codec writes many at once)."""

@@ -12,7 +12,9 @@ the position asked about: only on the position valued and its plies left.  A
 * grounds the compiled game rules and the role's score rules once with clingo over the
   positions reachable from its roots (``edge/3``, ``split_edge/4``, ``mover/2``,
   ``terminal/1``, ``outcome/2``, ``escore/2``, ``tscore/2``, ``tmatch/2``: the semantics stay
-  in the compiled program) and reads them into arrays;
+  in the compiled program) and reads them into arrays: the positions keyed by their codec
+  numbers and the plain plies as one :class:`~gridsolve.solve.graph.gamegraph.GameGraph`
+  (``graph``; the commit nodes of simultaneous plies, not positions, beside it);
 * computes the values level by level (plies left R = 0, 1, ...) in numpy, by the rules of
   layered.lp's ``value(r,p)`` part, up to the level where they repeat with the turn order's
   period (``vconv``) or as far as a question needs;
@@ -45,15 +47,15 @@ from ...resources import encoding
 from ..common.answer import SolveStats
 from ..program.driver import Model, read_answer
 from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
-from ..graph.codec import PositionCodec
-from ..graph.rawmodel import NUMBER_TAG, model_arguments
+from ..graph.codec import PositionCodec, distinct, symbol_numbers
+from ..graph.gamegraph import GameGraph, locate, position_keys
+from ..graph.rawmodel import model_arguments
 
 GROUND_SECONDS_PER_MOVE = 45e-6     # gringo's time a move (open 12x12 Wallmaze: 20 s for 442,603 moves)
 TABLE_BYTES = (1_200, 1_200, 500)   # least a position needs, and per position and per move (ground + arrays;
                                     # open 12x12 Wallmaze: 20,878 positions, 442,603 moves, 246 MB)
 NO = np.int32(-1)
 BIG = np.int32(2 ** 30)
-NUMBER_HIGH = np.uint64(NUMBER_TAG >> 32)     # the high word of clingo's symbol of a number
 
 
 # What a table reads of the ground game: each atom shown as (its name, its arguments), named as
@@ -65,9 +67,10 @@ SHOW = "\n".join(["#show."] + [f"#show ({name},{args}) : {name}({args})."
 
 def _numbers(reps: np.ndarray) -> np.ndarray:
     """The integers of clingo number symbols ``reps`` (raw 64-bit symbols)."""
-    if (reps.size and np.any((reps >> np.uint64(32)) != NUMBER_HIGH)):
+    values, numbers = symbol_numbers(reps)
+    if not numbers.all():
         raise EncodingError("a score or turns entry of the layered game is not a number (an encoding bug)")
-    return (reps & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
+    return values
 
 
 def _segments(values: np.ndarray, starts: np.ndarray, ends: np.ndarray, ufunc, empty) -> np.ndarray:
@@ -173,11 +176,22 @@ class LayeredTable:
         def column(name: str) -> np.ndarray:
             found = rows.get(name, [])
             return np.array(found, dtype=np.uint64).reshape(len(found), SHOWN[name])
-        self.reps = np.unique(column("reach")[:, 0])
-        n = self.n = len(self.reps)
-        index = self._indices
+        # the positions keyed as every game graph keys them (their codec numbers), in that order;
+        # the atoms' raw symbols found among the positions' while reading
+        reps = distinct(column("reach")[:, 0])
+        numbers, starts_at = position_keys(self.codec, reps)
+        by_key = np.argsort(numbers, kind="stable")
+        n = self.n = len(reps)
+        row_of = np.empty(n, dtype=np.int64)
+        row_of[by_key] = np.arange(n, dtype=np.int64)
+
+        def index(raw: np.ndarray) -> np.ndarray:
+            found = locate(reps, raw)
+            if (found < 0).any():
+                raise EncodingError("the layered game has an atom about an unreachable position (an encoding bug)")
+            return row_of[found]
         self.terminal = np.zeros(n, dtype=bool)
-        self.outcome = np.full(n, -1, dtype=np.int32)
+        self.outcome = np.full(n, -1, dtype=np.int16)
         self.ends = [end.name for end in self.board.rules.ends]
         outs = column("outcome")
         end_of = {clingo.Function(e)._rep: i for i, e in enumerate(self.ends)}
@@ -215,18 +229,14 @@ class LayeredTable:
         self.other = np.isin(self.turn, list(self.other_turns))
         self.split = np.isin(self.turn, list(self.split_turns))
         self.edges = len(self.esrc) + len(splits)
-
-    def _indices(self, reps: np.ndarray) -> np.ndarray:
-        found = np.searchsorted(self.reps, reps)
-        if found.size and (np.any(found >= self.n) or np.any(self.reps[np.minimum(found, self.n - 1)] != reps)):
-            raise EncodingError("the layered game has an atom about an unreachable position (an encoding bug)")
-        return found.astype(np.int64)
+        # the plain plies as the one game graph (the commit nodes of simultaneous plies are not
+        # positions: they stay beside it)
+        self.graph = GameGraph(self.turn, self.outcome, self.ends, off=self.estart, succ=self.edst, moves=self.emove,
+                               codec=self.codec, keys=numbers[by_key], starts_at=starts_at)
 
     def index(self, position: Position) -> int:
         """The number of ``position`` in the table, or -1 when the roots do not reach it."""
-        rep = self.codec.term(position)._rep
-        i = int(np.searchsorted(self.reps, np.uint64(rep)))
-        return i if i < self.n and int(self.reps[i]) == rep else -1
+        return self.graph.find(self.codec.term(position))
 
     # - Values (layered.lp's value(r,p)) ---
 
@@ -382,7 +392,7 @@ class LayeredTable:
         state, probes = root, line0
 
         def line_state(i: int) -> None:
-            model.collect([clingo.Function("line_state", [clingo.Number(i), clingo.symbol.Symbol(int(self.reps[state]))])])
+            model.collect([clingo.Function("line_state", [clingo.Number(i), self.graph.term(state)])])
         line_state(0)
         for i in range(rm + 1):
             if len(probes) == 1:        # line state i does not go on
