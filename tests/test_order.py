@@ -399,3 +399,44 @@ def test_play_names_the_step_through_the_exit_edge_by_the_cell_beyond_it():
     assert "Available moves: east (8,1), north (8,2), nowhere (8,1), south (8,0), west (7,1)" in result.output
     assert "Moved to (8,0)" in result.output
     assert "Game over after 1 ply: escaped." in result.output
+
+
+def test_gates_whose_only_keys_are_under_each_need_an_enemy_on_the_board(tmp_path):
+    # The rule set's key actions are all under each: a board that lists no enemy has no action
+    # that can move its gates; the loader says which and how to fix it (it used to say the rules
+    # have no key action, though they do).
+    from gridsolve.cli import main
+    from click.testing import CliRunner
+    text = """\
+name: gate without enemies
+rules:
+  roles: [explorer]
+  turns: [[explorer]]
+  moves: {explorer: {steps: 1, idle: true, blocked: stay}}
+  enemies: {mummy: {target: explorer, first: horizontal, steps: 2}}
+  gate: {key: key}
+  optional: [key]
+  after_ply:
+    - each: enemy
+      do:
+        - repeat: steps
+          do:
+            - step: [enemy]
+            - key: [enemy]
+  ends:
+    - {name: escaped, when: {reaches: {explorer: exit}}, scores: {explorer: 100}}
+  steps: {first: 1, last: 8}
+  timeout: {explorer: 0}
+size: [3, 2]
+pieces: {explorer: [1, 1]}
+gates: {east: [[1, 1]]}
+marks: {exit: [[3, 1]]}
+"""
+    path = tmp_path / "gates.yaml"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["solve", str(path)])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"Error: {path}:7: gate: the gates change only by a key action of the after_ply script, and none plays "
+        "on this board (the rules have none, or only under each: and the board lists no enemies). Add after_ply: "
+        "with a key action, list an enemy on the board, or remove gate:.\n")

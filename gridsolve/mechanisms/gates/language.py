@@ -28,8 +28,9 @@ def finish(ctx) -> None:
 def check(rules, ctx) -> None:
     """The gates change only by a key action, and are crossed one step at a time."""
     if rules.gate_key is not None and not rules.script:
-        ctx.fail("gate", "gate: the gates change only by a key action of the after_ply script, and the rules "
-                 "have none", "add after_ply: with a key action (or remove gate:)")
+        ctx.fail("gate", "gate: the gates change only by a key action of the after_ply script, and none plays "
+                 "on this board (the rules have none, or only under each: and the board lists no enemies)",
+                 "add after_ply: with a key action, list an enemy on the board, or remove gate:")
     if rules.gate_key is not None:
         for role, move in rules.moves.items():
             if move.steps != 1:
