@@ -77,15 +77,23 @@ def test_levels_like_an_order_board_list_its_enemies_and_leave_by_an_edge(tmp_pa
     assert "legend: {E: explorer, T: trap}" in report.boards[0].path.read_text(encoding="utf-8")
 
 
+def _rule_set_level(tmp_path, out: str) -> str:
+    """The text of the one level ``generate --rules mummy-maze-order --size 6x6 --seed 3`` writes."""
+    report = generate(request_from_options(rules="mummy-maze-order", size="6x6", out=tmp_path / out, count=1,
+                                           seed=3, timeout=120, jobs=1))
+    check_written(report, 1)
+    text = report.boards[0].path.read_text(encoding="utf-8")
+    assert "\n# Difficulty " in text     # (a label)
+    return text
+
+
+def test_the_rule_set_writes_levels_with_its_enemies(tmp_path):
+    _rule_set_level(tmp_path, "one")
+
+
+@pytest.mark.slow      # (the quick tier generates one such level in the test above)
 def test_the_rule_set_writes_the_same_levels_for_the_same_seed(tmp_path):
-    texts = []
-    for out in ("one", "two"):
-        report = generate(request_from_options(rules="mummy-maze-order", size="6x6", out=tmp_path / out, count=1,
-                                               seed=3, timeout=120, jobs=1))
-        check_written(report, 1)
-        assert "\n# Difficulty " in report.boards[0].path.read_text(encoding="utf-8")     # (a label)
-        texts.append(report.boards[0].path.read_text(encoding="utf-8"))
-    assert texts[0] == texts[1]
+    assert _rule_set_level(tmp_path, "one") == _rule_set_level(tmp_path, "two")
 
 
 def test_options_the_climb_does_not_serve_are_refused_for_order_rules(tmp_path):
