@@ -5,6 +5,7 @@ so, only where no Chromium is installed."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -275,12 +276,11 @@ def test_generate_shows_progress_and_opens_a_new_level(page, served):
 CLASSIC = "everything-at-once.yaml"      # two mummies, a scorpion, two traps, the key and a gate
 
 
-@pytest.fixture()
-def classic_page(browser, tmp_path):
-    folder = tmp_path / "classic"
-    shutil.copytree(ROOT / "boards" / "classic", folder)
+@contextlib.contextmanager
+def studio_page(browser, target: Path):
+    """A page of a studio serving ``target`` (a board file), its answer shown; no page error."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, "-m", "gridsolve", "studio", str(folder / CLASSIC), "--no-browser"],
+    process = subprocess.Popen([sys.executable, "-m", "gridsolve", "studio", str(target), "--no-browser"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     process.stdout.readline()
     url = process.stdout.readline().split(" ", 1)[1].strip()
@@ -291,11 +291,24 @@ def classic_page(browser, tmp_path):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url)
     page.wait_for_selector('[data-testid="verdict"]:not(.busy)')
-    yield page, folder
+    yield page
     context.close()
     process.terminate()
     process.wait(10)
     assert not errors, errors
+
+
+def copied_page(browser, tmp_path, folder_name: str, board: str):
+    """A studio page on ``board`` of a copy of boards/FOLDER_NAME: (the page, the copy)."""
+    folder = tmp_path / folder_name
+    shutil.copytree(ROOT / "boards" / folder_name, folder)
+    with studio_page(browser, folder / board) as page:
+        yield page, folder
+
+
+@pytest.fixture()
+def classic_page(browser, tmp_path):
+    yield from copied_page(browser, tmp_path, "classic", CLASSIC)
 
 
 def centre(board, cell) -> tuple[float, float]:
@@ -357,3 +370,48 @@ def test_a_classic_gate_toggled_and_an_enemy_removed(classic_page):
         page.click('[data-testid="undo"]')
     page.wait_for_selector('[data-edge="6,3,north"][data-gate="yes"]')
     assert read_verdict(page) == before
+
+
+# - Enemies in the level's order, the exit an edge of the border (issue 39, item 2e) ---
+
+ORDER = "crossing.yaml"      # four enemies listed in the order they move; the exit the west edge of row 6
+
+
+@pytest.fixture()
+def order_page(browser, tmp_path):
+    yield from copied_page(browser, tmp_path, "order", ORDER)
+
+
+def test_the_enemies_row_reorders_removes_and_adds_enemies(order_page):
+    from gridsolve.studio.level import apply_level, level_of
+    page, folder = order_page
+    board = load_board(folder / ORDER)
+    assert read_verdict(page) == verdict(solve(board, make_query(board)), True)
+    row = page.inner_text('[data-testid="enemies"]')
+    assert ("1. red_mummy (2,5)" in row and "2. mummy (1,2)" in row and "3. mummy (1,1)" in row
+            and "4. red_scorpion (5,4)" in row)
+    assert page.locator('[data-testid="enemy-earlier"]').count() == 3       # (not for the first)
+    assert page.locator('[data-drag^="enemy:red_scorpion4:"]').count() == 1   # the enemies can be dragged
+    level = level_of(board)
+
+    def answered(changed: str) -> None:
+        page.wait_for_function(f"document.querySelector('[data-testid=enemies]').innerText.includes({changed!r})")
+        edited = apply_level(board, level)
+        assert read_verdict(page) == verdict(solve(edited, make_query(edited)), True)
+
+    page.click('[data-testid="enemy-earlier"][data-place="4"]')      # the scorpion moves before mummy 3
+    level["enemies"][2], level["enemies"][3] = level["enemies"][3], level["enemies"][2]
+    answered("3. red_scorpion (5,4)")
+    page.click('[data-testid="enemy-remove"][data-place="1"]')       # the red mummy leaves
+    del level["enemies"][0]
+    answered("1. mummy (1,2)")
+    page.click('[data-testid="enemy-add"][data-kind="scorpion"]')    # a scorpion on the first free cell
+    row = page.inner_text('[data-testid="enemies"]')
+    assert "4. scorpion (1,6)" in row, row
+    level["enemies"].append({"kind": "scorpion", "at": [1, 6]})
+    answered("4. scorpion (1,6)")
+    page.click('[data-testid="undo"]')                               # the scorpion taken back
+    level["enemies"].pop()
+    page.wait_for_function("!document.querySelector('[data-testid=enemies]').innerText.includes('4. scorpion')")
+    edited = apply_level(board, level)
+    assert read_verdict(page) == verdict(solve(edited, make_query(edited)), True)
