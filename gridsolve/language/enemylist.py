@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 
 from ..mechanisms.enemies.expand import enemy_pieces
+from ..mechanisms.enemies.language import declared_kinds
 from .model import DELTA, Board, Cell
 
 
 def kinds_of(board: Board) -> dict:
     """The kinds of enemies the board's rules declare ({kind: spec}; empty for other rules)."""
-    template = board.rules.template
-    return dict(template[0].get("enemies") or {}) if template is not None else {}
+    return declared_kinds(board.rules)
 
 
 def enemies_of(board: Board) -> list[tuple[str, str]]:

@@ -45,6 +45,11 @@ def expand(merged: dict, listed: list | None, fail) -> dict:
     return expand_names(merged, sample(merged.get("enemies") or {}) if listed is None else listed, fail)
 
 
+def declared_kinds(rules) -> dict:
+    """The kinds of enemies ``rules`` declare ({kind: spec}; empty for rules without kinds)."""
+    return dict(rules.template[0].get("enemies") or {}) if rules.template is not None else {}
+
+
 def board_pieces(checked: dict, raw, top, rules) -> list | None:
     """The board's enemies, (piece, kind, cell, line) each in the order they move, each of a kind
     the rules declare; None where the rules are not built for a board's list."""
@@ -55,7 +60,7 @@ def board_pieces(checked: dict, raw, top, rules) -> list | None:
                                            "use rules with enemies: {KIND: {target: ROLE, steps: N}}, or place "
                                            "the pieces under pieces:")
         return None
-    kinds = rules.template[0].get("enemies") or {}
+    kinds = declared_kinds(rules)
     for index, enemy in enumerate(listed or []):
         if enemy["kind"] not in kinds:
             top.child(raw, "enemies").child(raw["enemies"], index).fail(
@@ -70,10 +75,10 @@ def board_pieces(checked: dict, raw, top, rules) -> list | None:
 def map_glyph(glyph: str, meaning: str, cell, rules) -> tuple[str, str] | None:
     """(message, hint) where the map draws an enemy: a board lists them, in the order they move."""
     kind = re.sub(r"\d+\Z", "", meaning)
-    if rules.template is None or kind not in (rules.template[0].get("enemies") or {}):
+    if kind not in declared_kinds(rules):
         return None
     return (f"map: '{glyph}' draws the enemy '{meaning}'", "list the enemies under enemies: in the order they move, "
-            f"e.g. enemies: [{{kind: {re.sub(r'[0-9]+$', '', meaning)}, at: [{cell[0]}, {cell[1]}]}}]")
+            f"e.g. enemies: [{{kind: {kind}, at: [{cell[0]}, {cell[1]}]}}]")
 
 
 MECHANISM = Mechanism("enemies", rules_keys=lambda condition: RULES_KEYS, board_keys=BOARD_KEYS,
