@@ -378,6 +378,8 @@ function stepTo(step) {
   if (!state.answer) return;
   state.step = Math.max(0, Math.min(state.answer.line.length, step));
   drawOverlay();
+  const current = $("line").querySelector("li.current");     // stepped to: its entry in the window too
+  if (current) current.scrollIntoView({ block: "nearest" });
 }
 
 // - The board: the server's picture with the page's layer over it ---
