@@ -371,7 +371,18 @@ function showAnswer(answer) {
     line.appendChild(item);
   });
   state.step = answer.line.length;
+  fitLine();
   drawOverlay();
+}
+
+// The line's box reaches down to the panel's bottom (the panel at its top), so that a long line
+// scrolls in its box within the window; at least a quarter of the window high.
+function fitLine() {
+  const list = $("line"), panel = $("right");
+  if (getComputedStyle(document.querySelector("main")).flexWrap === "wrap") { list.style.maxHeight = ""; return; }
+  const top = list.getBoundingClientRect().top + panel.scrollTop;
+  const room = panel.getBoundingClientRect().bottom - top - 8;
+  list.style.maxHeight = `${Math.max(window.innerHeight / 4, room)}px`;
 }
 
 function stepTo(step) {
@@ -906,7 +917,7 @@ function setup() {
     if (e.key === "ArrowLeft") stepTo(state.step - 1);
     if (e.key === "ArrowRight") stepTo(state.step + 1);
   });
-  window.addEventListener("resize", layoutBoard);
+  window.addEventListener("resize", () => { layoutBoard(); fitLine(); });
   loadBoards().catch((error) => say(error.message, true));
 }
 
