@@ -76,7 +76,7 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     ``notes``: (cell, text) pairs, each cell ringed in red with its number and the text listed
     under the board (the decisive choices of a generated level)."""
     chars = glyphs(board)
-    colour = {piece: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, piece in enumerate(board.rules.pieces)}
+    colour = role_colours(board)
     if title is None:
         title = describe_position(board, position) if answer is None else \
             f"{board.name}: {verdict(answer, board.rules.unlimited)}"
@@ -347,6 +347,16 @@ def _draw_pieces(svg, board: Board, position: Position, chars: dict, colour: dic
         sub_element(svg, "circle", cx=px, cy=py, r=CELL * 0.3, fill=colour[role], stroke="white", stroke_width=2)
         sub_element(svg, "text", chars[role], x=px, y=py + 5, font_size=15, text_anchor="middle", fill="white",
              font_weight="bold")
+
+
+def role_colours(board: Board) -> dict[str, str]:
+    """{piece: its colour in the pictures}, every piece of the rules."""
+    return {piece: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, piece in enumerate(board.rules.pieces)}
+
+
+def legend(board: Board) -> list[tuple[str, str]]:
+    """The legend written under a picture of ``board``: (text, colour) entries."""
+    return _legend_parts(board, glyphs(board), role_colours(board))
 
 
 def _legend_parts(board: Board, chars: dict, colour: dict) -> list[tuple[str, str]]:

@@ -193,6 +193,16 @@ def test_a_wall_toggle_gives_the_solvers_answer(client):
     assert svg.startswith('<svg data-testid="board"')
 
 
+def test_the_picture_is_the_board_framed_with_its_legend_apart(client):
+    from gridsolve.svg import CELL, MARGIN, TITLE
+    for view in (client.get("/api/board", params={"board": BOARD}).json(),
+                 client.post("/api/answer", json={"board": BOARD}).json()):
+        # the 8x8 board, its coordinates and one margin outside its border: no title, no legend
+        assert view["geometry"]["frame"] == [0, TITLE - MARGIN, 8 * CELL + 2 * MARGIN, 8 * CELL + 2 * MARGIN]
+        assert view["legend"] == [["E explorer", "#1f5fbf"], ["M mummy", "#c8281e"], ["X exit", "#555555"]]
+        assert "explorer to move" not in view["svg"] and "Mummy Maze 2p" not in view["svg"]
+
+
 def wait(client, job, seconds=120):
     deadline = time.monotonic() + seconds
     while job["state"] == "running" and time.monotonic() < deadline:

@@ -277,14 +277,14 @@ CLASSIC = "everything-at-once.yaml"      # two mummies, a scorpion, two traps, t
 
 
 @contextlib.contextmanager
-def studio_page(browser, target: Path):
+def studio_page(browser, target: Path, viewport: tuple[int, int] = (1300, 950)):
     """A page of a studio serving ``target`` (a board file), its answer shown; no page error."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "gridsolve", "studio", str(target), "--no-browser"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     process.stdout.readline()
     url = process.stdout.readline().split(" ", 1)[1].strip()
-    context = browser.new_context(viewport={"width": 1300, "height": 950})
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     errors = []

@@ -10,7 +10,7 @@ from ..language.model import OFF_BOARD
 from ..render import describe_position, puzzle_verdict, verdict
 from ..solve.program.explore import examine, move_parts
 from ..solve.common.answer import Answer
-from ..svg import CELL, MARGIN, TITLE, walked_cells as walked, board_svg
+from ..svg import CELL, MARGIN, TITLE, walked_cells as walked, board_svg, legend
 
 
 def question(board: Board, role: str | None, kind: str) -> Query:
@@ -20,10 +20,15 @@ def question(board: Board, role: str | None, kind: str) -> Query:
 
 
 def picture(board: Board, position: Position) -> dict:
-    """The board drawn as ``--svg`` draws it, with the geometry the page draws over it."""
-    svg = board_svg(board, position).replace("<svg ", '<svg data-testid="board" ', 1)
-    return {"svg": svg, "geometry": {"cell": CELL, "left": MARGIN, "top": TITLE, "width": board.width,
-                                     "height": board.height}}
+    """The board drawn as ``--svg`` draws it, with the geometry the page draws over it: the
+    cells' place, and the frame the page shows (the board, its coordinates and one margin
+    outside its border, where an exit edge is dropped).  The page writes the position and the
+    legend (its entries given as ``legend``) as text of its own, so the picture has no title."""
+    svg = board_svg(board, position, title="").replace("<svg ", '<svg data-testid="board" ', 1)
+    frame = [0, TITLE - MARGIN, board.width * CELL + 2 * MARGIN, board.height * CELL + 2 * MARGIN]
+    return {"svg": svg, "legend": [list(entry) for entry in legend(board)],
+            "geometry": {"cell": CELL, "left": MARGIN, "top": TITLE, "width": board.width, "height": board.height,
+                         "frame": frame}}
 
 
 def _paths(board: Board, before: Position, after: Position, label: str, side) -> dict:

@@ -40,7 +40,7 @@ from ..language.model import Board
 from ..language.position import QUERY_KINDS, initial_position
 from ..solve.common.capabilities import LIVE_GRAPH, serves
 from ..solve.common.limits import Limits
-from ..svg import ROLE_COLOURS
+from ..svg import role_colours
 from .answers import payload, picture, question
 from .files import Folder, StudioError, save, version_of
 from .jobs import Jobs
@@ -161,7 +161,7 @@ def _board_info(studio: Studio, name: str) -> dict:
             "glyphs": {k: v for k, v in board.legend.items()}, "width": board.width, "height": board.height,
             "solid": sorted(list(c) for c in board.solid),
             "scores": {role: rules.scores_of(role) for role in rules.roles},
-            "colours": {piece: ROLE_COLOURS[i % len(ROLE_COLOURS)] for i, piece in enumerate(rules.pieces)},
+            "colours": role_colours(board),
             **picture(board, initial_position(board))}
 
 

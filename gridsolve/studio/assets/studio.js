@@ -32,6 +32,7 @@ function say(text, isError) {
   const box = $("message");
   box.textContent = text || "";
   box.className = isError ? "error" : "";
+  layoutBoard();      // (a message of two lines leaves the board less room)
 }
 
 function svgEl(tag, attrs, parent) {
@@ -72,6 +73,7 @@ function levelChanged() {
   state.critical = null;
   drawOptional();
   drawEnemies();
+  layoutBoard();
   $("walls-result").textContent = "";
   $("verify-result").textContent = "";
   writeLink();
@@ -140,6 +142,7 @@ function drawOptional() {
   box.textContent = "";
   box.hidden = !pieces.length && !marks.length;
   $("edges-mode").hidden = !info.gates;
+  showEditTools();
   if (box.hidden) return;
   box.append("Optional: ");
   for (const piece of pieces) {
@@ -168,23 +171,32 @@ function drawOptional() {
   }
 }
 
+// The panel's section of the edges' mode, the optional pieces and the enemies: shown when one is.
+function showEditTools() {
+  $("edit-tools").hidden = ["edges-mode", "optional", "enemies"].every((id) => $(id).hidden);
+}
+
 // The enemies of rules with kinds, in the order they move: each moved up the order or removed;
 // one of each kind added on a free cell (then dragged).
 function drawEnemies() {
   const box = $("enemies"), kinds = state.info.enemy_kinds || [];
   box.textContent = "";
   box.hidden = !kinds.length;
+  showEditTools();
   if (box.hidden) return;
   box.append("Enemies, in the order they move: ");
   (state.level.enemies || []).forEach((enemy, i) => {
-    box.append(`${i + 1}. ${enemy.kind} (${enemy.at.join(",")}) `);
+    const entry = document.createElement("span");
+    entry.className = "enemy";
+    entry.append(`${i + 1}. ${enemy.kind} (${enemy.at.join(",")}) `);
+    box.append(entry, " ");
     if (i > 0) {
-      optionalButton(box, "earlier", { testid: "enemy-earlier", place: i + 1 }, (level) => {
+      optionalButton(entry, "earlier", { testid: "enemy-earlier", place: i + 1 }, (level) => {
         const [moved] = level.enemies.splice(i, 1);
         level.enemies.splice(i - 1, 0, moved);
       });
     }
-    optionalButton(box, "remove", { testid: "enemy-remove", place: i + 1 }, (level) => { level.enemies.splice(i, 1); });
+    optionalButton(entry, "remove", { testid: "enemy-remove", place: i + 1 }, (level) => { level.enemies.splice(i, 1); });
   });
   box.append(" Add: ");
   for (const kind of kinds) {
@@ -246,6 +258,7 @@ async function openBoard(name, level) {
   $("generate-result").textContent = "";
   drawOptional();
   drawEnemies();
+  layoutBoard();
   document.title = `${info.name} - gridsolve studio`;
   writeLink();
   updateButtons();
@@ -348,19 +361,36 @@ function showAnswer(answer) {
   }
   answer.line.forEach((ply, i) => {
     const item = document.createElement("li");
-    item.textContent = `${ply.side.join("+")} ${ply.move}`;
+    const number = document.createElement("span");
+    number.className = "ply-number";
+    number.textContent = `${i + 1}.`;
+    item.append(number, `${ply.side.join("+")} ${ply.move}`);
     item.dataset.testid = "ply";
+    item.title = `step to ply ${i + 1}`;
     item.addEventListener("click", () => { state.step = i + 1; drawOverlay(); });
     line.appendChild(item);
   });
   state.step = answer.line.length;
+  fitLine();
   drawOverlay();
+}
+
+// The line's box reaches down to the panel's bottom (the panel at its top), so that a long line
+// scrolls in its box within the window; at least a quarter of the window high.
+function fitLine() {
+  const list = $("line"), panel = $("right");
+  if (getComputedStyle(document.querySelector("main")).flexWrap === "wrap") { list.style.maxHeight = ""; return; }
+  const top = list.getBoundingClientRect().top + panel.scrollTop;
+  const room = panel.getBoundingClientRect().bottom - top - 8;
+  list.style.maxHeight = `${Math.max(window.innerHeight / 4, room)}px`;
 }
 
 function stepTo(step) {
   if (!state.answer) return;
   state.step = Math.max(0, Math.min(state.answer.line.length, step));
   drawOverlay();
+  const current = $("line").querySelector("li.current");     // stepped to: its entry in the window too
+  if (current) current.scrollIntoView({ block: "nearest" });
 }
 
 // - The board: the server's picture with the page's layer over it ---
@@ -370,7 +400,61 @@ function drawBoard(view) {
   const wrap = $("board-wrap");
   wrap.innerHTML = view.svg;
   geometry = view.geometry;
+  drawLegend(view.legend || []);
+  const svg = wrap.querySelector("svg");
+  svg.setAttribute("viewBox", geometry.frame.join(" "));     // the board and its coordinates, no title
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  layoutBoard();
   drawOverlay();
+}
+
+function drawLegend(entries) {
+  const box = $("legend");
+  box.textContent = "";
+  for (const [text, colour] of entries) {
+    const entry = document.createElement("span");
+    entry.textContent = text;
+    entry.style.color = colour;
+    box.appendChild(entry);
+  }
+}
+
+// The board as large as its column allows: the column's height less what sits under the board
+// (the legend and the help, which wrap to the board's width: measured again until the board fits),
+// and the window's width less the panel's least width.  A narrow window (the board above the
+// panel) gives it the width.
+const PANEL_LEAST = 340, COLUMN_LEAST = 300;
+
+function layoutBoard() {
+  const svg = document.querySelector("#board-wrap svg");
+  if (!svg || !geometry) return;
+  const [, , frameWidth, frameHeight] = geometry.frame;
+  const main = document.querySelector("main"), left = $("left"), wrap = $("board-wrap");
+  const style = getComputedStyle(main);
+  const inner = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const stacked = style.flexWrap === "wrap";
+  const width = stacked ? inner : inner - parseFloat(style.columnGap || 0) - PANEL_LEAST;
+  const place = (scale) => {
+    svg.style.width = `${Math.floor(frameWidth * scale)}px`;
+    svg.style.height = `${Math.floor(frameHeight * scale)}px`;
+    left.style.width = `${Math.max(COLUMN_LEAST, Math.floor(frameWidth * scale))}px`;
+  };
+  const fitting = () => {
+    svg.style.width = svg.style.height = "0px";
+    wrap.style.flex = "1 1 auto";          // (the room the column has; then the legend follows the board)
+    const height = stacked ? window.innerHeight * 0.85 : wrap.clientHeight;
+    return Math.max(0.2, Math.min(width / frameWidth, height / frameHeight));
+  };
+  let scale = width / frameWidth;
+  for (let pass = 0; pass < 6; pass++) {      // (a narrower column only makes the rows under it taller)
+    place(scale);
+    const fits = fitting();
+    if (fits >= scale - 0.001) break;
+    scale = fits;
+  }
+  place(scale);
+  wrap.style.flex = "0 0 auto";
 }
 
 function centre(cell) {
@@ -574,7 +658,20 @@ function updateStepper() {
   const answer = state.answer;
   const total = answer ? answer.line.length : 0;
   $("line-ply").textContent = answer ? `ply ${state.step} of ${total}` : "-";
-  document.querySelectorAll("#line li").forEach((li, i) => li.classList.toggle("done", i < state.step));
+  const list = $("line");
+  list.querySelectorAll("li").forEach((li, i) => {
+    li.classList.toggle("done", i < state.step);
+    li.classList.toggle("current", i === state.step - 1);
+  });
+  const current = list.querySelector("li.current");
+  if (current) scrollWithin(list, current);
+}
+
+// Scrolls ``list`` (only it, not the page) so that ``item`` shows.
+function scrollWithin(list, item) {
+  const top = item.offsetTop - list.offsetTop, bottom = top + item.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
 
 // - Jobs: critical walls, verify, generate, slow answers ---
@@ -820,6 +917,7 @@ function setup() {
     if (e.key === "ArrowLeft") stepTo(state.step - 1);
     if (e.key === "ArrowRight") stepTo(state.step + 1);
   });
+  window.addEventListener("resize", () => { layoutBoard(); fitLine(); });
   loadBoards().catch((error) => say(error.message, true));
 }
 
