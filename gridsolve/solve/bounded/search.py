@@ -41,7 +41,7 @@ from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
 from .kernel import MoveList, RaceArrays, RacesKernel, int32, kernel_serves
 from ..common.capabilities import BOUNDED, serves_question
-from ..common.answer import Answer, Ply, Question, SolveStats
+from ..common.answer import Answer, Ply, Question, SearchStats, SolveStats
 from ..common.outcome import Candidate, Outcome, keyed, principal_line, read_answer, reference_score
 from ..program.driver import format_move
 from ..common.limits import LimitGuard, Limits, estimate_positions
@@ -624,11 +624,12 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
         probes = solver.moves(root, items, plies_left, reference)
         line = solver.line(query.position, root, items, plies_left, reference, probes, line_plies)
     solved = time.perf_counter()
-    stats = SolveStats(solver="bounded", abstract_positions=len(game), ground_s=round(grounded - started, 4),
-                       ground_atoms=game.ground_atoms, search_s=round(solved - grounded, 4),
-                       searched=solver.nodes - nodes, remembered=solver.remembered(),
-                       races=len(solver.races) + (len(solver._kernel.slots) if solver._kernel else 0), choices=0,
-                       search_in="C" if solver._kernel else "Python", total_s=round(solved - started, 4))
+    stats = SolveStats(solver="bounded", ground_s=round(grounded - started, 4), total_s=round(solved - started, 4),
+                       detail=SearchStats(
+                           abstract_positions=len(game), ground_atoms=game.ground_atoms,
+                           search_s=round(solved - grounded, 4), searched=solver.nodes - nodes,
+                           remembered=solver.remembered(), choices=0, search_in="C" if solver._kernel else "Python",
+                           races=len(solver.races) + (len(solver._kernel.slots) if solver._kernel else 0)))
     return read_answer(board, query, at, ((format_move(m), there) for m, _, _, there in probes), line, plies_left,
                        stats, hidden=False)
 

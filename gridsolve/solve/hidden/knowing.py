@@ -52,7 +52,7 @@ from ...language.position import Position, Query
 from ..graph.abstractgame import AbstractGame, abstract_game, avoid_ends
 from ..common.capabilities import EVERY_POSITION, every_position_count
 from ..common.limits import LimitGuard
-from ..common.answer import Answer, Ply, SolveStats, hidden_move
+from ..common.answer import Answer, Ply, SearchStats, SolveStats, hidden_move
 from ..common.outcome import Candidate, Outcome, keyed, pick, principal_line, read_answer, reference_score
 from ..program.driver import format_move
 from ..common.limits import Limits
@@ -610,11 +610,11 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     probes = solver.moves(root, know, plies_left, reference)
     line = solver.line(query.position, root, know, plies_left, reference, at.value, line_plies)
     solved = time.perf_counter()
-    stats = SolveStats(solver="robust search", abstract_positions=len(kgame.game),
-                       ground_s=round(grounded - started, 4), ground_atoms=kgame.game.ground_atoms,
-                       search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=solver.remembered(),
-                       search_in="C" if solver.kernel else "Python",
-                       total_s=round(solved - started, 4))
+    stats = SolveStats(solver="robust search", ground_s=round(grounded - started, 4),
+                       total_s=round(solved - started, 4), detail=SearchStats(
+                           abstract_positions=len(kgame.game), ground_atoms=kgame.game.ground_atoms,
+                           search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=solver.remembered(),
+                           search_in="C" if solver.kernel else "Python"))
     return read_answer(board, query, at, ((move, there) for move, _, there in probes), line, plies_left, stats,
                        hidden=True)
 

@@ -44,7 +44,7 @@ from ...language.kinds import QueryKind
 from ...language.model import Board
 from ...language.position import Position, Query
 from ...resources import encoding
-from ..common.answer import SolveStats
+from ..common.answer import SolveStats, TableStats
 from ..common.outcome import Candidate, line_key, pick, reference_score
 from ..program.driver import Model, read_answer
 from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
@@ -356,11 +356,11 @@ class LayeredTable:
         program = Program(query, None, rm, "", [], [], "", mode=Mode.LAYERED, layout=self.layout,
                           plan_team=self.plan.split_team)
         done = time.perf_counter()
-        stats = SolveStats(solver="layered table", ground_s=self.ground_s, positions=self.n, moves=self.edges,
-                           value_levels=len(self.values.levels), rank_levels=max(
-                               (len(r.levels) for r in self.ranks.values()), default=0),
-                           races=len(self.ranks), queries=self.asked, answer_s=round(done - started, 4),
-                           solve_s=0.0, choices=0, total_s=round(done - started, 4))
+        stats = SolveStats(solver="layered table", ground_s=self.ground_s, answer_s=round(done - started, 4),
+                           solve_s=0.0, total_s=round(done - started, 4), detail=TableStats(
+                               positions=self.n, moves=self.edges, value_levels=len(self.values.levels),
+                               rank_levels=max((len(r.levels) for r in self.ranks.values()), default=0),
+                               races=len(self.ranks), queries=self.asked, choices=0))
         return read_answer(model, program, self.board, stats)
 
     def _collect_values(self, model: Model, reading: "_Reading", line0: list[tuple]) -> None:

@@ -21,7 +21,7 @@ from ...errors import EncodingError
 from ...compile.state import learned
 from ...language.model import Board
 from ...language.position import Position, Query
-from ..common.answer import Answer, Ply, SolveStats, hidden_move
+from ..common.answer import Answer, Ply, ProgramStats, SolveStats, hidden_move
 from ..common.outcome import Outcome, read_answer as common_read_answer
 from ..common.limits import LimitGuard, Limits, estimate_positions, format_bytes, graph_bytes, resident
 from ...language.kinds import QueryKind
@@ -121,15 +121,12 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
     lp = stats["problem"]["lp"]
     timing = SolveStats(
         solver="layered" if program.mode is Mode.LAYERED else "race program",
-        levels=levels,
-        rank_s=round(parsed - started, 4),
         answer_s=round(grounded - parsed, 4),
         ground_s=round(grounded - started, 4),
         solve_s=round(solved - grounded, 4),
-        ground_rules=int(lp["rules"]),
-        ground_atoms=int(lp["atoms"]),
-        choices=int(stats["solving"]["solvers"]["choices"]),
-        **layered,
+        detail=ProgramStats(levels=levels, rank_s=round(parsed - started, 4), ground_rules=int(lp["rules"]),
+                            ground_atoms=int(lp["atoms"]), choices=int(stats["solving"]["solvers"]["choices"]),
+                            **layered),
     )
     return read_answer(model, program, board, timing)
 
