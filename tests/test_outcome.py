@@ -9,7 +9,7 @@ from pathlib import Path
 from gridsolve.language.kinds import QueryKind
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, Query
-from gridsolve.solve.common.answer import STATS_FIELDS, ProgramStats, RaceStats, SearchStats, SolveStats
+from gridsolve.solve.common.answer import STATS_FIELDS, ProgramStats, RaceStats, ThresholdStats, SolveStats
 from gridsolve.solve.common.outcome import (Candidate, Outcome, keyed, line_key, pick, principal_line,
                                             read_answer, reference_score)
 
@@ -105,7 +105,7 @@ def test_stats_write_every_documented_field_in_order_none_where_a_solver_has_non
     assert tuple(out) == STATS_FIELDS and len(STATS_FIELDS) == 26
     assert (out["solver"], out["total_s"], out["positions"], out["levels"]) == ("race", 0.5, 12, 3)
     assert out["searched"] is None and out["ground_rules"] is None and out["settled_at"] is None
-    search = SolveStats(solver="bounded", settled_at=6, detail=SearchStats(searched=40, search_in="C"))
+    search = SolveStats(solver="bounded", settled_at=6, detail=ThresholdStats(searched=40, search_in="C"))
     assert (search.figure("searched"), search.figure("search_in"), search.figure("settled_at")) == (40, "C", 6)
     assert search.figure("positions") is None and search.figure("detail") is None
     program = SolveStats(solver="layered", detail=ProgramStats(ground_rules=9, value_levels=2))

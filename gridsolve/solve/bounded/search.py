@@ -29,6 +29,7 @@ import gc
 import time
 from array import array
 from dataclasses import replace
+from functools import cached_property
 
 import numpy as np
 
@@ -41,7 +42,7 @@ from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
 from .kernel import MoveList, RaceArrays, RacesKernel, int32, kernel_serves
 from ..common.capabilities import BOUNDED, serves_question
-from ..common.answer import Answer, Ply, Question, SearchStats, SolveStats
+from ..common.answer import Answer, Ply, Question, ThresholdStats, SolveStats
 from ..common.outcome import Candidate, Outcome, keyed, principal_line, read_answer, reference_score
 from ..program.driver import format_move
 from ..common.limits import LimitGuard, Limits, estimate_positions
@@ -503,35 +504,48 @@ class BoundedSearch(ThresholdSearch):
             return []
         return [(move, successor, after, self.summary(successor, after, plies_left - 1, reference)) for move, successor, after in self.children(state, items)]
 
-    def line(self, start: Position, state: int, items: int, plies_left: int, reference: float, probes: list,
-             most: int | None = None) -> tuple[Ply, ...]:
-        """The principal line from ``start`` (abstract position ``state`` with ``items``) by the one
-        rule (:mod:`gridsolve.solve.common.outcome`, as layered.lp), at least one ply where the
-        position has ``probes`` (its :meth:`moves`) even with ``most`` 0."""
-        if not probes:
+
+class BoundedView:
+    """The outcome view of a bounded search (a :class:`~gridsolve.solve.common.outcome.OutcomeView`):
+    a view position is (abstract position, items, plies left), its plies measured against
+    ``reference``.  The principal line from ``root`` (by the one rule, as layered.lp) picks among
+    the root's moves; along the line every position has the root's value V, so after the first
+    ply only moves worth V are candidates, tried in the order of their key."""
+
+    def __init__(self, search: BoundedSearch, reference: float, root: tuple):
+        self.search, self.reference, self.root = search, reference, root
+        self._moves: dict = {}
+
+    def outcome(self, view_state: tuple) -> Outcome:
+        return self.search.summary(*view_state, self.reference)
+
+    def moves(self, view_state: tuple) -> list[tuple]:
+        found = self._moves.get(view_state)
+        if found is None:
+            state, items, plies_left = view_state
+            found = self._moves[view_state] = [(move, (successor, after, plies_left - 1), there) for move, successor, after, there
+                                               in self.search.moves(state, items, plies_left, self.reference)]
+        return found
+
+    @cached_property
+    def value(self) -> int:
+        """The root's value: the best of its moves for the side to move there."""
+        values = [there.value for _, _, there in self.moves(self.root)]
+        return max(values) if self.maximises(self.root) else min(values)
+
+    def line(self, start: Position, most: int | None = None) -> tuple[Ply, ...]:
+        """The principal line from ``start`` (the root), at least one ply where the root has moves
+        even with ``most`` 0."""
+        if not self.moves(self.root):
             return ()
-        root = (state, items, plies_left)
-        view = _BoundedLine(self, reference, root, probes, min(p[3].value for p in probes),
-                            max(p[3].value for p in probes))
-        return principal_line(view, start, root, None if most is None else max(1, most))
-
-
-class _BoundedLine:
-    """The principal line's view of a bounded search (a :class:`~gridsolve.solve.common.outcome.LineView`):
-    a line position is (abstract position, items, plies left).  The root picks among its probes;
-    along the line every position has the root's value V, so after the first ply only moves worth
-    V are candidates, tried in the order of their key."""
-
-    def __init__(self, search: BoundedSearch, reference: float, root: tuple, probes: list, low: int, high: int):
-        self.search, self.reference, self.root, self.probes = search, reference, root, probes
-        self.team = search.game.turn[root[0]] in search.team_turns
-        self.value = high if self.team else low
+        return principal_line(self, start, self.root, None if most is None else max(1, most))
 
     def candidates(self, line_state: tuple) -> list[Candidate]:
-        search, value, reference = self.search, self.value, self.reference
+        search, reference = self.search, self.reference
         if line_state == self.root:
-            return keyed(((move, (successor, after), there.value, there.plies)
-                          for move, successor, after, there in self.probes), reference)
+            return keyed(((move, after, there.value, there.plies) for move, after, there in self.moves(line_state)),
+                         reference)
+        value = self.value
         state, items, plies_left = line_state
         if search.stop_score(state, items, plies_left) is not None:
             return []
@@ -542,7 +556,7 @@ class _BoundedLine:
             if team and value != search.thresholds[0] and \
                     not search.forces(up, successor, after, plies_left - 1, plies_left - 1):
                 continue                                  # worth less than the value
-            found.append((move, (successor, after), value,
+            found.append((move, (successor, after, plies_left - 1), value,
                           search.value_plies(value, reference, successor, after, plies_left - 1)))
         return keyed(found, reference)
 
@@ -555,17 +569,16 @@ class _BoundedLine:
         above = [t for t in search.thresholds if t > value]
         if line_state == self.root or self.maximises(line_state) or value < self.reference or not above:
             return True
-        successor, after = candidate.move
-        plies_left = line_state[2]
-        return not search.forces(search.race(True, above[0]), successor, after, plies_left - 1, plies_left - 1)
+        successor, after, plies_after = candidate.move
+        return not search.forces(search.race(True, above[0]), successor, after, plies_after, plies_after)
 
     def side(self, line_state: tuple) -> tuple[str, ...]:
         return tuple(self.search.board.rules.turns[self.search.game.turn[line_state[0]]])
 
     def play(self, line_state: tuple, candidate: Candidate, before: Position) -> tuple[str, tuple, Position]:
-        search, (successor, after) = self.search, candidate.move
+        search, (successor, after, _) = self.search, candidate.move
         position = replace(search.game.position(successor, before.step + 1), items=search.items.left(after))
-        return format_move(candidate.order), (successor, after, line_state[2] - 1), position
+        return format_move(candidate.order), candidate.move, position
 
 
 @contextlib.contextmanager
@@ -619,18 +632,19 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     items = solver.items.of(query.position.items_left(board))
     plies_left = query.remaining(board)
     reference = solver.reference(root, items)
+    view = BoundedView(solver, reference, (root, items, plies_left))
     with _collector_paused():
-        at = solver.summary(root, items, plies_left, reference)
-        probes = solver.moves(root, items, plies_left, reference)
-        line = solver.line(query.position, root, items, plies_left, reference, probes, line_plies)
+        at = view.outcome(view.root)
+        probes = view.moves(view.root)
+        line = view.line(query.position, line_plies)
     solved = time.perf_counter()
     stats = SolveStats(solver="bounded", ground_s=round(grounded - started, 4), total_s=round(solved - started, 4),
-                       detail=SearchStats(
+                       detail=ThresholdStats(
                            abstract_positions=len(game), ground_atoms=game.ground_atoms,
                            search_s=round(solved - grounded, 4), searched=solver.nodes - nodes,
                            remembered=solver.remembered(), choices=0, search_in="C" if solver._kernel else "Python",
                            races=len(solver.races) + (len(solver._kernel.slots) if solver._kernel else 0)))
-    return read_answer(board, query, at, ((format_move(m), there) for m, _, _, there in probes), line, plies_left,
+    return read_answer(board, query, at, ((format_move(m), there) for m, _, there in probes), line, plies_left,
                        stats, hidden=False)
 
 

@@ -9,7 +9,7 @@ robust solver of ``--hidden`` questions (:mod:`gridsolve.solve.hidden.hiddensolv
 :func:`gridsolve.solve.dispatch.dispatcher.solve` picks the first that serves a question; each
 builds its :class:`Answer` with the one reader (:mod:`gridsolve.solve.common.outcome`).
 :class:`SolveStats` holds the figures every solver has and the answering solver's own
-(:class:`RaceStats`, :class:`ProgramStats`, :class:`TableStats`, :class:`SearchStats`).
+(:class:`RaceStats`, :class:`ProgramStats`, :class:`TableStats`, :class:`ThresholdStats`).
 """
 from __future__ import annotations
 
@@ -105,8 +105,8 @@ class TableStats:
 
 
 @dataclass(kw_only=True)
-class SearchStats:
-    """The bounded and robust searches' figures."""
+class ThresholdStats:
+    """The threshold searches' figures (bounded, robust search)."""
 
     abstract_positions: int | None = None   # positions without items (or knowledge)
     ground_atoms: int | None = None         # the abstract game's ground atoms
@@ -138,7 +138,7 @@ class SolveStats:
     solve_s: float | None = None            # clingo's search for the model (0 where there is none)
     answer_s: float | None = None           # reading the answer (race solver) or grounding its parts
     settled_at: int | None = None           # --hidden, deepened: the horizon whose answer was certain
-    detail: RaceStats | ProgramStats | TableStats | SearchStats | None = None
+    detail: RaceStats | ProgramStats | TableStats | ThresholdStats | None = None
 
     def figure(self, name: str):
         """The field ``name`` of docs/answers.md's stats (None where this solver has no such figure)."""

@@ -3,8 +3,11 @@
 Every solver family (the race graph's ranks, the bounded and robust threshold searches, the
 compiled clingo program, the layered table) gives the same small things: the
 :class:`Outcome` at a position (value and plies, win, survival and their plies) and at the
-position after each of its moves, and, for the principal line, a :class:`LineView`: the moves a
-line position may pick with the key they are picked by, and the position after the one picked.
+position after each of its moves, and, for the principal line, the moves a position may pick
+with the key they are picked by and the position after the one picked: an
+:class:`OutcomeView` (the race graph, the bounded and robust searches; the clingo program and
+the layered table show their line as layered.lp's and answer.lp's atoms, which the layered
+table picks by the same rule).
 From these, written once here:
 
 * :func:`line_key` and :func:`pick`: the principal line's rule of encodings/answer.lp and
@@ -13,7 +16,8 @@ From these, written once here:
   whose plies are not forced left out; the role's side takes the greatest (key, move), the others
   the least; :func:`reference_score` is the reference (the timeout score, moved half a point
   where a conditional timeout entry gives the role's top or lowest score);
-* :func:`principal_line`: the line walked from a position by that rule;
+* :class:`OutcomeView`: what a solver gives of its positions, and :func:`principal_line`: the
+  line walked from a position by that rule;
 * :func:`read_answer`: every :class:`~gridsolve.solve.common.answer.Answer`, with its list of
   moves.
 """
@@ -129,9 +133,17 @@ def keyed(moves: Iterable[tuple[object, object, int, int | None]], reference: fl
     return out
 
 
-class LineView(Protocol):
-    """What the principal line needs of a solver; a line position (``state``) is whatever the
-    solver walks it by (a position with its plies left, items or knowledge)."""
+class OutcomeView(Protocol):
+    """What every solver family gives of its positions; a view position (``state``) is whatever
+    the solver walks them by (a position with its plies left, items or knowledge): the outcome
+    there and after each move (what the answer reads), and what its principal line picks by."""
+
+    def outcome(self, state: Hashable) -> Outcome:
+        """The outcome at ``state``."""
+
+    def moves(self, state: Hashable) -> list[tuple[object, object, Outcome]]:
+        """(move, what follows it: the view position after it, or the others' answers to it, the
+        outcome there) of each move of ``state`` (none where an end decides it or its plies are out)."""
 
     def candidates(self, state: Hashable) -> list[Candidate]:
         """The moves ``state`` may pick, keyed (none where the line stops there)."""
@@ -149,7 +161,7 @@ class LineView(Protocol):
         """(the ply as the line names it, the line position after it, its :class:`Position`)."""
 
 
-def principal_line(view: LineView, start: Position, state: Hashable, most: int | None = None,
+def principal_line(view: OutcomeView, start: Position, state: Hashable, most: int | None = None,
                    repeats: Callable[[Hashable], Hashable] | None = None) -> tuple[Ply, ...]:
     """The principal line from ``start`` (line position ``state``) by the rule above, at most
     ``most`` plies (None: to its end); with ``repeats`` (a line position's identity) it stops

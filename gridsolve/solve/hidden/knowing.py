@@ -52,7 +52,7 @@ from ...language.position import Position, Query
 from ..graph.abstractgame import AbstractGame, abstract_game, avoid_ends
 from ..common.capabilities import EVERY_POSITION, every_position_count
 from ..common.limits import LimitGuard
-from ..common.answer import Answer, Ply, SearchStats, SolveStats, hidden_move
+from ..common.answer import Answer, Ply, ThresholdStats, SolveStats, hidden_move
 from ..common.outcome import Candidate, Outcome, keyed, pick, principal_line, read_answer, reference_score
 from ..program.driver import format_move
 from ..common.limits import Limits
@@ -459,14 +459,6 @@ class KnowingSolver(ThresholdSearch):
             return []
         return [(move, answers, self.move(answers, plies_left - 1, reference)) for move, answers in self.kgame.plies(state, know)]
 
-    def line(self, start: Position, state: int, know: tuple, plies_left: int, reference: float, value: int,
-             most: int | None = None) -> tuple[Ply, ...]:
-        """The principal line from ``start`` (abstract position ``state`` with ``know``) by the one
-        rule (:mod:`gridsolve.solve.common.outcome`, as encodings/layered.lp); after the role's
-        move the others answer as they pick.  Along the line every position has the root's
-        value, so only the moves worth exactly that are candidates: one race each tells."""
-        return principal_line(_KnowingLine(self, reference, value), start, (state, know, plies_left), most)
-
     def _worth(self, value: int, answers: list, plies_left: int, team: bool) -> bool:
         """Whether a move (the others' answers to it) is worth exactly ``value``: a move of the
         role's side is worth at most the line's value, one of the others at least."""
@@ -487,13 +479,35 @@ class KnowingSolver(ThresholdSearch):
         return None
 
 
-class _KnowingLine:
-    """The principal line's view of a robust search (a :class:`~gridsolve.solve.common.outcome.LineView`):
-    a line position is (abstract position, knowledge, plies left); the candidates are the moves
-    worth the line's ``value``, and after the role's move the others pick their answer by the same rule."""
+class KnowingView:
+    """The outcome view of a robust search (a :class:`~gridsolve.solve.common.outcome.OutcomeView`):
+    a view position is (abstract position, knowledge, plies left), its plies measured against
+    ``reference``; a move is followed by the others' answers to it.  The principal line from
+    ``root`` (by the one rule, as encodings/layered.lp) has the root's value at every position,
+    so only the moves worth exactly that are candidates (one race each tells); after the role's
+    move the others pick their answer by the same rule."""
 
-    def __init__(self, solver: KnowingSolver, reference: float, value: int):
-        self.solver, self.reference, self.value = solver, reference, value
+    def __init__(self, solver: KnowingSolver, reference: float, root: tuple):
+        self.solver, self.reference, self.root = solver, reference, root
+        self._outcomes: dict = {}
+
+    def outcome(self, view_state: tuple) -> Outcome:
+        found = self._outcomes.get(view_state)
+        if found is None:
+            found = self._outcomes[view_state] = self.solver.at(*view_state, self.reference)
+        return found
+
+    def moves(self, view_state: tuple) -> list[tuple[str, list, Outcome]]:
+        return self.solver.moves(*view_state, self.reference)
+
+    @property
+    def value(self) -> int:
+        """The line's value: the root's."""
+        return self.outcome(self.root).value
+
+    def line(self, start: Position, most: int | None = None) -> tuple[Ply, ...]:
+        """The principal line from ``start`` (the root), at most ``most`` plies (None: to its end)."""
+        return principal_line(self, start, self.root, most)
 
     def candidates(self, line_state: tuple) -> list[Candidate]:
         solver, value = self.solver, self.value
@@ -606,12 +620,13 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     know = kgame.knowledge(query.position)
     plies_left = query.remaining(board)
     reference = solver.reference(root, know)
-    at = solver.at(root, know, plies_left, reference)
-    probes = solver.moves(root, know, plies_left, reference)
-    line = solver.line(query.position, root, know, plies_left, reference, at.value, line_plies)
+    view = KnowingView(solver, reference, (root, know, plies_left))
+    at = view.outcome(view.root)
+    probes = view.moves(view.root)
+    line = view.line(query.position, line_plies)
     solved = time.perf_counter()
     stats = SolveStats(solver="robust search", ground_s=round(grounded - started, 4),
-                       total_s=round(solved - started, 4), detail=SearchStats(
+                       total_s=round(solved - started, 4), detail=ThresholdStats(
                            abstract_positions=len(kgame.game), ground_atoms=kgame.game.ground_atoms,
                            search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=solver.remembered(),
                            search_in="C" if solver.kernel else "Python"))

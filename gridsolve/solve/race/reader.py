@@ -24,8 +24,8 @@ import clingo
 from ...compile.planning import RacePlan
 from ...language.model import NO_LIMIT, Board, Rules
 from ...language.position import Position, Query
-from ..common.answer import Answer, Ply, SolveStats
-from ..common.outcome import Candidate, Outcome, keyed, principal_line as common_line, read_answer
+from ..common.answer import Answer, SolveStats
+from ..common.outcome import Candidate, Outcome, keyed, principal_line, read_answer
 from ..program.driver import format_move
 
 
@@ -74,29 +74,32 @@ def outcome(rules: Rules, role: str, races: RacePlan, value_known: bool, forced:
     return Outcome(value, plies, win, win_plies, doom is None, doom)
 
 
-def successors(graph: GameView, rules: Rules, role: str, races: RacePlan, value_known: bool, state: Hashable,
-               left: int) -> list[tuple[clingo.Symbol, Hashable, Outcome]]:
-    """(move, position after it, the outcome there with one ply fewer) of each move of ``state``
-    with ``left`` plies left (none where the plies are out or an end holds: answer.lp's probes)."""
-    if left <= 0 or graph.is_end(state):
-        return []
-    return [(move, after, outcome(rules, role, races, value_known, graph.forced(after, left - 1)))
-            for move, after in graph.moves_of(state)]
+class RaceView:
+    """The outcome view of a ranked game graph (a :class:`~gridsolve.solve.common.outcome.OutcomeView`):
+    a view position is (position, plies left), read by answer.lp's rules."""
 
+    def __init__(self, graph: GameView, rules: Rules, role: str, races: RacePlan, value_known: bool):
+        self.graph, self.rules, self.role, self.races, self.value_known = graph, rules, role, races, value_known
+        self._moves: dict = {}
 
-class _RaceLine:
-    """The principal line's view of a ranked game graph (a :class:`~gridsolve.solve.common.outcome.LineView`):
-    a line position is (position, plies left); ``first``: the query position's successors."""
+    def outcome(self, state: tuple) -> Outcome:
+        """The outcome from the races forced at the position within its plies left."""
+        position, left = state
+        return outcome(self.rules, self.role, self.races, self.value_known, self.graph.forced(position, left))
 
-    def __init__(self, graph: GameView, rules: Rules, role: str, races: RacePlan, root: tuple, first: list | None):
-        self.graph, self.rules, self.role, self.races = graph, rules, role, races
-        self.root, self.first = root, first
+    def moves(self, state: tuple) -> list[tuple[clingo.Symbol, tuple, Outcome]]:
+        """(move, view position after it, the outcome there) of each move (none where the plies are
+        out or an end holds: answer.lp's probes)."""
+        found = self._moves.get(state)
+        if found is None:
+            position, left = state
+            found = [] if left <= 0 or self.graph.is_end(position) else \
+                [(move, (after, left - 1), self.outcome((after, left - 1))) for move, after in self.graph.moves_of(position)]
+            self._moves[state] = found
+        return found
 
     def candidates(self, state: tuple) -> list[Candidate]:
-        position, left = state
-        found = self.first if state == self.root and self.first is not None else \
-            successors(self.graph, self.rules, self.role, self.races, True, position, left)
-        return keyed(((move, (move, after), there.value, there.plies) for move, after, there in found),
+        return keyed(((move, (move, after), there.value, there.plies) for move, after, there in self.moves(state)),
                      self.rules.timeout[self.role])
 
     def maximises(self, state: tuple) -> bool:
@@ -109,33 +112,23 @@ class _RaceLine:
         return tuple(self.rules.turns[self.graph.side_of(state[0])])
 
     def play(self, state: tuple, candidate: Candidate, before: Position) -> tuple[str, tuple, Position]:
-        (position, left), (move, after) = state, candidate.move
-        return format_move(move), (after, left - 1), \
-            self.graph.position_after(before, position, after, self.graph.side_of(position))
-
-
-def principal_line(graph: GameView, rules: Rules, role: str, races: RacePlan, start: Position, state: Hashable,
-                   left: int, most: int | None = None, first: list | None = None) -> tuple[Ply, ...]:
-    """The principal line from ``start`` (position ``state``, ``left`` plies left), at most
-    ``most`` plies (None: to its end), by the one rule (:func:`~gridsolve.solve.common.outcome.pick`,
-    answer.lp's ``line(q,i)`` parts) with the timeout score as the reference.  Without a step
-    limit (``rules.unlimited``) and without a horizon the line stops before a position it has
-    passed (with a horizon it goes on to it, as answer.lp's).  ``first``: :func:`successors` of
-    ``state``, when the caller has them."""
-    endless = rules.unlimited and left >= NO_LIMIT // 2
-    view = _RaceLine(graph, rules, role, races, (state, left), first)
-    return common_line(view, start, (state, left), left if most is None else min(most, left),
-                       (lambda s: s[0]) if endless else None)
+        position, (move, after) = state[0], candidate.move
+        return format_move(move), after, self.graph.position_after(before, position, after[0], self.graph.side_of(position))
 
 
 def answer(graph: GameView, board: Board, query: Query, races: RacePlan, value_known: bool, state: Hashable,
            left: int, stats: SolveStats, line_plies: int | None = None) -> Answer:
     """The answer to ``query`` at position ``state`` of ``graph`` with ``left`` plies left (the
     role's races numbered as in ``races``), with the principal line up to ``line_plies`` plies
-    (None: to its end; 0: no line, the answer's ``line`` is None)."""
-    rules, role = board.rules, query.role
-    here = outcome(rules, role, races, value_known, graph.forced(state, left))
-    after = successors(graph, rules, role, races, value_known, state, left)
-    line = None if line_plies == 0 else \
-        principal_line(graph, rules, role, races, query.position, state, left, line_plies, after) if value_known else ()
+    (None: to its end; 0: no line, the answer's ``line`` is None), by the one rule with the
+    timeout score as the reference.  Without a step limit (``rules.unlimited``) and without a
+    horizon the line stops before a position it has passed (with a horizon it goes on to it, as
+    answer.lp's)."""
+    rules, root = board.rules, (state, left)
+    view = RaceView(graph, rules, query.role, races, value_known)
+    here, after = view.outcome(root), view.moves(root)
+    endless = rules.unlimited and left >= NO_LIMIT // 2
+    line = None if line_plies == 0 else () if not value_known else \
+        principal_line(view, query.position, root, left if line_plies is None else min(line_plies, left),
+                       (lambda s: s[0]) if endless else None)
     return read_answer(board, query, here, ((format_move(move), there) for move, _, there in after), line, left, stats)
