@@ -12,7 +12,6 @@ the table.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import datetime
 import json
 import os
@@ -275,7 +274,7 @@ def worker(spec: dict) -> dict:
                     current = line[6:].rstrip(" =")
                     current = current.split("(")[0] + "(...)"
             sections[current] = sections.get(current, 0) + len(line) + 1
-        return {"time_s": t2 - t1, "stats": dataclasses.asdict(answer.stats), "profile": tables,
+        return {"time_s": t2 - t1, "stats": answer.stats.as_dict(), "profile": tables,
                 "program_chars": len(text), "program_lines": text.count("\n"), "sections": sections}
     if kind == "split":
         return staged_grounding(board, query, spec.get("count_atoms", False))

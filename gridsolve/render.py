@@ -186,33 +186,33 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
                 out.append(f"  {m.move:<{width}}  value {m.value:>4}  plies {_plies(m.plies):>3}{exact}")
     if answer.line:
         out += ["", "principal line: " + "; ".join(_runs([_line_move(p) for p in answer.line]))]
-    stats = answer.stats
+    stats, detail = answer.stats, answer.stats.detail
     if stats.solver == "bounded":
-        out += ["", f"solved in {stats.total_s:.2f} s by the bounded solver: {stats.abstract_positions:,} "
-                    f"positions without items, {stats.searched:,} searched with their items{_search_in(stats)}"]
+        out += ["", f"solved in {stats.total_s:.2f} s by the bounded solver: {detail.abstract_positions:,} "
+                    f"positions without items, {detail.searched:,} searched with their items{_search_in(detail)}"]
     elif stats.solver == "robust search":
-        where = _search_in(stats, "knowingkernel", "gridsolve.solve.hidden")
-        out += ["", f"solved in {stats.total_s:.2f} s by the robust search: {stats.abstract_positions:,} "
-                    f"positions without the role's knowledge, {stats.searched:,} searched with it{where}"]
+        where = _search_in(detail, "knowingkernel", "gridsolve.solve.hidden")
+        out += ["", f"solved in {stats.total_s:.2f} s by the robust search: {detail.abstract_positions:,} "
+                    f"positions without the role's knowledge, {detail.searched:,} searched with it{where}"]
     elif stats.solver == "race":
-        out += ["", f"solved in {stats.total_s:.2f} s: {stats.positions:,} positions and {stats.moves:,} "
-                    f"moves ground, ranked in {stats.levels} levels"]
+        out += ["", f"solved in {stats.total_s:.2f} s: {detail.positions:,} positions and {detail.moves:,} "
+                    f"moves ground, ranked in {detail.levels} levels"]
     else:
-        out += ["", f"solved in {stats.total_s or 0:.2f} s; ground program: {stats.ground_rules or 0} rules"]
+        out += ["", f"solved in {stats.total_s or 0:.2f} s; ground program: {stats.figure('ground_rules') or 0} rules"]
     return "\n".join(out)
 
 
-def _search_in(stats, kernel: str = "raceskernel", package: str = "gridsolve.solve.bounded") -> str:
+def _search_in(detail, kernel: str = "raceskernel", package: str = "gridsolve.solve.bounded") -> str:
     """Where the search ran; in Python, why not in C (it is about 30x slower)."""
     from .solve.bounded import native
-    reason = native.why_not(kernel, package) if stats.search_in == "Python" else None
+    reason = native.why_not(kernel, package) if detail.search_in == "Python" else None
     if reason == "GRIDSOLVE_NATIVE=0":
         return " (in Python: GRIDSOLVE_NATIVE=0)"
     if reason:
         return f" (in Python: the C search is missing: {reason})"
-    if stats.search_in == "Python":
+    if detail.search_in == "Python":
         return " (in Python: too few to pay for the C search)"
-    return f" (in {stats.search_in})" if stats.search_in else ""
+    return f" (in {detail.search_in})" if detail.search_in else ""
 
 
 def format_explanation(board: Board, explanation, position: Position) -> str:

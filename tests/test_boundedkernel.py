@@ -120,7 +120,7 @@ def _check_answers(tmp_path, seeds, monkeypatch) -> int:
             m.setenv("GRIDSOLVE_NATIVE", "0")
             slow = solve_bounded(board, query)
         assert _same(fast, slow) == {}, seed
-        assert fast.stats.searched == slow.stats.searched, seed
+        assert fast.stats.detail.searched == slow.stats.detail.searched, seed
         checked += 1
     return checked
 
@@ -155,7 +155,7 @@ def test_pacman_seed_in_c_and_python_at_a_horizon(monkeypatch):
     fast = solve_bounded(board, query)
     monkeypatch.setenv("GRIDSOLVE_NATIVE", "0")
     slow = solve_bounded(board, query)
-    assert _same(fast, slow) == {} and fast.stats.searched == slow.stats.searched > 0
+    assert _same(fast, slow) == {} and fast.stats.detail.searched == slow.stats.detail.searched > 0
 
 
 def test_a_limit_reached_in_c_stops_the_search_and_keeps_the_tables_true(pacman):
@@ -260,18 +260,18 @@ def test_a_search_moves_to_c_when_it_has_cost_what_c_costs_to_build(tmp_path, mo
     monkeypatch.setattr(bounded, "_ToNative", Counted)
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     small = solve_bounded(board, make_query(board, "pacman", "value", horizon=4))
-    assert small.stats.search_in == "Python" and small.stats.searched < 0.05 * 22_104      # classes from the start
+    assert small.stats.detail.search_in == "Python" and small.stats.detail.searched < 0.05 * 22_104      # classes from the start
     query = make_query(board, "pacman", "value", horizon=14)
     with monkeypatch.context() as m:
         m.setenv("GRIDSOLVE_NATIVE", "0")
         alone = solve_bounded(board, query)
-    assert alone.stats.search_in == "Python" and alone.stats.searched < NODE_CHECK
+    assert alone.stats.detail.search_in == "Python" and alone.stats.detail.searched < NODE_CHECK
     for check_every, midway in ((NODE_CHECK, False), (100, True)):
         monkeypatch.setattr(bounded.BoundedSearch, "node_check", check_every)
         stopped.clear()
         mixed = solve_bounded(board, query)
         assert _same(mixed, alone) == {}, check_every
-        assert mixed.stats.search_in == "C"
+        assert mixed.stats.detail.search_in == "C"
         # under NODE_CHECK positions in all: it moves between questions; checked every 100: midway
         assert bool(stopped) == midway, check_every
 

@@ -156,7 +156,7 @@ def test_a_question_asked_again_costs_no_ground_call(seeds, monkeypatch):
     assert (answer.value, answer.plies, answer.win, answer.win_plies, answer.line) == (*seed_answers.MUMMY_2007_WIN, None)
     for role, kind in itertools.islice(itertools.cycle(itertools.product(board.rules.roles, QUERY_KINDS)), 100):
         answer = engine.answer(Query(role, kind, start), line_plies=0)
-        assert answer.line is None and answer.stats.queries == engine.asked
+        assert answer.line is None and answer.stats.detail.queries == engine.asked
     assert engine.answer(Query("mummy", "win", start)).line == line
 
 

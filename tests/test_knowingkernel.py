@@ -41,7 +41,7 @@ def _answer(board, role, position, horizon, native_):
     knowing._PREPARED.clear()
     answer = solve_knowing(board, Query(role, "value", position, horizon, hidden=True), native=native_)
     moves = [(m.move, m.value, m.plies, m.win, m.survives, m.doom_plies) for m in answer.moves]
-    return {f: getattr(answer, f) for f in FIELDS}, moves, answer.line, answer.stats
+    return {f: getattr(answer, f) for f in FIELDS}, moves, answer.line, answer.stats.detail
 
 
 def _same_in_c_and_python(board, role, position, horizon):
@@ -176,8 +176,8 @@ def test_c_and_python_agree_without_the_bounds(rule_book):
             knowing._PREPARED.clear()
             answers.append(solve_knowing(rule_book, query, prune=prune, native=native_))
         fast, slow, pruned = answers
-        assert (fast.stats.search_in, slow.stats.search_in) == ("C", "Python")
-        assert fast.stats.searched == slow.stats.searched >= pruned.stats.searched
+        assert (fast.stats.detail.search_in, slow.stats.detail.search_in) == ("C", "Python")
+        assert fast.stats.detail.searched == slow.stats.detail.searched >= pruned.stats.detail.searched
         for answer in (slow, pruned):
             assert (fast.value, fast.plies, fast.doom_plies, fast.moves, fast.line) == \
                 (answer.value, answer.plies, answer.doom_plies, answer.moves, answer.line)

@@ -70,9 +70,9 @@ def test_stopping_where_the_values_repeat_gives_the_answer_of_every_level(name, 
     fast = driver.run_program(program, board)
     full = driver.run_program(_without_stop(compile_program(board, query)), board)
     assert _answer(fast) == _answer(full)
-    assert full.stats.value_levels == full.remaining + 1
+    assert full.stats.detail.value_levels == full.remaining + 1
     if name == "maze-runner-duel.yaml" and "horizon" not in options:
-        assert fast.stats.value_levels < fast.remaining     # the shortcut was taken
+        assert fast.stats.detail.value_levels < fast.remaining     # the shortcut was taken
 
 
 def _single_shot(program, board):

@@ -32,7 +32,7 @@ def test_seed_initial_positions_are_forced_captures(seeds, seed, plies):
     assert len(explorer.line) == plies
     # the program gridsolve compile prints answers the same, and clingo makes no choice in it
     single = run_program(compile_program(board, make_query(board, "explorer", "value")), board)
-    assert single.stats.choices == 0
+    assert single.stats.detail.choices == 0
     assert {**single.as_dict(), "stats": None} == {**explorer.as_dict(), "stats": None}
 
 
@@ -139,7 +139,7 @@ def test_stopping_at_the_fixpoint_gives_the_single_shot_answer(seeds, role):
     board = seeds["gdl"]
     query = make_query(board, role, "value")
     answer = solve(board, query)
-    assert answer.stats.levels < answer.remaining
+    assert answer.stats.detail.levels < answer.remaining
     atoms = run_clingo(compile_program(board, query).text)
     assert f"value(0,at,{answer.value})" in atoms and f"plies(0,at,{answer.plies})" in atoms
     line = sorted((a for a in atoms if a.startswith("line(")), key=lambda a: int(a[5:a.index(",")]))

@@ -47,13 +47,24 @@ class Position:
     def lost_turns(self, board: Board) -> tuple[int, ...]:
         return self.lost or (0,) * len(board.rules.turns)
 
-    def as_dict(self, board: Board) -> dict:
+    def as_dict(self, board: Board, strategy: bool = False) -> dict:
+        """The position as JSON: as an answer writes it (docs/answers.md), or with ``strategy`` as
+        a ``--strategy`` file writes each position (the position term's fields: no step, the items
+        the term keeps, ``lost_turns`` a list by turns entry, no knowledge)."""
         out = {
             "pieces": {p: list(c) for p, c in self.pieces if c != OFF_BOARD},
             "turn": list(board.rules.turns[self.side]),
-            "step": self.step,
         }
         rules = board.rules
+        if strategy:
+            for name, left in self.items or ():
+                out.setdefault("items", {})[name] = sorted(list(c) for c in left)
+            if any(self.lost):
+                out["lost_turns"] = list(self.lost)
+            if board.has_gates:
+                out["gates"] = "open" if self.gates_open else "closed"
+            return out
+        out["step"] = self.step
         if rules.collect:
             left = self.items_left(board)
             out["items"] = {name: sorted(list(c) for c in left[name]) for name in rules.collect}

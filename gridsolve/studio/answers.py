@@ -79,5 +79,5 @@ def payload(board: Board, query: Query, answer: Answer, moves_to: dict | None = 
             "kind": answer.query, "holds": answer.holds, "value": answer.value, "plies": answer.plies, "win": answer.win, "win_plies": answer.win_plies,
             "survives": answer.survives, "doom_plies": answer.doom_plies, "remaining": answer.remaining,
             "hidden": answer.hidden, "position": describe_position(board, position), "side": list(side),
-            "moves": moves, "line": line, "stats": {k: v for k, v in dataclasses.asdict(answer.stats).items()
+            "moves": moves, "line": line, "stats": {k: v for k, v in answer.stats.as_dict().items()
                                                     if isinstance(v, (int, float, str))}}

@@ -29,6 +29,7 @@ import gc
 import time
 from array import array
 from dataclasses import replace
+from functools import cached_property
 
 import numpy as np
 
@@ -41,10 +42,11 @@ from ..graph.abstractgame import UNFORCED, AbstractGame, avoid_ends
 from ..graph.abstractpieces import build_abstract_game
 from .kernel import MoveList, RaceArrays, RacesKernel, int32, kernel_serves
 from ..common.capabilities import BOUNDED, serves_question
-from ..common.answer import Answer, Ply, Question, SolveStats
+from ..common.answer import Answer, Ply, Question, ThresholdStats, SolveStats
+from ..common.outcome import Candidate, Outcome, keyed, principal_line, read_answer, reference_score
 from ..program.driver import format_move
 from ..common.limits import LimitGuard, Limits, estimate_positions
-from ..threshold.racesearch import DOWN, UP, Race, ThresholdSearch, held, move_values
+from ..threshold.racesearch import DOWN, UP, Race, ThresholdSearch
 from .quotient import bisimulation, representatives
 from ...language.kinds import QueryKind
 
@@ -358,12 +360,8 @@ class BoundedSearch(ThresholdSearch):
         conditional timeout entry gives it and it is the role's top score (then forced by the
         role, by an end or by the step limit: the reference lies just below it) or its lowest
         (forced by the others: just above it)."""
-        reference = self.timeout_score(state, items)
-        if self.game.tmatch[state] is not None and reference == self.thresholds[-1]:
-            return reference - 0.5
-        if self.game.tmatch[state] is not None and reference == self.thresholds[0]:
-            return reference + 0.5
-        return reference
+        return reference_score(self.timeout_score(state, items), self.game.tmatch[state] is not None,
+                               self.thresholds[0], self.thresholds[-1])
 
     def gains(self, state: int, plies: int) -> tuple[int, ...]:
         """The most moves each collector makes in the next ``plies`` plies from ``state``."""
@@ -479,8 +477,8 @@ class BoundedSearch(ThresholdSearch):
             value = threshold
         return value
 
-    def summary(self, state: int, items: int, plies_left: int, reference: int) -> dict:
-        """value, plies, win, win_plies, survives, doom_plies of one probe (as layered.lp)."""
+    def summary(self, state: int, items: int, plies_left: int, reference: float) -> Outcome:
+        """The outcome of one probe (as layered.lp: value, plies, win, win plies, survival, doom plies)."""
         value = self.value(state, items, plies_left)
         top = self.thresholds[-1]
         plies = self.value_plies(value, reference, state, items, plies_left)
@@ -488,10 +486,9 @@ class BoundedSearch(ThresholdSearch):
         if value == top and top > reference:
             win_plies = plies if value > reference else self.rank(self.race(True, top), state, items, plies_left)
         doom = self.doom[state] if self.doom[state] <= plies_left else None
-        return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
-                "survives": doom is None, "doom_plies": doom}
+        return Outcome(value, plies, value == top, win_plies, doom is None, doom)
 
-    def value_plies(self, value: int, reference: int, state: int, items: int, plies_left: int) -> int | None:
+    def value_plies(self, value: int, reference: float, state: int, items: int, plies_left: int) -> int | None:
         """The plies of ``value`` at a probe: the team forces it (above the reference), or the
         others force less than the next score (below); None where it is the reference or,
         below it, where the others cannot (the probe is worth more)."""
@@ -501,65 +498,87 @@ class BoundedSearch(ThresholdSearch):
             return self.rank(self.race(False, min(t for t in self.thresholds if t > value)), state, items, plies_left)
         return None
 
-    def moves(self, state: int, items: int, plies_left: int, reference: int) -> list[tuple]:
-        """[(move symbol, successor, items after, summary)] of the side to move (none where the game stops)."""
+    def moves(self, state: int, items: int, plies_left: int, reference: float) -> list[tuple]:
+        """[(move symbol, successor, items after, outcome)] of the side to move (none where the game stops)."""
         if self.stop_score(state, items, plies_left) is not None:
             return []
         return [(move, successor, after, self.summary(successor, after, plies_left - 1, reference)) for move, successor, after in self.children(state, items)]
 
-    def line(self, start: Position, state: int, items: int, plies_left: int, reference: int, probes: list,
-             most: int | None = None) -> tuple[Ply, ...]:
-        """The principal line from ``start`` (abstract position ``state`` with ``items``): the side
-        to move picks its best move by (value, hurry above the reference, delay below), ties
-        broken by the move term, as layered.lp does.  Along the line every state has the root's
-        value V, so after the first ply only moves worth V are candidates, tried in the order of
-        that key."""
-        rules = self.board.rules
-        out, before = [], start
-        team = self.game.turn[state] in self.team_turns
-        scored = [(move, successor, after, s["value"], s["plies"]) for move, successor, after, s in probes]
-        if not scored:
+
+class BoundedView:
+    """The outcome view of a bounded search (a :class:`~gridsolve.solve.common.outcome.OutcomeView`):
+    a view position is (abstract position, items, plies left), its plies measured against
+    ``reference``.  The principal line from ``root`` (by the one rule, as layered.lp) picks among
+    the root's moves; along the line every position has the root's value V, so after the first
+    ply only moves worth V are candidates, tried in the order of their key."""
+
+    def __init__(self, search: BoundedSearch, reference: float, root: tuple):
+        self.search, self.reference, self.root = search, reference, root
+        self._moves: dict = {}
+
+    def outcome(self, view_state: tuple) -> Outcome:
+        return self.search.summary(*view_state, self.reference)
+
+    def moves(self, view_state: tuple) -> list[tuple]:
+        found = self._moves.get(view_state)
+        if found is None:
+            state, items, plies_left = view_state
+            found = self._moves[view_state] = [(move, (successor, after, plies_left - 1), there) for move, successor, after, there
+                                               in self.search.moves(state, items, plies_left, self.reference)]
+        return found
+
+    @cached_property
+    def value(self) -> int:
+        """The root's value: the best of its moves for the side to move there."""
+        values = [there.value for _, _, there in self.moves(self.root)]
+        return max(values) if self.maximises(self.root) else min(values)
+
+    def line(self, start: Position, most: int | None = None) -> tuple[Ply, ...]:
+        """The principal line from ``start`` (the root), at least one ply where the root has moves
+        even with ``most`` 0."""
+        if not self.moves(self.root):
             return ()
-        value = (max if team else min)(c[3] for c in scored)
-        chosen = (max if team else min)((c for c in scored if c[3] == value), key=lambda c: self._key(c, reference))
-        while chosen is not None:
-            move, successor, after = chosen[:3]
-            position = replace(self.game.position(successor, before.step + 1), items=self.items.left(after))
-            out.append(Ply(len(out), tuple(rules.turns[self.game.turn[state]]), format_move(move), before, position))
-            before = position
-            if most is not None and len(out) >= most:
-                break
-            state, items, plies_left = successor, after, plies_left - 1
-            chosen = self._pick(state, items, plies_left, value, reference)
-        return tuple(out)
+        return principal_line(self, start, self.root, None if most is None else max(1, most))
 
-    @staticmethod
-    def _key(candidate: tuple, reference: float) -> tuple:
-        value, plies = candidate[3], candidate[4]
-        return ((value, -plies) if value > reference else (value, plies) if value < reference else (value, 0)), candidate[0]
-
-    def _pick(self, state: int, items: int, plies_left: int, value: int, reference: int) -> tuple | None:
-        """The best move ``(move, successor, items after, value, plies)`` of a line state whose value is
-        ``value``, None where the game stops.  The team's moves are worth at most the value,
-        the others' at least: a move is a candidate when it is worth exactly that."""
-        if self.stop_score(state, items, plies_left) is not None:
-            return None
-        team = self.game.turn[state] in self.team_turns
-        above = [t for t in self.thresholds if t > value]
-        up = self.race(True, value)
-        candidates = []
-        for move, successor, after in self.children(state, items):
-            if team and value != self.thresholds[0] and not self.forces(up, successor, after, plies_left - 1, plies_left - 1):
+    def candidates(self, line_state: tuple) -> list[Candidate]:
+        search, reference = self.search, self.reference
+        if line_state == self.root:
+            return keyed(((move, after, there.value, there.plies) for move, after, there in self.moves(line_state)),
+                         reference)
+        value = self.value
+        state, items, plies_left = line_state
+        if search.stop_score(state, items, plies_left) is not None:
+            return []
+        team = search.game.turn[state] in search.team_turns
+        up = search.race(True, value)
+        found = []
+        for move, successor, after in search.children(state, items):
+            if team and value != search.thresholds[0] and \
+                    not search.forces(up, successor, after, plies_left - 1, plies_left - 1):
                 continue                                  # worth less than the value
-            plies = self.value_plies(value, reference, successor, after, plies_left - 1)
-            if value < reference and plies is None:
-                continue                                  # worth more than the value
-            candidates.append((move, successor, after, value, plies))
-        candidates.sort(key=lambda c: self._key(c, reference), reverse=team)
-        if team or value < reference or not above:
-            return candidates[0] if candidates else None
-        nxt = self.race(True, above[0])                  # the others: the first worth no more than the value
-        return next((c for c in candidates if not self.forces(nxt, c[1], c[2], plies_left - 1, plies_left - 1)), None)
+            found.append((move, (successor, after, plies_left - 1), value,
+                          search.value_plies(value, reference, successor, after, plies_left - 1)))
+        return keyed(found, reference)
+
+    def maximises(self, line_state: tuple) -> bool:
+        return self.search.game.turn[line_state[0]] in self.search.team_turns
+
+    def accept(self, line_state: tuple, candidate: Candidate) -> bool:
+        """The others' move is the first worth no more than the value (their moves are worth at least it)."""
+        search, value = self.search, self.value
+        above = [t for t in search.thresholds if t > value]
+        if line_state == self.root or self.maximises(line_state) or value < self.reference or not above:
+            return True
+        successor, after, plies_after = candidate.move
+        return not search.forces(search.race(True, above[0]), successor, after, plies_after, plies_after)
+
+    def side(self, line_state: tuple) -> tuple[str, ...]:
+        return tuple(self.search.board.rules.turns[self.search.game.turn[line_state[0]]])
+
+    def play(self, line_state: tuple, candidate: Candidate, before: Position) -> tuple[str, tuple, Position]:
+        search, (successor, after, _) = self.search, candidate.move
+        position = replace(search.game.position(successor, before.step + 1), items=search.items.left(after))
+        return format_move(candidate.order), candidate.move, position
 
 
 @contextlib.contextmanager
@@ -613,22 +632,20 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     items = solver.items.of(query.position.items_left(board))
     plies_left = query.remaining(board)
     reference = solver.reference(root, items)
+    view = BoundedView(solver, reference, (root, items, plies_left))
     with _collector_paused():
-        at = solver.summary(root, items, plies_left, reference)
-        probes = solver.moves(root, items, plies_left, reference)
-        line = solver.line(query.position, root, items, plies_left, reference, probes, line_plies)
-    moves = move_values((format_move(m), s) for m, _, _, s in probes)
-    holds, plies = held(query.kind, at)
+        at = view.outcome(view.root)
+        probes = view.moves(view.root)
+        line = view.line(query.position, line_plies)
     solved = time.perf_counter()
-    stats = SolveStats(solver="bounded", abstract_positions=len(game), ground_s=round(grounded - started, 4),
-                       ground_atoms=game.ground_atoms, search_s=round(solved - grounded, 4),
-                       searched=solver.nodes - nodes, remembered=solver.remembered(),
-                       races=len(solver.races) + (len(solver._kernel.slots) if solver._kernel else 0), choices=0,
-                       search_in="C" if solver._kernel else "Python", total_s=round(solved - started, 4))
-    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
-                  win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
-                  remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
-                  win_moves=board.rules.own_moves(query.position.side, at["win_plies"], query.role))
+    stats = SolveStats(solver="bounded", ground_s=round(grounded - started, 4), total_s=round(solved - started, 4),
+                       detail=ThresholdStats(
+                           abstract_positions=len(game), ground_atoms=game.ground_atoms,
+                           search_s=round(solved - grounded, 4), searched=solver.nodes - nodes,
+                           remembered=solver.remembered(), choices=0, search_in="C" if solver._kernel else "Python",
+                           races=len(solver.races) + (len(solver._kernel.slots) if solver._kernel else 0)))
+    return read_answer(board, query, at, ((format_move(m), there) for m, _, there in probes), line, plies_left,
+                       stats, hidden=False)
 
 
 class BoundedSolver:

@@ -6,7 +6,10 @@ board, the query and the caller's limits and options.  :class:`Solver` is the in
 race solver (:mod:`gridsolve.solve.race.racesolver`), the compiled programs run by the driver
 (:mod:`gridsolve.solve.program.compiledsolver`), the bounded solver (:mod:`gridsolve.solve.bounded.search`) and the
 robust solver of ``--hidden`` questions (:mod:`gridsolve.solve.hidden.hiddensolver`) each fill it in, and
-:func:`gridsolve.solve.dispatch.dispatcher.solve` picks the first that serves a question.
+:func:`gridsolve.solve.dispatch.dispatcher.solve` picks the first that serves a question; each
+builds its :class:`Answer` with the one reader (:mod:`gridsolve.solve.common.outcome`).
+:class:`SolveStats` holds the figures every solver has and the answering solver's own
+(:class:`RaceStats`, :class:`ProgramStats`, :class:`TableStats`, :class:`ThresholdStats`).
 """
 from __future__ import annotations
 
@@ -62,36 +65,90 @@ def hidden_move(move: str, answer: str) -> str:
 
 
 @dataclass(kw_only=True)
-class SolveStats:
-    """How an answer was computed: the same fields from every solver, None where a solver has no
-    such figure (docs/answers.md lists them).  ``solver`` names the one that answered."""
+class RaceStats:
+    """The race solver's figures (docs/answers.md; the studio graph's: its positions)."""
 
-    solver: str                             # race, race program, layered, bounded, robust search, studio graph
-    total_s: float | None = None            # seconds from the question to the answer
-    compile_s: float | None = None          # writing the program (compiled solvers; 0 for the race solver)
-    ground_s: float | None = None           # grounding (the race engine's graph: engine_ground_s)
-    solve_s: float | None = None            # clingo's search for the model (0 where there is none)
-    answer_s: float | None = None           # reading the answer (race solver) or grounding its parts
     rank_s: float | None = None             # ranking the races
-    levels: int | None = None               # rank levels computed (layered: depths explored)
+    levels: int | None = None               # rank levels computed
     positions: int | None = None            # positions of the ground game graph
     moves: int | None = None                # moves of the ground game graph
     queries: int | None = None              # questions the race engine answered so far, this one included
-    engine_ground_s: float | None = None    # the race engine: building it
-    graph_ground_s: float | None = None     # the race engine: grounding its game graph
-    graph_read_s: float | None = None       # the race engine: reading it into arrays
+    engine_ground_s: float | None = None    # building the race engine
+    graph_ground_s: float | None = None     # grounding its game graph
+    graph_read_s: float | None = None       # reading it into arrays
+
+
+@dataclass(kw_only=True)
+class ProgramStats:
+    """A compiled program's figures, as clingo ground and solved it (race program, layered)."""
+
+    rank_s: float | None = None             # grounding the ranks (layered: the depths, values and ranks)
+    levels: int | None = None               # rank levels ground (layered: depths explored)
     ground_rules: int | None = None         # clingo's ground rules
-    ground_atoms: int | None = None         # ground atoms (clingo's, or the abstract game's)
-    choices: int | None = None              # clingo's choices (0 for the searches)
+    ground_atoms: int | None = None         # clingo's ground atoms
+    choices: int | None = None              # clingo's choices
     value_levels: int | None = None         # layered: value parts ground
     rank_levels: int | None = None          # layered: rank parts ground
-    abstract_positions: int | None = None   # bounded and robust search: positions without items/knowledge
-    search_s: float | None = None           # bounded and robust search: seconds searching
-    searched: int | None = None             # bounded and robust search: positions searched
-    remembered: int | None = None           # bounded and robust search: transposition-table entries
-    races: int | None = None                # bounded search: threshold races run
-    search_in: str | None = None            # bounded and robust searches: "C" (raceskernel.c, knowingkernel.c) or "Python"
+
+
+@dataclass(kw_only=True)
+class TableStats:
+    """The layered table's figures."""
+
+    positions: int | None = None            # positions of its game
+    moves: int | None = None                # moves of its game
+    queries: int | None = None              # questions it answered so far, this one included
+    races: int | None = None                # races ranked so far
+    choices: int | None = None              # 0: no search
+    value_levels: int | None = None         # levels of plies left whose values are computed
+    rank_levels: int | None = None          # the longest race's levels of ranks computed
+
+
+@dataclass(kw_only=True)
+class ThresholdStats:
+    """The threshold searches' figures (bounded, robust search)."""
+
+    abstract_positions: int | None = None   # positions without items (or knowledge)
+    ground_atoms: int | None = None         # the abstract game's ground atoms
+    search_s: float | None = None           # seconds searching
+    searched: int | None = None             # positions searched
+    remembered: int | None = None           # transposition-table entries
+    races: int | None = None                # bounded: threshold races run
+    choices: int | None = None              # bounded: 0 (a ply has one outcome)
+    search_in: str | None = None            # "C" (raceskernel.c, knowingkernel.c) or "Python"
+
+
+STATS_FIELDS = ("solver", "total_s", "compile_s", "ground_s", "solve_s", "answer_s", "rank_s", "levels",
+                "positions", "moves", "queries", "engine_ground_s", "graph_ground_s", "graph_read_s",
+                "ground_rules", "ground_atoms", "choices", "value_levels", "rank_levels", "abstract_positions",
+                "search_s", "searched", "remembered", "races", "search_in", "settled_at")
+# (the fields of --json's stats, in its order: docs/answers.md)
+
+
+@dataclass(kw_only=True)
+class SolveStats:
+    """How an answer was computed: the fields every solver has, and its own figures
+    (``detail``); ``solver`` names the one that answered.  :meth:`as_dict` writes them as
+    ``--json`` does: every field of docs/answers.md, None where a solver has no such figure."""
+
+    solver: str                             # race, race program, layered, layered table, bounded, robust search, studio graph
+    total_s: float | None = None            # seconds from the question to the answer
+    compile_s: float | None = None          # writing the program (compiled solvers; 0 for the race solver)
+    ground_s: float | None = None           # grounding (the program's parts, or the searches' abstract game)
+    solve_s: float | None = None            # clingo's search for the model (0 where there is none)
+    answer_s: float | None = None           # reading the answer (race solver) or grounding its parts
     settled_at: int | None = None           # --hidden, deepened: the horizon whose answer was certain
+    detail: RaceStats | ProgramStats | TableStats | ThresholdStats | None = None
+
+    def figure(self, name: str):
+        """The field ``name`` of docs/answers.md's stats (None where this solver has no such figure)."""
+        if name != "detail" and name in self.__dataclass_fields__:
+            return getattr(self, name)
+        return getattr(self.detail, name, None)
+
+    def as_dict(self) -> dict:
+        """The stats as ``--json`` writes them."""
+        return {name: self.figure(name) for name in STATS_FIELDS}
 
 
 @dataclass(kw_only=True)
@@ -121,6 +178,7 @@ class Answer:
     def as_dict(self) -> dict:
         out = asdict(replace(self, line=None))
         out["line"] = None if self.line is None else [ply.as_dict() for ply in self.line]
+        out["stats"] = self.stats.as_dict()
         if self.strategy is None:
             out.pop("strategy")
         if not self.hidden:

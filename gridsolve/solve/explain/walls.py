@@ -33,7 +33,8 @@ from ...language.model import DELTA, Board, Cell
 from ...language.position import Query
 from ..graph.codec import PositionCodec, arguments_of_text
 from ..program.explore import game_program
-from ..race.reader import Outcome, outcome
+from ..common.outcome import Outcome
+from ..race.reader import outcome
 from ..graph.gamegraph import GameGraph, of_explored
 from ..common.limits import Limits
 from ..dispatch.dispatcher import solve

@@ -52,10 +52,11 @@ from ...language.position import Position, Query
 from ..graph.abstractgame import AbstractGame, abstract_game, avoid_ends
 from ..common.capabilities import EVERY_POSITION, every_position_count
 from ..common.limits import LimitGuard
-from ..common.answer import Answer, Ply, SolveStats, hidden_move
+from ..common.answer import Answer, Ply, ThresholdStats, SolveStats, hidden_move
+from ..common.outcome import Candidate, Outcome, keyed, pick, principal_line, read_answer, reference_score
 from ..program.driver import format_move
 from ..common.limits import Limits
-from ..threshold.racesearch import DOWN, UP, ThresholdSearch, held, move_values
+from ..threshold.racesearch import DOWN, UP, ThresholdSearch
 from .kernel import KnowingArrays, KnowingKernel, kernel_serves, knowing_arrays, plies_arrays
 from ...language.kinds import QueryKind
 
@@ -423,9 +424,9 @@ class KnowingSolver(ThresholdSearch):
         done = [r for r in ranks if r is not None]
         return min(done) if done else None
 
-    def summary(self, value: int, reference: float, rank) -> dict:
-        """value, plies, win, win_plies, survives, doom_plies from the value, the reference and
-        ``rank(race)`` of a node (as encodings/layered.lp)."""
+    def summary(self, value: int, reference: float, rank) -> Outcome:
+        """The outcome (value, plies, win, win plies, survival, doom plies) from the value, the
+        reference and ``rank(race)`` of a node (as encodings/layered.lp)."""
         top = self.thresholds[-1]
         if value > reference:
             plies = rank(("up", value))
@@ -436,23 +437,20 @@ class KnowingSolver(ThresholdSearch):
         win_plies = (plies if value > reference else rank(("up", top))) if value == top and top > reference else None
         # an end the role must avoid scores at most avoid_best: where the role forces more, none is forced
         doom = None if value > self.avoid_best else rank(("avoid", None))
-        return {"value": value, "plies": plies, "win": value == top, "win_plies": win_plies,
-                "survives": doom is None, "doom_plies": doom}
+        return Outcome(value, plies, value == top, win_plies, doom is None, doom)
 
     def reference(self, state: int, know: tuple) -> float:
-        """The score the plies of an answer are measured against: the step limit's at ``state``."""
-        reference = self.kgame.timeout_score(state, know)
-        if self.kgame.by_rule(state, know) and reference in (self.thresholds[0], self.thresholds[-1]):
-            # the step limit's rule gives the role's top (lowest) score: the role (the others)
-            # force it, by an end or by the step limit, and the plies count the fastest way
-            reference += -0.5 if reference == self.thresholds[-1] else 0.5
-        return reference
+        """The score the plies of an answer are measured against: the step limit's at ``state``
+        (half a point inside where its rule gives the role's top or lowest score: the role, or
+        the others, force it, by an end or by the step limit, and the plies count the fastest way)."""
+        return reference_score(self.kgame.timeout_score(state, know), self.kgame.by_rule(state, know),
+                               self.thresholds[0], self.thresholds[-1])
 
-    def at(self, state: int, know: tuple, plies_left: int, reference: float) -> dict:
+    def at(self, state: int, know: tuple, plies_left: int, reference: float) -> Outcome:
         return self.summary(self.value(state, know, plies_left), reference, lambda race: self.rank(race, state, know, plies_left))
 
-    def move(self, answers: list, plies_left: int, reference: float) -> dict:
-        """The summary of a move whose answers lead to ``answers`` (``plies_left`` plies after it)."""
+    def move(self, answers: list, plies_left: int, reference: float) -> Outcome:
+        """The outcome of a move whose answers lead to ``answers`` (``plies_left`` plies after it)."""
         values = [self.value(successor, know_after, plies_left) for _, successor, know_after in answers]
         return self.summary(min(values), reference, lambda race: self.answer_rank(race, answers, plies_left))
 
@@ -460,39 +458,6 @@ class KnowingSolver(ThresholdSearch):
         if self.stop_score(state, know, plies_left) is not None:
             return []
         return [(move, answers, self.move(answers, plies_left - 1, reference)) for move, answers in self.kgame.plies(state, know)]
-
-    def line(self, start: Position, state: int, know: tuple, plies_left: int, reference: float, value: int,
-             most: int | None = None) -> tuple[Ply, ...]:
-        """The principal line from ``start`` (abstract position ``state`` with ``know``): the side
-        to move picks its best move by (value, hurry above the reference, delay below), the
-        role's side the greatest, the others the least, ties by the move's name; after the
-        role's move the others answer as they pick (as encodings/layered.lp).  Along the line
-        every position has the root's value, so only the moves worth exactly that are
-        candidates: one race each tells."""
-        rules = self.kgame.board.rules
-        out, before = [], start
-        while self.stop_score(state, know, plies_left) is None and (most is None or len(out) < most):
-            side = self.game.turn[state]
-            team = side in self.team_turns
-            keyed = []
-            for move, answers in self.kgame.plies(state, know):
-                if self._worth(value, answers, plies_left - 1, team):
-                    keyed.append((self._tie(value, reference, answers, plies_left - 1), move, answers))
-            if not keyed:
-                break
-            _, move, answers = (max if team else min)(keyed, key=lambda candidate: (candidate[0], candidate[1]))
-            said, was = move, know
-            if answers[0][0] is not None:
-                replies = [(self._tie(value, reference, [reply], plies_left - 1), *reply) for reply in answers
-                           if self._worth(value, [reply], plies_left - 1, False)]
-                _, name, state, know = min(replies, key=lambda candidate: (candidate[0], candidate[1]))
-                said = hidden_move(move, name)
-            else:
-                state, know = answers[0][1], answers[0][2]
-            after = self.kgame.position_after(before, was, state, know)
-            out.append(Ply(len(out), tuple(rules.turns[side]), said, before, after))
-            before, plies_left = after, plies_left - 1
-        return tuple(out)
 
     def _worth(self, value: int, answers: list, plies_left: int, team: bool) -> bool:
         """Whether a move (the others' answers to it) is worth exactly ``value``: a move of the
@@ -504,13 +469,80 @@ class KnowingSolver(ThresholdSearch):
         return not above or not any(self.reaches(above[0], successor, know_after, plies_left)
                                     for _, successor, know_after in answers)
 
-    def _tie(self, value: int, reference: float, answers: list, plies_left: int) -> int:
-        """-plies above the reference (hurry), +plies below (delay for the role), 0 at it."""
+    def plies_of(self, value: int, reference: float, answers: list, plies_left: int) -> int | None:
+        """The plies of a move worth ``value`` (the others' answers to it): its race's rank,
+        None at the reference."""
         if value > reference:
-            return -self.answer_rank(("up", value), answers, plies_left)
+            return self.answer_rank(("up", value), answers, plies_left)
         if value < reference:
             return self.answer_rank(("down", min(t for t in self.thresholds if t > value)), answers, plies_left)
-        return 0
+        return None
+
+
+class KnowingView:
+    """The outcome view of a robust search (a :class:`~gridsolve.solve.common.outcome.OutcomeView`):
+    a view position is (abstract position, knowledge, plies left), its plies measured against
+    ``reference``; a move is followed by the others' answers to it.  The principal line from
+    ``root`` (by the one rule, as encodings/layered.lp) has the root's value at every position,
+    so only the moves worth exactly that are candidates (one race each tells); after the role's
+    move the others pick their answer by the same rule."""
+
+    def __init__(self, solver: KnowingSolver, reference: float, root: tuple):
+        self.solver, self.reference, self.root = solver, reference, root
+        self._outcomes: dict = {}
+
+    def outcome(self, view_state: tuple) -> Outcome:
+        found = self._outcomes.get(view_state)
+        if found is None:
+            found = self._outcomes[view_state] = self.solver.at(*view_state, self.reference)
+        return found
+
+    def moves(self, view_state: tuple) -> list[tuple[str, list, Outcome]]:
+        return self.solver.moves(*view_state, self.reference)
+
+    @property
+    def value(self) -> int:
+        """The line's value: the root's."""
+        return self.outcome(self.root).value
+
+    def line(self, start: Position, most: int | None = None) -> tuple[Ply, ...]:
+        """The principal line from ``start`` (the root), at most ``most`` plies (None: to its end)."""
+        return principal_line(self, start, self.root, most)
+
+    def candidates(self, line_state: tuple) -> list[Candidate]:
+        solver, value = self.solver, self.value
+        state, know, plies_left = line_state
+        if solver.stop_score(state, know, plies_left) is not None:
+            return []
+        team = self.maximises(line_state)
+        return keyed(((move, answers, value, solver.plies_of(value, self.reference, answers, plies_left - 1))
+                      for move, answers in solver.kgame.plies(state, know)
+                      if solver._worth(value, answers, plies_left - 1, team)), self.reference)
+
+    def maximises(self, line_state: tuple) -> bool:
+        return self.solver.game.turn[line_state[0]] in self.solver.team_turns
+
+    def accept(self, line_state: tuple, candidate: Candidate) -> bool:
+        return True
+
+    def side(self, line_state: tuple) -> tuple[str, ...]:
+        return tuple(self.solver.kgame.board.rules.turns[self.solver.game.turn[line_state[0]]])
+
+    def play(self, line_state: tuple, candidate: Candidate, before: Position) -> tuple[str, tuple, Position]:
+        solver, value = self.solver, self.value
+        _, was, plies_left = line_state
+        answers, said = candidate.move, candidate.order
+        if answers[0][0] is not None:
+            replies = keyed(((name, (name, successor, after), value,
+                              solver.plies_of(value, self.reference, [(name, successor, after)], plies_left - 1))
+                             for name, successor, after in answers
+                             if solver._worth(value, [(name, successor, after)], plies_left - 1, False)),
+                            self.reference)
+            name, state, know = pick(replies, False).move
+            said = hidden_move(said, name)
+        else:
+            state, know = answers[0][1], answers[0][2]
+        return said, (state, know, plies_left - 1), solver.kgame.position_after(before, was, state, know)
 
 
 def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
@@ -588,21 +620,18 @@ def solve_knowing(board: Board, query: Query, limits: Limits | None = None, line
     know = kgame.knowledge(query.position)
     plies_left = query.remaining(board)
     reference = solver.reference(root, know)
-    at = solver.at(root, know, plies_left, reference)
-    probes = solver.moves(root, know, plies_left, reference)
-    line = solver.line(query.position, root, know, plies_left, reference, at["value"], line_plies)
-    moves = move_values((move, s) for move, _, s in probes)
-    holds, plies = held(query.kind, at)
+    view = KnowingView(solver, reference, (root, know, plies_left))
+    at = view.outcome(view.root)
+    probes = view.moves(view.root)
+    line = view.line(query.position, line_plies)
     solved = time.perf_counter()
-    stats = SolveStats(solver="robust search", abstract_positions=len(kgame.game),
-                       ground_s=round(grounded - started, 4), ground_atoms=kgame.game.ground_atoms,
-                       search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=solver.remembered(),
-                       search_in="C" if solver.kernel else "Python",
-                       total_s=round(solved - started, 4))
-    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at["value"], plies=plies,
-                  win=at["win"], win_plies=at["win_plies"], survives=at["survives"], doom_plies=at["doom_plies"],
-                  remaining=plies_left, position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
-                  hidden=True, win_moves=board.rules.own_moves(query.position.side, at["win_plies"], query.role))
+    stats = SolveStats(solver="robust search", ground_s=round(grounded - started, 4),
+                       total_s=round(solved - started, 4), detail=ThresholdStats(
+                           abstract_positions=len(kgame.game), ground_atoms=kgame.game.ground_atoms,
+                           search_s=round(solved - grounded, 4), searched=solver.nodes, remembered=solver.remembered(),
+                           search_in="C" if solver.kernel else "Python"))
+    return read_answer(board, query, at, ((move, there) for move, _, there in probes), line, plies_left, stats,
+                       hidden=True)
 
 
 def placement_values(board: Board, role: str, position: Position, placements: list[dict],

@@ -94,7 +94,7 @@ class OwnPlacements:
         root = kgame.game.state_of(_abstract(self.position))
         know = kgame.knowledge(self.position)
         at = solver.at(root, know, query.remaining(kgame.board), solver.reference(root, know))
-        return PlacedAnswer(at["value"], at["plies"], at["win"], at["survives"], at["doom_plies"])
+        return PlacedAnswer(at.value, at.plies, at.win, at.survives, at.doom_plies)
 
 
 # - Symmetries of the board ---

@@ -44,7 +44,8 @@ from ...language.kinds import QueryKind
 from ...language.model import Board
 from ...language.position import Position, Query
 from ...resources import encoding
-from ..common.answer import SolveStats
+from ..common.answer import SolveStats, TableStats
+from ..common.outcome import Candidate, line_key, pick, reference_score
 from ..program.driver import Model, read_answer
 from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
 from ..graph.codec import PositionCodec, distinct, symbol_numbers
@@ -355,11 +356,11 @@ class LayeredTable:
         program = Program(query, None, rm, "", [], [], "", mode=Mode.LAYERED, layout=self.layout,
                           plan_team=self.plan.split_team)
         done = time.perf_counter()
-        stats = SolveStats(solver="layered table", ground_s=self.ground_s, positions=self.n, moves=self.edges,
-                           value_levels=len(self.values.levels), rank_levels=max(
-                               (len(r.levels) for r in self.ranks.values()), default=0),
-                           races=len(self.ranks), queries=self.asked, answer_s=round(done - started, 4),
-                           solve_s=0.0, choices=0, total_s=round(done - started, 4))
+        stats = SolveStats(solver="layered table", ground_s=self.ground_s, answer_s=round(done - started, 4),
+                           solve_s=0.0, total_s=round(done - started, 4), detail=TableStats(
+                               positions=self.n, moves=self.edges, value_levels=len(self.values.levels),
+                               rank_levels=max((len(r.levels) for r in self.ranks.values()), default=0),
+                               races=len(self.ranks), queries=self.asked, choices=0))
         return read_answer(model, program, self.board, stats)
 
     def _collect_values(self, model: Model, reading: "_Reading", line0: list[tuple]) -> None:
@@ -397,31 +398,23 @@ class LayeredTable:
         for i in range(rm + 1):
             if len(probes) == 1:        # line state i does not go on
                 break
-            keyed = [(reading.key(p), p) for p in probes[1:]]
-            choices = [_keyed_move(k, p) for k, p in keyed if k is not None]
-            if not choices:
-                break
             t = int(self.turn[state])
-            best = max(choices) if t in self.own_turns or t in self.split_turns else min(choices)
-            move = best.arguments[1]
-            model.collect([clingo.Function("line", [clingo.Number(i), clingo.Number(t), move])])
-            chosen = next(p for k, p in keyed if k is not None and int(p[0]) == move._rep)
-            if chosen[1] == "pos":
-                state = chosen[3]
+            chosen = pick(filter(None, map(reading.candidate, probes[1:])), t in self.own_turns or t in self.split_turns)
+            if chosen is None:
+                break
+            model.collect([clingo.Function("line", [clingo.Number(i), clingo.Number(t), chosen.order])])
+            if chosen.move[1] == "pos":
+                state = chosen.move[3]
             else:
-                c, r = chosen[3], rm - i
+                c, r = chosen.move[3], rm - i
                 values = self.value_at(r - 1)[0]
-                replies = []
-                for j in range(self.cstart[c], self.cstart[c + 1]):
-                    reply = (self.canswer[j], "pos", int(values[self.cdst[j]]), int(self.cdst[j]), r - 1)
-                    k = reading.key(reply)
-                    if k is not None:
-                        replies.append((_keyed_move(k, reply), reply))
-                if not replies:
+                replies = (reading.candidate((self.canswer[j], "pos", int(values[self.cdst[j]]), int(self.cdst[j]), r - 1))
+                           for j in range(self.cstart[c], self.cstart[c + 1]))
+                reply = pick(filter(None, replies), False)
+                if reply is None:
                     break
-                answer_sym, reply = min(replies, key=lambda x: x[0])
-                model.collect([clingo.Function("line_answer", [clingo.Number(i), answer_sym.arguments[1]])])
-                state = reply[3]
+                model.collect([clingo.Function("line_answer", [clingo.Number(i), reply.order])])
+                state = reply.move[3]
             line_state(i + 1)
             probes = self._probes(state, rm - i - 1)
 
@@ -441,12 +434,6 @@ class LayeredTable:
         return out
 
 
-def _keyed_move(key: tuple, probe: tuple) -> clingo.Symbol:
-    """``((value, tie), move)``: a move as layered.lp orders the candidates of a line state."""
-    return clingo.Tuple_([clingo.Tuple_([clingo.Number(key[0]), clingo.Number(key[1])]),
-                          clingo.symbol.Symbol(int(probe[0]))])
-
-
 class _Reading:
     """How layered.lp reads one question off a table: the reference (the root's timeout score),
     the races it asks (``ups``: the role's team forcing at least v; ``downs``: the others
@@ -454,19 +441,17 @@ class _Reading:
 
     def __init__(self, table: "LayeredTable", root: int, line0: list[tuple]):
         self.table = table
-        self.ref, self.by_rule = int(table.tscore[root]), bool(table.by_rule[root])
+        self.reference = reference_score(int(table.tscore[root]), bool(table.by_rule[root]), table.thresholds[0],
+                                         table.max_score)
         wanted = {line0[0][2]} | {p[2] for p in line0[1:]}
         self.ups = {v for v in wanted if self.above(v)}
         self.downs = {self.nxt(v) for v in wanted if self.below(v) and self.nxt(v) is not None}
 
     def above(self, v: int) -> bool:
-        t = self.table
-        return v in t.thresholds and (v > self.ref or (v == t.max_score and v == self.ref and self.by_rule))
+        return v in self.table.thresholds and v > self.reference
 
     def below(self, v: int) -> bool:
-        t = self.table
-        lowest = t.thresholds[0]
-        return v in t.thresholds and (v < self.ref or (v == lowest and v != t.max_score and v == self.ref and self.by_rule))
+        return v in self.table.thresholds and v < self.reference
 
     def nxt(self, v: int) -> int | None:
         later = [t for t in self.table.thresholds if t > v]
@@ -487,14 +472,10 @@ class _Reading:
             return self.forced(("down", self.nxt(v)), probe)
         return None
 
-    def key(self, probe: tuple) -> tuple | None:
-        """(value, tie): hurry above the reference, delay below; None: not a candidate."""
-        v, d = probe[2], self.plies(probe)
-        if self.above(v):
-            return None if d is None else (v, -d)
-        if self.below(v):
-            return None if d is None else (v, d)
-        return (v, 0) if v == self.ref else None
+    def candidate(self, probe: tuple) -> Candidate | None:
+        """The probe as a line candidate (its move term breaks ties), None where it is not one."""
+        key = line_key(probe[2], self.plies(probe), self.reference)
+        return None if key is None else Candidate(key, clingo.symbol.Symbol(int(probe[0])), probe)
 
 
 class LayeredTables:

@@ -18,10 +18,11 @@ import clingo
 from ...compile.planning import Mode
 from ...compile.compiler import Program
 from ...errors import EncodingError
-from ...compile.state import learned, unjudged
-from ...language.model import OFF_BOARD, Board
+from ...compile.state import learned
+from ...language.model import Board
 from ...language.position import Position, Query
-from ..common.answer import Answer, MoveValue, Ply, SolveStats, hidden_move
+from ..common.answer import Answer, Ply, ProgramStats, SolveStats, hidden_move
+from ..common.outcome import Outcome, read_answer as common_read_answer
 from ..common.limits import LimitGuard, Limits, estimate_positions, format_bytes, graph_bytes, resident
 from ...language.kinds import QueryKind
 
@@ -35,20 +36,6 @@ def format_move(term: clingo.Symbol) -> str:
         if term.name == "j":
             return ", ".join(f"{part.arguments[0]} {format_move(part.arguments[1])}" for part in term.arguments)
     return str(term)
-
-
-def decode_state(term: clingo.Symbol, board: Board, layout) -> dict:
-    """The position described by a state term ``s(T,X1,Y1,...,fields)``."""
-    parts = layout.decode([a.number for a in unjudged(term).arguments], board)
-    out = {"pieces": {r: list(c) for r, c in parts["pieces"] if c != OFF_BOARD},
-           "turn": list(board.rules.turns[parts["side"]])}
-    for name, left in parts.get("items", ()):
-        out.setdefault("items", {})[name] = sorted(list(c) for c in left)
-    if any(parts.get("lost", ())):
-        out["lost_turns"] = list(parts["lost"])
-    if board.has_gates:
-        out["gates"] = "open" if parts["gates_open"] else "closed"
-    return out
 
 
 @dataclass
@@ -134,15 +121,12 @@ def run_program(program: Program, board: Board, limits: Limits | None = None) ->
     lp = stats["problem"]["lp"]
     timing = SolveStats(
         solver="layered" if program.mode is Mode.LAYERED else "race program",
-        levels=levels,
-        rank_s=round(parsed - started, 4),
         answer_s=round(grounded - parsed, 4),
         ground_s=round(grounded - started, 4),
         solve_s=round(solved - grounded, 4),
-        ground_rules=int(lp["rules"]),
-        ground_atoms=int(lp["atoms"]),
-        choices=int(stats["solving"]["solvers"]["choices"]),
-        **layered,
+        detail=ProgramStats(levels=levels, rank_s=round(parsed - started, 4), ground_rules=int(lp["rules"]),
+                            ground_atoms=int(lp["atoms"]), choices=int(stats["solving"]["solvers"]["choices"]),
+                            **layered),
     )
     return read_answer(model, program, board, timing)
 
@@ -347,36 +331,20 @@ def read_answer(model: Model, program: Program, board: Board, stats: SolveStats,
     known = program.value_known
     if known and "at" not in values:
         raise EncodingError("clingo's answer has no value for the query position")
+
+    def outcome(probe) -> Outcome:
+        return Outcome(values[probe][0].number if known else None, _opt_number(plies.get(probe)),
+                       (probe in wins) if known else None, _opt_number(win_plies.get(probe)), probe in survives,
+                       _opt_number(doom.get(probe)))
     probes = values if known else survives_or_doom(survives, doom)
-    moves = []
-    for probe in probes:
-        if probe == "at":
-            continue
-        moves.append(MoveValue(move=format_move(probe), value=values[probe][0].number if known else None,
-                               plies=_opt_number(plies.get(probe)), win=(probe in wins) if known else None,
-                               survives=probe in survives, doom_plies=_opt_number(doom.get(probe))))
-    moves.sort(key=lambda m: m.move)
-    line = _read_line(model, program, board, number)
-    win = ("at" in wins) if known else None
-    surv = "at" in survives
-    value = values["at"][0].number if known else None
-    if query.kind == QueryKind.WIN:
-        holds, answer_plies = win, _opt_number(win_plies.get("at"))
-    elif query.kind == QueryKind.SURVIVE:
-        holds, answer_plies = surv, _opt_number(doom.get("at"))
-    else:
-        holds, answer_plies = True, _opt_number(plies.get("at"))
+    moves = [(format_move(probe), outcome(probe)) for probe in probes if probe != "at"]
     strategy = None
     if query.strategy:
-        strategy = [{"position": decode_state(s, board, program.layout), "move": format_move(m)}
-                    for s, m in model.strategy(number)]
+        strategy = [{"position": program.layout.position(s, board, 0).as_dict(board, strategy=True),
+                     "move": format_move(m)} for s, m in model.strategy(number)]
         strategy.sort(key=lambda e: str(e["position"]))
-    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=value,
-                  plies=answer_plies, win=win, win_plies=_opt_number(win_plies.get("at")), survives=surv,
-                  win_moves=board.rules.own_moves(query.position.side, _opt_number(win_plies.get("at")), query.role),
-                  doom_plies=_opt_number(doom.get("at")), remaining=program.remaining,
-                  position=query.position.as_dict(board), moves=moves, line=line, stats=stats,
-                  strategy=strategy, hidden=query.hidden)
+    return common_read_answer(board, query, outcome("at"), moves, _read_line(model, program, board, number),
+                              program.remaining, stats, strategy)
 
 
 def survives_or_doom(survives: dict, doom: dict) -> list:

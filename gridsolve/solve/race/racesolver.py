@@ -29,7 +29,7 @@ from ..common.capabilities import RACE, serves_question
 from ..common.limits import Limits
 from ..graph.codec import PositionCodec
 from ..graph.racegraph import RaceGraph
-from ..common.answer import Answer, Question, SolveStats
+from ..common.answer import Answer, Question, RaceStats, SolveStats
 from ..program.driver import race_limits
 from ...language.kinds import QueryKind
 
@@ -110,9 +110,10 @@ class Engine:
         remaining = query.remaining(self.board)
         root = self.codec.term(query.position)
         graph = self.graph
-        stats = SolveStats(solver="race", engine_ground_s=round(self.ground_s, 4), graph_ground_s=graph.ground_s,
-                           graph_read_s=graph.read_s, rank_s=round(self.rank_s, 4), levels=self.levels,
-                           positions=graph.n, moves=graph.edges, queries=self.asked, solve_s=0.0)
+        stats = SolveStats(solver="race", solve_s=0.0, detail=RaceStats(
+            engine_ground_s=round(self.ground_s, 4), graph_ground_s=graph.ground_s, graph_read_s=graph.read_s,
+            rank_s=round(self.rank_s, 4), levels=self.levels, positions=graph.n, moves=graph.edges,
+            queries=self.asked))
         answer = reader.answer(self.index, self.board, query, plan, value, root, remaining, stats, line_plies)
         done = round(time.perf_counter() - started, 4)
         answer.stats = dataclasses.replace(stats, answer_s=done, total_s=done)

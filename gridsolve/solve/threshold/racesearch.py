@@ -22,8 +22,6 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
-from ...language.kinds import QueryKind
-from ..common.answer import MoveValue
 
 UP, DOWN, AVOID = "up", "down", "avoid"
 NODE_CHECK = 20_000        # positions searched between two checks of the limits
@@ -259,19 +257,3 @@ class ThresholdSearch:
             self.limits.progress(f"{self.label}: {self.nodes:,} positions, {self.remembered():,} remembered, "
                                  f"{elapsed:.1f} s")
         self.guard.after(f"after searching {self.nodes:,} positions", growth)
-
-
-def held(kind: QueryKind, summary: dict) -> tuple[bool, int | None]:
-    """(holds, plies) of a question of ``kind`` from its position's summary (value, plies, win,
-    win_plies, survives, doom_plies)."""
-    if kind == QueryKind.WIN:
-        return summary["win"], summary["win_plies"]
-    if kind == QueryKind.SURVIVE:
-        return summary["survives"], summary["doom_plies"]
-    return True, summary["plies"]
-
-
-def move_values(summaries) -> list[MoveValue]:
-    """The :class:`MoveValue` of each ``(move name, summary)``, by name."""
-    return sorted((MoveValue(move=move, value=s["value"], plies=s["plies"], win=s["win"], survives=s["survives"],
-                             doom_plies=s["doom_plies"]) for move, s in summaries), key=lambda mv: mv.move)
