@@ -102,6 +102,21 @@ static inline int32_t retro_ranks(int32_t n, const int32_t *start, const int32_t
 }
 
 #ifdef RETRO_PYTHON
+/* retro_ranks into a new bytes object: (ranks as int32 bytes, levels computed), NULL where memory ran out. */
+static PyObject *retro_py_result(int32_t n, const int32_t *start, const int32_t *pred, const uint8_t *attacks,
+                                 const uint8_t *target, const int32_t *open_count, const uint8_t *excluded,
+                                 int32_t levels, int32_t until) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, 4 * (Py_ssize_t)n);
+    if (!out) return NULL;
+    int32_t depth = retro_ranks(n, start, pred, attacks, target, open_count, excluded, levels, until,
+                                (int32_t *)PyBytes_AS_STRING(out));
+    if (depth < 0) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    return Py_BuildValue("(Ni)", out, depth);
+}
+
 /* ranks(off, succ, extra, attacks, target, excluded, levels, until) -> (ranks as int32 bytes, levels
  * computed): retro_predecessors then retro_ranks over bytes (int32 off, succ and extra; int8 attacks,
  * target and excluded; extra and excluded empty for none). */
@@ -125,20 +140,12 @@ static PyObject *retro_py_ranks(PyObject *self, PyObject *args) {
     }
     start = malloc(4 * ((size_t)n + 1));
     open_count = malloc(4 * ((size_t)n + 1));
-    out = PyBytes_FromStringAndSize(NULL, 4 * n);
-    if (!out || !start || !open_count || !retro_predecessors((int32_t)n, off, succ, extra, start, &pred, open_count)) {
-        Py_CLEAR(out);
+    if (!start || !open_count || !retro_predecessors((int32_t)n, off, succ, extra, start, &pred, open_count)) {
         PyErr_NoMemory();
         goto done;
     }
-    int32_t depth = retro_ranks((int32_t)n, start, pred, b[3].buf, b[4].buf, open_count, b[5].len ? b[5].buf : NULL,
-                                levels, until, (int32_t *)PyBytes_AS_STRING(out));
-    if (depth < 0) {
-        Py_CLEAR(out);
-        PyErr_NoMemory();
-        goto done;
-    }
-    out = Py_BuildValue("(Ni)", out, depth);
+    out = retro_py_result((int32_t)n, start, pred, b[3].buf, b[4].buf, open_count, b[5].len ? b[5].buf : NULL,
+                          levels, until);
 done:
     free(start); free(pred); free(open_count);
     for (int i = 0; i < 6; i++) PyBuffer_Release(&b[i]);
@@ -165,16 +172,8 @@ static PyObject *retro_py_ranked(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "ranked: arrays of the wrong size, or a move out of range");
         goto done;
     }
-    out = PyBytes_FromStringAndSize(NULL, 4 * n);
-    if (!out) goto done;
-    int32_t depth = retro_ranks((int32_t)n, start, pred, b[2].buf, b[3].buf, b[4].buf, b[5].len ? b[5].buf : NULL,
-                                levels, until, (int32_t *)PyBytes_AS_STRING(out));
-    if (depth < 0) {
-        Py_CLEAR(out);
-        PyErr_NoMemory();
-        goto done;
-    }
-    out = Py_BuildValue("(Ni)", out, depth);
+    out = retro_py_result((int32_t)n, start, pred, b[2].buf, b[3].buf, b[4].buf, b[5].len ? b[5].buf : NULL,
+                          levels, until);
 done:
     for (int i = 0; i < 6; i++) PyBuffer_Release(&b[i]);
     return out;
