@@ -21,7 +21,10 @@ gridsolve boards in a temporary folder (bench/classic_labels.py's reader, a port
    solve LEVEL --json``, with the floor in the same run: ``python -c pass``, and the imports of
    each library the solve still imports (read from ``python -X importtime`` of one solve).
 
-``--base DIR``: a checkout of an older gridsolve (kernels built in place) measured in turn too.
+``--base DIR``: a checkout of an older gridsolve measured in turn too.  Each checkout's kernels are
+built in place and its modules compiled to bytecode once, in a temporary ``PYTHONPYCACHEPREFIX``
+(bench/oldnew.py's ``prepare``), as an installed package has them: where ``PYTHONDONTWRITEBYTECODE``
+is set, every start would otherwise compile them again.
 
     python bench/classic_port.py --port-bin BIN --levels MAZES [--jobs 2] [--repeat 3] [--solves 20]
                                  [--metric-files 5] [--base DIR] [--out bench/RESULTS-classic.md]
@@ -48,6 +51,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 from classic import _timed, run  # noqa: E402  (a timed whole process, its workers' CPU included)
 from classic_labels import board_text, read_levels  # noqa: E402  (the original's level files)
+from oldnew import prepare  # noqa: E402  (kernels built, modules compiled to bytecode once, as installed)
 
 PORT_ENV, LEVELS_ENV = "GRIDSOLVE_PORT_BIN", "GRIDSOLVE_CLASSIC_LEVELS"
 
@@ -270,6 +274,7 @@ def main() -> None:
              f", {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, on {os.cpu_count()} cores; load average "
              f"{load[0]:.1f} (1 min) at the start.", ""]
     with tempfile.TemporaryDirectory() as tmp:
+        prepare(checkouts, Path(tmp) / "pycache")
         folder = Path(tmp) / "levels"
         folder.mkdir()
         times, answers, summaries = escapes(binary, mazes, folder, checkouts, args.jobs, args.repeat)
