@@ -149,9 +149,16 @@ def escapes(binary: Path, mazes: Path, folder: Path, checkouts: dict[str, Path],
 
 # - 2. The random walker's win probability ---
 
-def _places(text: str) -> int:
-    """The decimal places a printed number shows (``5.656e-11``: 14, ``0.051081``: 6)."""
-    return max(0, -Decimal(text).as_tuple().exponent)
+def agree(ours: str, theirs: str) -> bool:
+    """Whether two printed numbers agree to the digits both print: the intervals their last digits
+    stand for overlap (``0.0008265`` and ``0.000827`` do; rounding the first to six places would
+    round twice)."""
+    def interval(text: str) -> tuple[Decimal, Decimal]:
+        value = Decimal(text)
+        half = Decimal(1).scaleb(value.as_tuple().exponent) / 2
+        return value - half, value + half
+    (low, high), (low2, high2) = interval(ours), interval(theirs)
+    return low <= high2 and low2 <= high
 
 
 def random_walker(binary: Path, mazes: Path, scratch: Path, checkouts: dict[str, Path], jobs: int,
@@ -178,8 +185,7 @@ def random_walker(binary: Path, mazes: Path, scratch: Path, checkouts: dict[str,
     for name in winnable:
         ours = re.search(r"random_win: ([0-9.e+-]+)", (folder / f"{name}.yaml").read_text(encoding="utf-8")).group(1)
         theirs = rows[name]["win_prob"]
-        places = min(_places(ours), _places(theirs))          # the digits both print
-        if f"{float(ours):.{places}f}" == f"{float(theirs):.{places}f}":
+        if agree(ours, theirs):
             equal += 1
         else:
             differ.append(f"{name} (gridsolve {ours}, port {theirs})")
