@@ -205,7 +205,7 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="keep the levels the explorer cannot win too")
     parser.add_argument("--levels", type=Path, help="keep the levels in this folder, and use those it holds "
                         "(written by an earlier run with the same --count and --all)")
-    parser.add_argument("--out", default=str(HERE / "RESULTS-classic.md"))
+    parser.add_argument("--out", default=str(HERE / "RESULTS-classic-random.md"))
     args = parser.parse_args()
     base = args.base.resolve() if args.base else None
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

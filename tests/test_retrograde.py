@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from gridsolve.solve.bounded import native
-from gridsolve.solve.graph.retrograde import UNRANKED, predecessors, ranks, successor_moves
+from gridsolve.solve.graph import retrograde
+from gridsolve.solve.graph.retrograde import UNRANKED, numpy_ranks as numpy_ranker, predecessors, ranks, successor_moves
 
 # A hand-checked game: position -> (attacker moves, successors); 0 is the target.
 #   1 attacks into 0: rank 1.  2 defends and may step to the dead end 4: never.
@@ -69,10 +70,17 @@ def twin(off, succ, extra, attacks, target, levels=None, excluded=None, until=No
 def numpy_ranks(off, succ, extra, attacks, target, levels=None, excluded=None, until=None):
     """The numpy ranker on the same arrays, through the adapters."""
     start, pred, open_count = predecessors(*successor_moves(off, succ, extra), len(attacks))
+    return numpy_ranker(start, pred, attacks, target, open_count, levels, excluded, until)
+
+
+def called_ranks(off, succ, extra, attacks, target, levels=None, excluded=None, until=None):
+    """The ranker the graphs call (``ranks``: the twin of scriptkernel, from the predecessors)."""
+    assert retrograde.native_kernel() is not None, "the C kernels did not build (tests/native_build.py)"
+    start, pred, open_count = predecessors(*successor_moves(off, succ, extra), len(attacks))
     return ranks(start, pred, attacks, target, open_count, levels, excluded, until)
 
 
-RANKERS = [pytest.param(numpy_ranks, id="numpy"), pytest.param(twin, id="C")]
+RANKERS = [pytest.param(numpy_ranks, id="numpy"), pytest.param(twin, id="C"), pytest.param(called_ranks, id="called")]
 
 
 # - Hand-checked graphs ---
@@ -133,6 +141,26 @@ def test_extra_moves(rank_with):
     rank, depth = rank_with(off, succ, extra, attacks, target)
     assert rank.tolist() == [-1 if s in (6, 8) else r for s, r in enumerate(RANKS)]
     assert depth == 4
+
+
+def test_the_called_twin_refuses_arrays_that_do_not_fit():
+    ranked = retrograde.native_kernel().ranked
+    with pytest.raises(ValueError, match="wrong size"):       # two row starts for two positions
+        ranked(np.zeros(2, np.int32).tobytes(), b"", b"\0\0", b"\0\0", np.zeros(2, np.int32).tobytes(), b"", -1, -1)
+    with pytest.raises(ValueError, match="out of range"):     # a predecessor 2 of 2 positions
+        ranked(np.array([0, 1, 1], np.int32).tobytes(), np.array([2], np.int32).tobytes(), b"\0\0", b"\0\0",
+               np.zeros(2, np.int32).tobytes(), b"", -1, -1)
+
+
+def test_without_the_kernel_ranks_is_the_numpy_ranker(monkeypatch):
+    off, succ, _, attacks, target = arrays(GAME)
+    expected, levels = twin(off, succ, None, attacks, target)
+    monkeypatch.setenv("GRIDSOLVE_NATIVE", "0")
+    start, pred, open_count = predecessors(*successor_moves(off, succ, None), len(attacks))
+    calls = []
+    monkeypatch.setattr(retrograde, "numpy_ranks", lambda *args: calls.append(args) or numpy_ranker(*args))
+    rank, depth = ranks(start, pred, attacks, target, open_count)
+    assert len(calls) == 1 and rank.tolist() == expected.tolist() == RANKS and depth == levels
 
 
 def test_twin_refuses_arrays_that_do_not_fit():
@@ -197,7 +225,7 @@ def check_random(seeds, most: int) -> int:
         moves = [moves + bump for moves, bump in zip(succ, bumps)]
         expected = declared(moves, attacks, target, np.zeros(n, bool) if excluded is None else excluded, levels, until)
         off, flat = listed_moves(succ, False)
-        for rank_with in (numpy_ranks, twin):
+        for rank_with in (numpy_ranks, twin, called_ranks):
             rank, depth = rank_with(off, flat, extra, attacks, target, levels, excluded, until)
             assert (rank.tolist(), depth) == expected, (seed, rank_with.__name__)
         ranked += sum(r > 0 for r in expected[0])

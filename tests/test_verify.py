@@ -16,7 +16,8 @@ from gridsolve.solve.program.explore import examine
 from gridsolve.verify.expect import Range, load_expectations
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, make_position
-from gridsolve.verify.update import updated_value
+from gridsolve.verify.update import Change, rewrite, updated_value
+from gridsolve.language.yamlsrc import load_text, number_text
 
 from conftest import CORRIDOR as BASE_CORRIDOR, ROOT
 
@@ -384,6 +385,19 @@ def test_update_widens_a_range():
     assert updated_value(Range(12, None), 3) == Range(3, None)
     assert updated_value(Range(12, 20), None) is None
     assert updated_value(7, None) is None and updated_value(True, False) is False
+
+
+def test_update_writes_a_metric_that_reads_back_as_the_same_float():
+    text = "rules: mummy-maze-classic\nexpect:\n  - random_win: 0   # the walker\n    greedy_win: 0\n"
+    new = rewrite(text, "level.yaml", [Change(0, "random_win", 0, 5.656e-11), Change(0, "greedy_win", 0, 1e-05)])
+    assert new == "rules: mummy-maze-classic\nexpect:\n  - random_win: 5.656e-11   # the walker\n    greedy_win: 1.0e-05\n"
+    assert load_text(new, "level.yaml")["expect"][0] == {"random_win": 5.656e-11, "greedy_win": 1e-05}
+
+
+def test_number_text_reads_back_as_the_same_number():
+    for number in (0, 7, 0.0008917, 1e-05, 1.286e-10, 1e+20, 0.5):
+        assert load_text(f"a: {number_text(number)}", "x")["a"] == number
+    assert number_text(1e-05) == "1.0e-05" and number_text(3) == "3"
 
 
 # - gridsolve schema ---

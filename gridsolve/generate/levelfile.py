@@ -14,6 +14,7 @@ from ..language.asciimap import draw
 from ..language.enemylist import edge_mark, enemies_of
 from ..errors import QueryError
 from ..language.model import Board
+from ..language.yamlsrc import number_text
 
 
 def board_text(board: Board, rules_yaml: str, header: list[str], expect: dict) -> str:
@@ -60,7 +61,7 @@ def scalar(value) -> str:
         return "null"
     if isinstance(value, str):
         return json.dumps(value)            # a JSON string is a YAML double-quoted scalar
-    return str(value)
+    return number_text(value)
 
 
 def check_free(paths: list[Path], force: bool) -> None:

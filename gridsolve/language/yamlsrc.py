@@ -34,6 +34,16 @@ class LineList(list):
         return self.lines[index] if index < len(self.lines) else self.line
 
 
+def number_text(value: int | float) -> str:
+    """A number as YAML text that this reader reads back as the same number: a float's shortest
+    repr, with a point in its mantissa (YAML 1.1 reads ``1e-05`` as a string, ``1.0e-05`` as a float)."""
+    text = repr(value)
+    if isinstance(value, float) and "e" in text and "." not in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent}"
+    return text
+
+
 class _Lines:
     """A loader whose mappings and sequences carry line numbers; duplicate keys are errors."""
 

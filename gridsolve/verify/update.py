@@ -22,7 +22,7 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from ..errors import BoardError, GridsolveError
 from .expect import Range
-from ..language.yamlsrc import load_text
+from ..language.yamlsrc import load_text, number_text
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ def _render(value) -> str:
         return "true" if value else "false"
     if value is None:
         return "null"
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, (int, float)):
+        return number_text(value)       # a difficulty metric is a float (random_win: 5.656e-11)
     raise GridsolveError(f"cannot write {value!r} into an expect block (internal error: please report it)")
 
 

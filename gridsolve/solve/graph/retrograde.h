@@ -12,7 +12,8 @@
  * Derives rank[s] (RETRO_UNRANKED where not forced within the levels) and returns the levels computed
  * (the first that ranked nothing, or the last one ranked), -1 where memory ran out.  No Python call:
  * a kernel may call it without the interpreter's lock.  With RETRO_PYTHON defined, the file also
- * defines RETRO_METHOD, a module method "ranks" over bytes, for the kernel's method table.
+ * defines RETRO_METHOD, the module methods "ranks" (from the successors) and "ranked" (from the
+ * predecessors, as retrograde.py's ranks calls it) over bytes, for the kernel's method table.
  */
 #ifndef GRIDSOLVE_RETROGRADE_H
 #define GRIDSOLVE_RETROGRADE_H
@@ -101,6 +102,21 @@ static inline int32_t retro_ranks(int32_t n, const int32_t *start, const int32_t
 }
 
 #ifdef RETRO_PYTHON
+/* retro_ranks into a new bytes object: (ranks as int32 bytes, levels computed), NULL where memory ran out. */
+static PyObject *retro_py_result(int32_t n, const int32_t *start, const int32_t *pred, const uint8_t *attacks,
+                                 const uint8_t *target, const int32_t *open_count, const uint8_t *excluded,
+                                 int32_t levels, int32_t until) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, 4 * (Py_ssize_t)n);
+    if (!out) return NULL;
+    int32_t depth = retro_ranks(n, start, pred, attacks, target, open_count, excluded, levels, until,
+                                (int32_t *)PyBytes_AS_STRING(out));
+    if (depth < 0) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    return Py_BuildValue("(Ni)", out, depth);
+}
+
 /* ranks(off, succ, extra, attacks, target, excluded, levels, until) -> (ranks as int32 bytes, levels
  * computed): retro_predecessors then retro_ranks over bytes (int32 off, succ and extra; int8 attacks,
  * target and excluded; extra and excluded empty for none). */
@@ -124,28 +140,49 @@ static PyObject *retro_py_ranks(PyObject *self, PyObject *args) {
     }
     start = malloc(4 * ((size_t)n + 1));
     open_count = malloc(4 * ((size_t)n + 1));
-    out = PyBytes_FromStringAndSize(NULL, 4 * n);
-    if (!out || !start || !open_count || !retro_predecessors((int32_t)n, off, succ, extra, start, &pred, open_count)) {
-        Py_CLEAR(out);
+    if (!start || !open_count || !retro_predecessors((int32_t)n, off, succ, extra, start, &pred, open_count)) {
         PyErr_NoMemory();
         goto done;
     }
-    int32_t depth = retro_ranks((int32_t)n, start, pred, b[3].buf, b[4].buf, open_count, b[5].len ? b[5].buf : NULL,
-                                levels, until, (int32_t *)PyBytes_AS_STRING(out));
-    if (depth < 0) {
-        Py_CLEAR(out);
-        PyErr_NoMemory();
-        goto done;
-    }
-    out = Py_BuildValue("(Ni)", out, depth);
+    out = retro_py_result((int32_t)n, start, pred, b[3].buf, b[4].buf, open_count, b[5].len ? b[5].buf : NULL,
+                          levels, until);
 done:
     free(start); free(pred); free(open_count);
     for (int i = 0; i < 6; i++) PyBuffer_Release(&b[i]);
     return out;
 }
 
+/* ranked(start, pred, attacks, target, open_count, excluded, levels, until) -> (ranks as int32 bytes, levels
+ * computed): retro_ranks over the predecessors retrograde.py's ranks reads (int32 start, pred and open_count;
+ * int8 attacks, target and excluded; excluded empty for none). */
+static PyObject *retro_py_ranked(PyObject *self, PyObject *args) {
+    Py_buffer b[6];
+    int levels, until;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*ii", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &levels, &until))
+        return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t n = b[2].len;
+    const int32_t *start = b[0].buf, *pred = b[1].buf;
+    int fits = n < INT32_MAX && b[0].len == 4 * (n + 1) && b[3].len == n && b[4].len == 4 * n
+               && (b[5].len == n || b[5].len == 0) && until < n && start[0] == 0;
+    for (Py_ssize_t s = 0; fits && s < n; s++) fits = start[s + 1] >= start[s];
+    fits = fits && b[1].len == 4 * (Py_ssize_t)start[n];
+    for (Py_ssize_t k = 0; fits && k < (Py_ssize_t)start[n]; k++) fits = pred[k] >= 0 && pred[k] < n;
+    if (!fits) {
+        PyErr_SetString(PyExc_ValueError, "ranked: arrays of the wrong size, or a move out of range");
+        goto done;
+    }
+    out = retro_py_result((int32_t)n, start, pred, b[2].buf, b[3].buf, b[4].buf, b[5].len ? b[5].buf : NULL,
+                          levels, until);
+done:
+    for (int i = 0; i < 6; i++) PyBuffer_Release(&b[i]);
+    return out;
+}
+
 #define RETRO_METHOD {"ranks", retro_py_ranks, METH_VARARGS, \
-    "ranks(off, succ, extra, attacks, target, excluded, levels, until) -> (ranks as int32 bytes, levels)."}
+    "ranks(off, succ, extra, attacks, target, excluded, levels, until) -> (ranks as int32 bytes, levels)."}, \
+    {"ranked", retro_py_ranked, METH_VARARGS, \
+    "ranked(start, pred, attacks, target, open_count, excluded, levels, until) -> (ranks as int32 bytes, levels)."}
 #endif
 
 #endif

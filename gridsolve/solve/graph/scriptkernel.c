@@ -359,7 +359,12 @@ release:
     return result;
 }
 
+/* ranks(...) and ranked(...): the one ranker's C twin (retrograde.h), which retrograde.py's ranks calls. */
+#define RETRO_PYTHON
+#include "retrograde.h"
+
 static PyMethodDef methods[] = {
+    RETRO_METHOD,
     {"search", search, METH_VARARGS,
      "search(roots, strides, move_start, move_aim, move_to, gate_cross, chase, key, x, y, marks, dist, ends, script, "
      "may_not, chaser, radix, pieces, gate, mover, blocked_illegal, check, check_every) -> (found, src, dst) as int64 "

@@ -11,11 +11,10 @@ gates at every entry; the numpy search runs then.  ``tests/test_scriptkernel.py`
 """
 from __future__ import annotations
 
-import importlib
-import os
 
 import numpy as np
 
+from .retrograde import native_kernel
 from .sharedtables import AXES
 
 SAME, REACH, NEARER, ON = 0, 1, 2, 3           # conditions
@@ -23,20 +22,7 @@ KEY, STOP, STEP, REMOVE = 0, 1, 2, 3           # script actions
 ROW_BYTES = 56        # a move's source and target, and the position it finds in the set and the lists
 CHECK_EVERY = 20_000  # positions found between two checks of the limits (after the first, before any level)
 
-_kernel: list = []
-
-
-def kernel():
-    """The C search (None where it was not built, or where ``GRIDSOLVE_NATIVE=0``, as for the
-    other kernels: gridsolve/solve/bounded/native.py)."""
-    if os.environ.get("GRIDSOLVE_NATIVE", "1") == "0":
-        return None
-    if not _kernel:
-        try:
-            _kernel.append(importlib.import_module(f"{__package__}.scriptkernel"))
-        except ImportError:
-            _kernel.append(None)
-    return _kernel[0]
+kernel = native_kernel      # the C search (None where it was not built, or GRIDSOLVE_NATIVE=0)
 
 
 def native_search(tables, start: np.ndarray, guard) -> tuple | None:
