@@ -66,7 +66,7 @@ class SolveStats:
     """How an answer was computed: the same fields from every solver, None where a solver has no
     such figure (docs/answers.md lists them).  ``solver`` names the one that answered."""
 
-    solver: str                             # race, race program, layered, bounded, robust search, studio graph
+    solver: str                             # the row of the table that answered (capabilities.ROWS)
     total_s: float | None = None            # seconds from the question to the answer
     compile_s: float | None = None          # writing the program (compiled solvers; 0 for the race solver)
     ground_s: float | None = None           # grounding (the race engine's graph: engine_ground_s)
