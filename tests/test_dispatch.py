@@ -10,6 +10,7 @@ memory is asked again without the earlier questions' tables.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -19,6 +20,7 @@ from conftest import CORRIDOR
 from test_bounded import board_from_text, pacman_like_board
 from gridsolve.errors import MemoryLimitError
 from gridsolve.language.loader import load_board
+from gridsolve.render import format_answer
 from gridsolve.language.position import Query, initial_position, make_position, make_query
 from gridsolve.solve.common import capabilities as cap
 from gridsolve.solve.common.answer import Question, SolveStats
@@ -224,3 +226,18 @@ def test_an_asker_for_queries_is_rooted_at_their_positions_with_the_most_plies_l
                               Limits(seconds=7))
     assert whole.remaining(board) > 3
     assert (asker.roots, asker.plies, asker.limits) == ([start, later], whole.remaining(board), Limits(seconds=7))
+
+
+def test_solve_s_text_says_which_row_answered():
+    """The layered table, now solve's too, says what it ground (not a program of 0 rules); the
+    compiled program the rules it ground."""
+    board = load_board(BOARDS / "combined" / "treasure.yaml")
+    query = make_query(board, "explorer", "value")
+    tabled = solve(board, query)
+    assert tabled.stats.solver == "layered table"
+    text = format_answer(board, tabled, query.position)
+    assert re.search(r"^solved in [0-9.]+ s: 29 positions and 125 moves ground, read off the role's layered table$",
+                     text, re.M), text
+    compiled = solve(board, query, bounded=False)
+    assert compiled.stats.solver == "compiled" and re.search(r"ground program: [1-9][0-9]* rules$",
+                                                             format_answer(board, compiled, query.position))
