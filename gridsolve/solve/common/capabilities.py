@@ -227,13 +227,14 @@ SOLVERS = (
         "a collector that may stay with collisions: stay", _bounded),
     Row(TABLE, "the other layered questions: every answer read off one table per role",
         "--strategy, --hidden, race questions, what the bounded solver takes", _table,
-        at_run="its table fits the memory limit (and, with a time limit, is ground in time)"),
+        at_run="its table fits the memory limit (and, with a time limit, is ground in time); for solve's one "
+               "question, the question looks to the end of the game (with a shorter horizon the compiled program "
+               "grounds fewer positions)"),
     Row(ROBUST, "--hidden questions, exact at any number of plies (the role's knowledge searched)",
         "items, pieces moved by rule, score tables, was_on or item counts in ends, an end measuring the role's "
         "distance, the role moving at once with another", _robust_search),
     Row(HIDDEN, "every --hidden question the robust search does not take: the compiled robust game (deepened)",
-        "questions without --hidden",
-        _hidden),
+        "questions without --hidden", _hidden),
     Row(COMPILED, "every question (the compiled program run by clingo)", "nothing", _everything),
 )
 # The race solver's graph builders, in the order the race graph tries them (the last serves every game).

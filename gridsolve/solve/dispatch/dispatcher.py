@@ -12,7 +12,8 @@ command about a race game starts without the other solvers' modules); the answer
 ``stats.solver`` is the row's name.  The :class:`~gridsolve.solve.dispatch.asker.Asker` is a
 Dispatcher of the same rows whose solvers keep their work between questions
 (:mod:`gridsolve.solve.dispatch.caching`): ``solve`` and ``ask`` take the same path for the same
-question.
+question, but that one question alone grounds a layered table only when it looks to the end of
+the game (the row's ``at_run``; with a shorter horizon the compiled program is cheaper).
 """
 from __future__ import annotations
 
@@ -77,8 +78,8 @@ def _hidden() -> Solver:
 
 
 def _table(question: Question) -> Solver:
-    from .caching import CachingTableSolver, Session
-    return CachingTableSolver(Session(question.board, [question.query.position]))
+    from .caching import OneQuestionTable, Session
+    return OneQuestionTable(Session(question.board, [question.query.position]))
 
 
 def _bounded() -> Solver:
