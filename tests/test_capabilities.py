@@ -25,7 +25,6 @@ from gridsolve.language.model import MECHANISMS
 from gridsolve.language.position import Query, initial_position
 from gridsolve.solve.common import capabilities as cap
 from gridsolve.solve.common.answer import Question
-from gridsolve.solve.dispatch.asker import Asker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from randomrules import random_case  # noqa: E402
