@@ -197,6 +197,9 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
     elif stats.solver == "race":
         out += ["", f"solved in {stats.total_s:.2f} s: {detail.positions:,} positions and {detail.moves:,} "
                     f"moves ground, ranked in {detail.levels} levels"]
+    elif stats.solver == "layered table":
+        out += ["", f"solved in {stats.total_s or 0:.2f} s: {detail.positions:,} positions and {detail.moves:,} "
+                    f"moves ground, read off the role's layered table"]
     else:
         out += ["", f"solved in {stats.total_s or 0:.2f} s; ground program: {stats.figure('ground_rules') or 0} rules"]
     return "\n".join(out)

@@ -22,12 +22,12 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.render import format_answer
 from gridsolve.solve.common.answer import Ply
-from gridsolve.solve.common.capabilities import ROBUST, serves
+from gridsolve.solve.common import capabilities
+from gridsolve.solve.common.capabilities import ROBUST
 from gridsolve.solve.dispatch.asker import Asker
 from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.solve.explain import explanation
 from gridsolve.solve.explain.walls import Wall
-from gridsolve.solve.hidden import hiddensolver
 from gridsolve.solve.program import explore
 from gridsolve.solve.program.explore import examine, move_parts
 from gridsolve.studio.live import LiveGraph
@@ -92,8 +92,8 @@ def test_race_and_layered_lines_on_random_boards(tmp_path):
 
 
 MECHANISMS = {   # seed -> the solvers that answer its questions (horizon 4)
-    7: "race, bounded", 13: "bounded", 9: "layered", 14: "layered", 35: "layered, a team moving with others",
-    29: "race (items left out of its positions), layered", 34: "race (items left out)", 22: "layered",
+    7: "race, bounded", 13: "bounded", 9: "compiled", 14: "compiled", 35: "compiled, a team moving with others",
+    29: "race (items left out of its positions), compiled", 34: "race (items left out)", 22: "compiled",
 }
 
 
@@ -114,7 +114,7 @@ def test_a_team_committing_first_gets_its_joint_plies(tmp_path):
     board = _load(tmp_path, random_mechanism_board(35).text)
     query = make_query(board, "ann", "value", horizon=4)
     answer = solve(board, query)
-    assert answer.stats.solver == "layered" and any(", " in ply.move for ply in answer.line)
+    assert answer.stats.solver == "compiled" and any(", " in ply.move for ply in answer.line)
     assert followed(board, query, answer.line) == len(answer.line) > 0
 
 
@@ -141,7 +141,7 @@ def test_strategy_lines_come_from_the_compiled_race_program():
     board = load_board(BOARDS / "mummymaze2p.yaml")
     query = make_query(board, strategy=True)
     answer = solve(board, query)
-    assert answer.stats.solver == "race program"
+    assert answer.stats.solver == "compiled"
     assert followed(board, query, answer.line) > 0
 
 
@@ -164,13 +164,13 @@ def test_hidden_lines_of_the_robust_search():
 
 
 def test_hidden_lines_of_the_compiled_robust_game(monkeypatch):
-    monkeypatch.setattr(hiddensolver, "serves",      # every path as the table says, but the robust search
-                        lambda name, board, query: name != ROBUST and serves(name, board, query))
+    monkeypatch.setitem(capabilities.ROWS, ROBUST,      # every row as the table says, but the robust search
+                        dataclasses.replace(capabilities.ROWS[ROBUST], check=lambda ask: "left out here"))
     board = load_board(BOARDS / "maze-runner-duel-secret.yaml")
     for role in board.rules.roles:
         query = make_query(board, role, hidden=True, horizon=5)
         answer = solve(board, query)
-        assert answer.stats.solver == "layered"
+        assert answer.stats.solver == "hidden"
         assert hidden_followed(board, query, answer.line) > 0
 
 

@@ -24,8 +24,7 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.model import MECHANISMS
 from gridsolve.language.position import Query, initial_position
 from gridsolve.solve.common import capabilities as cap
-from gridsolve.solve.dispatch.asker import Asker
-from gridsolve.solve.dispatch.dispatcher import EVERY
+from gridsolve.solve.common.answer import Question
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from randomrules import random_case  # noqa: E402
@@ -35,31 +34,31 @@ FLAGS = ("", "hidden", "strategy")
 EVERYTHING = (cap.COMPILED, cap.GROUND_GRAPH)     # they serve every question: left out of the pins
 
 # Which paths serve each question at the board's start: "role kind flags" (``*``: every role or
-# every kind) -> the paths that serve it, cheapest first (besides the compiled program and the
+# every kind) -> the rows that serve it, in the table's order (besides the compiled program and the
 # graph ground by clingo, which serve all).
 CLASSIC = {
-    "explorer *": "scripted graph, race, studio scripted, start graph",
-    "explorer * hidden": "scripted graph, start graph, hidden",
+    "explorer *": "race, scripted graph, studio scripted, start graph",
+    "explorer * hidden": "hidden, scripted graph, start graph",
     "explorer * strategy": "scripted graph, start graph",
 }
 ONE_ROLE_LAYERED = {"* *": "layered table", "* * hidden": "hidden", "* * strategy": ""}
 TWO_PLAYER_2007 = {
-    "* *": "factored graph, race, wall graph, live graph, start graph",
-    "* * hidden": "factored graph, wall graph, start graph, robust search, own placements, hidden",
+    "* *": "race, factored graph, live graph, wall graph, start graph",
+    "* * hidden": "robust search, hidden, factored graph, wall graph, start graph, own placements",
     "* * strategy": "factored graph, wall graph, start graph",
 }
 MAZE_RUNNER = {
     "* value": "layered table", "* win": "layered table",
-    "* survive": "race, wall graph, live graph, start graph",
-    "* value hidden": "robust search, own placements, hidden", "* win hidden": "robust search, own placements, hidden",
-    "* survive hidden": "wall graph, start graph, robust search, own placements, hidden",
+    "* survive": "race, live graph, wall graph, start graph",
+    "* value hidden": "robust search, hidden, own placements", "* win hidden": "robust search, hidden, own placements",
+    "* survive hidden": "robust search, hidden, wall graph, start graph, own placements",
     "* value strategy": "", "* win strategy": "", "* survive strategy": "wall graph, start graph",
 }
-GHOSTS = "factored graph, race, wall graph, live graph"
+GHOSTS = "race, factored graph, live graph, wall graph"
 PACMAN3P = {
     "pacman value": "bounded", "pacman win": "bounded", "pacman survive": GHOSTS, "* *": GHOSTS,
     "pacman value hidden": "hidden", "pacman win hidden": "hidden",
-    "* * hidden": "factored graph, wall graph, hidden",
+    "* * hidden": "hidden, factored graph, wall graph",
     "pacman value strategy": "", "pacman win strategy": "", "* * strategy": "factored graph, wall graph",
 }
 SHIPPED = {
@@ -71,7 +70,7 @@ SHIPPED = {
     "order/scorpion-nest.yaml": CLASSIC,
     "combined/pacman-chased.yaml": ONE_ROLE_LAYERED,
     "combined/treasure.yaml": ONE_ROLE_LAYERED,
-    "combined/scorpion-2007.yaml": {"* *": "race, start graph", "* * hidden": "start graph, hidden",
+    "combined/scorpion-2007.yaml": {"* *": "race, start graph", "* * hidden": "hidden, start graph",
                                     "* * strategy": "start graph"},
     **{f"generated/{name}.yaml": TWO_PLAYER_2007 for name in (
         "difficulty-easy", "difficulty-hard", "difficulty-medium",
@@ -117,7 +116,7 @@ def test_every_shipped_board_is_pinned():
 def test_the_table_gives_each_shipped_board_its_paths(name):
     board = load_board(BOARDS / name)
     for role, kind, flags, query in _questions(board):
-        decision = cap.decide(board, query, names=cap.PATHS)
+        decision = cap.decide(board, query, names=cap.ROWS)
         served = ", ".join(path for path in decision.served if path not in EVERYTHING)
         assert served == _pinned(SHIPPED[name], role, kind, flags), (role, kind, flags)
         assert decision.serves(cap.COMPILED) and decision.serves(cap.GROUND_GRAPH)
@@ -132,7 +131,7 @@ def test_the_random_rule_sets_keep_their_paths(tmp_path):
         path.write_text(random_case(seed).text, encoding="utf-8")
         board = load_board(path)
         for *_, query in _questions(board):
-            served.update(cap.decide(board, query, names=cap.PATHS).served)
+            served.update(cap.decide(board, query, names=cap.ROWS).served)
     assert dict(served) == RANDOM_SERVED
 
 
@@ -159,11 +158,25 @@ def test_a_refusal_names_the_game_s_reason():
     assert cap.refusal(cap.WALL_GRAPH, classic, asked).startswith("pieces move by rule")
 
 
-def test_the_dispatchers_try_their_solvers_in_the_table_s_order_of_cost():
-    for dispatcher in (EVERY, Asker(load_board(BOARDS / "wallmaze.yaml"))):
-        costs = [cap.PATHS[solver.name].cost for solver in dispatcher.solvers]
-        assert costs == sorted(costs) and len(set(costs)) == len(costs)
-    assert list(cap.PATHS) == sorted(cap.PATHS, key=lambda name: cap.PATHS[name].cost)
+def test_the_table_has_three_families_in_their_order_and_one_chooser():
+    assert [row.name for row in cap.SOLVERS] == ["race", "bounded", "layered table", "robust search", "hidden",
+                                                 "compiled"]
+    assert [row.name for row in cap.GRAPH_BUILDERS] == ["scripted graph", "factored graph", "ground graph"]
+    assert list(cap.ROWS) == [row.name for family in cap.FAMILIES.values() for row in family]
+    assert [row.name for row in cap.ROWS.values() if row.at_run] == ["layered table"]
+    board = load_board(BOARDS / "wallmaze.yaml")
+    question = Question(board, Query("white", QueryKind.VALUE, initial_position(board), 3))
+    asked = []
+    assert cap.choose(question, fits=lambda row: asked.append(row) or False) == "compiled" and asked == ["layered table"]
+    assert cap.choose(question, among=("compiled", "race", "layered table")) == "layered table"    # the table's order
+    assert cap.choose(question, among=("race", "bounded")) is None
+    assert cap.choose(question, among=cap.STUDIO) is None
+
+
+def test_the_roles_the_race_solver_answers():
+    pacman = load_board(BOARDS / "pacman3p.yaml")
+    assert cap.race_roles(pacman) == {"pacman": False, "blinky": True, "inky": True}    # pacman: survive only
+    assert cap.race_roles(load_board(BOARDS / "wallmaze.yaml")) == {}
 
 
 @pytest.mark.parametrize("name, mechanisms", [
@@ -180,7 +193,9 @@ def test_the_rules_name_their_mechanisms(name, mechanisms):
 
 
 def test_the_docs_show_the_table():
-    """docs/how-it-works.md's table has a row for each path, with its cost."""
+    """docs/how-it-works.md has a table for each family, a row for each of its rows, in order."""
     text = (BOARDS.parent / "docs" / "how-it-works.md").read_text(encoding="utf-8")
-    for path in cap.PATHS.values():
-        assert f"| `{path.name}` | {path.serves} | {path.refuses} | {path.cost} |" in text, path.name
+    for family, rows in cap.FAMILIES.items():
+        lines = ["| " + " | ".join([f"`{row.name}`", row.serves, row.refuses] +
+                                   ([row.at_run or "-"] if family == "solvers" else [])) + " |" for row in rows]
+        assert "\n".join(lines) in text, family

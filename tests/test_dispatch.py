@@ -1,14 +1,16 @@
 """The one dispatch mechanism (gridsolve/solve/dispatch/): ``solve()`` and the Asker are both a
-Dispatcher, the Asker's solvers those of ``solve()`` in the same order, each keeping its work
-between questions (caching.py), with the layered tables in front.
+Dispatcher of the same rows of the table, each question going to the row the one chooser
+(capabilities.choose) picks; the Asker's solvers keep their work between questions (caching.py).
 
-Each caching solver serves the questions written here by hand, the Asker answers as ``solve()``
-does on boards of each mode (races, layered tables, the bounded and robust searches, the
-compiled program), the race engine is ground again only for a position it does not reach, and a
-search that runs out of memory is asked again without the earlier questions' tables.
+Each caching solver serves the questions written here by hand, ``solve()`` and the Asker pick the
+same row for each and answer alike on boards of each mode (races, layered tables, the bounded and
+robust searches, the compiled program), each answer's ``stats.solver`` naming its row, the race
+engine is ground again only for a position it does not reach, and a search that runs out of
+memory is asked again without the earlier questions' tables.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,18 +20,17 @@ from conftest import CORRIDOR
 from test_bounded import board_from_text, pacman_like_board
 from gridsolve.errors import MemoryLimitError
 from gridsolve.language.loader import load_board
+from gridsolve.render import format_answer
 from gridsolve.language.position import Query, initial_position, make_position, make_query
-from gridsolve.solve.common.answer import Question
+from gridsolve.solve.common import capabilities as cap
+from gridsolve.solve.common.answer import Question, SolveStats
 from gridsolve.solve.common.limits import Limits
 from gridsolve.solve.dispatch import caching
 from gridsolve.solve.dispatch.asker import Asker
 from gridsolve.solve.dispatch.caching import CachingSearch, Session
-from gridsolve.solve.dispatch.dispatcher import EVERY, solve
+from gridsolve.solve.dispatch.dispatcher import every, exact, solve
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
-# the solver each answer's stats name, by the solver that answers
-REPORTED = {"race": "race", "compiled": "race program", "bounded": "bounded", "layered table": "layered table",
-            "hidden": "robust search"}
 
 
 def _without_stats(answer) -> dict:
@@ -47,7 +48,7 @@ def boards(tmp_path_factory):
 
 
 def _questions(boards) -> list[tuple[str, object, Query]]:
-    """(the solver that should answer, board, query): a few of each mode, written by hand."""
+    """(the row that should answer, board, query): a few of each mode, written by hand."""
     corridor, pacman, duel, wallmaze = boards["corridor"], boards["pacman"], boards["duel"], boards["wallmaze"]
     start = initial_position(corridor)
     aside = make_position(duel, ("p1=2,4", "p2=5,1"), "p1")
@@ -57,39 +58,55 @@ def _questions(boards) -> list[tuple[str, object, Query]]:
             ("bounded", pacman, make_query(pacman, "pacman", "value")),
             ("bounded", pacman, make_query(pacman, "pacman", "win", horizon=4)),
             ("race", pacman, make_query(pacman, "blinky", "value")),        # blinky's scores: races
+            ("layered table", wallmaze, make_query(wallmaze, "white", "value")),
             ("layered table", wallmaze, make_query(wallmaze, "white", "value", horizon=3)),
             ("layered table", wallmaze, make_query(wallmaze, "black", "survive", horizon=2)),
-            ("hidden", duel, Query("p1", "value", aside, 4, hidden=True))]
+            ("robust search", duel, Query("p1", "value", aside, 4, hidden=True))]
 
 
-def test_the_asker_is_solve_s_dispatcher_of_caching_solvers_with_the_tables_too(boards):
-    """Both try their solvers in the order of cost of the table of paths (capabilities.PATHS)."""
-    asker = Asker(boards["corridor"])
-    assert [s.name for s in EVERY.solvers] == ["race", "bounded", "hidden", "compiled"]
-    assert [s.name for s in asker.solvers] == ["race", "bounded", "layered table", "hidden", "compiled"]
-    assert [s.solver for s in asker.solvers if isinstance(s, CachingSearch)] == [
-        s for s in EVERY.solvers if s.name != "race"]
-    assert asker.solvers[0] is asker.race and asker.solvers[2] is asker.tabled
+def _alone(name: str, board, query: Query) -> str:
+    """The row that answers ``query`` asked alone (``solve``): the Asker's, but a layered table
+    only for a question that looks to the end of the game (else the compiled program grounds fewer)."""
+    return "compiled" if name == "layered table" and query.horizon is not None else name
+
+
+def test_the_asker_and_solve_are_dispatchers_of_the_same_rows(boards):
+    board = boards["corridor"]
+    question = Question(board, Query("explorer", "value", initial_position(board)))
+    asker = Asker(board)
+    assert set(asker.makers) == set(every(question).makers) == set(cap.ANSWERING)
+    assert set(exact().makers) == {"race", "compiled"}
+    assert asker.solver("race") is asker.race and asker.solver("layered table") is asker.tabled
+    assert all(isinstance(asker.solver(row), CachingSearch) for row in ("bounded", "robust search", "hidden", "compiled"))
 
 
 def test_each_caching_solver_serves_the_questions_it_should(boards):
     """A question is served by the solver written for it (and by the compiled program, which
-    serves every question); the Asker picks that one, and ``solve()`` the same solver except
-    where the Asker has a table."""
+    serves every question; a --hidden one by the compiled robust game too); the Asker and
+    ``solve()`` choose that one."""
     askers = {}
     for name, board, query in _questions(boards):
         asker = askers.setdefault(board.name, Asker(board))
         question = Question(board, query, asker.limits)
-        assert {s.name for s in asker.solvers if s.serves(question)} == {name, "compiled"}, query
-        assert asker.pick(question).name == name
-        assert EVERY.pick(Question(board, query)).name == ("compiled" if name == "layered table" else name)
+        also = {"hidden", "compiled"} if query.hidden else {"compiled"}
+        assert {row for row in asker.makers if asker.solver(row).serves(question)} == {name, *also}, query
+        assert asker.pick(question).name == asker.choose(question) == cap.choose(question, fits=lambda row: True) == name
+        assert every(question).choose(question) == _alone(name, board, query)
+
+
+def test_a_hidden_question_the_robust_search_refuses_is_the_compiled_robust_game():
+    board = load_board(BOARDS / "pacman3p.yaml")
+    question = Question(board, Query("pacman", "value", initial_position(board), hidden=True))
+    assert "items" in cap.refusal(cap.ROBUST, board, question.query)
+    assert cap.choose(question) == every(question).choose(question) == Asker(board).choose(question) == "hidden"
 
 
 def test_a_table_that_does_not_fit_leaves_the_question_to_the_compiled_program(boards):
     board = boards["wallmaze"]
     question = Question(board, make_query(board, "white", "value", horizon=3), Limits(memory=1))
     asker = Asker(board)
-    assert asker.pick(question).name == "compiled"
+    assert cap.choose(question) == "layered table"
+    assert asker.pick(question).name == every(question).pick(question).name == "compiled"
     assert "white" in asker.tables.refused
 
 
@@ -97,14 +114,15 @@ def test_the_asker_answers_as_solve_on_boards_of_each_mode(boards):
     askers = {}
     for name, board, query in _questions(boards):
         asker = askers.setdefault(board.name, Asker(board))
-        alone = _without_stats(solve(board, query))
+        alone = solve(board, query)
         shared = asker.ask(query)
-        assert shared.stats.solver == REPORTED[name], query
+        assert (shared.stats.solver, alone.stats.solver) == (name, _alone(name, board, query)), query
+        alone = _without_stats(alone)
         assert _without_stats(shared) == alone, query
         quiet = asker.ask(query, line_plies=0)
         assert quiet.line is None and _without_stats(quiet) == {**alone, "line": None}, query
         first = asker.ask(query, line_plies=1)
-        cut = alone["line"][:1] if name in ("race", "bounded", "hidden") else alone["line"]   # the others: whole
+        cut = alone["line"][:1] if name in ("race", "bounded", "robust search") else alone["line"]   # the others: whole
         assert len(alone["line"]) > 1 and _without_stats(first) == {**alone, "line": cut}, query
 
 
@@ -134,7 +152,7 @@ def test_the_engine_is_ground_within_the_memory_limit_without_the_time_limit(boa
             return True
 
         def answer(self, query, line_plies):
-            return SimpleNamespace(line_plies=line_plies)
+            return SimpleNamespace(line_plies=line_plies, stats=SolveStats(solver="race"))
 
     monkeypatch.setattr(caching, "Engine", Recorded)
     board = boards["corridor"]
@@ -215,3 +233,18 @@ def test_an_asker_for_queries_is_rooted_at_their_positions_with_the_most_plies_l
                               Limits(seconds=7))
     assert whole.remaining(board) > 3
     assert (asker.roots, asker.plies, asker.limits) == ([start, later], whole.remaining(board), Limits(seconds=7))
+
+
+def test_solve_s_text_says_which_row_answered():
+    """The layered table, now solve's too, says what it ground (not a program of 0 rules); the
+    compiled program the rules it ground."""
+    board = load_board(BOARDS / "combined" / "treasure.yaml")
+    query = make_query(board, "explorer", "value")
+    tabled = solve(board, query)
+    assert tabled.stats.solver == "layered table"
+    text = format_answer(board, tabled, query.position)
+    assert re.search(r"^solved in [0-9.]+ s: 29 positions and 125 moves ground, read off the role's layered table$",
+                     text, re.M), text
+    compiled = solve(board, query, bounded=False)
+    assert compiled.stats.solver == "compiled" and re.search(r"ground program: [1-9][0-9]* rules$",
+                                                             format_answer(board, compiled, query.position))

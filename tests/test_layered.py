@@ -82,7 +82,7 @@ def _single_shot(program, board):
     ctl.ground([("base", [])])
     model = driver.Model(mode=program.mode)
     ctl.solve(on_model=lambda m: model.collect(m.symbols(shown=True)))
-    return driver.read_answer(model, program, board, SolveStats(solver="layered"))
+    return driver.read_answer(model, program, board, SolveStats(solver="compiled"))
 
 
 @pytest.mark.parametrize("name,options", [

@@ -108,9 +108,9 @@ def test_stats_write_every_documented_field_in_order_none_where_a_solver_has_non
     search = SolveStats(solver="bounded", settled_at=6, detail=ThresholdStats(searched=40, search_in="C"))
     assert (search.figure("searched"), search.figure("search_in"), search.figure("settled_at")) == (40, "C", 6)
     assert search.figure("positions") is None and search.figure("detail") is None
-    program = SolveStats(solver="layered", detail=ProgramStats(ground_rules=9, value_levels=2))
+    program = SolveStats(solver="compiled", detail=ProgramStats(ground_rules=9, value_levels=2))
     assert program.as_dict()["ground_rules"] == 9 and program.as_dict()["value_levels"] == 2
-    assert SolveStats(solver="studio graph").as_dict()["positions"] is None
+    assert SolveStats(solver="live graph").as_dict()["positions"] is None
 
 
 def test_an_answers_json_has_the_flat_stats():

@@ -46,7 +46,8 @@ from gridsolve.errors import BoardError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.solve.dispatch.asker import Asker
-from gridsolve.solve.dispatch.dispatcher import BOUNDED, COMPILED, RACE, solve
+from gridsolve.solve.common.capabilities import BOUNDED, COMPILED, RACE, TABLE
+from gridsolve.solve.dispatch.dispatcher import every, solve
 from gridsolve.solve.common.answer import Question
 from gridsolve.solve.program.driver import format_move
 from gridsolve.solve.program.explore import examine, move_parts, stop_scores
@@ -141,7 +142,8 @@ def paths(board, query):
     """(name, answer) of every solver path that serves ``query``."""
     question = Question(board, query)
     out = [("solve", lambda: solve(board, query))]
-    for solver in (RACE, BOUNDED, COMPILED):
+    dispatcher = every(question)
+    for solver in (dispatcher.solver(row) for row in (RACE, BOUNDED, TABLE, COMPILED)):
         if solver.serves(question):
             out.append((solver.name, lambda s=solver: s.answer(Question(board, query))))
     out.append(("asker", lambda: Asker(board, [query.position]).ask(query)))

@@ -28,10 +28,10 @@ from ..compile.state import layout_for
 from ..errors import EncodingError
 from ..language.model import Board
 from ..language.position import Position, Query
-from ..solve.race.racesolver import race_roles
 from ..solve.graph.codec import PositionCodec, arguments_of_text
 from ..solve.graph.gamegraph import GameGraph, of_explored
 from ..solve.common.answer import Answer, RaceStats, SolveStats
+from ..solve.common.capabilities import LIVE_GRAPH, race_roles
 from ..solve.program.driver import format_move
 from ..solve.explain.walls import Wall, WallGraph, add_moving, graph_atoms, toggled
 from ..solve.race import reader
@@ -203,7 +203,7 @@ class LiveGraph:
         plan, value_known = self.plans[query.role]
         root = self.state(query.position)
         return reader.answer(self, self.board, query, plan, value_known, root, query.remaining(self.board),
-                             SolveStats(solver="studio graph", detail=RaceStats(positions=self.graph.n)))
+                             SolveStats(solver=LIVE_GRAPH, detail=RaceStats(positions=self.graph.n)))
 
     def position(self, state: int, step: int) -> Position:
         """Position ``state`` at ``step``."""

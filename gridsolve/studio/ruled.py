@@ -14,18 +14,12 @@ from ..compile.state import layout_for
 from ..language.model import Board
 from ..language.position import Position, Query
 from ..solve.common.answer import Answer
-from ..solve.common.capabilities import STUDIO_SCRIPTED, serves
 from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
 from ..solve.graph.scripted import ScriptedMoves, ScriptTables
 from ..solve.program.driver import format_move
 
 ANSWER_SECONDS = 60.0     # a request's solve stops (with a clear error) after this long
-
-
-def answered_here(board: Board, query: Query) -> bool:
-    """Whether the studio answers ``query`` on ``board`` in the request by :func:`answer`."""
-    return serves(STUDIO_SCRIPTED, board, query)
 
 
 class Successors:

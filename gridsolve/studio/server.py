@@ -38,7 +38,8 @@ from ..language.enemylist import kinds_of
 from ..language.loader import load_board
 from ..language.model import Board
 from ..language.position import QUERY_KINDS, initial_position
-from ..solve.common.capabilities import LIVE_GRAPH, serves
+from ..solve.common.answer import Question
+from ..solve.common.capabilities import STUDIO, STUDIO_SCRIPTED, choose
 from ..solve.common.limits import Limits
 from ..svg import role_colours
 from .answers import payload, picture, question
@@ -176,9 +177,10 @@ def answer(studio: Studio, data: dict) -> dict:
     kind = QueryKind(_choice(data.get("kind"), QUERY_KINDS, "kind", QueryKind.VALUE))
     query = question(board, role, kind)
     view = picture(board, query.position)
-    if ruled.answered_here(board, query):
+    chosen = choose(Question(board, query, studio.limits), STUDIO)     # in the request, else in a worker
+    if chosen == STUDIO_SCRIPTED:
         return {**view, "answer": payload(board, query, *ruled.answer(board, query, studio.limits))}
-    if not serves(LIVE_GRAPH, board, query):
+    if chosen is None:
         job = studio.jobs.start("answer", {"path": str(path), "level": data.get("level"), "role": role, "kind": kind})
         return {**view, "job": job.as_dict()}
     holder, lock = studio.graph(path, version, board)

@@ -131,7 +131,7 @@ class SolveStats:
     (``detail``); ``solver`` names the one that answered.  :meth:`as_dict` writes them as
     ``--json`` does: every field of docs/answers.md, None where a solver has no such figure."""
 
-    solver: str                             # race, race program, layered, layered table, bounded, robust search, studio graph
+    solver: str                             # the row of the table that answered (capabilities.ROWS)
     total_s: float | None = None            # seconds from the question to the answer
     compile_s: float | None = None          # writing the program (compiled solvers; 0 for the race solver)
     ground_s: float | None = None           # grounding (the program's parts, or the searches' abstract game)

@@ -1,15 +1,17 @@
-"""The one table of the solver paths: which board and question each path serves, why it refuses
-the others, and the order of cost in which they are tried.
+"""The one table of the paths that answer, and the one chooser: which board and question each
+row serves, why it refuses the others, and the order in which its family is tried.
 
-Every path that answers questions (the dispatcher's solvers, the Asker's caching solvers) and
-every feature's own graph (explain's wall graph, the studio's live graph, generate's start
-graph, the own placements of play's advice) reads its applicability here, and nowhere else:
-:func:`decide` gives, for a board and a question, each path with the reason it refuses (None
-where it serves), cheapest first; :func:`serves` and :func:`refusal` ask about one path.  The
+The table has three families, each a tuple in the order it is tried: the solvers of one
+question (:data:`SOLVERS`: race, bounded, layered table, robust search, hidden, compiled), the
+race solver's graph builders (:data:`GRAPH_BUILDERS`: they depend on the position terms, the
+layout, rather than on the question) and the features' own graphs (:data:`FEATURE_GRAPHS`:
+the studio's, explain's wall graph, generate's start graph, play's own placements).
+:func:`choose` picks the row that answers a question (``solve()``, the Asker of ask, verify,
+play and explain, and the studio ask it, and nothing else picks); an answer's ``stats.solver``
+is its row's name.  :func:`decide` gives, for a board and a question, each row with the reason
+it refuses (None where it serves); :func:`serves` and :func:`refusal` ask about one row.  The
 reasons are the game's, in words a user can read (docs/how-it-works.md, "Which path answers",
-shows the table).  The graph builders of the race solver (the scripted and the factored graph,
-else the graph ground by clingo) are rows too: they depend on the position terms (the layout)
-rather than on the question.
+shows the table).
 
 The mechanisms are read from the rules' named properties (:attr:`~gridsolve.language.model.Rules.has_items`,
 :attr:`~gridsolve.language.model.Rules.moved_by_rule`, :attr:`~gridsolve.language.model.Rules.conditions`, ...).
@@ -62,16 +64,17 @@ class Ask:
 
 
 @dataclass(frozen=True)
-class Path:
-    """One solver path: its ``name`` (the solver's name where it is one), its ``cost`` (lower is
-    cheaper: tried first), what it ``serves`` and ``refuses`` (for the docs), and ``check``: the
-    reason it refuses an :class:`Ask`, None where it serves it."""
+class Row:
+    """One row of the table: its ``name`` (the answers' ``stats.solver`` where it is a solver),
+    what it ``serves`` and ``refuses`` (for the docs), ``check``: the reason it refuses an
+    :class:`Ask`, None where it serves it; and ``at_run``: what it must find at run time to
+    serve a question its check lets through (None: nothing), asked of its solver by :func:`choose`."""
 
     name: str
-    cost: int
     serves: str
     refuses: str
     check: Callable[[Ask], str | None]
+    at_run: str | None = None
 
 
 # - The checks (each returns the first reason it refuses, None where the path serves) ---
@@ -175,16 +178,11 @@ def _live_graph(ask: Ask) -> str | None:
     return _first((ask.query.hidden, NOT_HIDDEN), (ask.query.strategy, STRATEGY), lambda: _wall_graph(ask))
 
 
-def _race_role(board: Board, role: str) -> bool:
-    """Whether the race solver answers some question about ``role`` (its value or its survival)."""
-    return any(plan_query(board, Query(role, kind)).mode is Mode.RACE for kind in (QueryKind.VALUE, QueryKind.SURVIVE))
-
-
 def _studio_scripted(ask: Ask) -> str | None:
     query = ask.query
     return _first((query.hidden, NOT_HIDDEN), (query.strategy, STRATEGY),
                   (not one_mover_script(ask.rules), "no script after the one-step plies of one role alone"),
-                  lambda: not _race_role(ask.board, query.role) and f"the race solver answers no question about {query.role}")
+                  lambda: query.role not in race_roles(ask.board) and f"the race solver answers no question about {query.role}")
 
 
 def _start_graph(ask: Ask) -> str | None:
@@ -214,93 +212,135 @@ def _everything(ask: Ask) -> None:
 
 # - The table ---
 
-RACE, BOUNDED, TABLE, HIDDEN, ROBUST, COMPILED = "race", "bounded", "layered table", "hidden", "robust search", "compiled"
-WALL_GRAPH, LIVE_GRAPH, START_GRAPH, OWN_PLACEMENTS = "wall graph", "live graph", "start graph", "own placements"
-STUDIO_SCRIPTED = "studio scripted"
+RACE, BOUNDED, TABLE, ROBUST, HIDDEN, COMPILED = "race", "bounded", "layered table", "robust search", "hidden", "compiled"
 SCRIPTED_GRAPH, FACTORED_GRAPH, GROUND_GRAPH = "scripted graph", "factored graph", "ground graph"
+STUDIO_SCRIPTED, LIVE_GRAPH, WALL_GRAPH, START_GRAPH, OWN_PLACEMENTS = (
+    "studio scripted", "live graph", "wall graph", "start graph", "own placements")
 
-PATHS = {path.name: path for path in sorted([
-    Path(RACE, 10, "questions whose role's scores the ends fix (or survive questions), its team moving alone: "
-         "every mechanism, ranked on one game graph", "--strategy, --hidden, layered questions", _race),
-    Path(BOUNDED, 20, "layered questions of games that keep items, by threshold races",
-         "no items, a team moving at once with others, pieces moved by rule, ends counting items, "
-         "a collector that may stay with collisions: stay", _bounded),
-    Path(TABLE, 30, "the other layered questions (the Asker): every answer read off one table per role",
-         "--strategy, --hidden, race questions, what the bounded solver takes", _table),
-    Path(ROBUST, 40, "--hidden questions, exact at any number of plies (the role's knowledge searched)",
-         "items, pieces moved by rule, score tables, was_on or item counts in ends, an end measuring the role's "
-         "distance, the role moving at once with another", _robust_search),
-    Path(HIDDEN, 50, "every --hidden question: the robust search where it serves, else the compiled robust game "
-         "(deepened)", "questions without --hidden", _hidden),
-    Path(COMPILED, 100, "every question (the compiled program run by clingo)", "nothing", _everything),
-    Path(WALL_GRAPH, 11, "explain: every wall toggled on one game graph, for race questions",
-         "layered questions, ends measuring distances, pieces moved by rule, an unjudged start", _wall_graph),
-    Path(LIVE_GRAPH, 12, "the studio: the wall graph kept and patched after each edit",
-         "what the wall graph refuses, --hidden, --strategy", _live_graph),
-    Path(STUDIO_SCRIPTED, 13, "the studio: a level whose pieces move by rule, answered in the request by the "
-         "scripted graph", "--hidden, --strategy, scripts the scripted graph does not join, roles the race "
-         "solver does not answer", _studio_scripted),
-    Path(START_GRAPH, 14, "generate: every placement of the pieces ranked at once, for win, lose and survive",
-         "value ranges, more than 20,000 placements, layered questions", _start_graph),
-    Path(OWN_PLACEMENTS, 41, "play's advice: every placement of the role's own secret marks from one grounding",
-         "what the robust search refuses, more than 20,000 positions, roles moving at once, a timeout entry "
-         "measuring another's distance", _own_placements),
-    Path(SCRIPTED_GRAPH, 1, "the race solver's graph where one role moves one step and a script moves the rest, "
-         "joined in arrays", "several turns entries or movers, items, bumps, was_on, a key each entry flips",
-         _scripted_graph),
-    Path(FACTORED_GRAPH, 2, "the race solver's graph where each piece moves on its own, joined in arrays",
-         "lost turns, was_on, items, knowledge, pieces moved by rule, collisions: stay with movers at once",
-         _factored_graph),
-    Path(GROUND_GRAPH, 3, "the race solver's graph of every other game, ground by clingo", "nothing", _everything),
-], key=lambda path: path.cost)}
+# The solvers of one question, in the order :func:`choose` tries them (the compiled program, last,
+# serves every question).
+SOLVERS = (
+    Row(RACE, "questions whose role's scores the ends fix (or survive questions), its team moving alone: "
+        "every mechanism, ranked on one game graph", "--strategy, --hidden, layered questions", _race),
+    Row(BOUNDED, "layered questions of games that keep items, by threshold races",
+        "no items, a team moving at once with others, pieces moved by rule, ends counting items, "
+        "a collector that may stay with collisions: stay", _bounded),
+    Row(TABLE, "the other layered questions: every answer read off one table per role",
+        "--strategy, --hidden, race questions, what the bounded solver takes", _table,
+        at_run="its table fits the memory limit (and, with a time limit, is ground in time); for solve's one "
+               "question, the question looks to the end of the game (with a shorter horizon the compiled program "
+               "grounds fewer positions)"),
+    Row(ROBUST, "--hidden questions, exact at any number of plies (the role's knowledge searched)",
+        "items, pieces moved by rule, score tables, was_on or item counts in ends, an end measuring the role's "
+        "distance, the role moving at once with another", _robust_search),
+    Row(HIDDEN, "every --hidden question the robust search does not take: the compiled robust game (deepened)",
+        "questions without --hidden", _hidden),
+    Row(COMPILED, "every question (the compiled program run by clingo)", "nothing", _everything),
+)
+# The race solver's graph builders, in the order the race graph tries them (the last serves every game).
+GRAPH_BUILDERS = (
+    Row(SCRIPTED_GRAPH, "the race solver's graph where one role moves one step and a script moves the rest, "
+        "joined in arrays", "several turns entries or movers, items, bumps, was_on, a key each entry flips",
+        _scripted_graph),
+    Row(FACTORED_GRAPH, "the race solver's graph where each piece moves on its own, joined in arrays",
+        "lost turns, was_on, items, knowledge, pieces moved by rule, collisions: stay with movers at once",
+        _factored_graph),
+    Row(GROUND_GRAPH, "the race solver's graph of every other game, ground by clingo", "nothing", _everything),
+)
+# The features' own graphs, each asked by its feature (the studio tries its two in this order).
+FEATURE_GRAPHS = (
+    Row(STUDIO_SCRIPTED, "the studio: a level whose pieces move by rule, answered in the request by the "
+        "scripted graph", "--hidden, --strategy, scripts the scripted graph does not join, roles the race "
+        "solver does not answer", _studio_scripted),
+    Row(LIVE_GRAPH, "the studio: the wall graph kept and patched after each edit",
+        "what the wall graph refuses, --hidden, --strategy", _live_graph),
+    Row(WALL_GRAPH, "explain: every wall toggled on one game graph, for race questions",
+        "layered questions, ends measuring distances, pieces moved by rule, an unjudged start", _wall_graph),
+    Row(START_GRAPH, "generate: every placement of the pieces ranked at once, for win, lose and survive",
+        "value ranges, more than 20,000 placements, layered questions", _start_graph),
+    Row(OWN_PLACEMENTS, "play's advice: every placement of the role's own secret marks from one grounding",
+        "what the robust search refuses, more than 20,000 positions, roles moving at once, a timeout entry "
+        "measuring another's distance", _own_placements),
+)
+FAMILIES = {"solvers": SOLVERS, "graph builders": GRAPH_BUILDERS, "feature graphs": FEATURE_GRAPHS}
+ROWS = {row.name: row for family in FAMILIES.values() for row in family}     # every row, each family in its order
+ANSWERING = tuple(row.name for row in SOLVERS)      # the rows that answer one question, in order
+STUDIO = (STUDIO_SCRIPTED, LIVE_GRAPH)                # what the studio answers in the request, else in a worker
 
-ANSWERING = (RACE, BOUNDED, TABLE, ROBUST, HIDDEN, COMPILED)     # the paths that answer one question
-GRAPHS = (SCRIPTED_GRAPH, FACTORED_GRAPH, GROUND_GRAPH)            # the race solver's graph builders
+
+# - The chooser ---
+
+def choose(question: Question, among=ANSWERING, fits: Callable[[str], bool] | None = None
+           ) -> str | None:
+    """The name of the row that answers ``question``: the first of ``among`` (default: every
+    solver), in the table's order, that serves it and, for a row whose service is decided at run
+    time (its ``at_run``: the layered table's memory), that ``fits`` accepts (``fits(name)``:
+    None accepts all); None where none serves it.  Every command that picks a path for a
+    question asks here: ``solve()`` and the Asker (ask, verify, play, explain) among the solvers,
+    the studio among :data:`STUDIO`."""
+    ask = Ask(question.board, question.query, planned=question.plan)
+    for name in ROWS:
+        if name in among and ROWS[name].check(ask) is None and (
+                fits is None or ROWS[name].at_run is None or fits(name)):
+            return name
+    return None
+
+
+def race_roles(board: Board) -> dict[str, bool]:
+    """The roles whose questions the race solver answers, each with whether its value is known
+    (its scores are constants; else only its survive questions)."""
+    out = {}
+    for role in board.rules.roles:
+        for kind in (QueryKind.VALUE, QueryKind.SURVIVE):
+            plan = plan_query(board, Query(role, kind))
+            if plan.mode is Mode.RACE:
+                out[role] = plan.value
+                break
+    return out
 
 
 @dataclass(frozen=True)
 class Decision:
-    """Each path of the table with the reason it refuses the ask (None: it serves it), cheapest first."""
+    """Each row asked with the reason it refuses the ask (None: it serves it), in the table's order."""
 
     ask: Ask
-    verdicts: tuple[tuple[Path, str | None], ...]
+    verdicts: tuple[tuple[Row, str | None], ...]
 
     def reason(self, name: str) -> str | None:
-        for path, reason in self.verdicts:
-            if path.name == name:
+        for row, reason in self.verdicts:
+            if row.name == name:
                 return reason
-        raise KeyError(f"the path {name!r} was not decided here (give it in decide's names)")
+        raise KeyError(f"the row {name!r} was not decided here (give it in decide's names)")
 
     def serves(self, name: str) -> bool:
         return self.reason(name) is None
 
     @property
     def served(self) -> list[str]:
-        """The names of the paths that serve the ask, cheapest first."""
-        return [path.name for path, reason in self.verdicts if reason is None]
+        """The names of the rows that serve the ask, in the table's order."""
+        return [row.name for row, reason in self.verdicts if reason is None]
 
 
 def decide(board: Board, query: Query | None = None, names=ANSWERING, layout: Layout | None = None,
            value_range: bool = False) -> Decision:
-    """The paths ``names`` (default: those that answer one question) for ``query`` on ``board``,
-    cheapest first, each with the reason it refuses (None where it serves)."""
+    """The rows ``names`` (default: the solvers) for ``query`` on ``board``, in the table's
+    order, each with the reason it refuses (None where it serves)."""
     ask = Ask(board, query, layout, value_range)
-    return Decision(ask, tuple((path, path.check(ask)) for path in PATHS.values() if path.name in names))
+    return Decision(ask, tuple((row, row.check(ask)) for row in ROWS.values() if row.name in names))
 
 
 def refusal(name: str, board: Board, query: Query | None = None, layout: Layout | None = None,
             value_range: bool = False) -> str | None:
-    """Why the path ``name`` does not serve ``query`` on ``board`` (None: it serves it)."""
-    return PATHS[name].check(Ask(board, query, layout, value_range))
+    """Why the row ``name`` does not serve ``query`` on ``board`` (None: it serves it)."""
+    return ROWS[name].check(Ask(board, query, layout, value_range))
 
 
 def serves(name: str, board: Board, query: Query | None = None, layout: Layout | None = None,
            value_range: bool = False) -> bool:
-    """Whether the path ``name`` serves ``query`` on ``board`` (see :func:`refusal`)."""
+    """Whether the row ``name`` serves ``query`` on ``board`` (see :func:`refusal`)."""
     return refusal(name, board, query, layout, value_range) is None
 
 
 def serves_question(name: str, question: Question) -> bool:
-    """Whether the path ``name`` serves a solver's ``question`` (its plan made once, for every solver asked)."""
-    return PATHS[name].check(Ask(question.board, question.query, planned=question.plan)) is None
-
+    """Whether the row ``name`` serves a solver's ``question`` (its plan made once, for every row asked)."""
+    return ROWS[name].check(Ask(question.board, question.query, planned=question.plan)) is None

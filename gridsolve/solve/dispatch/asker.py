@@ -1,10 +1,10 @@
 """Many questions about one board: :class:`Asker` is what verify, play, ask and explain use.
 
-It is a :class:`~gridsolve.solve.dispatch.dispatcher.Dispatcher` like the one of
+It is a :class:`~gridsolve.solve.dispatch.dispatcher.Dispatcher` of the same rows as
 :func:`~gridsolve.solve.dispatch.dispatcher.solve`, its solvers each made a caching solver
-(:mod:`gridsolve.solve.dispatch.caching`) that keeps its work for the next questions, with the
-layered tables too: a question goes to the cheapest that serves it (the table of paths'
-order, :mod:`gridsolve.solve.common.capabilities`).
+(:mod:`gridsolve.solve.dispatch.caching`) that keeps its work for the next questions: a
+question goes to the solver of the row the one chooser picks
+(:func:`gridsolve.solve.common.capabilities.choose`), as in ``solve``.
 """
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from ...language.model import Board
 from ...language.position import Position, Query
 from ..common.answer import Answer, Question
 from ..common.limits import Limits
+from ..common.capabilities import RACE, TABLE
 from .caching import CachingRaceSolver, CachingSearch, CachingTableSolver, Session
-from .dispatcher import BOUNDED, COMPILED, HIDDEN, Dispatcher
+from .dispatcher import SEARCHES, Dispatcher
 
 
 def _kept(solver: str, name: str, doc: str) -> property:
@@ -22,7 +23,7 @@ def _kept(solver: str, name: str, doc: str) -> property:
 
 
 class Asker(Dispatcher):
-    """Answers queries about one board, each by the cheapest of these caching solvers that serves it:
+    """Answers queries about one board, each by the caching solver of the row the chooser picks:
     the layered questions about games without items from a role's
     :class:`~gridsolve.solve.layered.table.LayeredTable` (where it fits the memory limit), the
     ``--hidden`` ones by the robust solver, those about games with items by the bounded solver
@@ -40,9 +41,8 @@ class Asker(Dispatcher):
         self.session = Session(board, roots)
         self.roots = self.session.roots     # the positions asked about so far (the caches are ground from them)
         self.tabled, self.race = CachingTableSolver(self.session), CachingRaceSolver(self.session, plies)
-        super().__init__("the asker", [self.tabled, CachingSearch(HIDDEN, self.session),
-                                       CachingSearch(BOUNDED, self.session), self.race,
-                                       CachingSearch(COMPILED, self.session)])
+        super().__init__("the asker", {RACE: lambda: self.race, TABLE: lambda: self.tabled, **{
+            row: (lambda make=make: CachingSearch(make(), self.session)) for row, make in SEARCHES.items()}})
 
     @classmethod
     def for_queries(cls, board: Board, queries: list[Query], limits: Limits | None = None) -> "Asker":

@@ -1,80 +1,85 @@
-"""The dispatcher: :func:`solve` answers a question with the first solver that serves it.
+"""The dispatcher: :func:`solve` answers a question by the solver of the row the one chooser picks.
 
-The solvers fill in one interface (:class:`gridsolve.solve.common.answer.Solver`), each serves
-what its row of the table of paths (:mod:`gridsolve.solve.common.capabilities`) serves, and they are
-tried in the table's order of cost: the race solver (:mod:`gridsolve.solve.race.racesolver`), the
-bounded solver of games with items (:mod:`gridsolve.solve.bounded.search`), the robust solver of
-``--hidden`` questions (:mod:`gridsolve.solve.hidden.hiddensolver`) and the compiled program run by
-the driver (:mod:`gridsolve.solve.program.compiledsolver`), which serves every question.  The
-:class:`~gridsolve.solve.dispatch.asker.Asker` is a :class:`Dispatcher` of the same solvers and the
-layered tables, each keeping its work between questions (:mod:`gridsolve.solve.dispatch.caching`).  The
-robust and bounded solvers are imported the first time a question may need them
-(:class:`Deferred`): a command about a race game starts without their modules.
+The chooser (:func:`gridsolve.solve.common.capabilities.choose`) picks, from the one table, the
+first solver row that serves the question: the race solver (:mod:`gridsolve.solve.race.racesolver`),
+the bounded solver of games with items (:mod:`gridsolve.solve.bounded.search`), the layered
+tables (:mod:`gridsolve.solve.layered.table`, where a role's table fits the memory limit), the
+robust search and the compiled robust game of ``--hidden`` questions
+(:mod:`gridsolve.solve.hidden.hiddensolver`) and the compiled program run by the driver
+(:mod:`gridsolve.solve.program.compiledsolver`), which serves every question.  A
+:class:`Dispatcher` holds one solver per row, each made the first time the chooser picks it (a
+command about a race game starts without the other solvers' modules); the answer's
+``stats.solver`` is the row's name.  The :class:`~gridsolve.solve.dispatch.asker.Asker` is a
+Dispatcher of the same rows whose solvers keep their work between questions
+(:mod:`gridsolve.solve.dispatch.caching`): ``solve`` and ``ask`` take the same path for the same
+question, but that one question alone grounds a layered table only when it looks to the end of
+the game (the row's ``at_run``; with a shorter horizon the compiled program is cheaper).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Mapping
 
-from typing import Callable
-
-from ...compile.planning import Mode
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Query
 from ..common.answer import Answer, Question, Solver
-from ..common.capabilities import PATHS
+from ..common.capabilities import BOUNDED, COMPILED, HIDDEN, RACE, ROBUST, TABLE, choose
+from ..common.limits import Limits
 from ..program.compiledsolver import CompiledSolver
 from ..race.racesolver import RaceSolver
-from ..common.limits import Limits
 
 
 class Dispatcher:
-    """A :class:`~gridsolve.solve.common.answer.Solver` made of ``solvers`` (each named as its path
-    in :data:`~gridsolve.solve.common.capabilities.PATHS`): it answers with the cheapest of them
-    that serves the question."""
+    """A :class:`~gridsolve.solve.common.answer.Solver` of the rows of ``makers`` (row name -> a
+    function making its solver, called the first time the chooser picks the row): it answers
+    each question by the solver of the row :func:`~gridsolve.solve.common.capabilities.choose`
+    picks among them."""
 
-    def __init__(self, name: str, solvers: Sequence[Solver]):
-        self.name, self.solvers = name, sorted(solvers, key=lambda solver: PATHS[solver.name].cost)
+    def __init__(self, name: str, makers: Mapping[str, Callable[[], Solver]]):
+        self.name, self.makers = name, dict(makers)
+        self.made: dict[str, Solver] = {}
+
+    def solver(self, row: str) -> Solver:
+        """The solver of ``row``, made the first time it is asked for."""
+        if row not in self.made:
+            self.made[row] = self.makers[row]()
+        return self.made[row]
+
+    def choose(self, question: Question) -> str | None:
+        """The row that answers ``question`` (None: none of this dispatcher's)."""
+        return choose(question, tuple(self.makers), lambda row: self.solver(row).fits(question))
 
     def pick(self, question: Question) -> Solver:
-        """The cheapest solver that serves ``question``."""
-        for solver in self.solvers:
-            if solver.serves(question):
-                return solver
-        raise EncodingError(f"no solver of {self.name} answers this question")
+        """The solver of the row that answers ``question``."""
+        row = self.choose(question)
+        if row is None:
+            raise EncodingError(f"no solver of {self.name} answers this question")
+        return self.solver(row)
 
     def serves(self, question: Question) -> bool:
-        return any(solver.serves(question) for solver in self.solvers)
+        return self.choose(question) is not None
 
     def answer(self, question: Question) -> Answer:
-        return self.pick(question).answer(question)
+        solver = self.pick(question)
+        answer = solver.answer(question)
+        answer.stats = dataclasses.replace(answer.stats, solver=solver.name)
+        return answer
 
 
-class Deferred:
-    """A solver whose module is imported the first time a question may need it (a command that
-    never asks such a question starts without it): ``may_serve`` is a cheap condition that its
-    ``serves`` requires, checked first; ``make`` imports the module and makes the solver."""
-
-    def __init__(self, name: str, may_serve: Callable[[Question], bool], make: Callable[[], Solver]):
-        self.name, self.may_serve, self.make = name, may_serve, make
-        self._solver: Solver | None = None
-
-    @property
-    def solver(self) -> Solver:
-        if self._solver is None:
-            self._solver = self.make()
-        return self._solver
-
-    def serves(self, question: Question) -> bool:
-        return self.may_serve(question) and self.solver.serves(question)
-
-    def answer(self, question: Question) -> Answer:
-        return self.solver.answer(question)
+def _robust() -> Solver:
+    from ..hidden.hiddensolver import RobustSolver
+    return RobustSolver()
 
 
 def _hidden() -> Solver:
     from ..hidden.hiddensolver import HiddenSolver
-    return HiddenSolver(exact=EXACT)
+    return HiddenSolver(exact=exact())
+
+
+def _table(question: Question) -> Solver:
+    from .caching import OneQuestionTable, Session
+    return OneQuestionTable(Session(question.board, [question.query.position]))
 
 
 def _bounded() -> Solver:
@@ -82,21 +87,30 @@ def _bounded() -> Solver:
     return BoundedSolver()
 
 
-RACE, COMPILED = RaceSolver(), CompiledSolver()
-EXACT = Dispatcher("the full-information solvers", [RACE, COMPILED])
-HIDDEN = Deferred("hidden", lambda question: question.query.hidden, _hidden)
-BOUNDED = Deferred("bounded", lambda question: question.plan.mode is Mode.LAYERED, _bounded)
-EVERY = Dispatcher("every solver", [HIDDEN, BOUNDED, RACE, COMPILED])
+def exact() -> Dispatcher:
+    """A dispatcher of the full-information solvers without the searches and tables (the race
+    solver, the compiled program): the reference for the others, and the robust game's solver."""
+    return Dispatcher("the full-information solvers", {RACE: RaceSolver, COMPILED: CompiledSolver})
+
+
+# the makers of the solvers that keep no graph or table between questions (the Asker asks them with its memo)
+SEARCHES = {BOUNDED: _bounded, ROBUST: _robust, HIDDEN: _hidden, COMPILED: CompiledSolver}
+
+
+def every(question: Question) -> Dispatcher:
+    """A dispatcher of every solver, for ``question`` (a layered table is rooted at its position)."""
+    return Dispatcher("every solver", {RACE: RaceSolver, TABLE: lambda: _table(question), **SEARCHES})
 
 
 def solve(board: Board, query: Query, limits: Limits | None = None, bounded: bool = True,
           line_plies: int | None = None, memo=None) -> Answer:
-    """The answer to ``query`` on ``board`` by the first solver that serves it (see the module
-    docstring); ``bounded=False`` leaves out the bounded and robust searches (a ``--hidden``
-    question is then the compiled robust game, solved layer by layer within its horizon).
-    The principal line of the bounded and robust searches stops after ``line_plies`` plies when
-    given (the other solvers' lines are cheap and always whole); ``memo`` (a
+    """The answer to ``query`` on ``board`` by the solver of the row the chooser picks (see the
+    module docstring); ``bounded=False`` leaves out the searches and tables (the bounded and
+    robust searches, the layered tables: the race solver and the compiled program remain, and
+    a ``--hidden`` question is then the compiled robust game, solved layer by layer within its
+    horizon).  The principal line of the bounded and robust searches stops after ``line_plies``
+    plies when given (the other solvers' lines are cheap and always whole); ``memo`` (a
     :class:`~gridsolve.solve.bounded.memo.BoundedMemo`) keeps the bounded solver's work for the
     next questions."""
     question = Question(board, query, limits, line_plies=line_plies, memo=memo)
-    return (EVERY if bounded else EXACT).answer(question)
+    return (every(question) if bounded else exact()).answer(question)

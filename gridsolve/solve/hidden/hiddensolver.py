@@ -1,9 +1,10 @@
-"""Robust answers (``solve --hidden``): the knowledge search where it applies, else deepen.
+"""Robust answers (``solve --hidden``): the two solvers of ``--hidden`` questions.
 
-Where the robust search serves the question (its row in :mod:`gridsolve.solve.common.capabilities`:
-Maze Runner Duel and games like it), the robust search of :mod:`gridsolve.solve.hidden.knowing` answers exactly at any number of plies.  Elsewhere a
-question with ``--horizon`` is the compiled robust game, solved layer by layer, and one
-without is deepened as follows.
+:class:`RobustSolver` is the ``robust search`` row of :mod:`gridsolve.solve.common.capabilities`
+(Maze Runner Duel and games like it): the robust search of :mod:`gridsolve.solve.hidden.knowing`
+answers exactly at any number of plies.  :class:`HiddenSolver` is the ``hidden`` row, tried after
+it (the chooser picks between them): a question with ``--horizon`` is the compiled robust game,
+solved layer by layer, and one without is deepened as follows.
 
 The robust game keeps what the role knows in its positions, so far fewer plies fit than with
 full information (Maze Runner Duel: about 12 of 40).  A horizon h is enough for the answer
@@ -23,7 +24,7 @@ from ...errors import LimitError
 from ...language.model import Board
 from ...language.position import Query
 from ..common.answer import Answer, Question, Solver
-from ..common.capabilities import HIDDEN, ROBUST, serves, serves_question
+from ..common.capabilities import HIDDEN, ROBUST, serves_question
 from .knowing import solve_knowing
 from ..common.limits import Limits
 
@@ -40,18 +41,15 @@ def certain(value, plies, survives, doom, left: int, scores: list[int]) -> bool:
     return value == scores[0] and (not survives and doom is not None and doom < left)
 
 
-def solve_hidden(board: Board, query: Query, exact: Solver, limits: Limits | None = None, deepest: int | None = None,
-                 line_plies: int | None = None) -> Answer:
-    """The robust answer to the ``--hidden`` question ``query``: by the knowledge search where it
-    applies; else, with a horizon, the compiled robust game (answered by ``exact``, the solvers
-    of full-information questions); else exact when the whole game fits, or from the first
-    horizon whose answer is certain; a LimitError when none is up to ``deepest`` plies
-    (default: as deep as the limits allow)."""
+def solve_hidden(board: Board, query: Query, exact: Solver, limits: Limits | None = None,
+                 deepest: int | None = None) -> Answer:
+    """The robust answer to the ``--hidden`` question ``query`` from the compiled robust game
+    (answered by ``exact``, the solvers of full-information questions): with a horizon, within
+    it; else exact when the whole game fits, or from the first horizon whose answer is certain;
+    a LimitError when none is up to ``deepest`` plies (default: as deep as the limits allow)."""
     def solve_exact(query: Query) -> Answer:
         return exact.answer(Question(board, query, limits))
 
-    if serves(ROBUST, board, query):
-        return solve_knowing(board, query, limits, line_plies)
     if query.horizon is not None:
         return solve_exact(query)
     remaining = query.remaining(board)
@@ -87,12 +85,25 @@ def _widened(answer: Answer, remaining: int, horizon: int, scores: list[int]) ->
     return answer
 
 
-class HiddenSolver:
-    """The robust solver as a :class:`~gridsolve.solve.common.answer.Solver`: the ``--hidden``
-    questions, with ``exact`` (the solvers of full-information questions) for the compiled
-    robust game."""
+class RobustSolver:
+    """The robust search as a :class:`~gridsolve.solve.common.answer.Solver`: the ``--hidden``
+    questions its row serves, exact at any number of plies."""
 
-    name = "hidden"
+    name = ROBUST
+
+    def serves(self, question: Question) -> bool:
+        return serves_question(ROBUST, question)
+
+    def answer(self, question: Question) -> Answer:
+        return solve_knowing(question.board, question.query, question.limits, question.line_plies)
+
+
+class HiddenSolver:
+    """The compiled robust game as a :class:`~gridsolve.solve.common.answer.Solver`: the other
+    ``--hidden`` questions, with ``exact`` (the solvers of full-information questions) for the
+    compiled robust game."""
+
+    name = HIDDEN
 
     def __init__(self, exact: Solver):
         self.exact = exact
@@ -101,5 +112,4 @@ class HiddenSolver:
         return serves_question(HIDDEN, question)
 
     def answer(self, question: Question) -> Answer:
-        return solve_hidden(question.board, question.query, self.exact, question.limits,
-                            line_plies=question.line_plies)
+        return solve_hidden(question.board, question.query, self.exact, question.limits)

@@ -19,32 +19,19 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from ...compile.planning import Mode, plan_query, shared_races
+from ...compile.planning import plan_query, shared_races
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position, Query
 from . import reader
 from .rankread import RankIndex
-from ..common.capabilities import RACE, serves_question
+from ..common.capabilities import RACE, race_roles, serves_question
 from ..common.limits import Limits
 from ..graph.codec import PositionCodec
 from ..graph.racegraph import RaceGraph
 from ..common.answer import Answer, Question, RaceStats, SolveStats
 from ..program.driver import race_limits
 from ...language.kinds import QueryKind
-
-
-def race_roles(board: Board) -> dict[str, bool]:
-    """The roles whose questions the race solver answers, each with whether its value is known
-    (its scores are constants; else only its survive questions)."""
-    out = {}
-    for role in board.rules.roles:
-        for kind in (QueryKind.VALUE, QueryKind.SURVIVE):
-            plan = plan_query(board, Query(role, kind))
-            if plan.mode is Mode.RACE:
-                out[role] = plan.value
-                break
-    return out
 
 
 class Engine:
