@@ -79,6 +79,7 @@ def json_report(report: Report) -> str:
             "path": board.path,
             "name": board.name,
             "invalid": board.invalid,
+            "difficulty": board.difficulty,
             "time_s": round(board.time_s, 4),
             "checks": [{
                 "check": check.name,
