@@ -160,6 +160,7 @@ th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-al
 th.sortable{cursor:pointer;text-decoration:underline dotted}
 td.status{font-weight:bold}
 ul.checks{margin:0;padding-left:1.1em;font-size:.9em}
+details.passed summary{cursor:pointer;color:#276a22;font-size:.9em}
 li.fail,li.error,li.timeout{color:#a11}
 .changes{border:2px solid #c8281e;padding:.4em 1em;margin:1em 0;background:#fff6f5}
 .changes li.worse{color:#a11;font-weight:bold}
@@ -168,8 +169,9 @@ li.fail,li.error,li.timeout{color:#a11}
 .where{color:#666;font-size:.9em}
 img.thumb{width:190px;height:auto;border:1px solid #ccc}
 td.verdict{max-width:14em}
-.panels{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}
-.panels img{max-width:min(100%,46vw);max-height:80vh;height:auto;border:1px solid #ccc}
+.panels{display:grid;grid-template-columns:repeat(auto-fit,minmax(380px,1fr));gap:1.5em;align-items:start}
+.panels h2{margin-top:0}
+.panels img{width:100%;max-height:78vh;object-fit:contain;object-position:left top;border:1px solid #ccc}
 ol.line{max-height:14em;overflow:auto;font-size:.9em;list-style:none;padding-left:.5em}
 ol.line li{cursor:pointer}
 ol.line li.current{background:#e3ecfb;font-weight:bold}
@@ -258,6 +260,17 @@ def _check_item(board: BoardResult, check) -> str:
             f'<span class="where">({_e(where)})</span>{measured}{message}</li>')
 
 
+def _checks_cell(board: BoardResult, checks: list) -> str:
+    """The checks that did not pass in full, then those that passed folded under one line."""
+    passed = [c for c in checks if c.status == PASS]
+    others = [c for c in checks if c.status != PASS]
+    cell = f'<ul class="checks">{"".join(_check_item(board, c) for c in others)}</ul>' if others else ""
+    if passed:
+        cell += (f'<details class="passed"><summary>{counted(len(passed), "check")} passed</summary>'
+                 f'<ul class="checks">{"".join(_check_item(board, c) for c in passed)}</ul></details>')
+    return cell
+
+
 def _short_verdict(board: BoardResult, view: BoardView | None) -> str:
     """win, value and plies in a few words (the level's page says it in full)."""
     if board.invalid or view is None or not view.verdict:
@@ -310,7 +323,7 @@ def _index(report: Report, slugs: list[str], changes: dict | None, earlier: str 
             f'<td class="status status-{status}">{status}</td>'
             f'<td class="verdict">{_e(_short_verdict(board, view))}</td><td>{plies}</td><td>{_e(board.difficulty or "")}</td>'
             f'<td>{_size(board)}</td>'
-            f'<td><ul class="checks">{"".join(_check_item(board, c) for c in checks)}</ul>'
+            f'<td>{_checks_cell(board, checks)}'
             f'<div class="metrics">{_e(_metrics_line(metrics))}</div></td>'
             f'<td>{board.time_s:.2f} s</td></tr>')
     head = "".join(f'<th class="sortable" data-key="{key}" data-numeric="{numeric}">{title}</th>' if key else

@@ -69,6 +69,8 @@ def board_view(board, asker: Asker) -> BoardView:
                          note=str(exc))
     unlimited = board.rules.unlimited
     said = puzzle_verdict(board, answer) or verdict(answer, unlimited)
+    if answer.hidden:
+        said += f" (the robust answer: {answer.role} knows only the obstacles it has found)"
     line = answer.line or ()
     steps = tuple(Step(i + 1, line_move(ply),
                        board_svg(board, ply.after, dataclasses.replace(answer, line=line[i:i + 1]),
