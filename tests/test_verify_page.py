@@ -177,3 +177,11 @@ def test_the_page_of_every_shipped_board(tmp_path, monkeypatch):
     assert len(pages) == index.count('<tr id="level-') == len(list(ROOT.glob("boards/**/*.yaml")))
     assert 'data-label="easy"' in index and 'data-label="hard"' in index
     assert "no answer" not in text_of(index)
+
+
+def test_a_level_past_its_timeout_says_so_on_the_page(levels):
+    write(levels, "levels/c-slow.yaml", (ROOT / "boards/pacman3p.yaml").read_text())
+    result = run("verify", "levels/c-slow.yaml", "--timeout", "0.05", "--report", "page")
+    assert result.exit_code == 1
+    words = text_of((levels / "page/index.html").read_text())
+    assert "1 timed out" in words and "no answer: the board did not finish within 0.05 s" in words

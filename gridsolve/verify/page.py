@@ -245,7 +245,7 @@ def _verdict(board: BoardResult, view: BoardView | None) -> str:
     if board.invalid:
         return next((c.message for c in board.checks if c.key == "schema"), "invalid")
     if view is None:
-        return "no answer (the board did not finish)"
+        return f"no answer: {board.stopped or 'the board was not answered'}"
     return view.verdict or f"no answer: {view.note}"
 
 

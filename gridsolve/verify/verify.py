@@ -71,6 +71,7 @@ class BoardResult:
     invalid: bool = False          # the file (or a rule set it uses) is not a valid board
     difficulty: str | None = None  # the label of the level's measured metrics (where its expect block has some)
     view: object = None            # with views: its answer and pictures (gridsolve.verify.view.BoardView)
+    stopped: str = ""              # why its worker stopped before the end (a timeout, an internal error)
 
 
 @dataclass
@@ -402,14 +403,18 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
             results[i] = BoardResult(str(path), path.stem, [CheckResult("board", "board", str(path), None, "valid")])
         result = results[i]
         result.time_s = outcome.elapsed
+        if outcome.status == TIMEOUT:
+            result.stopped = f"the board did not finish within {timeout:g} s"
+        elif outcome.status == CRASHED:
+            result.stopped = _crash_message(outcome.detail)
         for check in result.checks:
             if check.status != PENDING:
                 continue
             check.time_s = outcome.elapsed
             if outcome.status == TIMEOUT:
-                check.status, check.message = TIMED_OUT, f"the board did not finish within {timeout:g} s"
+                check.status, check.message = TIMED_OUT, result.stopped
             elif outcome.status == CRASHED:
-                check.status, check.message = ERROR, _crash_message(outcome.detail)
+                check.status, check.message = ERROR, result.stopped
             elif outcome.status == DONE:
                 check.status, check.message = ERROR, "not checked (internal error: please report it)"
     report = Report(results, jobs=jobs, timeout=timeout, shard=shard, found=len(found))
