@@ -49,6 +49,8 @@ def shown(page) -> list[str]:
 def test_the_index_lists_every_level_and_filters_by_status_and_label(page):
     summary = page.eval_on_selector_all("#summary span", "spans => spans.map(s => s.textContent)")
     assert summary[:3] == ["4 passed", "1 failed", "0 invalid"] and summary[3].endswith(" s")
+    assert summary[4:] == ["1 easy level", "1 medium level", "1 hard level"]
+    assert shown(page)[0] == "Walled"                   # the failing level first
     assert len(shown(page)) == 5 and page.inner_text("#shown") == "5 of 5 levels shown"
     page.select_option("#f-status", "fail")
     assert shown(page) == ["Walled"] and page.inner_text("#shown") == "1 of 5 levels shown"

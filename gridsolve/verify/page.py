@@ -27,7 +27,7 @@ from .verify import ERROR, FAIL, PASS, TIMED_OUT, UPDATED, BoardResult, Report, 
 from .view import BoardView
 
 MANIFEST = ".gridsolve-report"      # the files the report wrote, one a line (relative to the folder)
-STATUSES = ("fail", "invalid", "timeout", "updated", "pass")    # a level's status, the worst first
+STATUSES = ("invalid", "fail", "timeout", "updated", "pass")    # a level's status, the worst first
 
 
 @dataclass(frozen=True)
@@ -297,16 +297,20 @@ def _index(report: Report, slugs: list[str], changes: dict | None, earlier: str 
     parts += [f'<span class="fail">{counts["timeout"]} timed out</span>'] if counts["timeout"] else []
     parts += [f'<span>{counts["updated"]} updated</span>'] if counts["updated"] else []
     parts.append(f"<span>{report.time_s:.1f} s</span>")
+    labels = [board.difficulty for board in boards if board.difficulty]
+    parts += [f'<span class="label">{counted(labels.count(label), label + " level")}</span>'
+              for label in dict.fromkeys(sorted(labels, key=_label_order))]
     body = [f"<h1>gridsolve verify: {counted(len(boards), 'level')}</h1>",
             f'<p class="summary" id="summary">{"".join(parts)}</p>',
             f'<p class="where">{_e(summary(report))}</p>']
     if changes is not None:
         body.append(_changes_section(boards, slugs, changes, earlier))
-    labels = sorted({board.difficulty for board in boards if board.difficulty})
+    labels = sorted(set(labels), key=_label_order)
     sizes = sorted({_size(board) for board in boards if _size(board)}, key=lambda s: tuple(map(int, s.split("x"))))
     body.append(_filters(labels, sizes))
     rows = []
-    for slug, board, status in zip(slugs, boards, statuses):
+    shown = sorted(zip(slugs, boards, statuses), key=lambda row: STATUSES.index(row[2]))   # the worst first
+    for slug, board, status in shown:
         view = board.view if isinstance(board.view, BoardView) else None
         plies = "" if view is None or view.plies is None else str(view.plies)
         picture = f'<img class="thumb" src="svg/{slug}.svg" loading="lazy" alt="{_e(board.name)}">' if view else ""
@@ -334,6 +338,12 @@ def _index(report: Report, slugs: list[str], changes: dict | None, earlier: str 
     body.append(f'<table id="levels"><thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(rows) +
                 "\n</tbody></table>")
     return _document(f"gridsolve verify: {len(boards)} levels", "\n".join(body), INDEX_SCRIPT)
+
+
+def _label_order(label: str) -> tuple:
+    """easy, medium, hard first in that order, then any other label a rule set declares."""
+    order = ("easy", "medium", "hard")
+    return (order.index(label) if label in order else len(order), label)
 
 
 def _changes_section(boards, slugs: list[str], changes: dict, earlier: str | None) -> str:
