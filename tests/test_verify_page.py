@@ -186,3 +186,12 @@ def test_a_level_past_its_timeout_says_so_on_the_page(levels):
     assert result.exit_code == 1
     words = text_of((levels / "page/index.html").read_text())
     assert "1 timed out" in words and "no answer: the board did not finish within 0.05 s" in words
+
+
+def test_a_line_longer_than_the_step_pictures_is_listed_with_the_whole_picture(levels, monkeypatch):
+    monkeypatch.setattr("gridsolve.verify.view.STEP_PICTURES", 2)
+    run("verify", "levels/a-corridor.yaml", "--report", "page")
+    page = (levels / "page/levels/001-a-corridor.html").read_text()
+    assert page.count('data-src="../svg/001-a-corridor.svg"') == 3       # the 3 plies: the whole line's picture
+    assert not (levels / "page/svg/001-a-corridor-1.svg").exists()
+    assert (levels / "page/svg/001-a-corridor-0.svg").exists()

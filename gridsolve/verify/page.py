@@ -430,4 +430,6 @@ def _stepper(slug: str, view: BoardView) -> str:
 
 
 def _step_src(slug: str, step) -> str:
-    return f' data-src="../svg/{slug}-{step.index}.svg"' if step.picture is not None else ""
+    """The picture of the position after the step; past STEP_PICTURES plies, the whole line's."""
+    return f' data-src="../svg/{slug}-{step.index}.svg"' if step.picture is not None else \
+        f' data-src="../svg/{slug}.svg"'

@@ -15,7 +15,7 @@ from ..render import line_move, puzzle_verdict, verdict
 from ..solve.dispatch.asker import Asker
 from ..svg import board_svg
 
-STEP_PICTURES = 200    # a line of more plies is pictured whole, its positions listed without a picture each
+STEP_PICTURES = 200    # a line of more plies has no picture a ply (the page shows the whole line's)
 
 
 @dataclass(frozen=True)
