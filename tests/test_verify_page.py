@@ -13,7 +13,7 @@ from conftest import CORRIDOR, ROOT
 from test_verify import run, write
 from gridsolve.verify.compare import level_changes, load_earlier
 from gridsolve.verify.page import MANIFEST, level_status
-from gridsolve.verify.verify import verify_paths
+from gridsolve.verify.verify import check_board, verify_paths
 
 # The explorer steps east, the mummy's two steps east end under a wall, the explorer steps east
 # onto the exit: a forced win in 3 plies; staying or stepping west lets the mummy catch it.
@@ -195,3 +195,12 @@ def test_a_line_longer_than_the_step_pictures_is_listed_with_the_whole_picture(l
     assert page.count('data-src="../svg/001-a-corridor.svg"') == 3       # the 3 plies: the whole line's picture
     assert not (levels / "page/svg/001-a-corridor-1.svg").exists()
     assert (levels / "page/svg/001-a-corridor-0.svg").exists()
+
+
+def test_checking_one_board_yields_only_plan_and_checks_unless_asked_for_more():
+    """The studio's verify reads check_board's events as a plan, then checks (gridsolve/studio/tasks.py)."""
+    path = ROOT / "boards/generated/difficulty-hard.yaml"
+    kinds = [event[0] for event in check_board(path)]
+    assert kinds[0] == "plan" and set(kinds[1:]) == {"check"}
+    events = list(check_board(path, difficulty=True, view=True))
+    assert [e[0] for e in events[-2:]] == ["difficulty", "view"] and events[-2][1] == "hard"

@@ -169,12 +169,13 @@ def _without_location(exc: BoardError) -> str:
     return text[len(prefix):] if text.startswith(prefix) else text
 
 
-def check_board(path: Path, explain: bool = False, limits: Limits | None = None, view: bool = False):
+def check_board(path: Path, explain: bool = False, limits: Limits | None = None, difficulty: bool = False,
+                view: bool = False):
     """Check one board file within ``limits`` (with ``explain``: failing expectations name the
     single wall changes that restore them), yielding ``("plan", BoardResult)`` first, then
-    ``("check", row, status, measured, message, seconds)`` for each expectation key,
-    ``("difficulty", label)`` where metrics were measured and, with ``view``, ``("view",
-    BoardView)`` last (:mod:`gridsolve.verify.view`)."""
+    ``("check", row, status, measured, message, seconds)`` for each expectation key; with
+    ``difficulty``, ``("difficulty", label)`` where metrics were measured; with ``view``,
+    ``("view", BoardView)`` last (:mod:`gridsolve.verify.view`)."""
     result, board, expectations = _plan(path)
     yield ("plan", result)
     if board is None:
@@ -195,7 +196,7 @@ def check_board(path: Path, explain: bool = False, limits: Limits | None = None,
         for index, key, status, measured, message, seconds in _measure_group(board, members, asker, explain,
                                                                                labels):
             yield ("check", rows[(index, key)], status, measured, message, seconds)
-    if labels:
+    if difficulty and labels:
         yield ("difficulty", labels[0])
     if view:
         from .view import board_view
@@ -393,7 +394,7 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
             check = results[i].checks[row]
             check.status, check.measured, check.message, check.time_s = status, measured, message, seconds
 
-    work = functools.partial(check_board, explain=explain, limits=limits, view=views)
+    work = functools.partial(check_board, explain=explain, limits=limits, difficulty=True, view=views)
     if cluster is not None:
         outcomes = run_tasks_on_cluster(cluster, boards, work, timeout, on_item)
     else:
