@@ -155,8 +155,9 @@ def test_compare_needs_report_and_a_verify_json_file(levels):
     assert not (levels / "page").exists()                  # refused before any level was checked
 
 
-@pytest.mark.parametrize("name", ["maze-runner-duel-secret.yaml", "wallmaze.yaml", "classic/first-steps.yaml",
-                                  "order/crossing.yaml", "pacman3p.yaml"])
+@pytest.mark.parametrize("name", ["maze-runner-duel-secret.yaml", "classic/first-steps.yaml", "order/crossing.yaml",
+                                  pytest.param("wallmaze.yaml", marks=pytest.mark.slow),
+                                  pytest.param("pacman3p.yaml", marks=pytest.mark.slow)])
 def test_shipped_boards_have_a_picture_a_verdict_and_a_line(name):
     report = verify_paths([ROOT / "boards" / name], views=True)
     board = report.boards[0]
