@@ -1,5 +1,5 @@
 """The report page of ``verify --report`` opened from the file system in headless Chromium
-(Debian's package through Playwright, as tests/test_studio_browser.py drives it): a filter, a
+(Debian's package through Playwright: tests/chromium.py): a filter, a
 sort and a level clicked, and what each shows.  Run with ``python -m pytest -q -m browser``."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from conftest import ROOT
-from test_studio_browser import TIMEOUT, browser  # noqa: F401  (the module's Chromium fixture)
+from chromium import TIMEOUT, browser  # noqa: F401  (the Chromium fixture)
 from test_verify import run, write
 from test_verify_page import WALLED, WON
 
