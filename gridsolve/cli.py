@@ -340,7 +340,8 @@ def verify_command(paths, fmt, jobs, timeout, update, shard, explain_failures, c
     page = ReportFolder.prepare(report_dir, compare) if report_dir is not None else None
     report = verify_paths(paths or (Path("boards"),), jobs=jobs, timeout=timeout, update=update,
                           shard=parse_shard(shard), explain=explain_failures, cluster=cluster,
-                          limits=command_limits(max_memory), views=page is not None)
+                          limits=command_limits(max_memory), views=page is not None,
+                          answers=fmt == "json")
     if page is not None:
         page.write(report)
     click.echo(format_report(report, fmt), nl=False)

@@ -6,11 +6,15 @@ from __future__ import annotations
 import html as html_module
 import json
 import re
+import xml.etree.ElementTree as ET
 
 import pytest
 
 from conftest import CORRIDOR, ROOT
 from test_verify import run, write
+from gridsolve.solve.dispatch.asker import Asker
+from gridsolve.svg import CELL, MARGIN
+from gridsolve.verify.view import board_view
 from gridsolve.verify.compare import level_changes, load_earlier
 from gridsolve.verify.page import MANIFEST, level_status
 from gridsolve.verify.verify import check_board, verify_paths
@@ -66,11 +70,44 @@ def test_each_level_has_its_page_with_the_moves_values_and_the_line_stepped_thro
     line = words[words.index("The principal line: 3 plies"):]
     assert line.index("ply 1: explorer east") < line.index("ply 2: mummy east east") < line.index(
         "ply 3: explorer east")
-    for step in range(4):
-        picture = (levels / f"page/svg/001-a-corridor-{step}.svg").read_text()
-        assert picture.startswith("<svg") and f'../svg/001-a-corridor-{step}.svg' in page
-    assert "ply 2 of 3: mummy east east" in (levels / "page/svg/001-a-corridor-2.svg").read_text()
-    assert (levels / "page/svg/001-a-corridor.svg").read_text().count("<line") > 0
+    assert sorted(p.name for p in (levels / "page/svg").iterdir()) == ["001-a-corridor-thumb.svg",
+                                                                       "001-a-corridor.svg"]   # one picture
+    assert [f'../svg/001-a-corridor.svg#step-{step}' in page for step in range(5)] == [True] * 4 + [False]
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_the_level_picture_draws_the_board_once_and_a_group_a_ply_shown_at_its_fragment(make_board):
+    """The corridor's line (explorer east, mummy east east, explorer east): opened plainly the
+    whole line's three arrows; at #step-K the pieces after ply K and that ply's arrow alone."""
+    board = make_board(CORRIDOR)
+    view = board_view(board, Asker(board))
+    root = ET.fromstring(view.picture)
+    assert "#whole" in root.find(f"{SVG}style").text and ".step:target" in root.find(f"{SVG}style").text
+    frames = {g.get("id"): g for g in root.findall(f"{SVG}g")}
+    assert list(frames) == ["step-0", "step-1", "step-2", "step-3", "whole"]
+    assert [g.get("class") for g in frames.values()] == ["step"] * 4 + [None]
+    assert sum(1 for e in root if e.tag == f"{SVG}path") == 2            # the grid and the walls, drawn once
+
+    def pieces(frame):     # {letter: column} of the pieces the frame draws
+        texts = [t for t in frame.iter(f"{SVG}text") if t.get("font-size") == "15"]
+        return {t.text: round((float(t.get("x")) - MARGIN) / CELL + 0.5) for t in texts}
+
+    def arrows(frame):     # the arrows' tooltips (the whole line's) or colours (a ply's: the page says it)
+        return [p.find(f"{SVG}title").text if p.find(f"{SVG}title") is not None else p.get("stroke")
+                for p in frame.iter(f"{SVG}polyline")]
+
+    assert [pieces(frames[f"step-{k}"]) for k in range(4)] == [{"E": 2, "M": 1}, {"E": 3, "M": 1},
+                                                               {"E": 3, "M": 3}, {"E": 4, "M": 3}]
+    explorer, mummy = "#1f5fbf", "#c8281e"
+    assert [arrows(frames[f"step-{k}"]) for k in range(4)] == [[], [explorer], [mummy], [explorer]]
+    assert arrows(frames["whole"]) == ["ply 1: explorer east", "ply 2: mummy east east", "ply 3: explorer east"]
+    assert "ply 2 of 3: mummy east east" in " ".join(t.text or "" for t in frames["step-2"].iter(f"{SVG}text"))
+    assert not [e for g in frames.values() for e in g.iter() if e is not g and e.get("id")]    # no id twice
+    small = ET.fromstring(view.thumbnail)        # the index's: the board and the line, no words but letters
+    assert [t.text for t in small.iter(f"{SVG}text")] == ["X", "E", "M"]      # the exit's mark, the pieces
+    assert len(list(small.iter(f"{SVG}polyline"))) == 3 and not list(small.iter(f"{SVG}title"))
 
 
 def test_an_invalid_level_is_listed_with_its_file_and_line(levels):
@@ -100,6 +137,39 @@ def test_compare_puts_the_level_that_lost_its_win_first(levels):
     assert index.index('id="changes"') < index.index('id="levels"')
     level = text_of((levels / "page/levels/002-b-walled.html").read_text())
     assert "Changed since old.json lost its forced win" in level
+
+
+def test_compare_finds_a_lost_win_no_check_names_from_the_initial_answers(levels):
+    """Two boards whose expect blocks name neither win nor plies (the corridor with none, one
+    expecting only its width of choice): the JSON holds each initial answer, and walling off the
+    exit shows the lost win, the plies and the value; an earlier file without answers says nothing."""
+    choice = CORRIDOR.replace("name: Corridor", "name: Choice") + "expect:\n  - winning_first_moves: 1\n"
+    (levels / "levels/b-walled.yaml").unlink()
+    write(levels, "levels/a-corridor.yaml", CORRIDOR)
+    write(levels, "levels/b-choice.yaml", choice)
+    earlier = run("verify", "levels", "--format", "json")
+    assert earlier.exit_code == 0, earlier.output
+    boards = json.loads(earlier.output)["boards"]
+    assert [b["answer"] for b in boards] == [{"role": "explorer", "value": 100, "win": True, "plies": 3}] * 2
+    (levels / "old.json").write_text(earlier.output)
+    walled = CORRIDOR.replace("|     E       X |", "|     E     | X |").replace("+   +---+---+   +", "+   +---+---+---+")
+    write(levels, "levels/a-corridor.yaml", walled)
+    write(levels, "levels/b-choice.yaml", walled.replace("name: Corridor", "name: Choice") +
+          "expect:\n  - winning_first_moves: 1\n")
+    run("verify", "levels", "--report", "page", "--compare", "old.json")
+    words = text_of((levels / "page/index.html").read_text())
+    changes = words[words.index("What changed since old.json: 2 levels"):words.index("status all")]
+    for name in ("a-corridor", "b-choice"):
+        assert f"levels/{name}.yaml lost its forced win (explorer from the initial position: win -> no win)" in changes
+    assert "explorer plies from the initial position: 3 -> 4" in changes
+    assert "explorer value from the initial position: 100 -> 0" in changes
+    old = json.loads((levels / "old.json").read_text())
+    for board in old["boards"]:
+        del board["answer"]                                 # a file an earlier gridsolve wrote
+    (levels / "old.json").write_text(json.dumps(old))
+    run("verify", "levels/a-corridor.yaml", "--report", "page", "--compare", "old.json")
+    words = text_of((levels / "page/index.html").read_text())
+    assert "lost its forced win" not in words and "from the initial position" not in words
 
 
 def test_changes_of_plies_a_label_and_levels_new_and_gone(levels):
@@ -166,7 +236,8 @@ def test_shipped_boards_have_a_picture_a_verdict_and_a_line(name):
     assert view.verdict and not view.note and view.steps and view.picture.startswith("<svg")
     assert [step.index for step in view.steps] == list(range(1, len(view.steps) + 1))
     assert ("the robust answer: p1 knows only the obstacles it has found" in view.verdict) == ("secret" in name)
-    assert all(step.picture.startswith("<svg") for step in view.steps)
+    assert all(step.pictured for step in view.steps)
+    assert all(f'id="step-{step.index}"' in view.picture for step in view.steps)
 
 
 @pytest.mark.slow
@@ -194,8 +265,9 @@ def test_a_line_longer_than_the_step_pictures_is_listed_with_the_whole_picture(l
     run("verify", "levels/a-corridor.yaml", "--report", "page")
     page = (levels / "page/levels/001-a-corridor.html").read_text()
     assert page.count('data-src="../svg/001-a-corridor.svg"') == 3       # the 3 plies: the whole line's picture
-    assert not (levels / "page/svg/001-a-corridor-1.svg").exists()
-    assert (levels / "page/svg/001-a-corridor-0.svg").exists()
+    assert page.count('data-src="../svg/001-a-corridor.svg#step-0"') == 1
+    picture = (levels / "page/svg/001-a-corridor.svg").read_text()
+    assert 'id="step-0"' in picture and 'id="step-1"' not in picture
 
 
 def test_checking_one_board_yields_only_plan_and_checks_unless_asked_for_more():
@@ -204,4 +276,7 @@ def test_checking_one_board_yields_only_plan_and_checks_unless_asked_for_more():
     kinds = [event[0] for event in check_board(path)]
     assert kinds[0] == "plan" and set(kinds[1:]) == {"check"}
     events = list(check_board(path, difficulty=True, view=True))
-    assert [e[0] for e in events[-2:]] == ["difficulty", "view"] and events[-2][1] == "hard"
+    assert [e[0] for e in events[-3:]] == ["difficulty", "answer", "view"] and events[-3][1] == "hard"
+    view = events[-1][1]
+    assert events[-2][1] == {"role": view.role, "value": view.value, "win": view.win, "plies": view.plies}
+    assert [e[0] for e in check_board(path, answer=True)][-1] == "answer"

@@ -72,6 +72,7 @@ def level_changes(report: Report, earlier: Earlier) -> dict[str, list[Change]]:
                  if check.name in before and check.key != "schema"]
         changes += [change for check, was in pairs for change in _measured_changes(check, was)]
         changes += _status_changes(board.path, pairs)
+        changes += _answer_changes(old.get("answer"), board.answer, {c.kind for c in changes})
         if old.get("difficulty") != board.difficulty and (old.get("difficulty") or board.difficulty):
             changes.append(Change("label", f"label {old.get('difficulty') or 'none'} -> "
                                            f"{board.difficulty or 'none (not measured)'}"))
@@ -93,6 +94,24 @@ def _measured_changes(check, was: dict) -> list[Change]:
     elif old != check.measured and check.measured is not None:
         kind = "metric" if check.key in METRIC_KEYS else check.key
         changes.append(Change(kind, f"{check.name}: {show(old)} -> {show(check.measured)}"))
+    return changes
+
+
+def _answer_changes(old, new, reported: set) -> list[Change]:
+    """What changed in the initial position's answer (where both runs wrote it for the same role):
+    a forced win lost or found, the plies, the value; a kind the checks reported already is not
+    said twice."""
+    if not (isinstance(old, dict) and isinstance(new, dict)) or old.get("role") != new["role"]:
+        return []
+    role, changes = new["role"], []
+    if old.get("win") is True and new["win"] is False and not reported & {LOST_WIN, WON}:
+        changes.append(Change(LOST_WIN, f"lost its forced win ({role} from the initial position: win -> no win)"))
+    elif old.get("win") is False and new["win"] is True and not reported & {LOST_WIN, WON}:
+        changes.append(Change(WON, f"found a forced win ({role} from the initial position: no win -> win)"))
+    for key in ("plies", "value"):
+        if old.get(key) != new[key] and key not in reported:
+            changes.append(Change(key, f"{role} {key} from the initial position: {show(old.get(key))} -> "
+                                       f"{show(new[key])}"))
     return changes
 
 

@@ -139,10 +139,7 @@ def _page_files(report: Report, changes: dict | None, earlier: str | None) -> di
         view = board.view if isinstance(board.view, BoardView) else None
         if view is not None:
             files[f"svg/{slug}.svg"] = view.picture
-            files[f"svg/{slug}-0.svg"] = view.start
-            for step in view.steps:
-                if step.picture is not None:
-                    files[f"svg/{slug}-{step.index}.svg"] = step.picture
+            files[f"svg/{slug}-thumb.svg"] = view.thumbnail
         files[f"levels/{slug}.html"] = _level_page(board, slug, view, (changes or {}).get(board.path), earlier)
     files["index.html"] = _index(report, slugs, changes, earlier)
     return files
@@ -313,7 +310,7 @@ def _index(report: Report, slugs: list[str], changes: dict | None, earlier: str 
     for slug, board, status in shown:
         view = board.view if isinstance(board.view, BoardView) else None
         plies = "" if view is None or view.plies is None else str(view.plies)
-        picture = f'<img class="thumb" src="svg/{slug}.svg" loading="lazy" alt="{_e(board.name)}">' if view else ""
+        picture = f'<img class="thumb" src="svg/{slug}-thumb.svg" loading="lazy" alt="{_e(board.name)}">' if view else ""
         metrics = level_metrics(board)
         checks = [c for c in board.checks if c.key != "schema" or c.status != PASS]
         rows.append(
@@ -418,18 +415,19 @@ def _dash(value) -> str:
 
 
 def _stepper(slug: str, view: BoardView) -> str:
-    """The principal line stepped through: a picture a ply, chosen by buttons, a slider or the list."""
-    items = [f'<li data-src="../svg/{slug}-0.svg">the initial position</li>'] + [
+    """The principal line stepped through: the level's picture at each ply (its ``#step-K``), chosen
+    by buttons, a slider or the list."""
+    items = [f'<li data-src="../svg/{slug}.svg#step-0">the initial position</li>'] + [
         f'<li{_step_src(slug, step)}>ply {step.index}: {_e(step.move)}</li>' for step in view.steps]
     return (f'<div class="stepper"><h2>The principal line: {plies_text(len(view.steps))}</h2>'
             '<p><button id="step-back">&larr; back</button> '
             f'<input id="step" type="range" min="0" max="{len(view.steps)}" value="0"> '
             '<button id="step-next">next &rarr;</button> <span id="step-caption"></span></p>'
-            f'<img id="step-picture" src="../svg/{slug}-0.svg" alt="the position along the line">'
+            f'<img id="step-picture" src="../svg/{slug}.svg#step-0" alt="the position along the line">'
             f'<ol class="line" start="0">{"".join(items)}</ol></div>')
 
 
 def _step_src(slug: str, step) -> str:
     """The picture of the position after the step; past STEP_PICTURES plies, the whole line's."""
-    return f' data-src="../svg/{slug}-{step.index}.svg"' if step.picture is not None else \
+    return f' data-src="../svg/{slug}.svg#step-{step.index}"' if step.pictured else \
         f' data-src="../svg/{slug}.svg"'

@@ -71,6 +71,7 @@ class BoardResult:
     invalid: bool = False          # the file (or a rule set it uses) is not a valid board
     difficulty: str | None = None  # the label of the level's measured metrics (where its expect block has some)
     view: object = None            # with views: its answer and pictures (gridsolve.verify.view.BoardView)
+    answer: dict | None = None     # with answers: the initial position's answer (view.initial_answer)
     stopped: str = ""              # why its worker stopped before the end (a timeout, an internal error)
 
 
@@ -170,12 +171,13 @@ def _without_location(exc: BoardError) -> str:
 
 
 def check_board(path: Path, explain: bool = False, limits: Limits | None = None, difficulty: bool = False,
-                view: bool = False):
+                view: bool = False, answer: bool = False):
     """Check one board file within ``limits`` (with ``explain``: failing expectations name the
     single wall changes that restore them), yielding ``("plan", BoardResult)`` first, then
     ``("check", row, status, measured, message, seconds)`` for each expectation key; with
-    ``difficulty``, ``("difficulty", label)`` where metrics were measured; with ``view``,
-    ``("view", BoardView)`` last (:mod:`gridsolve.verify.view`)."""
+    ``difficulty``, ``("difficulty", label)`` where metrics were measured; with ``answer``,
+    ``("answer", dict)`` (the initial position's answer); with ``view``, ``("view", BoardView)``
+    last (:mod:`gridsolve.verify.view`)."""
     result, board, expectations = _plan(path)
     yield ("plan", result)
     if board is None:
@@ -198,9 +200,11 @@ def check_board(path: Path, explain: bool = False, limits: Limits | None = None,
             yield ("check", rows[(index, key)], status, measured, message, seconds)
     if difficulty and labels:
         yield ("difficulty", labels[0])
-    if view:
-        from .view import board_view
-        yield ("view", board_view(board, asker))
+    if answer or view:
+        from .view import board_view, initial_answer
+        yield ("answer", initial_answer(board, asker))
+        if view:
+            yield ("view", board_view(board, asker))
 
 
 def _measure_group(board, members: list[Expectation], asker: Asker, explain: bool = False,
@@ -369,14 +373,15 @@ def _mismatch(expected, measured, detail: str) -> str:
 
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
                  shard: Shard | None = None, explain: bool = False, cluster: str | None = None,
-                 limits: Limits | None = None, views: bool = False) -> Report:
+                 limits: Limits | None = None, views: bool = False, answers: bool = False) -> Report:
     """Check every board file found under ``paths`` (with ``shard``, only its part of them:
     :mod:`gridsolve.verify.shard`); with ``update``, write measured values into the expect
     blocks of the valid boards whose expectations failed; with ``explain``, failing
     expectations name the single wall changes that would restore them; with ``cluster`` (a Dask
     scheduler's address), the boards are checked on its workers (:mod:`gridsolve.verify.cluster`);
     ``limits`` bound every solve; with ``views``, each board's answer and pictures are measured
-    too (for the report page, :mod:`gridsolve.verify.page`)."""
+    too (for the report page, :mod:`gridsolve.verify.page`); with ``answers`` (or ``views``), the
+    first role's answer from each board's initial position (``verify --format json``'s)."""
     started = time.perf_counter()
     found = find_boards(paths)
     boards = select(found, paths, shard)
@@ -389,12 +394,15 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
             results[i].difficulty = item[1]
         elif item[0] == "view":
             results[i].view = item[1]
+        elif item[0] == "answer":
+            results[i].answer = item[1]
         else:
             _, row, status, measured, message, seconds = item
             check = results[i].checks[row]
             check.status, check.measured, check.message, check.time_s = status, measured, message, seconds
 
-    work = functools.partial(check_board, explain=explain, limits=limits, difficulty=True, view=views)
+    work = functools.partial(check_board, explain=explain, limits=limits, difficulty=True, view=views,
+                             answer=answers)
     if cluster is not None:
         outcomes = run_tasks_on_cluster(cluster, boards, work, timeout, on_item)
     else:

@@ -1,21 +1,20 @@
 """What the report page (``verify --report``) shows of a board beside its checks: the first
 role's answer from the initial position, every move's value, the principal line and its
-pictures (:func:`gridsolve.svg.board_svg`: the whole line, and the position after each ply).
+picture (:func:`gridsolve.svg.stepped_svg`: the whole line, and the position after each ply).
 
 Measured in the worker that checks the board, by the board's own :class:`Asker` (the
 expectations about the initial position have ground it already)."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from ..errors import GridsolveError
 from ..language.position import make_query
 from ..render import line_move, puzzle_verdict, verdict
 from ..solve.dispatch.asker import Asker
-from ..svg import board_svg
+from ..svg import board_svg, stepped_svg, thumbnail_svg
 
-STEP_PICTURES = 200    # a line of more plies has no picture a ply (the page shows the whole line's)
+STEP_PICTURES = 200    # a line of more plies is not pictured ply by ply (the page shows the whole line)
 
 
 @dataclass(frozen=True)
@@ -31,11 +30,11 @@ class Move:
 @dataclass(frozen=True)
 class Step:
     """Ply ``index`` (from 1) of the principal line (``move``: who moves and how, as ``gridsolve
-    solve`` says it) and the picture of the position after it, with that ply's arrow."""
+    solve`` says it); ``pictured``: the view's picture shows the position after it at ``#step-INDEX``."""
 
     index: int
     move: str
-    picture: str | None
+    pictured: bool
 
 
 @dataclass(frozen=True)
@@ -51,9 +50,20 @@ class BoardView:
     plies: int | None
     moves: tuple[Move, ...]
     steps: tuple[Step, ...]
-    picture: str                   # the initial position with the whole line
-    start: str                     # the initial position alone (the line's step 0)
+    picture: str                   # the whole line; at #step-0 the initial position, at #step-K after ply K
+    thumbnail: str                 # the board and the whole line, small (thumbnail_svg)
     note: str = ""
+
+
+def initial_answer(board, asker: Asker) -> dict | None:
+    """The first role's answer from the initial position, as ``verify --format json`` writes it
+    (``{"role", "value", "win", "plies"}``; the robust one where the board leaves secret obstacles
+    unplaced); None: the solvers cannot answer it."""
+    try:
+        answer = asker.ask(make_query(board, hidden=bool(board.unplaced)))
+    except GridsolveError:
+        return None
+    return {"role": answer.role, "value": answer.value, "win": answer.win, "plies": answer.plies}
 
 
 def board_view(board, asker: Asker) -> BoardView:
@@ -64,20 +74,18 @@ def board_view(board, asker: Asker) -> BoardView:
     try:
         answer = asker.ask(query)
     except GridsolveError as exc:
-        alone = board_svg(board, query.position)
-        return BoardView(board.width, board.height, query.role, "", None, None, None, (), (), alone, alone,
+        return BoardView(board.width, board.height, query.role, "", None, None, None, (), (),
+                         board_svg(board, query.position), thumbnail_svg(board, query.position, None),
                          note=str(exc))
     unlimited = board.rules.unlimited
     said = puzzle_verdict(board, answer) or verdict(answer, unlimited)
     if answer.hidden:
         said += f" (the robust answer: {answer.role} knows only the obstacles it has found)"
     line = answer.line or ()
-    steps = tuple(Step(i + 1, line_move(ply),
-                       board_svg(board, ply.after, dataclasses.replace(answer, line=line[i:i + 1]),
-                                 title=f"{board.name}: ply {i + 1} of {len(line)}: {line_move(ply)}")
-                       if len(line) <= STEP_PICTURES else None)
-                  for i, ply in enumerate(line))
+    steps = tuple(Step(i + 1, line_move(ply), len(line) <= STEP_PICTURES) for i, ply in enumerate(line))
+    titles = [f"{board.name}: the initial position"] + [
+        f"{board.name}: ply {step.index} of {len(line)}: {step.move}" for step in steps if step.pictured]
     moves = tuple(Move(m.move, m.value, m.plies, m.win) for m in answer.moves)
     return BoardView(board.width, board.height, answer.role, said, answer.win, answer.value, answer.plies,
-                     moves, steps, board_svg(board, query.position, answer),
-                     board_svg(board, query.position, title=f"{board.name}: the initial position"))
+                     moves, steps, stepped_svg(board, query.position, answer, titles),
+                     thumbnail_svg(board, query.position, answer))
