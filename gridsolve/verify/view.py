@@ -55,22 +55,26 @@ class BoardView:
     note: str = ""
 
 
+def initial_query(board):
+    """The first role's value question from the initial position (the robust one where the board
+    leaves secret obstacles unplaced): the one the page and ``verify --format json`` answer."""
+    return make_query(board, hidden=bool(board.unplaced))
+
+
 def initial_answer(board, asker: Asker) -> dict | None:
-    """The first role's answer from the initial position, as ``verify --format json`` writes it
-    (``{"role", "value", "win", "plies"}``; the robust one where the board leaves secret obstacles
-    unplaced); None: the solvers cannot answer it."""
+    """The answer to :func:`initial_query` as ``verify --format json`` writes it (``{"role",
+    "value", "win", "plies"}``); None: the solvers cannot answer it."""
     try:
-        answer = asker.ask(make_query(board, hidden=bool(board.unplaced)))
+        answer = asker.ask(initial_query(board))
     except GridsolveError:
         return None
     return {"role": answer.role, "value": answer.value, "win": answer.win, "plies": answer.plies}
 
 
 def board_view(board, asker: Asker) -> BoardView:
-    """The view of ``board`` from its initial position (the first role's value question; the
-    robust one where the board leaves secret obstacles unplaced); a question the solvers cannot
-    answer leaves the picture without a line and says why."""
-    query = make_query(board, hidden=bool(board.unplaced))
+    """The view of ``board`` from its initial position (:func:`initial_query`); a question the
+    solvers cannot answer leaves the picture without a line and says why."""
+    query = initial_query(board)
     try:
         answer = asker.ask(query)
     except GridsolveError as exc:
