@@ -73,7 +73,7 @@ def describe_position(board: Board, position: Position) -> str:
     return f"{board.name}: {side} to move, step {position.step} ({limit}){extra}"
 
 
-def _line_move(ply: Ply) -> str:
+def line_move(ply: Ply) -> str:
     """``explorer west``; a joint move already names its roles: ``blinky east, inky east``."""
     if len(ply.side) > 1:
         return ply.move
@@ -185,7 +185,7 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
                 exact = "" if m.exact is None else ("" if m.exact else "  (within the plies solved)")
                 out.append(f"  {m.move:<{width}}  value {m.value:>4}  plies {_plies(m.plies):>3}{exact}")
     if answer.line:
-        out += ["", "principal line: " + "; ".join(_runs([_line_move(p) for p in answer.line]))]
+        out += ["", "principal line: " + "; ".join(_runs([line_move(p) for p in answer.line]))]
     stats, detail = answer.stats, answer.stats.detail
     if stats.solver == "bounded":
         out += ["", f"solved in {stats.total_s:.2f} s by the bounded solver: {detail.abstract_positions:,} "
@@ -226,12 +226,12 @@ def format_explanation(board: Board, explanation, position: Position) -> str:
     out = [format_answer(board, answer, position).rsplit("\n\n", 1)[0]]
     if explanation.refutation is not None:
         others = [r for r in board.rules.roles if r not in board.rules.team_of(role)]
-        before = "".join(f"after {_line_move(p)}, " for p in explanation.refutation_after)
+        before = "".join(f"after {line_move(p)}, " for p in explanation.refutation_after)
         out += ["", f"refutation ({before}each move of {role}'s side and the answer of {', '.join(others)}):"]
         width = max((len(r.move) for r in explanation.refutation), default=0)
         for r in explanation.refutation:
             got = r.outcome.describe(role, kind)
-            line = "; ".join(f"ply {p.index + 1} {_line_move(p)}" for p in r.line) or "the game ends"
+            line = "; ".join(f"ply {p.index + 1} {line_move(p)}" for p in r.line) or "the game ends"
             out.append(f"  {r.move:<{width}}  {got}: {line}")
     stats = explanation.stats
     if stats.get("walls_method"):

@@ -12,6 +12,7 @@ are numbered, so that a 121-move line stays readable.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -80,34 +81,18 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     if title is None:
         title = describe_position(board, position) if answer is None else \
             f"{board.name}: {verdict(answer, board.rules.unlimited)}"
-    head, _, tail = title.partition(": ")
     with_line = answer is not None and bool(answer.line)
     strokes = _strokes(board, answer.line) if with_line else []
     key = _line_key(strokes) if with_line else ()
     legend = _legend_parts(board, chars, colour)
-    width = int(max(board.width * CELL + 2 * MARGIN, CHAR * max(len(head), len(tail)) + 2 * MARGIN))
-    height = board.height * CELL + MARGIN + TITLE + 28 + 16 * (len(key) + len(notes))
-    lines = [len(text) + 4 for _, text in notes] + [len(text) for text in key] + \
-        [sum(len(text) + 3 for text, _ in legend)]
-    width = max(width, int(2 * MARGIN + 6.2 * max(lines)))
-    svg = ET.Element("svg", {"xmlns": SVG_NS, "width": str(width), "height": str(height),
-                             "viewBox": f"0 0 {width} {height}", "font-family": "sans-serif"})
-    sub_element(svg, "title", title)
-    defs = sub_element(svg, "defs")
-    for role in board.rules.pieces:      # (the arrows of pieces moved by rule too)
-        marker = sub_element(defs, "marker", id=f"arrow-{role}", viewBox="0 0 10 10", refX=8, refY=5,
-                      markerWidth=5, markerHeight=5, orient="auto-start-reverse")
-        sub_element(marker, "path", d="M 0 0 L 10 5 L 0 10 z", fill=colour[role])
-    sub_element(svg, "rect", x=0, y=0, width=width, height=height, fill="white")
-    sub_element(svg, "text", head, x=MARGIN, y=TITLE - 34, font_size=13, font_weight="bold")
-    sub_element(svg, "text", tail, x=MARGIN, y=TITLE - 14, font_size=12)
+    svg = _root(board, colour, [title], key, legend, notes)
+    _draw_title(svg, title)
     _draw_cells(svg, board, position, chars)
     _draw_walls(svg, board)
     _draw_gates(svg, board, position)
     if with_line:
-        pieces = [_box(_centre(board, cell), CELL * 0.6, CELL * 0.6) for _, cell in position.pieces
-                  if cell != OFF_BOARD]
-        _draw_line(svg, board, strokes, colour, pieces, [_box(_note_number(board, cell), 12, 14) for cell, _ in notes])
+        _draw_line(svg, board, strokes, colour, _piece_boxes(board, position),
+                   [_box(_note_number(board, cell), 12, 14) for cell, _ in notes])
     _draw_pieces(svg, board, position, chars, colour)
     _draw_legend(svg, legend, key, TITLE + board.height * CELL + 40)
     _draw_notes(svg, board, notes, TITLE + board.height * CELL + 56 + 16 * len(key))
@@ -115,17 +100,149 @@ def board_svg(board: Board, position: Position, answer: Answer | None = None, ti
     return ET.tostring(svg, encoding="unicode") + "\n"
 
 
-def _draw_cells(svg, board: Board, position: Position, chars: dict) -> None:
-    marks = sorted(board.marks)
-    left = position.items_left(board)
-    taken = {c.mark: left[name] for name, c in board.rules.collect.items()}
+STEPS_STYLE = ".step{display:none}.step:target{display:inline}.step:target~#whole{display:none}"
+
+
+def stepped_svg(board: Board, position: Position, answer: Answer, titles: list[str]) -> str:
+    """One picture of a principal line and of the positions along it, the board drawn once:
+    opened plainly, the whole line (as :func:`board_svg` draws it); opened at ``#step-K`` (CSS
+    ``:target``), the position after ply K with that ply's arrow, its pieces, gates, items left
+    and ``titles[K]`` (K = 0: the initial position; a ply for each title after the first)."""
+    chars, colour = glyphs(board), role_colours(board)
+    line = answer.line or ()
+    whole = f"{board.name}: {verdict(answer, board.rules.unlimited)}"
+    frames = [(position, None, titles[0])] + [
+        (ply.after, dataclasses.replace(answer, line=line[i:i + 1]), title)
+        for i, (ply, title) in enumerate(zip(line, titles[1:]))]
+    strokes = _strokes(board, line)
+    keys = (_line_key(strokes) if line else (), _line_key(strokes[:1]))
+    legend = _legend_parts(board, chars, colour)
+    svg = _root(board, colour, [whole, *titles], max(keys, key=len), legend)
+    sub_element(svg, "style", STEPS_STYLE)
+    _draw_grid(svg, board, compact=True)
+    _draw_marks(svg, board, position, chars, collected=False)
+    _draw_coordinates(svg, board)
+    _draw_walls(svg, board, compact=True)
+    below = TITLE + board.height * CELL + 40
+    shared = keys[0] == keys[1]          # (a long line's key differs from a ply's)
+    _draw_legend(svg, legend, keys[1] if shared else (), below)
+    for k, (at, step, title) in enumerate(frames):
+        frame = sub_element(svg, "g", class_="step", id=f"step-{k}")
+        _draw_frame(frame, board, at, step, title, () if shared else keys[1], below)
+        for drawn in list(frame.iter()):        # (the page says the ply: no tooltips)
+            for tip in drawn.findall("title"):
+                drawn.remove(tip)
+    _draw_frame(sub_element(svg, "g", id="whole"), board, position, answer, whole, () if shared else keys[0], below)
+    return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def thumbnail_svg(board: Board, position: Position, answer: Answer | None) -> str:
+    """A small picture of ``board`` at ``position`` with the answer's principal line (the report
+    page's index): the cells, marks, walls, gates, the line's arrows and the pieces, without
+    titles, numbers, coordinates or legend."""
+    chars, colour = glyphs(board), role_colours(board)
+    width, height = board.width * CELL + 8, board.height * CELL + 8
+    svg = ET.Element("svg", {"xmlns": SVG_NS, "width": str(width), "height": str(height),
+                             "viewBox": f"{MARGIN - 4} {TITLE - 4} {width} {height}"})
+    _draw_markers(svg, board, colour)
+    _draw_grid(svg, board, compact=True)
+    _draw_marks(svg, board, position, chars)
+    _draw_walls(svg, board, compact=True)
+    if board.has_gates:
+        _draw_gates(svg, board, position)
+    if answer is not None and answer.line:
+        _draw_line(svg, board, _strokes(board, answer.line), colour, [], [], numbered=False)
+    _draw_pieces(svg, board, position, chars, colour)
+    return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _draw_frame(group, board: Board, position: Position, answer: Answer | None, title: str, key: tuple,
+                below: float) -> None:
+    """What :func:`stepped_svg` draws of one position over the board: its title, items left,
+    gates, the line (if any), pieces and the line's key (the frame's inner ids dropped: they repeat)."""
+    chars, colour = glyphs(board), role_colours(board)
+    _draw_title(group, title)
+    _draw_marks(group, board, position, chars, collected=True)
+    if board.has_gates:
+        _draw_gates(group, board, position)
+    if answer is not None and answer.line:
+        _draw_line(group, board, _strokes(board, answer.line), colour, _piece_boxes(board, position), [])
+        _draw_key(group, key, below)
+    _draw_pieces(group, board, position, chars, colour)
+    for element in group.iter():
+        if element is not group:
+            element.attrib.pop("id", None)
+
+
+def _root(board: Board, colour: dict, titles: list[str], key: tuple, legend: list, notes: tuple = ()) -> ET.Element:
+    """The picture's element titled ``titles[0]``, wide enough for the longest title and text
+    under the board, with the arrowheads' markers and a white background."""
+    halves = [part for title in titles for part in title.partition(": ")[::2]]
+    width = int(max(board.width * CELL + 2 * MARGIN, CHAR * max(map(len, halves)) + 2 * MARGIN))
+    height = board.height * CELL + MARGIN + TITLE + 28 + 16 * (len(key) + len(notes))
+    lines = [len(text) + 4 for _, text in notes] + [len(text) for text in key] + \
+        [sum(len(text) + 3 for text, _ in legend)]
+    width = max(width, int(2 * MARGIN + 6.2 * max(lines)))
+    svg = ET.Element("svg", {"xmlns": SVG_NS, "width": str(width), "height": str(height),
+                             "viewBox": f"0 0 {width} {height}", "font-family": "sans-serif"})
+    sub_element(svg, "title", titles[0])
+    _draw_markers(svg, board, colour)
+    sub_element(svg, "rect", x=0, y=0, width=width, height=height, fill="white")
+    return svg
+
+
+def _draw_markers(svg, board: Board, colour: dict) -> None:
+    """The arrowheads, one a role in its colour."""
+    defs = sub_element(svg, "defs")
+    for role in board.rules.pieces:      # (the arrows of pieces moved by rule too)
+        marker = sub_element(defs, "marker", id=f"arrow-{role}", viewBox="0 0 10 10", refX=8, refY=5,
+                             markerWidth=5, markerHeight=5, orient="auto-start-reverse")
+        sub_element(marker, "path", d="M 0 0 L 10 5 L 0 10 z", fill=colour[role])
+
+
+def _draw_title(svg, title: str) -> None:
+    head, _, tail = title.partition(": ")
+    sub_element(svg, "text", head, x=MARGIN, y=TITLE - 34, font_size=13, font_weight="bold")
+    sub_element(svg, "text", tail, x=MARGIN, y=TITLE - 14, font_size=12)
+
+
+def _piece_boxes(board: Board, position: Position) -> list:
+    return [_box(_centre(board, cell), CELL * 0.6, CELL * 0.6) for _, cell in position.pieces if cell != OFF_BOARD]
+
+
+def _draw_cells(svg, board: Board, position: Position, chars: dict, compact: bool = False) -> None:
+    _draw_grid(svg, board, compact)
+    _draw_marks(svg, board, position, chars)
+    _draw_coordinates(svg, board)
+
+
+def _draw_grid(svg, board: Board, compact: bool = False) -> None:
+    """The cells, light and solid dark; ``compact``: the board one light rectangle under a grid
+    path (the same picture in fewer elements)."""
+    if compact:
+        sub_element(svg, "rect", x=MARGIN, y=TITLE, width=board.width * CELL, height=board.height * CELL,
+                    fill="#fbfaf5")
+        grid = "".join(f"M{MARGIN + x * CELL} {TITLE}v{board.height * CELL}" for x in range(board.width + 1)) + \
+            "".join(f"M{MARGIN} {TITLE + y * CELL}h{board.width * CELL}" for y in range(board.height + 1))
+        sub_element(svg, "path", d=grid, stroke="#dddddd", stroke_width=1)
     for y in range(1, board.height + 1):
         for x in range(1, board.width + 1):
             cx, cy = _corner(board, x, y)
             solid = (x, y) in board.solid
-            sub_element(svg, "rect", x=cx, y=cy, width=CELL, height=CELL, fill="#444444" if solid else "#fbfaf5",
-                 stroke="#dddddd", stroke_width=1)
+            if not compact or solid:
+                sub_element(svg, "rect", x=cx, y=cy, width=CELL, height=CELL, fill="#444444" if solid else "#fbfaf5",
+                            stroke="#dddddd", stroke_width=1)
+
+
+def _draw_marks(svg, board: Board, position: Position, chars: dict, collected: bool | None = None) -> None:
+    """The marks' cells (an item's while it is left); ``collected``: only the items' marks (True)
+    or only the others (False)."""
+    marks = sorted(board.marks)
+    left = position.items_left(board)
+    taken = {c.mark: left[name] for name, c in board.rules.collect.items()}
     for i, mark in enumerate(marks):
+        if collected is not None and (mark in taken) != collected:
+            continue
         for cell in sorted(board.marks[mark]):
             if mark in taken and cell not in taken[mark] or cell in board.outside():
                 continue        # (a mark beyond an exit edge: the edge is drawn in its colour)
@@ -134,6 +251,9 @@ def _draw_cells(svg, board: Board, position: Position, chars: dict) -> None:
                  fill=MARK_COLOURS[i % len(MARK_COLOURS)])
             sub_element(svg, "text", chars[mark], x=cx + CELL - 8, y=cy + 14, font_size=11, text_anchor="end",
                  fill="#555555")
+
+
+def _draw_coordinates(svg, board: Board) -> None:
     for x in range(1, board.width + 1):
         sub_element(svg, "text", str(x), x=MARGIN + (x - 0.5) * CELL, y=TITLE + board.height * CELL + 16,
              font_size=11, text_anchor="middle", fill="#777777")
@@ -142,14 +262,19 @@ def _draw_cells(svg, board: Board, position: Position, chars: dict) -> None:
              font_size=11, text_anchor="middle", fill="#777777")
 
 
-def _draw_walls(svg, board: Board) -> None:
+def _draw_walls(svg, board: Board, compact: bool = False) -> None:
+    """The walls, a thick line each (``compact``: all of them one path), the board's edge and its exits."""
     style = {"stroke": "#111111", "stroke_width": 4, "stroke_linecap": "round"}
-    for x, y in sorted(board.north):
-        cx, cy = _corner(board, x, y)
-        sub_element(svg, "line", x1=cx, y1=cy, x2=cx + CELL, y2=cy, **style)
-    for x, y in sorted(board.east):
-        cx, cy = _corner(board, x, y)
-        sub_element(svg, "line", x1=cx + CELL, y1=cy, x2=cx + CELL, y2=cy + CELL, **style)
+    north = [_corner(board, x, y) for x, y in sorted(board.north)]
+    east = [_corner(board, x, y) for x, y in sorted(board.east)]
+    if compact and north + east:
+        sub_element(svg, "path", d="".join(f"M{cx:g} {cy:g}h{CELL}" for cx, cy in north) +
+                    "".join(f"M{cx + CELL:g} {cy:g}v{CELL}" for cx, cy in east), fill="none", **style)
+    elif not compact:
+        for cx, cy in north:
+            sub_element(svg, "line", x1=cx, y1=cy, x2=cx + CELL, y2=cy, **style)
+        for cx, cy in east:
+            sub_element(svg, "line", x1=cx + CELL, y1=cy, x2=cx + CELL, y2=cy + CELL, **style)
     sub_element(svg, "rect", x=MARGIN, y=TITLE, width=board.width * CELL, height=board.height * CELL, fill="none",
          **style)
     marks = sorted(board.marks)
@@ -255,12 +380,13 @@ def _numbered(strokes: list[_Stroke]) -> list[_Stroke]:
     return [s for s in strokes if id(s) in ends] + turns + runs
 
 
-def _draw_line(svg, board: Board, strokes: list[_Stroke], colour: dict, pieces: list, notes: list) -> None:
+def _draw_line(svg, board: Board, strokes: list[_Stroke], colour: dict, pieces: list, notes: list,
+               numbered: bool = True) -> None:
     """Each ply an arrow in the mover's colour (a dashed circle where the piece stays), the
     arrows of a long line fading from the first ply (light) to the last; their numbers on top,
     each where it covers no other number, no note's number (boxes ``notes``) and, where it can,
     no piece (boxes ``pieces``); a number that finds no such spot is left out (its arrow's
-    tooltip says its ply)."""
+    tooltip says its ply).  Not ``numbered``: the arrows alone, without numbers or tooltips."""
     long = len(strokes) > FULL_LINE
     last = max(strokes[-1].plies[-1] - 1, 1)
     group = sub_element(svg, "g", id="principal-line")
@@ -274,7 +400,10 @@ def _draw_line(svg, board: Board, strokes: list[_Stroke], colour: dict, pieces: 
             drawn = sub_element(group, "polyline", points=" ".join(f"{px:.1f},{py:.1f}" for px, py in stroke.points),
                                 fill="none", stroke=colour[stroke.role], stroke_width=2 if long else 2.5,
                                 marker_end=f"url(#arrow-{stroke.role})", **(faded or {"stroke_opacity": 0.8}))
-        sub_element(drawn, "title", stroke.title())
+        if numbered:
+            sub_element(drawn, "title", stroke.title())
+    if not numbered:
+        return
     taken = list(notes)
     bounds = (MARGIN, TITLE, MARGIN + board.width * CELL, TITLE + board.height * CELL)
     spots = SPOTS[:NEAR] if long else SPOTS
@@ -381,6 +510,10 @@ def _draw_legend(svg, parts: list, key: tuple[str, ...], y: float) -> None:
     text = sub_element(svg, "text", None, x=MARGIN, y=y, font_size=11)
     for i, (label, fill) in enumerate(parts):
         sub_element(text, "tspan", ("   " if i else "") + label, fill=fill)
+    _draw_key(svg, key, y)
+
+
+def _draw_key(svg, key: tuple[str, ...], y: float) -> None:
     for i, line in enumerate(key, 1):
         sub_element(svg, "text", line, x=MARGIN, y=y + 16 * i, font_size=11, fill="#555555")
 

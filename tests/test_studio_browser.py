@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from chromium import TIMEOUT, browser  # noqa: F401  (the Chromium fixture)
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.render import verdict
@@ -24,28 +25,6 @@ from gridsolve.solve.explain.walls import Wall, interior_walls, toggled
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "mummymaze2p-2007.yaml"
-TIMEOUT = 60_000
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("GRIDSOLVE_CHROMIUM"), shutil.which("chromium"),
-                      shutil.which("chromium-browser")):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_path()
-    if path is None:
-        pytest.skip("no Chromium installed: apt-get install chromium (or set GRIDSOLVE_CHROMIUM to its path)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as playwright:
-        args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-        browser = playwright.chromium.launch(executable_path=path, args=args)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture()

@@ -2,7 +2,9 @@
 
 Owns the expectations (``expect``), running the checks
 (``verify``, in worker processes: ``parallel``; one part of them with ``--shard``: ``shard``),
-writing measured values back (``update``) and the report formats (``reports``).
+writing measured values back (``update``), the report formats (``reports``) and the report page
+(each board's answer and pictures: ``view``; the page: ``page``; what changed since an earlier run: ``compare``).
 
-May import: ``gridsolve.analysis`` and the stages below it.
+May import: ``gridsolve.analysis``, ``gridsolve.svg`` and ``gridsolve.render`` (the pictures and verdicts of
+the report page) and the stages below them.
 """

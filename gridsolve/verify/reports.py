@@ -79,6 +79,8 @@ def json_report(report: Report) -> str:
             "path": board.path,
             "name": board.name,
             "invalid": board.invalid,
+            "difficulty": board.difficulty,
+            "answer": board.answer,
             "time_s": round(board.time_s, 4),
             "checks": [{
                 "check": check.name,

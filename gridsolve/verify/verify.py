@@ -69,6 +69,10 @@ class BoardResult:
     checks: list[CheckResult] = field(default_factory=list)
     time_s: float = 0.0
     invalid: bool = False          # the file (or a rule set it uses) is not a valid board
+    difficulty: str | None = None  # the label of the level's measured metrics (where its expect block has some)
+    view: object = None            # with views: its answer and pictures (gridsolve.verify.view.BoardView)
+    answer: dict | None = None     # with answers: the initial position's answer (view.initial_answer)
+    stopped: str = ""              # why its worker stopped before the end (a timeout, an internal error)
 
 
 @dataclass
@@ -166,10 +170,14 @@ def _without_location(exc: BoardError) -> str:
     return text[len(prefix):] if text.startswith(prefix) else text
 
 
-def check_board(path: Path, explain: bool = False, limits: Limits | None = None):
+def check_board(path: Path, explain: bool = False, limits: Limits | None = None, difficulty: bool = False,
+                view: bool = False, answer: bool = False):
     """Check one board file within ``limits`` (with ``explain``: failing expectations name the
-    single wall changes that restore them), yielding ``("plan", BoardResult)`` first and then
-    ``("check", row, status, measured, message, seconds)`` for each expectation key."""
+    single wall changes that restore them), yielding ``("plan", BoardResult)`` first, then
+    ``("check", row, status, measured, message, seconds)`` for each expectation key; with
+    ``difficulty``, ``("difficulty", label)`` where metrics were measured; with ``answer``,
+    ``("answer", dict)`` (the initial position's answer); with ``view``, ``("view", BoardView)``
+    last (:mod:`gridsolve.verify.view`)."""
     result, board, expectations = _plan(path)
     yield ("plan", result)
     if board is None:
@@ -185,14 +193,25 @@ def check_board(path: Path, explain: bool = False, limits: Limits | None = None)
         groups.setdefault(expectation.group, []).append(expectation)
     asker = Asker.for_queries(board, [Query(m[0].role, position=m[0].position, horizon=m[0].horizon)
                                       for m in groups.values() if not m[0].hidden], limits)
+    labels: list[str] = []
     for members in groups.values():
-        for index, key, status, measured, message, seconds in _measure_group(board, members, asker, explain):
+        for index, key, status, measured, message, seconds in _measure_group(board, members, asker, explain,
+                                                                               labels):
             yield ("check", rows[(index, key)], status, measured, message, seconds)
+    if difficulty and labels:
+        yield ("difficulty", labels[0])
+    if answer or view:
+        from .view import board_view, initial_answer
+        yield ("answer", initial_answer(board, asker))
+        if view:
+            yield ("view", board_view(board, asker))
 
 
-def _measure_group(board, members: list[Expectation], asker: Asker, explain: bool = False):
+def _measure_group(board, members: list[Expectation], asker: Asker, explain: bool = False,
+                   labels: list | None = None):
     """Measure every key of expectations that share (role, position, horizon); the board's
-    groups share ``asker``, so the race solver grounds the board once for all of them."""
+    groups share ``asker``, so the race solver grounds the board once for all of them.  The
+    difficulty label of measured metrics is added to ``labels``."""
     first = members[0]
     wanted = [(e.index, x) for e in members for x in e.checks]
     solver_keys = [(i, x) for i, x in wanted if x.key in SOLVER_KEYS]
@@ -224,7 +243,8 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
             seconds = time.perf_counter() - started
             for index, expected in solver_keys:
                 yield (index, expected.key, ERROR, None, str(exc), seconds)
-    yield from _measure_metrics(board, first, [(i, x) for i, x in wanted if x.key in METRIC_KEYS], asker.limits)
+    yield from _measure_metrics(board, first, [(i, x) for i, x in wanted if x.key in METRIC_KEYS], asker.limits,
+                                labels if labels is not None else [])
     for index, expected in wanted:
         if expected.key != "no_beeline":
             continue
@@ -249,18 +269,21 @@ def _named_moves(board, asker: Asker):
     return engine.graph.named_moves()
 
 
-def _measure_metrics(board, first: Expectation, checks: list, limits: Limits):
-    """The difficulty metrics of the group's position, measured once (gridsolve/analysis/metrics.py)."""
+def _measure_metrics(board, first: Expectation, checks: list, limits: Limits, labels: list):
+    """The difficulty metrics of the group's position, measured once (gridsolve/analysis/metrics.py);
+    their difficulty label is added to ``labels``."""
     if not checks:
         return
     from ..analysis.metrics import measure_metrics
     started = time.perf_counter()
     try:
-        metrics = measure_metrics(board, first.role, first.position, first.horizon, limits=limits).as_dict()
+        measured = measure_metrics(board, first.role, first.position, first.horizon, limits=limits)
     except GridsolveError as exc:
         for index, expected in checks:
             yield (index, expected.key, ERROR, None, str(exc), time.perf_counter() - started)
         return
+    metrics = measured.as_dict()
+    labels.append(measured.difficulty)
     seconds = time.perf_counter() - started
     for index, expected in checks:
         value = metrics.get(expected.key)
@@ -350,13 +373,15 @@ def _mismatch(expected, measured, detail: str) -> str:
 
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
                  shard: Shard | None = None, explain: bool = False, cluster: str | None = None,
-                 limits: Limits | None = None) -> Report:
+                 limits: Limits | None = None, views: bool = False, answers: bool = False) -> Report:
     """Check every board file found under ``paths`` (with ``shard``, only its part of them:
     :mod:`gridsolve.verify.shard`); with ``update``, write measured values into the expect
     blocks of the valid boards whose expectations failed; with ``explain``, failing
     expectations name the single wall changes that would restore them; with ``cluster`` (a Dask
     scheduler's address), the boards are checked on its workers (:mod:`gridsolve.verify.cluster`);
-    ``limits`` bound every solve."""
+    ``limits`` bound every solve; with ``views``, each board's answer and pictures are measured
+    too (for the report page, :mod:`gridsolve.verify.page`); with ``answers`` (or ``views``), the
+    first role's answer from each board's initial position (``verify --format json``'s)."""
     started = time.perf_counter()
     found = find_boards(paths)
     boards = select(found, paths, shard)
@@ -365,12 +390,19 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
     def on_item(i: int, item):
         if item[0] == "plan":
             results[i] = item[1]
+        elif item[0] == "difficulty":
+            results[i].difficulty = item[1]
+        elif item[0] == "view":
+            results[i].view = item[1]
+        elif item[0] == "answer":
+            results[i].answer = item[1]
         else:
             _, row, status, measured, message, seconds = item
             check = results[i].checks[row]
             check.status, check.measured, check.message, check.time_s = status, measured, message, seconds
 
-    work = functools.partial(check_board, explain=explain, limits=limits)
+    work = functools.partial(check_board, explain=explain, limits=limits, difficulty=True, view=views,
+                             answer=answers)
     if cluster is not None:
         outcomes = run_tasks_on_cluster(cluster, boards, work, timeout, on_item)
     else:
@@ -380,14 +412,18 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
             results[i] = BoardResult(str(path), path.stem, [CheckResult("board", "board", str(path), None, "valid")])
         result = results[i]
         result.time_s = outcome.elapsed
+        if outcome.status == TIMEOUT:
+            result.stopped = f"the board did not finish within {timeout:g} s"
+        elif outcome.status == CRASHED:
+            result.stopped = _crash_message(outcome.detail)
         for check in result.checks:
             if check.status != PENDING:
                 continue
             check.time_s = outcome.elapsed
             if outcome.status == TIMEOUT:
-                check.status, check.message = TIMED_OUT, f"the board did not finish within {timeout:g} s"
+                check.status, check.message = TIMED_OUT, result.stopped
             elif outcome.status == CRASHED:
-                check.status, check.message = ERROR, _crash_message(outcome.detail)
+                check.status, check.message = ERROR, result.stopped
             elif outcome.status == DONE:
                 check.status, check.message = ERROR, "not checked (internal error: please report it)"
     report = Report(results, jobs=jobs, timeout=timeout, shard=shard, found=len(found))
