@@ -1,0 +1,292 @@
+"""The generic engine: a game's one-ply rules ground once by clingo, evaluated as a circuit for
+many states at once, and the states reachable from a root explored breadth-first.
+
+1. **Domains.**  The rules without their negated literals, with ``true(F) :- init(F)``,
+   ``true(F) :- next(F)`` (and the root's fluents) and ``does(R,M) :- legal(R,M)``, are a
+   positive program: clingo grounds its one model, which holds every fluent a reachable state
+   can hold and every move a role can make (an over-approximation: a negation dropped only
+   derives more).
+2. **One ply.**  The game's rules with ``{true(F)}`` and ``{does(R,M)}`` free over those domains
+   are ground once (:func:`~gridsolve.gdl.circuit.ground_circuit`); the circuit gives, for a
+   batch of states, ``terminal``, ``goal``, ``legal`` (no moves given), and for a batch of
+   (state, joint move) pairs the ``next`` fluents.
+3. **Exploring.**  From the root, breadth-first: each frontier's states evaluated at once, their
+   joint moves (every combination of the roles' legal moves) evaluated at once, each new state
+   numbered as found.  The limits (:class:`~gridsolve.solve.common.limits.LimitGuard`) are
+   checked after every batch: time and memory stop it with exit code 3 and the states reached.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clingo
+import numpy as np
+
+from ..errors import BoardError, QueryError
+from ..solve.common.limits import LimitGuard
+from .circuit import Circuit, ground_circuit, pack, unpack
+from .description import Description
+from .kif import Term
+from .translate import kif_symbol, program_text, relaxed_text, symbol_kif
+
+BATCH = 4096        # (state, joint move) pairs evaluated at once
+
+
+@dataclass
+class GroundGame:
+    """A game's one-ply circuit and what its rows mean: ``roles`` (file order), ``fluents``
+    (the domain, a column each), ``moves[r]`` (role r's move domain), ``goals[r]`` ((value,
+    row) pairs), the rows of ``terminal``, of each fluent's ``true`` and ``next``, and of
+    each role's ``does`` and ``legal`` per move (-1: no such atom, false)."""
+
+    path: str
+    circuit: Circuit
+    roles: list[clingo.Symbol]
+    fluents: list[clingo.Symbol]
+    moves: list[list[clingo.Symbol]]
+    true_rows: np.ndarray
+    next_rows: np.ndarray
+    does_rows: list[np.ndarray]
+    legal_rows: list[np.ndarray]
+    goals: list[list[tuple[int, int]]]
+    terminal_row: int
+    init: np.ndarray                    # the initial state: a bool a fluent
+    ground_s: float = 0.0
+    column: dict = field(default_factory=dict)      # fluent symbol -> its column
+
+    @property
+    def role_names(self) -> list[str]:
+        return [symbol_kif(role) for role in self.roles]
+
+    def state_of(self, fluents: list[Term]) -> np.ndarray:
+        """The state (a bool a fluent) holding exactly the fluents ``fluents`` (``--at``)."""
+        bits = np.zeros(len(self.fluents), dtype=bool)
+        for term in fluents:
+            symbol = kif_symbol(term)
+            if symbol not in self.column:
+                raise QueryError(f"--at: {term} is no fluent of {Path(self.path).name}",
+                                 "name fluents the game's init or next rules derive")
+            bits[self.column[symbol]] = True
+        return bits
+
+    def fluent_texts(self, bits: np.ndarray) -> list[str]:
+        return [symbol_kif(self.fluents[i]) for i in np.flatnonzero(bits)]
+
+
+def _row(circuit: Circuit, symbol: clingo.Symbol) -> int:
+    return circuit.rows.get(symbol, -1)
+
+
+def _domains(description: Description, extra: list[clingo.Symbol], guard: LimitGuard):
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], relaxed_text(description)
+            + "true(F) :- init(F).\ntrue(F) :- next(F).\ndoes(R,M) :- legal(R,M).\n"
+            + "zz_derived(F) :- init(F).\nzz_derived(F) :- next(F).\n"
+            + "".join(f"true({symbol}).\n" for symbol in extra))
+    guard.ground(ctl, [("base", [])], "grounding the fluents' and moves' domains")
+    atoms = ctl.symbolic_atoms
+    fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))
+    moves = sorted((atom.symbol.arguments[0], atom.symbol.arguments[1]) for atom in atoms.by_signature("does", 2))
+    derived = {atom.symbol.arguments[0] for atom in atoms.by_signature("zz_derived", 1)}
+    return fluents, moves, derived
+
+
+def ground_game(description: Description, guard: LimitGuard, at: list[Term] | None = None) -> GroundGame:
+    """The one-ply circuit of ``description`` (the fluents of ``at`` in the domain too)."""
+    started = time.perf_counter()
+    extra = [kif_symbol(term) for term in at or ()]
+    fluents, moves, derived = _domains(description, [], guard)
+    if extra:
+        for term, symbol in zip(at, extra):
+            if symbol not in derived:
+                raise QueryError(f"--at: {term} is no fluent of {Path(description.path).name}",
+                                 "name fluents the game's init or next rules derive")
+        fluents, moves, _ = _domains(description, extra, guard)
+    roles = [kif_symbol(rule.head.args[0]) for rule in description.rules
+             if rule.head.name == "role" and not rule.body and len(rule.head.args) == 1]
+    if not roles:
+        raise BoardError(description.path, None, "no (role ...) facts", "name each role with a fact (role name)")
+    program = (program_text(description)
+               + "".join(f"zz_fluent({f}).\n" for f in fluents)
+               + "".join(f"zz_move({r},{m}).\n" for r, m in moves)
+               + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n")
+    circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, "grounding the one-ply rules"))
+    guard.after("after grounding the one-ply rules, 0 states reached")
+    column = {f: i for i, f in enumerate(fluents)}
+    true_rows = np.array([_row(circuit, clingo.Function("true", [f])) for f in fluents], dtype=np.int64)
+    next_rows = np.array([_row(circuit, clingo.Function("next", [f])) for f in fluents], dtype=np.int64)
+    per_role = [[m for r, m in moves if r == role] for role in roles]
+    does_rows = [np.array([_row(circuit, clingo.Function("does", [role, m])) for m in ms], dtype=np.int64)
+                 for role, ms in zip(roles, per_role)]
+    legal_rows = [np.array([_row(circuit, clingo.Function("legal", [role, m])) for m in ms], dtype=np.int64)
+                  for role, ms in zip(roles, per_role)]
+    goals = []
+    for role in roles:
+        found = [(symbol.arguments[1].number, r) for symbol, r in circuit.rows.items()
+                 if symbol.match("goal", 2) and symbol.arguments[0] == role
+                 and symbol.arguments[1].type == clingo.SymbolType.Number]
+        goals.append(sorted(found))
+    init = np.zeros(len(fluents), dtype=bool)
+    for symbol in circuit.rows:
+        if symbol.match("init", 1):
+            init[column[symbol.arguments[0]]] = True
+    return GroundGame(description.path, circuit, roles, fluents, per_role, true_rows, next_rows, does_rows,
+                      legal_rows, goals, _row(circuit, clingo.Function("terminal", [])), init,
+                      time.perf_counter() - started, column)
+
+
+def _read(out: np.ndarray, rows: np.ndarray, cases: int) -> np.ndarray:
+    """The bools of ``rows`` (-1: false) for each case: cases × len(rows)."""
+    values = np.zeros((cases, len(rows)), dtype=bool)
+    known = rows >= 0
+    if known.any():
+        values[:, known] = unpack(out[rows[known]], cases)
+    return values
+
+
+@dataclass
+class Explored:
+    """The states reachable from the root (state 0), a bool a fluent each, and every joint move
+    between them: ``src[i]`` to ``dst[i]`` by ``joint[i]`` (a row of :attr:`joints`: each
+    role's move number); per state ``terminal`` and each role's ``goal`` (-1: none defined),
+    and per state and role its legal moves (``legal[r]``: states × moves)."""
+
+    states: np.ndarray
+    terminal: np.ndarray
+    goal: np.ndarray                    # states × roles
+    legal: list[np.ndarray]
+    src: np.ndarray
+    dst: np.ndarray
+    joint: np.ndarray
+    joints: np.ndarray                  # joint moves × roles
+    explore_s: float
+
+    @property
+    def count(self) -> int:
+        return len(self.states)
+
+
+class _States:
+    """The states found so far, numbered as found (a dict of their packed bits)."""
+
+    def __init__(self, width: int):
+        self.index: dict[bytes, int] = {}
+        self.chunks: list[np.ndarray] = []
+        self.width = width
+
+    def add(self, bits: np.ndarray) -> np.ndarray:
+        """The number of each row of ``bits`` (new ones numbered next)."""
+        packed = np.packbits(bits, axis=1)
+        out = np.empty(len(bits), dtype=np.int64)
+        fresh = []
+        for i, key in enumerate(map(bytes, packed)):
+            found = self.index.get(key)
+            if found is None:
+                found = self.index[key] = len(self.index)
+                fresh.append(i)
+            out[i] = found
+        if fresh:
+            self.chunks.append(bits[fresh])
+        return out
+
+    def all(self) -> np.ndarray:
+        if not self.chunks:
+            return np.zeros((0, self.width), dtype=bool)
+        merged = np.concatenate(self.chunks)
+        self.chunks = [merged]
+        return merged
+
+
+def _state_part(game: GroundGame, bits: np.ndarray):
+    """terminal, goals (cases × roles, -1 none), legal (per role: cases × moves) of states ``bits``."""
+    cases = len(bits)
+    circuit = game.circuit
+    given = game.true_rows
+    out = circuit.evaluate(given[given >= 0], pack(bits[:, given >= 0]))
+    terminal = (_read(out, np.array([game.terminal_row]), cases)[:, 0] if game.terminal_row >= 0
+                else np.zeros(cases, dtype=bool))
+    goal = np.full((cases, len(game.roles)), -1, dtype=np.int32)
+    for r, pairs in enumerate(game.goals):
+        if pairs:
+            values = _read(out, np.array([row for _, row in pairs], dtype=np.int64), cases)
+            for k, (value, _) in enumerate(pairs):      # (ascending: the highest defined wins)
+                goal[values[:, k], r] = value
+    legal = [_read(out, rows, cases) for rows in game.legal_rows]
+    return terminal, goal, legal
+
+
+def _next_part(game: GroundGame, bits: np.ndarray, joints: np.ndarray) -> np.ndarray:
+    """The next states (cases × fluents) of states ``bits`` under joint moves ``joints`` (cases × roles)."""
+    cases = len(bits)
+    given_true = game.true_rows >= 0
+    does_cols, does_given = [], []
+    for r, rows in enumerate(game.does_rows):
+        chosen = np.zeros((cases, len(rows)), dtype=bool)
+        chosen[np.arange(cases), joints[:, r]] = True
+        keep = rows >= 0
+        does_cols.append(chosen[:, keep])
+        does_given.append(rows[keep])
+    given = np.concatenate([game.true_rows[given_true], *does_given])
+    values = np.concatenate([bits[:, given_true], *does_cols], axis=1)
+    out = game.circuit.evaluate(given, pack(values))
+    return _read(out, game.next_rows, cases)
+
+
+def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | None = None) -> Explored:
+    """Every state reachable from ``root`` and the joint moves between them (breadth-first);
+    with ``depth``, only those within that many steps (the states found at the last step are
+    judged, terminal and goals, but not expanded)."""
+    started = time.perf_counter()
+    store = _States(len(game.fluents))
+    store.add(root[None, :])
+    joint_index: dict[tuple, int] = {}
+    terminal_parts, goal_parts = [], []
+    legal_parts: list[list[np.ndarray]] = [[] for _ in game.roles]
+    src_parts, dst_parts, joint_parts = [], [], []
+    done, layer = 0, 0
+    while done < len(store.index):
+        frontier = np.arange(done, len(store.index))
+        bits_all = store.all()
+        for lo in range(0, len(frontier), BATCH):
+            batch = frontier[lo:lo + BATCH]
+            bits = bits_all[batch]
+            terminal, goal, legal = _state_part(game, bits)
+            terminal_parts.append(terminal)
+            goal_parts.append(goal)
+            for r, part in enumerate(legal):
+                legal_parts[r].append(part)
+            pair_state, pair_joint = [], []
+            expand = ~terminal if depth is None or layer < depth else np.zeros(len(batch), dtype=bool)
+            for i in np.flatnonzero(expand):
+                options = [np.flatnonzero(part[i]) for part in legal]
+                for combo in itertools.product(*options):
+                    number = joint_index.get(combo)
+                    if number is None:
+                        number = joint_index[combo] = len(joint_index)
+                    pair_state.append(i)
+                    pair_joint.append(number)
+            if pair_state:
+                joints = np.array(list(joint_index), dtype=np.int64).reshape(len(joint_index), len(game.roles))
+                states_of = np.array(pair_state, dtype=np.int64)
+                joint_of = np.array(pair_joint, dtype=np.int64)
+                for plo in range(0, len(states_of), BATCH):
+                    at = states_of[plo:plo + BATCH]
+                    moves = joint_of[plo:plo + BATCH]
+                    after = _next_part(game, bits[at], joints[moves])
+                    src_parts.append(batch[at])
+                    dst_parts.append(store.add(after))
+                    joint_parts.append(moves)
+                    guard.after(f"after {len(store.index):,} states reached")
+            guard.after(f"after {len(store.index):,} states reached")
+        done, layer = len(frontier) + done, layer + 1
+    joints = (np.array(list(joint_index), dtype=np.int64).reshape(len(joint_index), len(game.roles))
+              if joint_index else np.zeros((0, len(game.roles)), dtype=np.int64))
+    cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype=dtype))
+    return Explored(store.all(), cat(terminal_parts, bool),
+                    np.concatenate(goal_parts) if goal_parts else np.zeros((0, len(game.roles)), np.int32),
+                    [np.concatenate(parts) for parts in legal_parts],
+                    cat(src_parts, np.int64), cat(dst_parts, np.int64), cat(joint_parts, np.int64), joints,
+                    time.perf_counter() - started)
