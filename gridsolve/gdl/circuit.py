@@ -211,12 +211,16 @@ def ground_circuit(program: str, ground=None) -> Circuit:
 
 
 def pack(bits: np.ndarray) -> np.ndarray:
-    """Cases × columns bools as columns × words of 64 cases (uint64)."""
-    cases = bits.shape[0]
-    padded = -(-max(cases, 1) // 64) * 64
-    full = np.zeros((padded, bits.shape[1]), dtype=bool)
+    """Cases × columns bools as columns × words of 64 cases (uint64; bit b of word w: case 64w + b)."""
+    cases, columns = bits.shape
+    words = -(-max(cases, 1) // 64)
+    full = np.zeros((words * 64, columns), dtype=bool)
     full[:cases] = bits
-    return np.ascontiguousarray(np.packbits(full.T, axis=1, bitorder="little")).view(np.uint64)
+    full = full.reshape(words, 64, columns)
+    out = np.zeros((words, columns), dtype=np.uint64)
+    for bit in range(64):       # (64 shifts of words × columns: faster than packbits across the cases)
+        out |= full[:, bit, :].astype(np.uint64) << np.uint64(bit)
+    return np.ascontiguousarray(out.T)
 
 
 def unpack(rows: np.ndarray, cases: int) -> np.ndarray:
