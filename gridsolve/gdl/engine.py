@@ -17,7 +17,6 @@ many states at once, and the states reachable from a root explored breadth-first
 """
 from __future__ import annotations
 
-import itertools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,34 +169,39 @@ class Explored:
 
 
 class _States:
-    """The states found so far, numbered as found (a dict of their packed bits)."""
+    """The states found so far, numbered as found (a dict of their packed bits; their bits in
+    one array that doubles as it fills)."""
 
     def __init__(self, width: int):
         self.index: dict[bytes, int] = {}
-        self.chunks: list[np.ndarray] = []
-        self.width = width
+        self.bits = np.zeros((1024, width), dtype=bool)
 
     def add(self, bits: np.ndarray) -> np.ndarray:
-        """The number of each row of ``bits`` (new ones numbered next)."""
-        packed = np.packbits(bits, axis=1)
-        out = np.empty(len(bits), dtype=np.int64)
+        """The number of each row of ``bits`` (new ones numbered next, in the order of their first row)."""
+        packed = np.ascontiguousarray(np.packbits(bits, axis=1))
+        keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+        distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        numbers = np.empty(len(distinct), dtype=np.int64)
         fresh = []
-        for i, key in enumerate(map(bytes, packed)):
+        for k in np.argsort(first, kind="stable").tolist():
+            key = distinct[k].tobytes()
             found = self.index.get(key)
             if found is None:
                 found = self.index[key] = len(self.index)
-                fresh.append(i)
-            out[i] = found
+                fresh.append(first[k])
+            numbers[k] = found
         if fresh:
-            self.chunks.append(bits[fresh])
-        return out
+            start, count = len(self.index) - len(fresh), len(self.index)
+            if count > len(self.bits):
+                grown = np.zeros((max(count, 2 * len(self.bits)), self.bits.shape[1]), dtype=bool)
+                grown[:start] = self.bits[:start]
+                self.bits = grown
+            self.bits[start:count] = bits[np.array(fresh, dtype=np.int64)]
+        return numbers[inverse.ravel()]
 
     def all(self) -> np.ndarray:
-        if not self.chunks:
-            return np.zeros((0, self.width), dtype=bool)
-        merged = np.concatenate(self.chunks)
-        self.chunks = [merged]
-        return merged
+        """The bits of every state found (a view: valid until the next :meth:`add`)."""
+        return self.bits[:len(self.index)]
 
 
 def _state_part(game: GroundGame, bits: np.ndarray):
@@ -235,6 +239,18 @@ def _next_part(game: GroundGame, bits: np.ndarray, joints: np.ndarray) -> np.nda
     return _read(out, game.next_rows, cases)
 
 
+def _joint_moves(states: np.ndarray, legal: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Every joint move of each of ``states`` (rows of the ``legal`` matrices, one a role): the
+    state of each and each role's move number (pairs × roles), state by state."""
+    pair_state = states.astype(np.int64)
+    chosen = np.zeros((len(pair_state), 0), dtype=np.int64)
+    for part in legal:
+        pair, move = np.nonzero(part[pair_state])
+        pair_state = pair_state[pair]
+        chosen = np.concatenate([chosen[pair], move[:, None].astype(np.int64)], axis=1)
+    return pair_state, chosen
+
+
 def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | None = None) -> Explored:
     """Every state reachable from ``root`` and the joint moves between them (breadth-first);
     with ``depth``, only those within that many steps (the states found at the last step are
@@ -242,7 +258,6 @@ def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | 
     started = time.perf_counter()
     store = _States(len(game.fluents))
     store.add(root[None, :])
-    joint_index: dict[tuple, int] = {}
     terminal_parts, goal_parts = [], []
     legal_parts: list[list[np.ndarray]] = [[] for _ in game.roles]
     src_parts, dst_parts, joint_parts = [], [], []
@@ -258,35 +273,24 @@ def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | 
             goal_parts.append(goal)
             for r, part in enumerate(legal):
                 legal_parts[r].append(part)
-            pair_state, pair_joint = [], []
             expand = ~terminal if depth is None or layer < depth else np.zeros(len(batch), dtype=bool)
-            for i in np.flatnonzero(expand):
-                options = [np.flatnonzero(part[i]) for part in legal]
-                for combo in itertools.product(*options):
-                    number = joint_index.get(combo)
-                    if number is None:
-                        number = joint_index[combo] = len(joint_index)
-                    pair_state.append(i)
-                    pair_joint.append(number)
-            if pair_state:
-                joints = np.array(list(joint_index), dtype=np.int64).reshape(len(joint_index), len(game.roles))
-                states_of = np.array(pair_state, dtype=np.int64)
-                joint_of = np.array(pair_joint, dtype=np.int64)
-                for plo in range(0, len(states_of), BATCH):
-                    at = states_of[plo:plo + BATCH]
-                    moves = joint_of[plo:plo + BATCH]
-                    after = _next_part(game, bits[at], joints[moves])
-                    src_parts.append(batch[at])
-                    dst_parts.append(store.add(after))
-                    joint_parts.append(moves)
-                    guard.after(f"after {len(store.index):,} states reached")
+            pair_state, chosen = _joint_moves(np.flatnonzero(expand), legal)
+            for plo in range(0, len(pair_state), BATCH):
+                at = pair_state[plo:plo + BATCH]
+                moves = chosen[plo:plo + BATCH]
+                after = _next_part(game, bits[at], moves)
+                src_parts.append(batch[at])
+                dst_parts.append(store.add(after))
+                joint_parts.append(moves)
+                guard.after(f"after {len(store.index):,} states reached")
             guard.after(f"after {len(store.index):,} states reached")
         done, layer = len(frontier) + done, layer + 1
-    joints = (np.array(list(joint_index), dtype=np.int64).reshape(len(joint_index), len(game.roles))
-              if joint_index else np.zeros((0, len(game.roles)), dtype=np.int64))
     cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype=dtype))
-    return Explored(store.all(), cat(terminal_parts, bool),
+    chosen = np.concatenate(joint_parts) if joint_parts else np.zeros((0, len(game.roles)), dtype=np.int64)
+    joints, joint = np.unique(chosen, axis=0, return_inverse=True)
+    return Explored(store.all().copy(), cat(terminal_parts, bool),
                     np.concatenate(goal_parts) if goal_parts else np.zeros((0, len(game.roles)), np.int32),
                     [np.concatenate(parts) for parts in legal_parts],
-                    cat(src_parts, np.int64), cat(dst_parts, np.int64), cat(joint_parts, np.int64), joints,
+                    cat(src_parts, np.int64), cat(dst_parts, np.int64), joint.ravel().astype(np.int64),
+                    joints.astype(np.int64),
                     time.perf_counter() - started)
