@@ -287,6 +287,9 @@ def ask_command(board, questions, levels, max_memory):
     lines = iter(questions.readline, "") if source == "<stdin>" else questions.read().splitlines()
     if levels is not None:
         replies = ask_levels(lines, Path(source), command_limits(max_memory))
+    elif board.suffix.lower() in (".kif", ".gdl"):     # (a GDL game: docs/gdl.md)
+        from .gdl.asking import ask_gdl
+        replies = ask_gdl(board, lines, command_limits(max_memory))
     else:
         replies = ask_many(load_board(board), lines, command_limits(max_memory))
     worst = 0

@@ -70,3 +70,20 @@ def test_a_limit_stops_with_exit_3_and_the_states_reached():
     assert result.exit_code == 3
     assert "the reachable states of tictactoe.kif do not fit" in result.output
     assert "states reached" in result.output
+
+
+def test_ask_answers_many_states_of_one_game_from_one_exploration():
+    at = ("(cell 1 1 x) (cell 1 2 x) (cell 1 3 b) (cell 2 1 o) (cell 2 2 b) (cell 2 3 b) (cell 3 1 b) "
+          "(cell 3 2 b) (cell 3 3 b) (control oplayer)")
+    questions = "\n".join([json.dumps({"role": "xplayer"}), "# a comment", json.dumps({"role": "oplayer", "at": at, "line": False}),
+                           json.dumps({"role": "nobody"}), json.dumps({"horizon": 2}), json.dumps({"turn": "x"})])
+    result = CliRunner().invoke(main, ["ask", str(GAMES / "tictactoe.kif")], input=questions + "\n")
+    assert result.exit_code == 2
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [reply["question"] for reply in replies] == [1, 3, 4, 5, 6]
+    assert (replies[0]["values"], len(replies[0]["line"])) == ({"xplayer": 50, "oplayer": 50}, 9)
+    assert (replies[1]["values"], replies[1]["line"]) == ({"xplayer": 100, "oplayer": 0}, None)
+    assert replies[1]["stats"]["positions"] == 5478         # (read off the first question's exploration)
+    assert replies[2]["exit_code"] == 2 and "no such role" in replies[2]["error"]
+    assert (replies[3]["value"], replies[3]["stats"]["positions"]) == (None, 82)     # no end within 2 steps
+    assert "turn: not a question key of a GDL game" in replies[4]["error"]

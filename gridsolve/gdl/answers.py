@@ -114,8 +114,8 @@ class Step:
 
 
 def principal_line(game: GroundGame, explored: Explored, rg: RoleGraph, value: int | None,
-                   ranks: np.ndarray | None) -> list[Step]:
-    """The play from state 0 at ``value`` (``ranks``: :func:`value_ranks`, or the role's of the
+                   ranks: np.ndarray | None, root: int = 0) -> list[Step]:
+    """The play from state ``root`` at ``value`` (``ranks``: :func:`value_ranks`, or the role's of the
     threshold): each side plays a move into the rank one lower (the attackers hurry, the defenders
     delay)."""
     if value is None or ranks is None:
@@ -125,7 +125,7 @@ def principal_line(game: GroundGame, explored: Explored, rg: RoleGraph, value: i
     states = explored.count
     order = np.argsort(explored.src, kind="stable")
     src_sorted = explored.src[order]
-    line, state = [], 0
+    line, state = [], root
     while not explored.terminal[state] and rank[state] > 0:
         options = succ[off[state]:off[state + 1]]
         choice = int(options[np.flatnonzero(rank[options] == rank[state] - 1)[0]])

@@ -79,31 +79,23 @@ def _row(circuit: Circuit, symbol: clingo.Symbol) -> int:
     return circuit.rows.get(symbol, -1)
 
 
-def _domains(description: Description, extra: list[clingo.Symbol], guard: LimitGuard):
+def _domains(description: Description, guard: LimitGuard):
+    """The fluents (what ``init`` and ``next`` derive) and the moves of the relaxed program."""
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], relaxed_text(description)
-            + "true(F) :- init(F).\ntrue(F) :- next(F).\ndoes(R,M) :- legal(R,M).\n"
-            + "zz_derived(F) :- init(F).\nzz_derived(F) :- next(F).\n"
-            + "".join(f"true({symbol}).\n" for symbol in extra))
+            + "true(F) :- init(F).\ntrue(F) :- next(F).\ndoes(R,M) :- legal(R,M).\n")
     guard.ground(ctl, [("base", [])], "grounding the fluents' and moves' domains")
     atoms = ctl.symbolic_atoms
     fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))
     moves = sorted((atom.symbol.arguments[0], atom.symbol.arguments[1]) for atom in atoms.by_signature("does", 2))
-    derived = {atom.symbol.arguments[0] for atom in atoms.by_signature("zz_derived", 1)}
-    return fluents, moves, derived
+    return fluents, moves
 
 
-def ground_game(description: Description, guard: LimitGuard, at: list[Term] | None = None) -> GroundGame:
-    """The one-ply circuit of ``description`` (the fluents of ``at`` in the domain too)."""
+def ground_game(description: Description, guard: LimitGuard) -> GroundGame:
+    """The one-ply circuit of ``description``: every state any question asks about is one of
+    its domain's (:meth:`GroundGame.state_of`)."""
     started = time.perf_counter()
-    extra = [kif_symbol(term) for term in at or ()]
-    fluents, moves, derived = _domains(description, [], guard)
-    if extra:
-        for term, symbol in zip(at, extra):
-            if symbol not in derived:
-                raise QueryError(f"--at: {term} is no fluent of {Path(description.path).name}",
-                                 "name fluents the game's init or next rules derive")
-        fluents, moves, _ = _domains(description, extra, guard)
+    fluents, moves = _domains(description, guard)
     roles = [kif_symbol(rule.head.args[0]) for rule in description.rules
              if rule.head.name == "role" and not rule.body and len(rule.head.args) == 1]
     if not roles:
@@ -162,10 +154,16 @@ class Explored:
     joint: np.ndarray
     joints: np.ndarray                  # joint moves × roles
     explore_s: float
+    depth: int | None = None            # the steps explored (None: every reachable state)
+    index: dict = field(default_factory=dict, repr=False)      # packed bits -> state
 
     @property
     def count(self) -> int:
         return len(self.states)
+
+    def find(self, bits: np.ndarray) -> int:
+        """The number of the state ``bits`` (-1: not reached)."""
+        return self.index.get(np.packbits(bits[None, :], axis=1)[0].tobytes(), -1)
 
 
 class _States:
@@ -293,4 +291,4 @@ def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | 
                     [np.concatenate(parts) for parts in legal_parts],
                     cat(src_parts, np.int64), cat(dst_parts, np.int64), joint.ravel().astype(np.int64),
                     joints.astype(np.int64),
-                    time.perf_counter() - started)
+                    time.perf_counter() - started, depth, store.index)
