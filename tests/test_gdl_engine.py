@@ -154,3 +154,26 @@ def test_the_maze_is_walked_in_6_steps_and_not_within_5():
         6, ["north", "east", "south", "east", "north", "north"])
     assert solve_gdl(GAMES / "maze.kif", kind="win", horizon=5).win is False
     assert solve_gdl(GAMES / "maze.kif", kind="win", horizon=6).win is True
+
+
+def test_symbols_clingo_does_not_take_come_back_as_written_in_a_gdl_file(tmp_path):
+    game = tmp_path / "race.gdl"
+    game.write_text("""(ROLE Red-Car) (role zed)
+(init (AT Red-Car 0)) (init (at zed 0))
+(next-num 0 1) (next-num 1 2)
+(<= (legal ?r (drive +1)) (role ?r))
+(<= (legal ?r wait!) (role ?r))
+(<= (next (at ?r ?m)) (true (at ?r ?n)) (does ?r (drive +1)) (next-num ?n ?m))
+(<= (next (at ?r ?n)) (true (at ?r ?n)) (does ?r wait!))
+(<= (arrived ?r) (true (at ?r 2)))
+(<= terminal (arrived ?r))
+(<= (goal ?r 100) (arrived ?r))
+(<= (goal ?r 0) (role ?r) (not (arrived ?r)))
+""")
+    answer = solve_gdl(game, role="RED-CAR", kind="win")
+    assert (answer.role, answer.win, answer.win_plies) == ("red-car", True, 2)     # (zed arriving too takes nothing)
+    assert {move["move"] for move in answer.moves} == {"(drive +1)", "wait!"}
+    assert "(at red-car 0)" in answer.position["fluents"]
+    assert answer.values == {"red-car": 100, "zed": 100}
+    alone = solve_gdl(game, role="red-car", at="(at red-car 1) (at zed 0)", kind="win")
+    assert (alone.win, alone.win_plies, alone.line[0]["joint"]["red-car"]) == (True, 1, "(drive +1)")

@@ -155,7 +155,7 @@ def _refuse_gdl_ii(description: Description) -> None:
             else:
                 continue
             raise BoardError(description.path, rule.line, f"a GDL-II game: {reason}",
-                             "gridsolve answers games of complete information without chance (GDL)")
+                             "only games of complete information without chance (GDL) are answered")
 
 
 def _require(description: Description) -> None:
