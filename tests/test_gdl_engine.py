@@ -177,3 +177,28 @@ def test_symbols_clingo_does_not_take_come_back_as_written_in_a_gdl_file(tmp_pat
     assert answer.values == {"red-car": 100, "zed": 100}
     alone = solve_gdl(game, role="red-car", at="(at red-car 1) (at zed 0)", kind="win")
     assert (alone.win, alone.win_plies, alone.line[0]["joint"]["red-car"]) == (True, 1, "(drive +1)")
+
+
+def test_with_simultaneous_moves_the_role_commits_first_and_the_others_answer_knowing(tmp_path):
+    game = tmp_path / "pennies.kif"
+    game.write_text("""; matching pennies, twice: even wins when the coins match both times
+(role even) (role odd)
+(side heads) (side tails)
+(init (round 0))
+(<= (legal ?r ?s) (role ?r) (side ?s) (not (true (round 2))))
+(<= (next (round 1)) (true (round 0)))
+(<= (next (round 2)) (true (round 1)))
+(<= (next (missed)) (true (missed)))
+(<= (next (missed)) (does even ?a) (does odd ?b) (distinct ?a ?b))
+(<= terminal (true (round 2)))
+(<= (goal even 100) (not (true (missed))))
+(<= (goal even 0) (true (missed)))
+(<= (goal odd 0) (not (true (missed))))
+(<= (goal odd 100) (true (missed)))
+""")
+    answer = solve_gdl(game)
+    assert answer.values == {"even": 0, "odd": 0}      # whoever commits first is answered
+    assert answer.values["even"] == _minimax(GdlGame.from_file(game), "even")
+    assert answer.values["odd"] == _minimax(GdlGame.from_file(game), "odd")
+    assert answer.plies == 2            # (the game ends after its two rounds)
+    assert answer.stats["positions"] == 5
