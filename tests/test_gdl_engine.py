@@ -12,6 +12,7 @@ import clingo
 import numpy as np
 import pytest
 
+from gridsolve.errors import MemoryLimitError
 from gridsolve.gdl.circuit import ground_circuit, pack, unpack
 from gridsolve.gdl.description import read_description
 from gridsolve.gdl.engine import explore, ground_game
@@ -202,3 +203,10 @@ def test_with_simultaneous_moves_the_role_commits_first_and_the_others_answer_kn
     assert answer.values["odd"] == _minimax(GdlGame.from_file(game), "odd")
     assert answer.plies == 2            # (the game ends after its two rounds)
     assert answer.stats["positions"] == 5
+
+
+def test_a_memory_limit_the_grounding_cannot_fit_stops_with_the_limit_s_error():
+    with pytest.raises(MemoryLimitError) as caught:
+        solve_gdl(GAMES / "tictactoe.kif", limits=Limits(memory=1))
+    assert "the reachable states of tictactoe.kif do not fit" in str(caught.value)
+    assert "--max-memory" in str(caught.value)
