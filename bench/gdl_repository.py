@@ -19,6 +19,7 @@ import json
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +59,8 @@ def write_results(rows: list[tuple[str, dict]], out: Path, seconds: float, memor
     lines = ["# GDL games of the GGP repository, answered by `gridsolve solve GAME.kif`", "",
              f"Written by `python bench/gdl_repository.py {folder.name} --seconds {seconds:g} --memory {memory}` "
              f"(bench/gdl_repository.py): every `.kif` file of a local checkout ({len(rows)} files), each in its own "
-             f"process, {seconds:g} s and {memory} a game; one run, on a machine shared with other work.", "",
+             f"process, {seconds:g} s and {memory} a game; one run, on a machine shared with other work "
+             "(the seconds include the process's start).", "",
              f"**{counts['answered']} answered, {counts['refused']} refused, {counts['stopped']} stopped by a limit, "
              f"{counts['traceback']} tracebacks.**", "",
              "| game | outcome | reachable states | value per role (initial state) | seconds | detail |",
@@ -78,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory", default="2GB", help="the memory limit of a game (default 2GB)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS-gdl.md")
     parser.add_argument("--only", help="only the games whose file name contains this")
+    parser.add_argument("--jobs", type=int, default=1, help="games run at once (default 1: the seconds measured alone)")
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
         print(f"{args.folder}: no such folder. Give the games' folder of a checkout of the GGP repository "
@@ -90,12 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.folder}: no .kif files there.", file=sys.stderr)
         return 2
     rows = []
-    for i, path in enumerate(files, 1):
-        row = run_one(path, args.seconds, args.memory)
-        rows.append((path.stem, row))
-        print(f"[{i}/{len(files)}] {path.stem}: {row['outcome']} {row.get('states', '')} "
-              f"{row.get('values', row.get('detail', ''))} {row['seconds']:.1f} s", flush=True)
-        write_results(rows, args.out, args.seconds, args.memory, args.folder)
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        runs = pool.map(lambda path: (path, run_one(path, args.seconds, args.memory)), files)
+        for i, (path, row) in enumerate(runs, 1):
+            rows.append((path.stem, row))
+            print(f"[{i}/{len(files)}] {path.stem}: {row['outcome']} {row.get('states', '')} "
+                  f"{row.get('values', row.get('detail', ''))} {row['seconds']:.1f} s", flush=True)
+            write_results(rows, args.out, args.seconds, args.memory, args.folder)
     return 0
 
 

@@ -12,7 +12,7 @@ import clingo
 import numpy as np
 import pytest
 
-from gridsolve.errors import MemoryLimitError
+from gridsolve.errors import BoardError, MemoryLimitError
 from gridsolve.gdl.circuit import ground_circuit, pack, unpack
 from gridsolve.gdl.description import read_description
 from gridsolve.gdl.engine import explore, ground_game
@@ -210,3 +210,14 @@ def test_a_memory_limit_the_grounding_cannot_fit_stops_with_the_limit_s_error():
         solve_gdl(GAMES / "tictactoe.kif", limits=Limits(memory=1))
     assert "the reachable states of tictactoe.kif do not fit" in str(caught.value)
     assert "--max-memory" in str(caught.value)
+
+
+def test_a_relation_reading_its_own_other_atoms_through_not_is_checked_ground(tmp_path):
+    text = (GAMES / "maze.kif").read_text().replace("(<= (goal robot 0) (not out))", "(<= (goal robot 0) (not (goal robot 100)))")
+    game = tmp_path / "maze.kif"
+    game.write_text(text)
+    assert solve_gdl(game, kind="win").win_plies == 6
+    game.write_text(text + "\n(<= (blocked ?a ?b ?c ?d) (index ?a) (index ?b) (index ?c) (index ?d) (not (blocked ?a ?b ?c ?d)))\n")
+    with pytest.raises(BoardError) as caught:
+        solve_gdl(game)
+    assert "a ground atom depends on itself through a not" in str(caught.value)

@@ -73,6 +73,7 @@ def test_not_of_or_is_the_conjunction_of_the_negations():
     ("(<= (p ?x) (true (at 1)) (distinct ?x 1))", 9, "unsafe rule: ?x"),
     ("(<= (p ?y) (true (at ?x)))", 9, "unsafe rule: ?y in the head"),
     ("(<= p (not q))\n(<= q (not p))", 9, "not stratified"),
+    ("(<= (p ?x) (true (at ?x)) (not q))\n(<= q (p 1))", 9, "not stratified"),
     ("(<= (true (at 3)) (true (at 1)))", 9, "cannot be a fact or a rule's head"),
     ("(<= (legal robot stay) (does robot go))", 4, "legal depends on does"),
     ("(<= q (not))", 9, "(not ...) takes one literal"),

@@ -22,22 +22,45 @@ from ..errors import EncodingError
 ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
+class UnstratifiedError(ValueError):
+    """The ground program's negation is not stratified (the reader names the file)."""
+
+
 class _Observer:
     """The ground program as clingo hands it over: its rules and its atoms' symbols."""
 
-    def __init__(self):
+    def __init__(self, budget: int | None = None):
         self.rules: list[tuple[bool, list[int], list[int]]] = []
         self.symbols: dict[clingo.Symbol, int] = {}     # 0: a fact
         self.weights = 0
+        self.budget = budget        # the most rules kept (clingo ignores a callback's exceptions: a
+        self.overflow = False       # MemoryError in one would abort the process, so stop before it)
 
     def rule(self, choice, head, body):
-        self.rules.append((choice, list(head), list(body)))
+        if self.overflow:
+            return
+        if self.budget is not None and len(self.rules) >= self.budget:
+            self._overflowed()
+            return
+        try:
+            self.rules.append((choice, list(head), list(body)))
+        except MemoryError:
+            self._overflowed()
 
     def weight_rule(self, choice, head, lower_bound, body):
         self.weights += 1
 
     def output_atom(self, symbol, atom):
-        self.symbols[symbol] = atom
+        if self.overflow:
+            return
+        try:
+            self.symbols[symbol] = atom
+        except MemoryError:
+            self._overflowed()
+
+    def _overflowed(self):
+        self.overflow = True
+        self.rules, self.symbols = [], {}       # (the memory back for the rest of the grounding)
 
 
 @dataclass
@@ -152,6 +175,9 @@ class Circuit:
                     top = max(top, level_of_comp[comp[dep]] + 1)
             level_of_comp[c] = top
         level = [level_of_comp[comp[node]] for node in range(self.size)]
+        for head, body in derived:
+            if any(lit < 0 and comp[-lit] == comp[head] for lit in body):
+                raise UnstratifiedError("an atom depends on itself through a not in the ground game")
         by_level: dict[int, list] = {}
         for head, body in derived:
             by_level.setdefault(level[head], []).append((head, body))
@@ -193,11 +219,12 @@ class Circuit:
         return out
 
 
-def ground_circuit(program: str, ground=None) -> Circuit:
+def ground_circuit(program: str, ground=None, budget: int | None = None) -> Circuit:
     """The circuit of clingo program ``program`` (its inputs free atoms of choice rules);
-    ``ground``: called as ``ground(ctl, parts)`` in place of ``ctl.ground(parts)`` (the limits' guard)."""
+    ``ground``: called as ``ground(ctl, parts)`` in place of ``ctl.ground(parts)`` (the limits' guard);
+    ``budget``: the most ground rules (more: a MemoryError once clingo has returned)."""
     ctl = clingo.Control(["--warn=none"])
-    observer = _Observer()
+    observer = _Observer(budget)
     ctl.register_observer(observer)
     try:
         ctl.add("base", [], program)
@@ -207,6 +234,8 @@ def ground_circuit(program: str, ground=None) -> Circuit:
         ctl.ground([("base", [])])
     else:
         ground(ctl, [("base", [])])
+    if observer.overflow:
+        raise MemoryError(f"more than {observer.budget:,} ground rules")
     return Circuit(observer)
 
 

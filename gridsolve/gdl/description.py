@@ -7,7 +7,8 @@ relation (not ``true``, ``does``, ``not``, ``or``, ``distinct``); GDL-II (``sees
 refused; ``role``, ``init``, ``legal``, ``next``, ``goal`` and ``terminal`` are there; every
 rule is safe (each variable of its head, of a negated literal and of a ``distinct`` occurs in a
 positive literal of its body); negation is stratified (no relation depends on itself through a
-``not``); ``legal``, ``goal`` and ``terminal`` do not depend on ``does``.  ``base`` and
+``not`` of another relation; a relation's ground atoms reading its own other atoms through a
+``not``, ``(<= (goal r 100) (not (goal r 0)))``, is checked on the ground game); ``legal``, ``goal`` and ``terminal`` do not depend on ``does``.  ``base`` and
 ``input`` are optional: read as any other relation.
 """
 from __future__ import annotations
@@ -206,7 +207,7 @@ def _check_strata(description: Description) -> None:
 
     for head, out in edges.items():
         for other, negative, line in sorted(out, key=lambda e: e[2]):
-            if negative and (other == head or head in reached(other)):
+            if negative and other != head and head in reached(other):     # (through itself: checked ground)
                 raise BoardError(description.path, line, f"negation is not stratified: {head} depends on itself "
                                  f"through (not ({other} ...))", "GDL forbids recursion through not")
     for name in ("legal", "goal", "terminal"):

@@ -25,13 +25,14 @@ import clingo
 import numpy as np
 
 from ..errors import BoardError, QueryError
-from ..solve.common.limits import LimitGuard
-from .circuit import Circuit, ground_circuit, pack, unpack
+from ..solve.common.limits import LimitGuard, resident
+from .circuit import Circuit, UnstratifiedError, ground_circuit, pack, unpack
 from .description import Description
 from .kif import Term
 from .translate import kif_symbol, program_text, relaxed_text, symbol_kif
 
 BATCH = 4096        # (state, joint move) pairs evaluated at once
+RULE_BYTES = 600    # a ground rule held by the observer and in the circuit, about (a budget: the memory limit)
 
 
 @dataclass
@@ -104,7 +105,16 @@ def ground_game(description: Description, guard: LimitGuard) -> GroundGame:
                + "".join(f"zz_fluent({f}).\n" for f in fluents)
                + "".join(f"zz_move({r},{m}).\n" for r, m in moves)
                + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n")
-    circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, "grounding the one-ply rules"))
+    left = guard.limits.memory - (resident() - guard.base)
+    try:
+        circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, "grounding the one-ply rules"),
+                                 budget=max(10_000, left // RULE_BYTES))
+    except MemoryError as exc:
+        raise guard.error(f"the one-ply rules need more memory than is left ({exc})",
+                          "grounding the one-ply rules, 0 states reached") from None
+    except UnstratifiedError:
+        raise BoardError(description.path, None, "negation is not stratified: a ground atom depends on itself "
+                         "through a not", "GDL forbids recursion through not") from None
     guard.after("after grounding the one-ply rules, 0 states reached")
     column = {f: i for i, f in enumerate(fluents)}
     true_rows = np.array([_row(circuit, clingo.Function("true", [f])) for f in fluents], dtype=np.int64)
