@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import time
@@ -37,7 +38,9 @@ def run_one(path: Path, seconds: float, memory: str) -> dict:
                 "seconds": time.perf_counter() - started}
     elapsed = time.perf_counter() - started
     error = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
-    error = error.removeprefix("Error: ").replace(str(path) + ":", "line ").replace(str(path), "the file")
+    error = error.removeprefix("Error: ")
+    error = re.sub(re.escape(str(path)) + r":(\d+):", r"line \1:", error).replace(str(path) + ":", "").strip()
+    error = error.replace(str(path), "the file")
     if done.returncode == 0:
         answer = json.loads(done.stdout)
         return {"outcome": "answered", "states": answer["stats"]["positions"], "values": answer["values"],
