@@ -178,7 +178,13 @@ def compile_command(board, role, kind, at, turn, step, gates, horizon, hidden, f
 @reports_errors
 def solve_command(board, role, kind, at, turn, step, gates, horizon, as_json, strategy_file, force, timeout, svg,
                   hidden, free, found, advise, seed, max_memory):
-    """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value."""
+    """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value
+    (BOARD a .kif or .gdl game description: docs/gdl.md)."""
+    if Path(board).suffix.lower() in (".kif", ".gdl"):
+        return _solve_gdl(board, role, kind, at, horizon, as_json, timeout, max_memory,
+                          {"--turn": turn, "--step": step, "--gates": gates, "--strategy": strategy_file, "--svg": svg,
+                           "--hidden": hidden or None, "--free": free or None, "--found": found or None,
+                           "--placement": advise or None})
     if advise:
         if not hidden:
             raise QueryError("--placement answers the robust question: it needs --hidden")
@@ -221,6 +227,18 @@ def solve_command(board, role, kind, at, turn, step, gates, horizon, as_json, st
         click.echo(format_answer(loaded, answer, query.position))
         if strategy_file is not None:
             click.echo(f"strategy: {len(answer.strategy or [])} positions written to {strategy_file}")
+
+
+def _solve_gdl(path, role, kind, at, horizon, as_json, timeout, max_memory, unused):
+    """``solve`` of a GDL game (gridsolve/gdl/): the options a board has and a GDL game has not are refused."""
+    from .gdl.solving import solve_gdl
+    from .gdl.text import format_gdl_answer
+    given = [name for name, value in unused.items() if value is not None]
+    if given:
+        raise QueryError(f"{given[0]} is not an option of a GDL game", "ask --role, --query, --at, --horizon, --json")
+    answer = solve_gdl(path, role, kind.value, " ".join(at) or None, horizon,
+                       command_limits(max_memory, seconds=timeout))
+    click.echo(json.dumps(answer.as_dict(), indent=1) if as_json else format_gdl_answer(answer))
 
 
 @main.command(name="explain")
@@ -269,6 +287,9 @@ def ask_command(board, questions, levels, max_memory):
     lines = iter(questions.readline, "") if source == "<stdin>" else questions.read().splitlines()
     if levels is not None:
         replies = ask_levels(lines, Path(source), command_limits(max_memory))
+    elif board.suffix.lower() in (".kif", ".gdl"):     # (a GDL game: docs/gdl.md)
+        from .gdl.asking import ask_gdl
+        replies = ask_gdl(board, lines, command_limits(max_memory))
     else:
         replies = ask_many(load_board(board), lines, command_limits(max_memory))
     worst = 0

@@ -1,6 +1,6 @@
 """The shipped seed boards play exactly like their original GDL rule files.
 
-For each seed board (``boards/*.yaml``) and its KIF original (``tests/gdl/kif/``) a
+For each seed board (``boards/*.yaml``) and its KIF original (read from ``../shared/reference/gdl/``: ``tests/gdl/reference.py``) a
 ``Mapping`` translates GDL states to gridsolve positions and back (pieces, side to move,
 step, items left, ``was_on`` pairs) and we check, state by state, that
 
@@ -44,8 +44,8 @@ from gridsolve.language.loader import load_board  # noqa: E402
 from gridsolve.language.position import Position, make_position, make_query  # noqa: E402
 from gridsolve.solve.dispatch.dispatcher import solve  # noqa: E402
 from tests.gdl.interpreter import GdlGame, parse_kif, term_sort_key, to_kif  # noqa: E402
+from tests.gdl.reference import kif_path  # noqa: E402
 
-KIF_DIR = ROOT / "tests" / "gdl" / "kif"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,12 +100,12 @@ def board_of(seed: str):
 
 @functools.lru_cache(maxsize=None)
 def game_of(seed: str) -> GdlGame:
-    return GdlGame.from_file(KIF_DIR / SEEDS[seed].kif)
+    return GdlGame.from_file(kif_path(SEEDS[seed].kif))
 
 
 @functools.lru_cache(maxsize=None)
 def kif_terms(seed: str) -> list:
-    return parse_kif((KIF_DIR / SEEDS[seed].kif).read_text(encoding="utf-8"))
+    return parse_kif(kif_path(SEEDS[seed].kif).read_text(encoding="utf-8"))
 
 
 @functools.lru_cache(maxsize=None)

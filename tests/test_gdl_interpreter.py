@@ -1,7 +1,7 @@
 """Tests of the plain-Python GDL interpreter in ``tests/gdl/interpreter.py``.
 
 The interpreter is the project's independent oracle for the original rule
-files (``tests/gdl/kif/``).  Every expectation below was worked out by hand
+files (read from ``../shared/reference/gdl/``, ``tests/gdl/reference.py``).  Every expectation below was worked out by hand
 from the reference reading of those files (RULES.md, sections A-D: boards,
 wall lists, legal moves, goals and scenario playouts), not from the
 interpreter itself.
@@ -19,18 +19,19 @@ import pytest
 
 try:
     from tests.gdl.interpreter import GdlGame, parse_kif, parse_term, term_sort_key, to_kif
+    from tests.gdl.reference import kif_path
 except ModuleNotFoundError:  # plain `pytest` run: the project root is not on sys.path
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.gdl.interpreter import GdlGame, parse_kif, parse_term, term_sort_key, to_kif
+    from tests.gdl.reference import kif_path
 
-KIF_DIR = Path(__file__).parent / "gdl" / "kif"
 
 T = parse_term
 
 
 @functools.lru_cache(maxsize=None)
 def game(name: str) -> GdlGame:
-    return GdlGame.from_file(KIF_DIR / f"{name}.kif")
+    return GdlGame.from_file(kif_path(f"{name}.kif"))
 
 
 # ---------------------------------------------------------------------------
@@ -105,9 +106,9 @@ KIF_SHA256 = {
 
 
 @pytest.mark.parametrize("name", sorted(KIF_SHA256))
-def test_kif_files_are_byte_for_byte_copies(name):
+def test_the_original_files_read_are_the_versions_pinned(name):
     # Guards against CRLF normalisation: three of the files use CRLF line ends.
-    data = (KIF_DIR / name).read_bytes()
+    data = kif_path(name).read_bytes()
     assert hashlib.sha256(data).hexdigest() == KIF_SHA256[name]
 
 
@@ -782,7 +783,7 @@ class _LazyGame(GdlGame):
 @pytest.mark.parametrize("name", [A, B, pytest.param(C, marks=pytest.mark.slow), D])
 def test_demand_driven_evaluation_agrees(name):
     g = game(name)
-    lazy = _LazyGame.from_file(KIF_DIR / f"{name}.kif")
+    lazy = _LazyGame.from_file(kif_path(f"{name}.kif"))
     assert lazy.initial() == g.initial() and lazy.roles == g.roles
     rng = random.Random(7)
     for _ in range(2):

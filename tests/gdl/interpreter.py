@@ -1,10 +1,11 @@
 """A small, plain-Python GDL interpreter (KIF syntax), used by the tests as an
-independent oracle for the original rule files in ``tests/gdl/kif/``.
+independent oracle for the original rule files (read from ``../shared/reference/gdl/``:
+``tests/gdl/reference.py``).
 
 Usage::
 
     from tests.gdl.interpreter import GdlGame, parse_term
-    game = GdlGame.from_file("tests/gdl/kif/mummyMaze2p_2007.kif")
+    game = GdlGame.from_file("../shared/reference/gdl/mummyMaze2p_2007.kif")
     game.roles                        # ["explorer", "mummy"]  (file order)
     state = game.initial()            # frozenset of ground fluents
     game.legal(state, "explorer")     # sorted list of ground moves

@@ -74,7 +74,8 @@ class Question:
     line: bool = True
 
 
-def _fields(text: str) -> dict:
+def question_fields(text: str) -> dict:
+    """The JSON object of one question line (a QueryError where it is none; also GDL's ``ask``)."""
     try:
         fields = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -87,7 +88,7 @@ def _fields(text: str) -> dict:
 
 def parse_question(board: Board, text: str) -> Question:
     """The question a line asks (see the module docstring)."""
-    return question_of(board, _fields(text))
+    return question_of(board, question_fields(text))
 
 
 def question_of(board: Board, fields: dict) -> Question:
@@ -173,7 +174,7 @@ def ask_levels(lines: Iterable[str], source: Path, limits: Limits | None = None)
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            fields = _fields(line)
+            fields = question_fields(line)
             text = fields.pop(BOARD_KEY, None)
             if isinstance(text, dict):
                 text = json.dumps(text)

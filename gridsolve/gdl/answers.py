@@ -1,0 +1,144 @@
+"""The answers of a GDL game read off its explored states by the one ranker.
+
+For the role asked about, the explored states become one :class:`~gridsolve.solve.graph.gamegraph.GameGraph`
+of two kinds of positions: a state, where the role commits to one of its legal moves (turns
+entry 0), and a state with the role's move chosen, where the other roles, one coalition, choose
+theirs (turns entry 1) and the joint move leads to the next state.  So with simultaneous moves
+the role commits first and the others answer knowing its move (docs/answers.md); in a game of
+turns the side not to move has one move (``noop``) and the graph is the game's.  A step is two
+plies of that graph.
+
+The value the role can guarantee is the highest of its goal values ``v`` (those of the reached
+terminal states) for which the one ranker (:meth:`GameGraph.ranks`, the role attacking) forces a
+terminal state where its goal is at least ``v``; its ``plies`` (steps) the fewest in which it
+forces one, the others delaying.  ``win``: it forces its top goal (the highest value its goal
+rules can give), ``win_plies`` the fewest steps.  With a horizon, only ends within that many
+steps count.  A move's value and steps are those of the position after the role commits to it
+(its own step counted); the principal line follows the ranks: the role hurries, the others delay.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..solve.graph.gamegraph import GameGraph
+from .engine import Explored, GroundGame
+from .translate import symbol_kif
+
+
+@dataclass
+class RoleGraph:
+    """The graph of one role (see the module docstring): states 0..S-1, then a position per
+    (state, the role's move) in ``choice_state``/``choice_move`` order."""
+
+    role: int
+    graph: GameGraph
+    choice_state: np.ndarray
+    choice_move: np.ndarray
+    thresholds: list[int]
+    ranks: list[np.ndarray]         # a rank array per threshold (ascending): the role forces goal >= it
+    floor: np.ndarray | None        # the ranks of the others forcing the lowest threshold (goal <= it)
+
+
+def role_graph(game: GroundGame, explored: Explored, role: int, horizon: int | None) -> RoleGraph:
+    states = explored.count
+    moves = max(1, len(game.moves[role]))
+    own = explored.joints[explored.joint, role] if len(explored.joint) else np.zeros(0, dtype=np.int64)
+    pair = explored.src * moves + own
+    distinct, choice_of = np.unique(pair, return_inverse=True)
+    choice_state, choice_move = distinct // moves, distinct % moves
+    choices = len(distinct)
+    src = np.concatenate([choice_state, states + choice_of]).astype(np.int32)
+    dst = np.concatenate([states + np.arange(choices), explored.dst]).astype(np.int32)
+    turn = np.concatenate([np.zeros(states, dtype=np.int32), np.ones(choices, dtype=np.int32)])
+    outcome = np.concatenate([np.where(explored.terminal, 0, -1), np.full(choices, -1)]).astype(np.int16)
+    graph = GameGraph.of_moves(src, dst, turn, outcome, ["terminal"], rows=True)
+    goal = explored.goal[:, role]
+    thresholds = sorted({int(v) for v in goal[explored.terminal] if v >= 0})
+    levels = None if horizon is None else 2 * horizon
+    ranks = []
+    for value in thresholds:
+        target = np.zeros(graph.n, dtype=bool)
+        target[:states] = explored.terminal & (goal >= value)
+        ranks.append(graph.ranks([0], target, levels=levels, exclude_ends=True)[0])
+    floor = None
+    if len(thresholds) > 1:
+        target = np.zeros(graph.n, dtype=bool)
+        target[:states] = explored.terminal & (goal >= 0) & (goal <= thresholds[0])
+        floor = graph.ranks([1], target, levels=levels, exclude_ends=True)[0]
+    return RoleGraph(role, graph, choice_state, choice_move, thresholds, ranks, floor)
+
+
+def value_ranks(rg: RoleGraph, value: int | None) -> np.ndarray | None:
+    """The ranks that measure ``value``'s plies: at the lowest of several goal values the
+    others force it, hurrying, the role delaying; else the role forces it, hurrying."""
+    if value is None:
+        return None
+    if rg.floor is not None and value == rg.thresholds[0]:
+        return rg.floor
+    return rg.ranks[rg.thresholds.index(value)]
+
+
+def value_at(rg: RoleGraph, node: int) -> tuple[int | None, int | None]:
+    """(value, its rank) at ``node``: the highest threshold forced there, and the rank that
+    measures it (:func:`value_ranks`; None where it is not measured: the others cannot force
+    the game to end)."""
+    best = None
+    for value, rank in zip(rg.thresholds, rg.ranks):
+        if rank[node] >= 0:
+            best = value
+    if best is None:
+        return None, None
+    rank = int(value_ranks(rg, best)[node])
+    return best, rank if rank >= 0 else None
+
+
+def forced(rg: RoleGraph, node: int, value: int) -> int | None:
+    """The rank at ``node`` of the threshold ``value`` (None: not forced, or no such end)."""
+    if value not in rg.thresholds:
+        return None
+    rank = int(rg.ranks[rg.thresholds.index(value)][node])
+    return rank if rank >= 0 else None
+
+
+@dataclass
+class Step:
+    """One step of a principal line: the states before and after it (numbers), the joint move
+    (each role's move as KIF) and the state after it (its fluents)."""
+
+    before: int
+    state: int
+    joint: list[str]
+    after: list[str]
+
+
+def principal_line(game: GroundGame, explored: Explored, rg: RoleGraph, value: int | None,
+                   ranks: np.ndarray | None, root: int = 0) -> list[Step]:
+    """The play from state ``root`` at ``value`` (``ranks``: :func:`value_ranks`, or the role's of the
+    threshold): each side plays a move into the rank one lower (the attackers hurry, the defenders
+    delay)."""
+    if value is None or ranks is None:
+        return []
+    rank = ranks
+    off, succ = rg.graph.rows()
+    states = explored.count
+    order = np.argsort(explored.src, kind="stable")
+    src_sorted = explored.src[order]
+    line, state = [], root
+    while not explored.terminal[state] and rank[state] > 0:
+        options = succ[off[state]:off[state + 1]]
+        choice = int(options[np.flatnonzero(rank[options] == rank[state] - 1)[0]])
+        after = succ[off[choice]:off[choice + 1]]
+        nxt = int(after[np.flatnonzero(rank[after] == rank[choice] - 1)[0]])
+        lo, hi = np.searchsorted(src_sorted, [state, state + 1])
+        moves_of = order[lo:hi]
+        own = rg.choice_move[choice - states]
+        role = rg.role
+        edge = next(int(e) for e in moves_of if explored.dst[e] == nxt
+                    and explored.joints[explored.joint[e], role] == own)
+        joint = explored.joints[explored.joint[edge]]
+        line.append(Step(state, nxt, [symbol_kif(game.moves[r][m]) for r, m in enumerate(joint)],
+                         game.fluent_texts(explored.states[nxt])))
+        state = nxt
+    return line

@@ -1,0 +1,260 @@
+"""A ground normal program as a circuit evaluated for many inputs at once, in numpy.
+
+clingo grounds the program once, its inputs free (choice rules ``{a}.`` with no body: the
+state's fluents and the moves); :func:`ground_circuit` reads the ground program through clingo's
+ground-program observer and :class:`Circuit` evaluates it for a batch of inputs, 64 a machine
+word: every atom a row of bit words, the rules in levels of the atoms' strongly connected
+components (an atom's level is one more than the highest of the components it reads), each level
+one gather, one AND over each rule's body (``bitwise_and.reduceat``) and one OR over the rules of
+each head; a level with recursion (a component of several atoms, or an atom reading itself) is
+repeated until nothing changes.  Negation must be stratified (checked before, on the relations:
+a negated atom is always of a lower level, so its row is final when read).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import clingo
+import numpy as np
+
+from ..errors import EncodingError
+
+ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+class UnstratifiedError(ValueError):
+    """The ground program's negation is not stratified (the reader names the file)."""
+
+
+class _Observer:
+    """The ground program as clingo hands it over: its rules and its atoms' symbols."""
+
+    def __init__(self, budget: int | None = None):
+        self.rules: list[tuple[bool, list[int], list[int]]] = []
+        self.symbols: dict[clingo.Symbol, int] = {}     # 0: a fact
+        self.weights = 0
+        self.budget = budget        # the most rules kept (clingo ignores a callback's exceptions: a
+        self.overflow = False       # MemoryError in one would abort the process, so stop before it)
+
+    def rule(self, choice, head, body):
+        if self.overflow:
+            return
+        if self.budget is not None and len(self.rules) >= self.budget:
+            self._overflowed()
+            return
+        try:
+            self.rules.append((choice, list(head), list(body)))
+        except MemoryError:
+            self._overflowed()
+
+    def weight_rule(self, choice, head, lower_bound, body):
+        self.weights += 1
+
+    def output_atom(self, symbol, atom):
+        if self.overflow:
+            return
+        try:
+            self.symbols[symbol] = atom
+        except MemoryError:
+            self._overflowed()
+
+    def _overflowed(self):
+        self.overflow = True
+        self.rules, self.symbols = [], {}       # (the memory back for the rest of the grounding)
+
+
+@dataclass
+class _Level:
+    lit_rows: np.ndarray        # the row of each body literal, rule after rule
+    lit_neg: np.ndarray         # ONES where the literal is negated, else 0
+    rule_starts: np.ndarray     # where each rule's literals start
+    heads: np.ndarray           # the distinct heads' rows
+    head_starts: np.ndarray     # where each head's rules start (the rules ordered by head)
+    recursive: bool
+
+
+def _components(n: int, deps: list[list[int]]) -> list[int]:
+    """The strongly connected component of each of ``n`` nodes (Tarjan, iterative), numbered in
+    an order where a component comes after every component it depends on."""
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    comp = [-1] * n
+    stack: list[int] = []
+    counter = 0
+    found = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack[node] = True
+            children = deps[node]
+            while i < len(children):
+                child = children[i]
+                if index[child] < 0:
+                    work.append((node, i + 1))
+                    work.append((child, 0))
+                    break
+                if on_stack[child]:
+                    low[node] = min(low[node], index[child])
+                i += 1
+            else:
+                if low[node] == index[node]:
+                    while True:
+                        top = stack.pop()
+                        on_stack[top] = False
+                        comp[top] = found
+                        if top == node:
+                            break
+                    found += 1
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+    return comp
+
+
+class Circuit:
+    """A ground program's rules as levels over rows of bit words (see the module docstring):
+    ``inputs`` the rows of the free atoms (by symbol), ``rows`` the row of every atom by symbol
+    (facts: the row :attr:`true_row`; atoms no rule derives are not there: false)."""
+
+    def __init__(self, observer: _Observer):
+        if observer.weights:
+            raise EncodingError("the ground game has weight rules (an aggregate): not a GDL program")
+        atom_row: dict[int, int] = {}
+
+        def row(atom: int) -> int:
+            found = atom_row.get(atom)
+            if found is None:
+                found = atom_row[atom] = len(atom_row) + 1      # (row 0: always true)
+            return found
+
+        self.true_row = 0
+        inputs, derived, facts = set(), [], set()
+        for choice, head, body in observer.rules:
+            if choice:
+                if body:
+                    raise EncodingError("a choice rule with a body in the ground game")
+                inputs.update(row(a) for a in head)
+            elif len(head) != 1:
+                if not head:
+                    continue        # (an integrity constraint: GDL has none)
+                raise EncodingError("a disjunctive rule in the ground game")
+            elif not body:
+                facts.add(row(head[0]))
+            else:
+                derived.append((row(head[0]), [row(abs(lit)) * (1 if lit > 0 else -1) for lit in body]))
+        self.size = len(atom_row) + 1
+        self.rows = {symbol: (0 if atom == 0 else atom_row.get(atom, -1)) for symbol, atom in observer.symbols.items()}
+        self.rows = {symbol: r for symbol, r in self.rows.items() if r >= 0}
+        self.input_rows = inputs
+        self.fact_rows = np.array(sorted(facts), dtype=np.int64)
+        self.rule_count = len(derived) + len(facts)
+        self.levels = self._levels(derived)
+
+    def _levels(self, derived) -> list[_Level]:
+        deps: list[list[int]] = [[] for _ in range(self.size)]
+        for head, body in derived:
+            deps[head].extend(abs(lit) for lit in body)
+        comp = _components(self.size, deps)
+        level_of_comp: dict[int, int] = {}
+        recursive_comp = set()
+        for node in sorted(range(self.size), key=lambda node: comp[node]):    # (dependencies first)
+            c = comp[node]
+            top = level_of_comp.get(c, 1 if deps[node] else 0)
+            for dep in deps[node]:
+                if comp[dep] == c:
+                    recursive_comp.add(c)
+                else:
+                    top = max(top, level_of_comp[comp[dep]] + 1)
+            level_of_comp[c] = top
+        level = [level_of_comp[comp[node]] for node in range(self.size)]
+        for head, body in derived:
+            if any(lit < 0 and comp[-lit] == comp[head] for lit in body):
+                raise UnstratifiedError("an atom depends on itself through a not in the ground game")
+        by_level: dict[int, list] = {}
+        for head, body in derived:
+            by_level.setdefault(level[head], []).append((head, body))
+        levels = []
+        for number in sorted(by_level):
+            rules = sorted(by_level[number], key=lambda rule: rule[0])
+            lits = [lit for _, body in rules for lit in body]
+            lengths = np.array([len(body) for _, body in rules], dtype=np.int64)
+            heads = np.array([head for head, _ in rules], dtype=np.int64)
+            distinct, head_starts = np.unique(heads, return_index=True)
+            rec = any(comp[head] in recursive_comp for head, _ in rules)
+            levels.append(_Level(np.abs(np.array(lits, dtype=np.int64)),
+                                 np.where(np.array(lits) < 0, ONES, np.uint64(0)).astype(np.uint64)[:, None],
+                                 np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64),
+                                 distinct.astype(np.int64), head_starts.astype(np.int64), rec))
+        return levels
+
+    def evaluate(self, given: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Every atom's row for the inputs ``given`` (rows) set to ``values`` (len(given) × words
+        uint64, a bit a case): an array of self.size rows × words."""
+        words = values.shape[1]
+        out = np.zeros((self.size, words), dtype=np.uint64)
+        out[self.true_row] = ONES
+        if len(self.fact_rows):
+            out[self.fact_rows] = ONES
+        out[given] = values
+        for level in self.levels:
+            while True:
+                gathered = out[level.lit_rows] ^ level.lit_neg
+                bodies = np.bitwise_and.reduceat(gathered, level.rule_starts, axis=0)
+                heads = np.bitwise_or.reduceat(bodies, level.head_starts, axis=0)
+                if not level.recursive:
+                    out[level.heads] = heads
+                    break
+                merged = heads | out[level.heads]
+                if np.array_equal(merged, out[level.heads]):
+                    break
+                out[level.heads] = merged
+        return out
+
+
+def ground_circuit(program: str, ground=None, budget: int | None = None) -> Circuit:
+    """The circuit of clingo program ``program`` (its inputs free atoms of choice rules);
+    ``ground``: called as ``ground(ctl, parts)`` in place of ``ctl.ground(parts)`` (the limits' guard);
+    ``budget``: the most ground rules (more: a MemoryError once clingo has returned)."""
+    ctl = clingo.Control(["--warn=none"])
+    observer = _Observer(budget)
+    ctl.register_observer(observer)
+    try:
+        ctl.add("base", [], program)
+    except RuntimeError as exc:
+        raise EncodingError(f"the translated game is not a clingo program ({exc})") from None
+    if ground is None:
+        ctl.ground([("base", [])])
+    else:
+        ground(ctl, [("base", [])])
+    if observer.overflow:
+        raise MemoryError(f"more than {observer.budget:,} ground rules")
+    return Circuit(observer)
+
+
+def pack(bits: np.ndarray) -> np.ndarray:
+    """Cases × columns bools as columns × words of 64 cases (uint64; bit b of word w: case 64w + b)."""
+    cases, columns = bits.shape
+    words = -(-max(cases, 1) // 64)
+    full = np.zeros((words * 64, columns), dtype=bool)
+    full[:cases] = bits
+    full = full.reshape(words, 64, columns)
+    out = np.zeros((words, columns), dtype=np.uint64)
+    for bit in range(64):       # (64 shifts of words × columns: faster than packbits across the cases)
+        out |= full[:, bit, :].astype(np.uint64) << np.uint64(bit)
+    return np.ascontiguousarray(out.T)
+
+
+def unpack(rows: np.ndarray, cases: int) -> np.ndarray:
+    """Rows × words (uint64) as cases × rows bools (the inverse of :func:`pack`)."""
+    if rows.shape[0] == 0:
+        return np.zeros((cases, 0), dtype=bool)
+    bits = np.unpackbits(np.ascontiguousarray(rows).view(np.uint8), axis=1, bitorder="little")
+    return bits[:, :cases].T.astype(bool)

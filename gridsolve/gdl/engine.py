@@ -1,0 +1,304 @@
+"""The generic engine: a game's one-ply rules ground once by clingo, evaluated as a circuit for
+many states at once, and the states reachable from a root explored breadth-first.
+
+1. **Domains.**  The rules without their negated literals, with ``true(F) :- init(F)``,
+   ``true(F) :- next(F)`` (and the root's fluents) and ``does(R,M) :- legal(R,M)``, are a
+   positive program: clingo grounds its one model, which holds every fluent a reachable state
+   can hold and every move a role can make (an over-approximation: a negation dropped only
+   derives more).
+2. **One ply.**  The game's rules with ``{true(F)}`` and ``{does(R,M)}`` free over those domains
+   are ground once (:func:`~gridsolve.gdl.circuit.ground_circuit`); the circuit gives, for a
+   batch of states, ``terminal``, ``goal``, ``legal`` (no moves given), and for a batch of
+   (state, joint move) pairs the ``next`` fluents.
+3. **Exploring.**  From the root, breadth-first: each frontier's states evaluated at once, their
+   joint moves (every combination of the roles' legal moves) evaluated at once, each new state
+   numbered as found.  The limits (:class:`~gridsolve.solve.common.limits.LimitGuard`) are
+   checked after every batch: time and memory stop it with exit code 3 and the states reached.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clingo
+import numpy as np
+
+from ..errors import BoardError, QueryError
+from ..solve.common.limits import LimitGuard, resident
+from .circuit import Circuit, UnstratifiedError, ground_circuit, pack, unpack
+from .description import Description
+from .kif import Term
+from .translate import kif_symbol, program_text, relaxed_text, symbol_kif
+
+BATCH = 4096        # (state, joint move) pairs evaluated at once
+RULE_BYTES = 600    # a ground rule held by the observer and in the circuit, about (a budget: the memory limit)
+
+
+@dataclass
+class GroundGame:
+    """A game's one-ply circuit and what its rows mean: ``roles`` (file order), ``fluents``
+    (the domain, a column each), ``moves[r]`` (role r's move domain), ``goals[r]`` ((value,
+    row) pairs), the rows of ``terminal``, of each fluent's ``true`` and ``next``, and of
+    each role's ``does`` and ``legal`` per move (-1: no such atom, false)."""
+
+    path: str
+    circuit: Circuit
+    roles: list[clingo.Symbol]
+    fluents: list[clingo.Symbol]
+    moves: list[list[clingo.Symbol]]
+    true_rows: np.ndarray
+    next_rows: np.ndarray
+    does_rows: list[np.ndarray]
+    legal_rows: list[np.ndarray]
+    goals: list[list[tuple[int, int]]]
+    terminal_row: int
+    init: np.ndarray                    # the initial state: a bool a fluent
+    ground_s: float = 0.0
+    column: dict = field(default_factory=dict)      # fluent symbol -> its column
+
+    @property
+    def role_names(self) -> list[str]:
+        return [symbol_kif(role) for role in self.roles]
+
+    def state_of(self, fluents: list[Term]) -> np.ndarray:
+        """The state (a bool a fluent) holding exactly the fluents ``fluents`` (``--at``)."""
+        bits = np.zeros(len(self.fluents), dtype=bool)
+        for term in fluents:
+            symbol = kif_symbol(term)
+            if symbol not in self.column:
+                raise QueryError(f"--at: {term} is no fluent of {Path(self.path).name}",
+                                 "name fluents the game's init or next rules derive")
+            bits[self.column[symbol]] = True
+        return bits
+
+    def fluent_texts(self, bits: np.ndarray) -> list[str]:
+        return [symbol_kif(self.fluents[i]) for i in np.flatnonzero(bits)]
+
+
+def _row(circuit: Circuit, symbol: clingo.Symbol) -> int:
+    return circuit.rows.get(symbol, -1)
+
+
+def _domains(description: Description, guard: LimitGuard):
+    """The fluents (what ``init`` and ``next`` derive) and the moves of the relaxed program."""
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], relaxed_text(description)
+            + "true(F) :- init(F).\ntrue(F) :- next(F).\ndoes(R,M) :- legal(R,M).\n")
+    guard.ground(ctl, [("base", [])], "grounding the fluents' and moves' domains")
+    atoms = ctl.symbolic_atoms
+    fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))
+    moves = sorted((atom.symbol.arguments[0], atom.symbol.arguments[1]) for atom in atoms.by_signature("does", 2))
+    return fluents, moves
+
+
+def ground_game(description: Description, guard: LimitGuard) -> GroundGame:
+    """The one-ply circuit of ``description``: every state any question asks about is one of
+    its domain's (:meth:`GroundGame.state_of`)."""
+    started = time.perf_counter()
+    fluents, moves = _domains(description, guard)
+    roles = [kif_symbol(rule.head.args[0]) for rule in description.rules
+             if rule.head.name == "role" and not rule.body and len(rule.head.args) == 1]
+    if not roles:
+        raise BoardError(description.path, None, "no (role ...) facts", "name each role with a fact (role name)")
+    program = (program_text(description)
+               + "".join(f"zz_fluent({f}).\n" for f in fluents)
+               + "".join(f"zz_move({r},{m}).\n" for r, m in moves)
+               + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n")
+    left = guard.limits.memory - (resident() - guard.base)
+    try:
+        circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, "grounding the one-ply rules"),
+                                 budget=max(10_000, left // RULE_BYTES))
+    except MemoryError as exc:
+        raise guard.error(f"the one-ply rules need more memory than is left ({exc})",
+                          "grounding the one-ply rules, 0 states reached") from None
+    except UnstratifiedError:
+        raise BoardError(description.path, None, "negation is not stratified: a ground atom depends on itself "
+                         "through a not", "GDL forbids recursion through not") from None
+    guard.after("after grounding the one-ply rules, 0 states reached")
+    column = {f: i for i, f in enumerate(fluents)}
+    true_rows = np.array([_row(circuit, clingo.Function("true", [f])) for f in fluents], dtype=np.int64)
+    next_rows = np.array([_row(circuit, clingo.Function("next", [f])) for f in fluents], dtype=np.int64)
+    per_role = [[m for r, m in moves if r == role] for role in roles]
+    does_rows = [np.array([_row(circuit, clingo.Function("does", [role, m])) for m in ms], dtype=np.int64)
+                 for role, ms in zip(roles, per_role)]
+    legal_rows = [np.array([_row(circuit, clingo.Function("legal", [role, m])) for m in ms], dtype=np.int64)
+                  for role, ms in zip(roles, per_role)]
+    goals = []
+    for role in roles:
+        found = [(symbol.arguments[1].number, r) for symbol, r in circuit.rows.items()
+                 if symbol.match("goal", 2) and symbol.arguments[0] == role
+                 and symbol.arguments[1].type == clingo.SymbolType.Number]
+        goals.append(sorted(found))
+    init = np.zeros(len(fluents), dtype=bool)
+    for symbol in circuit.rows:
+        if symbol.match("init", 1):
+            init[column[symbol.arguments[0]]] = True
+    return GroundGame(description.path, circuit, roles, fluents, per_role, true_rows, next_rows, does_rows,
+                      legal_rows, goals, _row(circuit, clingo.Function("terminal", [])), init,
+                      time.perf_counter() - started, column)
+
+
+def _read(out: np.ndarray, rows: np.ndarray, cases: int) -> np.ndarray:
+    """The bools of ``rows`` (-1: false) for each case: cases × len(rows)."""
+    values = np.zeros((cases, len(rows)), dtype=bool)
+    known = rows >= 0
+    if known.any():
+        values[:, known] = unpack(out[rows[known]], cases)
+    return values
+
+
+@dataclass
+class Explored:
+    """The states reachable from the root (state 0), a bool a fluent each, and every joint move
+    between them: ``src[i]`` to ``dst[i]`` by ``joint[i]`` (a row of :attr:`joints`: each
+    role's move number); per state ``terminal`` and each role's ``goal`` (-1: none defined),
+    and per state and role its legal moves (``legal[r]``: states × moves)."""
+
+    states: np.ndarray
+    terminal: np.ndarray
+    goal: np.ndarray                    # states × roles
+    legal: list[np.ndarray]
+    src: np.ndarray
+    dst: np.ndarray
+    joint: np.ndarray
+    joints: np.ndarray                  # joint moves × roles
+    explore_s: float
+    depth: int | None = None            # the steps explored (None: every reachable state)
+    index: dict = field(default_factory=dict, repr=False)      # packed bits -> state
+
+    @property
+    def count(self) -> int:
+        return len(self.states)
+
+    def find(self, bits: np.ndarray) -> int:
+        """The number of the state ``bits`` (-1: not reached)."""
+        return self.index.get(np.packbits(bits[None, :], axis=1)[0].tobytes(), -1)
+
+
+class _States:
+    """The states found so far, numbered as found (a dict of their packed bits; their bits in
+    one array that doubles as it fills)."""
+
+    def __init__(self, width: int):
+        self.index: dict[bytes, int] = {}
+        self.bits = np.zeros((1024, width), dtype=bool)
+
+    def add(self, bits: np.ndarray) -> np.ndarray:
+        """The number of each row of ``bits`` (new ones numbered next, in the order of their first row)."""
+        packed = np.ascontiguousarray(np.packbits(bits, axis=1))
+        keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+        distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        numbers = np.empty(len(distinct), dtype=np.int64)
+        fresh = []
+        for k in np.argsort(first, kind="stable").tolist():
+            key = distinct[k].tobytes()
+            found = self.index.get(key)
+            if found is None:
+                found = self.index[key] = len(self.index)
+                fresh.append(first[k])
+            numbers[k] = found
+        if fresh:
+            start, count = len(self.index) - len(fresh), len(self.index)
+            if count > len(self.bits):
+                grown = np.zeros((max(count, 2 * len(self.bits)), self.bits.shape[1]), dtype=bool)
+                grown[:start] = self.bits[:start]
+                self.bits = grown
+            self.bits[start:count] = bits[np.array(fresh, dtype=np.int64)]
+        return numbers[inverse.ravel()]
+
+    def all(self) -> np.ndarray:
+        """The bits of every state found (a view: valid until the next :meth:`add`)."""
+        return self.bits[:len(self.index)]
+
+
+def _state_part(game: GroundGame, bits: np.ndarray):
+    """terminal, goals (cases × roles, -1 none), legal (per role: cases × moves) of states ``bits``."""
+    cases = len(bits)
+    circuit = game.circuit
+    given = game.true_rows
+    out = circuit.evaluate(given[given >= 0], pack(bits[:, given >= 0]))
+    terminal = (_read(out, np.array([game.terminal_row]), cases)[:, 0] if game.terminal_row >= 0
+                else np.zeros(cases, dtype=bool))
+    goal = np.full((cases, len(game.roles)), -1, dtype=np.int32)
+    for r, pairs in enumerate(game.goals):
+        if pairs:
+            values = _read(out, np.array([row for _, row in pairs], dtype=np.int64), cases)
+            for k, (value, _) in enumerate(pairs):      # (ascending: the highest defined wins)
+                goal[values[:, k], r] = value
+    legal = [_read(out, rows, cases) for rows in game.legal_rows]
+    return terminal, goal, legal
+
+
+def _next_part(game: GroundGame, bits: np.ndarray, joints: np.ndarray) -> np.ndarray:
+    """The next states (cases × fluents) of states ``bits`` under joint moves ``joints`` (cases × roles)."""
+    cases = len(bits)
+    given_true = game.true_rows >= 0
+    does_cols, does_given = [], []
+    for r, rows in enumerate(game.does_rows):
+        chosen = np.zeros((cases, len(rows)), dtype=bool)
+        chosen[np.arange(cases), joints[:, r]] = True
+        keep = rows >= 0
+        does_cols.append(chosen[:, keep])
+        does_given.append(rows[keep])
+    given = np.concatenate([game.true_rows[given_true], *does_given])
+    values = np.concatenate([bits[:, given_true], *does_cols], axis=1)
+    out = game.circuit.evaluate(given, pack(values))
+    return _read(out, game.next_rows, cases)
+
+
+def _joint_moves(states: np.ndarray, legal: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Every joint move of each of ``states`` (rows of the ``legal`` matrices, one a role): the
+    state of each and each role's move number (pairs × roles), state by state."""
+    pair_state = states.astype(np.int64)
+    chosen = np.zeros((len(pair_state), 0), dtype=np.int64)
+    for part in legal:
+        pair, move = np.nonzero(part[pair_state])
+        pair_state = pair_state[pair]
+        chosen = np.concatenate([chosen[pair], move[:, None].astype(np.int64)], axis=1)
+    return pair_state, chosen
+
+
+def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | None = None) -> Explored:
+    """Every state reachable from ``root`` and the joint moves between them (breadth-first);
+    with ``depth``, only those within that many steps (the states found at the last step are
+    judged, terminal and goals, but not expanded)."""
+    started = time.perf_counter()
+    store = _States(len(game.fluents))
+    store.add(root[None, :])
+    terminal_parts, goal_parts = [], []
+    legal_parts: list[list[np.ndarray]] = [[] for _ in game.roles]
+    src_parts, dst_parts, joint_parts = [], [], []
+    done, layer = 0, 0
+    while done < len(store.index):
+        frontier = np.arange(done, len(store.index))
+        bits_all = store.all()
+        for lo in range(0, len(frontier), BATCH):
+            batch = frontier[lo:lo + BATCH]
+            bits = bits_all[batch]
+            terminal, goal, legal = _state_part(game, bits)
+            terminal_parts.append(terminal)
+            goal_parts.append(goal)
+            for r, part in enumerate(legal):
+                legal_parts[r].append(part)
+            expand = ~terminal if depth is None or layer < depth else np.zeros(len(batch), dtype=bool)
+            pair_state, chosen = _joint_moves(np.flatnonzero(expand), legal)
+            for plo in range(0, len(pair_state), BATCH):
+                at = pair_state[plo:plo + BATCH]
+                moves = chosen[plo:plo + BATCH]
+                after = _next_part(game, bits[at], moves)
+                src_parts.append(batch[at])
+                dst_parts.append(store.add(after))
+                joint_parts.append(moves)
+                guard.after(f"after {len(store.index):,} states reached")
+            guard.after(f"after {len(store.index):,} states reached")
+        done, layer = len(frontier) + done, layer + 1
+    cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype=dtype))
+    chosen = np.concatenate(joint_parts) if joint_parts else np.zeros((0, len(game.roles)), dtype=np.int64)
+    joints, joint = np.unique(chosen, axis=0, return_inverse=True)
+    return Explored(store.all().copy(), cat(terminal_parts, bool),
+                    np.concatenate(goal_parts) if goal_parts else np.zeros((0, len(game.roles)), np.int32),
+                    [np.concatenate(parts) for parts in legal_parts],
+                    cat(src_parts, np.int64), cat(dst_parts, np.int64), joint.ravel().astype(np.int64),
+                    joints.astype(np.int64),
+                    time.perf_counter() - started, depth, store.index)

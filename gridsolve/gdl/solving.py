@@ -1,0 +1,164 @@
+"""``gridsolve solve GAME.kif``: one question about a GDL game, answered by the generic engine.
+
+:func:`solve_gdl` reads and checks the description, grounds its one-ply rules once, explores the
+states reachable from the initial state (or the state ``--at`` gives as fluents; within
+``--horizon`` steps where given) and reads the answer for the role asked about off the one
+ranker (:mod:`gridsolve.gdl.answers`).  The :class:`GdlAnswer` has the board answers' fields
+(docs/answers.md; ``plies`` count steps, joint moves), and ``values``: what each role can
+guarantee from that state.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import QueryError
+from ..solve.common.limits import LimitGuard, Limits
+from .answers import forced, principal_line, role_graph, value_at, value_ranks
+from .description import read_description
+from .engine import explore, ground_game
+from .kif import read_kif
+from .translate import symbol_kif
+
+KINDS = ("value", "win")
+SUFFIXES = (".kif", ".gdl")
+
+
+@dataclass
+class GdlAnswer:
+    """What ``gridsolve solve GAME.kif`` reports (its ``--json`` object): see docs/gdl.md."""
+
+    board: str
+    role: str
+    query: str
+    holds: bool
+    value: int | None
+    plies: int | None
+    win: bool
+    win_plies: int | None
+    win_moves: int | None
+    top: int | None                 # the role's top goal (what win asks for)
+    remaining: int | None           # --horizon: the steps looked at
+    position: dict
+    values: dict                    # every role's value from the position
+    moves: list[dict]
+    line: list[dict] | None
+    stats: dict
+    survives: None = None
+    doom_plies: None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def limits_guard(path: Path, limits: Limits) -> LimitGuard:
+    return LimitGuard(limits, f"the reachable states of {path.name}",
+                      lambda needed: "allow more memory with --max-memory, or look fewer steps ahead (--horizon)",
+                      smaller="look fewer steps ahead (--horizon), or ask from a later state (--at)")
+
+
+class GdlSession:
+    """Questions about one GDL game from one grounding: the description read and its one-ply
+    circuit ground once; each exploration kept, so that a question about a state an earlier
+    exploration reached (with no horizon) is read off its graph (:meth:`answer`)."""
+
+    def __init__(self, path: Path | str, limits: Limits | None = None):
+        self.started = time.perf_counter()
+        self.path = Path(path)
+        self.limits = limits or Limits()
+        self.description = read_description(self.path)
+        self.guard = limits_guard(self.path, self.limits)
+        self.game = ground_game(self.description, self.guard)
+        self.explorations: list = []
+        self.graphs: dict = {}          # (exploration, role) -> RoleGraph
+        self.asked = 0
+
+    def _explored(self, root: np.ndarray, horizon: int | None):
+        """An exploration holding ``root`` (reused where one with no horizon reached it) and its number there."""
+        if horizon is None:
+            for explored in self.explorations:
+                if explored.depth is None and (found := explored.find(root)) >= 0:
+                    return explored, found
+        explored = explore(self.game, root, self.guard, horizon)
+        self.explorations.append(explored)
+        return explored, 0
+
+    def _graph(self, explored, role: int):
+        key = (id(explored), role)
+        if key not in self.graphs:
+            self.graphs[key] = role_graph(self.game, explored, role, explored.depth)
+        return self.graphs[key]
+
+    def answer(self, role: str | None = None, kind: str = "value", at: str | None = None,
+               horizon: int | None = None, line: bool = True) -> GdlAnswer:
+        """The answer to ``kind`` (value or win) for ``role`` (default: the first) from the
+        initial state, or from the state of the fluents ``at`` (KIF text)."""
+        started = time.perf_counter()
+        if kind not in KINDS:
+            raise QueryError(f"--query {kind}: a GDL game answers value or win",
+                             "a GDL game's ends are its goals: ask --query value or --query win")
+        if horizon is not None and horizon < 0:
+            raise QueryError(f"--horizon {horizon}: not a number of steps", "give 0 or more")
+        game, path = self.game, self.path
+        names = game.role_names
+        if role is None:
+            role = names[0]
+        if role.lower() not in names:
+            raise QueryError(f"--role {role}: no such role of {path.name}", f"choose one of {', '.join(names)}")
+        r = names.index(role.lower())
+        fluents = read_kif(at, "--at") if at else None
+        if fluents is not None and any(term.is_variable or term.name in ("<=", "not") for term in fluents):
+            raise QueryError("--at: a fluent is a ground term", "write e.g. --at '(cell 1 1 x) (control oplayer)'")
+        root_bits = game.init if fluents is None else game.state_of(fluents)
+        explored, root = self._explored(root_bits, horizon)
+        ranking = time.perf_counter()
+        graphs = [self._graph(explored, other) for other in range(len(names))]
+        rg = graphs[r]
+        value, rank = value_at(rg, root)
+        top = max((v for v, _ in game.goals[r]), default=None)
+        win_rank = forced(rg, root, top) if top is not None else None
+        moves = []
+        for c in np.flatnonzero(rg.choice_state == root):
+            node = explored.count + int(c)
+            move_value, move_rank = value_at(rg, node)
+            moves.append({"move": symbol_kif(game.moves[r][int(rg.choice_move[c])]), "value": move_value,
+                          "plies": None if move_rank is None else (move_rank - 1) // 2,
+                          "win": top is not None and forced(rg, node, top) is not None, "survives": None})
+        win_line = [] if win_rank is None else principal_line(game, explored, rg, top,
+                                                              rg.ranks[rg.thresholds.index(top)], root)
+        steps = win_line if kind == "win" and win_rank is not None else principal_line(
+            game, explored, rg, value, value_ranks(rg, value), root)
+        rank_s = time.perf_counter() - ranking
+        first, self.asked = not self.asked, self.asked + 1      # (the first answer's time: the grounding's too)
+        return GdlAnswer(
+            board=str(path), role=names[r], query=kind,
+            holds=(win_rank is not None) if kind == "win" else value is not None, value=value,
+            plies=None if rank is None else (rank + 1) // 2, win=win_rank is not None,
+            win_plies=None if win_rank is None else win_rank // 2,
+            win_moves=None if win_rank is None else _own_moves(explored, r, win_line), top=top, remaining=horizon,
+            position={"fluents": game.fluent_texts(root_bits)},
+            values={name: value_at(graph, root)[0] for name, graph in zip(names, graphs)},
+            moves=moves,
+            line=None if not line else [
+                {"ply": i, "side": names, "move": " ".join(step.joint), "joint": dict(zip(names, step.joint)),
+                 "after": step.after} for i, step in enumerate(steps)],
+            stats={"solver": "gdl engine", "total_s": time.perf_counter() - (self.started if first else started),
+                   "ground_s": game.ground_s, "explore_s": explored.explore_s, "rank_s": rank_s,
+                   "positions": explored.count, "moves": int(len(explored.src)), "ground_rules": game.circuit.rule_count,
+                   "ground_atoms": game.circuit.size - 1, "levels": len(game.circuit.levels),
+                   "fluents": len(game.fluents)})
+
+
+def solve_gdl(path: Path | str, role: str | None = None, kind: str = "value", at: str | None = None,
+              horizon: int | None = None, limits: Limits | None = None) -> GdlAnswer:
+    """The answer to ``kind`` (value or win) for ``role`` (default: the first) from the initial
+    state of the GDL game in ``path``, or from the state of the fluents ``at`` (KIF text)."""
+    return GdlSession(path, limits).answer(role, kind, at, horizon)
+
+
+def _own_moves(explored, role: int, line) -> int:
+    """The steps of ``line`` where ``role`` chose among more than one legal move."""
+    return sum(1 for step in line if explored.legal[role][step.before].sum() > 1)

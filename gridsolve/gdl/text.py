@@ -1,0 +1,36 @@
+"""The text answer of ``gridsolve solve GAME.kif``."""
+from __future__ import annotations
+
+from .solving import GdlAnswer
+
+
+def _steps(count: int | None) -> str:
+    return "" if count is None else f" in {count} step{'s' if count != 1 else ''}"
+
+
+def format_gdl_answer(answer: GdlAnswer) -> str:
+    stats = answer.stats
+    horizon = "" if answer.remaining is None else f", within {answer.remaining} steps"
+    out = [f"{answer.board}: {len(answer.values)} role{'s' if len(answer.values) != 1 else ''} "
+           f"({', '.join(answer.values)}), {stats['positions']:,} reachable states{horizon}"]
+    if answer.value is None:
+        out.append(f"value for {answer.role}: no end is forced{horizon or ' (play can go on forever)'}")
+    else:
+        out.append(f"value for {answer.role}: {answer.value}{_steps(answer.plies)}")
+    out.append("values: " + ", ".join(f"{role} {'-' if v is None else v}" for role, v in answer.values.items()))
+    if answer.top is not None:
+        win = f"yes{_steps(answer.win_plies)}" if answer.win else "no"
+        out.append(f"win ({answer.top}) for {answer.role}: {win}")
+    if answer.moves:
+        out += ["", f"moves of {answer.role} (value, steps after the move):"]
+        width = max(len(move["move"]) for move in answer.moves)
+        for move in answer.moves:
+            value = "-" if move["value"] is None else move["value"]
+            plies = "-" if move["plies"] is None else move["plies"]
+            out.append(f"  {move['move']:<{width}}  value {value:>4}  steps {plies:>3}")
+    if answer.line:
+        out += ["", "principal line:"]
+        for step in answer.line:
+            out.append(f"  {step['ply'] + 1:>3}. " + ", ".join(f"{role} {move}" for role, move in step["joint"].items()))
+        out.append("  final state: " + " ".join(answer.line[-1]["after"]))
+    return "\n".join(out)
