@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BOARDS = sorted((ROOT / "boards").rglob("*.yaml"))
+BOARDS = sorted(p for p in (ROOT / "boards").rglob("*.yaml") if p.parent.name != "gdl")    # (boards/gdl: GDL games)
 NUMBERS = ("0", "-1", "99", "1000000", "2.5", "x")
 MAP_CHARACTERS = ("#", "?", "@", "|", "+", "-", "Z", "é", "★", "\t", "  ", "")
 PREFIXES = ("\0", "\ufeff", "---\n", "...\n", "\x01", "%YAML 1.1\n---\n", "--- !!map\n", "\x7f")

@@ -109,7 +109,8 @@ def _pinned(pins: dict, role: str, kind: str, flags: str) -> str:
 
 
 def test_every_shipped_board_is_pinned():
-    assert sorted(SHIPPED) == sorted(str(p.relative_to(BOARDS)) for p in BOARDS.rglob("*.yaml"))
+    assert sorted(SHIPPED) == sorted(str(p.relative_to(BOARDS)) for p in BOARDS.rglob("*.yaml")
+                               if p.parent.name != "gdl")     # (boards/gdl: GDL games)
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))

@@ -21,7 +21,7 @@ from gridsolve.solve.graph.codec import INT64, FoundNumbering, MixedRadix, Posit
 from scripted_boards import enemy_names, enemy_rules, random_board, slot_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
-BOARDS = sorted((ROOT / "boards").rglob("*.yaml"))
+BOARDS = sorted(p for p in (ROOT / "boards").rglob("*.yaml") if p.parent.name != "gdl")    # (boards/gdl: GDL games)
 
 
 def random_position(board, rng: random.Random) -> Position:

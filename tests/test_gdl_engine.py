@@ -221,3 +221,21 @@ def test_a_relation_reading_its_own_other_atoms_through_not_is_checked_ground(tm
     with pytest.raises(BoardError) as caught:
         solve_gdl(game)
     assert "a ground atom depends on itself through a not" in str(caught.value)
+
+
+def test_a_game_without_init_starts_from_the_empty_state(tmp_path):
+    game = tmp_path / "noinit.kif"
+    game.write_text("""; no init: the first state holds no fluent
+(role p)
+(<= (legal p step) (not (true (two))))
+(<= (next (one)) (does p step) (not (true (one))))
+(<= (next (two)) (true (one)))
+(<= terminal (true (two)))
+(<= (goal p 100) (true (two)))
+(<= (goal p 0) (not (true (two))))
+""")
+    answer = solve_gdl(game, kind="win")
+    assert answer.position["fluents"] == []
+    assert (answer.win, answer.win_plies, answer.stats["positions"]) == (True, 2, 3)
+    assert [step["after"] for step in answer.line] == [["one"], ["two"]]
+    assert _minimax(GdlGame.from_file(game), "p") == 100

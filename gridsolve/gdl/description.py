@@ -4,7 +4,8 @@ game gridsolve answers.
 
 Checks, in order: each sentence is a fact or a ``(<= head body ...)`` rule whose head is a
 relation (not ``true``, ``does``, ``not``, ``or``, ``distinct``); GDL-II (``sees``, ``random``) is
-refused; ``role``, ``init``, ``legal``, ``next``, ``goal`` and ``terminal`` are there; every
+refused; ``role``, ``legal``, ``next``, ``goal`` and ``terminal`` are there (``init`` is optional, as in
+GDL: without it the game starts from the empty state); every
 rule is safe (each variable of its head, of a negated literal and of a ``distinct`` occurs in a
 positive literal of its body); negation is stratified (no relation depends on itself through a
 ``not`` of another relation; a relation's ground atoms reading its own other atoms through a
@@ -20,7 +21,7 @@ from ..errors import BoardError
 from .kif import Term, read_kif
 
 KEYWORDS = ("role", "init", "true", "does", "next", "legal", "goal", "terminal")
-REQUIRED = ("role", "init", "legal", "next", "goal", "terminal")
+REQUIRED = ("role", "legal", "next", "goal", "terminal")      # (no init: the empty state)
 GDL_II = {"sees": "it declares what roles see (sees): incomplete information",
           "random": "it has a chance role (random)"}
 
@@ -165,7 +166,7 @@ def _require(description: Description) -> None:
     if missing:
         raise BoardError(description.path, None, f"not a GDL game: no {', '.join(missing)} "
                          f"{'rule' if len(missing) == 1 else 'rules'}",
-                         "a game needs role, init, legal, next, goal and terminal")
+                         "a game needs role, legal, next, goal and terminal (init is optional)")
 
 
 def _check_safe(rule: Rule, path: str) -> None:

@@ -32,6 +32,7 @@ from ..solve.common.limits import Limits
 from ..solve.dispatch.asker import Asker
 from ..solve.program.driver import format_move
 from .update import Change, update_file, updated_value
+from .gdlgame import GAME_KEY, GdlGameFile, measure_gdl_game, names_gdl_game, read_gdl_game_file
 from ..language.kinds import QueryKind
 
 PASS, FAIL, ERROR, TIMED_OUT, UPDATED = "pass", "fail", "error", "timeout", "updated"
@@ -106,12 +107,13 @@ class Report:
 # - Finding the boards ---
 
 def is_board_file(path: Path) -> bool:
-    """A YAML file with a top-level ``rules:`` key (unreadable files count: verify reports them)."""
+    """A YAML file with a top-level ``rules:`` key, or ``game:`` naming a GDL game (unreadable
+    files count: verify reports them)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return True
-    return _BOARD_KEY.search(text) is not None
+    return _BOARD_KEY.search(text) is not None or GAME_KEY.search(text) is not None
 
 
 def find_boards(paths) -> list[Path]:
@@ -143,9 +145,13 @@ def _plan(path: Path):
     result = BoardResult(str(path), path.stem)
     try:
         raw = load_file(path)
-        board = board_of(raw, path)
+        if names_gdl_game(raw):     # (a GDL game's values: gridsolve/verify/gdlgame.py)
+            board = read_gdl_game_file(path, raw)
+            expectations = board.expectations
+        else:
+            board = board_of(raw, path)
+            expectations = load_expectations(board, raw)
         result.name = board.name
-        expectations = load_expectations(board, raw)
     except BoardError as exc:
         result.invalid = True
         result.checks.append(CheckResult("schema", "schema", exc.path, exc.line, "valid", "invalid", ERROR,
@@ -188,6 +194,12 @@ def check_board(path: Path, explain: bool = False, limits: Limits | None = None,
         for expected in expectation.checks:
             rows[(expectation.index, expected.key)] = row
             row += 1
+    if isinstance(board, GdlGameFile):
+        for index, expected, measured, error, seconds in measure_gdl_game(board, limits):
+            ok = error is None and holds(expected.value, measured)
+            yield ("check", rows[(index, expected.key)], ERROR if error else PASS if ok else FAIL, measured,
+                   error or ("" if ok else _mismatch(expected, measured, "")), seconds)
+        return
     groups: dict[tuple, list[Expectation]] = {}
     for expectation in expectations:
         groups.setdefault(expectation.group, []).append(expectation)
