@@ -22,7 +22,9 @@ import clingo
 import numpy as np
 
 from ..compile.compiler import factored_program
+from ..compile.gameprogram import board_externals
 from ..compile.gamerules import factored_turns
+from ..compile.predicates import MARK, WALL_EAST, WALL_NORTH
 from ..compile.state import layout_for
 from ..language.model import Board
 from ..solve.bounded import native
@@ -34,6 +36,7 @@ from .startgraph import PATH_LIMIT, start_program
 from ..language.kinds import RequireKind
 
 MAX_CELLS = 64          # the frontier of the blind play is a 64-bit set of the other piece's cells
+INPUTS = ((WALL_NORTH, "north"), (WALL_EAST, "east"), (MARK, "mark"))     # the externals' atoms and keys
 
 
 class _Circuit:
@@ -174,10 +177,7 @@ def _ground(empty: Board, layout, board: Board, marks, externals) -> tuple | Non
     atoms), outputs); None where the rules are not a plain circuit."""
     text = factored_program(empty, layout)
     w, h = board.width, board.height
-    lines = [text, f"#external wall_north(X,Y) : X = 1..{w}, Y = 1..{h - 1}.",
-             f"#external wall_east(X,Y) : X = 1..{w - 1}, Y = 1..{h}.",
-             *(f"#external mark({name},X,Y) : X = 1..{w}, Y = 1..{h}." for name in marks),
-             "#show wall_north/2. #show wall_east/2. #show mark/3."]
+    lines = [text, *board_externals(w, h, marks, gates=False), "#show wall_north/2. #show wall_east/2. #show mark/3."]
     circuit = _Circuit()
     ctl = clingo.Control(["--warn=none"])
     ctl.register_observer(circuit)
@@ -188,10 +188,9 @@ def _ground(empty: Board, layout, board: Board, marks, externals) -> tuple | Non
         return None
     atoms = {}
     for symbol, atom in circuit.outputs:
-        if symbol.name in ("wall_north", "wall_east", "mark"):
-            args = [a.number if a.type == clingo.SymbolType.Number else a.name for a in symbol.arguments]
-            key = ("mark", *args) if symbol.name == "mark" else (symbol.name[5:], *args)
-            atoms[key] = atom
+        for predicate, kind in INPUTS:
+            if predicate.matches(symbol):
+                atoms[(kind, *predicate.read(symbol))] = atom
     ext_atoms = np.array([atoms.get(key, 0) for key in externals], dtype=np.int32)
     if (ext_atoms == 0).any():          # an external that clingo decided: not a plain circuit
         return None
