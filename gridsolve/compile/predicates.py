@@ -198,6 +198,12 @@ TSCORE = declare("tscore", "position:term value:int", "the role's score when the
 ESCORE_OF = declare("escore", "position:term role:name value:int", "role R's score at the end that decides S")
 TSCORE_OF = declare("tscore", "position:term role:name value:int", "role R's score when the plies run out at S")
 
+# - The game graph by pieces (compiler.factored_program; read back by the layout judge) ---
+FGRAPH_MOVE = declare("fgraph", "kind:name role:name x:int y:int move:term ax:int ay:int px:int py:int",
+                      "fgraph(move,...): role R's move M from (X,Y) aims at (AX,AY) and ends on (PX,PY)")
+FGRAPH_END = declare("fgraph", "kind:name end:name side:int cells:ints",
+                     "fgraph(end,...): end E decides the positions of side T with the pieces on these cells")
+
 # - The board's moves (board.lp, moves.lp; read back by the size estimates) ---
 CELL = declare("cell", "x:int y:int", "(X,Y) is a cell of the board")
 CMOVE = declare("cmove", "role:name x:int y:int move:term x2:int y2:int",

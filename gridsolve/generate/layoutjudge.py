@@ -24,7 +24,7 @@ import numpy as np
 from ..compile.compiler import factored_program
 from ..compile.gameprogram import board_externals
 from ..compile.gamerules import factored_turns
-from ..compile.predicates import MARK, WALL_EAST, WALL_NORTH
+from ..compile.predicates import FGRAPH_END, FGRAPH_MOVE, MARK, WALL_EAST, WALL_NORTH
 from ..compile.state import layout_for
 from ..language.model import Board
 from ..solve.bounded import native
@@ -102,17 +102,15 @@ class LayoutJudge:
         ends = [e.name for e in rules.ends]
         moves, finals = [], []
         for symbol, atom in outputs:
-            args = symbol.arguments
-            if symbol.name != "fgraph":
+            if not FGRAPH_END.matches(symbol):          # (every fgraph atom: an end's cells vary)
                 continue
-            if args[0].name == "move":
-                _, role, x, y, _, ax, ay, px, py = args
-                moves.append((atom, self.roles.index(role.name), self._cell(x, y), self._cell(ax, ay),
+            if symbol.arguments[0].name == "move":
+                _, role, x, y, _, ax, ay, px, py = FGRAPH_MOVE.read(symbol)
+                moves.append((atom, self.roles.index(role), self._cell(x, y), self._cell(ax, ay),
                               self._cell(px, py)))
             else:
-                _, end, side, x1, y1, x2, y2 = args
-                finals.append((atom, (side.number * n + self._cell(x1, y1)) * n + self._cell(x2, y2),
-                               ends.index(end.name)))
+                _, end, side, (x1, y1, x2, y2) = FGRAPH_END.read(symbol)
+                finals.append((atom, (side * n + self._cell(x1, y1)) * n + self._cell(x2, y2), ends.index(end)))
         self.moves = [np.array(column, dtype=np.int32) for column in zip(*moves)] if moves else \
             [np.zeros(0, np.int32)] * 5
         self.ends = [np.array(column, dtype=np.int32) for column in zip(*finals)] if finals else \
@@ -131,8 +129,8 @@ class LayoutJudge:
         self.placements = [tuple(self._xy(c) for c in placed) for placed in itertools.permutations(cells, 2)]
         self.start_index = np.array([c0 * n + c1 for c0, c1 in itertools.permutations(cells, 2)], dtype=np.int64)
 
-    def _cell(self, x, y) -> int:
-        return (x.number - 1) * self.height + y.number - 1
+    def _cell(self, x: int, y: int) -> int:
+        return (x - 1) * self.height + y - 1
 
     def _xy(self, cell: int) -> tuple:
         return cell // self.height + 1, cell % self.height + 1
