@@ -1,7 +1,7 @@
 """Each encoding's semantics, pinned on tiny hand-checked inputs."""
 from __future__ import annotations
 
-from gridsolve.compile.compiler import base_part
+from gridsolve.compile.gameprogram import base_part
 from gridsolve.compile.gamerules import outcome_rules, with_domain
 from gridsolve.resources import encoding
 from gridsolve.compile.unroll import instantiate

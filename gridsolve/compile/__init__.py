@@ -2,8 +2,8 @@
 
 Owns the position term of a game (``state``), the rules that depend on it (``gamerules``),
 the plan of a query (``planning``: its races, race or layered solver), the facts of a
-program (``facts``), the robust game of a ``--hidden`` question (``knowledge``), the
-programs assembled from them (``compiler``) and the instantiation of parameterised parts of the
+program (``facts``), the one builder of the game program (``gameprogram``), the robust game of a
+``--hidden`` question (``knowledge``), the programs of a query assembled from them (``compiler``) and the instantiation of parameterised parts of the
 encodings (``unroll``).
 
 The mechanisms' parts of the program (facts, compiled rules, fields of the position term) are in

@@ -23,16 +23,14 @@ import clingo
 from ..language.model import Board
 from ..language.position import Query
 from ..resources import encoding
-from .facts import (board_facts, layered_query_facts, mechanism_facts, race_facts, role_facts, rule_facts,
-                    strategy_facts)
+from .facts import layered_query_facts, race_facts, role_facts, strategy_facts
+from .gameprogram import GameProgram
 from .gamerules import STATE, end_rules, factored_turns, game_rules, move_rules, score_rules, with_domain
 from .planning import Mode, period, Plan, plan_query, plan_races, RacePlan
-from .predicates import ROOT
 from .state import Layout, layout_for
 
 ENCODINGS = ("board.lp", "moves.lp", "script.lp", "solve.lp", "answer.lp")
 LAYERED_ENCODINGS = ("board.lp", "moves.lp", "script.lp", "layered.lp")
-GAME_ENCODINGS = ("board.lp", "moves.lp", "script.lp")     # what the compiled game rules join with
 
 
 def ask_arguments(number: int, board: Board, query: Query, layout: Layout) -> tuple[str, str, str, str]:
@@ -66,12 +64,6 @@ def query_parts(number: int, board: Board, query: Query, plan: RacePlan, layout:
                     + strategy_facts(number, query, plan) + "\n"
                     + instantiate(text, origin, "strategy", (number,)))
     return lines, strategy
-
-
-def base_part(text: str) -> str:
-    """The encoding up to its first ``#program`` directive."""
-    index = text.find("\n#program ")
-    return text if index < 0 else text[:index + 1]
 
 
 @dataclass
@@ -110,16 +102,6 @@ class Program:
         return "\n".join([self.base, *self.levels, *self.lines, self.strategy]) + "\n"
 
 
-def program_header(board: Board, what: str, mode: Mode) -> list[str]:
-    return [
-        f"% gridsolve program: board {board.name} ({board.path}), rules {board.rules.name}",
-        f"% {what}, {mode} solver. Run: clingo THIS_FILE",
-        "",
-        "% - Board facts ---", board_facts(board), "",
-        "% - Rule facts ---", rule_facts(board.rules), "",
-    ]
-
-
 def compile_program(board: Board, query: Query) -> Program:
     """The complete program for ``query`` on ``board``, as plain single-shot clingo text."""
     if query.hidden:
@@ -147,18 +129,14 @@ def race_program(board: Board, layout: Layout, roles: dict[str, tuple[RacePlan, 
     with its races, numbered in ``races``, and whether its value is known), over the positions
     reachable from ``roots``; the queries are added as answer parts (:func:`query_parts`)."""
     from .unroll import Instances, instantiate
-    rules_text = with_domain(game_rules(board, layout), "reach(", "reach(")
-    sections = program_header(board, what, Mode.RACE) + [
-        "% - Mechanism facts ---", mechanism_facts(board, layout), "",
-        "% - Roots: the positions the ranks are computed from ---", ROOT.facts((r,) for r in roots), "",
+    game = GameProgram(board, layout, roots)
+    sections = game.header(what, Mode.RACE) + [
+        "% - Roots: the positions the ranks are computed from ---", game.root_facts(), "",
         "% - Races and roles ---", race_facts(races),
         *(role_facts(board, role, plan, value) for role, (plan, value) in roles.items()), "",
         "% === Compiled game rules ===",
         f"% Position term {layout.state()}: turns entry T to move; pieces {', '.join(layout.roles)}.",
-        "reach(S) :- root(S).", "reach(S) :- edge(_,_,S).", rules_text, "",
-    ]
-    for name in ENCODINGS:
-        sections += [f"% === encodings/{name} ===", base_part(encoding(name)).rstrip(), ""]
+        *game.reach_rules(), game.rules(), "", *game.encodings(ENCODINGS, headed=True)]
     solve_text = encoding("solve.lp")
     parts = Instances(lambda i: f"% === encodings/solve.lp #program level({i + 1}) ===\n"
                       + instantiate(solve_text, "encodings/solve.lp", "level", (i + 1,)), levels)
@@ -180,15 +158,14 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
     ranks are computed from it by :mod:`gridsolve.solve.graph.racegraph`); and the named moves
     (``edge(S,M,S2)``) and the end that decides (``outcome(S,E)``) as a part ``moves(p)`` for
     one position p at a time, ground only where an answer looks at the moves."""
-    facts = program_header(board, f"game graph from {len(roots)} roots", Mode.RACE) + [
-        "% - Mechanism facts ---", mechanism_facts(board, layout), ""]
-    encodings = [base_part(encoding(name)).rstrip() for name in GAME_ENCODINGS]
-    graph_rules = with_domain(game_rules(board, layout, graph=True), "reach(", "reach(")
+    game = GameProgram(board, layout, roots, reached_by="succ(_,S,_)")
+    facts = game.header(f"game graph from {len(roots)} roots", Mode.RACE)
+    encodings = game.encodings()
     graph = "\n".join(facts + [
-        "% - Roots ---", ROOT.facts((r,) for r in roots), "",
+        "% - Roots ---", game.root_facts(), "",
         "% - The game graph: positions and their successors (the moves without their names) ---",
         "rdest(R,X,Y,AX,AY,PX,PY,B) :- rmove(R,X,Y,_,AX,AY,PX,PY,B).",
-        "reach(S) :- root(S).", "reach(S) :- succ(_,S,_).", graph_rules, "", *encodings, "", "#show."])
+        *game.reach_rules(), game.rules(graph=True), "", *encodings, "", "#show."])
     named = "\n".join(line for line in move_rules(board, layout) if line.startswith(("edge(", "stg")))
     ends = with_domain("\n".join(end_rules(board, layout)), "p = (", "")
     moves = "\n".join(facts + [*encodings, "#show edge/3.", "#show outcome/2.", "#program moves(p).",
@@ -219,13 +196,13 @@ def factored_program(board: Board, layout: Layout) -> str | None:
     ends = "\n".join(end_rules(board, layout)).replace(f"{STATE}({state})", f"side(T), {pieces}")
     ends = ends.replace(f"{STATE}(S), ", "")
     fields = state[2:-1]
-    return "\n".join(program_header(board, "game graph by pieces", Mode.RACE) + [
-        "% - Mechanism facts ---", mechanism_facts(board, layout), "",
+    game = GameProgram(board, layout)
+    return "\n".join(game.header("game graph by pieces", Mode.RACE) + [
         "% - The sides to move and each role's moves from each cell ---",
         f"side(0..{len(board.rules.turns) - 1}).",
         "fgraph(move,R,X,Y,M,AX,AY,PX,PY) :- rmove(R,X,Y,M,AX,AY,PX,PY,_).", ends,
         f"fgraph(end,E,{fields}) :- outcome({state},E).", "",
-        *[base_part(encoding(name)).rstrip() for name in GAME_ENCODINGS], "",
+        *game.encodings(), "",
         "#show.", "#show fgraph/9.", f"#show fgraph/{3 + 2 * len(layout.roles)}."])
 
 
@@ -248,13 +225,12 @@ def _compile_layered(board: Board, query: Query, plan: Plan, knowledge: str = ""
     text = encoding("layered.lp")
     origin = "encodings/layered.lp"
     rules_text = game_rules(board, layout, plan.split_team) + "\n" + "\n".join(score_rules(board, layout, query.role))
-    sections = program_header(board, f"query: {query.kind} for {query.role}, {remaining} plies left", Mode.LAYERED) + [
-        "% - Mechanism facts ---", mechanism_facts(board, layout), "",
+    sections = GameProgram(board, layout).header(f"query: {query.kind} for {query.role}, {remaining} plies left",
+                                                 Mode.LAYERED) + [
         *(["% - What the role knows of its hidden marks ---", knowledge, ""] if knowledge else []),
         "% - Query facts ---", layered_query_facts(board, query, layout), "",
     ]
-    for name in LAYERED_ENCODINGS:
-        sections += [f"% === encodings/{name} ===", base_part(encoding(name)).rstrip(), ""]
+    sections += GameProgram.encodings(LAYERED_ENCODINGS, headed=True)
 
     def depth(k: int) -> str:
         return (f"% === encodings/layered.lp #program depth({k}), with the compiled game rules ===\n"

@@ -97,6 +97,11 @@ class Predicate:
                 out.append(arg)
         return tuple(out)
 
+    def ground(self, symbolic_atoms: clingo.SymbolicAtoms) -> list[tuple]:
+        """The fields (:meth:`read`) of every atom of this predicate in a ground program's
+        ``symbolic_atoms`` (a fixed arity only)."""
+        return [self.read(atom.symbol) for atom in symbolic_atoms.by_signature(self.name, self.arity)]
+
     def __repr__(self) -> str:
         return f"Predicate({self.signature})"
 
@@ -192,6 +197,17 @@ ESCORE = declare("escore", "position:term value:int", "the role's score at the e
 TSCORE = declare("tscore", "position:term value:int", "the role's score when the plies run out at S")
 ESCORE_OF = declare("escore", "position:term role:name value:int", "role R's score at the end that decides S")
 TSCORE_OF = declare("tscore", "position:term role:name value:int", "role R's score when the plies run out at S")
+
+# - The game graph by pieces (compiler.factored_program; read back by the layout judge) ---
+FGRAPH_MOVE = declare("fgraph", "kind:name role:name x:int y:int move:term ax:int ay:int px:int py:int",
+                      "fgraph(move,...): role R's move M from (X,Y) aims at (AX,AY) and ends on (PX,PY)")
+FGRAPH_END = declare("fgraph", "kind:name end:name side:int cells:ints",
+                     "fgraph(end,...): end E decides the positions of side T with the pieces on these cells")
+
+# - The board's moves (board.lp, moves.lp; read back by the size estimates) ---
+CELL = declare("cell", "x:int y:int", "(X,Y) is a cell of the board")
+CMOVE = declare("cmove", "role:name x:int y:int move:term x2:int y2:int",
+                "from (X,Y), role R can make move M and end on (X2,Y2)")
 
 # - The generator's proposals (generate.lp; gridsolve/generate/genprogram.py writes them) ---
 PIECE = declare("piece", "piece:name", "a piece to place (one per role)")

@@ -22,7 +22,9 @@ import clingo
 import numpy as np
 
 from ..compile.compiler import factored_program
+from ..compile.gameprogram import board_externals
 from ..compile.gamerules import factored_turns
+from ..compile.predicates import FGRAPH_END, FGRAPH_MOVE, MARK, WALL_EAST, WALL_NORTH
 from ..compile.state import layout_for
 from ..language.model import Board
 from ..solve.bounded import native
@@ -34,6 +36,7 @@ from .startgraph import PATH_LIMIT, start_program
 from ..language.kinds import RequireKind
 
 MAX_CELLS = 64          # the frontier of the blind play is a 64-bit set of the other piece's cells
+INPUTS = ((WALL_NORTH, "north"), (WALL_EAST, "east"), (MARK, "mark"))     # the externals' atoms and keys
 
 
 class _Circuit:
@@ -99,17 +102,15 @@ class LayoutJudge:
         ends = [e.name for e in rules.ends]
         moves, finals = [], []
         for symbol, atom in outputs:
-            args = symbol.arguments
-            if symbol.name != "fgraph":
+            if not FGRAPH_END.matches(symbol):          # (every fgraph atom: an end's cells vary)
                 continue
-            if args[0].name == "move":
-                _, role, x, y, _, ax, ay, px, py = args
-                moves.append((atom, self.roles.index(role.name), self._cell(x, y), self._cell(ax, ay),
+            if symbol.arguments[0].name == "move":
+                _, role, x, y, _, ax, ay, px, py = FGRAPH_MOVE.read(symbol)
+                moves.append((atom, self.roles.index(role), self._cell(x, y), self._cell(ax, ay),
                               self._cell(px, py)))
             else:
-                _, end, side, x1, y1, x2, y2 = args
-                finals.append((atom, (side.number * n + self._cell(x1, y1)) * n + self._cell(x2, y2),
-                               ends.index(end.name)))
+                _, end, side, (x1, y1, x2, y2) = FGRAPH_END.read(symbol)
+                finals.append((atom, (side * n + self._cell(x1, y1)) * n + self._cell(x2, y2), ends.index(end)))
         self.moves = [np.array(column, dtype=np.int32) for column in zip(*moves)] if moves else \
             [np.zeros(0, np.int32)] * 5
         self.ends = [np.array(column, dtype=np.int32) for column in zip(*finals)] if finals else \
@@ -128,8 +129,8 @@ class LayoutJudge:
         self.placements = [tuple(self._xy(c) for c in placed) for placed in itertools.permutations(cells, 2)]
         self.start_index = np.array([c0 * n + c1 for c0, c1 in itertools.permutations(cells, 2)], dtype=np.int64)
 
-    def _cell(self, x, y) -> int:
-        return (x.number - 1) * self.height + y.number - 1
+    def _cell(self, x: int, y: int) -> int:
+        return (x - 1) * self.height + y - 1
 
     def _xy(self, cell: int) -> tuple:
         return cell // self.height + 1, cell % self.height + 1
@@ -174,10 +175,7 @@ def _ground(empty: Board, layout, board: Board, marks, externals) -> tuple | Non
     atoms), outputs); None where the rules are not a plain circuit."""
     text = factored_program(empty, layout)
     w, h = board.width, board.height
-    lines = [text, f"#external wall_north(X,Y) : X = 1..{w}, Y = 1..{h - 1}.",
-             f"#external wall_east(X,Y) : X = 1..{w - 1}, Y = 1..{h}.",
-             *(f"#external mark({name},X,Y) : X = 1..{w}, Y = 1..{h}." for name in marks),
-             "#show wall_north/2. #show wall_east/2. #show mark/3."]
+    lines = [text, *board_externals(w, h, marks, gates=False), "#show wall_north/2. #show wall_east/2. #show mark/3."]
     circuit = _Circuit()
     ctl = clingo.Control(["--warn=none"])
     ctl.register_observer(circuit)
@@ -188,10 +186,9 @@ def _ground(empty: Board, layout, board: Board, marks, externals) -> tuple | Non
         return None
     atoms = {}
     for symbol, atom in circuit.outputs:
-        if symbol.name in ("wall_north", "wall_east", "mark"):
-            args = [a.number if a.type == clingo.SymbolType.Number else a.name for a in symbol.arguments]
-            key = ("mark", *args) if symbol.name == "mark" else (symbol.name[5:], *args)
-            atoms[key] = atom
+        for predicate, kind in INPUTS:
+            if predicate.matches(symbol):
+                atoms[(kind, *predicate.read(symbol))] = atom
     ext_atoms = np.array([atoms.get(key, 0) for key in externals], dtype=np.int32)
     if (ext_atoms == 0).any():          # an external that clingo decided: not a plain circuit
         return None

@@ -34,13 +34,12 @@ from dataclasses import dataclass
 
 import clingo
 
-from ...compile.compiler import base_part
-from ...compile.facts import board_facts, rule_facts
+from ...compile.gameprogram import GameProgram
 from ...compile.gamerules import factored_turns
+from ...compile.predicates import CELL, CMOVE
 from ...errors import LimitError, MemoryLimitError, QueryError
 from ...language.distance import step_distances
 from ...language.model import Board
-from ...resources import encoding
 
 ENV = "GRIDSOLVE_MAX_MEMORY"
 DEFAULT_MEMORY = 2 * 1000 ** 3       # bytes resident: 2 GB
@@ -165,23 +164,19 @@ def average_moves(board: Board, distinct: bool = False) -> float:
     ``turns`` entries (a joint move of roles that move at once counts once): the complete
     moves of encodings/moves.lp from each cell, the other pieces left out (``distinct``: the
     moves to distinct cells only)."""
-    program = "\n".join([board_facts(board), rule_facts(board.rules),
-                         *(base_part(encoding(name)) for name in ("board.lp", "moves.lp")),
-                         "#defined wall_north/2. #defined wall_east/2. #defined solid/2. #defined mark/3.",
-                         "#defined idle/1. #defined first_step_real/1. #defined blocked_stays/1.",
-                         "#defined end_differs/1. #defined frozen_on/2. #defined bump_on/2. #defined lose_turns/2."])
+    program = GameProgram(board, None).text(rules=False, encodings=("board.lp", "moves.lp"),
+                                                         mechanisms=False)
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], program)
     ctl.ground([("base", [])])
     moves = {role: 0 for role in board.rules.roles}
     seen = set()
-    for atom in ctl.symbolic_atoms.by_signature("cmove", 6):
-        role, x, y, _, x2, y2 = atom.symbol.arguments
+    for role, x, y, _, x2, y2 in CMOVE.ground(ctl.symbolic_atoms):
         if distinct and (role, x, y, x2, y2) in seen:
             continue
         seen.add((role, x, y, x2, y2))
-        moves[role.name] += 1
-    cells = max(1, sum(1 for _ in ctl.symbolic_atoms.by_signature("cell", 2)))
+        moves[role] += 1
+    cells = max(1, len(CELL.ground(ctl.symbolic_atoms)))
     turns = board.rules.turns
     return sum(math.prod(moves[role] / cells for role in entry) for entry in turns) / len(turns)
 

@@ -23,13 +23,12 @@ import time
 import clingo
 import numpy as np
 
-from ...compile.facts import board_facts, mechanism_facts, rule_facts
-from ...compile.gamerules import game_rules, live_ends, timeout_match_rules, with_domain
+from ...compile.gameprogram import GameProgram
+from ...compile.gamerules import live_ends, timeout_match_rules
 from ...compile.state import Layout, layout_for
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position
-from ...resources import encoding
 from .codec import PositionCodec
 from .gamegraph import GameGraph
 from .retrograde import UNRANKED
@@ -125,15 +124,8 @@ class AbstractGame:
 
 def abstract_program(board: Board, layout: Layout, roots: list[str]) -> str:
     """The compiled game rules over every position reachable from ``roots`` (clingo text)."""
-    return "\n".join([
-        board_facts(board),
-        rule_facts(board.rules), mechanism_facts(board, layout),
-        " ".join(f"root({r})." for r in roots),
-        "reach(S) :- root(S).", "reach(S) :- edge(_,_,S).",
-        with_domain(game_rules(board, layout), "reach(", "reach("),
-        with_domain("\n".join(timeout_match_rules(board, layout)), "reach(", "reach("),
-        encoding("board.lp"), encoding("moves.lp"), encoding("script.lp"),
-        "#show edge/3. #show outcome/2. #show tmatch/2."])
+    game = GameProgram(board, layout, roots, shown=("#show edge/3. #show outcome/2. #show tmatch/2.",))
+    return game.text(game.rules("\n".join(timeout_match_rules(board, layout))))
 
 
 def abstract_game(board: Board, positions: list[Position]) -> AbstractGame:

@@ -21,10 +21,10 @@ from collections import OrderedDict
 import clingo
 import numpy as np
 
-from ...compile.compiler import GAME_ENCODINGS, base_part
-from ...compile.facts import board_facts, mechanism_facts, rule_facts
+from ...compile.facts import mechanism_facts, rule_facts
+from ...compile.gameprogram import GameProgram, board_externals
+from ...compile.predicates import DIM
 from ...language.model import Board
-from ...resources import encoding
 from ..common.limits import LimitGuard
 from .codec import distinct
 from .factored import ground_rows
@@ -36,20 +36,19 @@ BUILD_AFTER = 8         # boards of a kind ground one by one before its circuit 
                         # costs about 8 to 13 of their ground calls: a few boards are ground faster)
 
 
-def table_program(board: Board, layout, facts: str) -> str:
-    """The program whose shown atoms are the tables (``facts``: the board's facts): the role's
+def table_program(board: Board, layout, facts: str | None) -> str:
+    """The program whose shown atoms are the tables (``facts``: the board facts, None: the board's own): the role's
     moves ``tm/7``, gate crossings ``tg/4``, chaser steps ``tc/8``, key cells ``tk/2``, marks ``tx/3``,
     distances to marks ``td/5`` (for ``nearer``)."""
     rules = board.rules
     role = rules.turns[0][0]
-    return "\n".join([facts, rule_facts(rules), mechanism_facts(board, layout),
-                      *[base_part(encoding(name)) for name in GAME_ENCODINGS], "#show.",
-                      f"#show tm(M,X,Y,AX,AY,PX,PY) : rmove({role},X,Y,M,AX,AY,PX,PY,_).",
+    return GameProgram(board, layout, board_text=facts, shown=[
+                      "#show.", f"#show tm(M,X,Y,AX,AY,PX,PY) : rmove({role},X,Y,M,AX,AY,PX,PY,_).",
                       "#show tg(X,Y,X2,Y2) : gate_cross(X,Y,X2,Y2).",
                       *[f"#show tc({number},X,Y,SX,SY,G,X2,Y2) : chase({axis},X,Y,SX,SY,G,X2,Y2)."
                         for axis, number in AXES.items()],
                       "#show tk(X,Y) : key_cell(X,Y).", "#show tx(K,X,Y) : mark(K,X,Y).",
-                      "#show td(P,K,X,Y,D) : distance(P,K,X,Y,D)."])
+                      "#show td(P,K,X,Y,D) : distance(P,K,X,Y,D)."]).text(rules=False)
 
 
 def table_rows(board: Board, layout, guard: LimitGuard | None = None) -> dict[int, np.ndarray]:
@@ -59,7 +58,7 @@ def table_rows(board: Board, layout, guard: LimitGuard | None = None) -> dict[in
     if shared is not None:
         return shared
     by_arity: dict[int, list] = {}
-    program = table_program(board, layout, board_facts(board))
+    program = table_program(board, layout, None)
     for row in ground_rows(program, guard, "the tables of the game's pieces", "the game's tables"):
         by_arity.setdefault(len(row), []).append(row)
     return {arity: np.array(rows, dtype=np.uint64).reshape(-1, arity) for arity, rows in by_arity.items()}
@@ -201,12 +200,7 @@ def _ground_circuit(board: Board, layout, marks: tuple[str, ...], inputs: list[t
     observer), and the inputs' atoms (None where clingo decided one: no circuit).  The grounding
     itself is let go here, before the rules are put in layers."""
     width, height = board.width, board.height
-    facts = [f"dim({width},{height}).",
-             f"#external wall_north(X,Y) : X = 1..{width}, Y = 1..{height - 1}.",
-             f"#external wall_east(X,Y) : X = 1..{width - 1}, Y = 1..{height}.",
-             f"#external gate_north(X,Y) : X = 1..{width}, Y = 1..{height - 1}.",
-             f"#external gate_east(X,Y) : X = 1..{width - 1}, Y = 1..{height}.",
-             *(f"#external mark({name},X,Y) : X = 1..{width}, Y = 1..{height}." for name in marks)]
+    facts = [DIM.fact(width, height), *board_externals(width, height, marks)]
     observer = _Observer()
     ctl = clingo.Control(["--warn=none"])
     ctl.register_observer(observer)

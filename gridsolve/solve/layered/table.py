@@ -35,15 +35,15 @@ import time
 import clingo
 import numpy as np
 
-from ...compile.compiler import Program, program_header, base_part
-from ...compile.facts import layered_query_facts, mechanism_facts
-from ...compile.gamerules import game_rules, score_rules, with_domain
+from ...compile.compiler import Program
+from ...compile.gameprogram import GameProgram
+from ...compile.facts import layered_query_facts
+from ...compile.gamerules import game_rules, score_rules
 from ...compile.planning import Mode, plan_query
 from ...errors import EncodingError, MemoryLimitError
 from ...language.kinds import QueryKind
 from ...language.model import Board
 from ...language.position import Position, Query
-from ...resources import encoding
 from ..common.answer import SolveStats, TableStats
 from ..common.outcome import Candidate, line_key, pick, reference_score
 from ..program.driver import Model, read_answer
@@ -150,14 +150,11 @@ class LayeredTable:
     def _program(self) -> str:
         board, layout = self.board, self.layout
         rules = game_rules(board, layout, self.plan.split_team) + "\n" + "\n".join(score_rules(board, layout, self.role))
-        roots = " ".join(f"root({self.codec.text(p)})." for p in self.roots)
-        sections = program_header(board, f"layered table of {self.role}", Mode.LAYERED) + [
-            "% - Mechanism facts ---", mechanism_facts(board, layout), "",
-            "% - Roots ---", roots, "",
-            *(base_part(encoding(name)).rstrip() for name in ("board.lp", "moves.lp", "script.lp")),
+        game = GameProgram(board, layout, [self.codec.text(p) for p in self.roots])
+        sections = game.header(f"layered table of {self.role}", Mode.LAYERED) + [
+            "% - Roots ---", game.root_facts(), "", *game.encodings(),
             "% - The positions reachable from the roots, with the compiled game rules ---",
-            "reach(S) :- root(S).", "reach(S2) :- edge(_,_,S2).", "reach(S2) :- split_edge(_,_,_,S2).",
-            with_domain(rules, "reach(", "reach("), SHOW]
+            *game.reach_rules(), "reach(S) :- split_edge(_,_,_,S).", game.rules(rules), SHOW]
         return "\n".join(sections)
 
     def _ground(self, guard: LimitGuard) -> None:

@@ -8,12 +8,11 @@ from dataclasses import dataclass
 
 import clingo
 
-from ...compile.facts import board_facts, mechanism_facts, rule_facts
-from ...compile.gamerules import game_rules, score_rules, with_domain
+from ...compile.gameprogram import GameProgram
+from ...compile.gamerules import score_rules, with_domain
 from ...compile.predicates import EDGE, ESCORE_OF, OUTCOME, ROOT, TSCORE_OF
 from ...language.model import Board
 from ...language.position import Position
-from ...resources import encoding
 from .driver import format_move
 from ...compile.state import layout_for, position_of
 
@@ -42,14 +41,8 @@ def game_program(board: Board, roots: str, explore: bool = False,
     """The compiled game rules for the ``root/1`` facts in ``roots``: which end decides each
     position (``outcome/2``) and its moves (``edge/3``); with ``explore``, for every position
     reachable from the roots, else for the roots only.  ``show``: the #show statements."""
-    layout = layout_for(board)
-    return "\n".join([
-        board_facts(board),
-        rule_facts(board.rules), mechanism_facts(board, layout), roots,
-        "reach(S) :- root(S).", "reach(S) :- edge(_,_,S)." if explore else "",
-        with_domain(game_rules(board, layout), "reach(", "reach("),
-        encoding("board.lp"), encoding("moves.lp"), encoding("script.lp"),
-        show])
+    game = GameProgram(board, layout_for(board), reached_by="edge(_,_,S)" if explore else None, shown=(show,))
+    return game.text(roots)
 
 
 def root_fact(board: Board, position: Position) -> str:

@@ -1,0 +1,87 @@
+"""The one builder of the game program (gridsolve/compile/gameprogram.py) on tiny hand-checked positions."""
+from __future__ import annotations
+
+import clingo
+import pytest
+
+from gridsolve.compile.gameprogram import GameProgram, base_part, board_externals
+from gridsolve.compile.predicates import CELL, CMOVE
+from gridsolve.compile.state import layout_for
+from gridsolve.language.loader import load_board
+from gridsolve.language.position import make_query
+
+from conftest import CORRIDOR, run_clingo
+
+ROOT = "s(0,2,2,1,1)"       # the corridor's start: the explorer to move on (2,2), the mummy on (1,1)
+FIRST_MOVES = {f"edge({ROOT},east,s(1,3,2,1,1))", f"edge({ROOT},nowhere,s(1,2,2,1,1))",
+               f"edge({ROOT},west,s(1,1,2,1,1))"}
+
+
+@pytest.fixture
+def corridor(board_file):
+    board = load_board(str(board_file(CORRIDOR)))
+    layout = layout_for(board)
+    assert layout.root_term(make_query(board).position, board) == ROOT
+    return board, layout
+
+
+def test_the_roots_only_reach_themselves_and_give_their_moves(corridor):
+    board, layout = corridor
+    program = GameProgram(board, layout, [ROOT], shown=["#show edge/3.", "#show reach/1."], reached_by=None)
+    assert run_clingo(program.text()) == FIRST_MOVES | {f"reach({ROOT})"}
+
+
+def test_explored_positions_are_the_closure_of_the_moves(corridor):
+    board, layout = corridor
+    atoms = run_clingo(GameProgram(board, layout, [ROOT], shown=["#show edge/3.", "#show reach/1."]).text())
+    reached = {a[6:-1] for a in atoms if a.startswith("reach(")}
+    edges = [clingo.parse_term(a).arguments for a in atoms if a.startswith("edge(")]
+    assert FIRST_MOVES <= atoms
+    assert {str(after) for _, _, after in edges} | {ROOT} == reached
+    assert {str(before) for before, _, _ in edges} <= reached
+
+
+def test_the_header_titles_the_program_and_heads_each_block_of_facts(corridor):
+    board, layout = corridor
+    lines = GameProgram(board, layout).header("a test", "race")
+    assert lines[0] == f"% gridsolve program: board Corridor ({board.path}), rules mummy-maze-2007"
+    assert lines[1] == "% a test, race solver. Run: clingo THIS_FILE"
+    heads = [line for line in lines if line.startswith("% - ")]
+    assert heads == ["% - Board facts ---", "% - Rule facts ---", "% - Mechanism facts ---"]
+
+
+def test_a_program_without_rules_has_no_reach_and_no_mechanisms(corridor):
+    board, _ = corridor
+    text = GameProgram(board, None, shown=["#show."]).text(rules=False, encodings=("board.lp", "moves.lp"),
+                                                            mechanisms=False)
+    assert "reach(" not in text and "% - Mechanism facts ---" not in text and "% - Roots ---" not in text
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], text)
+    ctl.ground([("base", [])])
+    assert len(CELL.ground(ctl.symbolic_atoms)) == 8            # a board of 4 by 2 cells
+    # from (2,2) the explorer's moves stay in the top corridor or stand still (the wall below it)
+    ends = {(x2, y2) for role, x, y, _, x2, y2 in CMOVE.ground(ctl.symbolic_atoms)
+            if role == "explorer" and (x, y) == (2, 2)}
+    assert ends == {(1, 2), (2, 2), (3, 2)}
+
+
+def test_other_board_facts_replace_the_boards_own(corridor):
+    board, layout = corridor
+    text = GameProgram(board, layout, board_text="dim(2,1).").text(rules=False)
+    assert "% - Board facts ---\ndim(2,1).\n" in text and "dim(4,2)" not in text
+
+
+def test_board_externals_cover_every_interior_edge_and_each_marks_cells():
+    assert board_externals(3, 2, ["key"]) == [
+        "#external wall_north(X,Y) : X = 1..3, Y = 1..1.", "#external wall_east(X,Y) : X = 1..2, Y = 1..2.",
+        "#external gate_north(X,Y) : X = 1..3, Y = 1..1.", "#external gate_east(X,Y) : X = 1..2, Y = 1..2.",
+        "#external mark(key,X,Y) : X = 1..3, Y = 1..2."]
+    assert board_externals(3, 2, [], gates=False) == [
+        "#external wall_north(X,Y) : X = 1..3, Y = 1..1.", "#external wall_east(X,Y) : X = 1..2, Y = 1..2."]
+
+
+def test_an_encodings_base_part_ends_before_its_first_program_directive():
+    assert base_part("a.\nb.\n#program p(k).\nc(k).\n") == "a.\nb.\n"
+    assert base_part("a.\n") == "a.\n"
+    headed = GameProgram.encodings(("board.lp",), headed=True)
+    assert headed[0] == "% === encodings/board.lp ===" and headed[2] == ""
