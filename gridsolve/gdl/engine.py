@@ -33,6 +33,7 @@ from .translate import kif_symbol, program_text, relaxed_text, symbol_kif
 
 BATCH = 4096        # (state, joint move) pairs evaluated at once
 RULE_BYTES = 600    # a ground rule held by the observer and in the circuit, about (a budget: the memory limit)
+KEY_BYTES = 100     # a state's key and entry in the dict of states found, about (counted against the memory limit)
 
 
 @dataclass
@@ -211,6 +212,10 @@ class _States:
         """The bits of every state found (a view: valid until the next :meth:`add`)."""
         return self.bits[:len(self.index)]
 
+    def nbytes(self) -> int:
+        """The bytes the states hold, at the least: their bits and their keys in the dict."""
+        return self.bits.nbytes + len(self.index) * KEY_BYTES
+
 
 def _state_part(game: GroundGame, bits: np.ndarray):
     """terminal, goals (cases × roles, -1 none), legal (per role: cases × moves) of states ``bits``."""
@@ -290,8 +295,8 @@ def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | 
                 src_parts.append(batch[at])
                 dst_parts.append(store.add(after))
                 joint_parts.append(moves)
-                guard.after(f"after {len(store.index):,} states reached")
-            guard.after(f"after {len(store.index):,} states reached")
+                guard.after(f"after {len(store.index):,} states reached", held=store.nbytes())
+            guard.after(f"after {len(store.index):,} states reached", held=store.nbytes())
         done, layer = len(frontier) + done, layer + 1
     cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype=dtype))
     chosen = np.concatenate(joint_parts) if joint_parts else np.zeros((0, len(game.roles)), dtype=np.int64)

@@ -232,13 +232,15 @@ class LimitGuard:
             raise self.error(f"about {positions:,} positions need about {format_bytes(needed)} "
                              f"(limit {format_bytes(self.limits.memory)})", "by an estimate before grounding", needed)
 
-    def after(self, where: str, growth: int = 0) -> None:
+    def after(self, where: str, growth: int = 0, held: int = 0) -> None:
         """Stop when the time is up, or when the memory resident now and ``growth`` more bytes
-        (what the next call is expected to add) pass the limit."""
+        (what the next call is expected to add) pass the limit; ``held``: the bytes the caller
+        knows it holds, counted where the resident memory does not show them (pages the process
+        had already, reused)."""
         late = self.out_of_time(where)
         if late is not None:
             raise late
-        now = resident() - self.base
+        now = max(resident() - self.base, held)
         if now + growth > self.limits.memory:
             amount = (f"{format_bytes(now)} in use" if not growth else
                       f"{format_bytes(now)} in use and about {format_bytes(growth)} more expected")
