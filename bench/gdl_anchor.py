@@ -83,7 +83,7 @@ def _outcome(run: dict) -> str:
 def question_cells(row: PaperRow, run: dict) -> list[str]:
     """Our answer, equal or not, our seconds (process; in-process), the ratios, states."""
     if run["outcome"] != "answered":
-        return [_cell(_outcome(run)), "", f"{run['seconds']:.2f}", f"{run['seconds'] / row.best:.2f}", ""]
+        return [_cell(_outcome(run)), "", f"{run['seconds']:.2f}", f"≥ {run['seconds'] / row.best:.2f}", ""]
     answer = run["answer"]
     ours = bool(answer["win"])
     said = f"win in {answer['win_plies']}" if ours else "no win"
@@ -126,7 +126,8 @@ def write_results(results: list[tuple[PaperRow, dict]], out: Path, folder: Path,
              "The paper's answer: T_max in bold is a forced win within T_max steps; plain, no forced win at "
              "any depth (T_max = mu_G); italics, the game unsolved and no forced win within T_max (its largest "
              "refuted depth). ratio = our process seconds ÷ the paper's best (below 1: faster), the engine's "
-             "`total_s` ÷ the paper's best in brackets; a run stopped by a limit gets its seconds' ratio.", "",
+             "`total_s` ÷ the paper's best in brackets; a run stopped by a limit gets ≥ its seconds' ratio (a bound "
+             "from below only).", "",
              f"**{len(answered)} of {len(asked)} answered, {equal} equal to the paper's answer, {faster} of those "
              "faster than the best time of their row (process seconds).**", "",
              "| game | mu_G | T_max | paper | our answer | equal | our s (engine s) | paper's best s | ratio "

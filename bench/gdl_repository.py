@@ -36,7 +36,8 @@ def run_one(path: Path, seconds: float, memory: str, options: tuple[str, ...] = 
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + GRACE)
     except subprocess.TimeoutExpired:
-        return {"outcome": "stopped", "detail": f"killed after {seconds + GRACE:.0f} s (still grounding)",
+        return {"outcome": "stopped",
+                "detail": f"killed after {seconds + GRACE:.0f} s (no answer nor limit's error by then)",
                 "seconds": time.perf_counter() - started}
     elapsed = time.perf_counter() - started
     error = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
