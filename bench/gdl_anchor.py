@@ -161,8 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row for row in PAPER if not args.only or args.only in row.game]
     missing = [row.game for row in rows if not (args.folder / f"{row.game}.gdl").is_file()]
     if missing:
-        print(f"{args.folder}: no {', '.join(name + '.gdl' for name in missing)} there: is it gdl2qbf's "
-              "SinglePlayer/GameDescriptions?", file=sys.stderr)
+        named = (f"none of the games asked ({len(rows)}: {missing[0]}.gdl, ...)" if len(missing) == len(rows)
+                 else "no " + ", ".join(name + ".gdl" for name in missing))
+        print(f"{args.folder}: {named} there: is it gdl2qbf's SinglePlayer/GameDescriptions?", file=sys.stderr)
         return 2
     results = []
     with ThreadPoolExecutor(max_workers=min(2, max(1, args.jobs))) as pool:
