@@ -27,14 +27,17 @@ ROOT = Path(__file__).resolve().parents[1]
 GRACE = 20          # seconds past --seconds before a process still grounding is killed
 
 
-def run_one(path: Path, seconds: float, memory: str) -> dict:
-    command = [sys.executable, "-m", "gridsolve", "solve", str(path), "--json", "--timeout", str(seconds),
+def run_one(path: Path, seconds: float, memory: str, options: tuple[str, ...] = ()) -> dict:
+    """One ``gridsolve solve GAME --json`` (with ``options``, e.g. a query) in its own process:
+    its outcome row (an answered row holds the whole JSON answer under ``answer``)."""
+    command = [sys.executable, "-m", "gridsolve", "solve", str(path), *options, "--json", "--timeout", str(seconds),
                "--max-memory", memory]
     started = time.perf_counter()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + GRACE)
     except subprocess.TimeoutExpired:
-        return {"outcome": "stopped", "detail": f"killed after {seconds + GRACE:.0f} s (still grounding)",
+        return {"outcome": "stopped",
+                "detail": f"killed after {seconds + GRACE:.0f} s (no answer nor limit's error by then)",
                 "seconds": time.perf_counter() - started}
     elapsed = time.perf_counter() - started
     error = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
@@ -44,7 +47,7 @@ def run_one(path: Path, seconds: float, memory: str) -> dict:
     if done.returncode == 0:
         answer = json.loads(done.stdout)
         return {"outcome": "answered", "states": answer["stats"]["positions"], "values": answer["values"],
-                "seconds": elapsed}
+                "seconds": elapsed, "answer": answer}
     if done.returncode == 2:
         return {"outcome": "refused", "detail": error, "seconds": elapsed}
     if done.returncode == 3:
@@ -54,6 +57,11 @@ def run_one(path: Path, seconds: float, memory: str) -> dict:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def values_text(values: dict) -> str:
+    """Each role's value, ``-`` where it has none: ``white 50, black 50``."""
+    return ", ".join(f"{role} {'-' if v is None else v}" for role, v in values.items())
 
 
 def write_results(rows: list[tuple[str, dict]], out: Path, seconds: float, memory: str, folder: Path) -> None:
@@ -69,7 +77,7 @@ def write_results(rows: list[tuple[str, dict]], out: Path, seconds: float, memor
              "| game | outcome | reachable states | value per role (initial state) | seconds | detail |",
              "|---|---|---:|---|---:|---|"]
     for name, row in rows:
-        values = ", ".join(f"{role} {'-' if v is None else v}" for role, v in row.get("values", {}).items())
+        values = values_text(row.get("values", {}))
         states = f"{row['states']:,}" if "states" in row else ""
         lines.append(f"| {name} | {row['outcome']} | {states} | {_cell(values)} | {row['seconds']:.1f} | "
                      f"{_cell(row.get('detail', ''))} |")
