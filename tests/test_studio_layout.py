@@ -174,8 +174,12 @@ def test_the_layout_follows_the_window(browser, levels):
     with studio_page(browser, levels / "serpentine.yaml", SIZES[2]) as page:
         large = check_layout(page, *SIZES[2])
         page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
-        page.wait_for_function(f"document.querySelector('svg[data-testid=board]').getBoundingClientRect().height"
-                               f" < {large['height']}")
+        board_height = "() => document.querySelector('svg[data-testid=board]').getBoundingClientRect().height"
+        for _ in range(100):        # polled from here: the studio's CSP forbids wait_for_function's eval
+            if page.evaluate(board_height) < large["height"]:
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate(board_height) < large["height"]
         check_layout(page, *SIZES[0])
         page.click('[data-testid="optional-piece"][data-piece="scorpion"]')      # a row under the board grows
         page.wait_for_selector('[data-testid="optional-piece"][data-piece="scorpion"][data-present="yes"]')
