@@ -181,8 +181,8 @@ def solve_command(board, role, kind, at, turn, step, gates, horizon, as_json, st
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value
     (BOARD a .kif or .gdl game description: docs/gdl.md)."""
     if Path(board).suffix.lower() in (".kif", ".gdl"):
-        return _solve_gdl(board, role, kind, at, horizon, as_json, timeout, max_memory,
-                          {"--turn": turn, "--step": step, "--gates": gates, "--strategy": strategy_file, "--svg": svg,
+        return _solve_gdl(board, role, kind, at, horizon, as_json, timeout, max_memory, svg, force,
+                          {"--turn": turn, "--step": step, "--gates": gates, "--strategy": strategy_file,
                            "--hidden": hidden or None, "--free": free or None, "--found": found or None,
                            "--placement": advise or None})
     if advise:
@@ -229,15 +229,28 @@ def solve_command(board, role, kind, at, turn, step, gates, horizon, as_json, st
             click.echo(f"strategy: {len(answer.strategy or [])} positions written to {strategy_file}")
 
 
-def _solve_gdl(path, role, kind, at, horizon, as_json, timeout, max_memory, unused):
+def _solve_gdl(path, role, kind, at, horizon, as_json, timeout, max_memory, svg, force, unused):
     """``solve`` of a GDL game (gridsolve/gdl/): the options a board has and a GDL game has not are refused."""
     from .gdl.solving import solve_gdl
     from .gdl.text import format_gdl_answer
     given = [name for name, value in unused.items() if value is not None]
     if given:
-        raise QueryError(f"{given[0]} is not an option of a GDL game", "ask --role, --query, --at, --horizon, --json")
+        raise QueryError(f"{given[0]} is not an option of a GDL game",
+                         "ask --role, --query, --at, --horizon, --json, --svg")
+    if svg == "-" and as_json:
+        raise QueryError("--svg - and --json both write to standard output", "write the picture to a file")
+    if svg is not None:
+        from .svg import check_target, write_svg
+        check_target(svg, force)
     answer = solve_gdl(path, role, kind.value, " ".join(at) or None, horizon,
                        command_limits(max_memory, seconds=timeout))
+    if svg is not None:
+        from .gdlpicture import answer_svg
+        picture = answer_svg(answer, Path(path).stem)
+        if svg == "-":
+            click.echo(picture, nl=False)
+            return
+        write_svg(picture, svg, force)
     click.echo(json.dumps(answer.as_dict(), indent=1) if as_json else format_gdl_answer(answer))
 
 

@@ -87,3 +87,19 @@ def test_ask_answers_many_states_of_one_game_from_one_exploration():
     assert replies[2]["exit_code"] == 2 and "no such role" in replies[2]["error"]
     assert (replies[3]["value"], replies[3]["stats"]["positions"]) == (None, 82)     # no end within 2 steps
     assert "turn: not a question key of a GDL game" in replies[4]["error"]
+
+
+def test_svg_draws_the_line_s_states_and_keeps_an_existing_file(tmp_path):
+    picture = tmp_path / "line.svg"
+    result = run("solve", GAMES / "hanoi.kif", "--svg", picture)
+    assert result.exit_code == 0, result.output
+    assert "value for player: 100 in 7 steps" in result.output
+    svg = picture.read_text()
+    assert svg.startswith("<svg") and all(f'id="step-{k}"' in svg for k in range(8)) and 'id="step-8"' not in svg
+    assert "hanoi: player gets 100 in 7 steps, a forced win (100) (values: player 100)" in svg
+    picture.write_text("mine")
+    result = run("solve", GAMES / "hanoi.kif", "--svg", picture)
+    assert result.exit_code == 2 and picture.read_text() == "mine"
+    assert "--force" in result.output
+    result = run("solve", GAMES / "hanoi.kif", "--svg", "-", "--json")
+    assert result.exit_code == 2 and "--svg - and --json both write to standard output" in result.output

@@ -31,6 +31,20 @@ def format_gdl_answer(answer: GdlAnswer) -> str:
     if answer.line:
         out += ["", "principal line:"]
         for step in answer.line:
-            out.append(f"  {step['ply'] + 1:>3}. " + ", ".join(f"{role} {move}" for role, move in step["joint"].items()))
+            out.append(f"  {step['ply'] + 1:>3}. " + joint_text(step))
         out.append("  final state: " + " ".join(answer.line[-1]["after"]))
     return "\n".join(out)
+
+
+def gdl_verdict(answer: GdlAnswer) -> str:
+    """The answer in one line: ``xplayer gets 50 in 9 steps, no forced win (values: xplayer 50, oplayer 50)``."""
+    values = ", ".join(f"{role} {'-' if v is None else v}" for role, v in answer.values.items())
+    if answer.value is None:
+        return f"{answer.role}: no end is forced (values: {values})"
+    win = "" if answer.top is None else (f", a forced win ({answer.top})" if answer.win else ", no forced win")
+    return f"{answer.role} gets {answer.value}{_steps(answer.plies)}{win} (values: {values})"
+
+
+def joint_text(step: dict) -> str:
+    """A step of the line as text: ``xplayer (mark 1 1), oplayer noop``."""
+    return ", ".join(f"{role} {move}" for role, move in step["joint"].items())

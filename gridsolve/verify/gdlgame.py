@@ -119,13 +119,23 @@ def _range(value: dict, line: int, fail) -> Range:
     return Range(low, high)
 
 
-def measure_gdl_game(game: GdlGameFile, limits=None):
-    """``(index, expected, measured, error, seconds)`` for each key of each expectation: the
-    measured value, or the error (a message) that stopped it."""
-    started = time.perf_counter()
+def open_session(game: GdlGameFile, limits=None) -> GdlSession | GridsolveError:
+    """The game's session (read and ground once), or the error that stopped it."""
     try:
-        session = GdlSession(game.kif, limits)
+        return GdlSession(game.kif, limits)
     except GridsolveError as exc:
+        return exc
+
+
+def measure_gdl_game(game: GdlGameFile, limits=None, session: GdlSession | GridsolveError | None = None):
+    """``(index, expected, measured, error, seconds)`` for each key of each expectation: the
+    measured value, or the error (a message) that stopped it (``session``: :func:`open_session`'s,
+    else one opened here)."""
+    started = time.perf_counter()
+    if session is None:
+        session = open_session(game, limits)
+    if isinstance(session, GridsolveError):
+        exc = session
         for expectation in game.expectations:
             for expected in expectation.checks:
                 yield expectation.index, expected, None, str(exc), time.perf_counter() - started

@@ -32,7 +32,7 @@ from ..solve.common.limits import Limits
 from ..solve.dispatch.asker import Asker
 from ..solve.program.driver import format_move
 from .update import Change, update_file, updated_value
-from .gdlgame import GAME_KEY, GdlGameFile, measure_gdl_game, names_gdl_game, read_gdl_game_file
+from .gdlgame import GAME_KEY, GdlGameFile, measure_gdl_game, names_gdl_game, open_session, read_gdl_game_file
 from ..language.kinds import QueryKind
 
 PASS, FAIL, ERROR, TIMED_OUT, UPDATED = "pass", "fail", "error", "timeout", "updated"
@@ -195,10 +195,17 @@ def check_board(path: Path, explain: bool = False, limits: Limits | None = None,
             rows[(expectation.index, expected.key)] = row
             row += 1
     if isinstance(board, GdlGameFile):
-        for index, expected, measured, error, seconds in measure_gdl_game(board, limits):
+        session = open_session(board, limits)
+        for index, expected, measured, error, seconds in measure_gdl_game(board, limits, session):
             ok = error is None and holds(expected.value, measured)
             yield ("check", rows[(index, expected.key)], ERROR if error else PASS if ok else FAIL, measured,
                    error or ("" if ok else _mismatch(expected, measured, "")), seconds)
+        if answer or view:
+            from .gdlview import gdl_answer, gdl_initial_answer, gdl_view
+            said = gdl_answer(board, session)
+            yield ("answer", gdl_initial_answer(said))
+            if view:
+                yield ("view", gdl_view(board, session, said))
         return
     groups: dict[tuple, list[Expectation]] = {}
     for expectation in expectations:
