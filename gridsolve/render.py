@@ -207,7 +207,7 @@ def format_answer(board: Board, answer: Answer, position: Position) -> str:
 
 def _search_in(detail, kernel: str = "raceskernel", package: str = "gridsolve.solve.bounded") -> str:
     """Where the search ran; in Python, why not in C (it is about 30x slower)."""
-    from .solve.bounded import native
+    from . import native
     reason = native.why_not(kernel, package) if detail.search_in == "Python" else None
     if reason == "GRIDSOLVE_NATIVE=0":
         return " (in Python: GRIDSOLVE_NATIVE=0)"

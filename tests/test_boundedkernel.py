@@ -14,7 +14,8 @@ import pytest
 from gridsolve.errors import MemoryLimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
-from gridsolve.solve.bounded import native
+from gridsolve import native
+from gridsolve.solve.bounded.kernelraces import KernelRaces
 from gridsolve.solve.graph.abstractgame import abstract_game
 from gridsolve.solve.bounded.search import BoundedSearch, solve_bounded
 from gridsolve.solve.common.capabilities import BOUNDED, RACED, refusal
@@ -56,7 +57,7 @@ def _pacman_pair(pacman, horizon: int):
 
 def test_the_kernel_is_built_and_serves_pacman(pacman):
     """This machine has a C compiler: the races run in C (where none is found they run in Python)."""
-    assert native.load("raceskernel") is not None, native.why_not("raceskernel")
+    assert native.load("raceskernel", "gridsolve.solve.bounded") is not None, native.why_not("raceskernel", "gridsolve.solve.bounded")
     _, _, fast, slow = _pacman_pair(pacman, 6)
     assert isinstance(fast.kernel, RacesKernel)
     assert slow.kernel is None
@@ -201,8 +202,8 @@ def test_without_the_built_kernel_the_races_run_in_python_and_the_text_says_why(
     monkeypatch.setattr(native, "_loaded", {})
     monkeypatch.setattr(native, "_why_not", {})
     monkeypatch.setitem(sys.modules, "gridsolve.solve.bounded.raceskernel", None)     # as if never built
-    assert native.load("raceskernel") is None
-    assert native.why_not("raceskernel") == native.NOT_BUILT
+    assert native.load("raceskernel", "gridsolve.solve.bounded") is None
+    assert native.why_not("raceskernel", "gridsolve.solve.bounded") == native.NOT_BUILT
     board = board_from_text(tmp_path, "corridor", CORRIDOR)
     query = make_query(board, "pacman")
     answer = solve_bounded(board, query)
@@ -284,9 +285,10 @@ def test_the_kernel_is_the_packages_extension_module_and_nothing_is_compiled_at_
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(native, "_loaded", {})
     monkeypatch.setattr(subprocess, "run", lambda *args, **kwargs: pytest.fail(f"ran {args}"))
-    kernel = native.load("raceskernel")
+    import gridsolve.solve.bounded as bounded_package
+    kernel = native.load("raceskernel", "gridsolve.solve.bounded")
     assert kernel.__name__ == "gridsolve.solve.bounded.raceskernel"
-    assert Path(kernel.__file__).parent == Path(native.__file__).parent
+    assert Path(kernel.__file__).parent == Path(bounded_package.__file__).parent
     assert list(tmp_path.iterdir()) == []
 
 
@@ -301,7 +303,7 @@ def test_the_kernel_takes_one_object_and_reads_its_fields_by_name(pacman):
     arrays = fast.kernel_arrays()
     with pytest.raises(dataclasses.FrozenInstanceError):
         arrays.n = 0
-    module = native.load("raceskernel")
+    module = native.load("raceskernel", "gridsolve.solve.bounded")
     fields = {f.name: getattr(arrays, f.name) for f in dataclasses.fields(arrays)}
     with pytest.raises(AttributeError, match="doom"):
         module.new(SimpleNamespace(**{k: v for k, v in fields.items() if k != "doom"}))
@@ -310,7 +312,7 @@ def test_the_kernel_takes_one_object_and_reads_its_fields_by_name(pacman):
     with pytest.raises(ValueError, match="successors"):
         module.new(dataclasses.replace(arrays, attack=arrays.attack._replace(successors=b"")))
     copy = RacesKernel.__new__(RacesKernel)
-    native.KernelRaces.__init__(copy, module, fast, SimpleNamespace(**fields))
+    KernelRaces.__init__(copy, module, fast, SimpleNamespace(**fields))
     root, items = fast.canon[game.state_of(query.position)], fast.items.of(query.position.items_left(board))
     for threshold in fast.thresholds:
         race = fast.race(True, threshold)

@@ -15,7 +15,7 @@ import pytest
 from gridsolve.errors import LimitError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, initial_position
-from gridsolve.solve.bounded import native
+from gridsolve import native
 from gridsolve.solve.common.limits import Limits
 from gridsolve.solve.hidden import knowing
 from gridsolve.solve.hidden.knowing import KnowingGame, KnowingSolver, solve_knowing
@@ -55,7 +55,7 @@ def _same_in_c_and_python(board, role, position, horizon):
 
 def test_the_kernel_compiles_and_serves_the_rule_book(rule_book):
     """This machine has a C compiler: the races run in C (where none is found they run in Python)."""
-    assert native.load("knowingkernel", "gridsolve.solve.hidden") is not None, native.why_not("knowingkernel")
+    assert native.load("knowingkernel", "gridsolve.solve.hidden") is not None, native.why_not("knowingkernel", "gridsolve.solve.hidden")
     kgame = KnowingGame(rule_book, "p1", [initial_position(rule_book)])
     assert isinstance(KnowingSolver(kgame).kernel, KnowingKernel)
     assert KnowingSolver(kgame, native=False).kernel is None

@@ -15,7 +15,7 @@ from operator import itemgetter
 import numpy as np
 import pytest
 
-from gridsolve.solve.bounded import native
+from gridsolve import native
 from gridsolve.solve.graph import retrograde
 from gridsolve.solve.graph.retrograde import UNRANKED, numpy_ranks as numpy_ranker, predecessors, ranks, successor_moves
 

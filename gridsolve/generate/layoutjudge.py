@@ -27,7 +27,7 @@ from ..compile.gamerules import factored_turns
 from ..compile.predicates import FGRAPH_END, FGRAPH_MOVE, MARK, WALL_EAST, WALL_NORTH
 from ..compile.state import layout_for
 from ..language.model import Board
-from ..solve.bounded import native
+from .. import native
 from ..solve.graph.sharedtables import rule_layers
 from ..analysis.ends import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement

@@ -1,5 +1,5 @@
 /* Every start of one layout judged in C: gridsolve/generate/layoutjudge.py builds the arrays and
- * compiles this file once per Python ABI (gridsolve/solve/bounded/native.py).
+ * compiles this file once per Python ABI (gridsolve/native.py).
  *
  * Reads:
  *   the layout's ground rules (a circuit: the factored game program of

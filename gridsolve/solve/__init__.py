@@ -9,5 +9,5 @@ and the features built on them: ``gridsolve ask`` (``ask``) and ``gridsolve expl
 (``explain``).  Each subpackage says what it owns and may import.
 
 May import: ``gridsolve.compile``, ``gridsolve.language``, ``gridsolve.errors``,
-``gridsolve.resources``.
+``gridsolve.resources``, ``gridsolve.native`` (the one loader of the C kernels).
 """

@@ -15,7 +15,8 @@ from array import array
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from . import native
+from ... import native
+from .kernelraces import KernelRaces
 from ..graph.abstractgame import UNFORCED
 
 CHECK_EVERY = 200_000            # positions searched between two checks of the limits (about 25 ms)
@@ -29,7 +30,7 @@ def kernel_serves(search) -> bool:
         return False
     if max(1, len(search.game)).bit_length() + search.item_bits + 1 > 63:
         return False
-    return native.load("raceskernel") is not None
+    return native.load("raceskernel", __package__) is not None
 
 
 def int32(values) -> bytes:
@@ -73,10 +74,10 @@ class RaceArrays:
     defence: MoveList      # the team's defence (soonest first)
 
 
-class RacesKernel(native.KernelRaces):
+class RacesKernel(KernelRaces):
     """The races of one BoundedSearch in C, and a slot per race."""
 
     check_every, growth_bytes = CHECK_EVERY, GROWTH_BYTES
 
     def __init__(self, search):
-        super().__init__(native.load("raceskernel"), search, search.kernel_arrays())
+        super().__init__(native.load("raceskernel", __package__), search, search.kernel_arrays())

@@ -36,11 +36,10 @@ the robust search's bounds in its kernel and the layout judge (both in C).
 """
 from __future__ import annotations
 
-import importlib
-import os
 
 import numpy as np
 
+from ... import native
 from .factored import distinct
 
 UNRANKED = -1       # the rank of a position from which the attackers do not force a target within the levels
@@ -73,21 +72,10 @@ def predecessors(src: np.ndarray, dst: np.ndarray, n: int) -> tuple[np.ndarray, 
     return start, pred, np.bincount(src, minlength=n).astype(np.int32)
 
 
-_kernel: list = []
-
-
 def native_kernel():
     """The graph package's C kernel (``scriptkernel``: the scripted search and the ranker's twin),
-    None where it was not built or ``GRIDSOLVE_NATIVE=0`` asks for Python (as for the other
-    kernels: gridsolve/solve/bounded/native.py)."""
-    if os.environ.get("GRIDSOLVE_NATIVE", "1") == "0":
-        return None
-    if not _kernel:
-        try:
-            _kernel.append(importlib.import_module(f"{__package__}.scriptkernel"))
-        except ImportError:
-            _kernel.append(None)
-    return _kernel[0]
+    None where it was not built or ``GRIDSOLVE_NATIVE=0`` asks for Python (:mod:`gridsolve.native`)."""
+    return native.load("scriptkernel", __package__)
 
 
 def ranks(start: np.ndarray, pred: np.ndarray, attacks: np.ndarray, target: np.ndarray, open_count: np.ndarray,

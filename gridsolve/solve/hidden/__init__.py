@@ -3,5 +3,5 @@ knowledge (``hiddensolver``), the knowledge search at the full step limit (``kno
 full-information values of the role's moves under many placements (``placements``).
 
 May import: ``gridsolve.solve.program``, ``gridsolve.solve.graph``,
-``gridsolve.solve.threshold`` and the stages below them, and ``gridsolve.solve.bounded.native`` (which loads the C races).
+``gridsolve.solve.threshold`` and the stages below them, ``gridsolve.solve.bounded.kernelraces`` (what the C races share) and ``gridsolve.native``.
 """

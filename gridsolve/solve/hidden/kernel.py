@@ -1,5 +1,5 @@
 """The robust search's races run in C (``knowingkernel.c``, an extension module loaded by
-:mod:`gridsolve.solve.bounded.native`): the one object it reads (:class:`KnowingArrays`, made by
+:mod:`gridsolve.native`): the one object it reads (:class:`KnowingArrays`, made by
 ``KnowingSolver.kernel_arrays``), and its tables, one per race.
 
 The C search is ``KnowingSolver.forces`` line for line: the same bounds, the same move orders (so
@@ -19,7 +19,8 @@ import numpy as np
 
 from ...compile.facts import UNREACHABLE
 from ...language.model import DELTA, DIRECTIONS
-from ..bounded import native
+from ... import native
+from ..bounded.kernelraces import KernelRaces
 from ..graph.abstractgame import UNFORCED
 from ..graph.retrograde import UNRANKED
 
@@ -93,7 +94,7 @@ def _int32(values) -> bytes:
     return array("i", values).tobytes()
 
 
-class KnowingKernel(native.KernelRaces):
+class KnowingKernel(KernelRaces):
     """The races of one KnowingSolver in C, and a slot per race."""
 
     check_every, growth_bytes = CHECK_EVERY, GROWTH_BYTES

@@ -1,7 +1,7 @@
 /* The robust search's threshold races in C: gridsolve/solve/hidden/knowing.py's KnowingSolver.forces,
  * the same search in the same order with the same bounds, on arrays (gridsolve/solve/hidden/kernel.py
  * describes them; pyproject.toml builds this file into an extension module that
- * gridsolve/solve/bounded/native.py loads).
+ * gridsolve/native.py loads).
  *
  * Reads, per abstract position s (pieces, side, lost turns: the game without the role's knowledge):
  *   team[s] (the role's team moves), role_moves[s] (the role itself moves: its plies change
