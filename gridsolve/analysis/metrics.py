@@ -60,6 +60,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import native
 from ..compile.state import layout_for, unjudged
 from ..errors import EncodingError, LimitError, QueryError
 from ..language import wording
@@ -450,15 +451,31 @@ def _positions(graph: SolvedGraph, sources: np.ndarray) -> tuple:
 def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) -> float:
     """The role's win probability within the plies left when at its turns it picks uniformly
     among its moves in (``sources``, ``targets``), and at the others' the move that makes it
-    smallest (a Markov decision process solved backwards over the plies)."""
-    n = graph.n
+    smallest (a Markov decision process solved backwards over the plies: :func:`chances`)."""
     goal, _, mine, use = _positions(graph, sources)
-    sources, targets = sources[use], targets[use]
+    settled = SETTLED if graph.board.rules.unlimited else 0.0
+    return float(chances(graph.n, sources[use], targets[use], mine, goal, graph.left, settled)[graph.start])
+
+
+def chances(n: int, sources: np.ndarray, targets: np.ndarray, mine: np.ndarray, goal: np.ndarray, left: int,
+            settled: float, kernel: bool = True) -> np.ndarray:
+    """Every position's win probability (float64) within ``left`` plies: 1 at a ``goal``, 0
+    without a move, at the role's positions (``mine``) the mean over its moves (``sources`` to
+    ``targets``) of the probability after it, at the others' the least; stopped at the first ply
+    that changes no value by more than ``settled`` times it.  In C where ``chancekernel`` is built
+    (the same doubles, ply by ply), else in numpy (``kernel=False`` asks for numpy)."""
     counts = np.bincount(sources, minlength=n)
     mine_edge = mine[sources]
+    module = native.load("chancekernel", __package__) if kernel else None
+    if module is not None:
+        values, _ = module.player_win(n, np.ascontiguousarray(sources, dtype=np.int64),
+                                      np.ascontiguousarray(targets, dtype=np.int64),
+                                      np.ascontiguousarray(mine_edge, dtype=np.uint8),
+                                      np.ascontiguousarray(goal, dtype=np.uint8), counts.astype(np.int64), left,
+                                      settled)
+        return np.frombuffer(values, dtype=np.float64).copy()
     value = goal.astype(float)
-    settled = SETTLED if graph.board.rules.unlimited else 0.0
-    for _ in range(graph.left):
+    for _ in range(left):
         after = value[targets]
         mean = np.bincount(sources[mine_edge], weights=after[mine_edge], minlength=n)
         least = np.full(n, np.inf)
@@ -469,7 +486,7 @@ def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) ->
         value = new
         if settles:                 # a fixed point: more plies change nothing (or, without a step limit, the limit)
             break
-    return float(value[graph.start])
+    return value
 
 
 def goal_distance(board: Board, role: str) -> dict | None:
