@@ -144,10 +144,12 @@ def test_a_chaser_never_teleports(tmp_path):
     ("{pairs: [portal], pieces: [zed]}", {"portal": [(2, 1), (3, 1)], "coin": [(3, 1)]}, "zed"),
     ("{pairs: [portal, portal]}", {"portal": [(2, 1), (3, 1)], "coin": [(3, 1)]}, "listed twice"),
     ("{pieces: [a]}", {"portal": [(2, 1), (3, 1)], "coin": [(3, 1)]}, "pairs"),
+    ("{pairs: [portal]}", {"portal": [(2, 1), (3, 1)], "coin": [(3, 1)], "mud": [(1, 1)]}, "hidden marks"),
 ])
 def test_the_loader_refuses_a_pair_that_is_not_two_cells_and_unknown_pieces(tmp_path, teleporters, marks, message):
+    bump = ", bump: {marks: [mud], hidden: true}" if "mud" in marks else ""
     with pytest.raises(BoardError, match=message):
-        board(tmp_path, (4, 1), {"a": (1, 1), "b": (4, 1)}, marks, teleporters=teleporters)
+        board(tmp_path, (4, 1), {"a": (1, 1), "b": (4, 1)}, marks, teleporters=teleporters, bump=bump)
 
 
 def test_teleporters_name_their_mechanism(tmp_path):

@@ -48,10 +48,11 @@ def build(ctx) -> None:
 
 
 def check(rules, ctx) -> None:
-    """Teleporters are the roles' steps: the robust game of secret marks reads steps of its own."""
-    if of(rules) is not None and rules.placement:
-        ctx.fail(NAME, f"{NAME}: teleporters with secret marks (placement:) are not answered",
-                 "remove placement: or teleporters:")
+    """Not with hidden marks: the robust game of ``--hidden`` (and play's blind hints) read steps
+    of their own, which know no pairs."""
+    if of(rules) is not None and (rules.placement or any(m.bump_hidden for m in rules.moves.values())):
+        ctx.fail(NAME, f"{NAME}: teleporters with hidden marks (bump: {{hidden: true}}, placement:) are not answered",
+                 "remove teleporters:, or the hidden marks")
 
 
 def check_board(board, top) -> None:
