@@ -528,6 +528,7 @@ def random_case(seed: int) -> Case:
     enemies = [p for p in placed if p not in board["pieces"]]
     if enemies:
         board["enemies"] = [{"kind": p.rstrip("0123456789"), "at": list(placed[p])} for p in enemies]
+    _teleporters(seed, rules, board, cells)
     role = roles[0] if "score_tables" in rules and rng.random() < 0.7 else rng.choice(roles)
     kind = rng.choice(["value", "value", "win", "survive"])
     limited = rules["steps"].get("last") is not None
@@ -543,6 +544,19 @@ def random_case(seed: int) -> Case:
         x, y = rng.choice(cells)
         at = (f"{piece}={x},{y}",)
     return Case(seed, write_case(rules, board, seed), role, kind, horizon, turn, at, rules, board)
+
+
+def _teleporters(seed: int, rules: dict, board: dict, cells: list) -> None:
+    """About one case in five gets a teleporter pair (a mark ``portal`` on two cells of the board)
+    for every role or some; drawn from a generator of its own, so that the rest of each seed's case
+    is what it was before teleporters were drawn."""
+    rng = random.Random(seed * 7_919 + 44)
+    if rng.random() >= 0.2 or len(cells) < 2 or "placement" in rules:
+        return
+    roles = rules["roles"]
+    pieces = rng.sample(roles, rng.randint(1, len(roles))) if rng.random() < 0.3 else None
+    rules["teleporters"] = {"pairs": ["portal"], **({"pieces": sorted(pieces)} if pieces else {})}
+    board["marks"]["portal"] = [list(c) for c in rng.sample(cells, 2)]
 
 
 # --- what a case draws ---------------------------------------------------------------------------
@@ -593,6 +607,8 @@ def mechanisms(case: Case) -> set[str]:
         out.add("collectibles")
     if "gate" in rules:
         out.add("gates")
+    if "teleporters" in rules:
+        out.add("teleporters")
     if board["size"][0] != board["size"][1]:
         out.add("non-square board")
     marked = {tuple(c): mark for mark, cells in board["marks"].items() for c in cells}

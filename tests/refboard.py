@@ -176,6 +176,8 @@ class Rules:
     judge_start: bool = True
     kinds: dict = field(default_factory=dict)       # enemy kind -> Kind (the rules' enemies:)
     enemies: tuple = ()         # (piece, kind) of the board's enemies, in the board's order
+    teleporters: tuple = ()     # the marks of the teleporter pairs (each marks two cells)
+    teleporting: tuple = ()     # the roles whose pieces teleport
 
     @property
     def pieces(self) -> tuple:
@@ -199,7 +201,7 @@ class Rules:
 
 RULE_KEYS = ("name", "description", "use", "roles", "turns", "teams", "moves", "collisions", "collect",
              "score_tables", "ends", "steps", "placement", "timeout", "chasers", "optional", "gate", "after_ply",
-             "judge_start", "generate", "enemies")   # generate: what the generator asks of a good level; no game rule, not read
+             "judge_start", "generate", "enemies", "teleporters")   # generate: what the generator asks of a good level; no game rule, not read
 MOVE_KEYS = (*MOVE_DEFAULTS, "bump")
 
 
@@ -330,7 +332,10 @@ def read_rules(raw, board_path: Path, read: list) -> Rules:
                for name, c in (merged.get("chasers") or {}).items() if _keys(c, ("target", "first"), "a chaser")}
     kinds = {name: Kind(k["target"], k.get("first", "horizontal"), k.get("steps", 1))
              for name, k in (merged.get("enemies") or {}).items() if _keys(k, ("target", "first", "steps"), "a kind")}
+    teleporters = _keys(merged.get("teleporters") or {}, ("pairs", "pieces"), "teleporters")
     return Rules(roles=roles, turns=turns, teams=teams, moves=moves, ends=tuple(ends), kinds=kinds,
+                 teleporters=tuple(teleporters.get("pairs") or ()),
+                 teleporting=tuple(roles if teleporters.get("pieces") is None else teleporters["pieces"]),
                  first_step=steps.get("first", 1), last_step=steps.get("last"), timeout=timeout,
                  timeout_when=timeout_when, collisions=merged.get("collisions") or "allowed",
                  collect=collect, tables=tables, placement=placement, chasers=chasers,

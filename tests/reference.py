@@ -265,9 +265,21 @@ class Game:
                 elif rule.bump_on and (aim != start or BUMP_IN_PLACE) and self.marked(aim, rule.bump_on):
                     out.append((name, start, True))
                 else:
-                    out.append((name, aim, False))
+                    out.append((name, self.teleported(role, start, aim), False))
             self._moves[key] = out
         return self._moves[key]
+
+    def teleported(self, role, start, cell):
+        """Where a move of ``role`` from ``start`` that ends on ``cell`` puts the piece: a move that
+        leaves its cell onto one cell of a teleporter pair goes on to the other, whatever stands
+        there (one jump; a chaser never teleports)."""
+        if cell == start or role not in self.rules.teleporting:
+            return cell
+        for mark in self.rules.teleporters:
+            pair = self.board.marks.get(mark, frozenset())
+            if cell in pair:
+                return next(other for other in pair if other != cell)
+        return cell
 
     def entry_moves(self, state, roles):
         """[(name, {role: (final cell, bumped)})]: the joint moves of ``roles`` (in the order

@@ -65,7 +65,7 @@ SHIPPED = {
     **{f"classic/{name}.yaml": CLASSIC for name in (
         "behind-the-gate", "everything-at-once", "first-steps", "no-way-out", "red-pair", "red-shift", "red-ten",
         "scorpion-nest", "ten-by-ten", "two-mummies", "walled-in")},
-    "combined/move-budget.yaml": CLASSIC,
+    "combined/move-budget.yaml": CLASSIC, "combined/portal-escape.yaml": CLASSIC,
     "order/crossing.yaml": CLASSIC, "order/five-hunters.yaml": CLASSIC, "order/gatekeeper.yaml": CLASSIC,
     "order/scorpion-nest.yaml": CLASSIC,
     "combined/pacman-chased.yaml": ONE_ROLE_LAYERED,

@@ -235,13 +235,13 @@ def _move_cases(board: Board, layout: Layout, movers, v: Vars):
 def factored_turns(board: Board, layout: Layout) -> list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] | None:
     """The plies of the game graph as pieces moving each on its own, where the moves of
     :func:`move_rules` have that shape: the position term is the side and the cells alone (no
-    lost turns, ``was_on`` bits, items or knowledge) and no two movers of one entry can cancel
+    mechanism's field: lost turns, ``was_on`` bits, items, knowledge, ...) and no two movers of one entry can cancel
     the ply (``collisions: stay``).  Then a ply of ``turns[t]`` from a position where no end
     holds moves each mover from its cell to where ``rdest`` takes it, with the aimed cell on
     none of the ``may_not_end_on`` pieces' cells, the other pieces stay and entry t+1 is to
     move.  Per entry: (movers, {mover: its may_not_end_on pieces}); None for other games."""
     rules = board.rules
-    if layout.lost or layout.was or layout.collect or layout.knows is not None or rules.script:
+    if layout.fields() or rules.script:      # (any mechanism's field; the gates' comes with a script)
         return None
     if rules.collisions == "stay" and any(len(movers) > 1 for movers in rules.turns):
         return None

@@ -137,6 +137,8 @@ BLOCKED_STAYS = declare("blocked_stays", "role:name", "a step of R into a wall o
 END_DIFFERS = declare("end_differs", "role:name", "R's move may not end on the cell it started from")
 FROZEN_ON = declare("frozen_on", "role:name mark:name", "on a cell with mark K, R can only stand still")
 BUMP_ON = declare("bump_on", "role:name mark:name", "a step of R into a cell with mark K fails")
+RELOCATE = declare("relocate", "role:name x:int y:int x2:int y2:int",
+                   "a move of R that leaves its cell and ends on (X,Y) puts the piece on (X2,Y2) (teleporters)")
 LOSE_TURNS = declare("lose_turns", "role:name turns:int", "R's turns entry skips its next N turns after a bump")
 
 # - The rules' mechanisms (script.lp, the compiled game rules) ---

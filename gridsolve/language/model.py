@@ -132,6 +132,9 @@ class Rules:
     # rules with kinds of enemies: (the merged raw keys, where they came from), built again for
     # each board's list of enemies (gridsolve.mechanisms.enemies)
     template: object = field(default=None, repr=False, compare=False)
+    # the parts of the rules a mechanism keeps with it: its name -> its own object (a mechanism that
+    # keeps its part here adds no field to Rules; e.g. gridsolve.mechanisms.teleporters)
+    plugins: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if not self.teams:

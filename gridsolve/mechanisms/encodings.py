@@ -15,9 +15,10 @@ from .gates.compiled import ENCODING as GATES
 from .items.compiled import ENCODING as ITEMS
 from .nearer.compiled import ENCODING as NEARER
 from .secret.compiled import ENCODING as SECRET
+from .teleporters.compiled import ENCODING as TELEPORTERS
 from .was_on.compiled import ENCODING as WAS_ON
 
-ENCODINGS: tuple[Encoding, ...] = (WAS_ON, ITEMS, NEARER, BUMPS, SECRET, GATES, EXITS, CHASERS, ENEMIES)
+ENCODINGS: tuple[Encoding, ...] = (WAS_ON, ITEMS, NEARER, BUMPS, SECRET, GATES, EXITS, CHASERS, ENEMIES, TELEPORTERS)
 TERM: tuple[Encoding, ...] = (BUMPS, WAS_ON, ITEMS, SECRET, GATES)
 
 

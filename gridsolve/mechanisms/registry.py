@@ -14,9 +14,10 @@ from .gates.language import MECHANISM as GATES
 from .items.language import MECHANISM as ITEMS
 from .nearer.language import MECHANISM as NEARER
 from .secret.language import MECHANISM as SECRET
+from .teleporters.language import MECHANISM as TELEPORTERS
 from .was_on.language import MECHANISM as WAS_ON
 
-MECHANISMS: tuple[Mechanism, ...] = (BUMPS, WAS_ON, ITEMS, NEARER, SECRET, GATES, EXITS, CHASERS, ENEMIES)
+MECHANISMS: tuple[Mechanism, ...] = (BUMPS, WAS_ON, ITEMS, NEARER, SECRET, GATES, EXITS, CHASERS, ENEMIES, TELEPORTERS)
 
 
 def place_keys(core: dict, keys) -> dict:
