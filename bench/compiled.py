@@ -139,13 +139,40 @@ def estimate(board: str, options: list[str]) -> dict:
     from gridsolve.solve.common.plainsize import plain_size
     loaded = load_board(board)
     kind = options[options.index("--query") + 1] if "--query" in options else "value"
-    query = make_query(loaded, None, kind)
+    horizon = int(options[options.index("--horizon") + 1]) if "--horizon" in options else None
+    query = make_query(loaded, None, kind, horizon=horizon, hidden="--hidden" in options)
     size = plain_size(loaded, query)
     return {"positions": size.positions, "plies": size.plies, "ground": size.ground, "too_big": size.too_big}
 
 
 def _mb(amount) -> str:
     return "-" if not amount else f"{amount / 1e6:,.0f} MB" if amount >= 1e6 else f"{amount / 1e3:,.0f} kB"
+
+
+NOTES = """What the rows show (the estimate's limits are fitted to them: `TEXT_LIMIT`, `GROUND_LIMIT`,
+`LAYERED_GROWTH`, `LAYERED_SHARE` in `gridsolve/solve/common/plainsize.py`):
+
+- **Race programs fail by their text.** `encodings/solve.lp`'s level `d` is unrolled with its range
+  conditions spelled out (`not won_in(K,S,0), ..., not won_in(K,S,d-1)`), so `L` levels are about
+  `43 * L**2 / 2` bytes, and a game without a step limit takes its reachable count as `L`: Red ten's
+  4,305 positions are 425 MB, Ten by ten's 6,537 are 974 MB, the order Scorpion nest's 8,569 are
+  1.7 GB (its compile alone took 9 minutes). Their ground atoms are few (Red ten at `--horizon 300`:
+  369,109). Up to 3 MB answered (Red ten at 300 levels, 49 s wall, 8 s CPU), 6 MB and more did not;
+  the 4 GB cap is met at about 40 MB (25 MB held 2.5 GB when stopped).
+- **Layered programs fail by their plies.** `encodings/layered.lp` in one call is not evaluated by
+  gringo (the solver is left tens of thousands of variables; Choices stay 0), and its ground rules
+  grow 3 to 7 times every 4 plies whatever the positions: the treasure room (29 positions) has
+  41,415 rules at 8 plies, 293,578 at 12, 783,346 at 16, and does not finish its 29; Maze Runner
+  Duel answers 12 plies and not 16; Wallmaze (29), Pacman (99), Pac-Man chased (24) and the 6x5
+  case do not answer.
+- **Wall against CPU.** The machine's load (11 to 14 on 2 cores for most rows) gave clingo a fifth
+  to a sixth of a core: Red ten at 450 levels had used 10.6 s of CPU at the 60 s wall. On a quiet
+  machine somewhat larger programs answer; the limits follow these rows.
+- `boards/gdl/tictactoe.yaml` is a GDL game: `compile` does not take it (exit 2, "unknown key 'game'")."""
+
+
+def _g(amount) -> str:
+    return "-" if amount is None else f"{amount:,}" if amount < 10 ** 9 else f"{amount:.1e}"
 
 
 def _n(amount) -> str:
@@ -160,22 +187,24 @@ def write(rows: list[dict], out: Path, load: str) -> None:
              "Atoms and rules: clingo's `--stats` (`-` where clingo stopped before printing them); "
              "RSS: the child's peak. Estimate: `gridsolve/solve/common/plainsize.py` "
              "(positions x plies, and its ground-atom estimate); *warns*: compile prints its one-line warning.", "",
-             "| board | program | compile | clingo | atoms | rules | peak RSS | outcome | est. positions | plies | est. ground | warns |",
-             "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|"]
+             "| board | program | compile | clingo | clingo CPU | atoms | rules | peak RSS | outcome | est. positions | plies | est. ground | warns |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|"]
     for row in rows:
         est = row.get("estimate", {})
         lines.append("| " + " | ".join([
             f"`{row['board']}`" + (f" `{' '.join(row['options'])}`" if row["options"] else ""),
             _mb(row.get("bytes")), f"{row['compile_seconds']:.1f} s",
             f"{row['clingo_seconds']:.1f} s" if "clingo_seconds" in row else "-",
+            f"{row['clingo_cpu']:.1f} s" if "clingo_cpu" in row else "-",
             _n(row.get("atoms")), _n(row.get("rules")), _mb(row.get("clingo_rss")), row["outcome"],
-            _n(est.get("positions")), _n(est.get("plies")), _n(est.get("ground")),
+            _n(est.get("positions")), _n(est.get("plies")), _g(est.get("ground")),
             ("yes" if est.get("too_big") else "no") if est else "-"]) + " |")
     answered = sum(row["outcome"] == "answered" for row in rows)
-    agree = sum(bool(row.get("estimate")) and row["estimate"]["too_big"] != (row["outcome"] == "answered")
-                for row in rows)
+    estimated = [row for row in rows if row.get("estimate")]
+    agree = sum(row["estimate"]["too_big"] != (row["outcome"] == "answered") for row in estimated)
     lines += ["", f"{answered} of {len(rows)} answered within the limits; the estimate's verdict (warns = does not "
-              f"answer) agrees with the outcome on {agree} of {len(rows)}."]
+              f"answer) agrees with the outcome on {agree} of the {len(estimated)} rows compile writes a program for."]
+    lines += ["", NOTES]
     out.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
@@ -184,12 +213,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="only the boards whose path holds this text")
     parser.add_argument("--json", type=Path, help="also write the raw rows here")
-    parser.add_argument("--from", dest="source", type=Path, help="the rows of an earlier --json run")
+    parser.add_argument("--from", dest="source", type=Path, nargs="+", help="the rows of earlier --json runs")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS-compiled.md")
     parser.add_argument("--load", default="", help="the load to state in the table (default: read now)")
     args = parser.parse_args()
     if args.source:
-        rows = json.loads(args.source.read_text())
+        rows = [row for source in args.source for row in json.loads(source.read_text())]
     else:
         rows = []
         for board, options in cases():
@@ -200,7 +229,8 @@ def main() -> int:
             if args.json:
                 args.json.write_text(json.dumps(rows, indent=1))
     for row in rows:
-        row["estimate"] = estimate(row["board"], row["options"])
+        if not row["outcome"].startswith("compile failed"):
+            row["estimate"] = estimate(row["board"], row["options"])
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     load = args.load or "load average %.1f / %.1f / %.1f at the end (2 cores)" % os.getloadavg()

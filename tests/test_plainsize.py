@@ -13,7 +13,7 @@ from gridsolve.cli import main
 from gridsolve.compile.compiler import compile_program
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
-from gridsolve.solve.common.plainsize import LAYERED_PLIES, TEXT_LIMIT, plain_size
+from gridsolve.solve.common.plainsize import GROUND_LIMIT, TEXT_LIMIT, plain_size
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,13 +56,17 @@ def test_the_text_is_estimated_from_two_parts_of_each_family():
         assert abs(plain_size(board, query).text - text) <= text / 100
 
 
-def test_the_layered_solver_is_flagged_past_its_plies_and_the_horizon_suggested_fits():
-    """The treasure room: 29 plies (its reachable count) are flagged; the horizon the warning
-    suggests is the last that is not."""
+def test_the_layered_solver_grows_with_its_plies_and_the_horizon_suggested_fits():
+    """The treasure room: 29 positions and 29 plies (its reachable count) are flagged by the
+    layered program's ground rules, though its text is small; the horizon the warning suggests
+    is the last that is not flagged (measured: 16 plies answer)."""
     flagged = size("boards/combined/treasure.yaml")
-    assert flagged.plies == 29 and flagged.too_big and flagged.fitting_horizon == LAYERED_PLIES
-    assert not size("boards/combined/treasure.yaml", horizon=LAYERED_PLIES).too_big
-    assert size("boards/combined/treasure.yaml", horizon=LAYERED_PLIES + 1).too_big
+    assert flagged.positions == flagged.plies == 29 and flagged.text < TEXT_LIMIT < 100 * flagged.text
+    assert flagged.ground > GROUND_LIMIT and flagged.too_big
+    fit = flagged.fitting_horizon
+    assert 16 <= fit < 29
+    assert not size("boards/combined/treasure.yaml", horizon=fit).too_big
+    assert size("boards/combined/treasure.yaml", horizon=fit + 1).too_big
 
 
 @pytest.mark.slow
@@ -80,7 +84,8 @@ def test_compile_warns_in_one_line_first_and_prints_the_program_all_the_same():
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("warning: this program is too big for plain clingo")
-    assert "29 plies" in lines[0] and "gridsolve solve" in lines[0] and f"--horizon {LAYERED_PLIES} fits" in lines[0]
+    fit = size("boards/combined/treasure.yaml").fitting_horizon
+    assert "29 positions x 29 plies" in lines[0] and "gridsolve solve" in lines[0] and f"--horizon {fit} fits" in lines[0]
     assert result.stdout.startswith("% gridsolve program: board The treasure room")
 
 

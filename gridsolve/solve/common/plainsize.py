@@ -1,7 +1,7 @@
 """How big ``gridsolve compile``'s program is for plain clingo, estimated before it is printed.
 
 Plain clingo grounds the whole program in one call: the compiled game rules over every reachable
-position, and every level part up to the horizon. Three numbers decide whether it answers within
+position, and every level part up to the horizon. Two numbers decide whether it answers within
 :data:`PLAIN_SECONDS` and :data:`PLAIN_MEMORY` (fitted to bench/RESULTS-compiled.md):
 
 * the program's **text**: :mod:`gridsolve.compile.unroll` spells out each level's range
@@ -9,13 +9,15 @@ position, and every level part up to the horizon. Three numbers decide whether i
   ``L`` levels grow as ``L**2`` (an unlimited game's horizon is its reachable count); taken from
   the parts, each family growing linearly with its index from its second to its last part (no
   other part is rendered);
-* its **ground atoms**, from the positions (the race solver's: the reachable count, where the game
-  is unlimited or the bound below alone would flag them, up to :data:`REFINE_LIMIT`; else
-  :func:`~.limits.estimate_positions`, within the horizon for the layered solver): a
-  position and its moves once a race (race solver), or once a depth (layered solver);
-* the **plies** of the layered solver: its single-shot program is not evaluated while grounding
-  (the solver is left the values), and its ground rules grow about :data:`LAYERED_GROWTH` times a
-  ply whatever the positions (the treasure room: 29 positions, 4,870 rules at 4 plies, 293,578 at 12).
+* its **ground atoms**, from the positions (:func:`~.limits.estimate_positions`, within the horizon
+  for the layered solver; the reachable count where it is smaller and known, or counted: a game
+  without a step limit, or a race solver's bound that alone would flag it, up to
+  :data:`REFINE_LIMIT`): for the race
+  solver a position and its moves once a race; for the layered solver, whose single-shot program
+  is not evaluated while grounding (the solver is left the values), ground rules that grow about
+  :data:`LAYERED_GROWTH` times a ply whatever the positions (the treasure room: 29 positions, 4,870
+  rules at 4 plies, 41,415 at 8, 293,578 at 12): a position and its moves times
+  ``LAYERED_GROWTH ** plies / LAYERED_SHARE``.
 """
 from __future__ import annotations
 
@@ -30,10 +32,10 @@ from .limits import average_moves, estimate_positions, format_bytes
 
 PLAIN_SECONDS = 60                  # what "too big" means: plain clingo does not answer within these
 PLAIN_MEMORY = 4 * 1000 ** 3
-TEXT_LIMIT = 2_750_000              # bytes of program text it answers within them (fitted: bench/RESULTS-compiled.md)
-GROUND_LIMIT = 5_000_000            # estimated ground atoms it answers within them (fitted: ditto)
-LAYERED_PLIES = 14                  # plies of the layered program it answers within them (fitted: ditto)
-LAYERED_GROWTH = 1.6                # ... whose ground rules grow about this much a ply (measured: ditto)
+TEXT_LIMIT = 4_000_000              # bytes of program text it answers within them (fitted: bench/RESULTS-compiled.md)
+GROUND_LIMIT = 3_000_000            # estimated ground atoms or rules it answers within them (fitted: ditto)
+LAYERED_GROWTH = 1.6                # the layered program's ground rules grow about this much a ply (measured: ditto)
+LAYERED_SHARE = 6                   # ... from a position and its moves, divided by this (the treasure room: 5.9 to 8)
 REFINE_LIMIT = 100 * GROUND_LIMIT   # past this, the bound of the positions alone flags the program
 
 
@@ -53,17 +55,15 @@ class PlainSize:
 
     @property
     def too_big(self) -> bool:
-        return _too_big(self.text, self.ground, self.plies, self.layered)
+        return _too_big(self.text, self.ground)
 
     def warning(self) -> str:
         """The one line ``compile`` prints to standard error first when the program is too big."""
         why = []
-        if self.layered and self.plies > LAYERED_PLIES:
-            why.append(f"{self.plies} plies of the layered solver, whose single-shot program grows about "
-                       f"{LAYERED_GROWTH}x a ply, plain clingo manages about {LAYERED_PLIES}")
         if self.ground > GROUND_LIMIT:
-            why.append(f"about {self.positions:,} positions x {self.plies:,} plies ≈ {self.ground:,} ground atoms, "
-                       f"plain clingo manages about {GROUND_LIMIT:,}")
+            grows = f", the layered program growing about {LAYERED_GROWTH}x a ply" if self.layered else ""
+            why.append(f"about {self.positions:,} positions x {self.plies:,} plies ≈ {self.ground:.2g} ground "
+                       f"{'rules' if self.layered else 'atoms'}{grows}; plain clingo manages about {GROUND_LIMIT:,}")
         if self.text > TEXT_LIMIT:
             why.append(f"{self.plies:,} level parts ≈ {format_bytes(self.text)} of program text, "
                        f"plain clingo manages about {format_bytes(TEXT_LIMIT)}")
@@ -88,21 +88,22 @@ def plain_size(board: Board, query: Query, program: Program | None = None) -> Pl
     text = len(program.base) + len(program.strategy) + sum(_family_bytes(f, len(f)) for f in families)
     positions = _positions(board, query, program)
     ground = _ground(board, program, positions, plies)
-    if program.mode is Mode.RACE and not _exact(board, query) and (
-            board.rules.unlimited or GROUND_LIMIT < ground <= REFINE_LIMIT):
-        # the race solver's positions are every reachable one, whatever the horizon: counted where
-        # the bound flags them (and always for an unlimited game, as its program without a horizon is)
-        positions = reachable_positions(board, program.layout, program.layout.root_term(query.position, board))
+    if not _exact(board, query) and (board.rules.unlimited or (
+            program.mode is Mode.RACE and GROUND_LIMIT < ground <= REFINE_LIMIT)):
+        # every reachable position, at most (the race solver's: exactly), whatever the horizon:
+        # counted for an unlimited game, as its program without a horizon is, and where the bound
+        # alone flags the race solver's
+        reachable = reachable_positions(board, program.layout, program.layout.root_term(query.position, board))
+        positions = min(positions, reachable)
         ground = _ground(board, program, positions, plies)
-    layered = program.mode is Mode.LAYERED
     fitting = None
-    if _too_big(text, ground, plies, layered):
+    if _too_big(text, ground):
         fitting = _fitting_horizon(board, program, families, positions, text)
-    return PlainSize(positions, plies, ground, text, layered, fitting)
+    return PlainSize(positions, plies, ground, text, program.mode is Mode.LAYERED, fitting)
 
 
-def _too_big(text: int, ground: int, plies: int, layered: bool) -> bool:
-    return text > TEXT_LIMIT or ground > GROUND_LIMIT or (layered and plies > LAYERED_PLIES)
+def _too_big(text: int, ground: int) -> bool:
+    return text > TEXT_LIMIT or ground > GROUND_LIMIT
 
 
 def _exact(board: Board, query: Query) -> bool:
@@ -111,16 +112,15 @@ def _exact(board: Board, query: Query) -> bool:
 
 
 def _positions(board: Board, query: Query, program: Program) -> int:
-    if _exact(board, query):
-        return program.remaining
     plies = program.remaining if program.mode is Mode.LAYERED else None
-    return max(1, estimate_positions(board, program.layout, [query.position], plies))
+    bound = max(1, estimate_positions(board, program.layout, [query.position], plies))
+    return min(bound, program.remaining) if _exact(board, query) else bound
 
 
 def _ground(board: Board, program: Program, positions: int, plies: int) -> int:
     per_position = 1 + average_moves(board)
     if program.mode is Mode.LAYERED:
-        return int(positions * per_position * (plies + 1))
+        return int(positions * per_position * LAYERED_GROWTH ** plies / LAYERED_SHARE)
     return int(positions * per_position * (1 + len(program.plan.races)))
 
 
@@ -152,7 +152,7 @@ def _fitting_horizon(board: Board, program: Program, families: list[Sequence[str
     def fits(horizon: int) -> bool:
         ratio = (horizon + 1) / (program.remaining + 1)
         size = fixed + sum(_family_bytes(f, max(1, round(len(f) * ratio))) for f in families)
-        return not _too_big(size, _ground(board, program, positions, horizon), horizon, program.mode is Mode.LAYERED)
+        return not _too_big(size, _ground(board, program, positions, horizon))
 
     low, high = 0, program.remaining
     if not fits(1):
