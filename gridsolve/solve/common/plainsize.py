@@ -12,12 +12,11 @@ position, and every level part up to the horizon. Two numbers decide whether it 
 * its **ground atoms**, from the positions (:func:`~.limits.estimate_positions`, within the horizon
   for the layered solver; the reachable count where it is smaller and known, or counted: a game
   without a step limit, or a race solver's bound that alone would flag it, up to
-  :data:`REFINE_LIMIT`): for the race
-  solver a position and its moves once a race; for the layered solver, whose single-shot program
-  is not evaluated while grounding (the solver is left the values), ground rules that grow about
-  :data:`LAYERED_GROWTH` times a ply whatever the positions (the treasure room: 29 positions, 4,870
-  rules at 4 plies, 41,415 at 8, 293,578 at 12): a position and its moves times
-  ``LAYERED_GROWTH ** plies / LAYERED_SHARE``.
+  :data:`REFINE_LIMIT`): for the race solver a position and its moves once a race; for the
+  layered solver, whose single-shot program is not evaluated while grounding (the solver is left
+  the values) and whose ground rules grow about :data:`LAYERED_GROWTH` times a ply whatever the
+  positions (the treasure room, 29 positions: 41,415 rules at 8 plies, 293,578 at 12, 783,346 at
+  16), a position and its moves times ``LAYERED_GROWTH ** plies / LAYERED_SHARE``.
 """
 from __future__ import annotations
 
@@ -36,6 +35,7 @@ TEXT_LIMIT = 4_000_000              # bytes of program text it answers within th
 GROUND_LIMIT = 3_000_000            # estimated ground atoms or rules it answers within them (fitted: ditto)
 LAYERED_GROWTH = 1.6                # the layered program's ground rules grow about this much a ply (measured: ditto)
 LAYERED_SHARE = 6                   # ... from a position and its moves, divided by this (the treasure room: 5.9 to 8)
+LAYERED_PLIES_COUNTED = 1_000       # (plies past these grow the estimate no more: it is far past the limit)
 REFINE_LIMIT = 100 * GROUND_LIMIT   # past this, the bound of the positions alone flags the program
 
 
@@ -87,7 +87,8 @@ def plain_size(board: Board, query: Query, program: Program | None = None) -> Pl
     plies = program.remaining
     text = len(program.base) + len(program.strategy) + sum(_family_bytes(f, len(f)) for f in families)
     positions = _positions(board, query, program)
-    ground = _ground(board, program, positions, plies)
+    moves = average_moves(board)
+    ground = _ground(program, positions, plies, moves)
     if not _exact(board, query) and (board.rules.unlimited or (
             program.mode is Mode.RACE and GROUND_LIMIT < ground <= REFINE_LIMIT)):
         # every reachable position, at most (the race solver's: exactly), whatever the horizon:
@@ -95,10 +96,10 @@ def plain_size(board: Board, query: Query, program: Program | None = None) -> Pl
         # alone flags the race solver's
         reachable = reachable_positions(board, program.layout, program.layout.root_term(query.position, board))
         positions = min(positions, reachable)
-        ground = _ground(board, program, positions, plies)
+        ground = _ground(program, positions, plies, moves)
     fitting = None
     if _too_big(text, ground):
-        fitting = _fitting_horizon(board, program, families, positions, text)
+        fitting = _fitting_horizon(program, families, positions, moves, text)
     return PlainSize(positions, plies, ground, text, program.mode is Mode.LAYERED, fitting)
 
 
@@ -117,11 +118,12 @@ def _positions(board: Board, query: Query, program: Program) -> int:
     return min(bound, program.remaining) if _exact(board, query) else bound
 
 
-def _ground(board: Board, program: Program, positions: int, plies: int) -> int:
-    per_position = 1 + average_moves(board)
+def _ground(program: Program, positions: int, plies: int, moves: float) -> int:
+    """The ground atoms (race solver) or rules (layered solver) of ``positions`` positions with
+    ``moves`` moves each on average, over ``plies`` plies."""
     if program.mode is Mode.LAYERED:
-        return int(positions * per_position * LAYERED_GROWTH ** plies / LAYERED_SHARE)
-    return int(positions * per_position * (1 + len(program.plan.races)))
+        return int(positions * (1 + moves) * LAYERED_GROWTH ** min(plies, LAYERED_PLIES_COUNTED) / LAYERED_SHARE)
+    return int(positions * (1 + moves) * (1 + len(program.plan.races)))
 
 
 def _families(program: Program) -> list[Sequence[str]]:
@@ -143,7 +145,7 @@ def _family_bytes(parts: Sequence[str], count: int) -> int:
     return len(parts[0]) + int(rest * second + slope * rest * (rest - 1) / 2)
 
 
-def _fitting_horizon(board: Board, program: Program, families: list[Sequence[str]], positions: int,
+def _fitting_horizon(program: Program, families: list[Sequence[str]], positions: int, moves: float,
                      text: int) -> int | None:
     """The largest horizon whose program fits both limits, by the same estimate (None: none
     does; a race program's ground atoms do not shrink with the horizon)."""
@@ -152,12 +154,11 @@ def _fitting_horizon(board: Board, program: Program, families: list[Sequence[str
     def fits(horizon: int) -> bool:
         ratio = (horizon + 1) / (program.remaining + 1)
         size = fixed + sum(_family_bytes(f, max(1, round(len(f) * ratio))) for f in families)
-        return not _too_big(size, _ground(board, program, positions, horizon))
+        return not _too_big(size, _ground(program, positions, horizon, moves))
 
-    low, high = 0, program.remaining
     if not fits(1):
         return None
-    low = 1
+    low, high = 1, program.remaining
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (middle, high) if fits(middle) else (low, middle)
