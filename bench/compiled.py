@@ -57,12 +57,24 @@ def _stat(text: str, name: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def run_child(command: list[str], timeout: float, limited: bool, stdout) -> tuple[int | None, float, int, str]:
+class _Child(subprocess.Popen):
+    """A Popen that reaps its child with ``os.wait4`` and keeps that child's peak RSS and CPU."""
+
+    rss, cpu = 0, 0.0
+
+    def _try_wait(self, wait_flags):
+        pid, status, usage = os.wait4(self.pid, wait_flags)
+        if pid:
+            self.rss, self.cpu = usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
+        return pid, status
+
+
+def run_child(command: list[str], timeout: float, limited: bool, stdout) -> tuple[int | None, float, int, float, str]:
     """Run ``command``: its exit code (None: killed at ``timeout``), wall seconds, peak RSS
-    (bytes) and standard error (or standard output where ``stdout`` is PIPE)."""
+    (bytes), CPU seconds and standard error (and standard output where ``stdout`` is PIPE)."""
     started = time.perf_counter()
-    child = subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                             preexec_fn=_limited if limited else None)
+    child = _Child(command, stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                   preexec_fn=_limited if limited else None)
     try:
         out, err = child.communicate(timeout=timeout)
         code = child.returncode
@@ -70,35 +82,7 @@ def run_child(command: list[str], timeout: float, limited: bool, stdout) -> tupl
         child.kill()
         out, err = child.communicate()
         code = None
-    elapsed = time.perf_counter() - started
-    rss = _peak(child)
-    _LAST_CPU[0] = _CPU.pop(child.pid, 0.0)
-    return code, elapsed, rss, (out or "") + (err or "")
-
-
-_LAST_CPU = [0.0]       # the CPU seconds of the last child run
-
-
-_RSS: dict[int, int] = {}
-_CPU: dict[int, float] = {}
-
-
-def _peak(child: subprocess.Popen) -> int:
-    return _RSS.pop(child.pid, 0)
-
-
-class _Popen(subprocess.Popen):
-    """A Popen that reaps its child with ``os.wait4`` and keeps that child's peak RSS."""
-
-    def _try_wait(self, wait_flags):
-        pid, status, usage = os.wait4(self.pid, wait_flags)
-        if pid:
-            _RSS[pid] = usage.ru_maxrss * 1024
-            _CPU[pid] = usage.ru_utime + usage.ru_stime
-        return pid, status
-
-
-subprocess.Popen = _Popen
+    return code, time.perf_counter() - started, child.rss, child.cpu, (out or "") + (err or "")
 
 
 def measure(board: str, options: tuple[str, ...]) -> dict:
@@ -107,16 +91,16 @@ def measure(board: str, options: tuple[str, ...]) -> dict:
         path = handle.name
     try:
         with open(path, "w") as out:
-            code, seconds, rss, err = run_child([sys.executable, "-m", "gridsolve", "compile", board, *options],
+            code, seconds, rss, _, err = run_child([sys.executable, "-m", "gridsolve", "compile", board, *options],
                                                 COMPILE_SECONDS, False, out)
         row.update(compile_seconds=seconds, compile_rss=rss, bytes=os.path.getsize(path),
                    warning=next((line for line in err.splitlines() if line.startswith("warning:")), ""))
         if code != 0:
             row.update(outcome=f"compile failed ({'killed' if code is None else f'exit {code}'})")
             return row
-        code, seconds, rss, out = run_child([sys.executable, "-m", "clingo", path, "--stats", "-q",
+        code, seconds, rss, cpu, out = run_child([sys.executable, "-m", "clingo", path, "--stats", "-q",
                                              f"--time-limit={SECONDS}"], SECONDS + GRACE, True, subprocess.PIPE)
-        row.update(clingo_seconds=seconds, clingo_cpu=_LAST_CPU[0], clingo_rss=rss, atoms=_stat(out, "Atoms"), rules=_stat(out, "Rules"))
+        row.update(clingo_seconds=seconds, clingo_cpu=cpu, clingo_rss=rss, atoms=_stat(out, "Atoms"), rules=_stat(out, "Rules"))
         if code is None:
             row["outcome"] = f"killed at {SECONDS + GRACE} s"
         elif "SATISFIABLE" in out and "UNKNOWN" not in out and "INTERRUPTED" not in out and "TIME LIMIT" not in out:
