@@ -19,11 +19,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import click  # noqa: E402
 
 from . import __version__  # noqa: E402
-from .compile.compiler import compile_program  # noqa: E402
 from .errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_INVALID, EXIT_LIMIT, GridsolveError, QueryError  # noqa: E402
 from .language.loader import load_board  # noqa: E402
 from .language.position import GATE_STATES, QUERY_KINDS, make_position, make_query  # noqa: E402
 from .solve.common.limits import ENV, Limits, memory_limit, parse_memory  # noqa: E402
+from .solve.common.plainsize import plain_program  # noqa: E402
 from .solve.dispatch.dispatcher import solve  # noqa: E402
 from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES  # noqa: E402
 from .language.kinds import QueryKind, RequireKind  # noqa: E402
@@ -152,12 +152,18 @@ def show_command(board, at, turn, step, gates, svg, force):
 @click.option("--strategy", "want_strategy", is_flag=True, help="Include the strategy part.")
 @reports_errors
 def compile_command(board, role, kind, at, turn, step, gates, horizon, hidden, free, found, want_strategy):
-    """Print the complete clingo program for a query on BOARD (run it with `python -m clingo`)."""
+    """Print the complete clingo program for a query on BOARD (run it with `python -m clingo`).
+
+    Where the program is too big for plain clingo (its size estimated before printing), one
+    warning line on standard error comes first; the program is printed all the same."""
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at=at, turn=turn, step=step, gates=gates, horizon=horizon,
                        strategy=want_strategy,
                        hidden=hidden, free=free, found=found)
-    click.echo(compile_program(loaded, query).text, nl=False)
+    program, size = plain_program(loaded, query)
+    if size.too_big:
+        click.echo(size.warning(), err=True)
+    click.echo(program.text, nl=False)
 
 
 @main.command(name="solve")

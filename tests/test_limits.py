@@ -99,6 +99,16 @@ def test_positions_are_estimated_from_the_cells_each_piece_reaches(make_board):
     assert estimate_positions(board, layout, [start], plies=3) == 5 * 8 * 2
 
 
+def test_a_piece_off_the_board_stays_in_one_place_and_the_gate_doubles_the_positions():
+    """First steps: the explorer and the mummy reach all 36 cells, the second mummy and the
+    scorpion start off the board (one place each), one side to move, the gate open or shut."""
+    board = load_board(ROOT / "boards" / "classic" / "first-steps.yaml")
+    start = initial_position(board)
+    layout = plan_query(board, Query("explorer", position=start)).layout
+    assert layout.roles == ("explorer", "mummy", "mummy2", "scorpion") and layout.gate and layout.turns == 1
+    assert estimate_positions(board, layout, [start]) == 36 * 36 * 1 * 1 * 2
+
+
 def test_items_taken_multiply_the_positions(make_board):
     """Pacman's pellets: within p plies pacman takes at most ceil(p/2) of them."""
     board = load_board(ROOT / "boards" / "pacman3p.yaml")

@@ -39,7 +39,7 @@ from ...compile.gamerules import factored_turns
 from ...compile.predicates import CELL, CMOVE
 from ...errors import LimitError, MemoryLimitError, QueryError
 from ...language.distance import step_distances
-from ...language.model import Board
+from ...language.model import OFF_BOARD, Board
 
 ENV = "GRIDSOLVE_MAX_MEMORY"
 DEFAULT_MEMORY = 2 * 1000 ** 3       # bytes resident: 2 GB
@@ -120,8 +120,10 @@ class Limits:
 
 def _cells_within(board: Board, starts: set, radius: int | None) -> int:
     """Cells a piece can reach from ``starts`` in at most ``radius`` single steps (None: any)
-    through open edges, the other pieces and the rules' exceptions left out (an upper bound)."""
-    return len(step_distances(board, starts, within=radius))
+    through open edges, the other pieces and the rules' exceptions left out (an upper bound); a
+    piece off the board (a start at ``OFF_BOARD``) stays there, one place more."""
+    on_board = starts - {OFF_BOARD}
+    return (len(step_distances(board, on_board, within=radius)) if on_board else 0) + (OFF_BOARD in starts)
 
 
 def _moves_within(board: Board, role: str, plies: int) -> int:
@@ -133,15 +135,17 @@ def _moves_within(board: Board, role: str, plies: int) -> int:
 
 def estimate_positions(board: Board, layout, roots: Sequence, plies: int | None = None) -> int:
     """At most how many positions of ``layout`` are reachable from ``roots`` (within ``plies``
-    plies of them, or any number with None): the cells each piece reaches, times the sides,
-    the lost-turn counters, the ``was_on`` bits and the sets of items taken."""
+    plies of them, or any number with None): the cells each piece reaches (one place, off the
+    board, for a piece that starts there), times the sides, the lost-turn counters, the
+    ``was_on`` bits, the gate bit and the sets of items taken."""
     rules = board.rules
     count = 1
     for role in layout.roles:
         starts = {position.cell(role) for position in roots}
-        radius = None if plies is None else _moves_within(board, role, plies) * rules.moves[role].steps
+        moves = rules.moves.get(role)      # (None: a piece moved by rule, whose steps a ply has no bound here)
+        radius = None if plies is None or moves is None else _moves_within(board, role, plies) * moves.steps
         count *= _cells_within(board, starts, radius)
-    count *= layout.turns * 2 ** len(layout.was)
+    count *= layout.turns * 2 ** len(layout.was) * (2 if layout.gate else 1)
     if layout.lost:
         top = max((m.lose_turns for m in rules.moves.values() if m.bump_on), default=0)
         count *= (top + 1) ** layout.turns
