@@ -9,7 +9,6 @@ import functools
 import json
 import os
 import sys
-import traceback
 from pathlib import Path
 
 # The race solver's arrays need no threads of numpy's linear algebra library: starting them costs
@@ -19,7 +18,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import click  # noqa: E402
 
 from . import __version__  # noqa: E402
-from .compile.compiler import compile_program  # noqa: E402
 from .errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_INVALID, EXIT_LIMIT, GridsolveError, QueryError  # noqa: E402
 from .language.loader import load_board  # noqa: E402
 from .language.position import GATE_STATES, QUERY_KINDS, make_position, make_query  # noqa: E402
@@ -49,6 +47,7 @@ def reports_errors(command):
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:        # a bug: where it happened, then what to do
+            import traceback
             traceback.print_exc()
             click.echo(f"Error: internal error ({type(exc).__name__}: {exc}). This is a bug in gridsolve: "
                        "please report it with the command and its files.", err=True)
@@ -153,6 +152,7 @@ def show_command(board, at, turn, step, gates, svg, force):
 @reports_errors
 def compile_command(board, role, kind, at, turn, step, gates, horizon, hidden, free, found, want_strategy):
     """Print the complete clingo program for a query on BOARD (run it with `python -m clingo`)."""
+    from .compile.compiler import compile_program
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at=at, turn=turn, step=step, gates=gates, horizon=horizon,
                        strategy=want_strategy,
