@@ -35,6 +35,7 @@ import argparse
 import csv
 from decimal import Decimal
 import io
+import json
 import os
 import re
 import shutil
@@ -222,27 +223,59 @@ def import_shares(level: Path) -> list[str]:
             f"the other {len(top) - 8} packages {rest / 1000:.1f} ms; in all {sum(own.values()) / 1000:.1f} ms."]
 
 
-def one_level(binary: Path, mazes: Path, levels: dict[str, dict], folder: Path, checkouts: dict[str, Path],
+FLOOR = {"floor: python -c pass": "pass", "python -c 'import yaml'": "import yaml",
+         "python -c 'import click'": "import click", "python -c 'import clingo'": "import clingo",
+         "python -c 'import numpy'": "import numpy",
+         "python -c 'import numpy, clingo, yaml, click'": "import numpy, clingo, yaml, click"}
+"""The floor of one level's process: Python's start, and the libraries a classic solve still imports."""
+
+
+def untimed(answer: dict) -> dict:
+    """An answer without its timings (the stats' ``*_s`` fields): what must be equal run by run."""
+    return {**answer, "stats": {k: v for k, v in answer["stats"].items() if not k.endswith("_s")}}
+
+
+def one_level(binary: Path | None, mazes: Path, levels: dict[str, dict], folder: Path, checkouts: dict[str, Path],
               repeat: int) -> list[str]:
+    """The port (where ``binary`` is given), each checkout's ``solve LEVEL --json`` and the floor
+    (:data:`FLOOR`) in turn ``repeat`` times, on the first level of the largest size."""
     side = max(level["n"] for level in levels.values())        # 10 in the original's files
     name = next(name for name, level in levels.items() if level["n"] == side)
     stem, sub = name.rsplit("-", 1)
     level = folder / f"{name}.yaml"
     times: dict[str, list] = defaultdict(list)
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    answers = set()
     for _ in range(repeat):
-        wall, cpu, _ = port(binary, str(mazes), "--file", f"{stem}.dat", "--sublevel", sub, "--bfs-only")
-        times["the port (--file --bfs-only)"].append((wall, cpu))
+        if binary is not None:
+            wall, cpu, _ = port(binary, str(mazes), "--file", f"{stem}.dat", "--sublevel", sub, "--bfs-only")
+            times["the port (--file --bfs-only)"].append((wall, cpu))
         for label, checkout in checkouts.items():
-            wall, cpu, _ = gridsolve(checkout, "solve", str(level), "--json")
+            wall, cpu, done = gridsolve(checkout, "solve", str(level), "--json")
             times[label].append((wall, cpu))
-        wall, cpu, _ = _timed([sys.executable, "-c", "pass"], ROOT, env)
-        times["floor: python -c pass"].append((wall, cpu))
-        wall, cpu, _ = _timed([sys.executable, "-c", "import numpy"], ROOT, env)
-        times["python -c 'import numpy'"].append((wall, cpu))
-    return [f"Level {name} ({side}x{side}), {repeat} runs of each in turn.", "",
-            *table("one level, whole process", times, "the port (--file --bfs-only)"), "",
+            answers.add(json.dumps(untimed(json.loads(done.stdout)), sort_keys=True))
+        for label, code in FLOOR.items():
+            wall, cpu, _ = _timed([sys.executable, "-c", code], ROOT, env)
+            times[label].append((wall, cpu))
+    against = "the port (--file --bfs-only)" if binary is not None else "floor: python -c pass"
+    return [f"Level {name} ({side}x{side}), {repeat} runs of each in turn"
+            + ("" if binary is not None else " (the port not given: gridsolve and the floor alone)")
+            + f"; {'the same answer' if len(answers) == 1 else 'DIFFERENT answers'} from every checkout.", "",
+            *table("one level, whole process", times, against), "",
             *import_shares(level)]
+
+
+def one_level_only(args, checkouts: dict[str, Path]) -> list[str]:
+    """``--one-level``: target 3 alone, from the level files (``--levels``), the port where given."""
+    mazes = args.levels.resolve()
+    with tempfile.TemporaryDirectory() as tmp:
+        prepare(checkouts, Path(tmp) / "pycache")
+        folder = Path(tmp) / "levels"
+        folder.mkdir()
+        levels = dict(sorted(write_boards(dat_files(mazes), folder, lambda name: None).items()))  # (as main reads them)
+        return ["## 3. One 10x10 level", "",
+                *one_level(args.port_bin.resolve() if args.port_bin else None, mazes, levels, folder, checkouts,
+                           args.solves), ""]
 
 
 # - The report ---
@@ -260,7 +293,21 @@ def main() -> None:
                         help="level files whose random walker is measured (default 5; 0: skip)")
     parser.add_argument("--base", type=Path, help="a checkout of an older gridsolve, measured in turn too")
     parser.add_argument("--out", type=Path, default=HERE / "RESULTS-classic.md")
+    parser.add_argument("--one-level", action="store_true",
+                        help="target 3 alone (the port optional), printed and not written to --out")
     args = parser.parse_args()
+    checkouts = {"gridsolve": ROOT} | ({f"gridsolve base ({args.base.name})": args.base.resolve()} if args.base else {})
+    if args.one_level:
+        if args.levels is None or not dat_files(Path(args.levels)):
+            raise SystemExit("--one-level needs the original's B-*.dat files (--levels or $" + LEVELS_ENV + ")")
+        load = os.getloadavg()
+        print(f"`python bench/classic_port.py --one-level --solves {args.solves}"
+              f"{' --base ' + args.base.name if args.base else ''}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+              f", on {os.cpu_count()} cores; load average {load[0]:.1f} (1 min) at the start.\n")
+        print("\n".join(one_level_only(args, checkouts)))
+        load = os.getloadavg()
+        print(f"Load average at the end: {load[0]:.1f} (1 min), {load[1]:.1f} (5 min).")
+        return
     missing = [f"{what} (give {flag} or set ${env})" for what, value, flag, env in (
         ("the port's binary", args.port_bin, "--port-bin", PORT_ENV),
         ("the original's level files", args.levels, "--levels", LEVELS_ENV))
@@ -272,7 +319,6 @@ def main() -> None:
                          "checkout of jonahshader/mummymaze-rl (cargo and its crates); neither it nor the levels "
                          "are part of gridsolve.")
     binary, mazes = args.port_bin.resolve(), args.levels.resolve()
-    checkouts = {"gridsolve": ROOT} | ({f"gridsolve base ({args.base.name})": args.base.resolve()} if args.base else {})
     load = os.getloadavg()
     lines = ["# Classic Mummy Maze: gridsolve and the Rust port, side by side", "",
              f"`python bench/classic_port.py --port-bin BIN --levels MAZES --jobs {args.jobs} --repeat {args.repeat} "

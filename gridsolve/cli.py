@@ -9,7 +9,6 @@ import functools
 import json
 import os
 import sys
-import traceback
 from pathlib import Path
 
 # The race solver's arrays need no threads of numpy's linear algebra library: starting them costs
@@ -23,7 +22,6 @@ from .errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_INVALID, EXIT_LIMIT, Gridso
 from .language.loader import load_board  # noqa: E402
 from .language.position import GATE_STATES, QUERY_KINDS, make_position, make_query  # noqa: E402
 from .solve.common.limits import ENV, Limits, memory_limit, parse_memory  # noqa: E402
-from .solve.common.plainsize import plain_program  # noqa: E402
 from .solve.dispatch.dispatcher import solve  # noqa: E402
 from .generate.genchoices import DEFAULT_TIMEOUT, DIFFICULTIES, METHODS, REQUIREMENTS, SYMMETRIES  # noqa: E402
 from .language.kinds import QueryKind, RequireKind  # noqa: E402
@@ -49,6 +47,7 @@ def reports_errors(command):
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:        # a bug: where it happened, then what to do
+            import traceback
             traceback.print_exc()
             click.echo(f"Error: internal error ({type(exc).__name__}: {exc}). This is a bug in gridsolve: "
                        "please report it with the command and its files.", err=True)
@@ -160,6 +159,7 @@ def compile_command(board, role, kind, at, turn, step, gates, horizon, hidden, f
     query = make_query(loaded, role, kind, at=at, turn=turn, step=step, gates=gates, horizon=horizon,
                        strategy=want_strategy,
                        hidden=hidden, free=free, found=found)
+    from .solve.common.plainsize import plain_program      # (the compiler only where it is asked for)
     program, size = plain_program(loaded, query)
     if size.too_big:
         click.echo(size.warning(), err=True)

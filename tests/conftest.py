@@ -1,14 +1,26 @@
 """Shared test helpers: tiny boards written as YAML, and plain clingo runs."""
 from __future__ import annotations
 
+import hashlib
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
-import clingo
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
+
+# Where PYTHONDONTWRITEBYTECODE is set, every session would compile gridsolve's modules again and
+# rewrite every test module's asserts again (each worker: about two thirds of its collection's
+# CPU time); their bytecode goes instead to a cache outside the checkout, one per checkout, as
+# bench/oldnew.py's `prepare` does, so the checkout stays free of __pycache__ folders as asked.
+if sys.dont_write_bytecode and not sys.pycache_prefix:
+    sys.pycache_prefix = str(Path(tempfile.gettempdir())
+                             / f"gridsolve-pycache-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]}")
+    sys.dont_write_bytecode = False
+
+import clingo  # noqa: E402
+import pytest  # noqa: E402
+
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

@@ -43,6 +43,7 @@ def test_the_pacman_seed_joins_as_it_grounds():
 
 @pytest.mark.parametrize("seeds,least", [(range(2), 5), pytest.param(range(2, 16), 34, marks=pytest.mark.slow)],
                          ids=["quick", "many"])
+@pytest.mark.slow
 def test_random_boards_join_as_they_ground(tmp_path, seeds, least):
     joined = 0
     for seed in seeds:

@@ -77,6 +77,7 @@ def test_the_action_is_composite_sets_up_python_and_uploads_the_report_even_when
     assert all(spec.get("description") for spec in ACTION["inputs"].values())
 
 
+@pytest.mark.slow
 def test_a_shard_of_the_boards_is_checked_with_annotations_and_its_report_written(checkout):
     result, outputs, pip = run_action(checkout, shard="1/11")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -89,6 +90,7 @@ def test_a_shard_of_the_boards_is_checked_with_annotations_and_its_report_writte
     assert index.count('<tr id="level-') == len(set(checked)) > 0
 
 
+@pytest.mark.slow
 def test_a_failing_level_fails_the_step_with_its_annotation_and_still_has_its_page(checkout):
     level = checkout / "boards/classic/first-steps.yaml"
     level.write_text(level.read_text().replace("win_moves: 10", "win_moves: 11"))

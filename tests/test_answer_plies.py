@@ -81,6 +81,7 @@ def hidden_followed(board, query, line) -> int:
 
 # - The solvers ---
 
+@pytest.mark.slow
 def test_race_and_layered_lines_on_random_boards(tmp_path):
     lines = []
     for seed in range(1, 7):
@@ -97,7 +98,11 @@ MECHANISMS = {   # seed -> the solvers that answer its questions (horizon 4)
 }
 
 
-@pytest.mark.parametrize("seed", sorted(MECHANISMS))
+SLOW_MECHANISMS = {9, 14, 22, 35}     # (the costliest seeds: the slow tier)
+
+
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=[pytest.mark.slow] if s in SLOW_MECHANISMS else [])
+                                  for s in sorted(MECHANISMS)])
 def test_lines_on_boards_with_the_newer_mechanisms(seed, tmp_path):
     board = _load(tmp_path, random_mechanism_board(seed).text)
     plies, solvers = 0, set()
@@ -120,13 +125,13 @@ def test_a_team_committing_first_gets_its_joint_plies(tmp_path):
 
 @pytest.mark.parametrize("name,options", [
     ("classic/first-steps.yaml", {}),
-    ("classic/behind-the-gate.yaml", {}),
+    pytest.param("classic/behind-the-gate.yaml", {}, marks=pytest.mark.slow),
     ("classic/red-pair.yaml", {}),
-    ("mummymaze2p.yaml", {}),
+    pytest.param("mummymaze2p.yaml", {}, marks=pytest.mark.slow),
     ("mummymaze2p-2007.yaml", {"role": "mummy", "kind": "win"}),
-    ("pacman3p.yaml", {"horizon": 8}),                       # the bounded search
+    pytest.param("pacman3p.yaml", {"horizon": 8}, marks=pytest.mark.slow),     # the bounded search
     ("pacman3p.yaml", {"role": "blinky", "horizon": 6}),     # the race solver, without the pellets
-    ("wallmaze.yaml", {"horizon": 6}),                       # layered
+    pytest.param("wallmaze.yaml", {"horizon": 6}, marks=pytest.mark.slow),    # layered
 ])
 def test_lines_on_shipped_boards(name, options):
     board = load_board(BOARDS / name)
@@ -137,6 +142,7 @@ def test_lines_on_shipped_boards(name, options):
         assert all(ply.after.items is not None for ply in answer.line)
 
 
+@pytest.mark.slow
 def test_strategy_lines_come_from_the_compiled_race_program():
     board = load_board(BOARDS / "mummymaze2p.yaml")
     query = make_query(board, strategy=True)
@@ -145,6 +151,7 @@ def test_strategy_lines_come_from_the_compiled_race_program():
     assert followed(board, query, answer.line) > 0
 
 
+@pytest.mark.slow
 def test_the_layered_table_lines():
     board = load_board(BOARDS / "wallmaze.yaml")
     query = make_query(board, horizon=5)
@@ -152,6 +159,7 @@ def test_the_layered_table_lines():
     assert followed(board, query, answer.line) > 0
 
 
+@pytest.mark.slow
 def test_hidden_lines_of_the_robust_search():
     board = load_board(BOARDS / "maze-runner-duel-secret.yaml")
     for role in board.rules.roles:
@@ -163,6 +171,7 @@ def test_hidden_lines_of_the_robust_search():
     assert hidden_followed(board, query, solve(board, query).line) > 0
 
 
+@pytest.mark.slow
 def test_hidden_lines_of_the_compiled_robust_game(monkeypatch):
     monkeypatch.setitem(capabilities.ROWS, ROBUST,      # every row as the table says, but the robust search
                         dataclasses.replace(capabilities.ROWS[ROBUST], check=lambda ask: "left out here"))
@@ -175,6 +184,7 @@ def test_hidden_lines_of_the_compiled_robust_game(monkeypatch):
 
 
 @pytest.mark.parametrize("name", [pytest.param("mummymaze2p.yaml", marks=pytest.mark.slow), "mummymaze2p-2007.yaml"])
+@pytest.mark.slow
 def test_the_studio_graph_lines(name):
     board = load_board(BOARDS / name)
     graph = LiveGraph(board, [])

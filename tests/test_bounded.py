@@ -132,6 +132,7 @@ def _check_item_boards(tmp_path, seeds):
     return checked
 
 
+@pytest.mark.slow
 def test_bounded_equals_layered_on_random_item_boards(tmp_path):
     assert _check_item_boards(tmp_path, range(0, 12)) >= 2
 
@@ -210,6 +211,7 @@ def _check_pacman_like(tmp_path, seeds) -> int:
     return checked
 
 
+@pytest.mark.slow
 def test_pacman_like_boards_agree_with_the_reference(tmp_path):
     """Value, plies, win, survive and every move against tests/reference.py (full step limit)."""
     assert _check_pacman_like(tmp_path, range(1)) == 3
@@ -256,6 +258,7 @@ def _check_shared_memo(tmp_path, seeds) -> int:
     return checked
 
 
+@pytest.mark.slow
 def test_questions_in_a_row_share_the_memo_and_keep_their_answers(tmp_path):
     assert _check_shared_memo(tmp_path, range(1)) == 12
 
@@ -320,6 +323,7 @@ def test_tables_holding_half_the_memory_limit_are_dropped_before_the_next_questi
     assert len(dropped) == 1
 
 
+@pytest.mark.slow
 def test_the_team_tries_the_moves_that_take_an_item_first(tmp_path):
     """attack_order: the same moves as merged, those that take an item before the others
     (and, within each group, the search order); on the corridor pacman's east step eats."""

@@ -55,6 +55,7 @@ def _pacman_pair(pacman, horizon: int):
     return query, *_pair(board, "pacman", query.position, game)
 
 
+@pytest.mark.slow
 def test_the_kernel_is_built_and_serves_pacman(pacman):
     """This machine has a C compiler: the races run in C (where none is found they run in Python)."""
     assert native.load("raceskernel", "gridsolve.solve.bounded") is not None, native.why_not("raceskernel", "gridsolve.solve.bounded")
@@ -89,6 +90,7 @@ def _random_calls(fast, slow, rng, calls: int) -> int:
 
 
 @pytest.mark.parametrize("seeds", [range(3), pytest.param(range(3, 8), marks=pytest.mark.slow)], ids=["quick", "more"])
+@pytest.mark.slow
 def test_random_races_agree_on_pacman_like_boards(tmp_path, seeds):
     rng = random.Random(5)
     forced = total = 0
@@ -126,6 +128,7 @@ def _check_answers(tmp_path, seeds, monkeypatch) -> int:
     return checked
 
 
+@pytest.mark.slow
 def test_answers_agree_on_random_item_boards_of_every_mechanism(tmp_path, monkeypatch):
     assert _check_answers(tmp_path, range(0, 22), monkeypatch) >= 5
 
@@ -137,6 +140,7 @@ def test_answers_agree_on_many_random_item_boards(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("seeds,least", [(range(0, 22), 3), pytest.param(range(22, 60), 5, marks=pytest.mark.slow)],
                          ids=["quick", "more"])
+@pytest.mark.slow
 def test_random_races_agree_on_random_item_boards(tmp_path, seeds, least):
     rng = random.Random(11)
     boards = 0
@@ -159,6 +163,7 @@ def test_pacman_seed_in_c_and_python_at_a_horizon(monkeypatch):
     assert _same(fast, slow) == {} and fast.stats.detail.searched == slow.stats.detail.searched > 0
 
 
+@pytest.mark.slow
 def test_a_limit_reached_in_c_stops_the_search_and_keeps_the_tables_true(pacman):
     """The limits' check, called from C, raises: the search stops with that error, and the
     tables hold only finished results (the same race asked again gives the right answer)."""
@@ -212,6 +217,7 @@ def test_without_the_built_kernel_the_races_run_in_python_and_the_text_says_why(
         format_answer(board, answer, query.position)
 
 
+@pytest.mark.slow
 def test_a_kernel_searches_for_one_thread_at_a_time(pacman):
     """While a search runs (here: paused in its check of the limits), another thread's search
     on the same kernel is refused, not interleaved; afterwards both answer as Python does."""
@@ -292,6 +298,7 @@ def test_the_kernel_is_the_packages_extension_module_and_nothing_is_compiled_at_
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_the_kernel_takes_one_object_and_reads_its_fields_by_name(pacman):
     """The search describes its game in one frozen object (``kernel_arrays``); the kernel reads
     it by field name: any object with those fields serves, a missing field or an array of the

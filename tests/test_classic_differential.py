@@ -222,6 +222,7 @@ def _problems(tmp_path, turns) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 def test_every_rule_acts_in_the_turns_searched():
     """The search finds a turn for every rule (else the turn-by-turn checks lose their teeth)."""
     assert sorted(first_turn_by_rule()) == sorted(EVENTS)

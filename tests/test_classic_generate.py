@@ -205,6 +205,7 @@ def _check_levels(report, count: int) -> None:
     assert checked.checks and not checked.failed and not checked.invalid
 
 
+@pytest.mark.slow
 def test_a_generated_level_meets_every_criterion_by_the_reference_and_verify(tmp_path):
     like = write(tmp_path, LIKE, "like.yaml")
     _check_levels(generate(request_from_options(like=like, out=tmp_path / "levels", count=1, timeout=120)), 1)
@@ -216,6 +217,7 @@ def test_levels_like_a_shipped_board_meet_every_criterion(tmp_path):
     _check_levels(generate(request_from_options(like=like, out=tmp_path / "levels", count=2, timeout=300)), 2)
 
 
+@pytest.mark.slow
 def test_rules_and_size_write_the_same_level_for_the_same_seed(tmp_path):
     texts = []
     for out in ("one", "two"):
@@ -228,6 +230,7 @@ def test_rules_and_size_write_the_same_level_for_the_same_seed(tmp_path):
     assert texts[0] == texts[1]
 
 
+@pytest.mark.slow
 def test_two_jobs_write_levels_apart_that_meet_every_criterion(tmp_path):
     like = write(tmp_path, LIKE, "like.yaml")
     report = generate(request_from_options(like=like, out=tmp_path / "levels", count=2, jobs=2, timeout=120))
@@ -277,7 +280,7 @@ def _random_win(level, choices=_after) -> float:
     return value[0]
 
 
-@pytest.mark.parametrize("seed", [1, 3, 5, 6, 9, 12])      # random boards that can be won
+@pytest.mark.parametrize("seed", [1, pytest.param(3, marks=pytest.mark.slow), 5, 6, 9, 12])      # random boards that can be won
 def test_random_win_is_the_limit_of_the_random_walkers_chance(tmp_path, seed):
     path = write(tmp_path, random_classic_board(seed))
     level = parse_board(path.read_text())

@@ -691,6 +691,7 @@ def _cells(value) -> list:
 
 
 @pytest.mark.parametrize("big", [False, True])
+@pytest.mark.slow
 def test_random_boards_keep_their_promises(big):
     """Deterministic; sizes 4..8 (big: 4..10); pieces on distinct cells; the exit on the border;
     the explorer on no mark (with on_exit, on the exit, the board otherwise the same); a key
@@ -735,6 +736,7 @@ def _replayed(level, line):
     return [o for _m, _s, o in play(level, line)]
 
 
+@pytest.mark.slow
 def test_random_boards_the_search_agrees_with_replaying_every_short_line():
     """On the random boards the search wins in 1 to 4 moves, no line of fewer moves wins, and
     its line wins in exactly its number of moves; on those it cannot win in 4, no line of at

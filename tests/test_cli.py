@@ -161,6 +161,7 @@ def test_solve_json_fields(board_file):
     assert answer["stats"]["positions"] > 0 and answer["stats"]["moves"] > 0
 
 
+@pytest.mark.slow
 def test_compile_runs_in_plain_clingo_with_the_same_answer(board_file):
     board = board_file(CORRIDOR)
     for role in ("explorer", "mummy"):
@@ -257,6 +258,7 @@ def test_ask_reads_standard_input_and_keeps_going_after_a_bad_question(board_fil
     assert replies[4]["stats"]["queries"] == 2          # the second question of one grounding
 
 
+@pytest.mark.slow
 def test_ask_without_a_line(board_file):
     """``"line": false``: the same answer with ``line`` null, also for a layered question;
     anything but true or false is an error at its line."""

@@ -12,8 +12,6 @@ import pytest
 
 pytestmark = pytest.mark.slow      # a cluster starts in seconds: the slow tier (CI runs it)
 
-distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install 'gridsolve[cluster]'")
-
 from gridsolve.generate.generate import generate  # noqa: E402
 from gridsolve.generate.request import Request  # noqa: E402
 from gridsolve.verify.cluster import run_tasks_on_cluster, workers_of  # noqa: E402
@@ -25,6 +23,8 @@ from conftest import ROOT  # noqa: E402
 
 @pytest.fixture(scope="module")
 def cluster():
+    # (imported here, not at the top: the quick tier collects this module without paying dask's import)
+    distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install 'gridsolve[cluster]'")
     import cloudpickle
     cloudpickle.register_pickle_by_value(sys.modules[__name__])     # the workers run this module's tasks
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",

@@ -37,6 +37,7 @@ BOARDS = sorted((ROOT / "boards" / "combined").glob("*.yaml"))
 # answered layer by layer (their ends count items): plain clingo on the whole compiled program
 # takes 15-25 s each, so they are in the slow tier
 LAYERED = {"pacman-chased", "treasure"}
+SLOW = LAYERED | {"scorpion-2007"}      # (the slow tier: the layered games, and the costliest race game)
 QUICK = [p for p in BOARDS if p.stem not in LAYERED]
 
 
@@ -84,7 +85,7 @@ def assert_one_meaning(path, role: str) -> None:
     assert ref == solved, f"{path}: the reference and gridsolve solve differ\n{ref}\n{solved}"
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in LAYERED else [])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in SLOW else [])
                                   for p in BOARDS])
 def test_the_shipped_combined_games_have_one_meaning(path):
     """For the first role (the slow tier: every role)."""
@@ -385,6 +386,7 @@ EACH_ENTRY = ("{use: mummy-maze-classic, judge_start: true, after_ply: ["
 @pytest.mark.parametrize("rules, pieces, plies", [
     pytest.param("mummy-maze-classic", "{explorer: [2, 1], scorpion: [1, 2]}", 17, marks=pytest.mark.slow),
     (EACH_ENTRY, "{explorer: [4, 1], scorpion: [2, 3]}", 17)], ids=["once a ply", "each entry"])
+@pytest.mark.slow
 def test_gates_and_keys_have_one_meaning(tmp_path, rules, pieces, plies):
     # The classic key and a key every entry flips (both answered by the scripted arrays): a win
     # through the gate in 17 moves; the reference agrees with clingo and solve.

@@ -80,6 +80,7 @@ def test_the_asker_and_solve_are_dispatchers_of_the_same_rows(boards):
     assert all(isinstance(asker.solver(row), CachingSearch) for row in ("bounded", "robust search", "hidden", "compiled"))
 
 
+@pytest.mark.slow
 def test_each_caching_solver_serves_the_questions_it_should(boards):
     """A question is served by the solver written for it (and by the compiled program, which
     serves every question; a --hidden one by the compiled robust game too); the Asker and
@@ -110,6 +111,7 @@ def test_a_table_that_does_not_fit_leaves_the_question_to_the_compiled_program(b
     assert "white" in asker.tables.refused
 
 
+@pytest.mark.slow
 def test_the_asker_answers_as_solve_on_boards_of_each_mode(boards):
     askers = {}
     for name, board, query in _questions(boards):

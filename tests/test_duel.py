@@ -43,6 +43,7 @@ def test_the_issues_position_reports_the_fastest_win():
     assert [step.move for step in answer.line] == ["west", "north", "north"]
 
 
+@pytest.mark.slow
 def test_a_draw_at_the_timeout_keeps_plies_null():
     """Equal distances at the limit give the constant 50 (a draw): nobody forces it."""
     board = load_board(str(BOARD))
@@ -62,6 +63,7 @@ def answer_position(board, at, horizon):
                                                       for role in ("p1", "p2")),
                                               *(pytest.param(seed, 4, role, marks=pytest.mark.slow)
                                                 for seed in (1, 2) for role in ("p1", "p2"))])
+@pytest.mark.slow
 def test_random_positions_agree_with_the_reference(seed, count, role):
     board = load_board(str(BOARD))
     problems = []

@@ -107,6 +107,7 @@ def _without_line(answer) -> dict:
 @pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
 @pytest.mark.parametrize("seeds", [pytest.param(range(1), id="first"),
                                    pytest.param(range(1, N_BOARDS), id="rest", marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_answers_read_off_the_ranks_equal_those_of_the_single_shot_program(tmp_path, mechanisms, seeds):
     """Read off the ranks of the game graph (gridsolve/solve/graph/racegraph.py, rankread.py), every
     question's answer on random boards is the one of the program ``gridsolve compile`` prints

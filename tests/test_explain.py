@@ -73,6 +73,7 @@ def _cross_check(board, query) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", [1, *(pytest.param(s, marks=pytest.mark.slow) for s in (2, 3))])
+@pytest.mark.slow
 def test_graph_matches_solving_each_variant(seed, tmp_path):
     rb = random_board(seed)
     board = _load(tmp_path, rb.text)
@@ -203,6 +204,7 @@ def test_line_ends_where_the_rules_put_the_pieces():
 
 # - Command line ---
 
+@pytest.mark.slow
 def test_cli_explain_json(tmp_path):
     path = tmp_path / "corridor.yaml"
     path.write_text(CORRIDOR, encoding="utf-8")
@@ -280,6 +282,7 @@ def test_cli_explain_errors(tmp_path, args, message):
     assert message in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_cli_explain_graph_method_refused_for_layered_games():
     result = CliRunner().invoke(main, ["explain", str(ROOT / "boards" / "wallmaze.yaml"), "--method", "graph",
                                        "--horizon", "2"])

@@ -26,6 +26,7 @@ def _probed(count: int, seed: int, folder) -> tuple[list[str], Counter]:
     return found, codes
 
 
+@pytest.mark.slow
 def test_a_hundred_mutants_of_the_shipped_boards_give_clean_errors(tmp_path):
     tracebacks, codes = _probed(100, 16, tmp_path)
     assert tracebacks == []
@@ -39,6 +40,7 @@ def test_a_thousand_mutants_of_the_shipped_boards_give_clean_errors(tmp_path):
     assert codes[2] >= 700, codes
 
 
+@pytest.mark.slow
 def test_the_mutants_are_seeded_and_mostly_invalid(tmp_path):
     first, again = list(mutants(50, 3)), list(mutants(50, 3))
     assert [m.board for m in first] == [m.board for m in again]

@@ -759,6 +759,7 @@ def prose_positions(base):
     return out
 
 
+@pytest.mark.slow
 def test_prose_variant_removes_exactly_the_mummy_moves_ending_on_the_explorer(prose_board):
     base = board_of("2007")
     # the explorer on the middle cell of 'west north' and the end cell of 'west nowhere'

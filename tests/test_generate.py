@@ -336,6 +336,7 @@ def test_an_impossible_request_is_reported_as_impossible_not_as_a_hang(tmp_path)
 
 # - 5. --timeout: exit code 3, and how many boards were written ---
 
+@pytest.mark.slow
 def test_timeout_stops_with_exit_code_3_and_says_how_many_boards_were_written(tmp_path):
     # the behaviour is the timeout: the child process is killed (the test fails) if --timeout
     # 0.5 does not stop it within a generous 60 s

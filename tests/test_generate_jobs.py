@@ -7,6 +7,8 @@ import multiprocessing
 import re
 from pathlib import Path
 
+import pytest
+
 from click.testing import CliRunner
 
 from gridsolve.cli import main
@@ -31,6 +33,7 @@ def walls_and_marks(path: Path) -> set:
             | {(m, c) for m, cells in board.marks.items() for c in cells})
 
 
+@pytest.mark.slow
 def test_two_jobs_write_the_count_of_distinct_boards_that_verify(tmp_path):
     request = Request(rules="mummy-maze-2007-prose", size=(5, 5), count=3, seed=5, jobs=2, timeout=120,
                       out=tmp_path)
@@ -50,6 +53,7 @@ def test_two_jobs_write_the_count_of_distinct_boards_that_verify(tmp_path):
     assert multiprocessing.active_children() == []
 
 
+@pytest.mark.slow
 def test_one_job_writes_the_same_files_as_without_the_option(tmp_path):
     args = (*PROSE, "--count", "2", "--seed", "5", "--timeout", "120")
     assert run("generate", *args, "--out", tmp_path / "plain").exit_code == 0

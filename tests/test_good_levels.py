@@ -83,6 +83,7 @@ def test_rules_place_the_marks_of_the_rule_sets_border_on_the_border(tmp_path, r
     assert set(spec.border_marks) == border
 
 
+@pytest.mark.slow
 def test_a_rule_sets_border_holds_on_the_levels_it_writes_and_like_follows_its_board(tmp_path):
     from gridsolve.generate.generate import generate
     from gridsolve.generate.request import request_from_options
@@ -148,6 +149,7 @@ def test_a_metric_expectation_where_metrics_are_undefined_is_refused(tmp_path):
     assert "path_safety is not defined here" in result.output
 
 
+@pytest.mark.slow
 def test_require_value_writes_levels_whose_value_is_in_the_band(tmp_path):
     # --rules places one pellet: pacman guarantees it (score 2) within 6 plies
     result = run("generate", "--rules", "pacman-3p", "--size", "4x4", "--require", "value", "--value", "2..2",
@@ -159,6 +161,7 @@ def test_require_value_writes_levels_whose_value_is_in_the_band(tmp_path):
     assert run("verify", tmp_path).exit_code == 0
 
 
+@pytest.mark.slow
 def test_metric_requirements_hold_on_the_written_levels_and_make_a_pack(tmp_path):
     result = run("generate", "--rules", "mummy-maze-2007", "--size", "5x5", "--allow-trivial", "--plies", "3..",
                  "--metric", "path_safety", "..0.8", "--metric", "dead_ends", "0.3..", "--count", "3",

@@ -90,6 +90,7 @@ def rule_book():
 
 
 @pytest.mark.parametrize("role", ["p1", pytest.param("p2", marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_rule_book_start_agrees_with_the_reference_at_forty_plies(rule_book, role):
     answer = compare(rule_book, role, initial_position(rule_book), None)
     assert answer.hidden and answer.remaining == 40 and answer.value == 0
@@ -97,12 +98,14 @@ def test_rule_book_start_agrees_with_the_reference_at_forty_plies(rule_book, rol
 
 
 @pytest.mark.parametrize("role", ["p1", "p2"])
+@pytest.mark.slow
 def test_compiled_robust_game_agrees_with_the_reference(rule_book, role):
     """The layered solver's robust game (the path of games the robust search does not take)."""
     answer = compare(rule_book, role, initial_position(rule_book), 6, layered=True)
     assert answer.value == 0 and answer.stats.solver != "robust search"
 
 
+@pytest.mark.slow
 def test_rule_book_random_knowledge_agrees_with_the_reference(rule_book):
     rng = random.Random(14)
     for _ in range(3):
@@ -110,6 +113,7 @@ def test_rule_book_random_knowledge_agrees_with_the_reference(rule_book):
         compare(rule_book, role, random_position(rule_book, rng, role), rng.choice([8, 10, 12]))
 
 
+@pytest.mark.slow
 def test_small_boards_agree_with_the_reference(make_board):
     for seed in range(2):
         rng = random.Random(seed)

@@ -184,6 +184,7 @@ def test_ask_verify_explain_and_play(tmp_path):
                                    pytest.param([("mummy", ("explorer=8,8", "mummy=6,8")),
                                                  ("explorer", ("explorer=8,8", "mummy=7,7"))], marks=pytest.mark.slow)],
                          ids=["explorer", "more"])
+@pytest.mark.slow
 def test_a_gdl_seed_game_judges_its_start(tmp_path, cases):
     seed = ROOT / "boards" / "mummymaze2p.yaml"
     got = answer(seed, "--at", "explorer=8,8")

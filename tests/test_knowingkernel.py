@@ -61,6 +61,7 @@ def test_the_kernel_compiles_and_serves_the_rule_book(rule_book):
     assert KnowingSolver(kgame, native=False).kernel is None
 
 
+@pytest.mark.slow
 def test_the_bounds_in_c_are_the_bounds_in_python(rule_book, make_board):
     boards = [(rule_book, "p1"), (rule_book, "p2")]
     for seed in range(3):
@@ -73,6 +74,7 @@ def test_the_bounds_in_c_are_the_bounds_in_python(rule_book, make_board):
 
 
 @pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in (1, 2))])
+@pytest.mark.slow
 def test_c_and_python_agree_on_random_knowledge(rule_book, seed):
     rng = random.Random(seed)
     for _ in range(3):
@@ -80,6 +82,7 @@ def test_c_and_python_agree_on_random_knowledge(rule_book, seed):
         _same_in_c_and_python(rule_book, role, random_position(rule_book, rng, role), rng.choice([6, 8, 10]))
 
 
+@pytest.mark.slow
 def test_c_and_python_agree_on_small_boards(make_board):
     for seed in range(3):
         rng = random.Random(100 + seed)
@@ -97,6 +100,7 @@ def _reference(board, role, position, remaining):
 
 
 @pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_c_agrees_with_the_reference_at_the_step_limit(rule_book, seed):
     """Random positions late in the game (the reference's explicit search stays small) with
     random knowledge, answered to the step limit."""
@@ -164,6 +168,7 @@ def test_the_text_output_says_the_search_ran_in_c():
     assert "by the robust search: " in last and last.endswith("searched with it (in C)")
 
 
+@pytest.mark.slow
 def test_c_and_python_agree_without_the_bounds(rule_book):
     """``prune=False``: the kernel searches without the bounds of the game without knowledge, as
     Python does (the same positions), with the answers of the search with them."""

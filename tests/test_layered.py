@@ -62,6 +62,7 @@ SLOW = pytest.mark.slow
 @pytest.mark.parametrize("name,options", [pytest.param(*case, marks=SLOW if case[0] != "pacman3p.yaml" else ())
                                           for case in REPEATING],
                          ids=[f"{n}-{i}" for i, (n, _) in enumerate(REPEATING)])
+@pytest.mark.slow
 def test_stopping_where_the_values_repeat_gives_the_answer_of_every_level(name, options):
     board = _board(name)
     query = make_query(board, **options)
@@ -90,6 +91,7 @@ def _single_shot(program, board):
     pytest.param("wallmaze.yaml", dict(at=("white=11,5", "black=4,8"), horizon=5), marks=SLOW),
     ("pacman3p.yaml", dict(horizon=5)),
 ])
+@pytest.mark.slow
 def test_the_single_shot_program_gives_the_solver_answer(name, options):
     board = _board(name)
     query = make_query(board, **options)

@@ -133,6 +133,7 @@ def test_quick_boards_cover_the_layered_rule_options(tmp_path):
     pytest.param("wallmaze.yaml", (2, 4, 6), marks=pytest.mark.slow), ("maze-runner-duel.yaml", (2, 4, 6)),
     pytest.param("wallmaze.yaml", (None, None, 3, 8), marks=pytest.mark.slow),
     pytest.param("maze-runner-duel.yaml", (None, None, 3, 8), marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_a_session_on_a_seed_board_answers_as_each_question_alone(name, horizons):
     """Random positions far apart, asked one after the other through an Asker (as ``ask`` with
     questions from standard input): the table is ground again where it does not reach the
@@ -235,6 +236,7 @@ def test_every_value_and_rank_is_layered_lps(path, options):
 
 
 @pytest.mark.parametrize("seed", [56, pytest.param(35, marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_every_value_and_rank_is_layered_lps_on_simultaneous_boards(seed, tmp_path):
     rb = random_mechanism_board(seed)
     board = _load(tmp_path, rb.text, "board.yaml")
@@ -244,6 +246,7 @@ def test_every_value_and_rank_is_layered_lps_on_simultaneous_boards(seed, tmp_pa
     assert not problems, "\n".join(problems[:20])
 
 
+@pytest.mark.slow
 def test_a_question_with_a_time_limit_leaves_a_long_grounding_to_a_later_question():
     """A question that must be answered within a time (play's first question of a kind) does
     not wait for a table whose grounding is estimated to take longer; the next question without

@@ -170,6 +170,7 @@ def climb(seed: int, candidates: int = 200) -> list:
     return seen
 
 
+@pytest.mark.slow
 def test_a_search_on_the_walk_writes_a_long_non_trivial_escape_and_the_same_for_the_same_seed(monkeypatch):
     monkeypatch.setattr(_Search, "LENGTHEN_ABOVE", 16)       # the walk for a 17-ply band
     seen = climb(5)

@@ -144,6 +144,7 @@ print(json.dumps([estimate, peak - before]))
 """
 
 
+@pytest.mark.slow
 def test_the_estimate_of_the_race_solvers_graph_follows_its_memory():
     """The estimate before grounding of the open 16x16 board's game graph (joined by pieces)
     is a little above what the engine adds to the process's peak: it neither refuses what fits
@@ -181,6 +182,7 @@ print(resource.getrlimit(resource.RLIMIT_AS) == before)
 """
 
 
+@pytest.mark.slow
 def test_a_ground_call_past_the_limit_stops_with_a_limit_error_and_the_cap_is_lifted():
     # In a process of its own: the address-space cap applies to the whole process, and what
     # earlier tests left behind (threads, arenas) must not decide whether the cap can be met.
@@ -310,6 +312,7 @@ def test_a_query_past_the_time_limit_says_to_allow_more_time_with_timeout(board_
 FOUR_CHASERS = ROOT / "tests" / "data" / "four-chasers-12x12.yaml"     # 739,944 positions: about 200 MB
 
 
+@pytest.mark.slow
 def test_the_scripted_graph_in_arrays_stops_at_the_memory_limit():
     result = run("solve", FOUR_CHASERS, "--max-memory", "100MB")
     assert result.exit_code == 3, result.output

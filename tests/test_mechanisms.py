@@ -139,6 +139,7 @@ def _reaches(graph: dict, start: str) -> set[str]:
     return seen
 
 
+@pytest.mark.slow
 def test_the_language_parts_stay_below_the_compiler():
     """No language part (nor the language, through them) reaches a compiled part or the compiler."""
     graph = import_graph(ROOT / "gridsolve")

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from gridsolve.generate.generate import generate
 from gridsolve.generate.request import Request
@@ -154,6 +155,7 @@ def test_the_graded_score_prefers_a_start_that_meets_the_request_then_nearer_mis
     assert score([verdict(13, 4, 1), verdict(14, 2, 1)]) > quarter[:4] + (13,)   # then more near-misses
 
 
+@pytest.mark.slow
 def test_the_mutation_search_and_the_walk_write_the_same_boards_for_the_same_seed(tmp_path, monkeypatch):
     monkeypatch.setattr(_Search, "WALK_AFTER", 0)      # every board starts a walk
     walked = []

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("gridsolve", "encodings", "bench", "tests", "docs")
 SUFFIXES = {".py", ".lp", ".md", ".c", ".h"}
@@ -84,5 +86,6 @@ def test_the_finder_sees_a_moved_module_in_a_comment_and_a_docstring(tmp_path):
         "tests/test_a.py:3: gridsolve.solve.graph.racegraph.Ranks"]
 
 
+@pytest.mark.slow
 def test_every_path_the_sources_and_docs_name_exists():
     assert missing_paths(ROOT) == []

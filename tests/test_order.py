@@ -34,6 +34,7 @@ from test_scripted import _edges
 ROOT = Path(__file__).resolve().parent.parent
 ORDER = ROOT / "boards" / "order"
 SHIPPED = sorted(ORDER.glob("*.yaml"))
+SLOW_SHIPPED = {"scorpion-nest", "gatekeeper", "five-hunters"}     # (5 to 45 s each under load: the slow tier)
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -215,7 +216,8 @@ def test_the_arrays_join_the_graph_clingo_grounds_from_the_compiled_rules(tmp_pa
     assert_one_graph(path)
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in SLOW_SHIPPED else [])
+                                  for p in SHIPPED])
 def test_the_arrays_join_the_graph_of_the_compiled_rules_on_the_shipped_boards(path):
     assert_one_graph(path)
 

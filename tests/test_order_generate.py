@@ -68,6 +68,7 @@ def check_written(report, count: int) -> list:
     return boards
 
 
+@pytest.mark.slow
 def test_levels_like_an_order_board_list_its_enemies_and_leave_by_an_edge(tmp_path):
     like = tmp_path / "like.yaml"
     like.write_text(LIKE, encoding="utf-8")
@@ -87,6 +88,7 @@ def _rule_set_level(tmp_path, out: str) -> str:
     return text
 
 
+@pytest.mark.slow
 def test_the_rule_set_writes_levels_with_its_enemies(tmp_path):
     _rule_set_level(tmp_path, "one")
 

@@ -39,6 +39,7 @@ def direct(board, role, mark, cells) -> tuple:
     return tuple(getattr(answer, f) for f in FIELDS)
 
 
+@pytest.mark.slow
 def test_a_placements_game_is_the_game_ground_with_it(rule_book):
     """Ply for ply, by the positions' terms: the others' plies into the marks bump."""
     own = OwnPlacements(rule_book, "p1", "p1_obstacle")
@@ -55,6 +56,7 @@ def test_a_placements_game_is_the_game_ground_with_it(rule_book):
 
 
 @pytest.mark.parametrize("role", ["p1", pytest.param("p2", marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_placements_on_the_rule_book_agree_with_their_own_grounding(rule_book, role):
     mark = f"{role}_obstacle"
     assert serves(OWN_PLACEMENTS, rule_book, Query(role, hidden=True))
@@ -66,6 +68,7 @@ def test_placements_on_the_rule_book_agree_with_their_own_grounding(rule_book, r
 
 
 @pytest.mark.parametrize("seeds, most", [pytest.param(range(1), 6), pytest.param(range(1, 4), None, marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_every_placement_on_small_boards_agrees_with_its_own_grounding(make_board, seeds, most):
     served = 0
     for seed in seeds:

@@ -165,6 +165,7 @@ def test_wallmaze_simultaneous_moves_collide_between_humans():
     assert "White and black's turn (step 2):\nCurrent positions: white (6,5), black (8,5)\n" in result.output
 
 
+@pytest.mark.slow
 def test_wallmaze_solver_commits_without_seeing_white_and_arrives_together():
     # Black's best move is west whatever white does: arriving together (50) beats arriving second.
     result = play(BOARDS / "wallmaze.yaml", "--horizon", "2", "--at", "white=11,5", "--at", "black=3,5",

@@ -123,6 +123,7 @@ def test_hint_gives_the_robust_answer_and_the_shares():
     assert "robust value   50  plies -" in east
 
 
+@pytest.mark.slow
 def test_placement_advice_groups_by_robust_value(secret):
     from gridsolve.play.advice import format_advice, placement_advice
     advice = placement_advice(secret, "p1", sample=4, every=False)     # the path of games solved one placement at a time

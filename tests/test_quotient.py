@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from gridsolve.language.position import make_query
 from gridsolve.solve.graph.abstractpieces import build_abstract_game
 from gridsolve.solve.bounded.search import BoundedSearch
@@ -99,6 +101,7 @@ def _check_rooms(tmp_path, seeds) -> int:
     return checked
 
 
+@pytest.mark.slow
 def test_pacman_with_a_ghost_in_a_room_agrees_with_the_reference(tmp_path):
     """Value, plies, win, survive and every move against tests/reference.py, where the bounded
     solver merges the positions that differ in the shut-in ghost's cell."""

@@ -54,8 +54,8 @@ from gridsolve.solve.program.explore import examine, move_parts, stop_scores
 
 from randomrules import REFUSED, REFUSED_BASE, mechanisms, random_case, refused_case, shrink, write_case
 
-QUICK = 50
-DEFAULT_SLOW = 1000
+QUICK = 25
+DEFAULT_SLOW = 1025     # (the 25 seeds after the quick tier's, once quick, and 1,000 more)
 SLOW = int(os.environ.get("GRIDSOLVE_RANDOM_RULES", DEFAULT_SLOW))     # the slow tier's cases (seeds QUICK..)
 HEAVY = {11}        # seeds of the first QUICK whose plain clingo run takes seconds: in the slow tier
 QUICK_SEEDS = [s for s in range(QUICK + len(HEAVY)) if s not in HEAVY]       # QUICK of them

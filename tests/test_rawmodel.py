@@ -75,6 +75,7 @@ def test_model_arguments_are_the_same_through_the_public_api(monkeypatch):
 
 
 @pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
+@pytest.mark.slow
 def test_the_race_graph_ranks_through_the_public_api_equal_solve_lps(tmp_path, mechanisms, monkeypatch):
     from test_retro import rank_differences
     monkeypatch.setattr(rawmodel, "FAST", None)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 
+import pytest
+
 from gridsolve.compile.planning import plan_query
 from gridsolve.language.kinds import QueryKind
 from gridsolve.language.loader import load_board
@@ -88,6 +90,7 @@ def supported_cases(tmp_path, wanted: int, seeds: range):
     return found
 
 
+@pytest.mark.slow
 def test_the_three_readers_give_equal_answers_on_random_boards(tmp_path):
     # (from seed 12: seed 11's graph takes seconds, tests/test_random_rules.py's HEAVY)
     for seed, board, query in supported_cases(tmp_path, 6, range(12, 200)):

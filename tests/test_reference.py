@@ -450,6 +450,7 @@ def test_pacman_capture_and_pellets():
     assert fields(ask(pacman, "pacman", horizon=6), "value", "plies") == (6, 6)
 
 
+@pytest.mark.slow
 def test_maze_runner_duel_first_player_wins_in_seven():
     from gridsolve.language.loader import load_board
     board = load_board(ROOT / "boards/maze-runner-duel.yaml")

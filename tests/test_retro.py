@@ -75,7 +75,7 @@ def test_random_boards_cover_every_rule_option_the_race_solver_serves(tmp_path):
             "end_differs"} <= seen, seen
 
 
-@pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
+@pytest.mark.parametrize("mechanisms", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["plain", "mechanisms"])
 def test_the_successors_are_the_compiled_moves_without_their_names(tmp_path, mechanisms):
     """succ(S,S2,_) of the game graph = the pairs of edge(S,M,S2) of the single-shot program,
     and the positions and their ends are the same."""
@@ -146,6 +146,7 @@ def graph_differences(seed, tmp_path, mechanisms) -> tuple[int, list[str]]:
 @pytest.mark.parametrize("mechanisms", [False, True], ids=["plain", "mechanisms"])
 @pytest.mark.parametrize("seeds", [pytest.param(range(6), id="first"),
                                    pytest.param(range(6, 3 * SEEDS), id="rest", marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_the_graph_joined_by_pieces_is_the_ground_graph(tmp_path, mechanisms, seeds):
     """Where the pieces move each on its own (gridsolve/solve/graph/factored.py), the positions,
     successors, ends and sides joined from each piece's moves are those clingo grounds from the

@@ -61,6 +61,7 @@ def test_circuit_rows_are_the_ground_ones_slow(tmp_path, seed):
     test_circuit_rows_are_the_ground_ones(tmp_path, seed)
 
 
+@pytest.mark.slow
 def test_one_circuit_serves_every_board_of_its_kind(tmp_path):
     """Boards of one rule set and size, drawn one after another, share one circuit: each one's rows
     are its own (walls, gates, traps and keys differ from board to board)."""
@@ -79,6 +80,7 @@ def _answers(board) -> dict:
 
 
 @pytest.mark.parametrize("count", [6, pytest.param(40, marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_answers_with_shared_tables_equal_those_ground_board_by_board(tmp_path, monkeypatch, count):
     """A board whose tables come from its kind's circuit (here from the second board of a kind in
     a process on) has the answer of the per-board path: every field, the moves and the principal

@@ -93,6 +93,7 @@ def test_host_header_must_be_the_studios(client):
     assert client.get("/api/boards", headers={"Host": "localhost:8123"}).status_code == 200
 
 
+@pytest.mark.slow
 def test_origin_must_be_the_studios(client):
     response = client.post("/api/answer", json={"board": BOARD}, headers={"Origin": "http://evil.example"})
     assert response.status_code == 403
@@ -173,6 +174,7 @@ def test_a_malformed_body_is_a_bad_request_that_says_what_is_wrong(client, route
 
 # - Answers ---
 
+@pytest.mark.slow
 def test_a_wall_toggle_gives_the_solvers_answer(client):
     info = client.get("/api/board", params={"board": BOARD}).json()
     board = load_board(ROOT / "boards" / BOARD)
@@ -211,6 +213,7 @@ def wait(client, job, seconds=120):
     return job
 
 
+@pytest.mark.slow
 def test_verify_shows_each_failing_expectation(client):
     board = load_board(ROOT / "boards" / BOARD)
     job = client.post("/api/jobs", json={"job": "verify", "board": BOARD}).json()
@@ -363,6 +366,7 @@ def test_generate_refuses_a_negative_timeout(tmp_path):
         adapters.generate_levels(ROOT / "boards" / BOARD, tmp_path, {"timeout": "-5"}, print, print)
 
 
+@pytest.mark.slow
 def test_generate_writes_levels_inside_the_folder(client, folder):
     job = client.post("/api/jobs", json={"job": "generate", "board": BOARD, "options": {
         "size": "5x5", "require": "survive", "count": "1", "seed": "3", "allow_trivial": "1", "out": "new"}}).json()

@@ -56,6 +56,7 @@ def test_studio_prints_its_address_with_a_token_and_serves_the_folder():
         process.wait(10)
 
 
+@pytest.mark.slow
 def test_studio_refuses_what_it_cannot_serve(tmp_path):
     process = studio(str(tmp_path / "missing"), "--no-browser")
     _, err = process.communicate(timeout=60)

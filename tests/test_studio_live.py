@@ -46,6 +46,7 @@ def test_the_graph_answers_as_solve_does_after_toggles(name, toggles):
     assert compared >= 2 * toggles
 
 
+@pytest.mark.slow
 def test_the_graph_follows_a_moved_piece():
     board = load_board(ROOT / "boards" / "mummymaze2p-2007.yaml")
     graph = LiveGraph(board, [initial_position(board)])
@@ -105,6 +106,7 @@ def test_boards_without_a_map_save_their_walls_and_pieces(tmp_path):
     assert level_of(load_text(path, new)) == level_of(edited)
 
 
+@pytest.mark.slow
 def test_undone_toggles_restore_the_moves_without_clingo():
     board = load_board(ROOT / "boards" / "mummymaze2p-2007.yaml")
     graph = LiveGraph(board, [initial_position(board)])

@@ -125,6 +125,7 @@ def test_bad_enemies_and_edges_are_refused_with_a_reason(client):
         assert response.status_code == 400 and says in response.json()["error"], response.text
 
 
+@pytest.mark.slow
 def test_verify_play_and_generate_take_the_edited_enemies(client, folder):
     name = "scorpion-nest.yaml"       # (listed the other way round, the scorpions let him out in 14)
     info = info_of(client, name)

@@ -113,6 +113,7 @@ def _check(maze, start, found) -> int:
     return len(found.choices)
 
 
+@pytest.mark.slow
 def test_a_fork_level_names_its_decisive_choice(make_board):
     board = make_board(LEVEL)
     maze = Maze(8, 8, board.north, board.east, next(iter(board.marks["exit"])))
@@ -122,6 +123,7 @@ def test_a_fork_level_names_its_decisive_choice(make_board):
 
 
 @pytest.mark.parametrize("seed", [0, *(pytest.param(k, marks=pytest.mark.slow) for k in range(1, 8))])
+@pytest.mark.slow
 def test_the_testing_line_on_random_boards_matches_the_reference(tmp_path, seed):
     rng = random.Random(100 + seed)
     checked = 0

@@ -270,6 +270,7 @@ def test_beeline(make_board):
 
 
 @pytest.mark.parametrize("by_pieces", [True, False], ids=["moves by cell", "ground where asked"])
+@pytest.mark.slow
 def test_beeline_game_graph_is_the_compiled_rules(make_board, by_pieces):
     """The positions no_beeline looks up (each role's moves by cell, or the compiled moves
     ground for the positions asked) agree with explore.examine position by position."""
@@ -402,6 +403,7 @@ def test_number_text_reads_back_as_the_same_number():
 
 # - gridsolve schema ---
 
+@pytest.mark.slow
 def test_schema_command_prints_the_json_schema_that_validates_the_boards(tmp_path):
     result = run("schema")
     assert result.exit_code == 0

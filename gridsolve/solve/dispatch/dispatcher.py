@@ -26,7 +26,6 @@ from ...language.position import Query
 from ..common.answer import Answer, Question, Solver
 from ..common.capabilities import BOUNDED, COMPILED, HIDDEN, RACE, ROBUST, TABLE, choose
 from ..common.limits import Limits
-from ..program.compiledsolver import CompiledSolver
 from ..race.racesolver import RaceSolver
 
 
@@ -82,6 +81,11 @@ def _table(question: Question) -> Solver:
     return OneQuestionTable(Session(question.board, [question.query.position]))
 
 
+def _compiled() -> Solver:
+    from ..program.compiledsolver import CompiledSolver     # (not imported where the race solver answers)
+    return CompiledSolver()
+
+
 def _bounded() -> Solver:
     from ..bounded.search import BoundedSolver
     return BoundedSolver()
@@ -90,11 +94,11 @@ def _bounded() -> Solver:
 def exact() -> Dispatcher:
     """A dispatcher of the full-information solvers without the searches and tables (the race
     solver, the compiled program): the reference for the others, and the robust game's solver."""
-    return Dispatcher("the full-information solvers", {RACE: RaceSolver, COMPILED: CompiledSolver})
+    return Dispatcher("the full-information solvers", {RACE: RaceSolver, COMPILED: _compiled})
 
 
 # the makers of the solvers that keep no graph or table between questions (the Asker asks them with its memo)
-SEARCHES = {BOUNDED: _bounded, ROBUST: _robust, HIDDEN: _hidden, COMPILED: CompiledSolver}
+SEARCHES = {BOUNDED: _bounded, ROBUST: _robust, HIDDEN: _hidden, COMPILED: _compiled}
 
 
 def every(question: Question) -> Dispatcher:
