@@ -473,3 +473,19 @@ def test_workers_run_many_tasks_and_are_replaced_when_one_times_out_or_dies():
     assert items[1] == [("slow", items[1][0][1])]       # what a task sent before its time ran out is kept
     workers = {items[i][0][1] for i in range(len(tasks))}
     assert len(workers) < len(tasks)                     # the workers ran several tasks each
+
+
+def test_without_a_time_limit_tasks_go_in_batches_and_a_dead_batch_runs_again_task_by_task():
+    from gridsolve.verify.parallel import CRASHED, DONE, MOST_BATCHED, _batch_size, run_tasks
+    assert _batch_size(1000, 2, None) == MOST_BATCHED and _batch_size(40, 2, None) == 5
+    assert _batch_size(7, 2, None) == 1 and _batch_size(1000, 2, 5.0) == 1    # a time limit is per task
+    tasks = [f"t{n}" for n in range(40)]
+    tasks[3], tasks[17] = "raises", "dies"
+    items: dict = {}
+    outcomes = run_tasks(tasks, _task, 2, None, lambda i, item: items.setdefault(i, []).append(item))
+    assert [o.status for o in outcomes] == [CRASHED if t in ("raises", "dies") else DONE for t in tasks]
+    assert "ValueError: on purpose" in outcomes[3].detail and "exit code 7" in outcomes[17].detail
+    for i, task in enumerate(tasks):             # every item once, in order, also where a batch ran again
+        if outcomes[i].status == DONE:
+            assert [item for item, _ in items[i]] == [task, task] and items[i][1][1] == "done"
+    assert items[17] == [("dies", items[17][0][1])]
