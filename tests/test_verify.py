@@ -394,6 +394,17 @@ def test_update_writes_a_metric_that_reads_back_as_the_same_float():
     assert load_text(new, "level.yaml")["expect"][0] == {"random_win": 5.656e-11, "greedy_win": 1e-05}
 
 
+def test_plain_numbers_read_as_yaml_reads_them():
+    """The reader takes a plain decimal number's int at once; every other scalar as YAML reads it."""
+    import yaml
+    for text in ("0", "7", "10", "012", "089", "0x1f", "1_000", "+5", "-3", "1.5", "\uff11\uff12", "'5'", "\"5\"",
+                 "!!str 5", "1:20", "true", "null", "~", "5 6"):
+        expected = yaml.safe_load(f"a: {text}")["a"]
+        read = load_text(f"a: {text}\nb: [{text}, [{text}]]", "x")
+        assert read["a"] == expected and type(read["a"]) is type(expected), text
+        assert read["b"] == [expected, [expected]] and type(read["b"][0]) is type(expected), text
+
+
 def test_number_text_reads_back_as_the_same_number():
     for number in (0, 7, 0.0008917, 1e-05, 1.286e-10, 1e+20, 0.5):
         assert load_text(f"a: {number_text(number)}", "x")["a"] == number
