@@ -153,7 +153,7 @@ def test_the_engine_is_ground_within_the_memory_limit_without_the_time_limit(boa
         def serves(self, query):
             return True
 
-        def answer(self, query, line_plies):
+        def answer(self, query, line_plies, moves=True):
             return SimpleNamespace(line_plies=line_plies, stats=SolveStats(solver="race"))
 
     monkeypatch.setattr(caching, "Engine", Recorded)

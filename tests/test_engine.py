@@ -203,6 +203,20 @@ def test_one_grounding_answers_every_question_about_a_board(seeds):
     assert asker.groundings == 1
 
 
+def test_an_answer_asked_without_its_moves_names_none_and_keeps_every_other_field(seeds, monkeypatch):
+    """verify asks for no moves where no key reads them: the engine then never names the
+    positions after the first ply, and the answer's other fields are the whole answer's."""
+    board = seeds["2007"]
+    start = initial_position(board)
+    asker = Asker(board, [start])
+    whole = asker.ask(Query("mummy", "win", start), line_plies=0)
+    assert whole.moves
+    monkeypatch.setattr(asker.engine.index, "moves_of", None)     # naming any move would fail now
+    bare = asker.ask(Query("mummy", "win", start), line_plies=0, moves=False)
+    assert bare.moves == [] and {**_without_stats(bare), "moves": whole.as_dict()["moves"]} == _without_stats(whole)
+    assert (bare.value, bare.plies, bare.win, bare.win_plies) == seed_answers.MUMMY_2007_WIN
+
+
 def test_a_position_the_roots_do_not_reach_is_ground_as_one_more_root(corridor):
     board = corridor
     escaped = make_position(board, at=("explorer=4,2",), turn="mummy")    # on the exit: the game is over

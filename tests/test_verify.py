@@ -395,6 +395,17 @@ def test_update_writes_a_metric_that_reads_back_as_the_same_float():
     assert load_text(new, "level.yaml")["expect"][0] == {"random_win": 5.656e-11, "greedy_win": 1e-05}
 
 
+def test_plain_numbers_read_as_yaml_reads_them():
+    """The reader takes a plain decimal number's int at once; every other scalar as YAML reads it."""
+    import yaml
+    for text in ("0", "7", "10", "012", "089", "0x1f", "1_000", "+5", "-3", "1.5", "\uff11\uff12", "'5'", "\"5\"",
+                 "!!str 5", "1:20", "true", "null", "~", "5 6"):
+        expected = yaml.safe_load(f"a: {text}")["a"]
+        read = load_text(f"a: {text}\nb: [{text}, [{text}]]", "x")
+        assert read["a"] == expected and type(read["a"]) is type(expected), text
+        assert read["b"] == [expected, [expected]] and type(read["b"][0]) is type(expected), text
+
+
 def test_number_text_reads_back_as_the_same_number():
     for number in (0, 7, 0.0008917, 1e-05, 1.286e-10, 1e+20, 0.5):
         assert load_text(f"a: {number_text(number)}", "x")["a"] == number
@@ -475,3 +486,19 @@ def test_workers_run_many_tasks_and_are_replaced_when_one_times_out_or_dies():
     assert items[1] == [("slow", items[1][0][1])]       # what a task sent before its time ran out is kept
     workers = {items[i][0][1] for i in range(len(tasks))}
     assert len(workers) < len(tasks)                     # the workers ran several tasks each
+
+
+def test_without_a_time_limit_tasks_go_in_batches_and_a_dead_batch_runs_again_task_by_task():
+    from gridsolve.verify.parallel import CRASHED, DONE, MOST_BATCHED, _batch_size, run_tasks
+    assert _batch_size(1000, 2, None) == MOST_BATCHED and _batch_size(40, 2, None) == 5
+    assert _batch_size(7, 2, None) == 1 and _batch_size(1000, 2, 5.0) == 1    # a time limit is per task
+    tasks = [f"t{n}" for n in range(40)]
+    tasks[3], tasks[17] = "raises", "dies"
+    items: dict = {}
+    outcomes = run_tasks(tasks, _task, 2, None, lambda i, item: items.setdefault(i, []).append(item))
+    assert [o.status for o in outcomes] == [CRASHED if t in ("raises", "dies") else DONE for t in tasks]
+    assert "ValueError: on purpose" in outcomes[3].detail and "exit code 7" in outcomes[17].detail
+    for i, task in enumerate(tasks):             # every item once, in order, also where a batch ran again
+        if outcomes[i].status == DONE:
+            assert [item for item, _ in items[i]] == [task, task] and items[i][1][1] == "done"
+    assert items[17] == [("dies", items[17][0][1])]

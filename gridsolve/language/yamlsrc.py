@@ -58,6 +58,14 @@ class _Lines:
                              f"the value {str(node.value)[:40]!r} cannot be read as {node.tag}: {exc}",
                              "remove the tag (the text starting with '!'); board files need no tags") from None
 
+    def resolve(self, kind, value, implicit):
+        """A plain decimal number (most of a board's scalars: cells) is an int, as YAML's own
+        resolver finds after trying its patterns in turn; other scalars are resolved by it."""
+        if kind is yaml.ScalarNode and implicit[0] and value.isascii() and value.isdigit() \
+                and (value[0] != "0" or value == "0"):
+            return _INT_TAG
+        return super().resolve(kind, value, implicit)
+
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     loader.flatten_mapping(node)

@@ -6,6 +6,13 @@ task after another (started once: a process a task cost more than checking a sma
 a worker whose task runs out of time is ended (``terminate``) and replaced.  A task is a
 module-level generator function; each item it yields is sent to the parent as soon as it is
 ready, so the work a task finished before its time ran out is kept.
+
+Without a time limit, many small tasks go to a worker in batches (a round trip costs about as
+much as checking a small board): a worker runs a batch's tasks one after another and sends what
+they yielded and how each ended in one message when the batch is done.  The batches shrink as
+the tasks run out (a quarter of each worker's share of those left, at most :data:`MOST_BATCHED`),
+so the workers finish together; a batch whose worker dies is run again task by task, so only
+the task that ended it is reported as crashed.
 """
 from __future__ import annotations
 
@@ -35,23 +42,46 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
+MOST_BATCHED = 32      # tasks in one batch at most
+
+
 def _worker(work: Callable[..., Iterator], conn):
-    """Run the tasks the parent sends (None: stop), reporting each item and how the task ended."""
+    """Run the batches the parent sends (None: stop): a batch of one task reports each item as it
+    comes and then how the task ended; a larger batch reports all of that in one message."""
     try:
         while True:
-            task = conn.recv()
-            if task is None:
+            batch = conn.recv()
+            if batch is None:
                 return
-            try:
-                for item in work(task):
-                    conn.send(("item", item))
-                conn.send((DONE, None))
-            except Exception:           # report it; the parent decides what it means
-                conn.send((CRASHED, traceback.format_exc()))
+            alone = len(batch) == 1
+            said: list = []
+            for i, task in batch:
+                started = time.perf_counter()
+                try:
+                    for item in work(task):
+                        if alone:
+                            conn.send([("item", i, item)])
+                        else:
+                            said.append(("item", i, item))
+                    said.append((DONE, i, (time.perf_counter() - started, None)))
+                except Exception:       # report it; the parent decides what it means
+                    said.append((CRASHED, i, (time.perf_counter() - started, traceback.format_exc())))
+                if alone:
+                    conn.send(said)
+                    said = []
+            if said:
+                conn.send(said)
     except (EOFError, OSError, KeyboardInterrupt):
         return
     finally:
         conn.close()
+
+
+def _batch_size(left: int, jobs: int, timeout: float | None) -> int:
+    """How many of the ``left`` tasks go to a worker at once (one each with a time limit)."""
+    if timeout is not None:
+        return 1
+    return max(1, min(MOST_BATCHED, left // (4 * max(1, jobs))))
 
 
 def run_tasks(tasks: Iterable, work: Callable[..., Iterator], jobs: int, timeout: float | None,
@@ -75,11 +105,12 @@ def run_tasks(tasks: Iterable, work: Callable[..., Iterator], jobs: int, timeout
         return outcomes
     context = _context()
     pending = deque(enumerate(tasks))
+    again: deque = deque()               # the tasks of a batch whose worker died, run one by one
     idle: list = []                      # workers without a task: [process, connection]
-    busy: dict = {}                      # connection -> [process, index, started]
+    busy: dict = {}                      # connection -> [process, indexes, started]
     try:
-        while pending or busy:
-            while pending and (idle or len(busy) < max(1, jobs)):
+        while pending or again or busy:
+            while (pending or again) and (idle or len(busy) < max(1, jobs)):
                 if idle:
                     process, conn = idle.pop()
                 else:
@@ -87,36 +118,47 @@ def run_tasks(tasks: Iterable, work: Callable[..., Iterator], jobs: int, timeout
                     process = context.Process(target=_worker, args=(work, there), daemon=True)
                     process.start()
                     there.close()
-                i, task = pending.popleft()
-                conn.send(task)
-                busy[conn] = [process, i, time.perf_counter()]
+                if again:
+                    batch = [again.popleft()]
+                else:
+                    batch = [pending.popleft() for _ in range(min(len(pending), _batch_size(len(pending), jobs, timeout)))]
+                conn.send(batch)
+                busy[conn] = [process, [i for i, _ in batch], time.perf_counter()]
             now = time.perf_counter()
             wait_for = None
             if timeout is not None:
                 wait_for = max(0.0, min(entry[2] + timeout for entry in busy.values()) - now)
             for conn in wait(list(busy), timeout=wait_for):
-                process, i, started = busy[conn]
+                process, indexes, started = busy[conn]
                 try:
-                    kind, payload = conn.recv()
+                    said = conn.recv()
                 except (EOFError, OSError):
-                    kind, payload = None, None
-                if kind == "item":
-                    on_item(i, payload)
-                    continue
-                del busy[conn]
-                if kind in (DONE, CRASHED):
-                    outcomes[i] = Outcome(kind, time.perf_counter() - started, payload or "")
-                    idle.append((process, conn))
-                else:                    # the worker died: the next task gets a new one
+                    said = None
+                if said is None:                 # the worker died: the next tasks get a new one
+                    del busy[conn]
                     _end(process, conn)
-                    outcomes[i] = Outcome(CRASHED, time.perf_counter() - started,
-                                          f"the worker process stopped unexpectedly (exit code {process.exitcode})")
+                    if len(indexes) > 1:         # which task ended it is unknown: each runs again alone
+                        again.extend((i, tasks[i]) for i in indexes)
+                    else:
+                        outcomes[indexes[0]] = Outcome(CRASHED, time.perf_counter() - started,
+                                                       f"the worker process stopped unexpectedly (exit code {process.exitcode})")
+                    continue
+                for kind, i, payload in said:
+                    if kind == "item":
+                        on_item(i, payload)
+                    else:
+                        elapsed, detail = payload
+                        outcomes[i] = Outcome(kind, elapsed, detail or "")
+                        indexes.remove(i)
+                if not indexes:
+                    del busy[conn]
+                    idle.append((process, conn))
             now = time.perf_counter()
-            for conn, (process, i, started) in list(busy.items()):
+            for conn, (process, indexes, started) in list(busy.items()):
                 if timeout is not None and now - started >= timeout:
                     del busy[conn]
                     _end(process, conn)
-                    outcomes[i] = Outcome(TIMEOUT, now - started)
+                    outcomes[indexes[0]] = Outcome(TIMEOUT, now - started)
     finally:
         for process, conn in idle:
             try:

@@ -238,13 +238,14 @@ def _measure_group(board, members: list[Expectation], asker: Asker, explain: boo
                   hidden=first.hidden)
     if solver_keys:
         started = time.perf_counter()
+        first_moves = any(x.key == "winning_first_moves" for _, x in solver_keys)
         try:
-            answer = asker.ask(query, line_plies=1)
+            answer = asker.ask(query, line_plies=0, moves=first_moves)   # (no key reads the line)
             measured = {"win": answer.win, "survive": answer.survives, "value": answer.value,
                         "plies": answer.plies, "win_moves": answer.win_moves}
             summary = _summary(answer)
             details = {key: summary for key in measured}
-            if any(x.key == "winning_first_moves" for _, x in solver_keys):
+            if first_moves:
                 moves = winning_first_moves(board, first.role, first.position, answer, asker)
                 measured["winning_first_moves"] = len(set(moves.values()))
                 details["winning_first_moves"] = (

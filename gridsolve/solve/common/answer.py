@@ -194,7 +194,9 @@ class Question:
     """One question to a solver: ``query`` on ``board`` within ``limits``; the principal line
     stops after ``line_plies`` plies when given (the bounded and robust searches' and the
     Asker's race engine; the other solvers' lines are cheap and always whole; for the Asker, 0:
-    no line); ``memo`` (a
+    no line); with ``moves`` False the caller reads none of the answer's moves, and the race
+    engine leaves them out (the positions after the first ply are not named; the other solvers
+    list them anyway); ``memo`` (a
     :class:`~gridsolve.solve.bounded.memo.BoundedMemo`) keeps the bounded solver's work for the
     next questions.  ``started``: when it was asked (the answers' ``total_s``)."""
 
@@ -202,6 +204,7 @@ class Question:
     query: Query
     limits: Limits | None = None
     line_plies: int | None = None
+    moves: bool = True
     memo: object | None = None
     started: float = field(default_factory=time.perf_counter)
 

@@ -51,10 +51,12 @@ class Asker(Dispatcher):
         return cls(board, [q.position for q in queries], max((q.remaining(board) for q in queries), default=None),
                    limits)
 
-    def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None) -> Answer:
+    def ask(self, query: Query, limits: Limits | None = None, line_plies: int | None = None,
+            moves: bool = True) -> Answer:
         """The answer to ``query``; ``limits`` (else the Asker's) bound a solve, ``line_plies``
-        the principal line (None: whole; 0: no line, the answer's ``line`` is None)."""
-        return self.answer(Question(self.board, query, limits or self.limits, line_plies=line_plies))
+        the principal line (None: whole; 0: no line, the answer's ``line`` is None); with
+        ``moves`` False the answer's moves may be left out (:class:`~gridsolve.solve.common.answer.Question`)."""
+        return self.answer(Question(self.board, query, limits or self.limits, line_plies=line_plies, moves=moves))
 
     engine = _kept("race", "engine", "The race solver's engine (None before its first question).")
     groundings = _kept("race", "groundings", "How many engines the race solver has ground.")

@@ -119,7 +119,7 @@ class CachingRaceSolver:
             shared = dataclasses.replace(question.limits or Limits(), seconds=None, progress=None)
             self.engine = Engine(board, roots, plies=self.plies, limits=shared)
             self.groundings += 1
-        return self.engine.answer(query, question.line_plies)
+        return self.engine.answer(query, question.line_plies, question.moves)
 
 
 class CachingSearch:

@@ -85,10 +85,10 @@ class Engine:
         root = self.codec.term(query.position)
         return self.graph.index(root) >= 0
 
-    def answer(self, query: Query, line_plies: int | None = None) -> Answer:
+    def answer(self, query: Query, line_plies: int | None = None, moves: bool = True) -> Answer:
         """The answer to ``query`` (see :meth:`serves`) read off the ranks, with the principal
         line up to ``line_plies`` plies (None: to its end; 0: no line, the answer's ``line`` is
-        None)."""
+        None) and, unless ``moves`` is False, every move's outcome."""
         if not self.serves(query):
             raise EncodingError(f"the engine cannot answer {query.kind} for {query.role} at this position")
         started = time.perf_counter()
@@ -101,7 +101,8 @@ class Engine:
             engine_ground_s=round(self.ground_s, 4), graph_ground_s=graph.ground_s, graph_read_s=graph.read_s,
             rank_s=round(self.rank_s, 4), levels=self.levels, positions=graph.n, moves=graph.edges,
             queries=self.asked))
-        answer = reader.answer(self.index, self.board, query, plan, value, root, remaining, stats, line_plies)
+        answer = reader.answer(self.index, self.board, query, plan, value, root, remaining, stats, line_plies,
+                               moves)
         done = round(time.perf_counter() - started, 4)
         answer.stats = dataclasses.replace(stats, answer_s=done, total_s=done)
         return answer

@@ -117,16 +117,17 @@ class RaceView:
 
 
 def answer(graph: GameView, board: Board, query: Query, races: RacePlan, value_known: bool, state: Hashable,
-           left: int, stats: SolveStats, line_plies: int | None = None) -> Answer:
+           left: int, stats: SolveStats, line_plies: int | None = None, moves: bool = True) -> Answer:
     """The answer to ``query`` at position ``state`` of ``graph`` with ``left`` plies left (the
     role's races numbered as in ``races``), with the principal line up to ``line_plies`` plies
-    (None: to its end; 0: no line, the answer's ``line`` is None), by the one rule with the
+    (None: to its end; 0: no line, the answer's ``line`` is None) and every move's outcome
+    (``moves`` False: none, the answer's ``moves`` are empty), by the one rule with the
     timeout score as the reference.  Without a step limit (``rules.unlimited``) and without a
     horizon the line stops before a position it has passed (with a horizon it goes on to it, as
     answer.lp's)."""
     rules, root = board.rules, (state, left)
     view = RaceView(graph, rules, query.role, races, value_known)
-    here, after = view.outcome(root), view.moves(root)
+    here, after = view.outcome(root), view.moves(root) if moves else []
     endless = rules.unlimited and left >= NO_LIMIT // 2
     line = None if line_plies == 0 else () if not value_known else \
         principal_line(view, query.position, root, left if line_plies is None else min(line_plies, left),
