@@ -61,6 +61,7 @@ class Crosscheck:
     limit: int | None           # --states
     seconds: float
     difference: Difference | None
+    layers: list[int] = field(default_factory=list)     # positions compared at each ply
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -121,7 +122,8 @@ class _States:
         return bits
 
     def texts(self, bits: np.ndarray) -> list[str]:
-        return self.game.fluent_texts(bits & ~self.static)
+        """The fluents of a state but the static ones, in KIF's order."""
+        return sorted(self.game.fluent_texts(bits & ~self.static))
 
 
 def show_position(pos: Position, board) -> str:
@@ -162,7 +164,7 @@ def crosscheck(board_path: Path | str, kif_path: Path | str, states: int | None 
     checker = _Checker(board, mapping, game, guard)
     difference, complete = checker.run(states)
     return Crosscheck(str(board_path), str(kif_path), difference is None, complete, checker.compared, checker.moves,
-                      checker.ply, states, round(time.perf_counter() - started, 3), difference)
+                      checker.ply, states, round(time.perf_counter() - started, 3), difference, checker.layers)
 
 
 class _Checker:
@@ -173,6 +175,7 @@ class _Checker:
         self.judge = BoardJudge(board, guard)
         self.roles = game.role_names
         self.compared = self.moves = self.ply = 0
+        self.layers: list[int] = []
         self.move_texts = [[symbol_kif(m) for m in moves] for moves in game.moves]
 
     def difference(self, node: _Node, what: str, bits: np.ndarray | None, **more) -> Difference:
@@ -206,8 +209,7 @@ class _Checker:
         while layer:
             if limit is not None and self.compared + len(layer) > limit:
                 layer = layer[:limit - self.compared]
-                found = self._layer(layer, seen, expand=False)
-                return found, False
+                return (self._layer(layer, seen, expand=False) if layer else None), False
             found, layer = self._layer(layer, seen)
             if found is not None:
                 return found, True
@@ -230,6 +232,7 @@ class _Checker:
         judged = self.judge.judge([n.pos for n in layer])
         terminal, goal, legal = judge_states(self.game, bits)
         self.compared += len(layer)
+        self.layers.append(len(layer))
         self.ply = max(self.ply, layer[0].pos.step - self.rules.first_step)
         pairs = []          # (node index, joint move numbers, label, board successor)
         for i, (node, j) in enumerate(zip(layer, judged)):
