@@ -135,7 +135,7 @@ def test_the_cli_exit_codes_and_json(tmp_path):
     ok = runner.invoke(main, ["crosscheck", str(board_path("mummymaze2p-2007.yaml")), "--against", kif,
                               "--states", "40"])
     assert ok.exit_code == 0, ok.output
-    assert "40 positions and" in ok.output and "the first 40 positions breadth-first (--states 40" in ok.output
+    assert "40 positions and" in ok.output and "compared, the first 40 breadth-first (--states 40; more are reachable)" in ok.output
     assert ok.output.rstrip().endswith("the same game: states, legal moves, ends and goals agree")
     path = mutated(tmp_path, "mummymaze2p-2007.yaml", "| E         |", "  E         |")
     bad = runner.invoke(main, ["crosscheck", str(path), "--against", kif, "--json"])

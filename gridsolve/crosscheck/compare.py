@@ -54,7 +54,7 @@ class Crosscheck:
     board: str
     against: str
     agree: bool
-    complete: bool              # every reachable position compared (False: --states stopped it)
+    complete: bool              # every reachable position compared (False: --states or a difference stopped it)
     positions: int              # (position, step) pairs compared
     moves: int                  # moves whose successors were compared
     plies: int                  # the deepest ply compared
@@ -204,7 +204,7 @@ class _Checker:
     def run(self, limit: int | None) -> tuple[Difference | None, bool]:
         node, found = self.start()
         if found is not None:
-            return found, True
+            return found, False
         layer, seen = [node], {self._key(node)}
         while layer:
             if limit is not None and self.compared + len(layer) > limit:
@@ -212,7 +212,7 @@ class _Checker:
                 return (self._layer(layer, seen, expand=False) if layer else None), False
             found, layer = self._layer(layer, seen)
             if found is not None:
-                return found, True
+                return found, False
         return None, True
 
     def _key(self, node: _Node):
