@@ -27,12 +27,13 @@ BATCH = 2000        # positions judged by one clingo call
 @dataclass(frozen=True)
 class Judged:
     """A position's end (None: the game goes on), its end's scores (``ends``), the scores at
-    the step limit (``timeouts``) and its moves: (label, position after it at step 0), by label."""
+    the step limit (``timeouts``) and its moves: (label, position after it at step 0, its
+    term), by label."""
 
     end: str | None
     ends: dict
     timeouts: dict
-    steps: tuple[tuple[str, Position], ...]
+    steps: tuple[tuple[str, Position, str], ...]
 
 
 class BoardJudge:
@@ -75,7 +76,7 @@ class BoardJudge:
                     if EDGE.matches(sym):
                         src, move, after = EDGE.read(sym)
                         pos = self.layout.position(after, board, 0)
-                        steps[str(src)].append((format_move(move), pos))
+                        steps[str(src)].append((format_move(move), pos, str(after)))
                     elif OUTCOME.matches(sym):
                         src, end = OUTCOME.read(sym)
                         ends[str(src)] = str(end)

@@ -71,8 +71,13 @@ class Crosscheck:
 class _Node:
     pos: Position
     since: tuple                # per arrival: the {since} step, None while unset
+    term: str                   # the board's position term
     parent: "_Node | None" = None
     move: str | None = None
+
+    @property
+    def key(self) -> tuple:
+        return self.term, self.pos.step, self.since
 
     def line(self) -> list[str]:
         out, node = [], self
@@ -176,6 +181,7 @@ class _Checker:
         self.roles = game.role_names
         self.compared = self.moves = self.ply = 0
         self.layers: list[int] = []
+        self.names: dict = {}           # (role, GDL move, cell) -> the board's move
         self.move_texts = [[symbol_kif(m) for m in moves] for moves in game.moves]
 
     def difference(self, node: _Node, what: str, bits: np.ndarray | None, **more) -> Difference:
@@ -184,7 +190,8 @@ class _Checker:
                           line=node.line(), **more)
 
     def start(self) -> tuple[_Node, Difference | None]:
-        node = _Node(make_position(self.board), (None,) * len(self.mapping.arrivals))
+        start = make_position(self.board)
+        node = _Node(start, (None,) * len(self.mapping.arrivals), self.judge.term(start))
         if sorted(self.roles) != sorted(self.rules.roles):
             return node, self.difference(node, "the roles differ", None, gdl=" ".join(self.roles),
                                          board=" ".join(self.rules.roles))
@@ -205,7 +212,7 @@ class _Checker:
         node, found = self.start()
         if found is not None:
             return found, False
-        layer, seen = [node], {self._key(node)}
+        layer, seen = [node], {node.key}
         while layer:
             if limit is not None and self.compared + len(layer) > limit:
                 layer = layer[:limit - self.compared]
@@ -214,9 +221,6 @@ class _Checker:
             if found is not None:
                 return found, False
         return None, True
-
-    def _key(self, node: _Node):
-        return self.judge.term(node.pos), node.pos.step, node.since
 
     def _layer(self, layer: list[_Node], seen: set, expand: bool = True):
         """Compare a layer's positions; their children, unless a difference (returned) is found."""
@@ -239,18 +243,23 @@ class _Checker:
             found = self._position(i, node, j, bits[i], terminal[i], goal[i], legal, pairs)
             if found is not None:
                 return self._result(found, expand)
-            self.guard.after(f"after {self.compared:,} positions compared")
+        self.guard.after(f"after {self.compared:,} positions compared")
         if not pairs:
             return self._result(None, expand)
         at = np.array([i for i, _, _, _ in pairs], dtype=np.int64)
         joints = np.array([joint for _, joint, _, _ in pairs], dtype=np.int64)
         after = np.concatenate([next_states(self.game, bits[at[lo:lo + 4096]], joints[lo:lo + 4096])
                                 for lo in range(0, len(at), 4096)])
-        following = []
-        for k, (i, _, label, succ) in enumerate(pairs):
+        following, packed, known = [], np.packbits(after, axis=1), {}
+        for k, (i, _, label, (succ, term)) in enumerate(pairs):
             parent = layer[i]
-            child = _Node(at_step(succ, parent.pos.step + 1), _since(self.mapping, parent, succ), parent, label)
+            child = _Node(succ, _since(self.mapping, parent, succ), term, parent, label)
+            step = parent.pos.step + 1
             self.moves += 1
+            key = (term, step, child.since)
+            if known.get(key) == packed[k].tobytes():
+                continue        # a position the layer has already reached, the GDL's state as before
+            child.pos = at_step(succ, step)
             try:
                 mine = self.states.bits(child)
             except _Unmapped as exc:
@@ -262,7 +271,7 @@ class _Checker:
                     gdl="only in GDL: " + (" ".join(self.game.fluent_texts(after[k] & ~mine)) or "-"),
                     board=f"{show_position(child.pos, self.board)}; only in the board's: "
                           + (" ".join(self.game.fluent_texts(mine & ~after[k])) or "-")), expand)
-            key = self._key(child)
+            known[key] = packed[k].tobytes()
             if key not in seen:
                 seen.add(key)
                 following.append(child)
@@ -302,7 +311,7 @@ class _Checker:
                 continue
             named = []
             for n, text in zip(numbers, texts):
-                name = self.mapping.move_name(role, text, pos.cell(role))
+                name = self._move_name(role, text, pos.cell(role))
                 if name is None:
                     return self.difference(node, f"the GDL move {text} of {role} matches no move of the mapping", bits,
                                            move=text)
@@ -314,7 +323,7 @@ class _Checker:
             label = key[0] if len(movers) == 1 else ", ".join(f"{r} {n}" for r, (_, n) in zip(self.roles, combo)
                                                                if n is not None)
             gdl[label] = tuple(n for n, _ in combo)
-        ours = {self._label(label, movers): succ for label, succ in judged.steps}
+        ours = {self._label(label, movers): (succ, term) for label, succ, term in judged.steps}
         only_gdl, only_board = sorted(set(gdl) - set(ours)), sorted(set(ours) - set(gdl))
         if only_gdl or only_board:
             return self.difference(node, "the legal moves differ", bits, move=" | ".join(only_gdl + only_board),
@@ -323,6 +332,12 @@ class _Checker:
         for label in sorted(gdl):
             pairs.append((i, gdl[label], label, ours[label]))
         return None
+
+    def _move_name(self, role: str, text: str, cell) -> str | None:
+        key = (role, text, cell)
+        if key not in self.names:
+            self.names[key] = self.mapping.move_name(role, text, cell)
+        return self.names[key]
 
     def _label(self, label: str, movers) -> str:
         """A board move's label in the order of the GDL's roles (``white east, black west``)."""
