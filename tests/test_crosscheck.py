@@ -232,3 +232,22 @@ def test_a_bad_mapping_says_where_and_what(tmp_path, old, new, message):
     line = path.read_text(encoding="utf-8")[:path.read_text(encoding="utf-8").index(new)].count("\n") + 1
     code, output = run(path, "--against", kif_path("mummyMaze2p_2007.kif"))
     assert (code, output) == (2, "Error: " + message.format(line=f"{path}:{line}") + "\n")
+
+
+@pytest.mark.parametrize("seed", ["2007", "gdl", "wallmaze", "pacman"])
+def test_the_shipped_mappings_write_what_the_equivalence_tests_mapping_writes(seed):
+    """tests/test_gdl_equivalence.py's own Mapping (written in Python) and the board's shipped
+    ``crosscheck:`` mapping give the same changing fluents, at the start and after its moves."""
+    import tests.test_gdl_equivalence as equivalence
+    from gridsolve.crosscheck.mapping import read_mapping
+    from gridsolve.language.position import make_position
+    from gridsolve.solve.program.explore import examine
+
+    theirs = equivalence.mapping_of(seed)
+    board, ours = read_mapping(board_path(equivalence.SEEDS[seed].board))
+    start = make_position(board)
+    positions = [start] + [s.position for s in examine(board, start)[1]]
+    for pos in positions:
+        written = {to_kif(f).lower() for f in theirs.state(pos) - theirs.static}
+        assert written == set(ours.fluents(board, pos, (None,) * len(ours.arrivals))), pos
+    assert len(positions) > 1
