@@ -129,6 +129,15 @@ def test_the_prose_rules_differ_where_the_mummy_first_can_catch(tmp_path):
     assert d.ply == len(d.line) and "mummy to move" in d.position
 
 
+def test_two_gdl_moves_named_as_one_board_move_differ(tmp_path):
+    """A mapping that drops the mummy's second step names (move2 west north) and (move2 west
+    nowhere) both 'west': a difference at the mummy's first turn."""
+    path = mutated(tmp_path, "mummymaze2p-2007.yaml", '"(move2 {1} {2})": "{1} {2}"', '"(move2 {1} {2})": "{1}"')
+    d = crosscheck(path, kif_path("mummyMaze2p_2007.kif")).difference
+    assert (d.ply, d.what, len(d.line)) == (1, "two GDL joint moves have one board name", 1)
+    assert "mummy to move" in d.position
+
+
 def test_the_cli_exit_codes_and_json(tmp_path):
     runner = CliRunner()
     kif = str(kif_path("mummyMaze2p_2007.kif"))
@@ -203,6 +212,15 @@ def test_a_missing_board_and_a_missing_game(tmp_path):
     assert run(tmp_path / "none.yaml", "--against", kif) == (
         2, f"Error: {tmp_path / 'none.yaml'}: no such file. Check the path.\n")
     assert run(board_path("wallmaze.yaml"), "--against", kif) == (2, f"Error: {kif}: no such file. Check the path.\n")
+
+
+def test_a_game_file_that_is_not_gdl_and_a_limit():
+    board = board_path("wallmaze.yaml")
+    assert run(board, "--against", board) == (
+        2, f"Error: {board}: not a GDL file (.kif or .gdl). Give --against the game's KIF file.\n")
+    code, output = run(board, "--against", kif_path("wallmaze.kif"), "--timeout", "0.001")
+    assert code == 3 and output.startswith("Error: the positions to crosscheck do not fit: "), output
+    assert output.endswith("Allow more time with --timeout (now 0.001 s), or compare fewer positions (--states N).\n")
 
 
 def test_a_board_without_a_mapping(tmp_path):

@@ -322,6 +322,10 @@ class _Checker:
             key = tuple(name for _, name in combo if name is not None)
             label = key[0] if len(movers) == 1 else ", ".join(f"{r} {n}" for r, (_, n) in zip(self.roles, combo)
                                                                if n is not None)
+            if label in gdl:
+                return self.difference(node, "two GDL joint moves have one board name", bits, move=label,
+                                       gdl=" and ".join(" ".join(self.move_texts[r][n] for r, n in enumerate(joint))
+                                                        for joint in (gdl[label], tuple(n for n, _ in combo))))
             gdl[label] = tuple(n for n, _ in combo)
         ours = {self._label(label, movers): (succ, term) for label, succ, term in judged.steps}
         only_gdl, only_board = sorted(set(gdl) - set(ours)), sorted(set(ours) - set(gdl))
