@@ -59,11 +59,11 @@ def test_the_first_positions_of_each_seed_board_agree(board):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("board, states", [("mummymaze2p-2007.yaml", None), ("wallmaze.yaml", None),
-                                           ("mummymaze2p.yaml", 40_000), ("pacman3p.yaml", 20_000)])
+                                           ("mummymaze2p.yaml", 10_000), ("pacman3p.yaml", 5_000)])
 def test_seed_boards_agree_with_their_originals(board, states):
     """Every reachable position of the 2007 game and Wallmaze (the GDL engine's reachable
-    states and moves, counted by ``gridsolve solve GAME.kif``); the first 40,000 and 20,000 of
-    the others (their games hold millions)."""
+    states and moves, counted by ``gridsolve solve GAME.kif``); the first 10,000 and 5,000 of
+    the others (their games hold millions; bench/crosscheck.py compares more)."""
     result = crosscheck(board_path(board), kif_path(SEEDS[board]), states=states)
     assert result.difference is None, result.difference
     assert result.complete == (states is None)
