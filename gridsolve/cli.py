@@ -343,6 +343,28 @@ def play_command(board, humans, horizon, seed, at, turn, step, gates, max_memory
          click.clear if sys.stdout.isatty() else None, command_limits(max_memory))
 
 
+@main.command(name="crosscheck")
+@BOARD
+@click.option("--against", "game", required=True, type=click.Path(dir_okay=False, path_type=Path), metavar="GAME.kif",
+              help="The GDL game the board models (the mapping is the board's crosscheck: key).")
+@click.option("--states", type=click.IntRange(min=1), metavar="N",
+              help="Compare the first N positions breadth-first (default: every reachable one).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Stop with exit code 3 after this many seconds.")
+@MAX_MEMORY
+@reports_errors
+def crosscheck_command(board, game, states, as_json, timeout, max_memory):
+    """Compare every reachable position of BOARD with the GDL game's state, moves, ends and goals
+    (exit code 0: the same game; 1: they differ, the first difference printed)."""
+    from .crosscheck.compare import crosscheck
+    from .crosscheck.text import format_crosscheck
+    result = crosscheck(board, game, states, command_limits(max_memory, seconds=timeout))
+    click.echo(json.dumps(result.as_dict(), indent=1) if as_json else format_crosscheck(result))
+    if not result.agree:
+        sys.exit(EXIT_FAILED)
+
+
 @main.command(name="verify")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default="text", show_default=True,

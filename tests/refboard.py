@@ -428,7 +428,7 @@ def read_map(text: str):
 
 
 BOARD_KEYS = ("name", "description", "rules", "map", "legend", "size", "walls", "gates", "pieces", "marks", "expect",
-              "enemies")
+              "enemies", "crosscheck")     # (expect, crosscheck: what the game is checked against, not the game)
 SIDE_CELL = {"north": lambda at, w, h: (at, h), "south": lambda at, w, h: (at, 1),
              "east": lambda at, w, h: (w, at), "west": lambda at, w, h: (1, at)}
 

@@ -217,7 +217,7 @@ class _States:
         return self.bits.nbytes + len(self.index) * KEY_BYTES
 
 
-def _state_part(game: GroundGame, bits: np.ndarray):
+def judge_states(game: GroundGame, bits: np.ndarray):
     """terminal, goals (cases × roles, -1 none), legal (per role: cases × moves) of states ``bits``."""
     cases = len(bits)
     circuit = game.circuit
@@ -235,7 +235,7 @@ def _state_part(game: GroundGame, bits: np.ndarray):
     return terminal, goal, legal
 
 
-def _next_part(game: GroundGame, bits: np.ndarray, joints: np.ndarray) -> np.ndarray:
+def next_states(game: GroundGame, bits: np.ndarray, joints: np.ndarray) -> np.ndarray:
     """The next states (cases × fluents) of states ``bits`` under joint moves ``joints`` (cases × roles)."""
     cases = len(bits)
     given_true = game.true_rows >= 0
@@ -281,7 +281,7 @@ def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | 
         for lo in range(0, len(frontier), BATCH):
             batch = frontier[lo:lo + BATCH]
             bits = bits_all[batch]
-            terminal, goal, legal = _state_part(game, bits)
+            terminal, goal, legal = judge_states(game, bits)
             terminal_parts.append(terminal)
             goal_parts.append(goal)
             for r, part in enumerate(legal):
@@ -291,7 +291,7 @@ def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | 
             for plo in range(0, len(pair_state), BATCH):
                 at = pair_state[plo:plo + BATCH]
                 moves = chosen[plo:plo + BATCH]
-                after = _next_part(game, bits[at], moves)
+                after = next_states(game, bits[at], moves)
                 src_parts.append(batch[at])
                 dst_parts.append(store.add(after))
                 joint_parts.append(moves)

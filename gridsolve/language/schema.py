@@ -179,6 +179,38 @@ EXPECTATION = Object(doc="One expectation about the game, checked by `gridsolve 
        for name in GRAPH_METRICS if name != "plies"},
 })
 
+CROSSCHECK = Object(doc="How this board's positions read as the states of a GDL game "
+                        "(`gridsolve crosscheck`, docs/crosscheck.md). A fluent is KIF text with fields in "
+                        "braces: {x} {y} (a cell), {step}, {taken}, {since}.", fields={
+    "against": Field(Str(doc="the GDL file (its name) the mapping was written for"), required=True),
+    "shift": Field(ListOf(Int(), min_items=2, doc="[dx, dy] added to every cell's x and y (default [0, 0])")),
+    "pieces": Field(MapOf(Str(doc="the fluent of the piece's cell, e.g. (location explorer {x} {y})"),
+                          key_doc="piece", doc="each role's piece"), required=True),
+    "empty": Field(Str(doc="the fluent of each open cell no piece stands on, e.g. (cell {x} {y} o)")),
+    "items": Field(MapOf(Str(doc="the fluent of a cell still holding an item, e.g. (location pellet {x} {y})"),
+                         key_doc="collectible", doc="each collectible's items left")),
+    "counts": Field(MapOf(Str(doc="the fluent of the number taken, e.g. (collected {taken})"),
+                          key_doc="collectible", doc="each collectible's count of items taken")),
+    "control": Field(ListOf(Str(), doc="the fluent of each turns entry to move, in turns order, e.g. "
+                                       "[(control explorer), (control mummy)]")),
+    "step": Field(Str(doc="the fluent of the step number, e.g. (step {step})"), required=True),
+    "arrivals": Field(ListOf(Object(doc="A fluent that records a was_on pair: where the piece stood on "
+                                        "the mark the position before.", fields={
+        "piece": Field(Str(), required=True),
+        "mark": Field(Str(), required=True),
+        "unset": Field(Str(doc="the fluent while it did not, e.g. (whitedone 30)"), required=True),
+        "set": Field(Str(doc="the fluent once it did: {since} is the step of the position it "
+                             "was first seen there, e.g. (whitedone {since})"), required=True)}))),
+    "moves": Field(MapOf(MapOf(Str(doc="the board's move: its words {1} {2} ..., or {direction} from "
+                                       "{x} {y} to {to_x} {to_y}"),
+                               key_doc="GDL move", doc="the role's GDL moves, a template each, e.g. "
+                                                       "'(move1 {1})': '{1}'"),
+                         key_doc="role", doc="each role's moves when it is to move"), required=True),
+    "idle": Field(MapOf(Str(doc="its one GDL move, e.g. noop"), key_doc="role",
+                        doc="the move of each role when it is not to move (a role in every turns entry needs none)")),
+})
+
+
 CORE_BOARD_FIELDS = {
     "name": Field(Str(doc="the board's title")),
     "description": Field(Str(doc="free text")),
@@ -207,6 +239,7 @@ CORE_BOARD_FIELDS = {
                             "edge of the border {edge: south, at: 4}")),
     "expect": Field(ListOf(EXPECTATION, doc="what the level designer expects of this board; "
                                             "`gridsolve verify` checks it")),
+    "crosscheck": Field(CROSSCHECK),
 }
 BOARD = Object(doc="A gridsolve board: the layout and the rules it plays under.",
                fields=_with_keys(CORE_BOARD_FIELDS, "board_keys", MECHANISMS))

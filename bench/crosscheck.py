@@ -1,0 +1,58 @@
+"""``gridsolve crosscheck`` of each seed board against its original GDL file: positions and moves
+compared, seconds (wall and CPU of this process) and positions a second, into
+bench/RESULTS-crosscheck.md.  The originals are read from ``shared/reference/gdl/`` beside the
+repository (or the folder GRIDSOLVE_GDL_REFERENCE names), never copied.
+
+    python bench/crosscheck.py                 # the 2007 game and Wallmaze whole, the others' first 40,000 / 20,000
+    python bench/crosscheck.py --states 5000   # the first 5,000 positions of each
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gridsolve.crosscheck.compare import crosscheck  # noqa: E402
+
+SEEDS = [("mummymaze2p-2007.yaml", "mummyMaze2p_2007.kif", None), ("wallmaze.yaml", "wallmaze.kif", None),
+         ("mummymaze2p.yaml", "mummymaze2p.kif", 40_000), ("pacman3p.yaml", "pacman3p.kif", 20_000)]
+
+
+def reference() -> Path:
+    given = os.environ.get("GRIDSOLVE_GDL_REFERENCE")
+    return Path(given) if given else ROOT.parent / "shared" / "reference" / "gdl"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--states", type=int, help="compare the first N positions of every board")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS-crosscheck.md")
+    args = parser.parse_args()
+    rows = []
+    for board, kif, states in SEEDS:
+        states = args.states or states
+        load = os.getloadavg()[0]
+        wall, cpu = time.perf_counter(), time.process_time()
+        r = crosscheck(ROOT / "boards" / board, reference() / kif, states=states)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        rows.append(f"| `boards/{board}` | `{kif}` | {'yes' if r.agree else 'NO'} | "
+                    f"{'all' if r.complete else 'first'} {r.positions:,} | {r.moves:,} | {r.plies} | "
+                    f"{wall:.1f} | {cpu:.1f} | {r.positions / wall:,.0f} | {r.positions / cpu:,.0f} | {load:.1f} |")
+        print(rows[-1], flush=True)
+    head = ["# `gridsolve crosscheck`: the seed boards against their originals", "",
+            f"Written by `python bench/crosscheck.py{' --states ' + str(args.states) if args.states else ''}` "
+            "(bench/crosscheck.py): one run, on 2 cores shared with other work (the load: the 1-minute load "
+            "average when the row started). Positions are (position, step) pairs: a GDL state each; CPU is this "
+            "process's.", "",
+            "| board | against | agree | positions | moves | plies | wall s | CPU s | positions/s (wall) | "
+            "positions/s (CPU) | load |", "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    args.out.write_text("\n".join(head + rows) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
