@@ -86,6 +86,7 @@ class DepthSearch:
         self.legal: dict[bytes, list[np.ndarray]] = {} if judged is None else judged.legal
         self.nodes: dict[bytes, _Node] = {}
         self.tables: dict[Target, dict[bytes, _Entry]] = {}
+        self.history: dict[tuple[int, ...], int] = {}     # a joint move -> the searches it decided (move ordering)
         self.visits = 0
         self.started = time.perf_counter()
 
@@ -111,36 +112,43 @@ class DepthSearch:
 
     def _expand(self, key: bytes) -> _Node:
         node = self.nodes.get(key)
-        if node is not None:
-            return node
-        bits = self.bits(key)
-        legal = self.legal[key]
-        _, chosen = _joint_moves(np.zeros(1, dtype=np.int64), [part[None, :] for part in legal])
-        moves: list[int] = []
-        joints: list[list[tuple[int, ...]]] = []
-        children: list[list[bytes]] = []
-        if len(chosen):
-            after = _next_part(self.game, np.repeat(bits[None, :], len(chosen), axis=0), chosen)
-            packed = np.packbits(after, axis=1)
-            keys = [row.tobytes() for row in packed]
-            fresh = {k: i for i, k in enumerate(keys) if k not in self.ends}
-            if fresh:
-                self._judge(list(fresh), after[list(fresh.values())])
-            slot: dict[int, int] = {}
-            for joint, child in zip(map(tuple, chosen.tolist()), keys):
-                own = joint[self.role]
-                if own not in slot:
-                    slot[own] = len(moves)
-                    moves.append(own)
-                    joints.append([])
-                    children.append([])
-                joints[slot[own]].append(joint)
-                children[slot[own]].append(child)
-        node = self.nodes[key] = _Node(moves, joints, children, int(legal[self.role].sum()))
-        if len(self.nodes) % CHECK_EVERY == 0:
+        if node is None:
+            self._expand_all([key])
+            node = self.nodes[key]
+        return node
+
+    def _expand_all(self, keys: list[bytes]) -> None:
+        """Expand the states ``keys`` not expanded yet, as one batch: their joint moves' next
+        states in one evaluation of the circuit, the new states judged in one more."""
+        keys = [key for key in dict.fromkeys(keys) if key not in self.nodes]
+        if not keys:
+            return
+        bits = np.array([self.bits(key) for key in keys])
+        legal = [np.array([self.legal[key][r] for key in keys]) for r in range(len(self.game.roles))]
+        pair_state, chosen = _joint_moves(np.arange(len(keys)), legal)
+        after = (_next_part(self.game, bits[pair_state], chosen) if len(chosen)
+                 else np.zeros((0, self.width), dtype=bool))
+        packed = np.packbits(after, axis=1)
+        child_keys = [row.tobytes() for row in packed]
+        fresh = {k: i for i, k in enumerate(child_keys) if k not in self.ends}
+        if fresh:
+            self._judge(list(fresh), after[list(fresh.values())])
+        nodes = [_Node([], [], [], int(legal[self.role][i].sum())) for i in range(len(keys))]
+        slots: list[dict[int, int]] = [{} for _ in keys]
+        for s, joint, child in zip(pair_state.tolist(), map(tuple, chosen.tolist()), child_keys):
+            node, slot, own = nodes[s], slots[s], joint[self.role]
+            if own not in slot:
+                slot[own] = len(node.moves)
+                node.moves.append(own)
+                node.joints.append([])
+                node.children.append([])
+            node.joints[slot[own]].append(joint)
+            node.children[slot[own]].append(child)
+        before = len(self.nodes)
+        self.nodes.update(zip(keys, nodes))
+        if len(self.nodes) // CHECK_EVERY != before // CHECK_EVERY:
             self.guard.after(f"depth-first search: after {len(self.ends):,} states searched",
                              held=len(self.ends) * NODE_BYTES)
-        return node
 
     # - Forced within d steps ---
 
@@ -186,7 +194,7 @@ class DepthSearch:
             entry.lo = DEEP
             return False, False
         own_attacks, _ = self._attacks(target)
-        order = list(range(len(node.moves)))
+        order = sorted(range(len(node.moves)), key=lambda m: -self.history.get((node.moves[m],), 0))
         if entry.best < len(order):
             order.insert(0, order.pop(entry.best))
         cut = False
@@ -195,6 +203,7 @@ class DepthSearch:
             won, moved_cut = self._choice(node, m, depth, target, table)
             if won == own_attacks:          # (an attacker's move that forces, a defender's that escapes)
                 entry.best = m
+                self.history[(node.moves[m],)] = self.history.get((node.moves[m],), 0) + depth * depth
                 result, cut = won, (moved_cut if not won else False)
                 break
             cut = cut or moved_cut
@@ -207,13 +216,14 @@ class DepthSearch:
     def _choice(self, node: _Node, m: int, depth: int, target: Target, table: dict) -> tuple[bool, bool]:
         """The role's move ``m`` committed: the others' answers (``depth`` counts this step)."""
         _, others_attack = self._attacks(target)
-        children = node.children[m]
-        order = sorted(range(len(children)), key=lambda i: self._rank(children[i], depth - 1, target, table,
-                                                                      others_attack))
+        children, joints = node.children[m], node.joints[m]
+        order = sorted(range(len(children)), key=lambda i: (self._rank(children[i], depth - 1, target, table,
+                                                                       others_attack), -self.history.get(joints[i], 0)))
         cut = False
         for i in order:
             won, child_cut = self._state(children[i], depth - 1, target, table)
             if won == others_attack:
+                self.history[joints[i]] = self.history.get(joints[i], 0) + depth * depth
                 return won, (child_cut if not won else False)
             cut = cut or child_cut
         return not others_attack, (cut if others_attack else False)
