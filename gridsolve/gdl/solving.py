@@ -185,7 +185,7 @@ class GdlSession:
                                                            horizon).value()
                 values[name] = found.value
             moves = []
-            for m, number in enumerate(search.moves(key)):
+            for m, number in enumerate([] if search.ends[key][0] else search.moves(key)):
                 after = asked.value(m)
                 moves.append({"move": symbol_kif(game.moves[r][number]), "value": after.value,
                               "plies": None if after.plies is None else after.plies - 1,
