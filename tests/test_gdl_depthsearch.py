@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from gridsolve.cli import main
-from gridsolve.errors import LimitError
+from gridsolve.errors import LimitError, MemoryLimitError
+from gridsolve.gdl import solving
 from gridsolve.gdl.solving import GdlSession, chosen_search, solve_gdl
 from gridsolve.solve.common.limits import Limits
 from tests.gdl.interpreter import GdlGame, parse_term, to_kif
@@ -148,6 +149,16 @@ def test_auto_searches_depth_first_for_a_win_within_a_horizon_else_breadth_first
     assert chosen_search("breadth", "win", 5) == "breadth" and chosen_search("depth", "value", None) == "depth"
     assert solve_gdl(GAMES / "maze.kif", kind="win", horizon=6).stats["search"] == "depth"
     assert solve_gdl(GAMES / "maze.kif", kind="win").stats["search"] == "breadth"
+
+
+def test_auto_asks_the_depth_search_where_the_breadth_first_states_do_not_fit(monkeypatch):
+    def no_room(*_args):
+        raise MemoryLimitError("the reachable states do not fit: (the test's)")
+    monkeypatch.setattr(solving, "explore", no_room)
+    answer = solve_gdl(GAMES / "nim.kif")
+    assert (answer.stats["search"], answer.value, answer.values) == ("depth", 0, {"first": 0, "second": 100})
+    with pytest.raises(MemoryLimitError):
+        solve_gdl(GAMES / "nim.kif", search="breadth")
 
 
 def test_a_depth_searched_win_question_gives_the_win_s_value_or_none():

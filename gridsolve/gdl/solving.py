@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import QueryError
+from ..errors import MemoryLimitError, QueryError
 from ..solve.common.limits import LimitGuard, Limits
 from .answers import forced, principal_line, role_graph, value_at, value_ranks
 from .depthanswer import DepthAnswers, own_moves, step_texts
@@ -121,7 +121,12 @@ class GdlSession:
         root_bits = game.init if fluents is None else game.state_of(fluents)
         if chosen_search(search, kind, horizon) == "depth":
             return self._depth_answer(r, kind, root_bits, horizon, line, started)
-        explored, root = self._explored(root_bits, horizon)
+        try:
+            explored, root = self._explored(root_bits, horizon)
+        except MemoryLimitError:
+            if search != "auto":
+                raise
+            return self._depth_answer(r, kind, root_bits, horizon, line, started)     # (what fits: the depth search's)
         ranking = time.perf_counter()
         graphs = [self._graph(explored, other) for other in range(len(names))]
         rg = graphs[r]
@@ -211,7 +216,8 @@ class GdlSession:
 def chosen_search(search: str, kind: str, horizon: int | None) -> str:
     """``depth`` or ``breadth`` for ``--search`` ``search``: ``auto`` is the depth-first search for a
     win within a horizon (it stops at the first winning move), else the breadth-first exploration and
-    ranking (one graph answers every field and later questions)."""
+    ranking (one graph answers every field and later questions; where its states do not fit in
+    memory, :meth:`GdlSession.answer` asks the depth-first search instead)."""
     if search != "auto":
         return search
     return "depth" if kind == "win" and horizon is not None else "breadth"
