@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from gridsolve.cli import main
-from gridsolve.errors import LimitError, MemoryLimitError
+from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.gdl import solving
 from gridsolve.gdl.solving import GdlSession, chosen_search, solve_gdl
 from gridsolve.solve.common.limits import Limits
@@ -180,6 +180,16 @@ def test_solve_search_option_and_its_stats():
     assert refused.exit_code == 2 and "--search depth is an option of a GDL game" in refused.output
 
 
+def test_ask_takes_the_search_as_a_question_key():
+    questions = "\n".join(json.dumps(q) for q in [{"query": "win", "horizon": 7}, {"query": "win", "horizon": 7,
+                                                                                  "search": "breadth"}])
+    result = CliRunner().invoke(main, ["ask", str(GAMES / "hanoi.kif")], input=questions + "\n")
+    assert result.exit_code == 0, result.output
+    replies = [json.loads(line) for line in result.output.splitlines()]
+    assert [(r["stats"]["search"], r["win"], r["win_plies"]) for r in replies] == [("depth", True, 7),
+                                                                                 ("breadth", True, 7)]
+
+
 def test_the_depth_search_stops_at_the_time_limit_with_the_states_searched():
     session = GdlSession(GAMES / "tictactoe.kif")
     session.guard.limits = Limits(seconds=1e-9)         # (the time is up from the first check of the search on)
@@ -193,8 +203,10 @@ def test_a_game_that_can_go_on_forever_stops_the_depth_search_without_a_horizon(
                     "(<= (next (at a)) (true (at b))) (<= terminal (true (at c))) (goal p 100)\n")
     assert solve_gdl(game, search="breadth").value is None
     assert solve_gdl(game, kind="win", horizon=20, search="depth").win is False
-    with pytest.raises(LimitError, match="steps deep without an answer"):
+    with pytest.raises(LimitError, match="500 steps deep without an answer"):
         solve_gdl(game, search="depth")
+    with pytest.raises(QueryError, match="at most 500 steps deep"):
+        solve_gdl(game, kind="win", horizon=501, search="depth")
 
 
 @pytest.mark.slow

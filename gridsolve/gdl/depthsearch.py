@@ -27,10 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import QueryError
 from ..solve.common.limits import LimitGuard
 from .engine import GroundGame, _joint_moves, _next_part, _state_part
 
 DEEP = 1 << 30          # a depth no question reaches: "no depth changes it"
+DEEPEST = 500           # the most steps a search goes deep (a frame or two of Python's stack a step)
 NODE_BYTES = 400        # a state's key, ends, goals and children in the tables, about (the memory limit)
 CHECK_EVERY = 64        # expansions between two checks of the limits
 
@@ -89,6 +91,7 @@ class DepthSearch:
         self.history: dict[tuple[int, ...], int] = {}     # a joint move -> the searches it decided (move ordering)
         self.visits = 0
         self.started = time.perf_counter()
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * DEEPEST + 1000))
 
     # - States ---
 
@@ -247,7 +250,9 @@ class DepthSearch:
         commits to ``move`` where given, its step counted; None: not within ``horizon``, or,
         without one, at no depth), deepening one step at a time."""
         depth = 0
-        limit = sys.getrecursionlimit() // 4
+        if horizon is not None and horizon > DEEPEST:
+            raise QueryError(f"--horizon {horizon}: the depth-first search goes at most {DEEPEST} steps deep",
+                             "ask fewer steps, or --search breadth")
         while horizon is None or depth <= horizon:
             won, cut = (self.forced(key, depth, target) if move is None
                         else self.forced_after(key, move, depth, target))
@@ -256,8 +261,8 @@ class DepthSearch:
             if not cut:
                 return None
             depth += 1
-            if depth > limit:
-                raise self.guard.error(f"{limit:,} steps deep without an answer (a game whose play can go on "
+            if depth > DEEPEST:
+                raise self.guard.error(f"{DEEPEST:,} steps deep without an answer (a game whose play can go on "
                                        f"forever: ask with --horizon)",
                                        f"depth-first search: after {len(self.ends):,} states searched", memory=False)
         return None
