@@ -180,17 +180,22 @@ def compile_command(board, role, kind, at, turn, step, gates, horizon, hidden, f
 @click.option("--placement", "advise", is_flag=True,
               help="With --hidden: which placements of the role's own secret marks give it the best robust value.")
 @click.option("--seed", type=int, default=0, help="--placement: the seed of the placements drawn at random.")
+@click.option("--search", type=click.Choice(("auto", "depth", "breadth")),
+              help="A GDL game: depth-first from the state asked, or breadth-first over every state then "
+                   "ranked; auto (the default): depth for --query win with --horizon, else breadth (docs/gdl.md).")
 @MAX_MEMORY
 @reports_errors
 def solve_command(board, role, kind, at, turn, step, gates, horizon, as_json, strategy_file, force, timeout, svg,
-                  hidden, free, found, advise, seed, max_memory):
+                  hidden, free, found, advise, seed, search, max_memory):
     """Solve a query on BOARD with clingo: value, forced win, or survival, with every move's value
     (BOARD a .kif or .gdl game description: docs/gdl.md)."""
     if Path(board).suffix.lower() in (".kif", ".gdl"):
-        return _solve_gdl(board, role, kind, at, horizon, as_json, timeout, max_memory, svg, force,
+        return _solve_gdl(board, role, kind, at, horizon, as_json, timeout, max_memory, search or "auto", svg, force,
                           {"--turn": turn, "--step": step, "--gates": gates, "--strategy": strategy_file,
                            "--hidden": hidden or None, "--free": free or None, "--found": found or None,
                            "--placement": advise or None})
+    if search is not None:
+        raise QueryError(f"--search {search} is an option of a GDL game (.kif, .gdl)", "leave it out for a board")
     if advise:
         if not hidden:
             raise QueryError("--placement answers the robust question: it needs --hidden")
@@ -235,21 +240,21 @@ def solve_command(board, role, kind, at, turn, step, gates, horizon, as_json, st
             click.echo(f"strategy: {len(answer.strategy or [])} positions written to {strategy_file}")
 
 
-def _solve_gdl(path, role, kind, at, horizon, as_json, timeout, max_memory, svg, force, unused):
+def _solve_gdl(path, role, kind, at, horizon, as_json, timeout, max_memory, search, svg, force, unused):
     """``solve`` of a GDL game (gridsolve/gdl/): the options a board has and a GDL game has not are refused."""
     from .gdl.solving import solve_gdl
     from .gdl.text import format_gdl_answer
     given = [name for name, value in unused.items() if value is not None]
     if given:
         raise QueryError(f"{given[0]} is not an option of a GDL game",
-                         "ask --role, --query, --at, --horizon, --json, --svg")
+                         "ask --role, --query, --at, --horizon, --search, --json, --svg")
     if svg == "-" and as_json:
         raise QueryError("--svg - and --json both write to standard output", "write the picture to a file")
     if svg is not None:
         from .svg import check_target, write_svg
         check_target(svg, force)
     answer = solve_gdl(path, role, kind.value, " ".join(at) or None, horizon,
-                       command_limits(max_memory, seconds=timeout))
+                       command_limits(max_memory, seconds=timeout), search)
     if svg is not None:
         from .gdlpicture import answer_svg
         picture = answer_svg(answer, Path(path).stem)

@@ -20,7 +20,7 @@ from ..solve.ask.questions import Reply, question_fields
 from ..solve.common.limits import Limits
 from .solving import GdlSession
 
-KEYS = ("role", "query", "at", "horizon", "line")
+KEYS = ("role", "query", "at", "horizon", "line", "search")
 
 
 def _question(text: str) -> dict:
@@ -46,7 +46,8 @@ def ask_gdl(path: Path | str, lines: Iterable[str], limits: Limits | None = None
         try:
             fields = _question(text)
             answer = session.answer(fields.get("role"), fields.get("query", "value"), fields.get("at"),
-                                    fields.get("horizon"), fields.get("line", True) is not False)
+                                    fields.get("horizon"), fields.get("line", True) is not False,
+                                    fields.get("search", "auto"))
         except LimitError as exc:
             yield Reply(number, error=exc)
             return

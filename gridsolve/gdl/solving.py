@@ -15,15 +15,18 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import QueryError
+from ..errors import MemoryLimitError, QueryError
 from ..solve.common.limits import LimitGuard, Limits
 from .answers import forced, principal_line, role_graph, value_at, value_ranks
+from .depthanswer import DepthAnswers, own_moves, step_texts
+from .depthsearch import DepthSearch, Target
 from .description import read_description
 from .engine import explore, ground_game
 from .kif import read_kif
 from .translate import symbol_kif
 
 KINDS = ("value", "win")
+SEARCHES = ("auto", "depth", "breadth")
 SUFFIXES = (".kif", ".gdl")
 
 
@@ -93,13 +96,16 @@ class GdlSession:
         return self.graphs[key]
 
     def answer(self, role: str | None = None, kind: str = "value", at: str | None = None,
-               horizon: int | None = None, line: bool = True) -> GdlAnswer:
+               horizon: int | None = None, line: bool = True, search: str = "auto") -> GdlAnswer:
         """The answer to ``kind`` (value or win) for ``role`` (default: the first) from the
-        initial state, or from the state of the fluents ``at`` (KIF text)."""
+        initial state, or from the state of the fluents ``at`` (KIF text), by the ``search``
+        :func:`chosen_search` names."""
         started = time.perf_counter()
         if kind not in KINDS:
             raise QueryError(f"--query {kind}: a GDL game answers value or win",
                              "a GDL game's ends are its goals: ask --query value or --query win")
+        if search not in SEARCHES:
+            raise QueryError(f"--search {search}: not a search", f"choose one of {', '.join(SEARCHES)}")
         if horizon is not None and horizon < 0:
             raise QueryError(f"--horizon {horizon}: not a number of steps", "give 0 or more")
         game, path = self.game, self.path
@@ -113,7 +119,14 @@ class GdlSession:
         if fluents is not None and any(term.is_variable or term.name in ("<=", "not") for term in fluents):
             raise QueryError("--at: a fluent is a ground term", "write e.g. --at '(cell 1 1 x) (control oplayer)'")
         root_bits = game.init if fluents is None else game.state_of(fluents)
-        explored, root = self._explored(root_bits, horizon)
+        if chosen_search(search, kind, horizon) == "depth":
+            return self._depth_answer(r, kind, root_bits, horizon, line, started)
+        try:
+            explored, root = self._explored(root_bits, horizon)
+        except MemoryLimitError:
+            if search != "auto":
+                raise
+            return self._depth_answer(r, kind, root_bits, horizon, line, started)     # (what fits: the depth search's)
         ranking = time.perf_counter()
         graphs = [self._graph(explored, other) for other in range(len(names))]
         rg = graphs[r]
@@ -145,18 +158,77 @@ class GdlSession:
             line=None if not line else [
                 {"ply": i, "side": names, "move": " ".join(step.joint), "joint": dict(zip(names, step.joint)),
                  "after": step.after} for i, step in enumerate(steps)],
-            stats={"solver": "gdl engine", "total_s": time.perf_counter() - (self.started if first else started),
+            stats={"solver": "gdl engine", "search": "breadth", "total_s": time.perf_counter() - (self.started if first else started),
                    "ground_s": game.ground_s, "explore_s": explored.explore_s, "rank_s": rank_s,
                    "positions": explored.count, "moves": int(len(explored.src)), "ground_rules": game.circuit.rule_count,
                    "ground_atoms": game.circuit.size - 1, "levels": len(game.circuit.levels),
                    "fluents": len(game.fluents)})
 
 
+    def _depth_answer(self, r: int, kind: str, root_bits: np.ndarray, horizon: int | None, line: bool,
+                      started: float) -> GdlAnswer:
+        """The answer by depth-first searches from the state asked (:mod:`gridsolve.gdl.depthanswer`):
+        ``--query win`` searches the win only (value and plies are the win's where there is one,
+        else null; values null, no moves); ``--query value`` every field the ranking gives."""
+        game, names = self.game, self.game.role_names
+        search = DepthSearch(game, r, self.guard)
+        key = search.root(root_bits)
+        asked = DepthAnswers(search, key, horizon)
+        top = asked.top
+        win_plies = asked.win_plies()
+        win_target = None if top is None else Target("role", low=top)
+        win_line = asked.line(win_target, win_plies)
+        if kind == "win":
+            value, plies, values, moves, steps = (top, win_plies, None, [], win_line) if win_plies is not None else (
+                None, None, None, [], [])
+        else:
+            own = asked.value()
+            value, plies = own.value, own.plies
+            values = {}
+            for other, name in enumerate(names):
+                found = own if other == r else DepthAnswers(DepthSearch(game, other, self.guard, judged=search), key,
+                                                           horizon).value()
+                values[name] = found.value
+            moves = []
+            for m, number in enumerate([] if search.ends[key][0] else search.moves(key)):
+                after = asked.value(m)
+                moves.append({"move": symbol_kif(game.moves[r][number]), "value": after.value,
+                              "plies": None if after.plies is None else after.plies - 1,
+                              "win": asked.win_plies(m) is not None, "survives": None})
+            steps = asked.line(own.measure, own.plies)
+        first, self.asked = not self.asked, self.asked + 1
+        stats = search.stats()
+        return GdlAnswer(
+            board=str(self.path), role=names[r], query=kind,
+            holds=(win_plies is not None) if kind == "win" else value is not None, value=value, plies=plies,
+            win=win_plies is not None, win_plies=win_plies,
+            win_moves=None if win_plies is None else own_moves(win_line), top=top, remaining=horizon,
+            position={"fluents": game.fluent_texts(root_bits)}, values=values, moves=moves,
+            line=None if not line else [
+                {"ply": i, "side": names, "move": " ".join(joint), "joint": dict(zip(names, joint)), "after": after}
+                for i, (joint, after) in enumerate(step_texts(search, steps))],
+            stats={"solver": "gdl engine", **stats, "roles": names,
+                   "total_s": time.perf_counter() - (self.started if first else started), "ground_s": game.ground_s,
+                   "ground_rules": game.circuit.rule_count, "ground_atoms": game.circuit.size - 1,
+                   "levels": len(game.circuit.levels), "fluents": len(game.fluents)})
+
+
+def chosen_search(search: str, kind: str, horizon: int | None) -> str:
+    """``depth`` or ``breadth`` for ``--search`` ``search``: ``auto`` is the depth-first search for a
+    win within a horizon (it stops at the first winning move), else the breadth-first exploration and
+    ranking (one graph answers every field and later questions; where its states do not fit in
+    memory, :meth:`GdlSession.answer` asks the depth-first search instead)."""
+    if search != "auto":
+        return search
+    return "depth" if kind == "win" and horizon is not None else "breadth"
+
+
 def solve_gdl(path: Path | str, role: str | None = None, kind: str = "value", at: str | None = None,
-              horizon: int | None = None, limits: Limits | None = None) -> GdlAnswer:
+              horizon: int | None = None, limits: Limits | None = None, search: str = "auto") -> GdlAnswer:
     """The answer to ``kind`` (value or win) for ``role`` (default: the first) from the initial
-    state of the GDL game in ``path``, or from the state of the fluents ``at`` (KIF text)."""
-    return GdlSession(path, limits).answer(role, kind, at, horizon)
+    state of the GDL game in ``path``, or from the state of the fluents ``at`` (KIF text), by
+    ``search`` (auto, depth or breadth: :func:`chosen_search`)."""
+    return GdlSession(path, limits).answer(role, kind, at, horizon, search=search)
 
 
 def _own_moves(explored, role: int, line) -> int:

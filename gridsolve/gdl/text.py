@@ -11,13 +11,20 @@ def _steps(count: int | None) -> str:
 def format_gdl_answer(answer: GdlAnswer) -> str:
     stats = answer.stats
     horizon = "" if answer.remaining is None else f", within {answer.remaining} steps"
-    out = [f"{answer.board}: {len(answer.values)} role{'s' if len(answer.values) != 1 else ''} "
-           f"({', '.join(answer.values)}), {stats['positions']:,} reachable states{horizon}"]
-    if answer.value is None:
+    roles = stats.get("roles") or list(answer.values or {})
+    depth = stats.get("search") == "depth"
+    counted = f"{stats['positions']:,} {'states searched depth-first' if depth else 'reachable states'}"
+    out = [f"{answer.board}: " + (f"{len(roles)} role{'s' if len(roles) != 1 else ''} ({', '.join(roles)}), "
+                                  if roles else "") + counted + horizon]
+    if answer.values is None and answer.value is None:
+        out.append(f"value for {answer.role}: not searched (the depth-first search asks the win only: "
+                   f"--query value for it)")
+    elif answer.value is None:
         out.append(f"value for {answer.role}: no end is forced{horizon or ' (play can go on forever)'}")
     else:
         out.append(f"value for {answer.role}: {answer.value}{_steps(answer.plies)}")
-    out.append("values: " + ", ".join(f"{role} {'-' if v is None else v}" for role, v in answer.values.items()))
+    if answer.values is not None:
+        out.append("values: " + ", ".join(f"{role} {'-' if v is None else v}" for role, v in answer.values.items()))
     if answer.top is not None:
         win = f"yes{_steps(answer.win_plies)}" if answer.win else "no"
         out.append(f"win ({answer.top}) for {answer.role}: {win}")
