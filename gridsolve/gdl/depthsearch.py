@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import QueryError
 from ..solve.common.limits import LimitGuard
-from .engine import GroundGame, _joint_moves, _next_part, _state_part
+from .engine import GroundGame, joint_moves, next_states, judge_states
 
 DEEP = 1 << 30          # a depth no question reaches: "no depth changes it"
 DEEPEST = 500           # the most steps a search goes deep (a frame or two of Python's stack a step)
@@ -102,7 +102,7 @@ class DepthSearch:
         return np.unpackbits(np.frombuffer(key, dtype=np.uint8))[:self.width].astype(bool)
 
     def _judge(self, keys: list[bytes], bits: np.ndarray) -> None:
-        terminal, goal, legal = _state_part(self.game, bits)
+        terminal, goal, legal = judge_states(self.game, bits)
         for i, key in enumerate(keys):
             self.ends[key] = (bool(terminal[i]), goal[i])
             self.legal[key] = [part[i] for part in legal]
@@ -128,8 +128,8 @@ class DepthSearch:
             return
         bits = np.array([self.bits(key) for key in keys])
         legal = [np.array([self.legal[key][r] for key in keys]) for r in range(len(self.game.roles))]
-        pair_state, chosen = _joint_moves(np.arange(len(keys)), legal)
-        after = (_next_part(self.game, bits[pair_state], chosen) if len(chosen)
+        pair_state, chosen = joint_moves(np.arange(len(keys)), legal)
+        after = (next_states(self.game, bits[pair_state], chosen) if len(chosen)
                  else np.zeros((0, self.width), dtype=bool))
         packed = np.packbits(after, axis=1)
         child_keys = [row.tobytes() for row in packed]

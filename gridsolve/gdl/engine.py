@@ -252,7 +252,7 @@ def next_states(game: GroundGame, bits: np.ndarray, joints: np.ndarray) -> np.nd
     return _read(out, game.next_rows, cases)
 
 
-def _joint_moves(states: np.ndarray, legal: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def joint_moves(states: np.ndarray, legal: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Every joint move of each of ``states`` (rows of the ``legal`` matrices, one a role): the
     state of each and each role's move number (pairs × roles), state by state."""
     pair_state = states.astype(np.int64)
@@ -287,7 +287,7 @@ def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | 
             for r, part in enumerate(legal):
                 legal_parts[r].append(part)
             expand = ~terminal if depth is None or layer < depth else np.zeros(len(batch), dtype=bool)
-            pair_state, chosen = _joint_moves(np.flatnonzero(expand), legal)
+            pair_state, chosen = joint_moves(np.flatnonzero(expand), legal)
             for plo in range(0, len(pair_state), BATCH):
                 at = pair_state[plo:plo + BATCH]
                 moves = chosen[plo:plo + BATCH]
