@@ -298,12 +298,25 @@ def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | 
                 guard.after(f"after {len(store.index):,} states reached", held=store.nbytes())
             guard.after(f"after {len(store.index):,} states reached", held=store.nbytes())
         done, layer = len(frontier) + done, layer + 1
+    where = f"after {len(store.index):,} states reached, joining their moves"
+    guard.after(where, held=store.nbytes())
+    with guard.allocating(where):
+        return _explored(game, store, terminal_parts, goal_parts, legal_parts, src_parts, dst_parts, joint_parts,
+                         started, depth)
+
+
+def _explored(game, store, terminal_parts, goal_parts, legal_parts, src_parts, dst_parts, joint_parts,
+              started, depth) -> Explored:
+    """The parts an exploration found joined into one :class:`Explored` (the distinct joint
+    moves numbered in their order as rows, by one number each: role 0's move the highest digit)."""
     cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype=dtype))
     chosen = np.concatenate(joint_parts) if joint_parts else np.zeros((0, len(game.roles)), dtype=np.int64)
-    joints, joint = np.unique(chosen, axis=0, return_inverse=True)
+    radix = np.array([max(1, len(ms)) for ms in game.moves], dtype=np.int64)
+    weights = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]]).astype(np.int64)
+    codes, joint = np.unique(chosen @ weights, return_inverse=True)
+    joints = (codes[:, None] // weights) % radix
     return Explored(store.all().copy(), cat(terminal_parts, bool),
                     np.concatenate(goal_parts) if goal_parts else np.zeros((0, len(game.roles)), np.int32),
                     [np.concatenate(parts) for parts in legal_parts],
                     cat(src_parts, np.int64), cat(dst_parts, np.int64), joint.ravel().astype(np.int64),
-                    joints.astype(np.int64),
-                    time.perf_counter() - started, depth, store.index)
+                    joints.astype(np.int64), time.perf_counter() - started, depth, store.index)
