@@ -1,4 +1,4 @@
-"""The generic engine (gridsolve/gdl/circuit.py, engine.py, answers.py, solving.py) on GDL games
+"""The generic engine (gridsolve/ground/circuit.py, gridsolve/gdl/engine.py, answers.py, solving.py) on GDL games
 written for these tests (tests/gdl/games/): the known values, and every reachable state, its
 legal moves, ends and goals and the value of the independent interpreter
 (tests/gdl/interpreter.py, which imports nothing from gridsolve) searched by plain minimax."""
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from gridsolve.errors import BoardError, MemoryLimitError
-from gridsolve.gdl.circuit import ground_circuit, pack, unpack
+from gridsolve.ground.circuit import ground_circuit, pack, unpack
 from gridsolve.gdl.description import read_description
 from gridsolve.gdl.engine import explore, ground_game
 from gridsolve.gdl.solving import limits_guard, solve_gdl

@@ -7,7 +7,7 @@ many states at once, and the states reachable from a root explored breadth-first
    can hold and every move a role can make (an over-approximation: a negation dropped only
    derives more).
 2. **One ply.**  The game's rules with ``{true(F)}`` and ``{does(R,M)}`` free over those domains
-   are ground once (:func:`~gridsolve.gdl.circuit.ground_circuit`); the circuit gives, for a
+   are ground once (:func:`~gridsolve.ground.circuit.ground_circuit`); the circuit gives, for a
    batch of states, ``terminal``, ``goal``, ``legal`` (no moves given), and for a batch of
    (state, joint move) pairs the ``next`` fluents.
 3. **Exploring.**  From the root, breadth-first: each frontier's states evaluated at once, their
@@ -25,8 +25,9 @@ import clingo
 import numpy as np
 
 from ..errors import BoardError, QueryError
+from ..solve.bounded import native
 from ..solve.common.limits import LimitGuard, resident
-from .circuit import Circuit, UnstratifiedError, ground_circuit, pack, unpack
+from ..ground.circuit import Circuit, UnstratifiedError, ground_circuit, pack, unpack
 from .description import Description
 from .kif import Term
 from .translate import kif_symbol, program_text, relaxed_text, symbol_kif
@@ -109,7 +110,8 @@ def ground_game(description: Description, guard: LimitGuard) -> GroundGame:
     left = guard.limits.memory - (resident() - guard.base)
     try:
         circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, "grounding the one-ply rules"),
-                                 budget=max(10_000, left // RULE_BYTES))
+                                 budget=max(10_000, left // RULE_BYTES),
+                                 kernel=native.load("circuitkernel", "gridsolve.ground"))
     except MemoryError as exc:
         raise guard.error(f"the one-ply rules need more memory than is left ({exc})",
                           "grounding the one-ply rules, 0 states reached") from None
