@@ -73,7 +73,10 @@ def main() -> None:
     for name, where, file, horizon in GAMES:
         lines.append(row(name, (args.ggp if where == "ggp" else args.qbf) / file, horizon))
         print(lines[-1], flush=True)
-    text = "\n".join(lines) + f"\n\nLoad average (1 min) at the start: {load:.1f} on {os.cpu_count()} cores.\n"
+    text = ("# The GDL exploration in numpy and in C\n\nWritten by `python bench/gdl_explore.py --ggp GAMES --qbf "
+            "DESCRIPTIONS --out bench/RESULTS-gdl-explore.md` (see its docstring): one run a way, times of `explore` "
+            "alone (the grounding not counted).\n\n" + "\n".join(lines)
+            + f"\n\nLoad average (1 min) at the start: {load:.1f} on {os.cpu_count()} cores.\n")
     if args.out:
         args.out.write_text(text)
     else:

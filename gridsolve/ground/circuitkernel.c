@@ -226,10 +226,10 @@ static PyObject *explore(PyObject *self, PyObject *args) {
     Table table = {0};
     int64_t count = 0, head = 0, layer = 0, layer_end = 1, last_check = 0;
     uint8_t *key = malloc(m.width + 1);
-    int64_t *chosen = malloc((m.roles + 1) * sizeof(int64_t)), *batch_moves = malloc((moves + 1) * sizeof(int64_t));
+    int64_t *chosen = malloc((m.roles + 1) * sizeof(int64_t));
     m.out = malloc(m.size * m.words * sizeof(uint64_t));
     m.acc = malloc(m.words * sizeof(uint64_t));
-    int failed = !(key && chosen && batch_moves && m.out && m.acc);
+    int failed = !(key && chosen && m.out && m.acc);
     if (!failed) failed = find_or_add(&table, &keys, m.width, root, &count) < 0;
     while (!failed && head < count) {
         if (head == layer_end) layer++, layer_end = count;
@@ -319,7 +319,7 @@ static PyObject *explore(PyObject *self, PyObject *args) {
                            (Py_ssize_t)dst.len, (char *)code.data, (Py_ssize_t)code.len);
 done:
     free(keys.data), free(terminal.data), free(goal.data), free(legal.data), free(src.data), free(dst.data);
-    free(code.data), free(pairs.data), free(table.slots), free(key), free(chosen), free(batch_moves);
+    free(code.data), free(pairs.data), free(table.slots), free(key), free(chosen);
     free(m.out), free(m.acc);
     for (int i = 0; i < NB; i++) PyBuffer_Release(&b[i]);
     return result;
