@@ -72,6 +72,22 @@ def test_a_limit_stops_with_exit_3_and_the_states_reached():
     assert "states reached" in result.output
 
 
+def test_time_up_while_ranking_stops_with_exit_3_and_the_states_reached(monkeypatch):
+    import gridsolve.gdl.solving as solving
+    explore = solving.explore
+
+    def explore_then_late(game, root, guard, depth=None):      # (the clock past --timeout once explored)
+        explored = explore(game, root, guard, depth)
+        guard.started -= 10_000
+        return explored
+    monkeypatch.setattr(solving, "explore", explore_then_late)
+    result = run("solve", GAMES / "tictactoe.kif", "--timeout", "1000")
+    assert result.exit_code == 3, result.output
+    assert "the reachable states of tictactoe.kif do not fit" in result.output
+    assert "while ranking, after 5,478 states reached" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_ask_answers_many_states_of_one_game_from_one_exploration():
     at = ("(cell 1 1 x) (cell 1 2 x) (cell 1 3 b) (cell 2 1 o) (cell 2 2 b) (cell 2 3 b) (cell 3 1 b) "
           "(cell 3 2 b) (cell 3 3 b) (control oplayer)")

@@ -1,10 +1,11 @@
-"""The generic engine (gridsolve/gdl/circuit.py, engine.py, answers.py, solving.py) on GDL games
+"""The generic engine (gridsolve/ground/circuit.py, gridsolve/gdl/engine.py, answers.py, solving.py) on GDL games
 written for these tests (tests/gdl/games/): the known values, and every reachable state, its
 legal moves, ends and goals and the value of the independent interpreter
 (tests/gdl/interpreter.py, which imports nothing from gridsolve) searched by plain minimax."""
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 from pathlib import Path
 
@@ -12,14 +13,16 @@ import clingo
 import numpy as np
 import pytest
 
-from gridsolve.errors import BoardError, MemoryLimitError
-from gridsolve.gdl.circuit import ground_circuit, pack, unpack
+from gridsolve.errors import BoardError, LimitError, MemoryLimitError
+from gridsolve.ground.circuit import ground_circuit, pack, unpack
 from gridsolve.gdl.description import read_description
-from gridsolve.gdl.engine import explore, ground_game
+from gridsolve.gdl import engine
+from gridsolve.gdl.engine import explore, ground_game, native_explore, numpy_explore
 from gridsolve.gdl.solving import limits_guard, solve_gdl
 from gridsolve.gdl.translate import symbol_kif
 from gridsolve.solve.common.limits import Limits
 from tests.gdl.interpreter import GdlGame, to_kif
+from tests.gdl.reference import kif_path
 
 GAMES = Path(__file__).parent / "gdl" / "games"
 
@@ -239,3 +242,46 @@ def test_a_game_without_init_starts_from_the_empty_state(tmp_path):
     assert (answer.win, answer.win_plies, answer.stats["positions"]) == (True, 2, 3)
     assert [step["after"] for step in answer.line] == [["one"], ["two"]]
     assert _minimax(GdlGame.from_file(game), "p") == 100
+
+
+def _same_explored(game, depth=None) -> None:
+    """The numpy and the C exploration of ``game`` from its initial state: every field equal."""
+    guard = limits_guard(Path(game.path), Limits())
+    kernel = importlib.import_module("gridsolve.ground.circuitkernel")      # (built for the test session)
+    game.circuit.kernel = None
+    by_numpy = numpy_explore(game, game.init, guard, depth)
+    game.circuit.kernel = kernel
+    in_c = native_explore(game, game.init, guard, depth)
+    for name in ("states", "terminal", "goal", "src", "dst", "joint", "joints"):
+        mine, theirs = getattr(in_c, name), getattr(by_numpy, name)
+        assert mine.dtype == theirs.dtype and mine.shape == theirs.shape and (mine == theirs).all(), name
+    assert all((a == b).all() and a.shape == b.shape for a, b in zip(in_c.legal, by_numpy.legal))
+    assert (in_c.count, in_c.depth) == (by_numpy.count, by_numpy.depth)
+    assert [in_c.find(bits) for bits in by_numpy.states[::97]] == list(range(0, by_numpy.count, 97))
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "nim", "hanoi", "maze"])
+@pytest.mark.parametrize("depth", [None, 2])
+def test_the_c_exploration_equals_numpy_s(name, depth):
+    description = read_description(GAMES / f"{name}.kif")
+    _same_explored(ground_game(description, limits_guard(GAMES / f"{name}.kif", Limits())), depth)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["mummyMaze2p_2007.kif", "wallmaze.kif", "mummymaze1p.kif", "mummymaze2p.kif",
+                                  "pacman3p.kif"])
+def test_the_c_exploration_equals_numpy_s_on_the_seed_originals(name):
+    path = kif_path(name)
+    game = ground_game(read_description(path), limits_guard(path, Limits()))
+    _same_explored(game, 3 if name == "pacman3p.kif" else 6)
+
+
+def test_the_c_exploration_stops_at_the_limit_with_the_states_reached(monkeypatch):
+    monkeypatch.setattr(engine, "CHECK_EVERY", 100)
+    path = GAMES / "tictactoe.kif"
+    game = ground_game(read_description(path), limits_guard(path, Limits()))
+    game.circuit.kernel = importlib.import_module("gridsolve.ground.circuitkernel")
+    late = limits_guard(path, Limits(seconds=1))
+    late.started -= 10_000      # (the time up from the first check on)
+    with pytest.raises(LimitError, match=r"after \d[\d,]* states reached"):
+        native_explore(game, game.init, late)

@@ -6,7 +6,6 @@ ground board by board.  Run one board: ``python -m pytest tests/test_sharedtable
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 
@@ -122,37 +121,3 @@ def test_the_first_boards_of_a_kind_are_ground_as_they_are(tmp_path, monkeypatch
         assert not sharedtables._SHARED.circuits
     sharedtables.table_rows(board, layout_for(board))
     assert len(sharedtables._SHARED.circuits) == 1
-
-
-def _layers_by_definition(rules) -> list[list[int]]:
-    """Each rule's layer as defined (0 where no rule defines a body atom, else one more than the
-    last layer of the rules that define its body atoms), grouped, rules in order (no cycle)."""
-    defining: dict[int, list[int]] = {}
-    for k, (head, _) in enumerate(rules):
-        defining.setdefault(head, []).append(k)
-    memo: dict[int, int] = {}
-
-    def layer(k: int) -> int:
-        if k not in memo:
-            memo[k] = max((1 + layer(r) for lit in rules[k][1] for r in defining.get(abs(lit), ())), default=0)
-        return memo[k]
-    groups: dict[int, list[int]] = {}
-    for k in range(len(rules)):
-        groups.setdefault(layer(k), []).append(k)
-    return [groups[d] for d in sorted(groups)]
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_rule_layers_follow_the_definition(seed):
-    """Random ground rules without a cycle (a rule's body atoms numbered below its head; some
-    atoms defined by several rules, some by none, negative literals): the layers as defined;
-    one rule more that closes a cycle: None."""
-    rng = random.Random(seed)
-    rules = []
-    for _ in range(rng.randrange(1, 60)):
-        head = rng.randrange(2, 40)
-        body = [rng.choice((1, -1)) * rng.randrange(1, head) for _ in range(rng.randrange(0, 4))]
-        rules.append((head, body))
-    assert sharedtables.rule_layers(rules) == _layers_by_definition(rules)
-    head = rules[0][0]
-    assert sharedtables.rule_layers(rules + [(1, [-head]), (head, [1])]) is None

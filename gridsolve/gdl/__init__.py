@@ -1,10 +1,10 @@
 """GDL in: game descriptions in KIF (the ggp-base dialect, gdl2qbf's ``.gdl`` files) read,
 checked and translated to a clingo program (``kif.py``, ``check.py``, ``translate.py``), the
 generic engine that grounds the one-ply rules once and explores the reachable states into the
-one game graph (``circuit.py``, ``engine.py``), the answers read off it (``answers.py``) or off a
+one game graph (``engine.py``, on :mod:`gridsolve.ground`), the answers read off it (``answers.py``) or off a
 depth-first search from the state asked (``depthsearch.py``, ``depthanswer.py``), and
 ``solve`` and ``ask`` of a GDL game (``solving.py``, ``text.py``, ``asking.py``).
 
 May import: ``gridsolve.solve.ask`` (its replies), ``gridsolve.solve.graph``, ``gridsolve.solve.common``,
-``gridsolve.errors`` and the stages below them.
+``gridsolve.ground``, ``gridsolve.errors`` and the stages below them.
 """

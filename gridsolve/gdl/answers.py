@@ -18,10 +18,12 @@ steps count.  A move's value and steps are those of the position after the role 
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..solve.common.limits import LimitGuard
 from ..solve.graph.gamegraph import GameGraph
 from .engine import Explored, GroundGame
 from .translate import symbol_kif
@@ -41,8 +43,25 @@ class RoleGraph:
     floor: np.ndarray | None        # the ranks of the others forcing the lowest threshold (goal <= it)
 
 
-def role_graph(game: GroundGame, explored: Explored, role: int, horizon: int | None) -> RoleGraph:
+def role_graph(game: GroundGame, explored: Explored, role: int, horizon: int | None,
+               guard: LimitGuard | None = None) -> RoleGraph:
+    """The graph of ``role`` and its ranks; ``guard``: the limits, checked between the stages
+    (the graph, its predecessors, each threshold's ranks): time or memory up stops it with the
+    limit's error and the states reached."""
     states = explored.count
+    where = f"while ranking, after {states:,} states reached"
+
+    def check():
+        if guard is not None:
+            guard.after(where)
+
+    with guard.allocating(where) if guard is not None else contextlib.nullcontext():
+        return _role_graph(game, explored, role, horizon, check)
+
+
+def _role_graph(game: GroundGame, explored: Explored, role: int, horizon: int | None, check) -> RoleGraph:
+    states = explored.count
+    check()
     moves = max(1, len(game.moves[role]))
     own = explored.joints[explored.joint, role] if len(explored.joint) else np.zeros(0, dtype=np.int64)
     pair = explored.src * moves + own
@@ -54,16 +73,20 @@ def role_graph(game: GroundGame, explored: Explored, role: int, horizon: int | N
     turn = np.concatenate([np.zeros(states, dtype=np.int32), np.ones(choices, dtype=np.int32)])
     outcome = np.concatenate([np.where(explored.terminal, 0, -1), np.full(choices, -1)]).astype(np.int16)
     graph = GameGraph.of_moves(src, dst, turn, outcome, ["terminal"], rows=True)
+    check()
+    graph.predecessors()
     goal = explored.goal[:, role]
     thresholds = sorted({int(v) for v in goal[explored.terminal] if v >= 0})
     levels = None if horizon is None else 2 * horizon
     ranks = []
     for value in thresholds:
+        check()
         target = np.zeros(graph.n, dtype=bool)
         target[:states] = explored.terminal & (goal >= value)
         ranks.append(graph.ranks([0], target, levels=levels, exclude_ends=True)[0])
     floor = None
     if len(thresholds) > 1:
+        check()
         target = np.zeros(graph.n, dtype=bool)
         target[:states] = explored.terminal & (goal >= 0) & (goal <= thresholds[0])
         floor = graph.ranks([1], target, levels=levels, exclude_ends=True)[0]

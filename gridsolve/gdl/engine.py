@@ -7,7 +7,7 @@ many states at once, and the states reachable from a root explored breadth-first
    can hold and every move a role can make (an over-approximation: a negation dropped only
    derives more).
 2. **One ply.**  The game's rules with ``{true(F)}`` and ``{does(R,M)}`` free over those domains
-   are ground once (:func:`~gridsolve.gdl.circuit.ground_circuit`); the circuit gives, for a
+   are ground once (:func:`~gridsolve.ground.circuit.ground_circuit`); the circuit gives, for a
    batch of states, ``terminal``, ``goal``, ``legal`` (no moves given), and for a batch of
    (state, joint move) pairs the ``next`` fluents.
 3. **Exploring.**  From the root, breadth-first: each frontier's states evaluated at once, their
@@ -25,14 +25,16 @@ import clingo
 import numpy as np
 
 from ..errors import BoardError, QueryError
+from .. import native
 from ..solve.common.limits import LimitGuard, resident
-from .circuit import Circuit, UnstratifiedError, ground_circuit, pack, unpack
+from ..ground.circuit import Circuit, UnstratifiedError, ground_circuit, pack, unpack
 from .description import Description
 from .kif import Term
 from .translate import kif_symbol, program_text, relaxed_text, symbol_kif
 
 BATCH = 4096        # (state, joint move) pairs evaluated at once
 RULE_BYTES = 600    # a ground rule held by the observer and in the circuit, about (a budget: the memory limit)
+CHECK_EVERY = 20_000     # states found between two checks of the limits by the C exploration
 KEY_BYTES = 100     # a state's key and entry in the dict of states found, about (counted against the memory limit)
 
 
@@ -109,7 +111,8 @@ def ground_game(description: Description, guard: LimitGuard) -> GroundGame:
     left = guard.limits.memory - (resident() - guard.base)
     try:
         circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, "grounding the one-ply rules"),
-                                 budget=max(10_000, left // RULE_BYTES))
+                                 budget=max(10_000, left // RULE_BYTES),
+                                 kernel=native.load("circuitkernel", "gridsolve.ground"))
     except MemoryError as exc:
         raise guard.error(f"the one-ply rules need more memory than is left ({exc})",
                           "grounding the one-ply rules, 0 states reached") from None
@@ -173,7 +176,11 @@ class Explored:
         return len(self.states)
 
     def find(self, bits: np.ndarray) -> int:
-        """The number of the state ``bits`` (-1: not reached)."""
+        """The number of the state ``bits`` (-1: not reached; the index built on first use where
+        the exploration gave none)."""
+        if not self.index and self.count:
+            packed = np.packbits(self.states, axis=1)
+            self.index.update((row.tobytes(), k) for k, row in enumerate(packed))
         return self.index.get(np.packbits(bits[None, :], axis=1)[0].tobytes(), -1)
 
 
@@ -267,7 +274,56 @@ def joint_moves(states: np.ndarray, legal: list[np.ndarray]) -> tuple[np.ndarray
 def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | None = None) -> Explored:
     """Every state reachable from ``root`` and the joint moves between them (breadth-first);
     with ``depth``, only those within that many steps (the states found at the last step are
-    judged, terminal and goals, but not expanded)."""
+    judged, terminal and goals, but not expanded).  In one call of the circuit's C kernel
+    where it was built (:func:`native_explore`), else batch by batch in numpy: the same states,
+    numbered alike, and the same moves."""
+    if game.circuit.kernel is not None:
+        return native_explore(game, root, guard, depth)
+    return numpy_explore(game, root, guard, depth)
+
+
+def native_explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | None = None) -> Explored:
+    """:func:`explore` by the kernel (``circuitkernel.explore``), the limits checked every
+    :data:`CHECK_EVERY` states found."""
+    started = time.perf_counter()
+    circuit, roles = game.circuit, len(game.roles)
+    counts = [len(rows) for rows in game.does_rows]
+    move_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    goal_start = np.concatenate([[0], np.cumsum([len(pairs) for pairs in game.goals])]).astype(np.int64)
+    goal_rows = np.array([row for pairs in game.goals for _, row in pairs], dtype=np.int64)
+    goal_values = np.array([value for pairs in game.goals for value, _ in pairs], dtype=np.int64)
+    weights = _joint_weights(game)
+    join = (lambda parts: np.ascontiguousarray(np.concatenate(parts), dtype=np.int64) if parts else np.zeros(0, np.int64))
+
+    def check(count: int, held: int) -> None:
+        guard.after(f"after {count:,} states reached", held=held)
+    with guard.allocating("while exploring"):
+        found = circuit.kernel.explore(*circuit.flat(), np.ascontiguousarray(circuit.fact_rows, dtype=np.int64),
+                                       np.ascontiguousarray(game.true_rows, dtype=np.int64),
+                                       np.ascontiguousarray(game.next_rows, dtype=np.int64), move_start,
+                                       join(game.does_rows), join(game.legal_rows), goal_start, goal_rows, goal_values,
+                                       weights, np.packbits(root.astype(bool)).tobytes(),
+                                       np.array([circuit.size], dtype=np.int64), BATCH // 64, game.terminal_row,
+                                       -1 if depth is None else depth, CHECK_EVERY, check)
+    keys, terminal, goal, legal, src, dst, codes = (part or b"" for part in found)
+    fluents, width = len(game.fluents), (len(game.fluents) + 7) // 8
+    packed = np.frombuffer(keys, dtype=np.uint8).reshape(-1, width)
+    count = len(packed)
+    states = np.unpackbits(packed, axis=1, count=fluents).astype(bool) if fluents else np.zeros((count, 0), bool)
+    legal_all = np.frombuffer(legal, dtype=np.uint8).reshape(count, int(move_start[-1])).astype(bool)
+    where = f"after {count:,} states reached, joining their moves"
+    guard.after(where)
+    with guard.allocating(where):
+        joints, joint = _joint_numbers(game, np.frombuffer(codes, dtype=np.int64), weights)
+        return Explored(states, np.frombuffer(terminal, dtype=np.uint8).astype(bool),
+                        np.frombuffer(goal, dtype=np.int32).reshape(count, roles).copy(),
+                        [legal_all[:, move_start[r]:move_start[r + 1]] for r in range(roles)],
+                        np.frombuffer(src, dtype=np.int64).copy(), np.frombuffer(dst, dtype=np.int64).copy(),
+                        joint, joints, time.perf_counter() - started, depth)
+
+
+def numpy_explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | None = None) -> Explored:
+    """:func:`explore` in numpy, batch by batch."""
     started = time.perf_counter()
     store = _States(len(game.fluents))
     store.add(root[None, :])
@@ -298,12 +354,37 @@ def explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | 
                 guard.after(f"after {len(store.index):,} states reached", held=store.nbytes())
             guard.after(f"after {len(store.index):,} states reached", held=store.nbytes())
         done, layer = len(frontier) + done, layer + 1
+    where = f"after {len(store.index):,} states reached, joining their moves"
+    guard.after(where, held=store.nbytes())
+    with guard.allocating(where):
+        return _explored(game, store, terminal_parts, goal_parts, legal_parts, src_parts, dst_parts, joint_parts,
+                         started, depth)
+
+
+def _explored(game, store, terminal_parts, goal_parts, legal_parts, src_parts, dst_parts, joint_parts,
+              started, depth) -> Explored:
+    """The parts an exploration found joined into one :class:`Explored` (the distinct joint
+    moves numbered in their order as rows, by one number each: role 0's move the highest digit)."""
     cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype=dtype))
     chosen = np.concatenate(joint_parts) if joint_parts else np.zeros((0, len(game.roles)), dtype=np.int64)
-    joints, joint = np.unique(chosen, axis=0, return_inverse=True)
+    weights = _joint_weights(game)
+    joints, joint = _joint_numbers(game, chosen @ weights, weights)
     return Explored(store.all().copy(), cat(terminal_parts, bool),
                     np.concatenate(goal_parts) if goal_parts else np.zeros((0, len(game.roles)), np.int32),
                     [np.concatenate(parts) for parts in legal_parts],
-                    cat(src_parts, np.int64), cat(dst_parts, np.int64), joint.ravel().astype(np.int64),
-                    joints.astype(np.int64),
+                    cat(src_parts, np.int64), cat(dst_parts, np.int64), joint, joints,
                     time.perf_counter() - started, depth, store.index)
+
+
+def _joint_weights(game: GroundGame) -> np.ndarray:
+    """Each role's weight in a joint move's number (role 0's move the highest digit)."""
+    radix = np.array([max(1, len(ms)) for ms in game.moves], dtype=np.int64)
+    return np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]]).astype(np.int64)
+
+
+def _joint_numbers(game: GroundGame, codes: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct joint moves, a row each in their order as rows; each move's row) of the
+    joint moves numbered ``codes``."""
+    radix = np.array([max(1, len(ms)) for ms in game.moves], dtype=np.int64)
+    distinct, joint = np.unique(codes, return_inverse=True)
+    return ((distinct[:, None] // weights) % radix).astype(np.int64), joint.ravel().astype(np.int64)

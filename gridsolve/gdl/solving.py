@@ -92,7 +92,7 @@ class GdlSession:
     def _graph(self, explored, role: int):
         key = (id(explored), role)
         if key not in self.graphs:
-            self.graphs[key] = role_graph(self.game, explored, role, explored.depth)
+            self.graphs[key] = role_graph(self.game, explored, role, explored.depth, self.guard)
         return self.graphs[key]
 
     def answer(self, role: str | None = None, kind: str = "value", at: str | None = None,

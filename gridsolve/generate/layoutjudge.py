@@ -26,9 +26,9 @@ from ..compile.gameprogram import board_externals
 from ..compile.gamerules import factored_turns
 from ..compile.predicates import FGRAPH_END, FGRAPH_MOVE, MARK, WALL_EAST, WALL_NORTH
 from ..compile.state import layout_for
+from ..ground import circuit as ground
 from ..language.model import Board
 from .. import native
-from ..solve.graph.sharedtables import rule_layers
 from ..analysis.ends import beeline_unsupported, goal_ends
 from .genspec import GameSpec, Requirement
 from .starts import JudgedStarts, Survey
@@ -37,35 +37,6 @@ from ..language.kinds import RequireKind
 
 MAX_CELLS = 64          # the frontier of the blind play is a 64-bit set of the other piece's cells
 INPUTS = ((WALL_NORTH, "north"), (WALL_EAST, "east"), (MARK, "mark"))     # the externals' atoms and keys
-
-
-class _Circuit:
-    """The ground rules of the factored game program with the walls and marks external, as
-    arrays for the C kernel: the rules in an order where each rule's body atoms are decided
-    before it (None from :meth:`read` where clingo's rules are not such a plain circuit)."""
-
-    def __init__(self):
-        self.rules: list = []
-        self.outputs: list = []
-        self.other = 0
-
-    # clingo's observer interface
-    def rule(self, choice: bool, head, body) -> None:
-        if choice or len(head) != 1:
-            self.other += 1
-        else:
-            self.rules.append((head[0], body))
-
-    def weight_rule(self, choice, head, lower, body) -> None:
-        self.other += 1
-
-    def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
-        self.outputs.append((symbol, atom))
-
-    def ordered(self) -> list | None:
-        """The rules in an order that decides every body atom before its rule (None: a cycle)."""
-        layers = rule_layers(self.rules)
-        return None if layers is None else [k for layer in layers for k in layer]
 
 
 def _externals(board: Board, marks) -> list[tuple]:
@@ -170,36 +141,38 @@ class LayoutJudge:
 
 
 def _ground(empty: Board, layout, board: Board, marks, externals) -> tuple | None:
-    """clingo's ground rules of the factored program on ``empty`` (no walls, no marks) with the
-    walls and marks external: ((rule heads, body pointers, body literals, external atoms,
-    atoms), outputs); None where the rules are not a plain circuit."""
+    """The circuit of the factored program on ``empty`` (no walls, no marks) with the walls and
+    marks external, as the C kernel reads it: ((rule heads, body pointers, body literals, external
+    rows, rows), the shown symbols' rows); None where the rules are not a plain circuit
+    (:meth:`gridsolve.ground.circuit.Circuit.ordered`: each rule after the rules of its body atoms)."""
     text = factored_program(empty, layout)
     w, h = board.width, board.height
     lines = [text, *board_externals(w, h, marks, gates=False), "#show wall_north/2. #show wall_east/2. #show mark/3."]
-    circuit = _Circuit()
+    observer = ground.Observer()
     ctl = clingo.Control(["--warn=none"])
-    ctl.register_observer(circuit)
+    ctl.register_observer(observer)
     ctl.add("base", [], "\n".join(lines))
     ctl.ground([("base", [])])
-    order = circuit.ordered()
-    if circuit.other or order is None:
+    try:
+        circuit = ground.Circuit(observer)
+    except ground.NotACircuit:
         return None
-    atoms = {}
-    for symbol, atom in circuit.outputs:
+    order = circuit.ordered()
+    if order is None:
+        return None
+    rows = {}
+    for symbol, row in circuit.rows.items():
         for predicate, kind in INPUTS:
             if predicate.matches(symbol):
-                atoms[(kind, *predicate.read(symbol))] = atom
-    ext_atoms = np.array([atoms.get(key, 0) for key in externals], dtype=np.int32)
-    if (ext_atoms == 0).any():          # an external that clingo decided: not a plain circuit
-        return None
-    heads = np.array([circuit.rules[k][0] for k in order], dtype=np.int32)
-    bodies = [circuit.rules[k][1] for k in order]
-    body_ptr = np.zeros(len(bodies) + 1, dtype=np.int32)
-    np.cumsum([len(b) for b in bodies], out=body_ptr[1:])
-    body = np.array([lit for b in bodies for lit in b], dtype=np.int32)
-    natoms = int(max(heads.max(initial=0), np.abs(body).max(initial=0), ext_atoms.max(initial=0),
-                     max((a for _, a in circuit.outputs), default=0))) + 1
-    return (heads, body_ptr, body, ext_atoms, natoms), circuit.outputs
+                rows[(kind, *predicate.read(symbol))] = row
+    ext_rows = np.array([rows.get(key, 0) for key in externals], dtype=np.int32)
+    if (ext_rows == 0).any() or circuit.input_rows != set(ext_rows.tolist()):
+        return None         # (an external that clingo decided, or a free atom besides them: not a plain circuit)
+    heads = np.array([head for head, _ in order], dtype=np.int32)
+    body_ptr = np.zeros(len(order) + 1, dtype=np.int32)
+    np.cumsum([len(body) for _, body in order], out=body_ptr[1:])
+    body = np.array([lit for _, b in order for lit in b], dtype=np.int32)
+    return (heads, body_ptr, body, ext_rows, circuit.size), list(circuit.rows.items())
 
 
 def layout_judge(board: Board, spec: GameSpec, req: Requirement) -> LayoutJudge | None:

@@ -8,6 +8,6 @@ families (the race solver ``race``, the bounded races ``bounded``, the layered t
 and the features built on them: ``gridsolve ask`` (``ask``) and ``gridsolve explain``
 (``explain``).  Each subpackage says what it owns and may import.
 
-May import: ``gridsolve.compile``, ``gridsolve.language``, ``gridsolve.errors``,
+May import: ``gridsolve.compile``, ``gridsolve.language``, ``gridsolve.ground``, ``gridsolve.errors``,
 ``gridsolve.resources``, ``gridsolve.native`` (the one loader of the C kernels).
 """

@@ -7,5 +7,5 @@ joined from the pieces: ``abstractpieces``), the graph of games with pieces move
 joined in arrays (``scripted``), clingo's model read as raw symbols (``rawmodel``) and the one
 codec of positions, Position <-> term <-> number (``codec``).
 
-May import: ``gridsolve.solve.common`` and the stages below it, and ``gridsolve.native`` (the C kernels' loader).
+May import: ``gridsolve.solve.common``, ``gridsolve.ground`` and the stages below them, and ``gridsolve.native`` (the C kernels' loader).
 """

@@ -1,14 +1,19 @@
-"""A ground normal program as a circuit evaluated for many inputs at once, in numpy.
+"""A ground normal program as a circuit evaluated for many inputs at once.
 
-clingo grounds the program once, its inputs free (choice rules ``{a}.`` with no body: the
-state's fluents and the moves); :func:`ground_circuit` reads the ground program through clingo's
-ground-program observer and :class:`Circuit` evaluates it for a batch of inputs, 64 a machine
-word: every atom a row of bit words, the rules in levels of the atoms' strongly connected
-components (an atom's level is one more than the highest of the components it reads), each level
-one gather, one AND over each rule's body (``bitwise_and.reduceat``) and one OR over the rules of
-each head; a level with recursion (a component of several atoms, or an atom reading itself) is
-repeated until nothing changes.  Negation must be stratified (checked before, on the relations:
-a negated atom is always of a lower level, so its row is final when read).
+clingo grounds the program once, its inputs free (choice rules ``{a}.`` with no body, and
+``#external`` atoms); :func:`ground_circuit` (or an :class:`Observer` registered by the caller)
+reads the ground program through clingo's ground-program observer and :class:`Circuit`
+evaluates it for a batch of inputs, 64 a machine word: every atom a row of bit words, the rules
+in levels of the atoms' strongly connected components (an atom's level is one more than the
+highest of the components it reads), each level one AND over each rule's body and one OR over
+the rules of each head; a level with recursion (a component of several atoms, or an atom reading
+itself) is repeated until nothing changes.  Negation must be stratified (a negated atom is always
+of a lower level, so its row is final when read; else :class:`UnstratifiedError`).  A shown term
+with a condition (``#show t : body.``) is a row of its own, true where its condition holds.
+
+The levels are evaluated in C (``circuitkernel.c``) where the caller passes the kernel
+(``kernel``: the extension module, loaded by :mod:`gridsolve.native`), else in numpy
+(``reduceat``): the same rows.
 """
 from __future__ import annotations
 
@@ -22,16 +27,24 @@ from ..errors import EncodingError
 ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-class UnstratifiedError(ValueError):
+class NotACircuit(EncodingError):
+    """The ground program is not a plain circuit: weight rules, a choice rule with a body, a
+    disjunction, or an input atom that rules derive."""
+
+
+class UnstratifiedError(NotACircuit):
     """The ground program's negation is not stratified (the reader names the file)."""
 
 
-class _Observer:
-    """The ground program as clingo hands it over: its rules and its atoms' symbols."""
+class Observer:
+    """The ground program as clingo hands it over (register it with ``ctl.register_observer``):
+    its rules, its external atoms, its shown atoms' symbols and its shown terms' conditions."""
 
     def __init__(self, budget: int | None = None):
         self.rules: list[tuple[bool, list[int], list[int]]] = []
         self.symbols: dict[clingo.Symbol, int] = {}     # 0: a fact
+        self.terms: list[tuple[clingo.Symbol, list[int]]] = []
+        self.externals: list[int] = []
         self.weights = 0
         self.budget = budget        # the most rules kept (clingo ignores a callback's exceptions: a
         self.overflow = False       # MemoryError in one would abort the process, so stop before it)
@@ -58,9 +71,17 @@ class _Observer:
         except MemoryError:
             self._overflowed()
 
+    def output_term(self, symbol, condition):
+        if not self.overflow:
+            self.terms.append((symbol, list(condition)))
+
+    def external(self, atom, value):
+        if not self.overflow:
+            self.externals.append(atom)
+
     def _overflowed(self):
         self.overflow = True
-        self.rules, self.symbols = [], {}       # (the memory back for the rest of the grounding)
+        self.rules, self.symbols, self.terms = [], {}, []   # (the memory back for the rest of the grounding)
 
 
 @dataclass
@@ -121,42 +142,58 @@ def _components(n: int, deps: list[list[int]]) -> list[int]:
 
 class Circuit:
     """A ground program's rules as levels over rows of bit words (see the module docstring):
-    ``inputs`` the rows of the free atoms (by symbol), ``rows`` the row of every atom by symbol
-    (facts: the row :attr:`true_row`; atoms no rule derives are not there: false)."""
+    ``input_rows`` the rows of the free atoms, ``rows`` the row of every shown atom and term by
+    symbol (facts: the row :attr:`true_row`; atoms no rule derives are not there: false),
+    ``atom_rows`` the row of each program atom clingo numbered (``ctl.symbolic_atoms[...].literal``)."""
 
-    def __init__(self, observer: _Observer):
+    def __init__(self, observer: Observer, kernel=None):
         if observer.weights:
-            raise EncodingError("the ground game has weight rules (an aggregate): not a GDL program")
-        atom_row: dict[int, int] = {}
+            raise NotACircuit("the ground program has weight rules (an aggregate): no circuit")
+        atom_row: dict = {}
 
-        def row(atom: int) -> int:
+        def row(atom) -> int:
             found = atom_row.get(atom)
             if found is None:
                 found = atom_row[atom] = len(atom_row) + 1      # (row 0: always true)
             return found
 
+        def literals(body) -> list[int]:
+            return [row(abs(lit)) * (1 if lit > 0 else -1) for lit in body]
+
         self.true_row = 0
-        inputs, derived, facts = set(), [], set()
+        inputs, derived, facts = {row(a) for a in observer.externals}, [], set()
         for choice, head, body in observer.rules:
             if choice:
                 if body:
-                    raise EncodingError("a choice rule with a body in the ground game")
+                    raise NotACircuit("a choice rule with a body in the ground program")
                 inputs.update(row(a) for a in head)
             elif len(head) != 1:
                 if not head:
-                    continue        # (an integrity constraint: GDL has none)
-                raise EncodingError("a disjunctive rule in the ground game")
+                    continue        # (an integrity constraint: no circuit reads it)
+                raise NotACircuit("a disjunctive rule in the ground program")
             elif not body:
                 facts.add(row(head[0]))
             else:
-                derived.append((row(head[0]), [row(abs(lit)) * (1 if lit > 0 else -1) for lit in body]))
+                derived.append((row(head[0]), literals(body)))
+        for symbol, condition in observer.terms:        # (a shown term: a row of its own, one rule a condition)
+            term = row(("term", symbol))
+            if condition:
+                derived.append((term, literals(condition)))
+            else:
+                facts.add(term)
+        if inputs & (facts | {head for head, _ in derived}):
+            raise NotACircuit("an input atom of the ground program is derived by its rules")
         self.size = len(atom_row) + 1
-        self.rows = {symbol: (0 if atom == 0 else atom_row.get(atom, -1)) for symbol, atom in observer.symbols.items()}
-        self.rows = {symbol: r for symbol, r in self.rows.items() if r >= 0}
+        rows = {symbol: (0 if atom == 0 else atom_row.get(atom, -1)) for symbol, atom in observer.symbols.items()}
+        self.rows = {symbol: r for symbol, r in rows.items() if r >= 0}
+        self.rows.update((key[1], r) for key, r in atom_row.items() if isinstance(key, tuple))
+        self.atom_rows = {atom: r for atom, r in atom_row.items() if not isinstance(atom, tuple)}
         self.input_rows = inputs
         self.fact_rows = np.array(sorted(facts), dtype=np.int64)
         self.rule_count = len(derived) + len(facts)
         self.levels = self._levels(derived)
+        self.kernel = kernel
+        self._flat = None
 
     def _levels(self, derived) -> list[_Level]:
         deps: list[list[int]] = [[] for _ in range(self.size)]
@@ -203,28 +240,76 @@ class Circuit:
         out[self.true_row] = ONES
         if len(self.fact_rows):
             out[self.fact_rows] = ONES
-        out[given] = values
+        out[np.asarray(given, dtype=np.int64)] = values
+        if self.kernel is not None:
+            self.kernel.evaluate(*self.flat(), out, words)
+            return out
         for level in self.levels:
             while True:
                 gathered = out[level.lit_rows] ^ level.lit_neg
                 bodies = np.bitwise_and.reduceat(gathered, level.rule_starts, axis=0)
                 heads = np.bitwise_or.reduceat(bodies, level.head_starts, axis=0)
-                if not level.recursive:
-                    out[level.heads] = heads
-                    break
                 merged = heads | out[level.heads]
+                if not level.recursive:
+                    out[level.heads] = merged
+                    break
                 if np.array_equal(merged, out[level.heads]):
                     break
                 out[level.heads] = merged
         return out
 
+    def flat(self) -> tuple[np.ndarray, ...]:
+        """The levels as the C kernel reads them: per level its first rule and whether it
+        recurs (levels + 1 starts, int64; uint8), per rule its head row and its first literal
+        (rules + 1 starts), per literal its row and whether it is negated (uint8)."""
+        if self._flat is None:
+            self._flat = _flat_arrays(self.levels)
+        return self._flat
 
-def ground_circuit(program: str, ground=None, budget: int | None = None) -> Circuit:
-    """The circuit of clingo program ``program`` (its inputs free atoms of choice rules);
-    ``ground``: called as ``ground(ctl, parts)`` in place of ``ctl.ground(parts)`` (the limits' guard);
-    ``budget``: the most ground rules (more: a MemoryError once clingo has returned)."""
+    def ordered(self) -> list[tuple[int, list[int]]] | None:
+        """The rules (head row, body rows, negative where negated) in an order that decides
+        every body atom before its rule, the facts first with empty bodies (row 0, always true,
+        is no head); None where a level recurs (no such order)."""
+        if any(level.recursive for level in self.levels):
+            return None
+        out = [(int(r), []) for r in self.fact_rows.tolist()]
+        for level in self.levels:
+            signed = np.where(level.lit_neg[:, 0] != 0, -level.lit_rows, level.lit_rows).tolist()
+            bounds = level.rule_starts.tolist() + [len(level.lit_rows)]
+            counts = np.diff(np.append(level.head_starts, len(level.rule_starts)))
+            heads = np.repeat(level.heads, counts).tolist()
+            out += [(head, signed[bounds[k]:bounds[k + 1]]) for k, head in enumerate(heads)]
+        return out
+
+
+def _flat_arrays(levels: list[_Level]) -> tuple[np.ndarray, ...]:
+    """:meth:`Circuit.flat` of ``levels``."""
+    level_start = np.zeros(len(levels) + 1, dtype=np.int64)
+    rule_heads, rule_starts, lit_rows, lit_neg = [], [], [], []
+    rules = lits = 0
+    for k, level in enumerate(levels):
+        counts = np.diff(np.append(level.head_starts, len(level.rule_starts)))
+        rule_heads.append(np.repeat(level.heads, counts))
+        rule_starts.append(level.rule_starts + lits)
+        lit_rows.append(level.lit_rows)
+        lit_neg.append((level.lit_neg[:, 0] != 0).astype(np.uint8))
+        rules += len(level.rule_starts)
+        lits += len(level.lit_rows)
+        level_start[k + 1] = rules
+    join = (lambda parts, dtype: np.ascontiguousarray(np.concatenate(parts), dtype=dtype) if parts
+            else np.zeros(0, dtype=dtype))
+    return (level_start, np.array([level.recursive for level in levels], dtype=np.uint8),
+            join(rule_heads, np.int64), np.append(join(rule_starts, np.int64), lits).astype(np.int64),
+            join(lit_rows, np.int64), join(lit_neg, np.uint8))
+
+
+def ground_circuit(program: str, ground=None, budget: int | None = None, kernel=None) -> Circuit:
+    """The circuit of clingo program ``program`` (its inputs free atoms of choice rules and
+    externals); ``ground``: called as ``ground(ctl, parts)`` in place of ``ctl.ground(parts)``
+    (the limits' guard); ``budget``: the most ground rules (more: a MemoryError once clingo has
+    returned); ``kernel``: the C kernel (None: numpy)."""
     ctl = clingo.Control(["--warn=none"])
-    observer = _Observer(budget)
+    observer = Observer(budget)
     ctl.register_observer(observer)
     try:
         ctl.add("base", [], program)
@@ -236,7 +321,7 @@ def ground_circuit(program: str, ground=None, budget: int | None = None) -> Circ
         ground(ctl, [("base", [])])
     if observer.overflow:
         raise MemoryError(f"more than {observer.budget:,} ground rules")
-    return Circuit(observer)
+    return Circuit(observer, kernel)
 
 
 def pack(bits: np.ndarray) -> np.ndarray:
