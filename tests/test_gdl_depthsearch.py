@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gridsolve import native
 from gridsolve.cli import main
 from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.gdl import solving
@@ -152,11 +153,13 @@ def test_the_fewest_steps_of_a_win_equal_the_interpreter_s_minimax(name):
         assert answer.win_plies == fewest, at
 
 
-def test_auto_searches_depth_first_for_a_win_within_a_horizon_else_breadth_first():
-    assert chosen_search("auto", "win", 5) == "depth"
-    assert chosen_search("auto", "win", None) == chosen_search("auto", "value", 5) == "breadth"
-    assert chosen_search("breadth", "win", 5) == "breadth" and chosen_search("depth", "value", None) == "depth"
-    assert solve_gdl(GAMES / "maze.kif", kind="win", horizon=6).stats["search"] == "depth"
+def test_auto_searches_breadth_first_and_depth_first_for_a_win_within_a_horizon_in_numpy():
+    assert chosen_search("auto", "win", 5) == chosen_search("auto", "value", 5) == "breadth"
+    assert chosen_search("auto", "win", 5, explored_in_c=False) == "depth"
+    assert chosen_search("auto", "win", None, False) == chosen_search("auto", "value", 5, False) == "breadth"
+    assert chosen_search("breadth", "win", 5, False) == "breadth" and chosen_search("depth", "value", None) == "depth"
+    in_c = native.load("circuitkernel", "gridsolve.ground") is not None
+    assert solve_gdl(GAMES / "maze.kif", kind="win", horizon=6).stats["search"] == ("breadth" if in_c else "depth")
     assert solve_gdl(GAMES / "maze.kif", kind="win").stats["search"] == "breadth"
 
 
@@ -171,9 +174,9 @@ def test_auto_asks_the_depth_search_where_the_breadth_first_states_do_not_fit(mo
 
 
 def test_a_depth_searched_win_question_gives_the_win_s_value_or_none():
-    won = solve_gdl(GAMES / "hanoi.kif", kind="win", horizon=7)
+    won = solve_gdl(GAMES / "hanoi.kif", kind="win", horizon=7, search="depth")
     assert (won.win, won.win_plies, won.value, won.plies, won.values, won.moves) == (True, 7, 100, 7, None, [])
-    lost = solve_gdl(GAMES / "hanoi.kif", kind="win", horizon=6)
+    lost = solve_gdl(GAMES / "hanoi.kif", kind="win", horizon=6, search="depth")
     assert (lost.win, lost.value, lost.plies, lost.values, lost.line) == (False, None, None, None, [])
 
 
@@ -183,15 +186,15 @@ def test_solve_search_option_and_its_stats():
     assert result.exit_code == 0, result.output
     answer = json.loads(result.output)
     assert answer["stats"]["search"] == "depth" and answer["values"] == {"first": 0, "second": 100}
-    text = runner.invoke(main, ["solve", str(GAMES / "hanoi.kif"), "--query", "win", "--horizon", "6"]).output
+    text = runner.invoke(main, ["solve", str(GAMES / "hanoi.kif"), "--query", "win", "--horizon", "6", "--search", "depth"]).output
     assert "states searched depth-first, within 6 steps" in text and "win (100) for player: no" in text
     refused = runner.invoke(main, ["solve", "boards/wallmaze.yaml", "--search", "depth"])
     assert refused.exit_code == 2 and "--search depth is an option of a GDL game" in refused.output
 
 
 def test_ask_takes_the_search_as_a_question_key():
-    questions = "\n".join(json.dumps(q) for q in [{"query": "win", "horizon": 7}, {"query": "win", "horizon": 7,
-                                                                                  "search": "breadth"}])
+    questions = "\n".join(json.dumps(q) for q in [{"query": "win", "horizon": 7, "search": "depth"},
+                                                         {"query": "win", "horizon": 7, "search": "breadth"}])
     result = CliRunner().invoke(main, ["ask", str(GAMES / "hanoi.kif")], input=questions + "\n")
     assert result.exit_code == 0, result.output
     replies = [json.loads(line) for line in result.output.splitlines()]

@@ -312,7 +312,7 @@ def native_explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth:
     states = np.unpackbits(packed, axis=1, count=fluents).astype(bool) if fluents else np.zeros((count, 0), bool)
     legal_all = np.frombuffer(legal, dtype=np.uint8).reshape(count, int(move_start[-1])).astype(bool)
     where = f"after {count:,} states reached, joining their moves"
-    guard.after(where)
+    guard.after(where, held=states.nbytes + legal_all.nbytes + sum(len(part) for part in found if part))
     with guard.allocating(where):
         joints, joint = _joint_numbers(game, np.frombuffer(codes, dtype=np.int64), weights)
         return Explored(states, np.frombuffer(terminal, dtype=np.uint8).astype(bool),
