@@ -48,7 +48,8 @@ def test_every_seed_board_names_its_original():
         assert re.search(rf"(?m)^  against: {re.escape(kif)}$", text), board
 
 
-@pytest.mark.parametrize("board", sorted(SEEDS))
+@pytest.mark.parametrize("board", [pytest.param(b, marks=pytest.mark.slow) if b in ("pacman3p.yaml", "mummymaze2p.yaml")
+                                   else b for b in sorted(SEEDS)])     # (the two largest: the slow tier)
 def test_the_first_positions_of_each_seed_board_agree(board):
     result = crosscheck(board_path(board), kif_path(SEEDS[board]), states=150)
     assert result.difference is None, result.difference
@@ -162,7 +163,8 @@ def test_the_cli_exit_codes_and_json(tmp_path):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("board, plies", [("mummymaze2p-2007.yaml", 5), ("wallmaze.yaml", 4), ("pacman3p.yaml", 4)])
+@pytest.mark.parametrize("board, plies", [("mummymaze2p-2007.yaml", 5), pytest.param("wallmaze.yaml", 4, marks=pytest.mark.slow),
+                                          pytest.param("pacman3p.yaml", 4, marks=pytest.mark.slow)])
 def test_the_states_visited_are_the_interpreters(board, plies):
     """The crosscheck's positions per ply are the interpreter's reachable GDL states per ply
     (the mapping is one to one, and every move reached the engine's successor), and on those

@@ -208,8 +208,8 @@ def reference_problems(tmp_path, seed: int, mechanisms: bool) -> list[str]:
     return problems
 
 
-QUICK = range(4)
-SLOW = range(4, 60)
+QUICK = range(2)
+SLOW = range(2, 60)
 
 
 @pytest.mark.parametrize("seed", QUICK)
