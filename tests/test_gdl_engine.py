@@ -268,8 +268,8 @@ def test_the_c_exploration_equals_numpy_s(name, depth):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["mummyMaze2p_2007.kif", "wallmaze.kif", "mummymaze1p.kif", "mummymaze2p.kif",
-                                  "pacman3p.kif"])
+@pytest.mark.parametrize("name", ["mummyMaze2p_2007.kif", "wallmaze.kif", "mummymaze2p.kif", "pacman3p.kif"])
+# (mummymaze1p.kif is left out: its one-ply rules take more than 300 s to ground, docs/gdl.md "Not yet")
 def test_the_c_exploration_equals_numpy_s_on_the_seed_originals(name):
     path = kif_path(name)
     game = ground_game(read_description(path), limits_guard(path, Limits()))
