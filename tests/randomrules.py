@@ -551,7 +551,7 @@ def _teleporters(seed: int, rules: dict, board: dict, cells: list) -> None:
     for every role or some; drawn from a generator of its own, so that the rest of each seed's case
     is what it was before teleporters were drawn."""
     rng = random.Random(seed * 7_919 + 44)
-    if rng.random() >= 0.2 or len(cells) < 2 or "placement" in rules:
+    if rng.random() >= 0.2 or len(cells) < 2 or "placement" in rules or rules.get("enemies") or rules.get("gate"):
         return
     roles = rules["roles"]
     pieces = rng.sample(roles, rng.randint(1, len(roles))) if rng.random() < 0.3 else None
