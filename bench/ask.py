@@ -4,7 +4,7 @@
 For each board, the same random questions (``multishot.question_lines``: pieces on random
 free cells, random side, role and kind, no principal line) are answered in a fresh process:
 
-* *after*: as ``gridsolve ask`` answers them (``gridsolve.solve.ask.questions.ask_many``: an
+* *after*: as ``gridsolve ask`` answers them (``gridsolve.ask.questions.ask_many``: an
   Asker, one layered table per role, gridsolve/solve/layered/table.py);
 * *before*: each question solved alone by ``gridsolve.solve.dispatch.dispatcher.solve`` (encodings/layered.lp,
   one grounding a question; on Pacman the bounded solver, with or without a table alike).
@@ -45,7 +45,7 @@ def _one(board_path: str, mode: str, n: int, seed: int, cap: float) -> dict:
     import multishot
     from gridsolve.errors import GridsolveError
     from gridsolve.language.loader import load_board
-    from gridsolve.solve.ask.questions import ask_many, parse_question
+    from gridsolve.ask.questions import ask_many, parse_question
     from gridsolve.solve.dispatch.dispatcher import solve
     started = time.perf_counter()
     board = load_board(board_path)

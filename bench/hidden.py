@@ -100,7 +100,7 @@ def random_questions(count: int, seed: int = 7) -> list[str]:
 def random_solves(count: int) -> dict:
     from gridsolve.errors import LimitError
     from gridsolve.language.loader import load_board
-    from gridsolve.solve.ask.questions import parse_question
+    from gridsolve.ask.questions import parse_question
     from gridsolve.solve.common.limits import Limits
     from gridsolve.solve.dispatch.dispatcher import solve
     board = load_board(ROOT / BOARD)
@@ -146,7 +146,7 @@ def exact_solves() -> dict:
     from gridsolve.errors import LimitError
     from gridsolve.language.loader import load_board
     from gridsolve.solve.hidden import knowing
-    from gridsolve.solve.ask.questions import parse_question
+    from gridsolve.ask.questions import parse_question
     from gridsolve.solve.common.limits import Limits
     from gridsolve.solve.dispatch.dispatcher import solve
     board = load_board(ROOT / BOARD)
@@ -186,7 +186,7 @@ def ask_many(count: int, cap_s: float = None) -> dict:
     """``gridsolve ask`` over ``count`` random questions, stopped after ``cap_s`` seconds (the
     pace then extrapolated to all of them)."""
     from gridsolve.language.loader import load_board
-    from gridsolve.solve.ask.questions import ask_many as ask
+    from gridsolve.ask.questions import ask_many as ask
     cap_s = ASK_CAP_S if cap_s is None else cap_s
     board = load_board(ROOT / BOARD)
     started = time.perf_counter()

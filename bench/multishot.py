@@ -142,12 +142,12 @@ def question_lines(board, n: int, seed: int, line: bool) -> list[str]:
 
 def ask_worker(spec: dict) -> dict:
     """Answer the random questions of ``spec`` as ``gridsolve ask`` does (load the board, then
-    :func:`gridsolve.solve.ask.questions.ask_many` over the lines) until all are answered or
+    :func:`gridsolve.ask.questions.ask_many` over the lines) until all are answered or
     ASK_CAP_S has passed: the time of each reply and a digest of each answer (stats and line left out)."""
     import hashlib
     import json
     from gridsolve.language.loader import load_board
-    from gridsolve.solve.ask.questions import ask_many
+    from gridsolve.ask.questions import ask_many
     started = time.perf_counter()
     board = load_board(spec["board"])
     lines = question_lines(board, spec["n"], spec["seed"], spec["line"])

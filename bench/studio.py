@@ -34,7 +34,7 @@ from gridsolve.language.loader import load_board  # noqa: E402
 from gridsolve.language.position import make_query  # noqa: E402
 from gridsolve.render import verdict  # noqa: E402
 from gridsolve.solve.dispatch.dispatcher import solve  # noqa: E402
-from gridsolve.solve.explain.walls import interior_walls, toggled  # noqa: E402
+from gridsolve.explain.walls import interior_walls, toggled  # noqa: E402
 from gridsolve.studio.level import level_of  # noqa: E402
 from gridsolve.studio.server import create_app  # noqa: E402
 

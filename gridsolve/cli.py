@@ -280,7 +280,7 @@ def explain_command(board, role, kind, at, turn, step, gates, horizon, as_json, 
     """Why BOARD's position has its answer: the principal line, the refutation of each of the
     role's moves, and the critical walls (each single wall whose removal or addition changes it)."""
     from .render import format_explanation
-    from .solve.explain.explanation import explain
+    from .explain.explanation import explain
     loaded = load_board(board)
     query = make_query(loaded, role, kind, at=at, turn=turn, step=step, gates=gates, horizon=horizon)
     explanation = explain(loaded, query, walls=not no_walls, method=method, jobs=jobs, limits=command_limits())
@@ -301,7 +301,7 @@ def explain_command(board, role, kind, at, turn, step, gates, horizon, as_json, 
 def ask_command(board, questions, levels, max_memory):
     """Answer many questions about BOARD from one grounding: one JSON object a line in QUESTIONS
     (default: standard input) with solve's options, one JSON answer a line out."""
-    from .solve.ask.questions import ask_levels, ask_many
+    from .ask.questions import ask_levels, ask_many
     if (board is None) == (levels is None):
         raise QueryError("give either BOARD or --levels FILE",
                          "ask about one board file (BOARD), or about the board in each line (--levels FILE)")
@@ -312,7 +312,7 @@ def ask_command(board, questions, levels, max_memory):
     if levels is not None:
         replies = ask_levels(lines, Path(source), command_limits(max_memory))
     elif board.suffix.lower() in (".kif", ".gdl"):     # (a GDL game: docs/gdl.md)
-        from .gdl.asking import ask_gdl
+        from .ask.gdl import ask_gdl
         replies = ask_gdl(board, lines, command_limits(max_memory))
     else:
         replies = ask_many(load_board(board), lines, command_limits(max_memory))

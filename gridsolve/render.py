@@ -220,7 +220,7 @@ def _search_in(detail, kernel: str = "raceskernel", package: str = "gridsolve.so
 
 def format_explanation(board: Board, explanation, position: Position) -> str:
     """What ``gridsolve explain`` prints: the answer, the refutation, the critical walls."""
-    from .solve.explain.walls import Outcome
+    from .solve.common.outcome import Outcome
     answer = explanation.answer
     role, kind = answer.role, answer.query
     out = [format_answer(board, answer, position).rsplit("\n\n", 1)[0]]

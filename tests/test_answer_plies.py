@@ -26,8 +26,8 @@ from gridsolve.solve.common import capabilities
 from gridsolve.solve.common.capabilities import ROBUST
 from gridsolve.solve.dispatch.asker import Asker
 from gridsolve.solve.dispatch.dispatcher import solve
-from gridsolve.solve.explain import explanation
-from gridsolve.solve.explain.walls import Wall
+from gridsolve.explain import explanation
+from gridsolve.explain.walls import Wall
 from gridsolve.solve.program import explore
 from gridsolve.solve.program.explore import examine, move_parts
 from gridsolve.studio.live import LiveGraph

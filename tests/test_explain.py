@@ -1,4 +1,4 @@
-"""Pictures and explanations: gridsolve/svg.py, gridsolve/solve/explain/explanation.py and walls.py.
+"""Pictures and explanations: gridsolve/svg.py, gridexplain/explanation.py and walls.py.
 
 The critical walls of the shared game graph (each wall's moves patched in, the races ranked
 by the one ranker) are cross-checked against solving each toggled board from scratch with clingo, on
@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from gridsolve.cli import main
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position, make_query
-from gridsolve.solve.explain.explanation import critical_walls, explain, wall_outcomes
+from gridsolve.explain.explanation import critical_walls, explain, wall_outcomes
 from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.solve.common.capabilities import WALL_GRAPH, serves
-from gridsolve.solve.explain.walls import Wall, interior_walls, solve_outcome, solve_variant, toggled
+from gridsolve.explain.walls import Wall, interior_walls, solve_outcome, solve_variant, toggled
 from gridsolve.svg import board_svg
 
 import reference

@@ -17,7 +17,7 @@ from gridsolve.compile.state import START
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position, make_query
 from gridsolve.solve.common.capabilities import LIVE_GRAPH, WALL_GRAPH, serves
-from gridsolve.solve.explain.walls import WallGraph, explore_graph, interior_walls, toggled
+from gridsolve.explain.walls import WallGraph, explore_graph, interior_walls, toggled
 from gridsolve.solve.graph.codec import PositionCodec
 from gridsolve.solve.graph.gamegraph import GameGraph, of_explored
 from gridsolve.studio.live import LiveGraph, explore

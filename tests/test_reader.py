@@ -11,7 +11,7 @@ from gridsolve.compile.planning import plan_query
 from gridsolve.language.kinds import QueryKind
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
-from gridsolve.solve.explain.walls import Outcome, WallGraph
+from gridsolve.explain.walls import Outcome, WallGraph
 from gridsolve.solve.race.racesolver import Engine
 from gridsolve.solve.common.capabilities import LIVE_GRAPH, serves
 from gridsolve.studio.live import LiveGraph

@@ -23,7 +23,7 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.render import verdict
 from gridsolve.solve.dispatch.dispatcher import solve
-from gridsolve.solve.explain.walls import Wall, toggled
+from gridsolve.explain.walls import Wall, toggled
 from gridsolve.studio import adapters
 from gridsolve.studio.level import level_of
 from gridsolve.studio.server import create_app

@@ -20,7 +20,7 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.render import verdict
 from gridsolve.solve.dispatch.dispatcher import solve
-from gridsolve.solve.explain.walls import Wall, interior_walls, toggled
+from gridsolve.explain.walls import Wall, interior_walls, toggled
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,7 +154,7 @@ def test_the_role_and_question_change_the_answer(page):
 
 
 def test_critical_walls_are_listed_and_drawn(page):
-    from gridsolve.solve.explain.explanation import critical_walls
+    from gridsolve.explain.explanation import critical_walls
     board = load_board(ROOT / "boards" / BOARD)
     found, _, _ = critical_walls(board, make_query(board))
     page.click('[data-testid="critical-walls"]')

@@ -11,7 +11,7 @@ from gridsolve.errors import QueryError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position, make_query
 from gridsolve.solve.dispatch.dispatcher import solve
-from gridsolve.solve.explain.walls import Wall, interior_walls, toggled
+from gridsolve.explain.walls import Wall, interior_walls, toggled
 from gridsolve.studio.files import load_text
 from gridsolve.studio.level import apply_level, level_of
 from gridsolve.studio.leveltext import level_text

@@ -1,7 +1,7 @@
 """Exact difficulty metrics of a won level, read off the solved game graph.
 
 The game graph is every position reachable from the start, computed by the compiled game rules
-(:func:`gridsolve.solve.explain.walls.explore_graph`, one clingo run); a retrograde analysis in Python
+(:func:`gridsolve.explain.walls.explore_graph`, one clingo run); a retrograde analysis in Python
 ranks each position by the plies of the role's fastest forced win (attackers: the turns
 entries of the role's team pick one successor; the others must let every successor win), as
 ``encodings/solve.lp`` ranks the win race.  ``plies`` is checked against the solver's answer

@@ -2,7 +2,7 @@
 
 A :class:`LiveGraph` holds the game graph of a board (every position reachable from the
 positions asked about, with its mover, its end and its moves), computed once by clingo from
-the compiled game rules as ``explain`` computes it (:mod:`gridsolve.solve.explain.walls`), held as
+the compiled game rules as ``explain`` computes it (:mod:`gridsolve.explain.walls`), held as
 the one game graph (:class:`~gridsolve.solve.graph.gamegraph.GameGraph`, with its moves' names).
 A wall toggled in the studio patches the graph
 (:meth:`~gridsolve.solve.graph.gamegraph.GameGraph.patched`): only the positions whose side to
@@ -33,7 +33,7 @@ from ..solve.graph.gamegraph import GameGraph, of_explored
 from ..solve.common.answer import Answer, RaceStats, SolveStats
 from ..solve.common.capabilities import LIVE_GRAPH, race_roles
 from ..solve.program.driver import format_move
-from ..solve.explain.walls import Wall, WallGraph, add_moving, graph_atoms, toggled
+from ..explain.walls import Wall, WallGraph, add_moving, graph_atoms, toggled
 from ..solve.race import reader
 
 SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."

@@ -14,7 +14,7 @@ from ..language.loader import load_board
 from ..solve.common.capabilities import LIVE_GRAPH, serves
 from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
-from ..solve.explain.walls import WallGraph, interior_walls, solve_outcome, solve_variant
+from ..explain.walls import WallGraph, interior_walls, solve_outcome, solve_variant
 from .answers import payload, question
 from .level import apply_level
 from .leveltext import level_text

@@ -5,6 +5,6 @@ Owns the expectations (``expect``), running the checks
 writing measured values back (``update``), the report formats (``reports``) and the report page
 (each board's answer and pictures: ``view``; the page: ``page``; what changed since an earlier run: ``compare``).
 
-May import: ``gridsolve.analysis``, ``gridsolve.gdl`` (a GDL game's values: ``gdlgame``), ``gridsolve.svg``,
+May import: ``gridsolve.analysis``, ``gridsolve.explain`` (the critical walls of `--explain`), ``gridsolve.gdl`` (a GDL game's values: ``gdlgame``), ``gridsolve.svg``,
 ``gridsolve.gdlpicture`` and ``gridsolve.render`` (the pictures and verdicts of the report page) and the stages below them.
 """

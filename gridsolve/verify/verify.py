@@ -318,7 +318,7 @@ FEW_WALLS = 3     # --explain names this many wall changes that restore an expec
 def _restorer(board, query: Query, limits: Limits):
     """For --explain: a function from a failing expectation key to the note on the single wall
     changes that restore it; the walls are tried once, when the first note is asked for."""
-    from ..solve.explain.explanation import wall_outcomes
+    from ..explain.explanation import wall_outcomes
     cache: list = []
 
     def note(expected) -> str:

@@ -5,7 +5,7 @@ building again.
 Every solver that ranks a game's positions builds a :class:`GameGraph`: the race solver's
 builders (:class:`~gridsolve.solve.graph.racegraph.RaceGraph`: pieces moving alone, pieces
 moved by a script, or the compiled ``succ`` rules ground by clingo), ``explain``'s wall graph
-(:class:`~gridsolve.solve.explain.walls.WallGraph`) and the studio's live graph
+(:class:`~gridsolve.explain.walls.WallGraph`) and the studio's live graph
 (:class:`~gridsolve.studio.live.LiveGraph`), both from the positions and moves clingo derives
 from the compiled game rules (:func:`of_explored`), the abstract game and the layered table's
 plain plies (keyed by :func:`position_keys`).  A graph holds:

@@ -4,7 +4,7 @@ rules of encodings/answer.lp (the outcome view of :mod:`gridsolve.solve.common.o
 Every solver that ranks the races of a question (encodings/solve.lp's ``won_in(K,S,D)``) reads
 its answer here: the race solver (:mod:`gridsolve.solve.race.rankread` over its
 :class:`~gridsolve.solve.graph.racegraph.RaceGraph`), ``explain``'s wall graph
-(:mod:`gridsolve.solve.explain.walls`, the outcome at the question's position) and the studio's
+(:mod:`gridsolve.explain.walls`, the outcome at the question's position) and the studio's
 live graph (:mod:`gridsolve.studio.live`).  Each gives a :class:`GameView` of its graph; the
 reader derives what answer.lp derives:
 

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..common.limits import Limits
-from ..dispatch.asker import Asker
-from ...errors import GridsolveError, QueryError
-from ...language.loader import board_of
-from ...language.model import Board
-from ...language.yamlsrc import load_text
-from ...language.position import Query, make_query
-from ...language.kinds import QueryKind
+from ..solve.common.limits import Limits
+from ..solve.dispatch.asker import Asker
+from ..errors import GridsolveError, QueryError
+from ..language.loader import board_of
+from ..language.model import Board
+from ..language.yamlsrc import load_text
+from ..language.position import Query, make_query
+from ..language.kinds import QueryKind
 
 QUESTION_KEYS = ("role", "query", "at", "turn", "step", "gates", "horizon", "hidden", "free", "found", "line")
 BOARD_KEY = "board"     # --levels: the board of the question, in the line itself

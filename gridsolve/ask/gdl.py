@@ -16,9 +16,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import GridsolveError, LimitError, QueryError
-from ..solve.ask.questions import Reply, question_fields
+from .questions import Reply, question_fields
 from ..solve.common.limits import Limits
-from .solving import GdlSession
+from ..gdl.solving import GdlSession
 
 KEYS = ("role", "query", "at", "horizon", "line", "search")
 
@@ -37,7 +37,7 @@ def _question(text: str) -> dict:
 
 def ask_gdl(path: Path | str, lines: Iterable[str], limits: Limits | None = None) -> Iterator[Reply]:
     """The reply to each question line of ``lines`` about the GDL game in ``path`` (a
-    :class:`~gridsolve.solve.ask.questions.Reply` each: its answer as ``solve --json`` writes
+    :class:`~gridsolve.ask.questions.Reply` each: its answer as ``solve --json`` writes
     it, or the error it raised; a limit reached stops the questions after it)."""
     session = GdlSession(path, limits)
     for number, text in enumerate(lines, 1):

@@ -4,7 +4,7 @@ An :class:`Explanation` holds the answer (verdict and principal line, as ``solve
 the *refutation* where the role does not get what it asks for (for each of its moves, the
 others' answer that keeps the result, a few plies deep) and the *critical walls*: every
 interior wall edge whose removal or addition changes the answer (see
-:mod:`gridsolve.solve.explain.walls` for how the variants are answered).
+:mod:`gridsolve.explain.walls` for how the variants are answered).
 """
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ import dataclasses
 import time
 from dataclasses import dataclass, field, replace
 
-from ...errors import QueryError
-from ...language.model import Board
-from ...language.position import Position, Query
-from ..common.limits import Limits
-from ..dispatch.asker import Asker
-from ..program.explore import examine
-from ..common.answer import Answer, Ply
-from ..common.capabilities import WALL_GRAPH, refusal
+from ..errors import QueryError
+from ..language.model import Board
+from ..language.position import Position, Query
+from ..solve.common.limits import Limits
+from ..solve.dispatch.asker import Asker
+from ..solve.program.explore import examine
+from ..solve.common.answer import Answer, Ply
+from ..solve.common.capabilities import WALL_GRAPH, refusal
 from .walls import (Outcome, Wall, WallGraph, interior_walls, outcomes, solve_outcome,
                     solve_variant)
-from ...language.kinds import QueryKind
+from ..language.kinds import QueryKind
 
 METHODS = ("auto", "graph", "solve")
 REFUTATION_PLIES = 3       # plies of each refuting line: the others' answer, the role's reply, theirs

@@ -26,20 +26,20 @@ from dataclasses import dataclass
 
 import clingo
 
-from ...compile.planning import plan_query, plan_races
-from ...compile.state import START, layout_for
-from ...errors import EncodingError
-from ...language.model import DELTA, Board, Cell
-from ...language.position import Query
-from ..graph.codec import PositionCodec, arguments_of_text
-from ..program.explore import game_program
-from ..common.outcome import Outcome
-from ..race.reader import outcome
-from ..graph.gamegraph import GameGraph, of_explored
-from ..common.limits import Limits
-from ..dispatch.dispatcher import solve
-from ..common.capabilities import WALL_GRAPH, refusal
-from ...language.kinds import QueryKind
+from ..compile.planning import plan_query, plan_races
+from ..compile.state import START, layout_for
+from ..errors import EncodingError
+from ..language.model import DELTA, Board, Cell
+from ..language.position import Query
+from ..solve.graph.codec import PositionCodec, arguments_of_text
+from ..solve.program.explore import game_program
+from ..solve.common.outcome import Outcome
+from ..solve.race.reader import outcome
+from ..solve.graph.gamegraph import GameGraph, of_explored
+from ..solve.common.limits import Limits
+from ..solve.dispatch.dispatcher import solve
+from ..solve.common.capabilities import WALL_GRAPH, refusal
+from ..language.kinds import QueryKind
 
 SIDES = ("north", "east")
 
