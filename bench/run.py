@@ -983,7 +983,7 @@ def main(argv=None):
             "`gridsolve explain BOARD --json --method M [--jobs N]` end to end, one run each: every interior wall "
             "edge toggled (removed or added) and the question answered again. *graph*: the game graph computed "
             "once, each variant's affected positions re-derived by clingo and the races ranked on the patched "
-            "graph (`gridexplain/walls.py`); *solve*: one solve of each toggled board. *agrees*: the same "
+            "graph (`gridsolve/explain/walls.py`); *solve*: one solve of each toggled board. *agrees*: the same "
             "critical walls as the first method. `bench/explainbench.py`.", ""] + explained + [""]
     doc += ["## Secret obstacles (`--hidden`)", "",
             "Maze Runner Duel as its rule book plays it (issue 14): the robust value from the start for the whole "

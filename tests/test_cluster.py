@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow      # a cluster starts in seconds: the slow tier 
 from gridsolve.generate.generate import generate  # noqa: E402
 from gridsolve.generate.request import Request  # noqa: E402
 from gridsolve.verify.cluster import run_tasks_on_cluster, workers_of  # noqa: E402
-from gridsolve.verify.parallel import DONE  # noqa: E402
+from gridsolve.workers import DONE  # noqa: E402
 from gridsolve.verify.verify import verify_paths  # noqa: E402
 
 from conftest import ROOT  # noqa: E402

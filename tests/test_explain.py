@@ -1,4 +1,4 @@
-"""Pictures and explanations: gridsolve/svg.py, gridexplain/explanation.py and walls.py.
+"""Pictures and explanations: gridsolve/svg.py, gridsolve/explain/explanation.py and walls.py.
 
 The critical walls of the shared game graph (each wall's moves patched in, the races ranked
 by the one ranker) are cross-checked against solving each toggled board from scratch with clingo, on
@@ -19,7 +19,8 @@ from gridsolve.language.position import initial_position, make_query
 from gridsolve.explain.explanation import critical_walls, explain, wall_outcomes
 from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.solve.common.capabilities import WALL_GRAPH, serves
-from gridsolve.explain.walls import Wall, interior_walls, solve_outcome, solve_variant, toggled
+from gridsolve.errors import LimitError
+from gridsolve.explain.walls import Wall, WallGraph, interior_walls, outcomes, solve_outcome, solve_variant, toggled
 from gridsolve.svg import board_svg
 
 import reference
@@ -113,6 +114,29 @@ def test_solve_method_gives_the_graph_answers(make_board):
     direct = critical_walls(board, query, "solve")
     assert [(c.wall, c.change, c.outcome) for c in graph[0]] == [(c.wall, c.change, c.outcome) for c in direct[0]]
     assert direct[2] == "solve"
+
+
+def test_workers_of_the_one_pool_give_the_same_outcomes(make_board):
+    board = make_board(CORRIDOR)
+    query = make_query(board, at=("explorer=1,2",))
+    graph = WallGraph(board, query)
+    walls = interior_walls(board)
+    assert len(walls) > 2
+    assert outcomes(graph, walls, jobs=2) == outcomes(graph, walls, jobs=1)
+
+
+def test_an_error_in_a_worker_is_raised_again_as_it_was(make_board, monkeypatch):
+    board = make_board(CORRIDOR)
+    query = make_query(board, at=("explorer=1,2",))
+    graph = WallGraph(board, query)
+    walls = interior_walls(board)
+
+    def stopped(self, wall=None):
+        raise LimitError("memory limit of 1 MB reached")
+
+    monkeypatch.setattr(WallGraph, "outcome_for", stopped)      # forked workers inherit it
+    with pytest.raises(LimitError, match="memory limit of 1 MB reached"):
+        outcomes(graph, walls, jobs=2)
 
 
 # - Refutation ---

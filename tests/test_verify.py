@@ -459,7 +459,7 @@ def test_cli_report_formats_are_the_reports_module_formats():
     assert tuple(REPORT_FORMATS) == tuple(FORMATS)
 
 
-# - Worker processes (gridsolve/verify/parallel.py) ---
+# - Worker processes (gridsolve/workers.py) ---
 
 def _task(task):
     """A task for run_tasks: yields its name and the worker's process id, then behaves."""
@@ -476,7 +476,7 @@ def _task(task):
 
 
 def test_workers_run_many_tasks_and_are_replaced_when_one_times_out_or_dies():
-    from gridsolve.verify.parallel import CRASHED, DONE, TIMEOUT, run_tasks
+    from gridsolve.workers import CRASHED, DONE, TIMEOUT, run_tasks
     tasks = ["a", "slow", "b", "raises", "c", "dies", "d", "e", "f", "g"]
     items: dict = {}
     outcomes = run_tasks(tasks, _task, 2, 2.0, lambda i, item: items.setdefault(i, []).append(item))
@@ -489,7 +489,7 @@ def test_workers_run_many_tasks_and_are_replaced_when_one_times_out_or_dies():
 
 
 def test_without_a_time_limit_tasks_go_in_batches_and_a_dead_batch_runs_again_task_by_task():
-    from gridsolve.verify.parallel import CRASHED, DONE, MOST_BATCHED, _batch_size, run_tasks
+    from gridsolve.workers import CRASHED, DONE, MOST_BATCHED, _batch_size, run_tasks
     assert _batch_size(1000, 2, None) == MOST_BATCHED and _batch_size(40, 2, None) == 5
     assert _batch_size(7, 2, None) == 1 and _batch_size(1000, 2, 5.0) == 1    # a time limit is per task
     tasks = [f"t{n}" for n in range(40)]

@@ -28,7 +28,7 @@ import clingo
 
 from ..compile.planning import plan_query, plan_races
 from ..compile.state import START, layout_for
-from ..errors import EncodingError
+from ..errors import EncodingError, GridsolveError
 from ..language.model import DELTA, Board, Cell
 from ..language.position import Query
 from ..solve.graph.codec import PositionCodec, arguments_of_text
@@ -39,6 +39,7 @@ from ..solve.graph.gamegraph import GameGraph, of_explored
 from ..solve.common.limits import Limits
 from ..solve.dispatch.dispatcher import solve
 from ..solve.common.capabilities import WALL_GRAPH, refusal
+from ..workers import DONE, run_tasks
 from ..language.kinds import QueryKind
 
 SIDES = ("north", "east")
@@ -239,21 +240,35 @@ def add_moving(out: dict, graph: GameGraph, states, layout, rules) -> None:
 _SHARED: list = []      # the graph a forked worker of :func:`outcomes` reads (inherited, never pickled)
 
 
-def _outcome_in_worker(wall: Wall) -> Outcome:
-    return _SHARED[0].outcome_for(wall)
+def _outcomes_in_worker(wall: Wall):
+    """A task of :func:`outcomes` in a worker of the one pool: the outcome with ``wall`` toggled,
+    or the error that stopped it (raised again in the parent, as if computed there)."""
+    try:
+        yield _SHARED[0].outcome_for(wall)
+    except GridsolveError as error:
+        yield error
 
 
 def outcomes(graph: WallGraph, walls: list[Wall], jobs: int = 1) -> list[Outcome]:
-    """:meth:`WallGraph.outcome_for` of every wall; with ``jobs`` > 1, in that many forked worker
-    processes (each inherits the graph; where fork is missing, one after the other here)."""
+    """:meth:`WallGraph.outcome_for` of every wall; with ``jobs`` > 1, in that many worker
+    processes of the one pool (:func:`gridsolve.workers.run_tasks`; forked, each inherits the
+    graph; where fork is missing, one after the other here)."""
     if jobs <= 1 or len(walls) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return [graph.outcome_for(wall) for wall in walls]
+    found: dict[int, Outcome] = {}
     _SHARED[:] = [graph]
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            return pool.map(_outcome_in_worker, walls, chunksize=max(1, len(walls) // (4 * jobs)))
+        ended = run_tasks(walls, _outcomes_in_worker, jobs, None, found.__setitem__)
     finally:
         _SHARED.clear()
+    for i, ending in enumerate(ended):
+        if isinstance(found.get(i), GridsolveError):
+            raise found[i]
+        if ending.status != DONE:
+            last = ending.detail.strip().splitlines()[-1] if ending.detail.strip() else ending.status
+            raise EncodingError(f"the answer with the wall at {walls[i].cell} ({walls[i].side}) toggled "
+                                f"was not computed: its worker process failed ({last})")
+    return [found[i] for i in range(len(walls))]
 
 
 def read_outcome(board: Board, role: str, races, value_known: bool, forced: dict[int, int]) -> Outcome:

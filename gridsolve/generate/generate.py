@@ -23,7 +23,7 @@ from typing import Callable
 from .pack import write_pack
 from .jobs import generate_in_jobs, worker_seed
 from ..verify.cluster import workers_of
-from ..verify.parallel import TIMEOUT
+from ..workers import TIMEOUT
 from .levelfile import check_free
 from .proposer import ProposalTimeout
 from .report import Progress, Report, SearchStats, _exhausted, _timed_out, diagnosis, format_generated, \

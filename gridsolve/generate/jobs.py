@@ -5,7 +5,7 @@ every candidate it judged: the accepted ones with their layout and measured expe
 process alone decides: a level is written only when it differs from every board written on
 :func:`~gridsolve.generate.run.apart` walls and marks (workers do not see each other's
 boards), so which boards are written depends on which worker finds one first.  The workers run
-under :func:`gridsolve.verify.parallel.run_tasks` (each ended at the timeout, all ended when
+under :func:`gridsolve.workers.run_tasks` (each ended at the timeout, all ended when
 the count is reached or on Ctrl-C).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Callable
 
 from ..verify.cluster import run_tasks_on_cluster
-from ..verify.parallel import CRASHED, TIMEOUT, run_tasks
+from ..workers import CRASHED, TIMEOUT, run_tasks
 from ..errors import GridsolveError
 
 NEAR = "near a board another worker found"   # a candidate level too like one already written

@@ -1,6 +1,6 @@
 """Run tasks on a Dask distributed cluster, streaming what they report (``--cluster ADDRESS``).
 
-The same contract as :func:`gridsolve.verify.parallel.run_tasks`: ``work(task)`` is a
+The same contract as :func:`gridsolve.workers.run_tasks`: ``work(task)`` is a
 module-level generator function, ``on_item(i, item)`` is called in this process for every item
 task ``i`` yields, as soon as it arrives, and each task gets :class:`Outcome` (done, timeout or
 crashed).  The tasks run on the cluster's workers (``dask scheduler``, then ``dask worker
@@ -23,7 +23,7 @@ import uuid
 from typing import Callable, Iterable, Iterator
 
 from ..errors import QueryError
-from .parallel import CRASHED, DONE, TIMEOUT, Outcome
+from ..workers import CRASHED, DONE, TIMEOUT, Outcome
 
 FLUSH_EVERY = 0.2          # seconds between two batches of items a task sends
 CONNECT_TIMEOUT = 10       # seconds to reach the scheduler

@@ -1,7 +1,7 @@
 """``gridsolve verify``: check every board file and the expectations written in it.
 
 :func:`verify_paths` finds the board files, checks each one (in worker processes with
-``jobs`` > 1 or a ``timeout``; see :mod:`gridsolve.verify.parallel`) and returns a :class:`Report`;
+``jobs`` > 1 or a ``timeout``; see :mod:`gridsolve.workers`) and returns a :class:`Report`;
 :mod:`gridsolve.verify.reports` formats it and :mod:`gridsolve.verify.update` writes measured values back.
 
 A board's expectations share work: expectations about the same role, position and horizon
@@ -24,7 +24,7 @@ from ..solve.program.explore import examine
 from ..language.loader import board_of
 from ..language.yamlsrc import load_file
 from .cluster import run_tasks_on_cluster
-from .parallel import CRASHED, DONE, TIMEOUT, run_tasks
+from ..workers import CRASHED, DONE, TIMEOUT, run_tasks
 from .shard import Shard, select
 from ..compile.state import layout_for
 from ..language.position import Query

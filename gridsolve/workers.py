@@ -1,4 +1,10 @@
-"""Run tasks in worker processes, each with a time limit, streaming what they report.
+"""The one worker pool: tasks run in worker processes, each with a time limit, streaming what they report.
+
+Every stage that runs work in parallel uses it: ``verify --jobs`` (boards), ``generate --jobs``
+(candidates) and ``explain --jobs`` (walls); ``--cluster`` sends the same tasks to Dask
+(:mod:`gridsolve.verify.cluster`, the same contract).  The studio's jobs are not a pool: each is one
+cancellable computation a web page started, run in a fresh process so that the server's threads
+are never forked (:mod:`gridsolve.studio.jobs`).
 
 clingo holds the GIL while it grounds and cannot be interrupted there, so threads would
 neither run in parallel nor stop on time: the tasks run in worker processes, each worker one
