@@ -4,11 +4,12 @@ Plain clingo grounds the whole program in one call: the compiled game rules over
 position, and every level part up to the horizon. Two numbers decide whether it answers within
 :data:`PLAIN_SECONDS` and :data:`PLAIN_MEMORY` (fitted to bench/RESULTS-compiled.md):
 
-* the program's **text**: :mod:`gridsolve.compile.unroll` spells out each level's range
-  conditions, so level ``d`` of the race solver's ``solve.lp`` holds ``d`` literals a rule and
-  ``L`` levels grow as ``L**2`` (an unlimited game's horizon is its reachable count); taken from
-  the parts, each family growing linearly with its index from its second to its last part (no
-  other part is rendered);
+* the program's **text**: one part a level (and a line step) up to the horizon (an unlimited
+  game's horizon is its reachable count), each of about the same size (the race solver's
+  ``solve.lp`` reads only the level before); the limit stands for what plain clingo spends on
+  each part (gringo keeps every part's rules: about 30 ms and 1 MB a level part on a 10x10
+  classic level), so it is about a thousand levels; taken from the parts, each family growing
+  linearly with its index from its second to its last part (no other part is rendered);
 * its **ground atoms**, from the positions (:func:`~.limits.estimate_positions`, within the horizon
   for the layered solver; the reachable count where it is smaller and known, or counted: a game
   without a step limit, or a race solver's bound that alone would flag it, up to
@@ -36,6 +37,7 @@ GROUND_LIMIT = 3_000_000            # estimated ground atoms or rules it answers
 LAYERED_GROWTH = 1.6                # the layered program's ground rules grow about this much a ply (measured: ditto)
 LAYERED_SHARE = 6                   # ... from a position and its moves, divided by this (the treasure room: 5.9 to 8)
 LAYERED_PLIES_COUNTED = 1_000       # (plies past these grow the estimate no more: it is far past the limit)
+FIT_MARGIN = 1.03                   # the horizon suggested is estimated to fit with this much to spare
 REFINE_LIMIT = 100 * GROUND_LIMIT   # past this, the bound of the positions alone flags the program
 
 
@@ -154,7 +156,8 @@ def _fitting_horizon(program: Program, families: list[Sequence[str]], positions:
     def fits(horizon: int) -> bool:
         ratio = (horizon + 1) / (program.remaining + 1)
         size = fixed + sum(_family_bytes(f, max(1, round(len(f) * ratio))) for f in families)
-        return not _too_big(size, _ground(program, positions, horizon, moves))
+        # (the parts of a smaller horizon are not quite those of this one: a margin for the estimate)
+        return not _too_big(int(size * FIT_MARGIN), _ground(program, positions, horizon, moves))
 
     if not fits(1):
         return None
