@@ -107,7 +107,9 @@ class Encoding:
       the ends' facts), ``score_facts(rules)`` (after them) and ``facts(board, layout,
       conditions)`` (what its compiled rules join with; ``conditions``: the ``when`` of every end
       that can hold and of every timeout entry), each a list of clingo text written with the
-      declarations of :mod:`gridsolve.compile.predicates`;
+      declarations of :mod:`gridsolve.compile.predicates`; ``board_rules(rules)``: rules that
+      derive its facts from the board facts (``mark/3``), written after the rule facts, so that
+      they hold on a board whose walls and marks are inputs (the shared tables, the layout judge);
     * the compiled rules: ``literals(when, v, board)`` the (literal, negation) pairs of its
       condition key, ``score(name, v, rules, out)`` the literal of a score it names (a table),
       ``can_hold(when, board)`` False where its condition never holds, ``after(ply)`` the body
@@ -123,6 +125,7 @@ class Encoding:
     move_facts: Callable | None = None
     rule_facts: Callable | None = None
     score_facts: Callable | None = None
+    board_rules: Callable | None = None
     facts: Callable | None = None
     literals: Callable | None = None
     score: Callable | None = None

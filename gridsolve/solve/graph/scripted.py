@@ -143,14 +143,14 @@ class ScriptTables:
         rule = self.board.rules.moves[self.role]
         for piece in rule.may_not_end_on:
             keep &= self.move_aim[move] != cells[index[piece]]
+        # a closed gate is judged on the cell the step aims at (a pair's near cell, not where it lands)
+        crosses = (gate == 0) & self.gate_cross[cells[mover], self.move_aim[move]]
         if rule.blocked == "illegal":      # a step into a closed gate is illegal, as one into a wall
-            keep &= ~((gate == 0) & self.gate_cross[cells[mover], self.move_to[move]])
-        rows, move, gate = rows[keep], move[keep], gate[keep]
+            keep &= ~crosses
+        rows, move, gate, blocked = rows[keep], move[keep], gate[keep], crosses[keep]
         cells = [c[keep] for c in cells]
         start = [c.copy() for c in cells]
-        to = self.move_to[move]
-        blocked = (gate == 0) & self.gate_cross[cells[mover], to]
-        cells[mover] = np.where(blocked, cells[mover], to)
+        cells[mover] = np.where(blocked, cells[mover], self.move_to[move])
         after = self._script(cells, start, gate.copy(), gate)
         return keys[rows], self.move_name[move], after
 

@@ -217,8 +217,8 @@ static int successors(const Game *g, int64_t key, int64_t *out) {
     for (int64_t m = g->move_start[here]; m < g->move_start[here + 1]; m++) {
         int kept = 1;
         for (int k = 0; k < g->n_may_not; k++) kept &= g->move_aim[m] != start[g->may_not[k]];
-        int64_t to = g->move_to[m];
-        int crosses = gate == 0 && g->gate_cross[(size_t)here * g->size + to];
+        int64_t to = g->move_to[m];     /* a closed gate is judged on the cell the step aims at */
+        int crosses = gate == 0 && g->gate_cross[(size_t)here * g->size + g->move_aim[m]];
         if (!kept || (g->blocked_illegal && crosses)) continue;
         memcpy(cells, start, sizeof(int64_t) * g->pieces);
         cells[g->mover] = crosses ? here : to;
