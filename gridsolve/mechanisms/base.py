@@ -116,7 +116,8 @@ class Encoding:
       literals and new field values of the position after a ply
       (:class:`gridsolve.compile.gamerules.Ply`), ``move_cases(board, layout, movers, v)`` the
       ways its board parts treat the movers' steps (None where they do not apply: each case its
-      extra body, the movers' cells after it and the turns lost by the movers it stops);
+      extra body, the movers' cells after it and the turns lost by the movers it stops; the cases
+      exclude each other and cover every ply, and the compiler combines every mechanism's);
     * ``position``: its fields of the position term, if any (:class:`PositionField`);
       ``rules``: the modules that write more of its compiled rules (the core's, for the docs)."""
 
