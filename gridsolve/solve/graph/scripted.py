@@ -224,14 +224,21 @@ class ScriptedGraph:
         numbering = tables.numbering
         self.numbering, self.ends = numbering, tables.end_names
         start = distinct(numbering.numbers(numbering.rows_of_texts(roots)))
-        seen, sources, targets = native_search(tables, start, guard) or frontier_search(tables, start, guard)
-        edges = sum(len(s) for s in sources)
-        # (the successors joined, numbered and then turned into predecessors: about 40 bytes a move)
-        guard.after(f"after finding {len(seen):,} positions and {edges:,} moves", 40 * edges + 24 * len(seen))
+        joined = native_search(tables, start, guard, joined=True)
+        if joined is not None:      # (joined in C: the positions sorted, their ends, the moves as indexes)
+            seen, self.outcome, self.src, self.dst = joined
+            # (the successors turned into predecessors: about 40 bytes a move)
+            guard.after(f"after finding {len(seen):,} positions and {len(self.src):,} moves",
+                        40 * len(self.src) + 24 * len(seen))
+        else:
+            seen, sources, targets = frontier_search(tables, start, guard)
+            edges = sum(len(s) for s in sources)
+            # (the successors joined, numbered and then turned into predecessors: about 40 bytes a move)
+            guard.after(f"after finding {len(seen):,} positions and {edges:,} moves", 40 * edges + 24 * len(seen))
+            self.outcome = tables.outcome(seen)
+            self.src = _indexes(seen, sources)
+            self.dst = _indexes(seen, targets)
         self.keys = seen
-        self.outcome = tables.outcome(seen)
-        self.src = _indexes(seen, sources)
-        self.dst = _indexes(seen, targets)
         self.turn = np.zeros(len(seen), dtype=np.int32)
 
 
