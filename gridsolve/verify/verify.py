@@ -290,14 +290,15 @@ def _named_moves(board, asker: Asker):
 
 
 def _measure_metrics(board, first: Expectation, checks: list, limits: Limits, labels: list):
-    """The difficulty metrics of the group's position, measured once (gridsolve/analysis/metrics.py);
-    their difficulty label is added to ``labels``."""
+    """The difficulty metrics the group's checks name, measured once (gridsolve/analysis/metrics.py),
+    with those their difficulty label reads; the label is added to ``labels``."""
     if not checks:
         return
     from ..analysis.metrics import measure_metrics
     started = time.perf_counter()
     try:
-        measured = measure_metrics(board, first.role, first.position, first.horizon, limits=limits)
+        measured = measure_metrics(board, first.role, first.position, first.horizon, limits=limits,
+                                   only={expected.key for _, expected in checks})
     except GridsolveError as exc:
         for index, expected in checks:
             yield (index, expected.key, ERROR, None, str(exc), time.perf_counter() - started)
