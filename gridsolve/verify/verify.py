@@ -10,6 +10,7 @@ one grounding of the race solver (:class:`gridsolve.solve.dispatch.asker.Asker`)
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import time
@@ -30,6 +31,7 @@ from ..compile.state import layout_for
 from ..language.position import Query
 from ..solve.common.limits import Limits
 from ..solve.dispatch.asker import Asker
+from ..solve.graph.sharedtables import circuits_at_once
 from ..solve.program.driver import format_move
 from .update import Change, update_file, updated_value
 from .gdlgame import GAME_KEY, GdlGameFile, measure_gdl_game, names_gdl_game, open_session, read_gdl_game_file
@@ -392,6 +394,9 @@ def _mismatch(expected, measured, detail: str) -> str:
 
 # - Checking many boards ---
 
+MANY_BOARDS = 100       # boards a worker at least: each kind's shared circuit is built at its first board
+                        # (sharedtables.circuits_at_once), none of the kind ground one by one first
+
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
                  shard: Shard | None = None, explain: bool = False, cluster: str | None = None,
                  limits: Limits | None = None, views: bool = False, answers: bool = False) -> Report:
@@ -427,7 +432,9 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
     if cluster is not None:
         outcomes = run_tasks_on_cluster(cluster, boards, work, timeout, on_item)
     else:
-        outcomes = run_tasks(boards, work, jobs, timeout, on_item)
+        many = len(boards) >= MANY_BOARDS * max(1, jobs)
+        with circuits_at_once() if many else contextlib.nullcontext():
+            outcomes = run_tasks(boards, work, jobs, timeout, on_item)
     for i, (path, outcome) in enumerate(zip(boards, outcomes)):
         if results[i] is None:
             results[i] = BoardResult(str(path), path.stem, [CheckResult("board", "board", str(path), None, "valid")])
