@@ -149,3 +149,19 @@ def test_verify_of_many_boards_builds_circuits_at_once(tmp_path, monkeypatch):
     for n, jobs in ((verifying.MANY_BOARDS * 2, 2), (verifying.MANY_BOARDS * 2 - 1, 2), (verifying.MANY_BOARDS, 1)):
         verifying.verify_paths([tmp_path], jobs=jobs)
     assert seen == [0, None, 0]
+
+
+def test_verify_builds_the_kinds_circuits_before_its_workers_fork(tmp_path, monkeypatch):
+    """verify of many boards with several jobs builds the circuits of a sample's kinds in the
+    parent (the workers fork with them); a file that does not load is left to its worker."""
+    from gridsolve.verify import verify as verifying
+    monkeypatch.setattr(sharedtables, "_SHARED", sharedtables._SharedCircuits())
+    paths = []
+    for seed in (4, 5):
+        paths.append(tmp_path / f"classic-{seed}.yaml")
+        paths[-1].write_text(random_classic_board(seed, big=True), encoding="utf-8")
+    (tmp_path / "broken.yaml").write_text("rules: mummy-maze-classic\nsize: [1]\n", encoding="utf-8")
+    verifying._prepare_kinds([tmp_path / "broken.yaml", *paths])
+    kinds = {(b.width, b.rules.name) for b in map(load_board, paths)}
+    assert len(sharedtables._SHARED.circuits) == len(kinds)
+    assert sharedtables._SHARED.build_after is None      # (only the circuits built; nothing else changed)

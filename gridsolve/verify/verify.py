@@ -31,6 +31,7 @@ from ..compile.state import layout_for
 from ..language.position import Query
 from ..solve.common.limits import Limits
 from ..solve.dispatch.asker import Asker
+from ..solve.graph.racegraph import prepare_shared_tables
 from ..solve.graph.sharedtables import circuits_at_once
 from ..solve.program.driver import format_move
 from .update import Change, update_file, updated_value
@@ -396,6 +397,20 @@ def _mismatch(expected, measured, detail: str) -> str:
 
 MANY_BOARDS = 100       # boards a worker at least: each kind's shared circuit is built at its first board
                         # (sharedtables.circuits_at_once), none of the kind ground one by one first
+KIND_SAMPLE = 48        # boards read before the workers fork, spread over the list: their kinds' circuits
+
+
+def _prepare_kinds(boards: list[Path]) -> None:
+    """Before the workers fork: the shared circuits of the kinds among :data:`KIND_SAMPLE` boards
+    spread over ``boards``, built once here, so that the workers start with them (each would build
+    every kind's own).  A board that does not load is left to its worker (which reports it)."""
+    for path in boards[::max(1, len(boards) // KIND_SAMPLE)]:
+        try:
+            raw = load_file(path)
+            if not names_gdl_game(raw):
+                prepare_shared_tables(board_of(raw, path))
+        except GridsolveError:
+            continue
 
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
                  shard: Shard | None = None, explain: bool = False, cluster: str | None = None,
@@ -434,6 +449,8 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
     else:
         many = len(boards) >= MANY_BOARDS * max(1, jobs)
         with circuits_at_once() if many else contextlib.nullcontext():
+            if many and jobs > 1:
+                _prepare_kinds(boards)
             outcomes = run_tasks(boards, work, jobs, timeout, on_item)
     for i, (path, outcome) in enumerate(zip(boards, outcomes)):
         if results[i] is None:

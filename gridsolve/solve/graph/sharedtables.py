@@ -185,6 +185,13 @@ class _SharedCircuits:
 _SHARED = _SharedCircuits()
 
 
+def build_circuit(board: Board, layout) -> None:
+    """The circuit of ``board``'s kind built now where one would serve it (nothing ground for
+    the board itself otherwise)."""
+    with circuits_at_once():
+        _SHARED.rows(board, layout)
+
+
 @contextmanager
 def circuits_at_once():
     """Within the block, a kind's circuit is built at its first board, none ground one by one:
