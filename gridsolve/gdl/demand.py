@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from .description import Description, Literal, Rule
 from .kif import Term
-from .translate import mangle, term_text
+from .translate import literal_text, mangle, term_text
 
 GDL_OWN = {"role", "init", "true", "does", "next", "legal", "goal", "terminal"}
 Signature = tuple[str, int]
@@ -73,15 +73,13 @@ class DemandPlan:
     facts: set[Signature] = field(default_factory=set)      # the relations given by facts alone
 
     @classmethod
-    def of(cls, description: Description, rewrite: bool = True) -> "DemandPlan":
-        """The plan of ``description`` (``rewrite`` False: nothing driven, no constant fluent: the
-        plain relaxation)."""
+    def of(cls, description: Description) -> "DemandPlan":
+        """The plan of ``description``."""
         plan = cls(description)
-        if rewrite:
-            plan.constant = constant_relations(description)
-            plan.facts = plan._facts_only()
-            plan.driven = {sig for sig in plan._static() if sig[0] not in GDL_OWN} - plan.facts
-            plan._adorn()
+        plan.constant = constant_relations(description)
+        plan.facts = plan._facts_only()
+        plan.driven = {sig for sig in plan._static() if sig[0] not in GDL_OWN} - plan.facts
+        plan._adorn()
         return plan
 
     # - Which relations ---
@@ -191,8 +189,7 @@ class DemandPlan:
 
     def _literal(self, lit: Literal, reading: str | None, relaxed: bool) -> str | None:
         if lit.atom is None:
-            left, right = (term_text(t) for t in lit.pair)
-            return f"{left}{'!=' if lit.kind == 'ne' else '='}{right}"
+            return literal_text(lit)
         text = self._atom(lit.atom, reading, relaxed)
         if lit.kind == "pos":
             return text

@@ -106,14 +106,12 @@ def _row(circuit: Circuit, symbol: clingo.Symbol) -> int:
 
 def _domains(plan: DemandPlan, guard: LimitGuard, root: list[str] | None):
     """The fluents (what ``init`` and ``next`` derive), the moves and the demands' facts (text)
-    of the domains' program of ``plan``; None where that program's model is not all facts (its
-    rewriting read a negation through a demand: the plain relaxation is used instead)."""
+    of the domains' program of ``plan`` (positive but for negations of facts and constant
+    fluents: clingo's grounding gives its one model)."""
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], plan.domain_text(root))
     guard.ground(ctl, [("base", [])], "grounding the fluents' and moves' domains")
     atoms = ctl.symbolic_atoms
-    if plan.driven and any(not atom.is_fact for atom in atoms):
-        return None
     fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))
     moves = sorted((atom.symbol.arguments[0], atom.symbol.arguments[1]) for atom in atoms.by_signature("does", 2))
     demands = "".join(f"{atom.symbol}.\n" for name, arity in plan.demands()
@@ -129,11 +127,7 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
     started = time.perf_counter()
     root_text = None if root is None else [term_text(term) for term in root]
     plan = DemandPlan.of(description)
-    found = _domains(plan, guard, root_text)
-    if found is None:
-        plan = DemandPlan.of(description, rewrite=False)
-        found = _domains(plan, guard, root_text)
-    fluents, moves, demands = found
+    fluents, moves, demands = _domains(plan, guard, root_text)
     roles = [kif_symbol(rule.head.args[0]) for rule in description.rules
              if rule.head.name == "role" and not rule.body and len(rule.head.args) == 1]
     if not roles:
