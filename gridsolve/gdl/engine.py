@@ -33,6 +33,8 @@ from .kif import Term
 from .demand import DemandPlan
 from .translate import kif_symbol, mangle, symbol_kif, term_text
 
+SHOWN = "".join(f"#show {name}/{arity}.\n" for name, arity in (("true", 1), ("does", 2), ("next", 1), ("legal", 2),
+                                                               ("goal", 2), ("terminal", 0), ("init", 1)))
 BATCH = 4096        # (state, joint move) pairs evaluated at once
 RULE_BYTES = 600    # a ground rule held by the observer and in the circuit, about (a budget: the memory limit)
 CHECK_EVERY = 20_000     # states found between two checks of the limits by the C exploration
@@ -135,7 +137,7 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
     program = (f"% {description.path}: {len(description.rules)} rules\n" + plan.ply_text() + demands
                + "".join(f"zz_fluent({f}).\n" for f in fluents)
                + "".join(f"zz_move({r},{m}).\n" for r, m in moves)
-               + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n")
+               + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n" + SHOWN)
     left = guard.limits.memory - (resident() - guard.base)
     try:
         circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, "grounding the one-ply rules"),
@@ -156,16 +158,15 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
                  for role, ms in zip(roles, per_role)]
     legal_rows = [np.array([_row(circuit, clingo.Function("legal", [role, m])) for m in ms], dtype=np.int64)
                   for role, ms in zip(roles, per_role)]
-    goals = []
-    for role in roles:
-        found = [(symbol.arguments[1].number, r) for symbol, r in circuit.rows.items()
-                 if symbol.match("goal", 2) and symbol.arguments[0] == role
-                 and symbol.arguments[1].type == clingo.SymbolType.Number]
-        goals.append(sorted(found))
+    goals: list[list[tuple[int, int]]] = [[] for _ in roles]
     init = np.zeros(len(fluents), dtype=bool)
-    for symbol in circuit.rows:
+    for symbol, r in circuit.rows.items():
         if symbol.match("init", 1):
             init[column[symbol.arguments[0]]] = True
+        elif (symbol.match("goal", 2) and symbol.arguments[0] in roles
+              and symbol.arguments[1].type == clingo.SymbolType.Number):
+            goals[roles.index(symbol.arguments[0])].append((symbol.arguments[1].number, r))
+    goals = [sorted(found) for found in goals]
     game = GroundGame(description.path, circuit, roles, fluents, per_role, true_rows, next_rows, does_rows,
                       legal_rows, goals, _row(circuit, clingo.Function("terminal", [])), init,
                       time.perf_counter() - started, column, {(mangle(name), arity) for name, arity in plan.constant})
