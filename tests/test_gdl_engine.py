@@ -75,8 +75,23 @@ def _reference_states(reference: GdlGame):
 
 @pytest.mark.parametrize("name", ["nim.kif", "hanoi.kif", "maze.kif", "chase.kif"])
 def test_every_reachable_state_its_moves_ends_and_goals_equal_the_interpreter_s(name):
-    game, explored = _explored(GAMES / name)
-    reference = GdlGame.from_file(GAMES / name)
+    _equal_to_the_interpreter(GAMES / name)
+
+
+@pytest.mark.slow
+def test_the_seed_original_mummymaze1p_equals_the_interpreter_and_its_value_is_minimax_s():
+    # (its one-ply rules ground by demand: 7 million atoms of direction-from bottom-up)
+    path = kif_path("mummymaze1p.kif")
+    _equal_to_the_interpreter(path)
+    answer = solve_gdl(path)
+    assert answer.value == _minimax(GdlGame.from_file(path), "explorer") == 100
+    assert answer.stats["positions"] == 5058
+
+
+def _equal_to_the_interpreter(path: Path) -> None:
+    """Every state the engine reaches from the initial one, its legal moves, ends and goals: the interpreter's."""
+    game, explored = _explored(path)
+    reference = GdlGame.from_file(path)
     expected = _reference_states(reference)
     ours = {frozenset(game.fluent_texts(bits)): s for s, bits in enumerate(explored.states)}
     assert set(ours) == {frozenset(map(to_kif, state)) for state in expected}
