@@ -73,7 +73,7 @@ def _reference_states(reference: GdlGame):
     return seen
 
 
-@pytest.mark.parametrize("name", ["nim.kif", "hanoi.kif", "maze.kif", "chase.kif"])
+@pytest.mark.parametrize("name", ["nim.kif", "hanoi.kif", "maze.kif", "chase.kif", "blockade.kif"])
 def test_every_reachable_state_its_moves_ends_and_goals_equal_the_interpreter_s(name):
     _equal_to_the_interpreter(GAMES / name)
 
@@ -338,3 +338,24 @@ def test_a_state_with_other_constant_fluents_grounds_the_game_again_from_it(tmp_
     assert (asked.value, asked.plies, asked.stats["positions"]) == (alone.value, alone.plies, alone.stats["positions"])
     assert asked.value == _minimax(GdlGame.from_file(moved), "runner")
     assert (solve_gdl(path).value, solve_gdl(path).plies) == (100, 4)
+
+
+def test_a_literal_s_own_variables_are_projected_away_from_the_ground_rules():
+    # blockade.kif's frame rules read both roles' moves (16 each) and use two of their four
+    # numbers: 3,910 ground rules as written, a few hundred projected.
+    from gridsolve.gdl.projection import projected
+    path = GAMES / "blockade.kif"
+    description = read_description(path)
+    rules = projected(description).rules
+    frame = [r for r in rules if r.head.name == "next" and str(r.head.args[0]) == "(cell1 ?x ?y ?m)"][0]
+    defined = {r.head.name: r for r in rules if r.head.name.startswith("zzProj")}
+    read = [(str(defined[lit.atom.name].body[0].atom), [str(a) for a in lit.atom.args])
+            for lit in frame.body if lit.atom.name in defined]
+    assert read == [("(does blocker (mark ?bx ?by ?bx2 ?by2))", ["?bx", "?by"]),
+                    ("(does crosser (mark ?cx ?cy ?cx2 ?cy2))", ["?cx", "?cy"])]
+    assert [lit.atom.name for lit in frame.body if lit.atom.name not in defined] == ["true", "distinctcell",
+                                                                                      "distinctcell"]
+    game = ground_game(description, limits_guard(path, Limits()))
+    assert game.circuit.rule_count < 1_000
+    answer = solve_gdl(path)
+    assert answer.values == {"crosser": 0, "blocker": 100} and answer.stats["positions"] == 257

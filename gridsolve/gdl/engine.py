@@ -31,6 +31,7 @@ from ..ground.circuit import Circuit, UnstratifiedError, ground_circuit, pack, u
 from .description import Description
 from .kif import Term
 from .demand import DemandPlan
+from .projection import projected
 from .translate import kif_symbol, mangle, symbol_kif, term_text
 
 SHOWN = "".join(f"#show {name}/{arity}.\n" for name, arity in (("true", 1), ("does", 2), ("next", 1), ("legal", 2),
@@ -128,7 +129,7 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
     (:mod:`~gridsolve.gdl.demand`)."""
     started = time.perf_counter()
     root_text = None if root is None else [term_text(term) for term in root]
-    plan = DemandPlan.of(description)
+    plan = DemandPlan.of(projected(description))
     fluents, moves, demands = _domains(plan, guard, root_text)
     roles = [kif_symbol(rule.head.args[0]) for rule in description.rules
              if rule.head.name == "role" and not rule.body and len(rule.head.args) == 1]
