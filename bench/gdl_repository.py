@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -27,32 +29,55 @@ ROOT = Path(__file__).resolve().parents[1]
 GRACE = 20          # seconds past --seconds before a process still grounding is killed
 
 
+def _run(command: list[str], limit: float):
+    """``command``'s (exit code, standard output, standard error, its CPU seconds: user and
+    system), or None for the exit code where it was killed after ``limit`` seconds."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, text=True)
+        deadline = time.perf_counter() + limit
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                process.kill()
+                pid, status, usage = os.wait4(process.pid, 0)
+                status = None
+                break
+            time.sleep(0.05)
+        process.returncode = 0      # (reaped here: Popen must not wait for it again)
+        out.seek(0)
+        err.seek(0)
+        code = None if status is None else os.waitstatus_to_exitcode(status)
+        return code, out.read(), err.read(), usage.ru_utime + usage.ru_stime
+
+
 def run_one(path: Path, seconds: float, memory: str, options: tuple[str, ...] = ()) -> dict:
     """One ``gridsolve solve GAME --json`` (with ``options``, e.g. a query) in its own process:
-    its outcome row (an answered row holds the whole JSON answer under ``answer``)."""
+    its outcome row (an answered row holds the whole JSON answer under ``answer``; ``cpu``: the
+    process's user and system seconds)."""
     command = [sys.executable, "-m", "gridsolve", "solve", str(path), *options, "--json", "--timeout", str(seconds),
                "--max-memory", memory]
     started = time.perf_counter()
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + GRACE)
-    except subprocess.TimeoutExpired:
+    code, stdout, stderr, cpu = _run(command, seconds + GRACE)
+    elapsed = time.perf_counter() - started
+    if code is None:
         return {"outcome": "stopped",
                 "detail": f"killed after {seconds + GRACE:.0f} s (no answer nor limit's error by then)",
-                "seconds": time.perf_counter() - started}
-    elapsed = time.perf_counter() - started
-    error = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+                "seconds": elapsed, "cpu": cpu}
+    error = stderr.strip().splitlines()[-1] if stderr.strip() else ""
     error = error.removeprefix("Error: ")
     error = re.sub(re.escape(str(path)) + r":(\d+):", r"line \1:", error).replace(str(path) + ":", "").strip()
     error = error.replace(str(path), "the file")
-    if done.returncode == 0:
-        answer = json.loads(done.stdout)
+    if code == 0:
+        answer = json.loads(stdout)
         return {"outcome": "answered", "states": answer["stats"]["positions"], "values": answer["values"],
-                "seconds": elapsed, "answer": answer}
-    if done.returncode == 2:
-        return {"outcome": "refused", "detail": error, "seconds": elapsed}
-    if done.returncode == 3:
-        return {"outcome": "stopped", "detail": error.split(". ")[0], "seconds": elapsed}
-    return {"outcome": "traceback", "detail": f"exit {done.returncode}: {error}", "seconds": elapsed}
+                "seconds": elapsed, "cpu": cpu, "answer": answer}
+    if code == 2:
+        return {"outcome": "refused", "detail": error, "seconds": elapsed, "cpu": cpu}
+    if code == 3:
+        return {"outcome": "stopped", "detail": error.split(". ")[0], "seconds": elapsed, "cpu": cpu}
+    return {"outcome": "traceback", "detail": f"exit {code}: {error}", "seconds": elapsed, "cpu": cpu}
 
 
 def _cell(text: str) -> str:
@@ -64,23 +89,25 @@ def values_text(values: dict) -> str:
     return ", ".join(f"{role} {'-' if v is None else v}" for role, v in values.items())
 
 
-def write_results(rows: list[tuple[str, dict]], out: Path, seconds: float, memory: str, folder: Path) -> None:
+def write_results(rows: list[tuple[str, dict]], out: Path, seconds: float, memory: str, folder: Path,
+                  load: str = "") -> None:
     counts = {kind: sum(1 for _, row in rows if row["outcome"] == kind)
               for kind in ("answered", "refused", "stopped", "traceback")}
     lines = ["# GDL games of the GGP repository, answered by `gridsolve solve GAME.kif`", "",
              f"Written by `python bench/gdl_repository.py {folder.name} --seconds {seconds:g} --memory {memory}` "
              f"(bench/gdl_repository.py): every `.kif` file of a local checkout ({len(rows)} files), each in its own "
              f"process, {seconds:g} s and {memory} a game; one run, on a machine shared with other work "
-             "(the seconds include the process's start).", "",
+             f"(load average {load}; the seconds, wall and CPU (user and system) of the game's process, include "
+             "the process's start).", "",
              f"**{counts['answered']} answered, {counts['refused']} refused, {counts['stopped']} stopped by a limit, "
              f"{counts['traceback']} tracebacks.**", "",
-             "| game | outcome | reachable states | value per role (initial state) | seconds | detail |",
-             "|---|---|---:|---|---:|---|"]
+             "| game | outcome | reachable states | value per role (initial state) | seconds | CPU s | detail |",
+             "|---|---|---:|---|---:|---:|---|"]
     for name, row in rows:
         values = values_text(row.get("values", {}))
         states = f"{row['states']:,}" if "states" in row else ""
         lines.append(f"| {name} | {row['outcome']} | {states} | {_cell(values)} | {row['seconds']:.1f} | "
-                     f"{_cell(row.get('detail', ''))} |")
+                     f"{row['cpu']:.1f} | {_cell(row.get('detail', ''))} |")
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -104,13 +131,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.folder}: no .kif files there.", file=sys.stderr)
         return 2
     rows = []
+    first = "{:.1f}".format(os.getloadavg()[0])
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         runs = pool.map(lambda path: (path, run_one(path, args.seconds, args.memory)), files)
         for i, (path, row) in enumerate(runs, 1):
             rows.append((path.stem, row))
             print(f"[{i}/{len(files)}] {path.stem}: {row['outcome']} {row.get('states', '')} "
-                  f"{row.get('values', row.get('detail', ''))} {row['seconds']:.1f} s", flush=True)
-            write_results(rows, args.out, args.seconds, args.memory, args.folder)
+                  f"{row.get('values', row.get('detail', ''))} {row['seconds']:.1f} s (CPU {row['cpu']:.1f} s)",
+                  flush=True)
+            write_results(rows, args.out, args.seconds, args.memory, args.folder,
+                          f"{first} at the start, {os.getloadavg()[0]:.1f} at the end")
     return 0
 
 

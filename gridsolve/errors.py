@@ -59,6 +59,11 @@ class QueryError(GridsolveError):
     exit_code = EXIT_INVALID
 
 
+class ConstantFluentsError(QueryError):
+    """A GDL state asked about holds other constant fluents (ones no move changes) than the root
+    its game was ground for: ground it again from that state."""
+
+
 class LimitError(GridsolveError):
     """A query does not fit the limits; the hint says what to try instead."""
 

@@ -26,8 +26,9 @@ Either kind has a step limit or none, a board of 2x2 to 4x5 cells (most not squa
 walls, pieces that may start on marks (traps, keys, exits) and optional pieces left out.  Where
 the rules are of the shape exit edges are answered for (:func:`one_mover`), about one in three
 boards makes the exit an edge of the border: ``marks: {exit: {edge, at}}``, or one or two edges
-drawn in a map's outer border.  The question (role, kind, horizon, side to move, now and then a
-piece moved with ``--at``) is drawn too.  :func:`mechanisms` names what a case draws.  Nothing is
+drawn in a map's outer border.  About one case in five gets a teleporter pair (with gates,
+chasers and enemies too; ``random_case(seed, pair=True)``: every case).  The question (role,
+kind, horizon, side to move, now and then a piece moved with ``--at``) is drawn too.  :func:`mechanisms` names what a case draws.  Nothing is
 imported from gridsolve: the case is text, read by the real loader.
 
 ``python tests/randomrules.py SEED`` prints one case (the board file, then the question as a
@@ -480,8 +481,9 @@ def one_mover(rules: dict) -> bool:
 
 # --- the case ----------------------------------------------------------------------------------
 
-def random_case(seed: int) -> Case:
-    """One random rule set with a random board and question."""
+def random_case(seed: int, pair: bool = False) -> Case:
+    """One random rule set with a random board and question (``pair``: with a teleporter pair
+    wherever the loader takes one, the rest of the case as without it)."""
     rng = random.Random(seed * 1_000_003 + 39)
     rules, needs, pieces = scripted_rules(rng) if rng.random() < 0.67 else plain_rules(rng)
     if "after_ply" not in rules and len(pieces) <= 2 and rng.random() < 0.4:
@@ -528,7 +530,7 @@ def random_case(seed: int) -> Case:
     enemies = [p for p in placed if p not in board["pieces"]]
     if enemies:
         board["enemies"] = [{"kind": p.rstrip("0123456789"), "at": list(placed[p])} for p in enemies]
-    _teleporters(seed, rules, board, cells)
+    _teleporters(seed, rules, board, cells, pair)
     role = roles[0] if "score_tables" in rules and rng.random() < 0.7 else rng.choice(roles)
     kind = rng.choice(["value", "value", "win", "survive"])
     limited = rules["steps"].get("last") is not None
@@ -546,12 +548,13 @@ def random_case(seed: int) -> Case:
     return Case(seed, write_case(rules, board, seed), role, kind, horizon, turn, at, rules, board)
 
 
-def _teleporters(seed: int, rules: dict, board: dict, cells: list) -> None:
-    """About one case in five gets a teleporter pair (a mark ``portal`` on two cells of the board)
-    for every role or some; drawn from a generator of its own, so that the rest of each seed's case
-    is what it was before teleporters were drawn."""
+def _teleporters(seed: int, rules: dict, board: dict, cells: list, always: bool = False) -> None:
+    """About one case in five (``always``: every case) gets a teleporter pair (a mark ``portal``
+    on two cells of the board) for every role or some, with gates and enemies too; drawn from a
+    generator of its own, so that the rest of each seed's case is what it was before teleporters
+    were drawn.  (Not with hidden marks: the loader refuses those.)"""
     rng = random.Random(seed * 7_919 + 44)
-    if rng.random() >= 0.2 or len(cells) < 2 or "placement" in rules or rules.get("enemies") or rules.get("gate"):
+    if (rng.random() >= 0.2 and not always) or len(cells) < 2 or "placement" in rules:
         return
     roles = rules["roles"]
     pieces = rng.sample(roles, rng.randint(1, len(roles))) if rng.random() < 0.3 else None
@@ -609,6 +612,9 @@ def mechanisms(case: Case) -> set[str]:
         out.add("gates")
     if "teleporters" in rules:
         out.add("teleporters")
+        out |= {name for name, drawn in (("teleporters and gates on the board", board.get("gates")),
+                                         ("teleporters and chasers", rules.get("chasers")),
+                                         ("teleporters and enemy kinds", rules.get("enemies"))) if drawn}
     if board["size"][0] != board["size"][1]:
         out.add("non-square board")
     marked = {tuple(c): mark for mark, cells in board["marks"].items() for c in cells}
@@ -704,8 +710,8 @@ def shrink(rules: dict, board: dict, fails) -> tuple[dict, dict]:
     return rules, board
 
 
-if __name__ == "__main__":     # python tests/randomrules.py SEED: print one case
-    case = random_case(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+if __name__ == "__main__":     # python tests/randomrules.py SEED [pair]: print one case (pair: with a teleporter pair)
+    case = random_case(int(sys.argv[1]) if len(sys.argv) > 1 else 0, pair=sys.argv[2:3] == ["pair"])
     options = " ".join(case.options())
     print(case.text, end="")
     print(f"# question: {options}\n# gridsolve solve BOARD {options}\n"

@@ -119,3 +119,35 @@ def test_svg_draws_the_line_s_states_and_keeps_an_existing_file(tmp_path):
     assert "--force" in result.output
     result = run("solve", GAMES / "hanoi.kif", "--svg", "-", "--json")
     assert result.exit_code == 2 and "--svg - and --json both write to standard output" in result.output
+
+
+def _model(program: str) -> set[str]:
+    import clingo
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    shown: set[str] = set()
+    ctl.solve(on_model=lambda model: shown.update(map(str, model.symbols(shown=True))))
+    return shown
+
+
+def test_compile_of_a_gdl_game_or_a_yaml_file_naming_one_prints_its_rules_from_a_state():
+    board = Path(__file__).parents[1] / "boards" / "gdl" / "tictactoe.yaml"
+    result = run("compile", board)
+    assert result.exit_code == 0, result.output
+    assert result.output == run("compile", board.parent / "tictactoe.kif").output
+    shown = _model(result.output)
+    assert {s for s in shown if s.startswith("legal(xplayer")} == {f"legal(xplayer,mark({x},{y}))"
+                                                                   for x in (1, 2, 3) for y in (1, 2, 3)}
+    assert "legal(oplayer,noop)" in shown and "true(control(xplayer))" in shown and "terminal" not in shown
+    state = "(cell 1 1 x) (cell 1 2 x) (cell 1 3 x) (cell 2 1 o) (cell 2 2 o) (cell 2 3 b) (cell 3 1 b) " \
+            "(cell 3 2 b) (cell 3 3 b) (control oplayer)"
+    shown = _model(run("compile", board, "--at", state).output)
+    assert {"terminal", "goal(xplayer,100)", "goal(oplayer,0)"} <= shown
+
+
+def test_compile_of_a_gdl_game_refuses_a_question_s_options_and_names_solve():
+    result = run("compile", GAMES / "maze.kif", "--horizon", "3")
+    assert result.exit_code == 2
+    assert "--horizon: compile prints a GDL game's rules from a state" in result.output
+    assert f"gridsolve solve {GAMES / 'maze.kif'} --horizon" in result.output

@@ -13,7 +13,7 @@ import clingo
 import numpy as np
 import pytest
 
-from gridsolve.errors import BoardError, LimitError, MemoryLimitError
+from gridsolve.errors import BoardError, ConstantFluentsError, LimitError, MemoryLimitError
 from gridsolve.ground.circuit import ground_circuit, pack, unpack
 from gridsolve.gdl.description import read_description
 from gridsolve.gdl import engine
@@ -73,10 +73,25 @@ def _reference_states(reference: GdlGame):
     return seen
 
 
-@pytest.mark.parametrize("name", ["nim.kif", "hanoi.kif", "maze.kif"])
+@pytest.mark.parametrize("name", ["nim.kif", "hanoi.kif", "maze.kif", "chase.kif", "blockade.kif"])
 def test_every_reachable_state_its_moves_ends_and_goals_equal_the_interpreter_s(name):
-    game, explored = _explored(GAMES / name)
-    reference = GdlGame.from_file(GAMES / name)
+    _equal_to_the_interpreter(GAMES / name)
+
+
+@pytest.mark.slow
+def test_the_seed_original_mummymaze1p_equals_the_interpreter_and_its_value_is_minimax_s():
+    # (its one-ply rules ground by demand: 7 million atoms of direction-from bottom-up)
+    path = kif_path("mummymaze1p.kif")
+    _equal_to_the_interpreter(path)
+    answer = solve_gdl(path)
+    assert answer.value == _minimax(GdlGame.from_file(path), "explorer") == 100
+    assert answer.stats["positions"] == 5058
+
+
+def _equal_to_the_interpreter(path: Path) -> None:
+    """Every state the engine reaches from the initial one, its legal moves, ends and goals: the interpreter's."""
+    game, explored = _explored(path)
+    reference = GdlGame.from_file(path)
     expected = _reference_states(reference)
     ours = {frozenset(game.fluent_texts(bits)): s for s, bits in enumerate(explored.states)}
     assert set(ours) == {frozenset(map(to_kif, state)) for state in expected}
@@ -268,8 +283,8 @@ def test_the_c_exploration_equals_numpy_s(name, depth):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["mummyMaze2p_2007.kif", "wallmaze.kif", "mummymaze2p.kif", "pacman3p.kif"])
-# (mummymaze1p.kif is left out: its one-ply rules take more than 300 s to ground, docs/gdl.md "Not yet")
+@pytest.mark.parametrize("name", ["mummyMaze2p_2007.kif", "wallmaze.kif", "mummymaze2p.kif", "pacman3p.kif",
+                                  "mummymaze1p.kif"])
 def test_the_c_exploration_equals_numpy_s_on_the_seed_originals(name):
     path = kif_path(name)
     game = ground_game(read_description(path), limits_guard(path, Limits()))
@@ -285,3 +300,62 @@ def test_the_c_exploration_stops_at_the_limit_with_the_states_reached(monkeypatc
     late.started -= 10_000      # (the time up from the first check on)
     with pytest.raises(LimitError, match=r"after \d[\d,]* states reached"):
         native_explore(game, game.init, late)
+
+
+# - Demand-driven grounding (gridsolve/gdl/demand.py) ---
+
+CHASE_AT = ("(at runner 1 1) (at chaser 3 1) (exit 3 3) (step 0) (wall 1 3 north) (wall 2 3 north) (wall 3 3 north) "
+            "(wall 1 1 south) (wall 2 1 south) (wall 3 1 south) (wall 1 1 west) (wall 1 2 west) (wall 1 3 west) "
+            "(wall 3 1 east) (wall 3 2 east) (wall 3 3 east) (wall 1 2 north) (wall 1 3 south) (wall 2 2 east) "
+            "(wall 3 2 west)")      # (the inner wall moved: (1 2)-(1 3) and (2 2)-(3 2) instead of (2 1)-(2 2))
+
+
+def test_auxiliary_relations_are_ground_only_for_what_their_readers_pass():
+    # chase.kif's toward is about 900,000 atoms over its numbers 0..30; the constant walls keep
+    # the pieces' fluents on the 3 x 3 board (dropping the negation that blocks a move off it
+    # would let them run to 30).
+    path = GAMES / "chase.kif"
+    game = ground_game(read_description(path), limits_guard(path, Limits()))
+    places = [f for f in game.fluents if f.name == "at"]
+    assert places and all(1 <= arg.number <= 3 for f in places for arg in f.arguments[1:])
+    assert game.circuit.size < 20_000
+    assert game.constant == {("wall", 3), ("exit", 2)}
+
+
+def test_a_state_with_other_constant_fluents_grounds_the_game_again_from_it(tmp_path):
+    path = GAMES / "chase.kif"
+    game = ground_game(read_description(path), limits_guard(path, Limits()))
+    from gridsolve.gdl.kif import read_kif
+    with pytest.raises(ConstantFluentsError):
+        game.state_of(read_kif(CHASE_AT))
+    moved = tmp_path / "moved.kif"
+    text = path.read_text()
+    text = text.replace("(init (wall 2 1 north)) (init (wall 2 2 south))",
+                        "(init (wall 1 2 north)) (init (wall 1 3 south)) (init (wall 2 2 east)) (init (wall 3 2 west))")
+    moved.write_text(text)
+    asked, alone = solve_gdl(path, at=CHASE_AT), solve_gdl(moved)
+    assert "(wall 2 2 east)" in asked.position["fluents"] and "(wall 2 1 north)" not in asked.position["fluents"]
+    assert (asked.value, asked.plies, asked.stats["positions"]) == (alone.value, alone.plies, alone.stats["positions"])
+    assert asked.value == _minimax(GdlGame.from_file(moved), "runner")
+    assert (solve_gdl(path).value, solve_gdl(path).plies) == (100, 4)
+
+
+def test_a_literal_s_own_variables_are_projected_away_from_the_ground_rules():
+    # blockade.kif's frame rules read both roles' moves (16 each) and use two of their four
+    # numbers: 3,910 ground rules as written, a few hundred projected.
+    from gridsolve.gdl.projection import projected
+    path = GAMES / "blockade.kif"
+    description = read_description(path)
+    rules = projected(description).rules
+    frame = [r for r in rules if r.head.name == "next" and str(r.head.args[0]) == "(cell1 ?x ?y ?m)"][0]
+    defined = {r.head.name: r for r in rules if r.head.name.startswith("zzProj")}
+    read = [(str(defined[lit.atom.name].body[0].atom), [str(a) for a in lit.atom.args])
+            for lit in frame.body if lit.atom.name in defined]
+    assert read == [("(does blocker (mark ?bx ?by ?bx2 ?by2))", ["?bx", "?by"]),
+                    ("(does crosser (mark ?cx ?cy ?cx2 ?cy2))", ["?cx", "?cy"])]
+    assert [lit.atom.name for lit in frame.body if lit.atom.name not in defined] == ["true", "distinctcell",
+                                                                                      "distinctcell"]
+    game = ground_game(description, limits_guard(path, Limits()))
+    assert game.circuit.rule_count < 1_000
+    answer = solve_gdl(path)
+    assert answer.values == {"crosser": 0, "blocker": 100} and answer.stats["positions"] == 257

@@ -217,6 +217,22 @@ def test_memory_the_process_held_before_is_not_counted():
     del held
 
 
+def test_a_check_within_the_peak_reads_no_proc_file(monkeypatch):
+    """LimitGuard.after reads the resident memory (/proc) only where the process's peak and the
+    growth expected could pass the limit: the peak is never below the resident memory."""
+    from gridsolve.solve.common import limits as module
+    assert module.peak_resident() >= module.resident()
+    guard = LimitGuard(Limits(), "the test's atoms", lambda needed: "")
+    reads = []
+    monkeypatch.setattr(module, "_statm", lambda: reads.append(1) or (0, guard.base))
+    guard.after("after nothing", growth=10 ** 6)
+    assert reads == []
+    guard.after("after nothing", growth=guard.limits.memory)    # (the peak and the growth pass the limit: read)
+    assert reads == [1]
+    with pytest.raises(MemoryLimitError):
+        guard.after("after nothing", growth=guard.limits.memory + 1)
+
+
 def test_the_layered_solver_stops_at_the_memory_limit():
     board = load_board(ROOT / "boards" / "pacman3p.yaml")
     program = compile_program(board, make_query(board, "pacman", horizon=12))

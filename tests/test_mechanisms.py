@@ -150,3 +150,32 @@ def test_the_language_parts_stay_below_the_compiler():
         above = {t for t in _reaches(graph, module) if t.startswith("gridsolve.compile") or t.endswith(".compiled")
                  or t == "gridsolve.mechanisms.encodings"}
         assert above == set(), module
+
+
+def test_every_mechanisms_move_cases_are_combined(monkeypatch):
+    """The compiler combines the ``move_cases`` of every mechanism that has some (one case of
+    each; a mover any of them stops is stopped), not only the first one's: here the gates' with
+    a second mechanism's (a step onto a mark ``mud`` stays), on a board with gates."""
+    from gridsolve.compile import gamerules
+    from gridsolve.language.loader import load_board
+    from gridsolve.mechanisms.gates.compiled import move_cases as gate_cases
+    board = load_board(ROOT / "boards" / "classic" / "behind-the-gate.yaml")
+    layout, mover = layout_for(board), "explorer"
+    v = gamerules.Vars(layout)
+    i = v.index[mover]
+
+    def mud_cases(board, layout, movers, v):
+        on_mud = gamerules.MARK.atom("mud", f"AX{i}", f"AY{i}")
+        return [([on_mud], {mover: v.cell(mover)}, {mover: "0"}),
+                ([f"not {on_mud}"], {mover: f"(PX{i},PY{i})"}, {})]
+    monkeypatch.setattr(gamerules, "parts", lambda hook: [gate_cases, mud_cases] if hook == "move_cases" else [])
+    gates = gate_cases(board, layout, [mover], v)
+    combined = gamerules._move_cases(board, layout, [mover], v)
+    assert len(combined) == len(gates) * 2
+    for (gate_body, gate_cells, gate_lost), (mud_body, mud_cells, mud_lost) in \
+            zip([g for g in gates for _ in range(2)], mud_cases(board, layout, [mover], v) * len(gates)):
+        extra, cells, lost = combined.pop(0)
+        assert extra == gate_body + mud_body
+        stopped = v.cell(mover) in (gate_cells[mover], mud_cells[mover])
+        assert cells == {mover: v.cell(mover) if stopped else f"(PX{i},PY{i})"}
+        assert lost == {**gate_lost, **mud_lost}

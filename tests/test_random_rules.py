@@ -225,8 +225,8 @@ def load(tmp_path, text: str, name: str = "board.yaml"):
     return load_board(path)
 
 
-def check_case(tmp_path, seed: int):
-    case = random_case(seed)
+def check_case(tmp_path, seed: int, pair: bool = False):
+    case = random_case(seed, pair)
     board = load(tmp_path, case.text)
     query = make_query(board, case.role, case.kind, horizon=case.horizon, turn=case.turn, at=case.at)
     problems = case_problems(board, query)
@@ -244,6 +244,23 @@ def test_every_solver_path_gives_plain_clingos_answer_slow(tmp_path, seed):
     check_case(tmp_path, seed)
 
 
+# Teleporter pairs with gates, chasers and kinds of enemies: every case of these seeds gets a
+# pair (randomrules.random_case's ``pair``; the rest of each case is as without it)
+PAIR_SEEDS = range(100_000, 100_300)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", PAIR_SEEDS, ids=lambda s: f"pair-{s}")
+def test_every_solver_path_gives_plain_clingos_answer_with_a_pair(tmp_path, seed):
+    check_case(tmp_path, seed, pair=True)
+
+
+def test_the_pair_sweep_draws_pairs_with_gates_chasers_and_enemies():
+    counts = {name: sum(name in mechanisms(random_case(seed, pair=True)) for seed in PAIR_SEEDS)
+              for name in ("teleporters", *COMBINED)}
+    assert counts["teleporters"] == len(PAIR_SEEDS) and min(counts.values()) >= 50, counts
+
+
 # --- what the generator draws --------------------------------------------------------------------
 
 # randomrules.mechanisms' names: those landed with enemies in the level's order (docs/rule-language.md)
@@ -258,6 +275,8 @@ ISSUE = ("script step", "script stop", "script remove", "script key", "script re
          "no step limit", "non-square board", "piece starts on a mark")
 # ... and the mechanisms added as plug-ins since (docs/development.md, "Adding a mechanism")
 PLUGINS = ("teleporters",)
+# ... and those combined with them (the slow tier's seeds)
+COMBINED = ("teleporters and gates on the board", "teleporters and chasers", "teleporters and enemy kinds")
 # the ones the quick tier's 50 cases draw too (a few of each kind)
 QUICK_DRAWS = ("enemies on the board", "script each", "repeat: steps", "if_kind", "exit edge", "exit edge in a map",
                "key each_entry", "remove flips_on_key", "enemies remove each other", "enemy starts on a trap",
@@ -276,7 +295,7 @@ def drawn(seeds) -> dict:
 def test_the_slow_tiers_seeds_draw_every_mechanism():
     """Each mechanism is drawn by some of the slow tier's (default) seeds."""
     counts = drawn(slow_seeds(DEFAULT_SLOW))
-    assert not [name for name in ORDER + ISSUE + PLUGINS if not counts.get(name)], counts
+    assert not [name for name in ORDER + ISSUE + PLUGINS + COMBINED if not counts.get(name)], counts
 
 
 def test_the_quick_tiers_seeds_draw_the_new_mechanisms_too():
@@ -385,6 +404,20 @@ def test_the_failures_found_stay_fixed(tmp_path, name):
     board = load(tmp_path, textwrap.dedent(text))
     problems = case_problems(board, make_query(board, role, kind, horizon=horizon))
     assert not problems, "\n".join(problems)
+
+
+# A teleporter pair with a gate: the race solver's scripted graph (solve/graph/scripted.py and its
+# C twin, scriptkernel.c) judged a closed gate on the pair's far cell (where the move lands), not
+# on the cell the step aims at, as the compiled rules do (667: chasers; 516 and 812: kinds of
+# enemies, refused with a pair until then)
+TELEPORTER_SEEDS = (516, 667, 812)
+
+
+@pytest.mark.parametrize("seed", TELEPORTER_SEEDS, ids=lambda s: f"rules-{s}")
+def test_the_teleporter_seeds_found_stay_fixed(tmp_path, seed):
+    drawn_here = mechanisms(random_case(seed))
+    assert {"teleporters", "gates"} <= drawn_here and ("chasers" in drawn_here or "enemy kinds" in drawn_here)
+    check_case(tmp_path, seed)
 
 
 CLOSED_GATE = """\

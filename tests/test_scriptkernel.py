@@ -58,6 +58,13 @@ def _differences(tables, root: str, seed: int) -> list[str]:
             theirs = np.concatenate(theirs) if isinstance(theirs, list) else theirs
             if mine.tolist() != theirs.tolist():
                 problems.append(f"{what} from {numbering.texts(roots)}: C {len(mine)}, numpy {len(theirs)}")
+        # joined (the race graph's form): the positions sorted, their ends, the moves as indexes
+        keys, ends, src, dst = native_search(tables, roots, guard(), joined=True)
+        for what, mine, theirs in (("joined positions", keys, seen), ("ends", ends, tables.outcome(seen)),
+                                   ("source indexes", src, np.searchsorted(seen, np.concatenate(sources))),
+                                   ("target indexes", dst, np.searchsorted(seen, np.concatenate(targets)))):
+            if mine.tolist() != theirs.tolist():
+                problems.append(f"{what} from {numbering.texts(roots)}: C {len(mine)}, numpy {len(theirs)}")
     return problems
 
 

@@ -121,3 +121,47 @@ def test_the_first_boards_of_a_kind_are_ground_as_they_are(tmp_path, monkeypatch
         assert not sharedtables._SHARED.circuits
     sharedtables.table_rows(board, layout_for(board))
     assert len(sharedtables._SHARED.circuits) == 1
+
+
+def test_circuits_at_once_builds_a_kinds_circuit_at_its_first_board(tmp_path, monkeypatch):
+    """Within circuits_at_once (verify of many boards) no board is ground one by one first; the
+    rows are the ground ones; after the block, BUILD_AFTER again."""
+    monkeypatch.setattr(sharedtables, "_SHARED", sharedtables._SharedCircuits())
+    board = _board(tmp_path, 4)
+    ground = sharedtables.table_rows(board, layout_for(board))      # (the first board of the kind: ground)
+    assert not sharedtables._SHARED.circuits
+    monkeypatch.setattr(sharedtables, "_SHARED", sharedtables._SharedCircuits())
+    with sharedtables.circuits_at_once():
+        shared = sharedtables.table_rows(board, layout_for(board))
+        assert len(sharedtables._SHARED.circuits) == 1
+    def rows(by_arity):
+        return {a: sorted(map(tuple, r.tolist())) for a, r in by_arity.items() if len(r)}
+    assert rows(shared) == rows(ground)
+    assert sharedtables._SHARED.build_after is None
+
+
+def test_verify_of_many_boards_builds_circuits_at_once(tmp_path, monkeypatch):
+    from gridsolve.verify import verify as verifying
+    seen = []
+    monkeypatch.setattr(verifying, "run_tasks", lambda *args: seen.append(sharedtables._SHARED.build_after) or [])
+    monkeypatch.setattr(verifying, "find_boards", lambda paths: [tmp_path / f"{i}.yaml" for i in range(n)])
+    monkeypatch.setattr(verifying, "select", lambda found, paths, shard: found)
+    for n, jobs in ((verifying.MANY_BOARDS * 2, 2), (verifying.MANY_BOARDS * 2 - 1, 2), (verifying.MANY_BOARDS, 1)):
+        verifying.verify_paths([tmp_path], jobs=jobs)
+    assert seen == [0, None, 0]
+
+
+def test_verify_builds_the_kinds_circuits_before_its_workers_fork(tmp_path, monkeypatch):
+    """verify of many boards with several jobs builds the circuits of a sample's kinds in the
+    parent (the workers fork with them); a file that does not load is left to its worker."""
+    from gridsolve.verify import verify as verifying
+    monkeypatch.setattr(sharedtables, "_SHARED", sharedtables._SharedCircuits())
+    paths = []
+    for seed in (4, 5):
+        paths.append(tmp_path / f"classic-{seed}.yaml")
+        paths[-1].write_text(random_classic_board(seed, big=True), encoding="utf-8")
+    (tmp_path / "broken.yaml").write_text("rules: mummy-maze-classic\nsize: [1]\n", encoding="utf-8")
+    verifying._prepare_kinds([tmp_path / "broken.yaml", *paths])
+    kinds = {(b.width, b.rules.name) for b in map(load_board, paths)}
+    assert len(sharedtables._SHARED.circuits) == len(kinds)
+    assert sharedtables._SHARED.build_after is None      # (only the circuits built; nothing else changed)

@@ -54,6 +54,7 @@ they can.  ``O`` is the set of positions on them; a *role turn* is a position of
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -116,16 +117,18 @@ class WinNotByAnEnd(QueryError):
 
 @dataclass(frozen=True)
 class Metrics:
+    """A level's metrics; those :func:`measure_metrics` was not asked for are None."""
+
     plies: int
-    forced_moves: float
-    path_safety: float
-    dead_ends: float
+    forced_moves: float | None
+    path_safety: float | None
+    dead_ends: float | None
     greedy_deviation: float | None
-    random_win: float
-    optimal_lines: int
+    random_win: float | None
+    optimal_lines: int | None
     positions: int                    # reachable positions measured
-    greedy_win: float = 0.0
-    lookahead_win: float = 0.0
+    greedy_win: float | None = 0.0
+    lookahead_win: float | None = 0.0
     beeline_wins: bool | None = None  # walking a shortest way blindly wins (None: not defined here)
     hints: int | None = None
     labels: tuple = DEFAULT_LABELS    # the rule set's labels (difficulty_of)
@@ -229,6 +232,7 @@ class SolvedGraph:
         layout = layout_for(board)
         self.board, self.role, self.layout = board, role, layout
         self.left = Query(role, QueryKind.VALUE, start, horizon).remaining(board)
+        self.horizon = horizon
         self.codec = PositionCodec(board, layout)
         root = self.codec.text(start)
         graph = self.graph = RaceGraph(board, layout, [root], race_limits(board, layout, [start], limits or Limits()))
@@ -240,9 +244,6 @@ class SolvedGraph:
         targets = np.repeat(np.arange(n), np.diff(graph.start))     # pred[start[i]:start[i + 1]] lead to i
         order = np.lexsort((targets, graph.pred))                    # by source, then its successor
         self._sources, self._targets = graph.pred[order].astype(np.int64), targets[order]
-        ptr = np.concatenate([[0], np.cumsum(np.bincount(self._sources, minlength=n))]).tolist()
-        targets = self._targets.tolist()
-        self.succ = [targets[ptr[s]:ptr[s + 1]] for s in range(n)]
         rules = board.rules
         self.mine = [rules.own_turn(m, role) for m in range(len(rules.turns))]
         goals = self.goals = set(top_score_ends(board, role))
@@ -252,6 +253,14 @@ class SolvedGraph:
         rank, _ = graph.ranks(attackers, [e for e in graph.ends if e in goals], self.left)
         self.rank = [math.inf if r < 0 else r for r in rank.tolist()]
         self.slot = layout.roles.index(role)
+
+    @functools.cached_property
+    def succ(self) -> list[list[int]]:
+        """Each position's distinct successors (made when first read: the metrics that walk
+        the graph position by position read them, those computed in arrays do not)."""
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(self._sources, minlength=self.n))]).tolist()
+        targets = self._targets.tolist()
+        return [targets[ptr[s]:ptr[s + 1]] for s in range(self.n)]
 
     def cell(self, s: int) -> tuple[int, int]:
         """The role's cell at position ``s``."""
@@ -293,9 +302,16 @@ class SolvedGraph:
         return self._sources, self._targets
 
 
+def label_metrics(labels: tuple) -> set[str]:
+    """The metrics the difficulty label reads (:func:`difficulty_of`; the beeline besides)."""
+    return {name for _, ranges in labels for name, _, _ in ranges}
+
+
 def measure_metrics(board: Board, role: str, start: Position, horizon: int | None = None,
-                    plies: int | None = None, limits: Limits | None = None) -> Metrics:
-    """Every metric of the level from ``start`` (the role must force a win from there);
+                    plies: int | None = None, limits: Limits | None = None,
+                    only: set[str] | None = None) -> Metrics:
+    """The metrics of the level from ``start`` (the role must force a win from there): every
+    one, or with ``only`` those named and those its difficulty label reads (the others None);
     ``plies``: the solver's answer, checked against the graph's rank; ``limits``: the graph's."""
     why = metrics_unsupported(board, role)
     if why:
@@ -311,11 +327,35 @@ def measure_metrics(board: Board, role: str, start: Position, horizon: int | Non
         raise QueryError(f"{role} forces no win from this position: no difficulty to measure")
     if plies is not None and plies != top:
         raise EncodingError(f"the game graph ranks the win in {wording.plies(top)}, the solver in {plies}")
+    good = board.rules.good_level
+    labels = good.labels if good is not None and good.labels else DEFAULT_LABELS
+    beeline = None
+    if not beeline_unsupported(board):
+        try:
+            beeline = not check_beeline(board, role, start, graph.left, graph.graph.named_moves()).holds
+        except LimitError:
+            beeline = None
+    wanted = set(METRICS) if only is None else set(only) | (set() if beeline else label_metrics(labels))
+    asked = wanted.__contains__
+    optimal = _optimal_positions(graph) if asked("optimal_lines") or wanted & set(_ALONG_LINES) else []
+    along = _along_optimal_lines(graph, optimal, top) if wanted & set(_ALONG_LINES) else dict.fromkeys(_ALONG_LINES)
+    return Metrics(int(top), along["forced_moves"], along["path_safety"], _dead_ends(graph) if asked("dead_ends") else None,
+                   along["greedy_deviation"], _random_win(graph) if asked("random_win") else None,
+                   _lines(graph, optimal) if asked("optimal_lines") else None, graph.n,
+                   *(careful_win(graph, k) if asked(name) else None for name, k in LOOKAHEAD.items()), beeline,
+                   hints(graph) if asked("hints") else None, labels)
+
+
+_ALONG_LINES = ("forced_moves", "path_safety", "greedy_deviation")   # read off the role's turns on the optimal lines
+
+
+def _along_optimal_lines(graph: SolvedGraph, optimal: list[int], top: int) -> dict:
+    """``forced_moves``, ``path_safety`` and ``greedy_deviation`` (module docstring) over the
+    role's turns on the optimal lines."""
     rank, succ, left = graph.rank, graph.succ, graph.left
-    optimal = _optimal_positions(graph)
     turns = [s for s in optimal if rank[s] > 0 and graph.mine[graph.mover[s]]]
     forced = keep = moves = greedy = 0
-    distance = goal_distance(board, role)
+    distance = goal_distance(graph.board, graph.role)
     for s in turns:
         plies_left = left - (top - rank[s]) - 1
         winning = [t for t in succ[s] if rank[t] <= plies_left]
@@ -326,18 +366,8 @@ def measure_metrics(board: Board, role: str, start: Position, horizon: int | Non
             here = distance.get(graph.cell(s), math.inf)
             greedy += not any(distance.get(graph.cell(t), math.inf) < here for t in succ[s] if rank[t] == rank[s] - 1)
     share = (lambda a, b: a / b if b else 0.0)
-    beeline = None
-    if not beeline_unsupported(board):
-        try:
-            beeline = not check_beeline(board, role, start, left, graph.graph.named_moves()).holds
-        except LimitError:
-            beeline = None
-    good = board.rules.good_level
-    return Metrics(int(top), share(forced, len(turns)), share(keep, moves), _dead_ends(graph),
-                   None if distance is None else share(greedy, len(turns)), _random_win(graph),
-                   _lines(graph, optimal), graph.n,
-                   *(careful_win(graph, k) for k in LOOKAHEAD.values()), beeline, hints(graph),
-                   good.labels if good is not None and good.labels else DEFAULT_LABELS)
+    return {"forced_moves": share(forced, len(turns)), "path_safety": share(keep, moves),
+            "greedy_deviation": None if distance is None else share(greedy, len(turns))}
 
 
 def _optimal_positions(graph: SolvedGraph) -> list[int]:
@@ -453,8 +483,76 @@ def _player_win(graph: SolvedGraph, sources: np.ndarray, targets: np.ndarray) ->
     among its moves in (``sources``, ``targets``), and at the others' the move that makes it
     smallest (a Markov decision process solved backwards over the plies: :func:`chances`)."""
     goal, _, mine, use = _positions(graph, sources)
+    if graph.board.rules.unlimited and graph.horizon is None:     # the limit of the plies
+        return float(limit_chances(graph.n, sources[use], targets[use], mine, goal, graph.left)[graph.start])
     settled = SETTLED if graph.board.rules.unlimited else 0.0
     return float(chances(graph.n, sources[use], targets[use], mine, goal, graph.left, settled)[graph.start])
+
+
+def _in_kernel(function: str, n: int, sources: np.ndarray, targets: np.ndarray, mine: np.ndarray,
+               goal: np.ndarray, steps: int, settled: float, kernel: bool) -> np.ndarray | None:
+    """``chancekernel``'s ``function`` of the graph (its values, float64), None where the kernel
+    is not built or ``kernel`` is False."""
+    module = native.load("chancekernel", __package__) if kernel else None
+    if module is None:
+        return None
+    values, _ = getattr(module, function)(
+        n, np.ascontiguousarray(sources, dtype=np.int64), np.ascontiguousarray(targets, dtype=np.int64),
+        np.ascontiguousarray(mine[sources], dtype=np.uint8), np.ascontiguousarray(goal, dtype=np.uint8),
+        np.bincount(sources, minlength=n).astype(np.int64), steps, settled)
+    return np.frombuffer(values, dtype=np.float64).copy()
+
+
+def limit_chances(n: int, sources: np.ndarray, targets: np.ndarray, mine: np.ndarray, goal: np.ndarray,
+                  sweeps: int, settled: float = SETTLED, kernel: bool = True) -> np.ndarray:
+    """The limit of :func:`chances` over the plies (a game without a step limit), by Gauss-Seidel
+    sweeps over the positions that reach a goal, nearer ones first (docs/generate.md, "The random
+    walker's limit"): each position's value in place, the moves onto itself solved for; stopped
+    after the first sweep that changes no value by more than ``settled`` times it (or ``sweeps``
+    sweeps).  In C where ``chancekernel`` is built, else in Python (the same doubles)."""
+    values = _in_kernel("player_win_limit", n, sources, targets, mine, goal, sweeps, settled, kernel)
+    if values is not None:
+        return values
+    counts, mine_edge = np.bincount(sources, minlength=n), mine[sources]
+    src, dst, count, is_goal = sources.tolist(), targets.tolist(), counts.tolist(), goal.tolist()
+    mover = [False] * n
+    moves: list[list[int]] = [[] for _ in range(n)]
+    into: list[list[int]] = [[] for _ in range(n)]
+    for e, (a, b) in enumerate(zip(src, dst)):
+        moves[a].append(b)
+        into[b].append(a)
+        mover[a] = mover[a] or bool(mine_edge[e])
+    value = [1.0 if g else 0.0 for g in is_goal]
+    order = [i for i in range(n) if is_goal[i]]
+    seen = set(order)
+    for here in order:                  # (the list grows as the backward search finds positions)
+        for before in into[here]:
+            if before not in seen:
+                seen.add(before)
+                order.append(before)
+    for _ in range(sweeps):
+        settles = True
+        for i in order:
+            if is_goal[i]:
+                continue
+            if count[i] <= 0:
+                v = 0.0
+            elif mover[i]:
+                total, loops = 0.0, 0
+                for t in moves[i]:
+                    if t == i:
+                        loops += 1
+                    else:
+                        total += value[t]
+                v = total / (count[i] - loops) if loops < count[i] else 0.0
+            else:
+                v = min(0.0 if t == i else value[t] for t in moves[i])
+            if not abs(v - value[i]) <= settled * v:
+                settles = False
+            value[i] = v
+        if settles:
+            break
+    return np.array(value, dtype=np.float64)
 
 
 def chances(n: int, sources: np.ndarray, targets: np.ndarray, mine: np.ndarray, goal: np.ndarray, left: int,
@@ -464,16 +562,10 @@ def chances(n: int, sources: np.ndarray, targets: np.ndarray, mine: np.ndarray, 
     ``targets``) of the probability after it, at the others' the least; stopped at the first ply
     that changes no value by more than ``settled`` times it.  In C where ``chancekernel`` is built
     (the same doubles, ply by ply), else in numpy (``kernel=False`` asks for numpy)."""
-    counts = np.bincount(sources, minlength=n)
-    mine_edge = mine[sources]
-    module = native.load("chancekernel", __package__) if kernel else None
-    if module is not None:
-        values, _ = module.player_win(n, np.ascontiguousarray(sources, dtype=np.int64),
-                                      np.ascontiguousarray(targets, dtype=np.int64),
-                                      np.ascontiguousarray(mine_edge, dtype=np.uint8),
-                                      np.ascontiguousarray(goal, dtype=np.uint8), counts.astype(np.int64), left,
-                                      settled)
-        return np.frombuffer(values, dtype=np.float64).copy()
+    values = _in_kernel("player_win", n, sources, targets, mine, goal, left, settled, kernel)
+    if values is not None:
+        return values
+    counts, mine_edge = np.bincount(sources, minlength=n), mine[sources]
     value = goal.astype(float)
     for _ in range(left):
         after = value[targets]

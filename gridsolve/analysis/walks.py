@@ -119,7 +119,7 @@ class Walks:
         t = self.tables
         keep = t.move_to != t.move_from
         if not gate_open:
-            keep &= ~t.gate_cross[t.move_from, t.move_to]
+            keep &= ~t.gate_cross[t.move_from, t.move_aim]
         if avoid is not None:
             keep &= ~avoid[t.move_to]
         return t.move_from[keep], t.move_to[keep]

@@ -45,6 +45,7 @@ def rule_facts(rules: Rules) -> str:
         out += [FROZEN_ON.fact(role, mark) for mark in move.frozen_on]
         out += [fact for facts in parts("move_facts") for fact in facts(rules, role)]     # bumps
     out += [fact for facts in parts("rule_facts") for fact in facts(rules)]       # the gate's key, chasers' axes
+    out += [rule for rules_of in parts("board_rules") for rule in rules_of(rules)]    # teleporters' pairs
     out += [PRECEDES.fact(first, second) for first, second in itertools.combinations([e.name for e in rules.ends], 2)]
     if len(rules.ends) < 2:
         out.append(f"{PRECEDES.defined()}   % one end: none precedes another")

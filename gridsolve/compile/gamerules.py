@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..errors import EncodingError
 from ..language.model import OFF_BOARD, Board, Condition, Rules
 from ..mechanisms.encodings import TERM, parts
 from .predicates import MARK
@@ -223,13 +224,25 @@ def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negat
 
 def _move_cases(board: Board, layout: Layout, movers, v: Vars):
     """(extra body, cell after the move per mover, {mover: turns lost} of the movers stopped) for
-    each way a mechanism treats the movers' steps (the gates: a step into a closed one); one case,
-    every mover where its ``rmove`` takes it, where none does."""
-    for cases in parts("move_cases"):
-        found = cases(board, layout, movers, v)
-        if found is not None:
-            return found
-    return [([], {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}, {})]
+    each way the mechanisms treat the movers' steps (the gates: a step into a closed one): every
+    mechanism's cases combined, one of each, a mover any of them stops where that one leaves it;
+    one case, every mover where its ``rmove`` takes it, where none applies."""
+    moved = {r: f"(PX{v.index[r]},PY{v.index[r]})" for r in movers}
+    found = [cases for cases in (hook(board, layout, movers, v) for hook in parts("move_cases")) if cases is not None]
+    out = []
+    for combo in itertools.product(*found):
+        cells, lost = dict(moved), {}
+        for _, their_cells, their_lost in combo:
+            for r, cell in their_cells.items():
+                if cell != moved[r]:
+                    if cells[r] != moved[r] and cells[r] != cell:
+                        raise EncodingError(f"two mechanisms stop {r}'s move on different cells (an encoding bug)")
+                    cells[r] = cell
+            for r, turns in their_lost.items():
+                if lost.setdefault(r, turns) != turns:
+                    raise EncodingError(f"two mechanisms stop {r}'s move with different turns lost (an encoding bug)")
+        out.append((list(dict.fromkeys(lit for extra, _, _ in combo for lit in extra)), cells, lost))
+    return out
 
 
 def factored_turns(board: Board, layout: Layout) -> list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] | None:

@@ -139,6 +139,8 @@ FROZEN_ON = declare("frozen_on", "role:name mark:name", "on a cell with mark K, 
 BUMP_ON = declare("bump_on", "role:name mark:name", "a step of R into a cell with mark K fails")
 RELOCATE = declare("relocate", "role:name x:int y:int x2:int y2:int",
                    "a move of R that leaves its cell and ends on (X,Y) puts the piece on (X2,Y2) (teleporters)")
+TELEPORT_PAIR = declare("teleport_pair", "mark:name", "the two cells of mark K are a teleporter pair")
+TELEPORTS = declare("teleports", "role:name", "the pieces of role R teleport")
 LOSE_TURNS = declare("lose_turns", "role:name turns:int", "R's turns entry skips its next N turns after a bump")
 
 # - The rules' mechanisms (script.lp, the compiled game rules) ---

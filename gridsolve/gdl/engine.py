@@ -24,14 +24,18 @@ from pathlib import Path
 import clingo
 import numpy as np
 
-from ..errors import BoardError, QueryError
+from ..errors import BoardError, ConstantFluentsError, QueryError
 from .. import native
 from ..solve.common.limits import LimitGuard, resident
 from ..ground.circuit import Circuit, UnstratifiedError, ground_circuit, pack, unpack
 from .description import Description
 from .kif import Term
-from .translate import kif_symbol, program_text, relaxed_text, symbol_kif
+from .demand import DemandPlan
+from .projection import projected
+from .translate import kif_symbol, mangle, symbol_kif, term_text
 
+SHOWN = "".join(f"#show {name}/{arity}.\n" for name, arity in (("true", 1), ("does", 2), ("next", 1), ("legal", 2),
+                                                               ("goal", 2), ("terminal", 0), ("init", 1)))
 BATCH = 4096        # (state, joint move) pairs evaluated at once
 RULE_BYTES = 600    # a ground rule held by the observer and in the circuit, about (a budget: the memory limit)
 CHECK_EVERY = 20_000     # states found between two checks of the limits by the C exploration
@@ -59,21 +63,41 @@ class GroundGame:
     init: np.ndarray                    # the initial state: a bool a fluent
     ground_s: float = 0.0
     column: dict = field(default_factory=dict)      # fluent symbol -> its column
+    constant: set = field(default_factory=set)      # the constant fluents' relations (name, arity), clingo names
+    constant_bits: np.ndarray | None = None         # the values of their columns the circuit was ground for
 
     @property
     def role_names(self) -> list[str]:
         return [symbol_kif(role) for role in self.roles]
 
     def state_of(self, fluents: list[Term]) -> np.ndarray:
-        """The state (a bool a fluent) holding exactly the fluents ``fluents`` (``--at``)."""
+        """The state (a bool a fluent) holding exactly the fluents ``fluents`` (``--at``); a
+        :class:`~gridsolve.errors.ConstantFluentsError` where its constant fluents are not the
+        ones the circuit was ground for."""
         bits = np.zeros(len(self.fluents), dtype=bool)
+        other = False
         for term in fluents:
             symbol = kif_symbol(term)
-            if symbol not in self.column:
+            if symbol in self.column:
+                bits[self.column[symbol]] = True
+            elif (symbol.name, len(symbol.arguments)) in self.constant:
+                other = True
+            else:
                 raise QueryError(f"--at: {term} is no fluent of {Path(self.path).name}",
                                  "name fluents the game's init or next rules derive")
-            bits[self.column[symbol]] = True
+        if other or not self.keeps_constants(bits):
+            raise ConstantFluentsError(f"--at: the state's constant fluents are not those {Path(self.path).name} "
+                                       "was ground for", "ground the game from that state")
         return bits
+
+    def keeps_constants(self, bits: np.ndarray) -> bool:
+        """Whether state ``bits`` holds the constant fluents the circuit was ground for."""
+        return self.constant_bits is None or bool((bits[self.constant_columns] == self.constant_bits).all())
+
+    @property
+    def constant_columns(self) -> np.ndarray:
+        return np.array([i for i, f in enumerate(self.fluents) if (f.name, len(f.arguments)) in self.constant],
+                        dtype=np.int64)
 
     def fluent_texts(self, bits: np.ndarray) -> list[str]:
         return [symbol_kif(self.fluents[i]) for i in np.flatnonzero(bits)]
@@ -83,31 +107,38 @@ def _row(circuit: Circuit, symbol: clingo.Symbol) -> int:
     return circuit.rows.get(symbol, -1)
 
 
-def _domains(description: Description, guard: LimitGuard):
-    """The fluents (what ``init`` and ``next`` derive) and the moves of the relaxed program."""
+def _domains(plan: DemandPlan, guard: LimitGuard, root: list[str] | None):
+    """The fluents (what ``init`` and ``next`` derive), the moves and the demands' facts (text)
+    of the domains' program of ``plan`` (positive but for negations of facts and constant
+    fluents: clingo's grounding gives its one model)."""
     ctl = clingo.Control(["--warn=none"])
-    ctl.add("base", [], relaxed_text(description)
-            + "true(F) :- init(F).\ntrue(F) :- next(F).\ndoes(R,M) :- legal(R,M).\n")
+    ctl.add("base", [], plan.domain_text(root))
     guard.ground(ctl, [("base", [])], "grounding the fluents' and moves' domains")
     atoms = ctl.symbolic_atoms
     fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))
     moves = sorted((atom.symbol.arguments[0], atom.symbol.arguments[1]) for atom in atoms.by_signature("does", 2))
-    return fluents, moves
+    demands = "".join(f"{atom.symbol}.\n" for name, arity in plan.demands()
+                      for atom in atoms.by_signature(name, arity))
+    return fluents, moves, demands
 
 
-def ground_game(description: Description, guard: LimitGuard) -> GroundGame:
-    """The one-ply circuit of ``description``: every state any question asks about is one of
-    its domain's (:meth:`GroundGame.state_of`)."""
+def ground_game(description: Description, guard: LimitGuard, root: list[Term] | None = None) -> GroundGame:
+    """The one-ply circuit of ``description``, for the states reachable from the initial state
+    or, given, from the state of the fluents ``root``: every state any question asks about is
+    one of its domain's (:meth:`GroundGame.state_of`) whose constant fluents are the root's
+    (:mod:`~gridsolve.gdl.demand`)."""
     started = time.perf_counter()
-    fluents, moves = _domains(description, guard)
+    root_text = None if root is None else [term_text(term) for term in root]
+    plan = DemandPlan.of(projected(description))
+    fluents, moves, demands = _domains(plan, guard, root_text)
     roles = [kif_symbol(rule.head.args[0]) for rule in description.rules
              if rule.head.name == "role" and not rule.body and len(rule.head.args) == 1]
     if not roles:
         raise BoardError(description.path, None, "no (role ...) facts", "name each role with a fact (role name)")
-    program = (program_text(description)
+    program = (f"% {description.path}: {len(description.rules)} rules\n" + plan.ply_text() + demands
                + "".join(f"zz_fluent({f}).\n" for f in fluents)
                + "".join(f"zz_move({r},{m}).\n" for r, m in moves)
-               + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n")
+               + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n" + SHOWN)
     left = guard.limits.memory - (resident() - guard.base)
     try:
         circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, "grounding the one-ply rules"),
@@ -128,19 +159,28 @@ def ground_game(description: Description, guard: LimitGuard) -> GroundGame:
                  for role, ms in zip(roles, per_role)]
     legal_rows = [np.array([_row(circuit, clingo.Function("legal", [role, m])) for m in ms], dtype=np.int64)
                   for role, ms in zip(roles, per_role)]
-    goals = []
-    for role in roles:
-        found = [(symbol.arguments[1].number, r) for symbol, r in circuit.rows.items()
-                 if symbol.match("goal", 2) and symbol.arguments[0] == role
-                 and symbol.arguments[1].type == clingo.SymbolType.Number]
-        goals.append(sorted(found))
+    goals: list[list[tuple[int, int]]] = [[] for _ in roles]
     init = np.zeros(len(fluents), dtype=bool)
-    for symbol in circuit.rows:
+    for symbol, r in circuit.rows.items():
         if symbol.match("init", 1):
             init[column[symbol.arguments[0]]] = True
-    return GroundGame(description.path, circuit, roles, fluents, per_role, true_rows, next_rows, does_rows,
+        elif (symbol.match("goal", 2) and symbol.arguments[0] in roles
+              and symbol.arguments[1].type == clingo.SymbolType.Number):
+            goals[roles.index(symbol.arguments[0])].append((symbol.arguments[1].number, r))
+    goals = [sorted(found) for found in goals]
+    game = GroundGame(description.path, circuit, roles, fluents, per_role, true_rows, next_rows, does_rows,
                       legal_rows, goals, _row(circuit, clingo.Function("terminal", [])), init,
-                      time.perf_counter() - started, column)
+                      time.perf_counter() - started, column, {(mangle(name), arity) for name, arity in plan.constant})
+    if game.constant:
+        game.constant_bits = (init if root is None else _bits(column, map(kif_symbol, root)))[game.constant_columns]
+    return game
+
+
+def _bits(column: dict, symbols) -> np.ndarray:
+    bits = np.zeros(len(column), dtype=bool)
+    for symbol in symbols:
+        bits[column[symbol]] = True
+    return bits
 
 
 def _read(out: np.ndarray, rows: np.ndarray, cases: int) -> np.ndarray:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import MemoryLimitError, QueryError
+from ..errors import ConstantFluentsError, MemoryLimitError, QueryError
 from ..solve.common.limits import LimitGuard, Limits
 from .answers import forced, principal_line, role_graph, value_at, value_ranks
 from .depthanswer import DepthAnswers, own_moves, step_texts
@@ -79,6 +79,16 @@ class GdlSession:
         self.graphs: dict = {}          # (exploration, role) -> RoleGraph
         self.asked = 0
 
+    def _state(self, fluents) -> np.ndarray:
+        """The state of ``fluents``; where its constant fluents are not those the game was ground
+        for, the game ground again from it (the explorations of the other root dropped)."""
+        try:
+            return self.game.state_of(fluents)
+        except ConstantFluentsError:
+            self.game = ground_game(self.description, self.guard, root=fluents)
+            self.explorations, self.graphs = [], {}
+            return self.game.state_of(fluents)
+
     def _explored(self, root: np.ndarray, horizon: int | None):
         """An exploration holding ``root`` (reused where one with no horizon reached it) and its number there."""
         if horizon is None:
@@ -118,7 +128,8 @@ class GdlSession:
         fluents = read_kif(at, "--at") if at else None
         if fluents is not None and any(term.is_variable or term.name in ("<=", "not") for term in fluents):
             raise QueryError("--at: a fluent is a ground term", "write e.g. --at '(cell 1 1 x) (control oplayer)'")
-        root_bits = game.init if fluents is None else game.state_of(fluents)
+        root_bits = game.init if fluents is None else self._state(fluents)
+        game = self.game
         if chosen_search(search, kind, horizon, game.circuit.kernel is not None) == "depth":
             return self._depth_answer(r, kind, root_bits, horizon, line, started)
         try:

@@ -51,7 +51,8 @@ def term_text(term: Term) -> str:
     return f"{mangle(term.name)}({','.join(term_text(arg) for arg in term.args)})"
 
 
-def _literal(lit: Literal) -> str:
+def literal_text(lit: Literal) -> str:
+    """The clingo text of a literal of a rule's body."""
     if lit.kind == "pos":
         return term_text(lit.atom)
     if lit.kind == "neg":
@@ -64,7 +65,7 @@ def rule_text(rule: Rule) -> str:
     head = term_text(rule.head)
     if not rule.body:
         return head + "."
-    return f"{head} :- {', '.join(_literal(lit) for lit in rule.body)}."
+    return f"{head} :- {', '.join(literal_text(lit) for lit in rule.body)}."
 
 
 def program_text(description: Description) -> str:
@@ -74,14 +75,17 @@ def program_text(description: Description) -> str:
     return "\n".join(lines) + "\n"
 
 
-def relaxed_text(description: Description) -> str:
-    """The rules without their negated literals: a positive program whose model holds every atom
-    any reachable state can derive (and more): the fluents' and moves' domains."""
-    out = []
-    for rule in description.rules:
-        kept = tuple(lit for lit in rule.body if lit.kind != "neg")
-        out.append(rule_text(Rule(rule.head, kept, rule.line)))
-    return "\n".join(out) + "\n"
+def state_program(description: Description, fluents: list[Term] | None = None) -> str:
+    """The game's rules as one clingo program with the state fixed: the initial state (what
+    ``init`` derives) or the state of ``fluents``; plain clingo prints its one model's ``true``,
+    ``legal``, ``goal`` and ``terminal`` (``gridsolve compile GAME.kif``)."""
+    where = "the initial state" if fluents is None else "the state given (--at)"
+    head = [f"% The rules of {description.path} in clingo (docs/gdl.md), from {where}: its one model shows that",
+            "% state (true), each role's legal moves, the goals and whether it is terminal.  The game's",
+            "% values: gridsolve solve on the game file."]
+    state = (["true(F) :- init(F)."] if fluents is None else [f"true({term_text(term)})." for term in fluents])
+    shown = ["#defined does/2.", "#show true/1.", "#show legal/2.", "#show goal/2.", "#show terminal/0."]
+    return "\n".join(head) + "\n" + program_text(description) + "\n".join(state + shown) + "\n"
 
 
 def symbol_kif(symbol: clingo.Symbol) -> str:

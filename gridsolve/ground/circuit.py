@@ -162,6 +162,9 @@ class Circuit:
 
         self.true_row = 0
         inputs, derived, facts = {row(a) for a in observer.externals}, [], set()
+        wanted = {abs(lit) for _, _, body in observer.rules for lit in body}      # (a fact nothing reads nor
+        wanted.update(observer.symbols.values())                                    # shows: no row)
+        wanted.update(abs(lit) for _, condition in observer.terms for lit in condition)
         for choice, head, body in observer.rules:
             if choice:
                 if body:
@@ -172,7 +175,8 @@ class Circuit:
                     continue        # (an integrity constraint: no circuit reads it)
                 raise NotACircuit("a disjunctive rule in the ground program")
             elif not body:
-                facts.add(row(head[0]))
+                if head[0] in wanted:
+                    facts.add(row(head[0]))
             else:
                 derived.append((row(head[0]), literals(body)))
         for symbol, condition in observer.terms:        # (a shown term: a row of its own, one rule a condition)

@@ -107,14 +107,17 @@ class Encoding:
       the ends' facts), ``score_facts(rules)`` (after them) and ``facts(board, layout,
       conditions)`` (what its compiled rules join with; ``conditions``: the ``when`` of every end
       that can hold and of every timeout entry), each a list of clingo text written with the
-      declarations of :mod:`gridsolve.compile.predicates`;
+      declarations of :mod:`gridsolve.compile.predicates`; ``board_rules(rules)``: rules that
+      derive its facts from the board facts (``mark/3``), written after the rule facts, so that
+      they hold on a board whose walls and marks are inputs (the shared tables, the layout judge);
     * the compiled rules: ``literals(when, v, board)`` the (literal, negation) pairs of its
       condition key, ``score(name, v, rules, out)`` the literal of a score it names (a table),
       ``can_hold(when, board)`` False where its condition never holds, ``after(ply)`` the body
       literals and new field values of the position after a ply
       (:class:`gridsolve.compile.gamerules.Ply`), ``move_cases(board, layout, movers, v)`` the
       ways its board parts treat the movers' steps (None where they do not apply: each case its
-      extra body, the movers' cells after it and the turns lost by the movers it stops);
+      extra body, the movers' cells after it and the turns lost by the movers it stops; the cases
+      exclude each other and cover every ply, and the compiler combines every mechanism's);
     * ``position``: its fields of the position term, if any (:class:`PositionField`);
       ``rules``: the modules that write more of its compiled rules (the core's, for the docs)."""
 
@@ -123,6 +126,7 @@ class Encoding:
     move_facts: Callable | None = None
     rule_facts: Callable | None = None
     score_facts: Callable | None = None
+    board_rules: Callable | None = None
     facts: Callable | None = None
     literals: Callable | None = None
     score: Callable | None = None

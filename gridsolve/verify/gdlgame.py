@@ -17,6 +17,7 @@ from pathlib import Path
 from ..errors import BoardError, GridsolveError
 from ..gdl.description import read_description
 from ..gdl.solving import SUFFIXES, GdlSession
+from ..language.yamlsrc import load_file
 from .expect import Expectation, Expected, Range
 
 TOP_KEYS = ("game", "name", "expect")
@@ -42,6 +43,22 @@ class GdlGameFile:
 def names_gdl_game(raw) -> bool:
     """Does this YAML tree name a GDL game (a top-level ``game:`` and no ``rules:``)?"""
     return isinstance(raw, dict) and "game" in raw and "rules" not in raw
+
+
+def game_of_file(path: Path) -> Path | None:
+    """The GDL game file ``path`` is (a ``.kif`` or ``.gdl`` file) or names (a YAML file whose
+    ``game:`` names one: the game checked to exist); None for any other file (a board)."""
+    path = Path(path)
+    if path.suffix.lower() in SUFFIXES:
+        return path
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if GAME_KEY.search(text) is None:
+        return None
+    raw = load_file(path)
+    return read_gdl_game_file(path, raw).kif if names_gdl_game(raw) else None
 
 
 def read_gdl_game_file(path: Path, raw) -> GdlGameFile:

@@ -10,6 +10,7 @@ one grounding of the race solver (:class:`gridsolve.solve.dispatch.asker.Asker`)
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import time
@@ -30,6 +31,8 @@ from ..compile.state import layout_for
 from ..language.position import Query
 from ..solve.common.limits import Limits
 from ..solve.dispatch.asker import Asker
+from ..solve.graph.racegraph import prepare_shared_tables
+from ..solve.graph.sharedtables import circuits_at_once
 from ..solve.program.driver import format_move
 from .update import Change, update_file, updated_value
 from .gdlgame import GAME_KEY, GdlGameFile, measure_gdl_game, names_gdl_game, open_session, read_gdl_game_file
@@ -290,14 +293,15 @@ def _named_moves(board, asker: Asker):
 
 
 def _measure_metrics(board, first: Expectation, checks: list, limits: Limits, labels: list):
-    """The difficulty metrics of the group's position, measured once (gridsolve/analysis/metrics.py);
-    their difficulty label is added to ``labels``."""
+    """The difficulty metrics the group's checks name, measured once (gridsolve/analysis/metrics.py),
+    with those their difficulty label reads; the label is added to ``labels``."""
     if not checks:
         return
     from ..analysis.metrics import measure_metrics
     started = time.perf_counter()
     try:
-        measured = measure_metrics(board, first.role, first.position, first.horizon, limits=limits)
+        measured = measure_metrics(board, first.role, first.position, first.horizon, limits=limits,
+                                   only={expected.key for _, expected in checks})
     except GridsolveError as exc:
         for index, expected in checks:
             yield (index, expected.key, ERROR, None, str(exc), time.perf_counter() - started)
@@ -391,6 +395,23 @@ def _mismatch(expected, measured, detail: str) -> str:
 
 # - Checking many boards ---
 
+MANY_BOARDS = 100       # boards a worker at least: each kind's shared circuit is built at its first board
+                        # (sharedtables.circuits_at_once), none of the kind ground one by one first
+KIND_SAMPLE = 48        # boards read before the workers fork, spread over the list: their kinds' circuits
+
+
+def _prepare_kinds(boards: list[Path]) -> None:
+    """Before the workers fork: the shared circuits of the kinds among :data:`KIND_SAMPLE` boards
+    spread over ``boards``, built once here, so that the workers start with them (each would build
+    every kind's own).  A board that does not load is left to its worker (which reports it)."""
+    for path in boards[::max(1, len(boards) // KIND_SAMPLE)]:
+        try:
+            raw = load_file(path)
+            if not names_gdl_game(raw):
+                prepare_shared_tables(board_of(raw, path))
+        except GridsolveError:
+            continue
+
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
                  shard: Shard | None = None, explain: bool = False, cluster: str | None = None,
                  limits: Limits | None = None, views: bool = False, answers: bool = False) -> Report:
@@ -426,7 +447,11 @@ def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: boo
     if cluster is not None:
         outcomes = run_tasks_on_cluster(cluster, boards, work, timeout, on_item)
     else:
-        outcomes = run_tasks(boards, work, jobs, timeout, on_item)
+        many = len(boards) >= MANY_BOARDS * max(1, jobs)
+        with circuits_at_once() if many else contextlib.nullcontext():
+            if many and jobs > 1:
+                _prepare_kinds(boards)
+            outcomes = run_tasks(boards, work, jobs, timeout, on_item)
     for i, (path, outcome) in enumerate(zip(boards, outcomes)):
         if results[i] is None:
             results[i] = BoardResult(str(path), path.stem, [CheckResult("board", "board", str(path), None, "valid")])

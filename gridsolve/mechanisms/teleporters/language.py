@@ -53,9 +53,6 @@ def check(rules, ctx) -> None:
     if of(rules) is not None and (rules.placement or any(m.bump_hidden for m in rules.moves.values())):
         ctx.fail(NAME, f"{NAME}: teleporters with hidden marks (bump: {{hidden: true}}, placement:) are not answered",
                  "remove teleporters:, or the hidden marks")
-    if of(rules) is not None and ctx.merged.get("enemies"):
-        ctx.fail(NAME, f"{NAME}: teleporters with kinds of enemies (enemies:) are not answered yet (some solver "
-                 "paths disagree with the compiled program there)", "remove teleporters:, or the enemies")
 
 
 def check_board(board, top) -> None:

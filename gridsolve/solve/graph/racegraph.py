@@ -33,11 +33,12 @@ import numpy as np
 from ...compile.compiler import graph_program
 from ...compile.gamerules import MOVE_MARK, factored_turns
 from ...compile.predicates import EDGE, OUTCOME
-from ...compile.state import START, unjudged
+from ...compile.state import START, layout_for, unjudged
 from ..common.capabilities import SCRIPTED_GRAPH, serves
 from ...errors import EncodingError
 from ...language.model import Board
 from .scripted import ScriptedGraph, ScriptedMoves, ScriptTables
+from .sharedtables import build_circuit
 from .codec import distinct
 from .factored import FactoredGraph, PieceMoves
 from ..common.limits import LimitGuard
@@ -108,6 +109,15 @@ def _first_numbers(reps: np.ndarray) -> np.ndarray:
     out[:] = (raw & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
     out[(raw >> np.uint64(32)) != np.uint64(NUMBER_TAG >> 32)] = -1     # (no position: no turns entry)
     return out
+
+
+def prepare_shared_tables(board: Board) -> None:
+    """The shared circuit of ``board``'s kind (:mod:`.sharedtables`) built now, where its race graph
+    would read its per-cell tables from one: for a process about to fork workers that check many
+    boards of that kind (``verify``), so that each starts with the circuit instead of building it."""
+    layout = layout_for(board)
+    if serves(SCRIPTED_GRAPH, board, layout=layout):
+        build_circuit(board, layout)
 
 
 class RaceGraph:

@@ -143,14 +143,14 @@ class ScriptTables:
         rule = self.board.rules.moves[self.role]
         for piece in rule.may_not_end_on:
             keep &= self.move_aim[move] != cells[index[piece]]
+        # a closed gate is judged on the cell the step aims at (a pair's near cell, not where it lands)
+        crosses = (gate == 0) & self.gate_cross[cells[mover], self.move_aim[move]]
         if rule.blocked == "illegal":      # a step into a closed gate is illegal, as one into a wall
-            keep &= ~((gate == 0) & self.gate_cross[cells[mover], self.move_to[move]])
-        rows, move, gate = rows[keep], move[keep], gate[keep]
+            keep &= ~crosses
+        rows, move, gate, blocked = rows[keep], move[keep], gate[keep], crosses[keep]
         cells = [c[keep] for c in cells]
         start = [c.copy() for c in cells]
-        to = self.move_to[move]
-        blocked = (gate == 0) & self.gate_cross[cells[mover], to]
-        cells[mover] = np.where(blocked, cells[mover], to)
+        cells[mover] = np.where(blocked, cells[mover], self.move_to[move])
         after = self._script(cells, start, gate.copy(), gate)
         return keys[rows], self.move_name[move], after
 
@@ -224,14 +224,21 @@ class ScriptedGraph:
         numbering = tables.numbering
         self.numbering, self.ends = numbering, tables.end_names
         start = distinct(numbering.numbers(numbering.rows_of_texts(roots)))
-        seen, sources, targets = native_search(tables, start, guard) or frontier_search(tables, start, guard)
-        edges = sum(len(s) for s in sources)
-        # (the successors joined, numbered and then turned into predecessors: about 40 bytes a move)
-        guard.after(f"after finding {len(seen):,} positions and {edges:,} moves", 40 * edges + 24 * len(seen))
+        joined = native_search(tables, start, guard, joined=True)
+        if joined is not None:      # (joined in C: the positions sorted, their ends, the moves as indexes)
+            seen, self.outcome, self.src, self.dst = joined
+            # (the successors turned into predecessors: about 40 bytes a move)
+            guard.after(f"after finding {len(seen):,} positions and {len(self.src):,} moves",
+                        40 * len(self.src) + 24 * len(seen))
+        else:
+            seen, sources, targets = frontier_search(tables, start, guard)
+            edges = sum(len(s) for s in sources)
+            # (the successors joined, numbered and then turned into predecessors: about 40 bytes a move)
+            guard.after(f"after finding {len(seen):,} positions and {edges:,} moves", 40 * edges + 24 * len(seen))
+            self.outcome = tables.outcome(seen)
+            self.src = _indexes(seen, sources)
+            self.dst = _indexes(seen, targets)
         self.keys = seen
-        self.outcome = tables.outcome(seen)
-        self.src = _indexes(seen, sources)
-        self.dst = _indexes(seen, targets)
         self.turn = np.zeros(len(seen), dtype=np.int32)
 
 

@@ -17,8 +17,9 @@
  *   every position reachable from the roots (in the order found), and the distinct moves
  *   (position, position after it) of each position where no end holds, level by level: each
  *   level's sources ascending and each source's targets ascending, as the numpy search gives
- *   them (distinct_pairs of each level).  ``check(found, frontier)`` is called before the first
- *   level and then before a level once ``check_every`` more positions were found since the last
+ *   them (distinct_pairs of each level); with ``joined`` (what the race graph keeps), the positions
+ *   sorted, the end that decides each, and the moves as indexes into them.  ``check(found, frontier)``
+ *   is called before the first level and then before a level once ``check_every`` more positions were found since the last
  *   call (the time and memory limits); an exception it raises stops the search.
  *
  * Programs: ends = [n_ends, per end: n_conditions, conditions...];
@@ -217,8 +218,8 @@ static int successors(const Game *g, int64_t key, int64_t *out) {
     for (int64_t m = g->move_start[here]; m < g->move_start[here + 1]; m++) {
         int kept = 1;
         for (int k = 0; k < g->n_may_not; k++) kept &= g->move_aim[m] != start[g->may_not[k]];
-        int64_t to = g->move_to[m];
-        int crosses = gate == 0 && g->gate_cross[(size_t)here * g->size + to];
+        int64_t to = g->move_to[m];     /* a closed gate is judged on the cell the step aims at */
+        int crosses = gate == 0 && g->gate_cross[(size_t)here * g->size + g->move_aim[m]];
         if (!kept || (g->blocked_illegal && crosses)) continue;
         memcpy(cells, start, sizeof(int64_t) * g->pieces);
         cells[g->mover] = crosses ? here : to;
@@ -242,6 +243,26 @@ static PyObject *bytes_of(Vec *v) {
     return out;
 }
 
+/* The positions of ``v`` as int32 indexes into ``sorted`` (each of them is there), as bytes;
+ * ``v``'s memory let go at once. */
+static PyObject *index_of(const Vec *sorted, Vec *v) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(v->len * sizeof(int32_t)));
+    if (out) {
+        int32_t *at = (int32_t *)PyBytes_AS_STRING(out);
+        for (size_t k = 0; k < v->len; k++) {
+            size_t low = 0, high = sorted->len;
+            while (low < high) {
+                size_t mid = (low + high) / 2;
+                if (sorted->data[mid] < v->data[k]) low = mid + 1; else high = mid;
+            }
+            at[k] = (int32_t)low;
+        }
+    }
+    free(v->data);
+    v->data = NULL;
+    return out;
+}
+
 static PyObject *search(PyObject *self, PyObject *args) {
     enum { NBUF = 16 };
     PyObject *objs[NBUF], *check;
@@ -249,10 +270,11 @@ static PyObject *search(PyObject *self, PyObject *args) {
     int pieces, gate, mover, blocked_illegal;
     long long radix;
     Py_ssize_t check_every;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOLiiiiOn", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+    int joined = 0;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOLiiiiOn|p", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
                           &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10], &objs[11], &objs[12],
                           &objs[13], &objs[14], &objs[15], &radix, &pieces, &gate, &mover,
-                          &blocked_illegal, &check, &check_every))
+                          &blocked_illegal, &check, &check_every, &joined))
         return NULL;
     if (pieces < 1 || pieces > MAX_PIECES) {
         PyErr_SetString(PyExc_ValueError, "scriptkernel: 1 to 32 pieces");
@@ -344,6 +366,22 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     free(seen.slots); free(frontier.data); free(next.data);
     seen.slots = NULL; frontier.data = next.data = NULL;
+    if (joined) {
+        /* the positions sorted, the end of each, the moves as int32 indexes into them */
+        qsort(found.data, found.len, sizeof(int64_t), compare);
+        PyObject *ends_bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(found.len * sizeof(int16_t)));
+        PyObject *src_index = ends_bytes ? index_of(&found, &src) : NULL;
+        PyObject *dst_index = src_index ? index_of(&found, &dst) : NULL;
+        if (dst_index) {
+            int16_t *ends_out = (int16_t *)PyBytes_AS_STRING(ends_bytes);
+            for (size_t i = 0; i < found.len; i++) ends_out[i] = (int16_t)outcome(&g, found.data[i]);
+        }
+        PyObject *found_bytes = dst_index ? bytes_of(&found) : NULL;
+        if (found_bytes)
+            result = PyTuple_Pack(4, found_bytes, ends_bytes, src_index, dst_index);
+        Py_XDECREF(found_bytes); Py_XDECREF(ends_bytes); Py_XDECREF(src_index); Py_XDECREF(dst_index);
+        goto release;
+    }
     PyObject *found_bytes = bytes_of(&found);
     PyObject *src_bytes = found_bytes ? bytes_of(&src) : NULL;
     PyObject *dst_bytes = src_bytes ? bytes_of(&dst) : NULL;
@@ -367,8 +405,9 @@ static PyMethodDef methods[] = {
     RETRO_METHOD,
     {"search", search, METH_VARARGS,
      "search(roots, strides, move_start, move_aim, move_to, gate_cross, chase, key, x, y, marks, dist, ends, script, "
-     "may_not, chaser, radix, pieces, gate, mover, blocked_illegal, check, check_every) -> (found, src, dst) as int64 "
-     "bytes: the positions found, then every distinct move of the positions where no end holds"},
+     "may_not, chaser, radix, pieces, gate, mover, blocked_illegal, check, check_every, joined=False) -> (found, src, "
+     "dst) as int64 bytes: the positions found, then every distinct move of the positions where no end holds; with "
+     "joined, (found sorted, the end of each as int16, src and dst as int32 indexes into found)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "scriptkernel",

@@ -25,10 +25,12 @@ CHECK_EVERY = 20_000  # positions found between two checks of the limits (after 
 kernel = native_kernel      # the C search (None where it was not built, or GRIDSOLVE_NATIVE=0)
 
 
-def native_search(tables, start: np.ndarray, guard) -> tuple | None:
+def native_search(tables, start: np.ndarray, guard, joined: bool = False) -> tuple | None:
     """(positions found, sorted; [sources]; [targets]) of every move of the positions reachable
-    from ``start`` (sorted, distinct), as the numpy search gives them; None where the C search
-    does not serve (module docstring).  ``guard`` checks the limits before the first level, then
+    from ``start`` (sorted, distinct), as the numpy search gives them; with ``joined``, (positions
+    found, sorted; the end that decides each, int16 as ``tables.outcome``; sources; targets) with
+    the moves as int32 indexes into the positions, as the race graph keeps them.  None where the
+    C search does not serve (module docstring).  ``guard`` checks the limits before the first level, then
     every CHECK_EVERY positions found (a check reads the process's memory: it costs as much as a
     small board's search)."""
     module, numbering = kernel(), tables.numbering
@@ -85,7 +87,7 @@ def native_search(tables, start: np.ndarray, guard) -> tuple | None:
     def check(found: int, frontier: int) -> None:      # (what the next CHECK_EVERY positions' moves need)
         guard.after(f"while finding the game's positions ({found:,} found)",
                     (frontier + CHECK_EVERY) * most * ROW_BYTES)
-    found, src, dst = module.search(
+    found = module.search(
         np.ascontiguousarray(start, dtype=np.int64), np.array(numbering.strides, dtype=np.int64),
         *(np.ascontiguousarray(a, dtype=np.int64) for a in (tables.move_start, tables.move_aim, tables.move_to)),
         np.ascontiguousarray(tables.gate_cross, dtype=np.uint8), np.ascontiguousarray(tables.chase, dtype=np.int64),
@@ -96,6 +98,11 @@ def native_search(tables, start: np.ndarray, guard) -> tuple | None:
         np.array([index[p] for p in rule.may_not_end_on], dtype=np.int32),
         np.array([p in rules.chasers for p in index], dtype=np.uint8),
         numbering.cells + numbering.off, numbering.pieces, int(numbering.gate), index[tables.role], int(rule.blocked == "illegal"),
-        check, CHECK_EVERY)
+        check, CHECK_EVERY, joined)
+    if joined:
+        found, ends, src, dst = found
+        return (np.frombuffer(found, dtype=np.int64), np.frombuffer(ends, dtype=np.int16),
+                np.frombuffer(src, dtype=np.int32), np.frombuffer(dst, dtype=np.int32))
+    found, src, dst = found
     return (np.sort(np.frombuffer(found, dtype=np.int64)), [np.frombuffer(src, dtype=np.int64)],
             [np.frombuffer(dst, dtype=np.int64)])

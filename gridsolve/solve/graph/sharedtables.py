@@ -16,6 +16,7 @@ program whose ground rules are not such a circuit (choices, aggregates) is groun
 from __future__ import annotations
 
 from collections import OrderedDict
+from contextlib import contextmanager
 
 import clingo
 import numpy as np
@@ -154,12 +155,13 @@ def _ground_circuit(board: Board, layout, marks: tuple[str, ...], inputs: list[t
 
 class _SharedCircuits:
     """A process's circuits by kind (the program without the walls, gates and marks): a kind's
-    circuit is built once :data:`BUILD_AFTER` boards of that kind were ground one by one (a few
-    boards are ground faster as they are)."""
+    circuit is built once ``build_after`` (:data:`BUILD_AFTER`) boards of that kind were ground
+    one by one (a few boards are ground faster as they are; :func:`circuits_at_once`: none)."""
 
     def __init__(self):
         self.circuits: OrderedDict = OrderedDict()
         self.seen: dict = {}
+        self.build_after: int | None = None      # (None: BUILD_AFTER)
 
     def rows(self, board: Board, layout) -> dict[int, np.ndarray] | None:
         if board.solid or board.exits or board.width * board.height > MAX_CELLS or board.width < 2 \
@@ -170,7 +172,7 @@ class _SharedCircuits:
                 mechanism_facts(board, layout))
         circuit = self.circuits.get(kind)
         if circuit is None:
-            if self.seen.get(kind, 0) < BUILD_AFTER:
+            if self.seen.get(kind, 0) < (BUILD_AFTER if self.build_after is None else self.build_after):
                 self.seen[kind] = self.seen.get(kind, 0) + 1
                 return None
             circuit = self.circuits[kind] = Circuit(board, layout, marks)
@@ -181,3 +183,23 @@ class _SharedCircuits:
 
 
 _SHARED = _SharedCircuits()
+
+
+def build_circuit(board: Board, layout) -> None:
+    """The circuit of ``board``'s kind built now where one would serve it (nothing ground for
+    the board itself otherwise)."""
+    with circuits_at_once():
+        _SHARED.rows(board, layout)
+
+
+@contextmanager
+def circuits_at_once():
+    """Within the block, a kind's circuit is built at its first board, none ground one by one:
+    for a run that checks many boards (``verify`` of a large folder: its workers, forked in the
+    block, start that way), where most kinds have many more boards than :data:`BUILD_AFTER`.
+    The same rows either way (the module docstring)."""
+    before, _SHARED.build_after = _SHARED.build_after, 0
+    try:
+        yield
+    finally:
+        _SHARED.build_after = before
