@@ -266,8 +266,8 @@ def outcomes(graph: WallGraph, walls: list[Wall], jobs: int = 1) -> list[Outcome
             raise found[i]
         if ending.status != DONE:
             last = ending.detail.strip().splitlines()[-1] if ending.detail.strip() else ending.status
-            raise EncodingError(f"the answer with the wall at {walls[i].cell} ({walls[i].side}) toggled "
-                                f"was not computed: its worker process failed ({last})")
+            raise EncodingError(f"the answer with {walls[i].describe()} toggled was not computed: "
+                                f"its worker process failed ({last})")
     return [found[i] for i in range(len(walls))]
 
 

@@ -412,6 +412,7 @@ def _prepare_kinds(boards: list[Path]) -> None:
         except GridsolveError:
             continue
 
+
 def verify_paths(paths, jobs: int = 1, timeout: float | None = None, update: bool = False,
                  shard: Shard | None = None, explain: bool = False, cluster: str | None = None,
                  limits: Limits | None = None, views: bool = False, answers: bool = False) -> Report:
