@@ -10,7 +10,8 @@ collisions, collectibles and score tables, frozen pieces, bumps and lost turns, 
 and conditional timeouts; their queries sometimes start a few random plies in.  A failure names
 the seed and prints the board.  Run one seed: ``python -m pytest tests/test_differential.py -k
 'seed-17'`` (or ``'mech-17'``); print its board: ``python tests/randomboards.py 17`` (or
-``17 mech``).  The boards are checked in two processes (see ``WORKERS``).
+``17 mech``).  Run with ``-n 0``, the boards are checked in two processes (see ``WORKERS``);
+in pytest-xdist's workers (the default ``-n auto``), in the worker, xdist being the parallelism.
 """
 from __future__ import annotations
 
@@ -37,8 +38,12 @@ N_BOARDS = 100
 QUERIES_PER_BOARD = 3
 QUICK = 5                 # boards of each kind in the quick tier (the rest run in the slow tier)
 N_MECH_BOARDS = 50        # boards with the newer mechanisms (random_mechanism_board)
-# the board checks run in this many processes (GRIDSOLVE_TEST_WORKERS=1: in the test process)
-WORKERS = int(os.environ.get("GRIDSOLVE_TEST_WORKERS", min(2, os.cpu_count() or 1)))
+# the board checks run in this many processes (GRIDSOLVE_TEST_WORKERS=1: in the test process);
+# in an xdist worker in the test process: a pool there would start its processes (each importing
+# gridsolve) beside xdist's workers, and each xdist worker's pool would check the module's
+# boards the other worker runs too
+WORKERS = int(os.environ.get("GRIDSOLVE_TEST_WORKERS",
+                             1 if "PYTEST_XDIST_WORKER" in os.environ else min(2, os.cpu_count() or 1)))
 
 
 def _load(tmp_path, text: str, name: str = "board.yaml"):
