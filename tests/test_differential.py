@@ -32,6 +32,7 @@ from gridsolve.language.position import Position, Query, make_query
 from gridsolve.solve.dispatch.dispatcher import solve
 
 import reference
+from conftest import tiered
 from randomboards import random_board, random_mechanism_board
 
 N_BOARDS = 100
@@ -312,23 +313,18 @@ def checks(request):
                 future.cancel()
 
 
-def tiered(count: int) -> list:
-    """Seeds 0..count-1: the first QUICK in the quick tier, the others marked slow."""
-    return [seed if seed < QUICK else pytest.param(seed, marks=pytest.mark.slow) for seed in range(count)]
-
-
 def _problems(checks: dict, kind: str, seed: int) -> list[str]:
     future = checks.get((kind, seed))
     return future.result() if future is not None else run_check(kind, seed)
 
 
-@pytest.mark.parametrize("seed", tiered(N_BOARDS), ids=lambda s: f"seed-{s}")
+@pytest.mark.parametrize("seed", tiered(range(N_BOARDS), QUICK), ids=lambda s: f"seed-{s}")
 def test_solver_agrees_with_reference(seed, checks):
     problems = _problems(checks, "plain", seed)
     assert not problems, _report(seed, problems)
 
 
-@pytest.mark.parametrize("seed", tiered(N_MECH_BOARDS), ids=lambda s: f"mech-{s}")
+@pytest.mark.parametrize("seed", tiered(range(N_MECH_BOARDS), QUICK), ids=lambda s: f"mech-{s}")
 def test_solver_agrees_with_reference_on_mechanisms(seed, checks):
     problems = _problems(checks, "mech", seed)
     assert not problems, _report(seed, problems, mechanisms=True)

@@ -53,6 +53,7 @@ from gridsolve.solve.common.answer import Question
 from gridsolve.solve.program.driver import format_move
 from gridsolve.solve.program.explore import examine, move_parts, stop_scores
 
+from conftest import tiered
 from randomrules import REFUSED, REFUSED_BASE, mechanisms, random_case, refused_case, shrink, write_case
 
 QUICK = 25
@@ -237,8 +238,7 @@ def check_case(tmp_path, seed: int):
     assert not problems, (f"seed {seed} ({' '.join(case.options())}):\n{case.text}" + "\n".join(problems))
 
 
-@pytest.mark.parametrize("seed", [s if s in QUICK_SEEDS else pytest.param(s, marks=pytest.mark.slow)
-                                  for s in FIRST_SEEDS], ids=lambda s: f"rules-{s}")
+@pytest.mark.parametrize("seed", tiered(FIRST_SEEDS, QUICK_SEEDS.__contains__), ids=lambda s: f"rules-{s}")
 def test_every_solver_path_gives_plain_clingos_answer(tmp_path, seed):
     check_case(tmp_path, seed)
 
