@@ -50,6 +50,17 @@ map: |
 """
 
 
+def tiered(values, quick) -> list:
+    """``values`` as a test's parameters, in their order (so each keeps the id it has as a plain
+    value): those ``quick`` keeps in the quick tier (``quick``: how many of the first, or a test
+    of a value), the others marked slow.  A tuple holds the arguments of a test of several."""
+    def keep(index, value):
+        return index < quick if isinstance(quick, int) else quick(value)
+    return [value if keep(i, value) else pytest.param(*(value if isinstance(value, tuple) else (value,)),
+                                                       marks=pytest.mark.slow)
+            for i, value in enumerate(values)]
+
+
 def run_clingo(program: str) -> set[str]:
     """The shown atoms of the single answer set of ``program``, as strings."""
     ctl = clingo.Control(["--warn=none"])

@@ -6,6 +6,7 @@ compiles (no C compiler or Python headers), the message says so and gridsolve se
 Python."""
 from __future__ import annotations
 
+import os
 import sys
 import sysconfig
 import tempfile
@@ -46,29 +47,35 @@ def build_in_place(quiet: bool = True) -> list[str]:
 
 
 def _build_stale(quiet: bool) -> list[str]:
+    """Build the stale kernels at once, one thread each (the compiler runs in a child process:
+    the kernels build in about the time of the longest where there are cores for them)."""
+    from concurrent.futures import ThreadPoolExecutor
+    stale_entries = [entry for entry in kernels() if stale(entry)]
+    with ThreadPoolExecutor(max(1, min(len(stale_entries), os.cpu_count() or 1))) as pool:
+        return [problem for problem in pool.map(lambda entry: _build(entry, quiet), stale_entries) if problem]
+
+
+def _build(entry: dict, quiet: bool) -> str | None:
+    """Build one kernel next to its C file; the message if it did not build."""
     from setuptools import Distribution, Extension
     from setuptools.errors import CCompilerError, CompileError, LinkError, PlatformError
-    failed = []
-    for entry in kernels():
-        if not stale(entry):
-            continue
-        options = {k.replace("-", "_"): v for k, v in entry.items() if k not in ("name", "sources", "optional")}
-        for paths in ("include_dirs", "depends"):       # (paths from the checkout's root, as pip reads them)
-            if paths in options:
-                options[paths] = [str(ROOT / p) for p in options[paths]]
-        extension = Extension(entry["name"], [str(ROOT / s) for s in entry["sources"]], **options)
-        with tempfile.TemporaryDirectory() as temp:
-            dist = Distribution({"ext_modules": [extension]})
-            command = dist.get_command_obj("build_ext")
-            command.inplace, command.build_temp, command.build_lib = False, temp, str(ROOT)
-            try:
-                command.ensure_finalized()
-                if quiet:
-                    dist.verbose = 0
-                command.run()
-            except (CCompilerError, CompileError, LinkError, PlatformError, OSError) as exc:
-                failed.append(f"{entry['name']}: {exc}")
-    return failed
+    options = {k.replace("-", "_"): v for k, v in entry.items() if k not in ("name", "sources", "optional")}
+    for paths in ("include_dirs", "depends"):       # (paths from the checkout's root, as pip reads them)
+        if paths in options:
+            options[paths] = [str(ROOT / p) for p in options[paths]]
+    extension = Extension(entry["name"], [str(ROOT / s) for s in entry["sources"]], **options)
+    with tempfile.TemporaryDirectory() as temp:
+        dist = Distribution({"ext_modules": [extension]})
+        command = dist.get_command_obj("build_ext")
+        command.inplace, command.build_temp, command.build_lib = False, temp, str(ROOT)
+        try:
+            command.ensure_finalized()
+            if quiet:
+                dist.verbose = 0
+            command.run()
+        except (CCompilerError, CompileError, LinkError, PlatformError, OSError) as exc:
+            return f"{entry['name']}: {exc}"
+    return None
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ collisions, collectibles and score tables, frozen pieces, bumps and lost turns, 
 and conditional timeouts; their queries sometimes start a few random plies in.  A failure names
 the seed and prints the board.  Run one seed: ``python -m pytest tests/test_differential.py -k
 'seed-17'`` (or ``'mech-17'``); print its board: ``python tests/randomboards.py 17`` (or
-``17 mech``).  The boards are checked in two processes (see ``WORKERS``).
+``17 mech``).  Run with ``-n 0``, the boards are checked in two processes (see ``WORKERS``);
+in pytest-xdist's workers (the default ``-n auto``), in the worker, xdist being the parallelism.
 """
 from __future__ import annotations
 
@@ -31,14 +32,19 @@ from gridsolve.language.position import Position, Query, make_query
 from gridsolve.solve.dispatch.dispatcher import solve
 
 import reference
+from conftest import tiered
 from randomboards import random_board, random_mechanism_board
 
 N_BOARDS = 100
 QUERIES_PER_BOARD = 3
 QUICK = 5                 # boards of each kind in the quick tier (the rest run in the slow tier)
 N_MECH_BOARDS = 50        # boards with the newer mechanisms (random_mechanism_board)
-# the board checks run in this many processes (GRIDSOLVE_TEST_WORKERS=1: in the test process)
-WORKERS = int(os.environ.get("GRIDSOLVE_TEST_WORKERS", min(2, os.cpu_count() or 1)))
+# the board checks run in this many processes (GRIDSOLVE_TEST_WORKERS=1: in the test process);
+# in an xdist worker in the test process: a pool there would start its processes (each importing
+# gridsolve) beside xdist's workers, and each xdist worker's pool would check the module's
+# boards the other worker runs too
+WORKERS = int(os.environ.get("GRIDSOLVE_TEST_WORKERS",
+                             1 if "PYTEST_XDIST_WORKER" in os.environ else min(2, os.cpu_count() or 1)))
 
 
 def _load(tmp_path, text: str, name: str = "board.yaml"):
@@ -307,23 +313,18 @@ def checks(request):
                 future.cancel()
 
 
-def tiered(count: int) -> list:
-    """Seeds 0..count-1: the first QUICK in the quick tier, the others marked slow."""
-    return [seed if seed < QUICK else pytest.param(seed, marks=pytest.mark.slow) for seed in range(count)]
-
-
 def _problems(checks: dict, kind: str, seed: int) -> list[str]:
     future = checks.get((kind, seed))
     return future.result() if future is not None else run_check(kind, seed)
 
 
-@pytest.mark.parametrize("seed", tiered(N_BOARDS), ids=lambda s: f"seed-{s}")
+@pytest.mark.parametrize("seed", tiered(range(N_BOARDS), QUICK), ids=lambda s: f"seed-{s}")
 def test_solver_agrees_with_reference(seed, checks):
     problems = _problems(checks, "plain", seed)
     assert not problems, _report(seed, problems)
 
 
-@pytest.mark.parametrize("seed", tiered(N_MECH_BOARDS), ids=lambda s: f"mech-{s}")
+@pytest.mark.parametrize("seed", tiered(range(N_MECH_BOARDS), QUICK), ids=lambda s: f"mech-{s}")
 def test_solver_agrees_with_reference_on_mechanisms(seed, checks):
     problems = _problems(checks, "mech", seed)
     assert not problems, _report(seed, problems, mechanisms=True)

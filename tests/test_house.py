@@ -4,6 +4,7 @@ what its docstring's "May import:" line allows (docs/how-it-works.md, docs/devel
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -21,13 +22,20 @@ def module_files(package: Path) -> dict[str, Path]:
     return out
 
 
+@functools.cache
+def imports_in(text: str) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    """The import statements anywhere in a module's ``text`` (each module parsed once a session:
+    three tests read all of them)."""
+    return tuple(node for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
 def import_graph(package: Path) -> dict[str, set[str]]:
     """{module: the package's modules it imports anywhere in its text}."""
     files = module_files(package)
     graph = {name: set() for name in files}
     for name, path in files.items():
         here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in imports_in(path.read_text()):
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -146,7 +154,7 @@ def private_imports(package: Path) -> list[tuple[str, str, str]]:
     files, out = module_files(package), []
     for name, path in files.items():
         here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in imports_in(path.read_text()):
             if not isinstance(node, ast.ImportFrom):
                 continue
             base = ".".join(here[:len(here) - node.level + 1] + [node.module or ""]).rstrip(".") if node.level \

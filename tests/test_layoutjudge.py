@@ -13,10 +13,13 @@ from gridsolve.generate.genspec import Requirement
 from gridsolve.generate.layoutjudge import layout_judge
 from gridsolve.language.kinds import RequireKind
 
+from conftest import tiered
 from test_startgraph import graph_of, random_layout
 
 RULES = ("mummy-maze-2007", "mummy-maze-gdl", "mummy-maze-2007-prose")
-CASES = [(rules, size, seed) for rules in RULES for size, seed in (((3, 3), 1), ((4, 3), 2), ((5, 4), 3))]
+# the 3x3 board of each rule set in the quick tier, the others in the slow tier
+CASES = tiered([(rules, size, seed) for rules in RULES for size, seed in (((3, 3), 1), ((4, 3), 2), ((5, 4), 3))],
+               lambda case: case[1] == (3, 3))
 CASES += [pytest.param(rules, size, seed, marks=pytest.mark.slow) for rules in RULES
           for size, seed in (((4, 4), 4), ((5, 5), 5), ((6, 5), 6), ((6, 6), 7), ((8, 8), 8))]
 
@@ -47,7 +50,7 @@ def test_ranks_and_beeline_of_every_start_equal_the_game_graphs(rules, size, see
     assert any(not s.trivial for s in expected) or rules != "mummy-maze-2007-prose"
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", tiered(range(4), 2))
 def test_a_band_surveys_only_its_starts(seed):
     board = random_layout("mummy-maze-2007", (5, 5), 10 + seed)
     graph, left = graph_of(board)

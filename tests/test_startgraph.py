@@ -18,7 +18,7 @@ from gridsolve.language.position import Position, Query
 from gridsolve.solve.dispatch.dispatcher import solve
 from gridsolve.analysis.beeline import LOST, WON, BlindPlay, shortest_paths, check_beeline
 
-from conftest import ROOT
+from conftest import ROOT, tiered
 
 RULES = ("mummy-maze-2007", "mummy-maze-gdl")
 
@@ -46,7 +46,9 @@ def position(placed) -> Position:
     return Position(tuple(zip(("explorer", "mummy"), placed)), 0, 1)
 
 
-CASES = [(rules, size, seed) for rules in RULES for size, seed in (((3, 3), 1), ((4, 3), 2), ((3, 4), 3))]
+# the 3x3 board of each rule set in the quick tier, the others in the slow tier
+CASES = tiered([(rules, size, seed) for rules in RULES for size, seed in (((3, 3), 1), ((4, 3), 2), ((3, 4), 3))],
+               lambda case: case[1] == (3, 3))
 CASES += [pytest.param(rules, size, seed, marks=pytest.mark.slow) for rules in RULES
           for size, seed in (((4, 4), 4), ((4, 4), 5), ((5, 4), 6), ((4, 5), 7))]
 
