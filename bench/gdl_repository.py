@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -29,17 +30,19 @@ GRACE = 20          # seconds past --seconds before a process still grounding is
 
 def run_one(path: Path, seconds: float, memory: str, options: tuple[str, ...] = ()) -> dict:
     """One ``gridsolve solve GAME --json`` (with ``options``, e.g. a query) in its own process:
-    its outcome row (an answered row holds the whole JSON answer under ``answer``)."""
+    its outcome row (an answered row holds the whole JSON answer under ``answer``; ``cpu``: the
+    user + sys seconds of the processes ended meanwhile, its own where one runs at a time)."""
     command = [sys.executable, "-m", "gridsolve", "solve", str(path), *options, "--json", "--timeout", str(seconds),
                "--max-memory", memory]
-    started = time.perf_counter()
+    started, cpu_before = time.perf_counter(), _children_cpu()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + GRACE)
     except subprocess.TimeoutExpired:
         return {"outcome": "stopped",
                 "detail": f"killed after {seconds + GRACE:.0f} s (no answer nor limit's error by then)",
-                "seconds": time.perf_counter() - started}
+                "seconds": time.perf_counter() - started, "cpu": _children_cpu() - cpu_before}
     elapsed = time.perf_counter() - started
+    cpu = _children_cpu() - cpu_before
     error = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
     error = error.removeprefix("Error: ")
     error = re.sub(re.escape(str(path)) + r":(\d+):", r"line \1:", error).replace(str(path) + ":", "").strip()
@@ -47,12 +50,18 @@ def run_one(path: Path, seconds: float, memory: str, options: tuple[str, ...] = 
     if done.returncode == 0:
         answer = json.loads(done.stdout)
         return {"outcome": "answered", "states": answer["stats"]["positions"], "values": answer["values"],
-                "seconds": elapsed, "answer": answer}
+                "seconds": elapsed, "cpu": cpu, "answer": answer}
     if done.returncode == 2:
-        return {"outcome": "refused", "detail": error, "seconds": elapsed}
+        return {"outcome": "refused", "detail": error, "seconds": elapsed, "cpu": cpu}
     if done.returncode == 3:
-        return {"outcome": "stopped", "detail": error.split(". ")[0], "seconds": elapsed}
-    return {"outcome": "traceback", "detail": f"exit {done.returncode}: {error}", "seconds": elapsed}
+        return {"outcome": "stopped", "detail": error.split(". ")[0], "seconds": elapsed, "cpu": cpu}
+    return {"outcome": "traceback", "detail": f"exit {done.returncode}: {error}", "seconds": elapsed, "cpu": cpu}
+
+
+def _children_cpu() -> float:
+    """The user + sys seconds of this process's children ended so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _cell(text: str) -> str:
