@@ -120,7 +120,7 @@ class GdlSession:
         if fluents is not None and any(term.is_variable or term.name in ("<=", "not") for term in fluents):
             raise QueryError("--at: a fluent is a ground term", "write e.g. --at '(cell 1 1 x) (control oplayer)'")
         root_bits = game.init if fluents is None else game.state_of(fluents)
-        if chosen_search(search, kind, horizon, game.circuit.kernel is not None) == "depth":
+        if chosen_search(search, kind, horizon) == "depth":
             return self._depth_answer(r, kind, root_bits, horizon, line, started)
         try:
             explored, root = self._explored(root_bits, horizon)
@@ -228,17 +228,17 @@ class GdlSession:
                    "levels": len(game.circuit.levels), "fluents": len(game.fluents)})
 
 
-def chosen_search(search: str, kind: str, horizon: int | None, explored_in_c: bool = True) -> str:
-    """``depth`` or ``breadth`` for ``--search`` ``search``: ``auto`` is the breadth-first exploration
-    and ranking (one graph answers every field and later questions; where its states do not fit in
-    memory, :meth:`GdlSession.answer` asks the depth-first search instead), except for a win within
-    a horizon where the exploration runs in numpy (``explored_in_c`` False: the circuit's kernel not
-    built), where the depth-first search, which stops at the first winning move, is asked.  With the
-    exploration in one C call, breadth-first was the faster on every gdl2qbf row measured
-    (docs/gdl.md)."""
+def chosen_search(search: str, kind: str, horizon: int | None) -> str:
+    """``depth`` or ``breadth`` for ``--search`` ``search``: ``auto`` is the depth-first search for
+    a win within a horizon (the question that stops at the first winning move: gdl2qbf's), else the
+    breadth-first exploration and ranking (one graph answers every field and later questions; where
+    its states do not fit in memory, :meth:`GdlSession.answer` asks the depth-first search instead).
+    Measured on gdl2qbf's 23 rows (bench/RESULTS-gdl-anchor.md): with the search in one C call (the
+    circuit's kernel built) depth-first was the faster on every row where the two differ by more
+    than the load's noise; in numpy, too (docs/gdl.md)."""
     if search != "auto":
         return search
-    return "depth" if kind == "win" and horizon is not None and not explored_in_c else "breadth"
+    return "depth" if kind == "win" and horizon is not None else "breadth"
 
 
 def solve_gdl(path: Path | str, role: str | None = None, kind: str = "value", at: str | None = None,
