@@ -110,17 +110,20 @@ def test_a_win_line_of_the_depth_search_is_played_by_the_interpreter_to_the_top_
     session = GdlSession(GAMES / name)
     reference = GdlGame.from_file(GAMES / name)
     role = session.game.role_names[0]
-    wins = 0
-    for at in sampled_states(session, 12, seed=5):
-        answer = session.answer(role, "win", at, 9, search="depth")
-        if not answer.win:
-            continue
-        wins += 1
-        end = replayed(reference, at, answer.line)
-        assert reference.terminal(end) and reference.goal(end, next(r for r in reference.roles
-                                                                     if to_kif(r) == role)) == answer.top
-        assert len(answer.line) == answer.win_plies
-    assert wins > 0
+    wins = [line_wins(reference, role, at, session.answer(role, "win", at, 9, search="depth"))
+            for at in sampled_states(session, 12, seed=5)]
+    assert any(wins)
+
+
+def line_wins(reference: GdlGame, role: str, at: str, answer) -> bool:
+    """Whether ``answer`` is a win; if so, its line, played by the interpreter from ``at``, ends at the top goal."""
+    if not answer.win:
+        return False
+    end = replayed(reference, at, answer.line)
+    assert reference.terminal(end) and reference.goal(end, next(r for r in reference.roles
+                                                                 if to_kif(r) == role)) == answer.top
+    assert len(answer.line) == answer.win_plies
+    return True
 
 
 def _win_within(reference: GdlGame, role, top: int):
