@@ -68,14 +68,43 @@ PAPER = [
 
 
 def run_game(path: Path, row: PaperRow, seconds: float, memory: str, whole_seconds: float,
-             search: str = "auto") -> dict:
-    """The paper's question (the first role, ``--query win --horizon T_max``, by ``search``) and,
-    unless ``whole_seconds`` is 0, the whole game's value (no horizon), each in its own process."""
-    runs = {"question": run_one(path, seconds, memory, ("--query", "win", "--horizon", str(row.t_max),
-                                                        "--search", search))}
+             search: str = "auto", against: str | None = None, against_first: bool = False) -> dict:
+    """The paper's question (the first role, ``--query win --horizon T_max``, by ``search``; and by
+    ``against`` where given, before it where ``against_first``: the bench alternates) and, unless
+    ``whole_seconds`` is 0, the whole game's value (no horizon), each in its own process."""
+    def ask(how: str) -> dict:
+        return run_one(path, seconds, memory, ("--query", "win", "--horizon", str(row.t_max), "--search", how))
+    runs = {}
+    if against and against_first:
+        runs["against"] = ask(against)
+    runs["question"] = ask(search)
+    if against and not against_first:
+        runs["against"] = ask(against)
     if whole_seconds:
         runs["whole"] = run_one(path, whole_seconds, memory)
     return runs
+
+
+def engine_cells(run: dict) -> str:
+    """Where an answered question's engine time went: reading and grounding, then the search."""
+    if run["outcome"] != "answered":
+        return ""
+    stats = run["answer"]["stats"]
+    searched = stats["search_s"] if "search_s" in stats else stats.get("explore_s", 0) + stats.get("rank_s", 0)
+    return f"{stats['ground_s']:.2f} + {searched:.2f}"
+
+
+def against_cells(question: dict, run: dict | None) -> list[str]:
+    """The other search's answer, its seconds (CPU) and our seconds over its (wall; CPU)."""
+    if run is None:
+        return []
+    said = _outcome(run) if run["outcome"] != "answered" else (
+        f"win in {run['answer']['win_plies']}" if run["answer"]["win"] else "no win")
+    ratio = question["seconds"] / run["seconds"]
+    cpu_ratio = question["cpu"] / run["cpu"] if run.get("cpu") else float("nan")
+    bound = "" if run["outcome"] == "answered" else "≤ "
+    return [_cell(said), f"{run['seconds']:.2f} ({run.get('cpu', float('nan')):.2f})",
+            f"{bound}{ratio:.3f}; {bound}{cpu_ratio:.3f}"]
 
 
 def _outcome(run: dict) -> str:
@@ -93,7 +122,7 @@ def question_cells(row: PaperRow, run: dict) -> list[str]:
     said = f"win in {answer['win_plies']}" if ours else "no win"
     total = answer["stats"]["total_s"]
     return [said, "yes" if ours == row.win else "**no**", f"{run['seconds']:.2f} ({total:.2f})", cpu,
-            f"{run['seconds'] / row.best:.2f} ({total / row.best:.2f})",
+            f"{run['seconds'] / row.best:.2f} ({total / row.best:.2f}; CPU {run['cpu'] / row.best:.2f})",
             f"{answer['stats']['positions']:,} ({answer['stats'].get('search', '')})"]
 
 
@@ -107,7 +136,8 @@ def whole_cells(run: dict | None) -> list[str]:
 
 
 def write_results(results: list[tuple[PaperRow, dict]], out: Path, folder: Path, seconds: float,
-                  whole_seconds: float, memory: str, jobs: int, loads: list[float], search: str = "auto") -> None:
+                  whole_seconds: float, memory: str, jobs: int, loads: list[float], search: str = "auto",
+                  against: str | None = None) -> None:
     asked = [(row, runs["question"]) for row, runs in results]
     answered = [(row, run) for row, run in asked if run["outcome"] == "answered"]
     equal = sum(1 for row, run in answered if bool(run["answer"]["win"]) == row.win)
@@ -115,7 +145,8 @@ def write_results(results: list[tuple[PaperRow, dict]], out: Path, folder: Path,
                  if run["seconds"] < row.best and bool(run["answer"]["win"]) == row.win)
     lines = ["# gdl2qbf's 23 games (issue 47's speed anchor), answered by `gridsolve solve GAME.gdl`", "",
              f"Written by `python bench/gdl_anchor.py {folder.name} --seconds {seconds:g} --memory {memory} "
-             f"--whole-seconds {whole_seconds:g} --jobs {jobs} --search {search}` (bench/gdl_anchor.py): each game of gdl2qbf's "
+             f"--whole-seconds {whole_seconds:g} --jobs {jobs} --search {search}"
+             + (f" --against {against}" if against else "") + "` (bench/gdl_anchor.py): each game of gdl2qbf's "
              "`SinglePlayer/GameDescriptions` "
              "(a local checkout of github hharryyf/gdl2qbf; never copied) asked the paper's question, "
              "`gridsolve solve GAME.gdl --query win --horizon T_max --json` for the first role (xplayer), "
@@ -139,12 +170,18 @@ def write_results(results: list[tuple[PaperRow, dict]], out: Path, folder: Path,
              f"**{len(answered)} of {len(asked)} answered, {equal} equal to the paper's answer, {faster} of those "
              "faster than the best time of their row (process seconds).**", "",
              "| game | mu_G | T_max | paper | our answer | equal | our s (engine s) | CPU s | paper's best s | ratio "
-             "| states (question; search) | whole game: value per role | whole s | whole states |",
-             "|---|---:|---:|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|"]
+             "(engine; CPU) | states (question; search) | engine: ground s + search s |"
+             + (f" --search {against}: answer | its s (CPU) | ours ÷ its (wall; CPU) |" if against else "")
+             + " whole game: value per role | whole s | whole states |",
+             "|---|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|" + ("---|---:|---:|" if against else "")
+             + "---|---:|---:|"]
     for row, runs in results:
         paper = ("win" if row.win else "no win") + ("" if row.solved else " (unsolved)")
         cells = [row.label, str(row.mu), str(row.t_max), paper, *question_cells(row, runs["question"])]
         cells.insert(8, f"{row.best:g} ({row.best_by})")
+        cells.append(engine_cells(runs["question"]))
+        if against:
+            cells += against_cells(runs["question"], runs.get("against"))
         cells += whole_cells(runs.get("whole"))
         lines.append("| " + " | ".join(cells) + " |")
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -159,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="only the games whose file name contains this")
     parser.add_argument("--search", choices=("auto", "depth", "breadth"), default="auto",
                         help="the question's --search (default auto)")
+    parser.add_argument("--against", choices=("auto", "depth", "breadth"),
+                        help="also ask each question by this --search, the two alternated from row to row")
     parser.add_argument("--whole-seconds", type=float, help="the time limit of the whole game's value "
                         "(default --seconds; 0: ask the paper's question only)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS-gdl-anchor.md")
@@ -180,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         def one(row: PaperRow):
             loads.append(os.getloadavg()[0])
             return row, run_game(args.folder / f"{row.game}.gdl", row, args.seconds, args.memory, whole_seconds,
-                                 args.search)
+                                 args.search, args.against, rows.index(row) % 2 == 1)
         runs = pool.map(one, rows)
         for i, (row, result) in enumerate(runs, 1):
             results.append((row, result))
@@ -189,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{question.get('answer', {}).get('win', question.get('detail', ''))} "
                   f"{question['seconds']:.1f} s (paper {row.best:g} s)", flush=True)
             write_results(results, args.out, args.folder, args.seconds, whole_seconds, args.memory,
-                          args.jobs, loads, args.search)
+                          args.jobs, loads, args.search, args.against)
     return 0
 
 
