@@ -19,6 +19,7 @@ bench/gdl_repository.py): the paper's question, and the whole game's value (no h
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -66,13 +67,44 @@ PAPER = [
 ]
 
 
-def run_game(path: Path, row: PaperRow, seconds: float, memory: str, whole_seconds: float) -> dict:
-    """The paper's question (the first role, ``--query win --horizon T_max``) and, unless
+def run_game(path: Path, row: PaperRow, seconds: float, memory: str, whole_seconds: float,
+             search: str = "auto", against: str | None = None, against_first: bool = False) -> dict:
+    """The paper's question (the first role, ``--query win --horizon T_max``, by ``search``; and by
+    ``against`` where given, before it where ``against_first``: the bench alternates) and, unless
     ``whole_seconds`` is 0, the whole game's value (no horizon), each in its own process."""
-    runs = {"question": run_one(path, seconds, memory, ("--query", "win", "--horizon", str(row.t_max)))}
+    def ask(how: str) -> dict:
+        return run_one(path, seconds, memory, ("--query", "win", "--horizon", str(row.t_max), "--search", how))
+    runs = {}
+    if against and against_first:
+        runs["against"] = ask(against)
+    runs["question"] = ask(search)
+    if against and not against_first:
+        runs["against"] = ask(against)
     if whole_seconds:
         runs["whole"] = run_one(path, whole_seconds, memory)
     return runs
+
+
+def engine_cells(run: dict) -> str:
+    """Where an answered question's engine time went: reading and grounding, then the search."""
+    if run["outcome"] != "answered":
+        return ""
+    stats = run["answer"]["stats"]
+    searched = stats["search_s"] if "search_s" in stats else stats.get("explore_s", 0) + stats.get("rank_s", 0)
+    return f"{stats['ground_s']:.2f} + {searched:.2f}"
+
+
+def against_cells(question: dict, run: dict | None) -> list[str]:
+    """The other search's answer, its seconds (CPU) and our seconds over its (wall; CPU)."""
+    if run is None:
+        return []
+    said = _outcome(run) if run["outcome"] != "answered" else (
+        f"win in {run['answer']['win_plies']}" if run["answer"]["win"] else "no win")
+    ratio = question["seconds"] / run["seconds"]
+    cpu_ratio = question["cpu"] / run["cpu"] if run.get("cpu") else float("nan")
+    bound = "" if run["outcome"] == "answered" else "≤ "
+    return [_cell(said), f"{run['seconds']:.2f} ({run.get('cpu', float('nan')):.2f})",
+            f"{bound}{ratio:.3f}; {bound}{cpu_ratio:.3f}"]
 
 
 def _outcome(run: dict) -> str:
@@ -81,15 +113,17 @@ def _outcome(run: dict) -> str:
 
 
 def question_cells(row: PaperRow, run: dict) -> list[str]:
-    """Our answer, equal or not, our seconds (process; in-process), the ratios, states."""
+    """Our answer, equal or not, our seconds (process; in-process), its CPU seconds, the ratios, states."""
+    cpu = f"{run['cpu']:.2f}" if "cpu" in run else ""
     if run["outcome"] != "answered":
-        return [_cell(_outcome(run)), "", f"{run['seconds']:.2f}", f"≥ {run['seconds'] / row.best:.2f}", ""]
+        return [_cell(_outcome(run)), "", f"{run['seconds']:.2f}", cpu, f"≥ {run['seconds'] / row.best:.2f}", ""]
     answer = run["answer"]
     ours = bool(answer["win"])
     said = f"win in {answer['win_plies']}" if ours else "no win"
     total = answer["stats"]["total_s"]
-    return [said, "yes" if ours == row.win else "**no**", f"{run['seconds']:.2f} ({total:.2f})",
-            f"{run['seconds'] / row.best:.2f} ({total / row.best:.2f})", f"{answer['stats']['positions']:,}"]
+    return [said, "yes" if ours == row.win else "**no**", f"{run['seconds']:.2f} ({total:.2f})", cpu,
+            f"{run['seconds'] / row.best:.2f} ({total / row.best:.2f}; CPU {run['cpu'] / row.best:.2f})",
+            f"{answer['stats']['positions']:,} ({answer['stats'].get('search', '')})"]
 
 
 def whole_cells(run: dict | None) -> list[str]:
@@ -102,7 +136,8 @@ def whole_cells(run: dict | None) -> list[str]:
 
 
 def write_results(results: list[tuple[PaperRow, dict]], out: Path, folder: Path, seconds: float,
-                  whole_seconds: float, memory: str, jobs: int) -> None:
+                  whole_seconds: float, memory: str, jobs: int, loads: list[float], search: str = "auto",
+                  against: str | None = None) -> None:
     asked = [(row, runs["question"]) for row, runs in results]
     answered = [(row, run) for row, run in asked if run["outcome"] == "answered"]
     equal = sum(1 for row, run in answered if bool(run["answer"]["win"]) == row.win)
@@ -110,7 +145,8 @@ def write_results(results: list[tuple[PaperRow, dict]], out: Path, folder: Path,
                  if run["seconds"] < row.best and bool(run["answer"]["win"]) == row.win)
     lines = ["# gdl2qbf's 23 games (issue 47's speed anchor), answered by `gridsolve solve GAME.gdl`", "",
              f"Written by `python bench/gdl_anchor.py {folder.name} --seconds {seconds:g} --memory {memory} "
-             f"--whole-seconds {whole_seconds:g} --jobs {jobs}` (bench/gdl_anchor.py): each game of gdl2qbf's "
+             f"--whole-seconds {whole_seconds:g} --jobs {jobs} --search {search}"
+             + (f" --against {against}" if against else "") + "` (bench/gdl_anchor.py): each game of gdl2qbf's "
              "`SinglePlayer/GameDescriptions` "
              "(a local checkout of github hharryyf/gdl2qbf; never copied) asked the paper's question, "
              "`gridsolve solve GAME.gdl --query win --horizon T_max --json` for the first role (xplayer), "
@@ -128,15 +164,24 @@ def write_results(results: list[tuple[PaperRow, dict]], out: Path, folder: Path,
              "refuted depth). ratio = our process seconds ÷ the paper's best (below 1: faster), the engine's "
              "`total_s` ÷ the paper's best in brackets; a run stopped by a limit gets ≥ its seconds' ratio (a bound "
              "from below only).", "",
+             f"CPU s: the question's process, user + sys (its own where one game runs at a time, --jobs 1). "
+             f"Load average (1 min) while the bench ran: {min(loads):.1f} to {max(loads):.1f} (read before each "
+             "game).", "",
              f"**{len(answered)} of {len(asked)} answered, {equal} equal to the paper's answer, {faster} of those "
              "faster than the best time of their row (process seconds).**", "",
-             "| game | mu_G | T_max | paper | our answer | equal | our s (engine s) | paper's best s | ratio "
-             "| states (question) | whole game: value per role | whole s | whole states |",
-             "|---|---:|---:|---|---|---|---:|---:|---:|---:|---|---:|---:|"]
+             "| game | mu_G | T_max | paper | our answer | equal | our s (engine s) | CPU s | paper's best s | ratio "
+             "(engine; CPU) | states (question; search) | engine: ground s + search s |"
+             + (f" --search {against}: answer | its s (CPU) | ours ÷ its (wall; CPU) |" if against else "")
+             + " whole game: value per role | whole s | whole states |",
+             "|---|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|" + ("---|---:|---:|" if against else "")
+             + "---|---:|---:|"]
     for row, runs in results:
         paper = ("win" if row.win else "no win") + ("" if row.solved else " (unsolved)")
         cells = [row.label, str(row.mu), str(row.t_max), paper, *question_cells(row, runs["question"])]
-        cells.insert(7, f"{row.best:g} ({row.best_by})")
+        cells.insert(8, f"{row.best:g} ({row.best_by})")
+        cells.append(engine_cells(runs["question"]))
+        if against:
+            cells += against_cells(runs["question"], runs.get("against"))
         cells += whole_cells(runs.get("whole"))
         lines.append("| " + " | ".join(cells) + " |")
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -149,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory", default="4GB", help="the memory limit of a run (default 4GB)")
     parser.add_argument("--jobs", type=int, default=1, help="games run at once (default 1; at most 2)")
     parser.add_argument("--only", help="only the games whose file name contains this")
+    parser.add_argument("--search", choices=("auto", "depth", "breadth"), default="auto",
+                        help="the question's --search (default auto)")
+    parser.add_argument("--against", choices=("auto", "depth", "breadth"),
+                        help="also ask each question by this --search, the two alternated from row to row")
     parser.add_argument("--whole-seconds", type=float, help="the time limit of the whole game's value "
                         "(default --seconds; 0: ask the paper's question only)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS-gdl-anchor.md")
@@ -165,10 +214,13 @@ def main(argv: list[str] | None = None) -> int:
                  else "no " + ", ".join(name + ".gdl" for name in missing))
         print(f"{args.folder}: {named} there: is it gdl2qbf's SinglePlayer/GameDescriptions?", file=sys.stderr)
         return 2
-    results = []
+    results, loads = [], []
     with ThreadPoolExecutor(max_workers=min(2, max(1, args.jobs))) as pool:
-        runs = pool.map(lambda row: (row, run_game(args.folder / f"{row.game}.gdl", row, args.seconds,
-                                                   args.memory, whole_seconds)), rows)
+        def one(row: PaperRow):
+            loads.append(os.getloadavg()[0])
+            return row, run_game(args.folder / f"{row.game}.gdl", row, args.seconds, args.memory, whole_seconds,
+                                 args.search, args.against, rows.index(row) % 2 == 1)
+        runs = pool.map(one, rows)
         for i, (row, result) in enumerate(runs, 1):
             results.append((row, result))
             question = result["question"]
@@ -176,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{question.get('answer', {}).get('win', question.get('detail', ''))} "
                   f"{question['seconds']:.1f} s (paper {row.best:g} s)", flush=True)
             write_results(results, args.out, args.folder, args.seconds, whole_seconds, args.memory,
-                          args.jobs)
+                          args.jobs, loads, args.search, args.against)
     return 0
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gridsolve import native
 from gridsolve.cli import main
 from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.gdl import solving
@@ -111,17 +110,20 @@ def test_a_win_line_of_the_depth_search_is_played_by_the_interpreter_to_the_top_
     session = GdlSession(GAMES / name)
     reference = GdlGame.from_file(GAMES / name)
     role = session.game.role_names[0]
-    wins = 0
-    for at in sampled_states(session, 12, seed=5):
-        answer = session.answer(role, "win", at, 9, search="depth")
-        if not answer.win:
-            continue
-        wins += 1
-        end = replayed(reference, at, answer.line)
-        assert reference.terminal(end) and reference.goal(end, next(r for r in reference.roles
-                                                                     if to_kif(r) == role)) == answer.top
-        assert len(answer.line) == answer.win_plies
-    assert wins > 0
+    wins = [line_wins(reference, role, at, session.answer(role, "win", at, 9, search="depth"))
+            for at in sampled_states(session, 12, seed=5)]
+    assert any(wins)
+
+
+def line_wins(reference: GdlGame, role: str, at: str, answer) -> bool:
+    """Whether ``answer`` is a win; if so, its line, played by the interpreter from ``at``, ends at the top goal."""
+    if not answer.win:
+        return False
+    end = replayed(reference, at, answer.line)
+    assert reference.terminal(end) and reference.goal(end, next(r for r in reference.roles
+                                                                 if to_kif(r) == role)) == answer.top
+    assert len(answer.line) == answer.win_plies
+    return True
 
 
 def _win_within(reference: GdlGame, role, top: int):
@@ -153,13 +155,11 @@ def test_the_fewest_steps_of_a_win_equal_the_interpreter_s_minimax(name):
         assert answer.win_plies == fewest, at
 
 
-def test_auto_searches_breadth_first_and_depth_first_for_a_win_within_a_horizon_in_numpy():
-    assert chosen_search("auto", "win", 5) == chosen_search("auto", "value", 5) == "breadth"
-    assert chosen_search("auto", "win", 5, explored_in_c=False) == "depth"
-    assert chosen_search("auto", "win", None, False) == chosen_search("auto", "value", 5, False) == "breadth"
-    assert chosen_search("breadth", "win", 5, False) == "breadth" and chosen_search("depth", "value", None) == "depth"
-    in_c = native.load("circuitkernel", "gridsolve.ground") is not None
-    assert solve_gdl(GAMES / "maze.kif", kind="win", horizon=6).stats["search"] == ("breadth" if in_c else "depth")
+def test_auto_searches_depth_first_for_a_win_within_a_horizon_and_breadth_first_else():
+    assert chosen_search("auto", "win", 5) == "depth"
+    assert chosen_search("auto", "win", None) == chosen_search("auto", "value", 5) == "breadth"
+    assert chosen_search("breadth", "win", 5) == "breadth" and chosen_search("depth", "value", None) == "depth"
+    assert solve_gdl(GAMES / "maze.kif", kind="win", horizon=6).stats["search"] == "depth"
     assert solve_gdl(GAMES / "maze.kif", kind="win").stats["search"] == "breadth"
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .depthsearch import DepthSearch, SearchStep, Target
+from .depthsearch import DepthSearch, SearchStep, Target, key_bits
+from .engine import GroundGame
 from .translate import symbol_kif
 
 
@@ -80,8 +81,7 @@ def own_moves(line: list[SearchStep]) -> int:
     return sum(1 for step in line if step.choices > 1)
 
 
-def step_texts(search: DepthSearch, line: list[SearchStep]) -> list[tuple[list[str], list[str]]]:
+def step_texts(game: GroundGame, line: list[SearchStep]) -> list[tuple[list[str], list[str]]]:
     """Each step's joint move (each role's move as KIF) and the fluents of the state after it."""
-    game = search.game
     return [([symbol_kif(game.moves[r][m]) for r, m in enumerate(step.joint)],
-             game.fluent_texts(search.bits(step.after))) for step in line]
+             game.fluent_texts(key_bits(step.after, len(game.fluents)))) for step in line]

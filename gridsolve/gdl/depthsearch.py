@@ -76,6 +76,24 @@ class SearchStep:
     choices: int                # the role's legal moves before it
 
 
+def key_bits(key: bytes, width: int) -> np.ndarray:
+    """The state (a bool of each of ``width`` fluents) of the packed key ``key`` (np.packbits' order)."""
+    return np.unpackbits(np.frombuffer(key, dtype=np.uint8))[:width].astype(bool)
+
+
+def check_horizon(horizon: int | None) -> None:
+    """A horizon the depth-first search can go (at most :data:`DEEPEST` steps), else the QueryError."""
+    if horizon is not None and horizon > DEEPEST:
+        raise QueryError(f"--horizon {horizon}: the depth-first search goes at most {DEEPEST} steps deep",
+                         "ask fewer steps, or --search breadth")
+
+
+def too_deep(guard: LimitGuard, states: int):
+    """The limit's error of a search :data:`DEEPEST` steps deep without an answer."""
+    return guard.error(f"{DEEPEST:,} steps deep without an answer (a game whose play can go on forever: ask with "
+                       "--horizon)", f"depth-first search: after {states:,} states searched", memory=False)
+
+
 class DepthSearch:
     """Depth-first searches for ``role`` from any states of ``game`` (their keys: :meth:`key`),
     sharing the states evaluated and one transposition table per :class:`Target`."""
@@ -99,7 +117,7 @@ class DepthSearch:
         return np.packbits(bits[None, :], axis=1)[0].tobytes()
 
     def bits(self, key: bytes) -> np.ndarray:
-        return np.unpackbits(np.frombuffer(key, dtype=np.uint8))[:self.width].astype(bool)
+        return key_bits(key, self.width)
 
     def _judge(self, keys: list[bytes], bits: np.ndarray) -> None:
         terminal, goal, legal = judge_states(self.game, bits)
@@ -250,9 +268,7 @@ class DepthSearch:
         commits to ``move`` where given, its step counted; None: not within ``horizon``, or,
         without one, at no depth), deepening one step at a time."""
         depth = 0
-        if horizon is not None and horizon > DEEPEST:
-            raise QueryError(f"--horizon {horizon}: the depth-first search goes at most {DEEPEST} steps deep",
-                             "ask fewer steps, or --search breadth")
+        check_horizon(horizon)
         while horizon is None or depth <= horizon:
             won, cut = (self.forced(key, depth, target) if move is None
                         else self.forced_after(key, move, depth, target))
@@ -262,9 +278,7 @@ class DepthSearch:
                 return None
             depth += 1
             if depth > DEEPEST:
-                raise self.guard.error(f"{DEEPEST:,} steps deep without an answer (a game whose play can go on "
-                                       f"forever: ask with --horizon)",
-                                       f"depth-first search: after {len(self.ends):,} states searched", memory=False)
+                raise too_deep(self.guard, len(self.ends))
         return None
 
     def line(self, key: bytes, target: Target, steps: int) -> list[SearchStep]:

@@ -159,15 +159,7 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
                  for role, ms in zip(roles, per_role)]
     legal_rows = [np.array([_row(circuit, clingo.Function("legal", [role, m])) for m in ms], dtype=np.int64)
                   for role, ms in zip(roles, per_role)]
-    goals: list[list[tuple[int, int]]] = [[] for _ in roles]
-    init = np.zeros(len(fluents), dtype=bool)
-    for symbol, r in circuit.rows.items():
-        if symbol.match("init", 1):
-            init[column[symbol.arguments[0]]] = True
-        elif (symbol.match("goal", 2) and symbol.arguments[0] in roles
-              and symbol.arguments[1].type == clingo.SymbolType.Number):
-            goals[roles.index(symbol.arguments[0])].append((symbol.arguments[1].number, r))
-    goals = [sorted(found) for found in goals]
+    goals, init = _goals_and_init(circuit, roles, column)
     game = GroundGame(description.path, circuit, roles, fluents, per_role, true_rows, next_rows, does_rows,
                       legal_rows, goals, _row(circuit, clingo.Function("terminal", [])), init,
                       time.perf_counter() - started, column, {(mangle(name), arity) for name, arity in plan.constant})
@@ -181,6 +173,28 @@ def _bits(column: dict, symbols) -> np.ndarray:
     for symbol in symbols:
         bits[column[symbol]] = True
     return bits
+
+
+def _goals_and_init(circuit: Circuit, roles: list[clingo.Symbol], column: dict) -> tuple[list, np.ndarray]:
+    """Per role its (value, row) pairs of ``goal`` (ascending), and the initial state (a bool a
+    fluent): one pass over the circuit's shown rows, reading a symbol's name once (each of
+    clingo's symbol calls costs; on the small games of gdl2qbf these scans were a fifth of the
+    grounding's time)."""
+    which = {role: k for k, role in enumerate(roles)}
+    goals: list[list[tuple[int, int]]] = [[] for _ in roles]
+    init = np.zeros(len(column), dtype=bool)
+    function = clingo.SymbolType.Function
+    for symbol, r in circuit.rows.items():
+        if symbol.type != function:
+            continue
+        name = symbol.name
+        if name == "goal" and symbol.match("goal", 2):
+            role, value = symbol.arguments
+            if role in which and value.type == clingo.SymbolType.Number:
+                goals[which[role]].append((value.number, r))
+        elif name == "init" and symbol.match("init", 1):
+            init[column[symbol.arguments[0]]] = True
+    return [sorted(pairs) for pairs in goals], init
 
 
 def _read(out: np.ndarray, rows: np.ndarray, cases: int) -> np.ndarray:
@@ -327,24 +341,14 @@ def native_explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth:
     :data:`CHECK_EVERY` states found."""
     started = time.perf_counter()
     circuit, roles = game.circuit, len(game.roles)
-    counts = [len(rows) for rows in game.does_rows]
-    move_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    goal_start = np.concatenate([[0], np.cumsum([len(pairs) for pairs in game.goals])]).astype(np.int64)
-    goal_rows = np.array([row for pairs in game.goals for _, row in pairs], dtype=np.int64)
-    goal_values = np.array([value for pairs in game.goals for value, _ in pairs], dtype=np.int64)
-    weights = _joint_weights(game)
-    join = (lambda parts: np.ascontiguousarray(np.concatenate(parts), dtype=np.int64) if parts else np.zeros(0, np.int64))
+    buffers = kernel_buffers(game, root)
+    move_start, weights = buffers[9], buffers[15]
 
     def check(count: int, held: int) -> None:
         guard.after(f"after {count:,} states reached", held=held)
     with guard.allocating("while exploring"):
-        found = circuit.kernel.explore(*circuit.flat(), np.ascontiguousarray(circuit.fact_rows, dtype=np.int64),
-                                       np.ascontiguousarray(game.true_rows, dtype=np.int64),
-                                       np.ascontiguousarray(game.next_rows, dtype=np.int64), move_start,
-                                       join(game.does_rows), join(game.legal_rows), goal_start, goal_rows, goal_values,
-                                       weights, np.packbits(root.astype(bool)).tobytes(),
-                                       np.array([circuit.size], dtype=np.int64), BATCH // 64, game.terminal_row,
-                                       -1 if depth is None else depth, CHECK_EVERY, check)
+        found = circuit.kernel.explore(*buffers, BATCH // 64, game.terminal_row, -1 if depth is None else depth,
+                                       CHECK_EVERY, check)
     keys, terminal, goal, legal, src, dst, codes = (part or b"" for part in found)
     fluents, width = len(game.fluents), (len(game.fluents) + 7) // 8
     packed = np.frombuffer(keys, dtype=np.uint8).reshape(-1, width)
@@ -360,6 +364,30 @@ def native_explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth:
                         [legal_all[:, move_start[r]:move_start[r + 1]] for r in range(roles)],
                         np.frombuffer(src, dtype=np.int64).copy(), np.frombuffer(dst, dtype=np.int64).copy(),
                         joint, joints, time.perf_counter() - started, depth)
+
+
+def kernel_buffers(game: GroundGame, root: np.ndarray) -> tuple:
+    """The circuit and the game's rows as the kernel's explore and search read them: the
+    circuit's levels (:meth:`Circuit.flat`), its facts' rows, each fluent's true and next rows,
+    per role the start of its moves, each move's does and legal rows, per role the start of its
+    goals, their rows and values (ascending), each role's weight in a joint move's code, the
+    root (packed fluents) and the circuit's rows (one int64)."""
+    circuit = game.circuit
+    move_start = np.concatenate([[0], np.cumsum([len(rows) for rows in game.does_rows])]).astype(np.int64)
+    goal_start = np.concatenate([[0], np.cumsum([len(pairs) for pairs in game.goals])]).astype(np.int64)
+    goal_rows = np.array([row for pairs in game.goals for _, row in pairs], dtype=np.int64)
+    goal_values = np.array([value for pairs in game.goals for value, _ in pairs], dtype=np.int64)
+    join = (lambda parts: np.ascontiguousarray(np.concatenate(parts), dtype=np.int64) if parts else np.zeros(0, np.int64))
+    return (*circuit.flat(), np.ascontiguousarray(circuit.fact_rows, dtype=np.int64),
+            np.ascontiguousarray(game.true_rows, dtype=np.int64), np.ascontiguousarray(game.next_rows, dtype=np.int64),
+            move_start, join(game.does_rows), join(game.legal_rows), goal_start, goal_rows, goal_values,
+            _joint_weights(game), np.packbits(root.astype(bool)).tobytes(), np.array([circuit.size], dtype=np.int64))
+
+
+def joint_of(game: GroundGame, code: int) -> tuple[int, ...]:
+    """Each role's move number in the joint move numbered ``code`` (role 0's move the highest digit)."""
+    joints, _ = _joint_numbers(game, np.array([code], dtype=np.int64), _joint_weights(game))
+    return tuple(joints[0].tolist())
 
 
 def numpy_explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth: int | None = None) -> Explored:

@@ -22,6 +22,7 @@ from .depthanswer import DepthAnswers, own_moves, step_texts
 from .depthsearch import DepthSearch, Target
 from .description import read_description
 from .engine import explore, ground_game
+from .nativedepth import native_least
 from .kif import read_kif
 from .translate import symbol_kif
 
@@ -130,7 +131,7 @@ class GdlSession:
             raise QueryError("--at: a fluent is a ground term", "write e.g. --at '(cell 1 1 x) (control oplayer)'")
         root_bits = game.init if fluents is None else self._state(fluents)
         game = self.game
-        if chosen_search(search, kind, horizon, game.circuit.kernel is not None) == "depth":
+        if chosen_search(search, kind, horizon) == "depth":
             return self._depth_answer(r, kind, root_bits, horizon, line, started)
         try:
             explored, root = self._explored(root_bits, horizon)
@@ -182,33 +183,47 @@ class GdlSession:
         ``--query win`` searches the win only (value and plies are the win's where there is one,
         else null; values null, no moves); ``--query value`` every field the ranking gives."""
         game, names = self.game, self.game.role_names
+        top = max((v for v, _ in game.goals[r]), default=None)
+        if kind == "win" and top is not None and game.circuit.kernel is not None:     # (one call of the kernel)
+            found = native_least(game, r, self.guard, root_bits, Target("role", low=top), horizon)
+            return self._depth_reply(r, kind, root_bits, horizon, line, started, top, found.plies, found.line,
+                                     found.stats)
         search = DepthSearch(game, r, self.guard)
         key = search.root(root_bits)
         asked = DepthAnswers(search, key, horizon)
-        top = asked.top
         win_plies = asked.win_plies()
         win_target = None if top is None else Target("role", low=top)
         win_line = asked.line(win_target, win_plies)
         if kind == "win":
+            return self._depth_reply(r, kind, root_bits, horizon, line, started, top, win_plies, win_line,
+                                     search.stats())
+        own = asked.value()
+        values = {}
+        for other, name in enumerate(names):
+            found = own if other == r else DepthAnswers(DepthSearch(game, other, self.guard, judged=search), key,
+                                                       horizon).value()
+            values[name] = found.value
+        moves = []
+        for m, number in enumerate([] if search.ends[key][0] else search.moves(key)):
+            after = asked.value(m)
+            moves.append({"move": symbol_kif(game.moves[r][number]), "value": after.value,
+                          "plies": None if after.plies is None else after.plies - 1,
+                          "win": asked.win_plies(m) is not None, "survives": None})
+        return self._depth_reply(r, kind, root_bits, horizon, line, started, top, win_plies, win_line, search.stats(),
+                                 (own.value, own.plies, values, moves, asked.line(own.measure, own.plies)))
+
+    def _depth_reply(self, r: int, kind: str, root_bits: np.ndarray, horizon: int | None, line: bool,
+                     started: float, top: int | None, win_plies: int | None, win_line: list, stats: dict,
+                     valued: tuple | None = None) -> GdlAnswer:
+        """The :class:`GdlAnswer` of a depth-first search: ``valued`` the value's fields (value, plies,
+        values, moves, its line) where the value was asked, else the win's (none where no win)."""
+        game, names = self.game, self.game.role_names
+        if valued is not None:
+            value, plies, values, moves, steps = valued
+        else:
             value, plies, values, moves, steps = (top, win_plies, None, [], win_line) if win_plies is not None else (
                 None, None, None, [], [])
-        else:
-            own = asked.value()
-            value, plies = own.value, own.plies
-            values = {}
-            for other, name in enumerate(names):
-                found = own if other == r else DepthAnswers(DepthSearch(game, other, self.guard, judged=search), key,
-                                                           horizon).value()
-                values[name] = found.value
-            moves = []
-            for m, number in enumerate([] if search.ends[key][0] else search.moves(key)):
-                after = asked.value(m)
-                moves.append({"move": symbol_kif(game.moves[r][number]), "value": after.value,
-                              "plies": None if after.plies is None else after.plies - 1,
-                              "win": asked.win_plies(m) is not None, "survives": None})
-            steps = asked.line(own.measure, own.plies)
         first, self.asked = not self.asked, self.asked + 1
-        stats = search.stats()
         return GdlAnswer(
             board=str(self.path), role=names[r], query=kind,
             holds=(win_plies is not None) if kind == "win" else value is not None, value=value, plies=plies,
@@ -217,24 +232,24 @@ class GdlSession:
             position={"fluents": game.fluent_texts(root_bits)}, values=values, moves=moves,
             line=None if not line else [
                 {"ply": i, "side": names, "move": " ".join(joint), "joint": dict(zip(names, joint)), "after": after}
-                for i, (joint, after) in enumerate(step_texts(search, steps))],
+                for i, (joint, after) in enumerate(step_texts(game, steps))],
             stats={"solver": "gdl engine", **stats, "roles": names,
                    "total_s": time.perf_counter() - (self.started if first else started), "ground_s": game.ground_s,
                    "ground_rules": game.circuit.rule_count, "ground_atoms": game.circuit.size - 1,
                    "levels": len(game.circuit.levels), "fluents": len(game.fluents)})
 
 
-def chosen_search(search: str, kind: str, horizon: int | None, explored_in_c: bool = True) -> str:
-    """``depth`` or ``breadth`` for ``--search`` ``search``: ``auto`` is the breadth-first exploration
-    and ranking (one graph answers every field and later questions; where its states do not fit in
-    memory, :meth:`GdlSession.answer` asks the depth-first search instead), except for a win within
-    a horizon where the exploration runs in numpy (``explored_in_c`` False: the circuit's kernel not
-    built), where the depth-first search, which stops at the first winning move, is asked.  With the
-    exploration in one C call, breadth-first was the faster on every gdl2qbf row measured
-    (docs/gdl.md)."""
+def chosen_search(search: str, kind: str, horizon: int | None) -> str:
+    """``depth`` or ``breadth`` for ``--search`` ``search``: ``auto`` is the depth-first search for
+    a win within a horizon (the question that stops at the first winning move: gdl2qbf's), else the
+    breadth-first exploration and ranking (one graph answers every field and later questions; where
+    its states do not fit in memory, :meth:`GdlSession.answer` asks the depth-first search instead).
+    Measured on gdl2qbf's 23 rows (bench/RESULTS-gdl-anchor.md): with the search in one C call (the
+    circuit's kernel built) depth-first was the faster on every row where the two differ by more
+    than the load's noise; in numpy, too (docs/gdl.md)."""
     if search != "auto":
         return search
-    return "depth" if kind == "win" and horizon is not None and not explored_in_c else "breadth"
+    return "depth" if kind == "win" and horizon is not None else "breadth"
 
 
 def solve_gdl(path: Path | str, role: str | None = None, kind: str = "value", at: str | None = None,

@@ -325,6 +325,8 @@ done:
     return result;
 }
 
+#include "circuitdepth.h"
+
 static PyMethodDef methods[] = {
     {"evaluate", evaluate, METH_VARARGS,
      "evaluate(level_start, recursive, rule_head, rule_start, lit_row, lit_neg, out, words): every derived row "
@@ -333,6 +335,10 @@ static PyMethodDef methods[] = {
      "explore(level_start, recursive, rule_head, rule_start, lit_row, lit_neg, fact_rows, true_rows, next_rows, "
      "move_start, does_rows, legal_rows, goal_start, goal_rows, goal_values, weights, root, size, words, "
      "terminal_row, depth, check_every, check) -> (packed states, terminal, goal, legal, src, dst, joint codes)"},
+    {"search", search, METH_VARARGS,
+     "search(the buffers of explore, terminal_row, role, own_attacks, others_attack, low, high, horizon, deepest, "
+     "check_every, check) -> (plies, line steps, line keys, states, expanded, visits): a target forced within the "
+     "horizon, depth-first (circuitdepth.h)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "circuitkernel",
