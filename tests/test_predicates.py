@@ -9,7 +9,9 @@ from pathlib import Path
 import clingo
 import pytest
 
-from gridsolve.compile.predicates import DECLARED, EDGE, IBIT, SCORE, TURN_AFTER, Predicate, declare, declared
+from gridsolve.compile.predicates import (DECLARED, EDGE, ESCORE, ESCORE_OF, IBIT, SCORE, TABLE_MOVE, TURN_AFTER,
+                                          Predicate, declare, declared, each_atom, read_atoms)
+from gridsolve.errors import EncodingError
 
 ROOT = Path(__file__).resolve().parent.parent
 ENCODINGS = sorted((ROOT / "encodings").glob("*.lp"))
@@ -74,3 +76,32 @@ def test_declarations_refuse_wrong_counts_kinds_and_twins():
         EDGE.read(clingo.parse_term("edge(a,b)"))
     assert declared("score/3") is SCORE and declared("score/4") is None
     assert EDGE.atom("S", "M", "S2") == "edge(S,M,S2)" and EDGE.show() == "#show edge/3."
+
+
+def test_shown_atoms_read_back_in_their_order_by_name_and_arity():
+    """(escore/2 and escore/3 share a name: the arity tells them apart)"""
+    written = [(ESCORE, (clingo.parse_term("s(1,2)"), 100)), (IBIT, ("coin", 1, 1, (7,))),
+               (ESCORE_OF, (clingo.parse_term("s(1,2)"), "mummy", 0)), (ESCORE, (clingo.parse_term("s(2,2)"), -5)),
+               (IBIT, ("coin", 2, 1, (0, 3)))]
+    symbols = [clingo.parse_term(p.atom(*values)) for p, values in written]
+    assert list(each_atom(symbols, [ESCORE, ESCORE_OF, IBIT])) == written
+    read = read_atoms(symbols, [ESCORE_OF, ESCORE, IBIT, SCORE])
+    assert read[ESCORE] == [values for p, values in written if p is ESCORE] and read[SCORE] == []
+
+
+def test_an_atom_of_a_wrong_arity_or_name_is_no_atom_of_the_shown_predicates():
+    for text in ("escore(s(1,2))", "escore(s(1,2),mummy,0,1)", "escores(s(1,2),3)"):
+        with pytest.raises(EncodingError, match="is shown, an atom of none of escore/2"):
+            read_atoms([clingo.parse_term(text)], [ESCORE])
+    with pytest.raises(ValueError, match="is not an atom of escore/3"):
+        ESCORE_OF.read(clingo.parse_term("escore(s(1,2),3)"))
+
+
+def test_a_shown_term_names_its_fields_by_their_variables():
+    assert TABLE_MOVE.when("rmove(explorer,X,Y,M,AX,AY,PX,PY,_)").show() == \
+        "#show tm(M,X,Y,AX,AY,PX,PY) : rmove(explorer,X,Y,M,AX,AY,PX,PY,_)."
+    assert SCORE.when("end(E)", role="mummy", value=0).show() == "#show score(END,mummy,0) : end(E)."
+    with pytest.raises(TypeError, match="score/3 has no field who"):
+        SCORE.when("x", who="mummy")
+    with pytest.raises(TypeError, match="a run of numbers"):
+        IBIT.when("x")

@@ -17,9 +17,12 @@ name, any other term as the clingo symbol and an ``ints`` field (the last one) a
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import clingo
+
+from ..errors import EncodingError
 
 KINDS = ("int", "name", "term", "ints")
 
@@ -34,6 +37,8 @@ class Predicate:
             if kind not in KINDS:
                 raise ValueError(f"predicate {name}: field {field} has kind {kind!r}, not one of {KINDS}")
         self.variadic = any(kind == "ints" for _, kind in self.fields)
+        self._kinds = tuple(kind for _, kind in self.fields)
+        self._plain = not self.variadic         # (read field by field in one pass)
         self.arity = len(self.fields)
         self.doc = doc
         self._format = f"{name}({','.join('{}' for _ in self.fields)})." if self.fields else f"{name}."
@@ -71,6 +76,17 @@ class Predicate:
         """``#show name/arity.``"""
         return f"#show {self.signature}."
 
+    def when(self, condition: str, **values: Any) -> "Shown":
+        """This predicate shown as a term where ``condition`` holds: ``#show name(F1,...,Fn) :
+        condition.``, each field the variable of its name in capitals (``px`` is ``PX``) unless
+        ``values`` gives it a value."""
+        unknown = sorted(set(values) - {field for field, _ in self.fields})
+        if self.variadic:
+            raise TypeError(f"{self.signature}: a predicate with a run of numbers is shown by its signature only")
+        if unknown:
+            raise TypeError(f"{self.signature} has no field {', '.join(unknown)}")
+        return Shown(self, condition, tuple(values.get(field, field.upper()) for field, _ in self.fields))
+
     def matches(self, symbol: clingo.Symbol) -> bool:
         """``symbol`` is an atom of this predicate (its name and arity)."""
         if self.variadic:
@@ -81,8 +97,13 @@ class Predicate:
         """The fields of atom ``symbol`` as Python values, by their declared kinds."""
         if not self.matches(symbol):
             raise ValueError(f"{symbol} is not an atom of {self.signature}")
+        return self._read(symbol.arguments)
+
+    def _read(self, args: list) -> tuple:
+        if self._plain:
+            return tuple(arg if kind == "term" else arg.number if kind == "int" else arg.name
+                         for kind, arg in zip(self._kinds, args))
         out = []
-        args = symbol.arguments
         for i, (field, kind) in enumerate(self.fields):
             arg = args[i]
             if kind == "ints":
@@ -104,6 +125,53 @@ class Predicate:
 
     def __repr__(self) -> str:
         return f"Predicate({self.signature})"
+
+
+class Shown:
+    """A predicate shown as a term under a condition (:meth:`Predicate.when`): its ``#show`` statement."""
+
+    def __init__(self, predicate: Predicate, condition: str, arguments: tuple):
+        self.predicate, self.condition, self.arguments = predicate, condition, arguments
+
+    def show(self) -> str:
+        """``#show name(A1,...,An) : condition.``"""
+        return f"#show {self.predicate.atom(*self.arguments)} : {self.condition}."
+
+    def __repr__(self) -> str:
+        return f"Shown({self.show()})"
+
+
+def each_atom(symbols: Iterable[clingo.Symbol], predicates: Sequence[Predicate]) -> Iterator[tuple[Predicate, tuple]]:
+    """Each of ``symbols`` (a model's shown atoms), in their order, as the one of ``predicates``
+    it is an atom of and its fields (:meth:`Predicate.read`); an atom of none of them is an error."""
+    fixed = {(p.name, p.arity): p for p in predicates if not p.variadic}
+    varying = [p for p in predicates if p.variadic]
+    for symbol in symbols:
+        args = symbol.arguments
+        predicate = fixed.get((symbol.name, len(args)))
+        if predicate is None:
+            predicate = next((p for p in varying if p.matches(symbol)), None)
+            if predicate is None:
+                raise EncodingError(f"{symbol} is shown, an atom of none of {', '.join(p.signature for p in predicates)} "
+                                    "(an encoding bug)")
+        yield predicate, predicate._read(args)
+
+
+def read_atoms(symbols: Iterable[clingo.Symbol], predicates: Sequence[Predicate]) -> dict[Predicate, list[tuple]]:
+    """The fields of each of ``symbols`` (:func:`each_atom`), listed under its predicate."""
+    out: dict[Predicate, list[tuple]] = {p: [] for p in predicates}
+    for predicate, fields in each_atom(symbols, predicates):
+        out[predicate].append(fields)
+    return out
+
+
+def model_atoms(ctl: clingo.Control, predicates: Sequence[Predicate]) -> dict[Predicate, list[tuple]]:
+    """:func:`read_atoms` of the shown atoms of the first model of ``ctl`` (a ground program;
+    no model: no atoms)."""
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            return read_atoms(model.symbols(shown=True), predicates)
+    return {p: [] for p in predicates}
 
 
 DECLARED: dict[str, Predicate] = {}
@@ -195,16 +263,33 @@ OUTCOME = declare("outcome", "position:term end:name", "end E decides position S
 MOVER = declare("mover", "position:term turn:int", "turns entry T moves at S")
 REACH = declare("reach", "position:term", "S is reachable from the roots")
 SUCC = declare("succ", "position:term after:term move:term", "the game graph's ply from S to S2 (move projected)")
+TMATCH = declare("tmatch", "position:term entry:int", "the condition of the I-th conditional timeout entry holds at S")
 ESCORE = declare("escore", "position:term value:int", "the role's score at the end that decides S")
 TSCORE = declare("tscore", "position:term value:int", "the role's score when the plies run out at S")
 ESCORE_OF = declare("escore", "position:term role:name value:int", "role R's score at the end that decides S")
 TSCORE_OF = declare("tscore", "position:term role:name value:int", "role R's score when the plies run out at S")
+
+# - The game graph shown as terms (read back by the wall explainer and the studio's live graph) ---
+GRAPH_STEP = declare("graph_step", "s:term s2:term", "a ply leads from S to S2 (``edge/3`` without its move)")
+GRAPH_MOVE = declare("graph_move", "s:term m:term s2:term", "a ply from S by move M leads to S2 (``edge/3``)")
+GRAPH_MOVER = declare("graph_mover", "s:term t:int", "turns entry T moves at S (``mover/2``)")
+GRAPH_END = declare("graph_end", "s:term e:name", "end E decides S (``outcome/2``)")
 
 # - The game graph by pieces (compiler.factored_program; read back by the layout judge) ---
 FGRAPH_MOVE = declare("fgraph", "kind:name role:name x:int y:int move:term ax:int ay:int px:int py:int",
                       "fgraph(move,...): role R's move M from (X,Y) aims at (AX,AY) and ends on (PX,PY)")
 FGRAPH_END = declare("fgraph", "kind:name end:name side:int cells:ints",
                      "fgraph(end,...): end E decides the positions of side T with the pieces on these cells")
+
+# - The per-cell tables of a scripted game (gridsolve/solve/graph/sharedtables.py; read back by rows of their arity) ---
+TABLE_MOVE = declare("tm", "m:term x:int y:int ax:int ay:int px:int py:int",
+                     "the role's move M from (X,Y) aims at (AX,AY) and ends on (PX,PY) (``rmove/9``)")
+TABLE_GATE = declare("tg", "x:int y:int x2:int y2:int", "a step from (X,Y) to (X2,Y2) crosses a gate (``gate_cross/4``)")
+TABLE_CHASE = declare("tc", "axis:int x:int y:int sx:int sy:int g:int x2:int y2:int",
+                      "a chaser's step of axis A from (X,Y) toward (SX,SY) with gates G lands on (X2,Y2) (``chase/8``)")
+TABLE_KEY = declare("tk", "x:int y:int", "(X,Y) is a key cell (``key_cell/2``)")
+TABLE_MARK = declare("tx", "k:name x:int y:int", "(X,Y) carries the mark K (``mark/3``)")
+TABLE_DISTANCE = declare("td", "p:name k:name x:int y:int d:int", "piece P's steps from (X,Y) to mark K (``distance/5``)")
 
 # - The board's moves (board.lp, moves.lp; read back by the size estimates) ---
 CELL = declare("cell", "x:int y:int", "(X,Y) is a cell of the board")

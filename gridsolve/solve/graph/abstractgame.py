@@ -25,6 +25,7 @@ import numpy as np
 
 from ...compile.gameprogram import GameProgram
 from ...compile.gamerules import live_ends, timeout_match_rules
+from ...compile.predicates import EDGE, OUTCOME, TMATCH
 from ...compile.state import Layout, layout_for
 from ...errors import EncodingError
 from ...language.model import Board
@@ -124,7 +125,7 @@ class AbstractGame:
 
 def abstract_program(board: Board, layout: Layout, roots: list[str]) -> str:
     """The compiled game rules over every position reachable from ``roots`` (clingo text)."""
-    game = GameProgram(board, layout, roots, shown=("#show edge/3. #show outcome/2. #show tmatch/2.",))
+    game = GameProgram(board, layout, roots, shown=(EDGE, OUTCOME, TMATCH))
     return game.text(game.rules("\n".join(timeout_match_rules(board, layout))))
 
 

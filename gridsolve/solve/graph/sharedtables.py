@@ -24,7 +24,7 @@ from ... import native
 from ...compile.facts import mechanism_facts, rule_facts
 from ...ground import circuit as ground
 from ...compile.gameprogram import GameProgram, board_externals
-from ...compile.predicates import DIM
+from ...compile.predicates import DIM, TABLE_CHASE, TABLE_DISTANCE, TABLE_GATE, TABLE_KEY, TABLE_MARK, TABLE_MOVE
 from ...language.model import Board
 from ..common.limits import LimitGuard
 from .factored import ground_rows
@@ -43,12 +43,10 @@ def table_program(board: Board, layout, facts: str | None) -> str:
     rules = board.rules
     role = rules.turns[0][0]
     return GameProgram(board, layout, board_text=facts, shown=[
-                      "#show.", f"#show tm(M,X,Y,AX,AY,PX,PY) : rmove({role},X,Y,M,AX,AY,PX,PY,_).",
-                      "#show tg(X,Y,X2,Y2) : gate_cross(X,Y,X2,Y2).",
-                      *[f"#show tc({number},X,Y,SX,SY,G,X2,Y2) : chase({axis},X,Y,SX,SY,G,X2,Y2)."
-                        for axis, number in AXES.items()],
-                      "#show tk(X,Y) : key_cell(X,Y).", "#show tx(K,X,Y) : mark(K,X,Y).",
-                      "#show td(P,K,X,Y,D) : distance(P,K,X,Y,D)."]).text(rules=False)
+        TABLE_MOVE.when(f"rmove({role},X,Y,M,AX,AY,PX,PY,_)"), TABLE_GATE.when("gate_cross(X,Y,X2,Y2)"),
+        *[TABLE_CHASE.when(f"chase({axis},X,Y,SX,SY,G,X2,Y2)", axis=number) for axis, number in AXES.items()],
+        TABLE_KEY.when("key_cell(X,Y)"), TABLE_MARK.when("mark(K,X,Y)"),
+        TABLE_DISTANCE.when("distance(P,K,X,Y,D)")]).text(rules=False)
 
 
 def table_rows(board: Board, layout, guard: LimitGuard | None = None) -> dict[int, np.ndarray]:
