@@ -37,6 +37,7 @@ import numpy as np
 
 from ...compile.compiler import Program
 from ...compile.gameprogram import GameProgram
+from ...compile.predicates import AVOID_TARGET, LAYERED_THRESHOLD, MAX_SCORE, OTHER_TURN, OWN_TURN, PERIOD, SPLIT_TURN
 from ...compile.facts import layered_query_facts
 from ...compile.gamerules import game_rules, score_rules
 from ...compile.planning import Mode, plan_query
@@ -138,14 +139,14 @@ class LayeredTable:
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])
 
-        def numbers(name: str) -> list[int]:
-            return sorted(a.symbol.arguments[0].number for a in ctl.symbolic_atoms.by_signature(name, 1))
-        self.own_turns, self.other_turns = set(numbers("own_turn")), set(numbers("other_turn"))
-        self.split_turns = set(numbers("split_turn"))
-        self.thresholds = numbers("threshold")
-        self.max_score = numbers("max_score")[0]
-        self.period = next(a.symbol.arguments[0].number for a in ctl.symbolic_atoms.by_signature("period", 1))
-        self.avoid = {a.symbol.arguments[0].name for a in ctl.symbolic_atoms.by_signature("avoid_target", 1)}
+        def values(predicate) -> list:
+            return sorted(value for value, in predicate.ground(ctl.symbolic_atoms))
+        self.own_turns, self.other_turns = set(values(OWN_TURN)), set(values(OTHER_TURN))
+        self.split_turns = set(values(SPLIT_TURN))
+        self.thresholds = values(LAYERED_THRESHOLD)
+        self.max_score = values(MAX_SCORE)[0]
+        self.period = values(PERIOD)[0]
+        self.avoid = set(values(AVOID_TARGET))
 
     def _program(self) -> str:
         board, layout = self.board, self.layout
