@@ -26,6 +26,7 @@ from ..resources import encoding
 from .facts import layered_query_facts, race_facts, role_facts, strategy_facts
 from .gameprogram import GameProgram
 from .gamerules import STATE, end_rules, factored_turns, game_rules, move_rules, score_rules, with_domain
+from .predicates import REACH
 from .planning import Mode, period, Plan, plan_query, plan_races, RacePlan
 from .state import Layout, layout_for
 
@@ -178,7 +179,7 @@ def reachable_positions(board: Board, layout: Layout, root: str) -> int:
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], graph_program(board, layout, [root]).graph)
     ctl.ground([("base", [])])
-    return sum(1 for _ in ctl.symbolic_atoms.by_signature("reach", 1))
+    return len(REACH.ground(ctl.symbolic_atoms))
 
 
 def factored_program(board: Board, layout: Layout) -> str | None:
