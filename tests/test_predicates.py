@@ -9,7 +9,7 @@ from pathlib import Path
 import clingo
 import pytest
 
-from gridsolve.compile.predicates import (DECLARED, EDGE, ESCORE, ESCORE_OF, IBIT, SCORE, TABLE_MOVE, TURN_AFTER,
+from gridsolve.compile.predicates import (DECLARED, EDGE, ESCORE, ESCORE_OF, FGRAPH_END, FGRAPH_MOVE, IBIT, SCORE, TABLE_MOVE, TURN_AFTER,
                                           Predicate, declare, declared, each_atom, read_atoms)
 from gridsolve.errors import EncodingError
 
@@ -105,3 +105,15 @@ def test_a_shown_term_names_its_fields_by_their_variables():
         SCORE.when("x", who="mummy")
     with pytest.raises(TypeError, match="a run of numbers"):
         IBIT.when("x")
+
+
+def test_a_constant_field_tells_two_predicates_of_one_name_and_arity_apart():
+    """(with three pieces an end's fgraph atom has nine arguments, as a move's)"""
+    move, end = (clingo.parse_term(t) for t in ("fgraph(move,explorer,1,2,north,1,3,1,3)", "fgraph(end,dead,0,1,1,2,2,3,3)"))
+    assert FGRAPH_MOVE.matches(move) and not FGRAPH_MOVE.matches(end)
+    assert FGRAPH_END.matches(end) and not FGRAPH_END.matches(move)
+    assert list(each_atom([end, move], [FGRAPH_MOVE, FGRAPH_END])) == [
+        (FGRAPH_END, ("end", "dead", 0, (1, 1, 2, 2, 3, 3))),
+        (FGRAPH_MOVE, ("move", "explorer", 1, 2, clingo.Function("north"), 1, 3, 1, 3))]
+    assert FGRAPH_MOVE.signature == "fgraph/9" and FGRAPH_MOVE.atom("move", "R", "X", "Y", "M", 1, 2, 3, 4) == \
+        "fgraph(move,R,X,Y,M,1,2,3,4)"

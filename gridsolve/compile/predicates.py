@@ -9,6 +9,8 @@ order are written in one place (potassco/clorm's idea, without its dependency).
 encoding reads as an input (its ``#defined`` lines) is declared here with that arity, and no
 fact writer spells a declared predicate by hand.
 
+A field written ``field=constant`` holds that constant in every atom of the predicate (two
+predicates of one name told apart by it: ``fgraph(move,...)`` and ``fgraph(end,...)``).
 Field kinds: ``int`` (a number), ``name`` (a constant such as a role, a mark or an end),
 ``term`` (any term: a position ``s(...)``, a move) and ``ints`` (a run of numbers whose length
 depends on the game, such as an item's bit words: the atom's arity varies, and the field is
@@ -32,7 +34,9 @@ class Predicate:
 
     def __init__(self, name: str, fields: str, doc: str):
         self.name = name
-        self.fields = tuple(tuple(f.split(":")) for f in fields.split()) if fields else ()
+        specs = fields.split() if fields else []
+        self.constants = {i: spec.split("=")[1] for i, spec in enumerate(specs) if "=" in spec}
+        self.fields = tuple((spec.split("=")[0], "name") if "=" in spec else tuple(spec.split(":")) for spec in specs)
         for i, (field, kind) in enumerate(self.fields):
             if kind not in KINDS:
                 raise ValueError(f"predicate {name}: field {field} has kind {kind!r}, not one of {KINDS}")
@@ -88,10 +92,15 @@ class Predicate:
         return Shown(self, condition, tuple(values.get(field, field.upper()) for field, _ in self.fields))
 
     def matches(self, symbol: clingo.Symbol) -> bool:
-        """``symbol`` is an atom of this predicate (its name and arity)."""
-        if self.variadic:
-            return symbol.name == self.name and len(symbol.arguments) >= self.arity
-        return symbol.name == self.name and len(symbol.arguments) == self.arity
+        """``symbol`` is an atom of this predicate (its name and arity, and the constants of its
+        constant fields)."""
+        if symbol.name != self.name:
+            return False
+        args = symbol.arguments
+        if len(args) < self.arity if self.variadic else len(args) != self.arity:
+            return False
+        return all(args[i].type == clingo.SymbolType.Function and args[i].name == value and not args[i].arguments
+                   for i, value in self.constants.items())
 
     def read(self, symbol: clingo.Symbol) -> tuple:
         """The fields of atom ``symbol`` as Python values, by their declared kinds."""
@@ -144,8 +153,8 @@ class Shown:
 def each_atom(symbols: Iterable[clingo.Symbol], predicates: Sequence[Predicate]) -> Iterator[tuple[Predicate, tuple]]:
     """Each of ``symbols`` (a model's shown atoms), in their order, as the one of ``predicates``
     it is an atom of and its fields (:meth:`Predicate.read`); an atom of none of them is an error."""
-    fixed = {(p.name, p.arity): p for p in predicates if not p.variadic}
-    varying = [p for p in predicates if p.variadic]
+    fixed = {(p.name, p.arity): p for p in predicates if not p.variadic and not p.constants}
+    varying = [p for p in predicates if p.variadic or p.constants]
     for symbol in symbols:
         args = symbol.arguments
         predicate = fixed.get((symbol.name, len(args)))
@@ -178,7 +187,7 @@ DECLARED: dict[str, Predicate] = {}
 
 
 def declare(name: str, fields: str, doc: str) -> Predicate:
-    """Declare predicate ``name`` (fields as ``field:kind`` separated by spaces)."""
+    """Declare predicate ``name`` (fields as ``field:kind`` or ``field=constant`` separated by spaces)."""
     predicate = Predicate(name, fields, doc)
     if predicate.signature in DECLARED:
         raise ValueError(f"{predicate.signature} is declared twice")
@@ -276,9 +285,9 @@ GRAPH_MOVER = declare("graph_mover", "s:term t:int", "turns entry T moves at S (
 GRAPH_END = declare("graph_end", "s:term e:name", "end E decides S (``outcome/2``)")
 
 # - The game graph by pieces (compiler.factored_program; read back by the layout judge) ---
-FGRAPH_MOVE = declare("fgraph", "kind:name role:name x:int y:int move:term ax:int ay:int px:int py:int",
+FGRAPH_MOVE = declare("fgraph", "kind=move role:name x:int y:int move:term ax:int ay:int px:int py:int",
                       "fgraph(move,...): role R's move M from (X,Y) aims at (AX,AY) and ends on (PX,PY)")
-FGRAPH_END = declare("fgraph", "kind:name end:name side:int cells:ints",
+FGRAPH_END = declare("fgraph", "kind=end end:name side:int cells:ints",
                      "fgraph(end,...): end E decides the positions of side T with the pieces on these cells")
 
 # - The per-cell tables of a scripted game (gridsolve/solve/graph/sharedtables.py; read back by rows of their arity) ---
