@@ -244,6 +244,7 @@ RACE_UP = declare("race_up", "role:name race:int value:int", "race K: R's side f
 RACE_DOWN = declare("race_down", "role:name race:int value:int", "race K: the other sides force a score < T")
 RACE_AVOID = declare("race_avoid", "role:name race:int", "race K: the others force an end R must avoid")
 RACE_WIN = declare("race_win", "role:name race:int", "R's maximum score is won by race K")
+WON_IN = declare("won_in", "race:int position:term plies:int", "race K is won from S within D plies (solve.lp's ranks)")
 WIN_BY_VALUE = declare("win_by_value", "role:name value:int", "R wins when it guarantees score V")
 STRATEGY = declare("strategy", "query:int race:int kind:name", "write the strategy of query Q for race K")
 
