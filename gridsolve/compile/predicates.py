@@ -256,6 +256,10 @@ MAX_SCORE = declare("max_score", "value:int", "the role's highest score")
 OWN_TURN = declare("own_turn", "turn:int", "turns entry T is the role's team alone")
 SPLIT_TURN = declare("split_turn", "turn:int", "turns entry T moves the role's team and others at once")
 OTHER_TURN = declare("other_turn", "turn:int", "turns entry T holds none of the role's team")
+COMMIT = declare("commit", "position:term move:term node:term",
+                 "node P is position S after the team's commit M (split plies; layered.lp)")
+PVAL = declare("pval", "plies:int node:term value:int", "the role's minimax score at node P with R plies left")
+VAT = declare("vat", "plies:int at:int", "the values with R plies left are those with E plies left (layered.lp)")
 AVOID_TARGET = declare("avoid_target", "end:name", "an end the role must avoid")
 
 # - The robust game of a --hidden question (the compiled knowledge rules) ---
