@@ -117,3 +117,12 @@ def test_a_constant_field_tells_two_predicates_of_one_name_and_arity_apart():
         (FGRAPH_MOVE, ("move", "explorer", 1, 2, clingo.Function("north"), 1, 3, 1, 3))]
     assert FGRAPH_MOVE.signature == "fgraph/9" and FGRAPH_MOVE.atom("move", "R", "X", "Y", "M", 1, 2, 3, 4) == \
         "fgraph(move,R,X,Y,M,1,2,3,4)"
+
+
+def test_an_atom_built_as_a_symbol_reads_back_as_its_values():
+    symbol = SCORE.symbol("escaped", "explorer", -5)
+    assert str(symbol) == "score(escaped,explorer,-5)" and SCORE.read(symbol) == ("escaped", "explorer", -5)
+    assert EDGE.symbol(clingo.parse_term("s(0,1)"), clingo.Function("north"), clingo.parse_term("s(1,1)")) == \
+        clingo.parse_term("edge(s(0,1),north,s(1,1))")
+    with pytest.raises(TypeError, match="score/3: 2 values given for 3 fields"):
+        SCORE.symbol("escaped", 100)

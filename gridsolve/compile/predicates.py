@@ -72,6 +72,14 @@ class Predicate:
         """The atom without its period, for a rule's body or head (values may be variables)."""
         return self.fact(*values)[:-1]
 
+    def symbol(self, *values: Any) -> clingo.Symbol:
+        """The atom as a clingo symbol (a number field from an int, a name field from its text,
+        a term field from a clingo symbol; a fixed arity only)."""
+        if self.variadic or len(values) != self.arity:
+            raise TypeError(f"{self.signature}: {len(values)} values given for {self.arity} fields")
+        return clingo.Function(self.name, [clingo.Number(v) if kind == "int" else clingo.Function(v) if kind == "name"
+                                           else v for kind, v in zip(self._kinds, values)])
+
     def defined(self) -> str:
         """``#defined name/arity.``: the predicate may have no facts."""
         return f"#defined {self.signature}."
@@ -327,6 +335,8 @@ BLIND_MOVES = declare("blind_moves", "moves:int", "the role's moves within the p
 START_AT = declare("start_at", "position:term piece:name x:int y:int", "position S is a start with piece P on (X,Y)")
 RACE_WITHIN = declare("race_within", "race:int plies:int", "race K must be won within D plies")
 RACE_NOT_WITHIN = declare("race_not_within", "race:int plies:int", "race K must not be won within D plies")
+WALL_CHOICE = declare("wall", "side:name x:int y:int", "a wall on side K (north, east) of (X,Y): generate.lp's choice")
+PLACED = declare("at", "piece:name x:int y:int", "piece P starts on (X,Y): generate.lp's choice")
 LEVEL = declare("level", "depth:int", "a level of the ranks, 1 up to the deepest asked for")
 
 
