@@ -270,6 +270,22 @@ PVAL = declare("pval", "plies:int node:term value:int", "the role's minimax scor
 VAT = declare("vat", "plies:int at:int", "the values with R plies left are those with E plies left (layered.lp)")
 AVOID_TARGET = declare("avoid_target", "end:name", "an end the role must avoid")
 
+# - The answers as the encodings show them (answer.lp's output(q) and line(q,i); layered.lp's #show) ---
+# (Q: the query's number in answer.lp; in layered.lp the line state, the query position 0.  P: a
+# probe, ``at`` the position itself, else the move that leaves it.)
+VALUE = declare("value", "query:int probe:term value:int", "the role's guaranteed score at probe P")
+PLIES = declare("plies", "query:int probe:term plies:int", "the plies in which that score is forced at P")
+WIN = declare("win", "query:int probe:term", "the role forces its best score at P")
+WIN_PLIES = declare("win_plies", "query:int probe:term plies:int", "the plies in which the role wins at P")
+SURVIVES = declare("survives", "query:int probe:term", "the role avoids every losing end at P")
+DOOM_PLIES = declare("doom_plies", "query:int probe:term plies:int", "the plies the role lasts at P (it does not survive)")
+LINE = declare("line", "query:int ply:int turn:int move:term", "ply I of query Q's principal line: entry T plays M")
+LINE_STATE = declare("line_state", "query:int ply:int position:term", "the position S before ply I of query Q's line")
+STRAT = declare("strat", "query:int position:term move:term", "query Q's strategy plays M at S")
+LAYERED_LINE = declare("line", "ply:int turn:int move:term", "ply I of the principal line (layered.lp)")
+LAYERED_LINE_STATE = declare("line_state", "ply:int position:term", "the position S before ply I (layered.lp)")
+LINE_ANSWER = declare("line_answer", "ply:int move:term", "the others' answer M at ply I (layered.lp, split plies)")
+
 # - The robust game of a --hidden question (the compiled knowledge rules) ---
 HCAND = declare("hcand", "x:int y:int", "a cell a secret obstacle may stand on")
 HBIT = declare("hbit", "x:int y:int words:ints", "the knowledge bit words of (X,Y), one argument a word")

@@ -37,7 +37,9 @@ import numpy as np
 
 from ...compile.compiler import Program
 from ...compile.gameprogram import GameProgram
-from ...compile.predicates import AVOID_TARGET, LAYERED_THRESHOLD, MAX_SCORE, OTHER_TURN, OWN_TURN, PERIOD, SPLIT_TURN
+from ...compile.predicates import (AVOID_TARGET, DOOM_PLIES, LAYERED_LINE, LAYERED_LINE_STATE, LAYERED_THRESHOLD,
+                                   LINE_ANSWER, MAX_SCORE, OTHER_TURN, OWN_TURN, PERIOD, PLIES, SPLIT_TURN, SURVIVES,
+                                   VALUE, WIN, WIN_PLIES)
 from ...compile.facts import layered_query_facts
 from ...compile.gamerules import game_rules, score_rules
 from ...compile.planning import Mode, plan_query
@@ -47,7 +49,7 @@ from ...language.model import Board
 from ...language.position import Position, Query
 from ..common.answer import SolveStats, TableStats
 from ..common.outcome import Candidate, line_key, pick, reference_score
-from ..program.driver import Model, read_answer
+from ..program.driver import AT, Model, read_answer
 from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
 from ..graph.codec import PositionCodec, distinct, symbol_numbers
 from ..graph.gamegraph import GameGraph, locate, position_keys
@@ -364,25 +366,24 @@ class LayeredTable:
     def _collect_values(self, model: Model, reading: "_Reading", line0: list[tuple]) -> None:
         """layered.lp's answer at line state 0: the value, plies, win, win plies and survival of
         the position (``at``) and of each of its moves."""
-        at, zero = clingo.Function("at"), clingo.Number(0)
         for probe in line0:
-            name = at if probe[0] is None else clingo.symbol.Symbol(int(probe[0]))
-            v = probe[2]
-            model.collect([clingo.Function("value", [zero, name, clingo.Number(v)])])
+            name = AT if probe[0] is None else clingo.symbol.Symbol(int(probe[0]))
+            v = int(probe[2])
+            model.add(VALUE, 0, name, v)
             d = reading.plies(probe)
             if d is not None:
-                model.collect([clingo.Function("plies", [zero, name, clingo.Number(d)])])
+                model.add(PLIES, 0, name, int(d))
             if v == self.max_score:
-                model.collect([clingo.Function("win", [zero, name])])
+                model.add(WIN, 0, name)
             if self.max_score in reading.ups:
                 w = reading.forced(("up", self.max_score), probe)
                 if w is not None:
-                    model.collect([clingo.Function("win_plies", [zero, name, clingo.Number(w)])])
+                    model.add(WIN_PLIES, 0, name, int(w))
             doom = reading.forced(("avoid", None), probe) if self.avoid else None
             if doom is None:
-                model.collect([clingo.Function("survives", [zero, name])])
+                model.add(SURVIVES, 0, name)
             else:
-                model.collect([clingo.Function("doom_plies", [zero, name, clingo.Number(doom)])])
+                model.add(DOOM_PLIES, 0, name, int(doom))
 
     def _collect_line(self, model: Model, reading: "_Reading", root: int, line0: list[tuple], rm: int) -> None:
         """layered.lp's principal line from ``root`` with ``rm`` plies left: ``line``,
@@ -391,7 +392,7 @@ class LayeredTable:
         state, probes = root, line0
 
         def line_state(i: int) -> None:
-            model.collect([clingo.Function("line_state", [clingo.Number(i), self.graph.term(state)])])
+            model.add(LAYERED_LINE_STATE, i, self.graph.term(state))
         line_state(0)
         for i in range(rm + 1):
             if len(probes) == 1:        # line state i does not go on
@@ -400,7 +401,7 @@ class LayeredTable:
             chosen = pick(filter(None, map(reading.candidate, probes[1:])), t in self.own_turns or t in self.split_turns)
             if chosen is None:
                 break
-            model.collect([clingo.Function("line", [clingo.Number(i), clingo.Number(t), chosen.order])])
+            model.add(LAYERED_LINE, i, t, chosen.order)
             if chosen.move[1] == "pos":
                 state = chosen.move[3]
             else:
@@ -411,7 +412,7 @@ class LayeredTable:
                 reply = pick(filter(None, replies), False)
                 if reply is None:
                     break
-                model.collect([clingo.Function("line_answer", [clingo.Number(i), reply.order])])
+                model.add(LINE_ANSWER, i, reply.order)
                 state = reply.move[3]
             line_state(i + 1)
             probes = self._probes(state, rm - i - 1)
