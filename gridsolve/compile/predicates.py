@@ -356,6 +356,18 @@ PLACED = declare("at", "piece:name x:int y:int", "piece P starts on (X,Y): gener
 LEVEL = declare("level", "depth:int", "a level of the ranks, 1 up to the deepest asked for")
 
 
+# - GDL's keywords in the translated game (gridsolve/gdl/translate.py; read back by the one-ply circuit) ---
+GDL_TRUE = declare("true", "fluent:term", "fluent F holds in the state")
+GDL_NEXT = declare("next", "fluent:term", "fluent F holds in the next state")
+GDL_INIT = declare("init", "fluent:term", "fluent F holds in the initial state")
+GDL_DOES = declare("does", "role:term move:term", "role R plays M")
+GDL_LEGAL = declare("legal", "role:term move:term", "role R may play M")
+GDL_GOAL = declare("goal", "role:term value:term", "role R's goal value is V (a number in well-formed games)")
+GDL_TERMINAL = declare("terminal", "", "the state is terminal")
+GDL_FLUENT = declare("zz_fluent", "fluent:term", "F is a fluent of the game's domain (the one-ply circuit's input)")
+GDL_MOVE = declare("zz_move", "role:term move:term", "role R's move M of the game's domain (the one-ply circuit's input)")
+
+
 def declared(signature: str) -> Predicate | None:
     """The predicate declared with ``name/arity``, None if none is."""
     return DECLARED.get(signature)

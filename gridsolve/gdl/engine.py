@@ -31,6 +31,8 @@ from ..ground.circuit import Circuit, UnstratifiedError, ground_circuit, pack, u
 from .description import Description
 from .kif import Term
 from .translate import kif_symbol, program_text, relaxed_text, symbol_kif
+from ..compile.predicates import (GDL_DOES, GDL_FLUENT, GDL_GOAL, GDL_INIT, GDL_LEGAL, GDL_MOVE, GDL_NEXT, GDL_TERMINAL,
+                                  GDL_TRUE)
 
 BATCH = 4096        # (state, joint move) pairs evaluated at once
 RULE_BYTES = 600    # a ground rule held by the observer and in the circuit, about (a budget: the memory limit)
@@ -90,8 +92,8 @@ def _domains(description: Description, guard: LimitGuard):
             + "true(F) :- init(F).\ntrue(F) :- next(F).\ndoes(R,M) :- legal(R,M).\n")
     guard.ground(ctl, [("base", [])], "grounding the fluents' and moves' domains")
     atoms = ctl.symbolic_atoms
-    fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))
-    moves = sorted((atom.symbol.arguments[0], atom.symbol.arguments[1]) for atom in atoms.by_signature("does", 2))
+    fluents = sorted(fluent for fluent, in GDL_TRUE.ground(atoms))
+    moves = sorted(GDL_DOES.ground(atoms))
     return fluents, moves
 
 
@@ -105,8 +107,8 @@ def ground_game(description: Description, guard: LimitGuard) -> GroundGame:
     if not roles:
         raise BoardError(description.path, None, "no (role ...) facts", "name each role with a fact (role name)")
     program = (program_text(description)
-               + "".join(f"zz_fluent({f}).\n" for f in fluents)
-               + "".join(f"zz_move({r},{m}).\n" for r, m in moves)
+               + "".join(GDL_FLUENT.fact(f) + "\n" for f in fluents)
+               + "".join(GDL_MOVE.fact(r, m) + "\n" for r, m in moves)
                + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n")
     left = guard.limits.memory - (resident() - guard.base)
     try:
@@ -121,25 +123,24 @@ def ground_game(description: Description, guard: LimitGuard) -> GroundGame:
                          "through a not", "GDL forbids recursion through not") from None
     guard.after("after grounding the one-ply rules, 0 states reached")
     column = {f: i for i, f in enumerate(fluents)}
-    true_rows = np.array([_row(circuit, clingo.Function("true", [f])) for f in fluents], dtype=np.int64)
-    next_rows = np.array([_row(circuit, clingo.Function("next", [f])) for f in fluents], dtype=np.int64)
+    true_rows = np.array([_row(circuit, GDL_TRUE.symbol(f)) for f in fluents], dtype=np.int64)
+    next_rows = np.array([_row(circuit, GDL_NEXT.symbol(f)) for f in fluents], dtype=np.int64)
     per_role = [[m for r, m in moves if r == role] for role in roles]
-    does_rows = [np.array([_row(circuit, clingo.Function("does", [role, m])) for m in ms], dtype=np.int64)
+    does_rows = [np.array([_row(circuit, GDL_DOES.symbol(role, m)) for m in ms], dtype=np.int64)
                  for role, ms in zip(roles, per_role)]
-    legal_rows = [np.array([_row(circuit, clingo.Function("legal", [role, m])) for m in ms], dtype=np.int64)
+    legal_rows = [np.array([_row(circuit, GDL_LEGAL.symbol(role, m)) for m in ms], dtype=np.int64)
                   for role, ms in zip(roles, per_role)]
     goals = []
     for role in roles:
-        found = [(symbol.arguments[1].number, r) for symbol, r in circuit.rows.items()
-                 if symbol.match("goal", 2) and symbol.arguments[0] == role
-                 and symbol.arguments[1].type == clingo.SymbolType.Number]
+        found = [(value.number, r) for symbol, r in circuit.rows.items() if GDL_GOAL.matches(symbol)
+                 for who, value in [GDL_GOAL.read(symbol)] if who == role and value.type == clingo.SymbolType.Number]
         goals.append(sorted(found))
     init = np.zeros(len(fluents), dtype=bool)
     for symbol in circuit.rows:
-        if symbol.match("init", 1):
-            init[column[symbol.arguments[0]]] = True
+        if GDL_INIT.matches(symbol):
+            init[column[GDL_INIT.read(symbol)[0]]] = True
     return GroundGame(description.path, circuit, roles, fluents, per_role, true_rows, next_rows, does_rows,
-                      legal_rows, goals, _row(circuit, clingo.Function("terminal", [])), init,
+                      legal_rows, goals, _row(circuit, GDL_TERMINAL.symbol()), init,
                       time.perf_counter() - started, column)
 
 
