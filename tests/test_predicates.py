@@ -126,3 +126,15 @@ def test_an_atom_built_as_a_symbol_reads_back_as_its_values():
         clingo.parse_term("edge(s(0,1),north,s(1,1))")
     with pytest.raises(TypeError, match="score/3: 2 values given for 3 fields"):
         SCORE.symbol("escaped", 100)
+
+
+def test_a_tagged_predicate_is_shown_as_a_tuple_of_its_name_and_arguments():
+    assert EDGE.tagged().show() == "#show (edge,X0,X1,X2) : edge(X0,X1,X2)."
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "edge(s(0),north,s(1)). score(e,r,1).\n#show.\n" + EDGE.tagged().show())
+    ctl.ground([("base", [])])
+    shown = []
+    ctl.solve(on_model=lambda model: shown.extend(str(s) for s in model.symbols(shown=True)))
+    assert shown == ["(edge,s(0),north,s(1))"]
+    with pytest.raises(TypeError, match="a run of numbers"):
+        IBIT.tagged()

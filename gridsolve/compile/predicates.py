@@ -88,6 +88,14 @@ class Predicate:
         """``#show name/arity.``"""
         return f"#show {self.signature}."
 
+    def tagged(self) -> "Shown":
+        """This predicate's atoms shown as tuples tagged with its name, ``#show (name,X0,...) :
+        name(X0,...).`` (a raw reader tells the rows apart by their first argument; a fixed arity only)."""
+        if self.variadic:
+            raise TypeError(f"{self.signature}: a predicate with a run of numbers is shown by its signature only")
+        variables = ",".join(f"X{i}" for i in range(self.arity))
+        return Shown(self, f"{self.name}({variables})", None, f"({self.name},{variables})")
+
     def when(self, condition: str, **values: Any) -> "Shown":
         """This predicate shown as a term where ``condition`` holds: ``#show name(F1,...,Fn) :
         condition.``, each field the variable of its name in capitals (``px`` is ``PX``) unless
@@ -147,12 +155,13 @@ class Predicate:
 class Shown:
     """A predicate shown as a term under a condition (:meth:`Predicate.when`): its ``#show`` statement."""
 
-    def __init__(self, predicate: Predicate, condition: str, arguments: tuple):
+    def __init__(self, predicate: Predicate, condition: str, arguments: tuple | None, term: str | None = None):
         self.predicate, self.condition, self.arguments = predicate, condition, arguments
+        self.term = predicate.atom(*arguments) if term is None else term
 
     def show(self) -> str:
         """``#show name(A1,...,An) : condition.``"""
-        return f"#show {self.predicate.atom(*self.arguments)} : {self.condition}."
+        return f"#show {self.term} : {self.condition}."
 
     def __repr__(self) -> str:
         return f"Shown({self.show()})"

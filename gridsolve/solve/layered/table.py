@@ -36,10 +36,10 @@ import clingo
 import numpy as np
 
 from ...compile.compiler import Program
-from ...compile.gameprogram import GameProgram
-from ...compile.predicates import (AVOID_TARGET, DOOM_PLIES, LAYERED_LINE, LAYERED_LINE_STATE, LAYERED_THRESHOLD,
-                                   LINE_ANSWER, MAX_SCORE, OTHER_TURN, OWN_TURN, PERIOD, PLIES, SPLIT_TURN, SURVIVES,
-                                   VALUE, WIN, WIN_PLIES)
+from ...compile.gameprogram import GameProgram, show_statements
+from ...compile.predicates import (AVOID_TARGET, DOOM_PLIES, EDGE, ESCORE, LAYERED_LINE, LAYERED_LINE_STATE,
+                                   LAYERED_THRESHOLD, LINE_ANSWER, MAX_SCORE, MOVER, OTHER_TURN, OUTCOME, OWN_TURN, PERIOD,
+                                   PLIES, REACH, SPLIT_EDGE, SPLIT_TURN, SURVIVES, TMATCH, TSCORE, VALUE, WIN, WIN_PLIES)
 from ...compile.facts import layered_query_facts
 from ...compile.gamerules import game_rules, score_rules
 from ...compile.planning import Mode, plan_query
@@ -64,9 +64,8 @@ BIG = np.int32(2 ** 30)
 
 # What a table reads of the ground game: each atom shown as (its name, its arguments), named as
 # the compiled game rules name it (encodings/layered.lp reads the same atoms), with its arity.
-SHOWN = {"reach": 1, "edge": 3, "split_edge": 4, "mover": 2, "outcome": 2, "escore": 2, "tscore": 2, "tmatch": 2}
-SHOW = "\n".join(["#show."] + [f"#show ({name},{args}) : {name}({args})."
-                                for name, arity in SHOWN.items() for args in [",".join(f"X{i}" for i in range(arity))]])
+SHOWN = (REACH, EDGE, SPLIT_EDGE, MOVER, OUTCOME, ESCORE, TSCORE, TMATCH)
+SHOW = "\n".join(show_statements([predicate.tagged() for predicate in SHOWN]))
 
 
 def _numbers(reps: np.ndarray) -> np.ndarray:
@@ -169,17 +168,17 @@ class LayeredTable:
             raise EncodingError(f"clingo could not ground the layered game: {exc}") from exc
         guard.after("after grounding the game's positions")
         rows: dict[int, list] = {}
-        tags = {clingo.Function(name)._rep: name for name in SHOWN}
+        tags = {clingo.Function(predicate.name)._rep: predicate for predicate in SHOWN}     # (one arity a name)
         for args in model_arguments(ctl):
             rows.setdefault(tags.get(args[0]), []).append(args[1:])
         del ctl
 
-        def column(name: str) -> np.ndarray:
-            found = rows.get(name, [])
-            return np.array(found, dtype=np.uint64).reshape(len(found), SHOWN[name])
+        def column(predicate) -> np.ndarray:
+            found = rows.get(predicate, [])
+            return np.array(found, dtype=np.uint64).reshape(len(found), predicate.arity)
         # the positions keyed as every game graph keys them (their codec numbers), in that order;
         # the atoms' raw symbols found among the positions' while reading
-        reps = distinct(column("reach")[:, 0])
+        reps = distinct(column(REACH)[:, 0])
         numbers, starts_at = position_keys(self.codec, reps)
         by_key = np.argsort(numbers, kind="stable")
         n = self.n = len(reps)
@@ -194,7 +193,7 @@ class LayeredTable:
         self.terminal = np.zeros(n, dtype=bool)
         self.outcome = np.full(n, -1, dtype=np.int16)
         self.ends = [end.name for end in self.board.rules.ends]
-        outs = column("outcome")
+        outs = column(OUTCOME)
         end_of = {clingo.Function(e)._rep: i for i, e in enumerate(self.ends)}
         self.outcome[index(outs[:, 0])] = [end_of[int(e)] for e in outs[:, 1]]
         self.terminal[self.outcome >= 0] = True
@@ -202,18 +201,18 @@ class LayeredTable:
         self.tscore = np.zeros(n, dtype=np.int32)
         self.by_rule = np.zeros(n, dtype=bool)
         self.turn = np.full(n, -1, dtype=np.int32)
-        for name, into in (("escore", self.escore), ("tscore", self.tscore), ("mover", self.turn)):
-            pairs = column(name)
+        for predicate, into in ((ESCORE, self.escore), (TSCORE, self.tscore), (MOVER, self.turn)):
+            pairs = column(predicate)
             into[index(pairs[:, 0])] = _numbers(pairs[:, 1])
-        self.by_rule[index(column("tmatch")[:, 0])] = True
+        self.by_rule[index(column(TMATCH)[:, 0])] = True
         # plain plies: sorted by position
-        edges = column("edge")
+        edges = column(EDGE)
         src, dst = index(edges[:, 0]), index(edges[:, 2])
         order = np.argsort(src, kind="stable")
         self.esrc, self.edst, self.emove = src[order], dst[order], edges[order, 1]
         self.estart = np.searchsorted(self.esrc, np.arange(n + 1)).astype(np.int64)
         # simultaneous plies: commit nodes (position, the team's move), each with the others' answers
-        splits = column("split_edge")
+        splits = column(SPLIT_EDGE)
         ssrc = index(splits[:, 0])
         keys = np.stack([ssrc.astype(np.uint64), splits[:, 1]], axis=1) if len(splits) else np.zeros((0, 2), np.uint64)
         commits, which = np.unique(keys, axis=0, return_inverse=True)
