@@ -17,8 +17,9 @@ import clingo
 
 from ...compile.planning import Mode
 from ...compile.compiler import Program
-from ...compile.predicates import (DOOM_PLIES, LAYERED_LINE, LAYERED_LINE_STATE, LINE, LINE_ANSWER, LINE_STATE, PLIES,
-                                   STRAT, SURVIVES, VALUE, WIN, WIN_PLIES, each_atom)
+from ...compile.predicates import (DOOM_PLIES, GROWS, LAYERED_LINE, LAYERED_LINE_GOES_ON, LAYERED_LINE_STATE,
+                                   LEVEL_DECIDES, LINE, LINE_ANSWER, LINE_GOES_ON, LINE_PLIES, LINE_STATE, PLIES, RCONV,
+                                   STRAT, SURVIVES, VALUE, VCONV, WIN, WIN_PLIES, each_atom)
 from ...errors import EncodingError
 from ...compile.state import learned
 from ...language.model import Board
@@ -172,8 +173,7 @@ def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], guard: L
         name = f"level_{depth}"
         ctl.add(name, [], text)
         guard.ground(ctl, [(name, [])], f"while ranking level {depth}")
-        decided = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(depth)])]
-        if decided is None or not decided.is_fact:
+        if not _is_fact(ctl, LEVEL_DECIDES, depth):
             return depth
         before, resident_now = resident_now, resident()
         guard.after(f"after ranking {depth} levels", max(0, resident_now - before))
@@ -237,17 +237,17 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
     while k < total:
         grounding.ground(f"depth_{k}", program.depths[k], f"while exploring {k} of {program.remaining} plies")
         k, before, atoms = k + 1, atoms, len(ctl.symbolic_atoms)
-        goes_on = k < total and _is_fact(ctl, "grows", k)
+        goes_on = k < total and _is_fact(ctl, GROWS, k)
         growth = atoms / max(before, 1) if goes_on and k < program.remaining else 1.0   # depth Rm: no moves
         grounding.check(f"depth {k - 1}/{total - 1}", f"exploring {k - 1} of {program.remaining} plies",
                      int(atoms * growth * VALUES_FACTOR), k - 1)
         if not goes_on:
             break
-    values = _ground_levels(grounding, program.values, "value", "vconv")
+    values = _ground_levels(grounding, program.values, "value", VCONV)
     grounding.ground("races", program.races, "while grounding the races")
     if not ranks:
         return {"depths": k, "value_levels": values}
-    ranks = _ground_levels(grounding, program.ranks, "rank", "rconv")
+    ranks = _ground_levels(grounding, program.ranks, "rank", RCONV)
     grounding.ground("lookup", program.lookup, "while grounding the ranks' lookup")
     return {"depths": k, "value_levels": values, "rank_levels": ranks}
 
@@ -258,7 +258,7 @@ def ground_values(ctl: clingo.Control, program: Program, limits: Limits | None =
     return _ground_layers(ctl, program, limits or Limits(), time.perf_counter(), ranks=False)
 
 
-def _ground_levels(grounding: _LayeredGrounding, parts: list[str], name: str, stop: str) -> int:
+def _ground_levels(grounding: _LayeredGrounding, parts: list[str], name: str, stop) -> int:
     """Ground the parts r = 0, 1, ... a chunk per call until ``stop(r)`` holds: the later parts
     would derive nothing.  Returns the number of levels computed (r = 0..stop)."""
     r, ctl = 0, grounding.ctl
@@ -274,8 +274,9 @@ def _ground_levels(grounding: _LayeredGrounding, parts: list[str], name: str, st
     return r
 
 
-def _is_fact(ctl: clingo.Control, name: str, number: int) -> bool:
-    atom = ctl.symbolic_atoms[clingo.Function(name, [clingo.Number(number)])]
+def _is_fact(ctl: clingo.Control, predicate, *values) -> bool:
+    """The atom of ``predicate`` with these fields is a fact of ``ctl``'s ground program."""
+    atom = ctl.symbolic_atoms[predicate.symbol(*values)]
     return atom is not None and atom.is_fact
 
 
@@ -289,11 +290,8 @@ def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> 
     parts 1..remaining); should the line still go on, a chunk per call.  ``number`` is the
     query number of the race solver's parts (``line_goes_on(Q,I)``, ``plies(Q,I,P,D)``), None
     for the layered solver's (``line_goes_on(I)``, ``plies(I,P,D)``)."""
-    key = [] if number is None else [clingo.Number(number)]
-
     def goes_on(i: int) -> bool:
-        atom = ctl.symbolic_atoms[clingo.Function("line_goes_on", key + [clingo.Number(i)])]
-        return atom is not None and atom.is_fact
+        return _is_fact(ctl, LAYERED_LINE_GOES_ON, i) if number is None else _is_fact(ctl, LINE_GOES_ON, number, i)
 
     def ground(first: int, last: int) -> None:
         name = f"line_{number}_{first}"
@@ -304,7 +302,7 @@ def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> 
     ground(0, 0)
     last = 0
     if goes_on(0) and total > 1:
-        end = _forced_plies(ctl, key)
+        end = _forced_plies(ctl, number)
         last = min(total - 1, end if end is not None else total - 1)
         ground(1, last)
         while goes_on(last) and last < total - 1:
@@ -316,13 +314,13 @@ def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> 
         ctl.ground([(name, [])])
 
 
-def _forced_plies(ctl: clingo.Control, key: list) -> int | None:
-    """D of ``plies(key...,0,at,D)``: the plies to the end forced at line state 0, if any."""
-    for atom in ctl.symbolic_atoms.by_signature("plies", len(key) + 3):
-        args = atom.symbol.arguments
-        if args[:len(key)] == key and args[len(key)] == clingo.Number(0) and args[len(key) + 1].name == "at":
-            return args[-1].number
-    return None
+def _forced_plies(ctl: clingo.Control, number: int | None) -> int | None:
+    """D of ``plies(Q,0,at,D)`` (layered.lp, ``number`` None: ``plies(0,at,D)``): the plies to
+    the end forced at line state 0 of query ``number``, if any."""
+    atoms = ctl.symbolic_atoms
+    rows = (PLIES.ground(atoms) if number is None
+            else [row[1:] for row in LINE_PLIES.ground(atoms) if row[0] == number])
+    return next((d for i, probe, d in rows if i == 0 and probe == AT), None)
 
 
 def _opt_number(value):
