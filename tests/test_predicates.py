@@ -138,3 +138,10 @@ def test_a_tagged_predicate_is_shown_as_a_tuple_of_its_name_and_arguments():
     assert shown == ["(edge,s(0),north,s(1))"]
     with pytest.raises(TypeError, match="a run of numbers"):
         IBIT.tagged()
+
+
+def test_a_predicate_whose_arity_varies_is_shown_with_the_arity_of_its_atoms():
+    assert FGRAPH_END.show(7) == "#show fgraph/7." and EDGE.show() == "#show edge/3."
+    for predicate, arity in ((FGRAPH_END, None), (FGRAPH_END, 3), (EDGE, 3)):
+        with pytest.raises(TypeError, match="shown with an arity only where"):
+            predicate.show(arity)

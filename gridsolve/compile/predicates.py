@@ -84,9 +84,11 @@ class Predicate:
         """``#defined name/arity.``: the predicate may have no facts."""
         return f"#defined {self.signature}."
 
-    def show(self) -> str:
-        """``#show name/arity.``"""
-        return f"#show {self.signature}."
+    def show(self, arity: int | None = None) -> str:
+        """``#show name/arity.`` (a predicate with a run of numbers: of that ``arity``)."""
+        if self.variadic != (arity is not None) or (arity is not None and arity < self.arity):
+            raise TypeError(f"{self.signature}: shown with an arity only where its atoms' arity varies")
+        return f"#show {self.name}/{arity}." if self.variadic else f"#show {self.signature}."
 
     def tagged(self) -> "Shown":
         """This predicate's atoms shown as tuples tagged with its name, ``#show (name,X0,...) :
