@@ -34,7 +34,7 @@ from ..solve.graph.gamegraph import GameGraph, of_explored
 from ..solve.common.answer import Answer, RaceStats, SolveStats
 from ..solve.common.capabilities import LIVE_GRAPH, race_roles
 from ..solve.program.driver import format_move
-from ..solve.explain.walls import Wall, WallGraph, add_moving, graph_atoms, toggled
+from ..solve.explain.walls import TermTexts, Wall, WallGraph, add_moving, graph_atoms, toggled
 from ..solve.race import reader
 
 SHOW = (GRAPH_MOVE.when("edge(S,M,S2)"), GRAPH_MOVER.when("mover(S,T)"), GRAPH_END.when("outcome(S,E)"))
@@ -48,13 +48,14 @@ def explore(board: Board, roots: list[str], closure: bool, show: tuple = SHOW) -
     :data:`EDGES`, the moves of the roots only (mover None: unchanged).  The move terms are
     clingo symbols (for their order in clingo), the positions their text."""
     out: dict = {} if show == SHOW else {r: [None, None, []] for r in roots}
+    texts = TermTexts()
     for predicate, (state, *rest) in graph_atoms(board, roots, closure, show):
-        state = str(state)
+        state = texts[state]
         entry = out.get(state)
         if entry is None:
             entry = out[state] = [0, None, []]
         if predicate is GRAPH_MOVE:
-            entry[2].append((rest[0], str(rest[1])))
+            entry[2].append((rest[0], texts[rest[1]]))
         elif predicate is GRAPH_MOVER:
             entry[0] = rest[0]
         else:

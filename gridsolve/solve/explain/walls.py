@@ -100,6 +100,14 @@ def solve_variant(board: Board, query: Query, wall: Wall, limits: Limits | None 
 GRAPH_SHOW = (GRAPH_STEP.when("edge(S,_,S2)"), GRAPH_MOVER.when("mover(S,T)"), GRAPH_END.when("outcome(S,E)"))
 
 
+class TermTexts(dict):
+    """The text of each clingo term, written once (a position recurs in many atoms)."""
+
+    def __missing__(self, term: clingo.Symbol) -> str:
+        text = self[term] = str(term)
+        return text
+
+
 def graph_atoms(board: Board, roots: list[str], explore: bool, show: Sequence[Shown]):
     """Each term ``show`` shows of the compiled game rules for the ``roots`` (position terms;
     with ``explore``, and every position reachable from them) on ``board``, in clingo's order:
@@ -120,10 +128,11 @@ def explore_graph(board: Board, roots: list[str], explore: bool) -> dict:
     """{position: [mover, end or None, successors]} of the ``roots`` (position terms; with
     ``explore``, and of every position reachable from them) on ``board``, by the compiled game rules."""
     out: dict = {}
+    texts = TermTexts()
     for predicate, (state, *rest) in graph_atoms(board, roots, explore, GRAPH_SHOW):
-        entry = out.setdefault(str(state), [0, None, set()])
+        entry = out.setdefault(texts[state], [0, None, set()])
         if predicate is GRAPH_STEP:
-            entry[2].add(str(rest[0]))
+            entry[2].add(texts[rest[0]])
         elif predicate is GRAPH_MOVER:
             entry[0] = rest[0]
         else:
