@@ -145,3 +145,10 @@ def test_a_predicate_whose_arity_varies_is_shown_with_the_arity_of_its_atoms():
     for predicate, arity in ((FGRAPH_END, None), (FGRAPH_END, 3), (EDGE, 3)):
         with pytest.raises(TypeError, match="shown with an arity only where"):
             predicate.show(arity)
+
+
+def test_the_shared_tables_rows_are_told_apart_by_their_arity():
+    """(their raw reader, gridsolve/solve/graph/scripted.py, keys the rows by arity)"""
+    from gridsolve.compile.predicates import TABLE_CHASE, TABLE_DISTANCE, TABLE_GATE, TABLE_KEY, TABLE_MARK, TABLE_MOVE
+    tables = [TABLE_MOVE, TABLE_GATE, TABLE_CHASE, TABLE_KEY, TABLE_MARK, TABLE_DISTANCE]
+    assert len({p.arity for p in tables}) == len(tables)
