@@ -2,9 +2,13 @@
 
 A :class:`Predicate` names an atom's fields and their kinds; the fact writers
 (:mod:`gridsolve.compile.facts`, :mod:`gridsolve.compile.knowledge`) write facts with
-:meth:`Predicate.fact`, and the readers of clingo's output match and read atoms with
-:meth:`Predicate.matches` and :meth:`Predicate.read`, so a predicate's name, arity and field
-order are written in one place (potassco/clorm's idea, without its dependency).
+:meth:`Predicate.fact` (an atom as a clingo symbol: :meth:`Predicate.symbol`), the builder of
+the game program shows them (:meth:`Predicate.show`, a term under a condition
+:meth:`Predicate.when`, a tagged tuple :meth:`Predicate.tagged`), and every reader of clingo's
+output reads atoms through them (:func:`each_atom`, :func:`read_atoms`, :func:`model_atoms` for
+a model's shown atoms; :meth:`Predicate.matches`, :meth:`Predicate.read`,
+:meth:`Predicate.ground`), so a predicate's name, arity and field order are written in one
+place (potassco/clorm's idea, without its dependency).
 ``tests/test_predicates.py`` holds the declarations against the encodings: every predicate an
 encoding reads as an input (its ``#defined`` lines) is declared here with that arity, and no
 fact writer spells a declared predicate by hand.
