@@ -35,12 +35,15 @@ def test_the_roots_only_reach_themselves_and_give_their_moves(corridor):
 
 def test_explored_positions_are_the_closure_of_the_moves(corridor):
     board, layout = corridor
-    atoms = run_clingo(GameProgram(board, layout, [ROOT], shown=[EDGE, "reach/1"]).text())
-    reached = {a[6:-1] for a in atoms if a.startswith("reach(")}
-    edges = [clingo.parse_term(a).arguments for a in atoms if a.startswith("edge(")]
-    assert FIRST_MOVES <= atoms
-    assert {str(after) for _, _, after in edges} | {ROOT} == reached
-    assert {str(before) for before, _, _ in edges} <= reached
+    program = GameProgram(board, layout, [ROOT], shown=[EDGE, "reach/1"]).text()
+    assert FIRST_MOVES <= run_clingo(program)
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    atoms = model_atoms(ctl, [EDGE, REACH])
+    reached = {str(s) for s, in atoms[REACH]}
+    assert {str(after) for _, _, after in atoms[EDGE]} | {ROOT} == reached
+    assert {str(before) for before, _, _ in atoms[EDGE]} <= reached
 
 
 def test_the_header_titles_the_program_and_heads_each_block_of_facts(corridor):
