@@ -9,7 +9,9 @@ from pathlib import Path
 import clingo
 import pytest
 
-from gridsolve.compile.predicates import DECLARED, EDGE, IBIT, SCORE, TURN_AFTER, Predicate, declare, declared
+from gridsolve.compile.predicates import (DECLARED, EDGE, ESCORE, ESCORE_OF, FGRAPH_END, FGRAPH_MOVE, IBIT, SCORE, TABLE_MOVE, TURN_AFTER,
+                                          Predicate, declare, declared, each_atom, read_atoms)
+from gridsolve.errors import EncodingError
 
 ROOT = Path(__file__).resolve().parent.parent
 ENCODINGS = sorted((ROOT / "encodings").glob("*.lp"))
@@ -74,3 +76,79 @@ def test_declarations_refuse_wrong_counts_kinds_and_twins():
         EDGE.read(clingo.parse_term("edge(a,b)"))
     assert declared("score/3") is SCORE and declared("score/4") is None
     assert EDGE.atom("S", "M", "S2") == "edge(S,M,S2)" and EDGE.show() == "#show edge/3."
+
+
+def test_shown_atoms_read_back_in_their_order_by_name_and_arity():
+    """(escore/2 and escore/3 share a name: the arity tells them apart)"""
+    written = [(ESCORE, (clingo.parse_term("s(1,2)"), 100)), (IBIT, ("coin", 1, 1, (7,))),
+               (ESCORE_OF, (clingo.parse_term("s(1,2)"), "mummy", 0)), (ESCORE, (clingo.parse_term("s(2,2)"), -5)),
+               (IBIT, ("coin", 2, 1, (0, 3)))]
+    symbols = [clingo.parse_term(p.atom(*values)) for p, values in written]
+    assert list(each_atom(symbols, [ESCORE, ESCORE_OF, IBIT])) == written
+    read = read_atoms(symbols, [ESCORE_OF, ESCORE, IBIT, SCORE])
+    assert read[ESCORE] == [values for p, values in written if p is ESCORE] and read[SCORE] == []
+
+
+def test_an_atom_of_a_wrong_arity_or_name_is_no_atom_of_the_shown_predicates():
+    for text in ("escore(s(1,2))", "escore(s(1,2),mummy,0,1)", "escores(s(1,2),3)"):
+        with pytest.raises(EncodingError, match="is shown, an atom of none of escore/2"):
+            read_atoms([clingo.parse_term(text)], [ESCORE])
+    with pytest.raises(ValueError, match="is not an atom of escore/3"):
+        ESCORE_OF.read(clingo.parse_term("escore(s(1,2),3)"))
+
+
+def test_a_shown_term_names_its_fields_by_their_variables():
+    assert TABLE_MOVE.when("rmove(explorer,X,Y,M,AX,AY,PX,PY,_)").show() == \
+        "#show tm(M,X,Y,AX,AY,PX,PY) : rmove(explorer,X,Y,M,AX,AY,PX,PY,_)."
+    assert SCORE.when("end(E)", role="mummy", value=0).show() == "#show score(END,mummy,0) : end(E)."
+    with pytest.raises(TypeError, match="score/3 has no field who"):
+        SCORE.when("x", who="mummy")
+    with pytest.raises(TypeError, match="a run of numbers"):
+        IBIT.when("x")
+
+
+def test_a_constant_field_tells_two_predicates_of_one_name_and_arity_apart():
+    """(with three pieces an end's fgraph atom has nine arguments, as a move's)"""
+    move, end = (clingo.parse_term(t) for t in ("fgraph(move,explorer,1,2,north,1,3,1,3)", "fgraph(end,dead,0,1,1,2,2,3,3)"))
+    assert FGRAPH_MOVE.matches(move) and not FGRAPH_MOVE.matches(end)
+    assert FGRAPH_END.matches(end) and not FGRAPH_END.matches(move)
+    assert list(each_atom([end, move], [FGRAPH_MOVE, FGRAPH_END])) == [
+        (FGRAPH_END, ("end", "dead", 0, (1, 1, 2, 2, 3, 3))),
+        (FGRAPH_MOVE, ("move", "explorer", 1, 2, clingo.Function("north"), 1, 3, 1, 3))]
+    assert FGRAPH_MOVE.signature == "fgraph/9" and FGRAPH_MOVE.atom("move", "R", "X", "Y", "M", 1, 2, 3, 4) == \
+        "fgraph(move,R,X,Y,M,1,2,3,4)"
+
+
+def test_an_atom_built_as_a_symbol_reads_back_as_its_values():
+    symbol = SCORE.symbol("escaped", "explorer", -5)
+    assert str(symbol) == "score(escaped,explorer,-5)" and SCORE.read(symbol) == ("escaped", "explorer", -5)
+    assert EDGE.symbol(clingo.parse_term("s(0,1)"), clingo.Function("north"), clingo.parse_term("s(1,1)")) == \
+        clingo.parse_term("edge(s(0,1),north,s(1,1))")
+    with pytest.raises(TypeError, match="score/3: 2 values given for 3 fields"):
+        SCORE.symbol("escaped", 100)
+
+
+def test_a_tagged_predicate_is_shown_as_a_tuple_of_its_name_and_arguments():
+    assert EDGE.tagged().show() == "#show (edge,X0,X1,X2) : edge(X0,X1,X2)."
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "edge(s(0),north,s(1)). score(e,r,1).\n#show.\n" + EDGE.tagged().show())
+    ctl.ground([("base", [])])
+    shown = []
+    ctl.solve(on_model=lambda model: shown.extend(str(s) for s in model.symbols(shown=True)))
+    assert shown == ["(edge,s(0),north,s(1))"]
+    with pytest.raises(TypeError, match="a run of numbers"):
+        IBIT.tagged()
+
+
+def test_a_predicate_whose_arity_varies_is_shown_with_the_arity_of_its_atoms():
+    assert FGRAPH_END.show(7) == "#show fgraph/7." and EDGE.show() == "#show edge/3."
+    for predicate, arity in ((FGRAPH_END, None), (FGRAPH_END, 3), (EDGE, 3)):
+        with pytest.raises(TypeError, match="shown with an arity only where"):
+            predicate.show(arity)
+
+
+def test_the_shared_tables_rows_are_told_apart_by_their_arity():
+    """(their raw reader, gridsolve/solve/graph/scripted.py, keys the rows by arity)"""
+    from gridsolve.compile.predicates import TABLE_CHASE, TABLE_DISTANCE, TABLE_GATE, TABLE_KEY, TABLE_MARK, TABLE_MOVE
+    tables = [TABLE_MOVE, TABLE_GATE, TABLE_CHASE, TABLE_KEY, TABLE_MARK, TABLE_DISTANCE]
+    assert len({p.arity for p in tables}) == len(tables)

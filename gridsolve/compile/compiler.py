@@ -24,8 +24,9 @@ from ..language.model import Board
 from ..language.position import Query
 from ..resources import encoding
 from .facts import layered_query_facts, race_facts, role_facts, strategy_facts
-from .gameprogram import GameProgram
+from .gameprogram import GameProgram, show_statements
 from .gamerules import STATE, end_rules, factored_turns, game_rules, move_rules, score_rules, with_domain
+from .predicates import EDGE, FGRAPH_END, FGRAPH_MOVE, OUTCOME, REACH
 from .planning import Mode, period, Plan, plan_query, plan_races, RacePlan
 from .state import Layout, layout_for
 
@@ -168,7 +169,7 @@ def graph_program(board: Board, layout: Layout, roots: list[str]) -> GraphProgra
         *game.reach_rules(), game.rules(graph=True), "", *encodings, "", "#show."])
     named = "\n".join(line for line in move_rules(board, layout) if line.startswith(("edge(", "stg")))
     ends = with_domain("\n".join(end_rules(board, layout)), "p = (", "")
-    moves = "\n".join(facts + [*encodings, "#show edge/3.", "#show outcome/2.", "#program moves(p).",
+    moves = "\n".join(facts + [*encodings, *show_statements([EDGE, OUTCOME]), "#program moves(p).",
                                with_domain(named, "", "p = ("), ends])
     return GraphProgram(graph, moves)
 
@@ -178,7 +179,7 @@ def reachable_positions(board: Board, layout: Layout, root: str) -> int:
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], graph_program(board, layout, [root]).graph)
     ctl.ground([("base", [])])
-    return sum(1 for _ in ctl.symbolic_atoms.by_signature("reach", 1))
+    return len(REACH.ground(ctl.symbolic_atoms))
 
 
 def factored_program(board: Board, layout: Layout) -> str | None:
@@ -203,7 +204,7 @@ def factored_program(board: Board, layout: Layout) -> str | None:
         "fgraph(move,R,X,Y,M,AX,AY,PX,PY) :- rmove(R,X,Y,M,AX,AY,PX,PY,_).", ends,
         f"fgraph(end,E,{fields}) :- outcome({state},E).", "",
         *game.encodings(), "",
-        "#show.", "#show fgraph/9.", f"#show fgraph/{3 + 2 * len(layout.roles)}."])
+        *show_statements([FGRAPH_MOVE]), FGRAPH_END.show(3 + 2 * len(layout.roles))])
 
 
 def compile_hidden(board: Board, query: Query, found_sets=None) -> Program:

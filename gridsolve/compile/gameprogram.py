@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..errors import EncodingError
 from ..language.model import Board
 from ..resources import encoding
 from .facts import board_facts, mechanism_facts, rule_facts
 from .gamerules import game_rules, with_domain
 from .planning import Mode
-from .predicates import ROOT
+from .predicates import DECLARED, ROOT, Predicate, Shown, declared
 from .state import Layout
 
 GAME_ENCODINGS = ("board.lp", "moves.lp", "script.lp")     # what the compiled game rules join with
@@ -39,17 +40,32 @@ def board_externals(width: int, height: int, marks: Sequence[str], gates: bool =
             + [f"#external mark({name},X,Y) : X = 1..{width}, Y = 1..{height}." for name in marks])
 
 
+def show_statements(shown: Sequence[Predicate | Shown | str]) -> list[str]:
+    """The ``#show`` statements of ``shown`` (declared predicates, by object or ``name/arity``,
+    or :class:`~gridsolve.compile.predicates.Shown` terms), after ``#show.`` (nothing else is
+    shown); none where ``shown`` is empty (every atom is shown but where the encodings say)."""
+    statements = []
+    for item in shown:
+        predicate = declared(item) if isinstance(item, str) else item.predicate if isinstance(item, Shown) else item
+        if not isinstance(predicate, Predicate) or DECLARED.get(predicate.signature) is not predicate:
+            raise EncodingError(f"{item!r} is shown but not declared in gridsolve/compile/predicates.py "
+                                "(declare it there)")
+        statements.append(item.show() if isinstance(item, Shown) else predicate.show())
+    return ["#show.", *statements] if statements else []
+
+
 @dataclass(frozen=True)
 class GameProgram:
     """The game program of ``board`` with position term ``layout``: the positions reachable from
     ``roots`` (position terms) by ``reached_by`` (the body of a rule with the position ``S`` reached
-    from another; None: the roots only), shown by ``shown`` (``#show`` statements); ``board_text``:
+    from another; None: the roots only), shown by ``shown`` (the predicates, by
+    :func:`show_statements`: nothing else is shown; none given, every atom); ``board_text``:
     the board facts where they are not the board's own (a board with its walls as externals)."""
 
     board: Board
     layout: Layout | None      # None: a program without the position term (no game rules, no mechanisms)
     roots: Sequence[str] = ()
-    shown: Sequence[str] = ()
+    shown: Sequence[Predicate | Shown | str] = ()
     reached_by: str | None = "edge(_,_,S)"
     board_text: str | None = None
 
@@ -101,4 +117,4 @@ class GameProgram:
         if rules:
             sections += ["% - The positions reachable from the roots, with the compiled game rules ---",
                          *self.reach_rules(), self.rules()]
-        return "\n".join([*sections, *extra, *self.encodings(encodings), *self.shown])
+        return "\n".join([*sections, *extra, *self.encodings(encodings), *show_statements(self.shown)])

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import clingo
 
 from ..compile.gamerules import score_rules, with_domain
-from ..compile.predicates import EDGE, ESCORE_OF, OUTCOME, ROOT, TSCORE_OF
+from ..compile.predicates import EDGE, ESCORE_OF, OUTCOME, ROOT, TSCORE_OF, each_atom
 from ..compile.state import layout_for
 from ..language.model import Board
 from ..language.position import Position
@@ -61,8 +61,8 @@ class BoardJudge:
 
     def _judge(self, terms: list[str]) -> None:
         board = self.board
-        program = (game_program(board, "".join(ROOT.fact(t) for t in terms)) + "\n" + self.scores
-                   + "\n#show escore/3. #show tscore/3.")
+        shown = (EDGE, OUTCOME, ESCORE_OF, TSCORE_OF)
+        program = game_program(board, "".join(ROOT.fact(t) for t in terms), shown=shown, rules=[self.scores])
         ctl = clingo.Control(["--warn=none"])
         ctl.add("base", [], program)
         self.guard.ground(ctl, [("base", [])], "grounding the board's moves")
@@ -72,17 +72,17 @@ class BoardJudge:
         steps: dict = {t: [] for t in terms}
         with ctl.solve(yield_=True) as handle:
             for model in handle:
-                for sym in model.symbols(shown=True):
-                    if EDGE.matches(sym):
-                        src, move, after = EDGE.read(sym)
+                for predicate, fields in each_atom(model.symbols(shown=True), shown):
+                    if predicate is EDGE:
+                        src, move, after = fields
                         pos = self.layout.position(after, board, 0)
                         steps[str(src)].append((format_move(move), pos, str(after)))
-                    elif OUTCOME.matches(sym):
-                        src, end = OUTCOME.read(sym)
-                        ends[str(src)] = str(end)
-                    elif ESCORE_OF.matches(sym) or TSCORE_OF.matches(sym):
-                        src, role, value = ESCORE_OF.read(sym) if sym.name == ESCORE_OF.name else TSCORE_OF.read(sym)
-                        (escores if sym.name == ESCORE_OF.name else tscores)[str(src)][str(role)] = value
+                    elif predicate is OUTCOME:
+                        src, end = fields
+                        ends[str(src)] = end
+                    else:
+                        src, role, value = fields
+                        (escores if predicate is ESCORE_OF else tscores)[str(src)][role] = value
         for t in terms:
             moves = () if ends[t] is not None else tuple(sorted(steps[t], key=lambda s: s[0]))
             self.known[t] = Judged(ends[t], escores[t], tscores[t], moves)

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import clingo
 
 from ..compile.planning import plan_query, plan_races
+from ..compile.predicates import GRAPH_END, GRAPH_MOVER, GRAPH_STEP, ROOT, Shown, each_atom
 from ..compile.state import START, layout_for
 from ..errors import EncodingError, GridsolveError
 from ..language.model import DELTA, Board, Cell
@@ -96,29 +98,22 @@ def solve_variant(board: Board, query: Query, wall: Wall, limits: Limits | None 
     return solve_outcome(toggled(board, wall), query, limits)
 
 
-GRAPH_SHOW = "#show. #show e(S,S2) : edge(S,_,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
+GRAPH_SHOW = (GRAPH_STEP.when("edge(S,_,S2)"), GRAPH_MOVER.when("mover(S,T)"), GRAPH_END.when("outcome(S,E)"))
 
 
-def _read_graph(text: str, out: dict) -> None:
-    """One shown term of :data:`GRAPH_SHOW` into ``out``: {position: [mover, end, successors]}.
-    Position terms ``s(...)`` hold numbers only, so the text splits where ``),s(`` joins two."""
-    kind, inner = text[0], text[2:-1]
-    if kind == "e":
-        cut = inner.index("),s(") + 1
-        out.setdefault(inner[:cut], [0, None, set()])[2].add(inner[cut + 1:])
-    else:
-        state, _, rest = inner.rpartition(",")
-        entry = out.setdefault(state, [0, None, set()])
-        if kind == "m":
-            entry[0] = int(rest)
-        else:
-            entry[1] = rest
+class TermTexts(dict):
+    """The text of each clingo term, written once (a position recurs in many atoms)."""
+
+    def __missing__(self, term: clingo.Symbol) -> str:
+        text = self[term] = str(term)
+        return text
 
 
-def graph_atoms(board: Board, roots: list[str], explore: bool, show: str):
-    """The text of each atom ``show`` shows of the compiled game rules for the ``roots``
-    (position terms; with ``explore``, and every position reachable from them) on ``board``."""
-    program = game_program(board, " ".join(f"root({r})." for r in roots), explore, show)
+def graph_atoms(board: Board, roots: list[str], explore: bool, show: Sequence[Shown]):
+    """Each term ``show`` shows of the compiled game rules for the ``roots`` (position terms;
+    with ``explore``, and every position reachable from them) on ``board``, in clingo's order:
+    its predicate and its fields (:func:`~gridsolve.compile.predicates.each_atom`)."""
+    program = game_program(board, ROOT.facts((r,) for r in roots), explore, show)
     ctl = clingo.Control(["--warn=none"])
     try:
         ctl.add("base", [], program)
@@ -127,16 +122,22 @@ def graph_atoms(board: Board, roots: list[str], explore: bool, show: str):
         raise EncodingError(f"clingo could not ground the game graph: {exc}") from exc
     with ctl.solve(yield_=True) as handle:
         for model in handle:
-            for sym in model.symbols(shown=True):
-                yield str(sym)
+            yield from each_atom(model.symbols(shown=True), [shown.predicate for shown in show])
 
 
 def explore_graph(board: Board, roots: list[str], explore: bool) -> dict:
     """{position: [mover, end or None, successors]} of the ``roots`` (position terms; with
     ``explore``, and of every position reachable from them) on ``board``, by the compiled game rules."""
     out: dict = {}
-    for text in graph_atoms(board, roots, explore, GRAPH_SHOW):
-        _read_graph(text, out)
+    texts = TermTexts()
+    for predicate, (state, *rest) in graph_atoms(board, roots, explore, GRAPH_SHOW):
+        entry = out.setdefault(texts[state], [0, None, set()])
+        if predicate is GRAPH_STEP:
+            entry[2].add(texts[rest[0]])
+        elif predicate is GRAPH_MOVER:
+            entry[0] = rest[0]
+        else:
+            entry[1] = rest[0]
     return out
 
 

@@ -33,9 +33,11 @@ from .kif import Term
 from .demand import DemandPlan
 from .projection import projected
 from .translate import kif_symbol, mangle, symbol_kif, term_text
+from ..compile.predicates import (GDL_DOES, GDL_FLUENT, GDL_GOAL, GDL_INIT, GDL_LEGAL, GDL_MOVE, GDL_NEXT, GDL_TERMINAL,
+                                  GDL_TRUE)
 
-SHOWN = "".join(f"#show {name}/{arity}.\n" for name, arity in (("true", 1), ("does", 2), ("next", 1), ("legal", 2),
-                                                               ("goal", 2), ("terminal", 0), ("init", 1)))
+SHOWN = "".join(f"#show {p.name}/{p.arity}.\n" for p in (GDL_TRUE, GDL_DOES, GDL_NEXT, GDL_LEGAL, GDL_GOAL,
+                                                            GDL_TERMINAL, GDL_INIT))
 BATCH = 4096        # (state, joint move) pairs evaluated at once
 RULE_BYTES = 600    # a ground rule held by the observer and in the circuit, about (a budget: the memory limit)
 CHECK_EVERY = 20_000     # states found between two checks of the limits by the C exploration
@@ -115,8 +117,8 @@ def _domains(plan: DemandPlan, guard: LimitGuard, root: list[str] | None):
     ctl.add("base", [], plan.domain_text(root))
     guard.ground(ctl, [("base", [])], "grounding the fluents' and moves' domains")
     atoms = ctl.symbolic_atoms
-    fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))
-    moves = sorted((atom.symbol.arguments[0], atom.symbol.arguments[1]) for atom in atoms.by_signature("does", 2))
+    fluents = sorted(fluent for fluent, in GDL_TRUE.ground(atoms))
+    moves = sorted(GDL_DOES.ground(atoms))
     demands = "".join(f"{atom.symbol}.\n" for name, arity in plan.demands()
                       for atom in atoms.by_signature(name, arity))
     return fluents, moves, demands
@@ -136,8 +138,8 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
     if not roles:
         raise BoardError(description.path, None, "no (role ...) facts", "name each role with a fact (role name)")
     program = (f"% {description.path}: {len(description.rules)} rules\n" + plan.ply_text() + demands
-               + "".join(f"zz_fluent({f}).\n" for f in fluents)
-               + "".join(f"zz_move({r},{m}).\n" for r, m in moves)
+               + "".join(GDL_FLUENT.fact(f) + "\n" for f in fluents)
+               + "".join(GDL_MOVE.fact(r, m) + "\n" for r, m in moves)
                + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n" + SHOWN)
     left = guard.limits.memory - (resident() - guard.base)
     try:
@@ -152,16 +154,16 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
                          "through a not", "GDL forbids recursion through not") from None
     guard.after("after grounding the one-ply rules, 0 states reached")
     column = {f: i for i, f in enumerate(fluents)}
-    true_rows = np.array([_row(circuit, clingo.Function("true", [f])) for f in fluents], dtype=np.int64)
-    next_rows = np.array([_row(circuit, clingo.Function("next", [f])) for f in fluents], dtype=np.int64)
+    true_rows = np.array([_row(circuit, GDL_TRUE.symbol(f)) for f in fluents], dtype=np.int64)
+    next_rows = np.array([_row(circuit, GDL_NEXT.symbol(f)) for f in fluents], dtype=np.int64)
     per_role = [[m for r, m in moves if r == role] for role in roles]
-    does_rows = [np.array([_row(circuit, clingo.Function("does", [role, m])) for m in ms], dtype=np.int64)
+    does_rows = [np.array([_row(circuit, GDL_DOES.symbol(role, m)) for m in ms], dtype=np.int64)
                  for role, ms in zip(roles, per_role)]
-    legal_rows = [np.array([_row(circuit, clingo.Function("legal", [role, m])) for m in ms], dtype=np.int64)
+    legal_rows = [np.array([_row(circuit, GDL_LEGAL.symbol(role, m)) for m in ms], dtype=np.int64)
                   for role, ms in zip(roles, per_role)]
     goals, init = _goals_and_init(circuit, roles, column)
     game = GroundGame(description.path, circuit, roles, fluents, per_role, true_rows, next_rows, does_rows,
-                      legal_rows, goals, _row(circuit, clingo.Function("terminal", [])), init,
+                      legal_rows, goals, _row(circuit, GDL_TERMINAL.symbol()), init,
                       time.perf_counter() - started, column, {(mangle(name), arity) for name, arity in plan.constant})
     if game.constant:
         game.constant_bits = (init if root is None else _bits(column, map(kif_symbol, root)))[game.constant_columns]
@@ -188,11 +190,11 @@ def _goals_and_init(circuit: Circuit, roles: list[clingo.Symbol], column: dict) 
         if symbol.type != function:
             continue
         name = symbol.name
-        if name == "goal" and symbol.match("goal", 2):
+        if name == GDL_GOAL.name and GDL_GOAL.matches(symbol):
             role, value = symbol.arguments
             if role in which and value.type == clingo.SymbolType.Number:
                 goals[which[role]].append((value.number, r))
-        elif name == "init" and symbol.match("init", 1):
+        elif name == GDL_INIT.name and GDL_INIT.matches(symbol):
             init[column[symbol.arguments[0]]] = True
     return [sorted(pairs) for pairs in goals], init
 

@@ -73,13 +73,11 @@ class LayoutJudge:
         ends = [e.name for e in rules.ends]
         moves, finals = [], []
         for symbol, atom in outputs:
-            if not FGRAPH_END.matches(symbol):          # (every fgraph atom: an end's cells vary)
-                continue
-            if symbol.arguments[0].name == "move":
+            if FGRAPH_MOVE.matches(symbol):
                 _, role, x, y, _, ax, ay, px, py = FGRAPH_MOVE.read(symbol)
                 moves.append((atom, self.roles.index(role), self._cell(x, y), self._cell(ax, ay),
                               self._cell(px, py)))
-            else:
+            elif FGRAPH_END.matches(symbol):
                 _, end, side, (x1, y1, x2, y2) = FGRAPH_END.read(symbol)
                 finals.append((atom, (side * n + self._cell(x1, y1)) * n + self._cell(x2, y2), ends.index(end)))
         self.moves = [np.array(column, dtype=np.int32) for column in zip(*moves)] if moves else \
@@ -147,7 +145,7 @@ def _ground(empty: Board, layout, board: Board, marks, externals) -> tuple | Non
     (:meth:`gridsolve.ground.circuit.Circuit.ordered`: each rule after the rules of its body atoms)."""
     text = factored_program(empty, layout)
     w, h = board.width, board.height
-    lines = [text, *board_externals(w, h, marks, gates=False), "#show wall_north/2. #show wall_east/2. #show mark/3."]
+    lines = [text, *board_externals(w, h, marks, gates=False), " ".join(predicate.show() for predicate, _ in INPUTS)]
     observer = ground.Observer()
     ctl = clingo.Control(["--warn=none"])
     ctl.register_observer(observer)

@@ -10,10 +10,12 @@ from dataclasses import dataclass
 
 import clingo
 
+from ..compile.predicates import MARK, PLACED, WALL_CHOICE
 from ..errors import EncodingError
 from ..solve.common.limits import LimitGuard, Limits
 
 KINDS = ("north", "east")
+CHOICES = (WALL_CHOICE, PLACED, MARK)       # the atoms a proposal is read from, in this order
 
 
 @dataclass(frozen=True)
@@ -41,12 +43,9 @@ class Family:
 
     def literals(self) -> list[tuple[clingo.Symbol, bool]]:
         """The atoms of the layouts in the family, each with whether it holds there."""
-        out = [(clingo.Function("wall", [clingo.Function(kind), clingo.Number(x), clingo.Number(y)]), wall)
-               for (kind, x, y), wall in self.edges]
-        out += [(clingo.Function("at", [clingo.Function(p), clingo.Number(x), clingo.Number(y)]), True)
-                for p, (x, y) in self.pieces]
-        out += [(clingo.Function("mark", [clingo.Function(m), clingo.Number(x), clingo.Number(y)]), True)
-                for m, cells in self.marks for x, y in cells]
+        out = [(WALL_CHOICE.symbol(kind, x, y), wall) for (kind, x, y), wall in self.edges]
+        out += [(PLACED.symbol(p, x, y), True) for p, (x, y) in self.pieces]
+        out += [(MARK.symbol(m, x, y), True) for m, cells in self.marks for x, y in cells]
         return out
 
 
@@ -90,12 +89,13 @@ class Proposer:
             guard.ground(self.ctl, [("base", [])] + [(part, []) for part in parts], "while grounding the proposals")
         except RuntimeError as exc:
             raise EncodingError(f"clingo could not ground encodings/generate.lp: {exc}") from exc
-        self._atoms = [(sym, atom.literal) for name, arity in (("wall", 3), ("at", 3), ("mark", 3))
-                       for atom in self.ctl.symbolic_atoms.by_signature(name, arity) for sym in [atom.symbol]]
+        atoms = self.ctl.symbolic_atoms
+        chosen = [(predicate, atom) for predicate in CHOICES for atom in atoms.by_signature(predicate.name, predicate.arity)]
+        self._atoms = [(atom.symbol, atom.literal) for _, atom in chosen]
         self._literal = dict(self._atoms)
-        # each atom read once: (name, first argument's name, (x, y), literal)
-        self._decoded = [(sym.name, sym.arguments[0].name, (sym.arguments[1].number, sym.arguments[2].number), literal)
-                         for sym, literal in self._atoms]
+        # each atom read once: (its predicate, first argument's name, (x, y), literal)
+        self._decoded = [(predicate, first, (x, y), atom.literal)
+                         for predicate, atom in chosen for first, x, y in [predicate.read(atom.symbol)]]
         self._forbidden = 0
         self._walks = walks               # keep_apart's constraints can be switched off (propose's apart)
         self._apart = False               # ... and they exist (they hold while apart_on is true)
@@ -184,12 +184,12 @@ class Proposer:
         edges), and (``marks``) its marks."""
         marked = {(m, cell) for m, cells in layout.marks for cell in cells}
         out = []
-        for name, first, cell, literal in self._decoded:
-            if name == "wall":
+        for predicate, first, cell, literal in self._decoded:
+            if predicate is WALL_CHOICE:
                 if (first, *cell) in free:
                     continue
                 present = (cell in (layout.north if first == "north" else layout.east)) != ((first, *cell) in flip)
-            elif name == "mark" and marks:
+            elif predicate is MARK and marks:
                 present = (first, cell) in marked
             else:
                 continue
@@ -200,12 +200,12 @@ class Proposer:
         walls = {kind: set() for kind in KINDS}
         pieces, marks = {}, {}
         is_true = model.is_true
-        for name, first, cell, literal in self._decoded:
+        for predicate, first, cell, literal in self._decoded:
             if not is_true(literal):
                 continue
-            if name == "wall":
+            if predicate is WALL_CHOICE:
                 walls[first].add(cell)
-            elif name == "at":
+            elif predicate is PLACED:
                 pieces[first] = cell
             else:
                 marks.setdefault(first, []).append(cell)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import clingo
 
 from ..compile.planning import shared_races
+from ..compile.predicates import GRAPH_END, GRAPH_MOVE, GRAPH_MOVER
 from ..compile.state import layout_for
 from ..errors import EncodingError
 from ..language.model import Board
@@ -33,44 +34,32 @@ from ..solve.graph.gamegraph import GameGraph, of_explored
 from ..solve.common.answer import Answer, RaceStats, SolveStats
 from ..solve.common.capabilities import LIVE_GRAPH, race_roles
 from ..solve.program.driver import format_move
-from ..explain.walls import Wall, WallGraph, add_moving, graph_atoms, toggled
+from ..explain.walls import TermTexts, Wall, WallGraph, add_moving, graph_atoms, toggled
 from ..solve.race import reader
 
-SHOW = "#show. #show e(S,M,S2) : edge(S,M,S2). #show m(S,T) : mover(S,T). #show o(S,E) : outcome(S,E)."
-EDGES = "#show. #show e(S,M,S2) : edge(S,M,S2)."    # the moves only: a known position keeps its mover and end
+SHOW = (GRAPH_MOVE.when("edge(S,M,S2)"), GRAPH_MOVER.when("mover(S,T)"), GRAPH_END.when("outcome(S,E)"))
+EDGES = SHOW[:1]        # the moves only: a known position keeps its mover and end
 PATCHES_KEPT = 256      # wall toggles whose reverse is kept: toggling back (undo) needs no clingo call
 
 
-_MOVES: dict[str, clingo.Symbol] = {}      # move term text -> the term (for its order in clingo)
-
-
-def _move(text: str) -> clingo.Symbol:
-    term = _MOVES.get(text)
-    if term is None:
-        term = _MOVES[text] = clingo.parse_term(text)
-    return term
-
-
-def explore(board: Board, roots: list[str], closure: bool, show: str = SHOW) -> dict:
+def explore(board: Board, roots: list[str], closure: bool, show: tuple = SHOW) -> dict:
     """{position term: [mover, end or None, [(move term, successor term), ...]]} of ``roots``
     (with ``closure``, and of every position reachable from them) on ``board``; with ``show``
-    :data:`EDGES`, the moves of the roots only (mover None: unchanged).  Each shown atom
-    is read from its text (one call into clingo per atom): position terms ``s(...)`` hold numbers
-    only, so the first ends at the first ``)`` and the last starts at the last ``,s(``."""
+    :data:`EDGES`, the moves of the roots only (mover None: unchanged).  The move terms are
+    clingo symbols (for their order in clingo), the positions their text."""
     out: dict = {} if show == SHOW else {r: [None, None, []] for r in roots}
-    for text in graph_atoms(board, roots, closure, show):
-        cut = text.index(")") + 1
-        state = text[2:cut]
+    texts = TermTexts()
+    for predicate, (state, *rest) in graph_atoms(board, roots, closure, show):
+        state = texts[state]
         entry = out.get(state)
         if entry is None:
             entry = out[state] = [0, None, []]
-        if text[0] == "e":
-            last = text.rindex(",s(")
-            entry[2].append((_move(text[cut + 1:last]), text[last + 1:-1]))
-        elif text[0] == "m":
-            entry[0] = int(text[cut + 1:-1])
+        if predicate is GRAPH_MOVE:
+            entry[2].append((rest[0], texts[rest[1]]))
+        elif predicate is GRAPH_MOVER:
+            entry[0] = rest[0]
         else:
-            entry[1] = text[cut + 1:-1]
+            entry[1] = rest[0]
     return out
 
 

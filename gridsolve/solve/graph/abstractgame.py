@@ -25,6 +25,7 @@ import numpy as np
 
 from ...compile.gameprogram import GameProgram
 from ...compile.gamerules import live_ends, timeout_match_rules
+from ...compile.predicates import EDGE, OUTCOME, REACH, TMATCH
 from ...compile.state import Layout, layout_for
 from ...errors import EncodingError
 from ...language.model import Board
@@ -124,7 +125,7 @@ class AbstractGame:
 
 def abstract_program(board: Board, layout: Layout, roots: list[str]) -> str:
     """The compiled game rules over every position reachable from ``roots`` (clingo text)."""
-    game = GameProgram(board, layout, roots, shown=("#show edge/3. #show outcome/2. #show tmatch/2.",))
+    game = GameProgram(board, layout, roots, shown=(EDGE, OUTCOME, TMATCH))
     return game.text(game.rules("\n".join(timeout_match_rules(board, layout))))
 
 
@@ -141,20 +142,20 @@ def abstract_game(board: Board, positions: list[Position]) -> AbstractGame:
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the abstract game: {exc}") from exc
     atoms = ctl.symbolic_atoms
-    terms = [atom.symbol.arguments[0] for atom in atoms.by_signature("reach", 1)]
+    terms = [term for term, in REACH.ground(atoms)]
     found = codec.numbers(np.array([[a.number for a in t.arguments] for t in terms], dtype=np.int64))
     order = np.argsort(found, kind="stable")
     keys, n = found[order], len(terms)
     index = dict(zip([terms[i] for i in order.tolist()], range(n)))       # (while reading the atoms)
     ends = [end.name for end in board.rules.ends]
     outcome, tmatch = np.full(n, -1, dtype=np.int16), [None] * n
-    for atom in atoms.by_signature("outcome", 2):
-        outcome[index[atom.symbol.arguments[0]]] = ends.index(atom.symbol.arguments[1].name)
-    for atom in atoms.by_signature("tmatch", 2):
-        i, entry = index[atom.symbol.arguments[0]], atom.symbol.arguments[1].number - 1
+    for term, end in OUTCOME.ground(atoms):
+        outcome[index[term]] = ends.index(end)
+    for term, entry in TMATCH.ground(atoms):
+        i, entry = index[term], entry - 1
         if tmatch[i] is None or entry < tmatch[i]:
             tmatch[i] = entry
-    edges = [atom.symbol.arguments for atom in atoms.by_signature("edge", 3)]
+    edges = EDGE.ground(atoms)
     src = np.fromiter((index[s] for s, _, _ in edges), dtype=np.int32, count=len(edges))
     dst = np.fromiter((index[s2] for _, _, s2 in edges), dtype=np.int32, count=len(edges))
     names = [move for _, move, _ in edges]

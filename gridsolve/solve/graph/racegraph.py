@@ -32,7 +32,7 @@ import numpy as np
 
 from ...compile.compiler import graph_program
 from ...compile.gamerules import MOVE_MARK, factored_turns
-from ...compile.predicates import EDGE, OUTCOME
+from ...compile.predicates import EDGE, OUTCOME, REACH, SUCC
 from ...compile.state import START, layout_for, unjudged
 from ..common.capabilities import SCRIPTED_GRAPH, serves
 from ...errors import EncodingError
@@ -56,9 +56,9 @@ def _graph_atoms(ctl: clingo.Control) -> tuple[array, array]:
     positions, pairs = array("Q"), array("Q")
     mark = clingo.Function(MOVE_MARK)
     if rawmodel.FAST is None:
-        for atom in ctl.symbolic_atoms.by_signature("succ", 3):
-            pairs.extend(a._rep for a in atom.symbol.arguments[:2])
-        positions.extend(atom.symbol.arguments[0]._rep for atom in ctl.symbolic_atoms.by_signature("reach", 1))
+        for state, after, _ in SUCC.ground(ctl.symbolic_atoms):
+            pairs.extend((state._rep, after._rep))
+        positions.extend(state._rep for state, in REACH.ground(ctl.symbolic_atoms))
         return positions, pairs
     found, (_ffi, _lib) = [], rawmodel.FAST
 
@@ -259,8 +259,7 @@ def _ground(text: str, board: Board, guard: LimitGuard):
     keys = distinct(np.frombuffer(positions, dtype=np.uint64))
     pairs = np.frombuffer(pairs, dtype=np.uint64)
     ends = [end.name for end in board.rules.ends]
-    decided = [(state._rep, ends.index(end.name))
-               for state, end in (atom.symbol.arguments for atom in ctl.symbolic_atoms.by_signature("outcome", 2))]
+    decided = [(state._rep, ends.index(end)) for state, end in OUTCOME.ground(ctl.symbolic_atoms)]
     del ctl
     outcome = np.full(len(keys), -1, dtype=np.int16)
     if decided:

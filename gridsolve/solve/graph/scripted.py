@@ -33,6 +33,7 @@ from .codec import PositionCodec, distinct, distinct_pairs
 from .factored import raw_numbers
 from .scriptsearch import native_search
 from .sharedtables import AXES, table_rows
+from ...compile.predicates import TABLE_CHASE, TABLE_DISTANCE, TABLE_GATE, TABLE_KEY, TABLE_MARK, TABLE_MOVE
 
 
 class ScriptTables:
@@ -56,7 +57,7 @@ class ScriptTables:
 
         def table(arity: int) -> np.ndarray:
             return by_arity.get(arity, np.zeros((0, arity), dtype=np.uint64))
-        moves, crossings, chases, keys = table(7), table(4), table(8), table(2)
+        moves, crossings, chases, keys = (table(p.arity) for p in (TABLE_MOVE, TABLE_GATE, TABLE_CHASE, TABLE_KEY))
         numbers = raw_numbers(moves[:, 1:]) if len(moves) else np.zeros((0, 6), dtype=np.int64)
         where = cells(numbers)
         order = np.lexsort((moves[:, 0], where[:, 0]))
@@ -74,14 +75,14 @@ class ScriptTables:
         if len(keys):
             self.key[cells(raw_numbers(keys))[:, 0]] = True
         self.marks: dict[str, np.ndarray] = {}
-        marked = table(3)
+        marked = table(TABLE_MARK.arity)
         for mark in board.marks:
             rows = marked[marked[:, 0] == np.uint64(clingo.Function(mark)._rep)]
             self.marks[mark] = np.zeros(size, dtype=bool)
             if len(rows):
                 self.marks[mark][cells(raw_numbers(rows[:, 1:]))[:, 0]] = True
         self.distance: dict[tuple[str, str], np.ndarray] = {}     # (piece, mark): per cell, -1 where none
-        distances = table(5)
+        distances = table(TABLE_DISTANCE.arity)
         for piece, other, mark in [n for end in rules.ends for n in end.when.nearer]:
             for name in (piece, other):
                 rows = distances[(distances[:, 0] == np.uint64(clingo.Function(name)._rep))

@@ -25,7 +25,8 @@ from ... import native
 from ...compile.facts import mechanism_facts, rule_facts
 from ...ground import circuit as ground
 from ...compile.gameprogram import GameProgram, board_externals
-from ...compile.predicates import DIM
+from ...compile.predicates import (DIM, GATE_EAST, GATE_NORTH, MARK, TABLE_CHASE, TABLE_DISTANCE, TABLE_GATE,
+                                    TABLE_KEY, TABLE_MARK, TABLE_MOVE, WALL_EAST, WALL_NORTH)
 from ...language.model import Board
 from ..common.limits import LimitGuard
 from .factored import ground_rows
@@ -44,12 +45,10 @@ def table_program(board: Board, layout, facts: str | None) -> str:
     rules = board.rules
     role = rules.turns[0][0]
     return GameProgram(board, layout, board_text=facts, shown=[
-                      "#show.", f"#show tm(M,X,Y,AX,AY,PX,PY) : rmove({role},X,Y,M,AX,AY,PX,PY,_).",
-                      "#show tg(X,Y,X2,Y2) : gate_cross(X,Y,X2,Y2).",
-                      *[f"#show tc({number},X,Y,SX,SY,G,X2,Y2) : chase({axis},X,Y,SX,SY,G,X2,Y2)."
-                        for axis, number in AXES.items()],
-                      "#show tk(X,Y) : key_cell(X,Y).", "#show tx(K,X,Y) : mark(K,X,Y).",
-                      "#show td(P,K,X,Y,D) : distance(P,K,X,Y,D)."]).text(rules=False)
+        TABLE_MOVE.when(f"rmove({role},X,Y,M,AX,AY,PX,PY,_)"), TABLE_GATE.when("gate_cross(X,Y,X2,Y2)"),
+        *[TABLE_CHASE.when(f"chase({axis},X,Y,SX,SY,G,X2,Y2)", axis=number) for axis, number in AXES.items()],
+        TABLE_KEY.when("key_cell(X,Y)"), TABLE_MARK.when("mark(K,X,Y)"),
+        TABLE_DISTANCE.when("distance(P,K,X,Y,D)")]).text(rules=False)
 
 
 def table_rows(board: Board, layout, guard: LimitGuard | None = None) -> dict[int, np.ndarray]:
@@ -78,15 +77,15 @@ def _inputs(width: int, height: int, marks: tuple[str, ...]) -> list[tuple]:
     """Every external atom: interior walls and gates, then every cell of each mark."""
     north = [(x, y) for x in range(1, width + 1) for y in range(1, height)]
     east = [(x, y) for x in range(1, width) for y in range(1, height + 1)]
-    return ([("wall_north", c) for c in north] + [("wall_east", c) for c in east]
-            + [("gate_north", c) for c in north] + [("gate_east", c) for c in east]
-            + [("mark", (name, x, y)) for name in marks for x in range(1, width + 1) for y in range(1, height + 1)])
+    return ([(WALL_NORTH, c) for c in north] + [(WALL_EAST, c) for c in east]
+            + [(GATE_NORTH, c) for c in north] + [(GATE_EAST, c) for c in east]
+            + [(MARK, (name, x, y)) for name in marks for x in range(1, width + 1) for y in range(1, height + 1)])
 
 
 def _board_inputs(board: Board) -> list[tuple]:
-    out = [("wall_north", c) for c in board.north] + [("wall_east", c) for c in board.east]
-    out += [("gate_north", c) for c in board.gate_north] + [("gate_east", c) for c in board.gate_east]
-    return out + [("mark", (name, x, y)) for name, cells in board.marks.items() for x, y in cells]
+    out = [(WALL_NORTH, c) for c in board.north] + [(WALL_EAST, c) for c in board.east]
+    out += [(GATE_NORTH, c) for c in board.gate_north] + [(GATE_EAST, c) for c in board.gate_east]
+    return out + [(MARK, (name, x, y)) for name, cells in board.marks.items() for x, y in cells]
 
 
 class Circuit:
@@ -135,10 +134,8 @@ def _ground_circuit(board: Board, layout, marks: tuple[str, ...], inputs: list[t
     ctl.add("base", [], table_program(board, layout, "\n".join(facts)))
     ctl.ground([("base", [])])
     atoms = []
-    for name, args in inputs:
-        values = args if name != "mark" else (clingo.Function(args[0]), *args[1:])
-        found = ctl.symbolic_atoms[clingo.Function(name, [v if isinstance(v, clingo.Symbol) else clingo.Number(v)
-                                                          for v in values])]
+    for predicate, args in inputs:
+        found = ctl.symbolic_atoms[predicate.symbol(*args)]
         if found is None or found.is_fact:
             return None
         atoms.append(found.literal)

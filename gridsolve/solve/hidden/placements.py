@@ -14,6 +14,7 @@ import clingo
 
 from ...compile.compiler import compile_hidden
 from ...compile.knowledge import knowledge_for, robust_board
+from ...compile.predicates import COMMIT, PVAL, ROOT, VAT
 from ...errors import EncodingError
 from ...language.model import Board
 from ...language.position import Position, Query
@@ -35,25 +36,22 @@ def placement_values(board: Board, role: str, position: Position, placements: li
     program = compile_hidden(board, query, [frozenset(c for _, c in r.found) for r in roots])
     codec = PositionCodec(robust, program.layout)
     terms = [codec.text(r) for r in roots]
-    program.base += "\n" + " ".join(f"root({t})." for t in terms[1:]) + "\n"
+    program.base += "\n" + ROOT.facts((t,) for t in terms[1:]) + "\n"
     ctl = clingo.Control(["--warn=none"])
     try:
         ground_values(ctl, program, limits)
     except RuntimeError as exc:
         raise EncodingError(f"clingo could not ground the placements: {exc}") from exc
     left = program.remaining
-    read = {str(a.symbol.arguments[0]): a.symbol.arguments[1] for a in ctl.symbolic_atoms.by_signature("vat", 2)
-            if a.symbol.arguments[0].number == left}
-    at = read.get(str(left))
+    atoms = ctl.symbolic_atoms
+    at = next((e for r, e in VAT.ground(atoms) if r == left), None)
     commits: dict[str, list] = {}
-    for atom in ctl.symbolic_atoms.by_signature("commit", 3):
-        state, move, node = atom.symbol.arguments
+    for state, move, node in COMMIT.ground(atoms):
         commits.setdefault(str(state), []).append((format_move(move), node))
     values = {}
-    for atom in ctl.symbolic_atoms.by_signature("pval", 3):
-        level, node, value = atom.symbol.arguments
+    for level, node, value in PVAL.ground(atoms):
         if level == at:
-            values[str(node)] = value.number
+            values[str(node)] = value
     out = []
     for term in terms:
         out.append({move: values[str(node)] for move, node in commits.get(term, []) if str(node) in values})

@@ -36,7 +36,10 @@ import clingo
 import numpy as np
 
 from ...compile.compiler import Program
-from ...compile.gameprogram import GameProgram
+from ...compile.gameprogram import GameProgram, show_statements
+from ...compile.predicates import (AVOID_TARGET, DOOM_PLIES, EDGE, ESCORE, LAYERED_LINE, LAYERED_LINE_STATE,
+                                   LAYERED_THRESHOLD, LINE_ANSWER, MAX_SCORE, MOVER, OTHER_TURN, OUTCOME, OWN_TURN, PERIOD,
+                                   PLIES, REACH, SPLIT_EDGE, SPLIT_TURN, SURVIVES, TMATCH, TSCORE, VALUE, WIN, WIN_PLIES)
 from ...compile.facts import layered_query_facts
 from ...compile.gamerules import game_rules, score_rules
 from ...compile.planning import Mode, plan_query
@@ -46,7 +49,7 @@ from ...language.model import Board
 from ...language.position import Position, Query
 from ..common.answer import SolveStats, TableStats
 from ..common.outcome import Candidate, line_key, pick, reference_score
-from ..program.driver import Model, read_answer
+from ..program.driver import AT, Model, read_answer
 from ..common.limits import LimitGuard, Limits, average_moves, estimate_positions, format_bytes
 from ..graph.codec import PositionCodec, distinct, symbol_numbers
 from ..graph.gamegraph import GameGraph, locate, position_keys
@@ -61,9 +64,8 @@ BIG = np.int32(2 ** 30)
 
 # What a table reads of the ground game: each atom shown as (its name, its arguments), named as
 # the compiled game rules name it (encodings/layered.lp reads the same atoms), with its arity.
-SHOWN = {"reach": 1, "edge": 3, "split_edge": 4, "mover": 2, "outcome": 2, "escore": 2, "tscore": 2, "tmatch": 2}
-SHOW = "\n".join(["#show."] + [f"#show ({name},{args}) : {name}({args})."
-                                for name, arity in SHOWN.items() for args in [",".join(f"X{i}" for i in range(arity))]])
+SHOWN = (REACH, EDGE, SPLIT_EDGE, MOVER, OUTCOME, ESCORE, TSCORE, TMATCH)
+SHOW = "\n".join(show_statements([predicate.tagged() for predicate in SHOWN]))
 
 
 def _numbers(reps: np.ndarray) -> np.ndarray:
@@ -138,14 +140,14 @@ class LayeredTable:
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])
 
-        def numbers(name: str) -> list[int]:
-            return sorted(a.symbol.arguments[0].number for a in ctl.symbolic_atoms.by_signature(name, 1))
-        self.own_turns, self.other_turns = set(numbers("own_turn")), set(numbers("other_turn"))
-        self.split_turns = set(numbers("split_turn"))
-        self.thresholds = numbers("threshold")
-        self.max_score = numbers("max_score")[0]
-        self.period = next(a.symbol.arguments[0].number for a in ctl.symbolic_atoms.by_signature("period", 1))
-        self.avoid = {a.symbol.arguments[0].name for a in ctl.symbolic_atoms.by_signature("avoid_target", 1)}
+        def values(predicate) -> list:
+            return sorted(value for value, in predicate.ground(ctl.symbolic_atoms))
+        self.own_turns, self.other_turns = set(values(OWN_TURN)), set(values(OTHER_TURN))
+        self.split_turns = set(values(SPLIT_TURN))
+        self.thresholds = values(LAYERED_THRESHOLD)
+        self.max_score = values(MAX_SCORE)[0]
+        self.period = values(PERIOD)[0]
+        self.avoid = set(values(AVOID_TARGET))
 
     def _program(self) -> str:
         board, layout = self.board, self.layout
@@ -166,17 +168,17 @@ class LayeredTable:
             raise EncodingError(f"clingo could not ground the layered game: {exc}") from exc
         guard.after("after grounding the game's positions")
         rows: dict[int, list] = {}
-        tags = {clingo.Function(name)._rep: name for name in SHOWN}
+        tags = {clingo.Function(predicate.name)._rep: predicate for predicate in SHOWN}     # (one arity a name)
         for args in model_arguments(ctl):
             rows.setdefault(tags.get(args[0]), []).append(args[1:])
         del ctl
 
-        def column(name: str) -> np.ndarray:
-            found = rows.get(name, [])
-            return np.array(found, dtype=np.uint64).reshape(len(found), SHOWN[name])
+        def column(predicate) -> np.ndarray:
+            found = rows.get(predicate, [])
+            return np.array(found, dtype=np.uint64).reshape(len(found), predicate.arity)
         # the positions keyed as every game graph keys them (their codec numbers), in that order;
         # the atoms' raw symbols found among the positions' while reading
-        reps = distinct(column("reach")[:, 0])
+        reps = distinct(column(REACH)[:, 0])
         numbers, starts_at = position_keys(self.codec, reps)
         by_key = np.argsort(numbers, kind="stable")
         n = self.n = len(reps)
@@ -191,7 +193,7 @@ class LayeredTable:
         self.terminal = np.zeros(n, dtype=bool)
         self.outcome = np.full(n, -1, dtype=np.int16)
         self.ends = [end.name for end in self.board.rules.ends]
-        outs = column("outcome")
+        outs = column(OUTCOME)
         end_of = {clingo.Function(e)._rep: i for i, e in enumerate(self.ends)}
         self.outcome[index(outs[:, 0])] = [end_of[int(e)] for e in outs[:, 1]]
         self.terminal[self.outcome >= 0] = True
@@ -199,18 +201,18 @@ class LayeredTable:
         self.tscore = np.zeros(n, dtype=np.int32)
         self.by_rule = np.zeros(n, dtype=bool)
         self.turn = np.full(n, -1, dtype=np.int32)
-        for name, into in (("escore", self.escore), ("tscore", self.tscore), ("mover", self.turn)):
-            pairs = column(name)
+        for predicate, into in ((ESCORE, self.escore), (TSCORE, self.tscore), (MOVER, self.turn)):
+            pairs = column(predicate)
             into[index(pairs[:, 0])] = _numbers(pairs[:, 1])
-        self.by_rule[index(column("tmatch")[:, 0])] = True
+        self.by_rule[index(column(TMATCH)[:, 0])] = True
         # plain plies: sorted by position
-        edges = column("edge")
+        edges = column(EDGE)
         src, dst = index(edges[:, 0]), index(edges[:, 2])
         order = np.argsort(src, kind="stable")
         self.esrc, self.edst, self.emove = src[order], dst[order], edges[order, 1]
         self.estart = np.searchsorted(self.esrc, np.arange(n + 1)).astype(np.int64)
         # simultaneous plies: commit nodes (position, the team's move), each with the others' answers
-        splits = column("split_edge")
+        splits = column(SPLIT_EDGE)
         ssrc = index(splits[:, 0])
         keys = np.stack([ssrc.astype(np.uint64), splits[:, 1]], axis=1) if len(splits) else np.zeros((0, 2), np.uint64)
         commits, which = np.unique(keys, axis=0, return_inverse=True)
@@ -363,25 +365,24 @@ class LayeredTable:
     def _collect_values(self, model: Model, reading: "_Reading", line0: list[tuple]) -> None:
         """layered.lp's answer at line state 0: the value, plies, win, win plies and survival of
         the position (``at``) and of each of its moves."""
-        at, zero = clingo.Function("at"), clingo.Number(0)
         for probe in line0:
-            name = at if probe[0] is None else clingo.symbol.Symbol(int(probe[0]))
-            v = probe[2]
-            model.collect([clingo.Function("value", [zero, name, clingo.Number(v)])])
+            name = AT if probe[0] is None else clingo.symbol.Symbol(int(probe[0]))
+            v = int(probe[2])
+            model.add(VALUE, 0, name, v)
             d = reading.plies(probe)
             if d is not None:
-                model.collect([clingo.Function("plies", [zero, name, clingo.Number(d)])])
+                model.add(PLIES, 0, name, int(d))
             if v == self.max_score:
-                model.collect([clingo.Function("win", [zero, name])])
+                model.add(WIN, 0, name)
             if self.max_score in reading.ups:
                 w = reading.forced(("up", self.max_score), probe)
                 if w is not None:
-                    model.collect([clingo.Function("win_plies", [zero, name, clingo.Number(w)])])
+                    model.add(WIN_PLIES, 0, name, int(w))
             doom = reading.forced(("avoid", None), probe) if self.avoid else None
             if doom is None:
-                model.collect([clingo.Function("survives", [zero, name])])
+                model.add(SURVIVES, 0, name)
             else:
-                model.collect([clingo.Function("doom_plies", [zero, name, clingo.Number(doom)])])
+                model.add(DOOM_PLIES, 0, name, int(doom))
 
     def _collect_line(self, model: Model, reading: "_Reading", root: int, line0: list[tuple], rm: int) -> None:
         """layered.lp's principal line from ``root`` with ``rm`` plies left: ``line``,
@@ -390,7 +391,7 @@ class LayeredTable:
         state, probes = root, line0
 
         def line_state(i: int) -> None:
-            model.collect([clingo.Function("line_state", [clingo.Number(i), self.graph.term(state)])])
+            model.add(LAYERED_LINE_STATE, i, self.graph.term(state))
         line_state(0)
         for i in range(rm + 1):
             if len(probes) == 1:        # line state i does not go on
@@ -399,7 +400,7 @@ class LayeredTable:
             chosen = pick(filter(None, map(reading.candidate, probes[1:])), t in self.own_turns or t in self.split_turns)
             if chosen is None:
                 break
-            model.collect([clingo.Function("line", [clingo.Number(i), clingo.Number(t), chosen.order])])
+            model.add(LAYERED_LINE, i, t, chosen.order)
             if chosen.move[1] == "pos":
                 state = chosen.move[3]
             else:
@@ -410,7 +411,7 @@ class LayeredTable:
                 reply = pick(filter(None, replies), False)
                 if reply is None:
                     break
-                model.collect([clingo.Function("line_answer", [clingo.Number(i), reply.order])])
+                model.add(LINE_ANSWER, i, reply.order)
                 state = reply.move[3]
             line_state(i + 1)
             probes = self._probes(state, rm - i - 1)

@@ -17,6 +17,9 @@ import clingo
 
 from ...compile.planning import Mode
 from ...compile.compiler import Program
+from ...compile.predicates import (DOOM_PLIES, GROWS, LAYERED_LINE, LAYERED_LINE_GOES_ON, LAYERED_LINE_STATE,
+                                   LEVEL_DECIDES, LINE, LINE_ANSWER, LINE_GOES_ON, LINE_PLIES, LINE_STATE, PLIES, RCONV,
+                                   STRAT, SURVIVES, VALUE, VCONV, WIN, WIN_PLIES, each_atom)
 from ...errors import EncodingError
 from ...compile.state import learned
 from ...language.model import Board
@@ -38,59 +41,67 @@ def format_move(term: clingo.Symbol) -> str:
     return str(term)
 
 
+PROBES = (VALUE, PLIES, WIN, WIN_PLIES, SURVIVES, DOOM_PLIES)
+RACE_ANSWER = (*PROBES, LINE, LINE_STATE, STRAT)                      # what answer.lp shows
+LAYERED_ANSWER = (*PROBES, LAYERED_LINE, LAYERED_LINE_STATE, LINE_ANSWER)   # what layered.lp shows
+AT = clingo.Function("at")      # the probe of the position itself
+
+
 @dataclass
 class Model:
-    """The shown atoms of a model, by name, and which encoding showed them (``mode``): the race
-    encodings' (answer.lp, and the race engine's atoms in its form) or layered.lp's.  Both number
-    the answer atoms by query: ``value(Q,P,V)``, ``win(Q,P)``, ... (layered.lp answers one query,
-    numbered 0).  The principal line and the strategy differ: answer.lp shows ``line(Q,I,T,M)``
-    and ``strat(Q,S,M)``; layered.lp shows ``line(I,T,M)`` and the others' answers
+    """The shown atoms of a model, read by their declarations (:mod:`gridsolve.compile.predicates`),
+    and which encoding showed them (``mode``): the race encodings' (answer.lp, :data:`RACE_ANSWER`)
+    or layered.lp's (:data:`LAYERED_ANSWER`).  Both number the answer atoms by query:
+    ``value(Q,P,V)``, ``win(Q,P)``, ... (layered.lp answers one query, numbered 0).  The
+    principal line and the strategy differ: answer.lp shows ``line(Q,I,T,M)`` and
+    ``strat(Q,S,M)``; layered.lp shows ``line(I,T,M)`` and the others' answers
     ``line_answer(I,M)``, and no strategy.  Both show the line's states (before each ply, and
     after the last): ``line_state(Q,I,S)``, layered.lp ``line_state(I,S)``."""
 
     mode: Mode = Mode.RACE
-    atoms: dict = field(default_factory=dict)
+    atoms: dict = field(default_factory=dict)       # {predicate: [fields, ...]}
 
     def collect(self, symbols):
-        for sym in symbols:
-            self.atoms.setdefault(sym.name, []).append(sym.arguments)
+        for predicate, fields in each_atom(symbols, RACE_ANSWER if self.mode is Mode.RACE else LAYERED_ANSWER):
+            self.atoms.setdefault(predicate, []).append(fields)
 
-    def of_query(self, name: str, number: int) -> dict:
-        """{probe: rest of the arguments} of the atoms ``name(number,P,...)``."""
-        out = {}
-        for args in self.atoms.get(name, []):
-            if args[0].number == number:
-                out[str(args[1]) if args[1].name == "at" and not args[1].arguments else args[1]] = args[2:]
-        return out
+    def add(self, predicate, *values) -> None:
+        """One atom of ``predicate`` with these fields (as :meth:`collect` reads them)."""
+        self.atoms.setdefault(predicate, []).append(values)
 
-    def _numbered(self, name: str, number: int) -> list:
-        """The arguments after the query number of the atoms ``name(number,...)``."""
-        return [args[1:] for args in self.atoms.get(name, []) if args[0].number == number]
+    def of_query(self, predicate, number: int) -> dict:
+        """{probe: rest of the fields} of the atoms ``name(number,P,...)`` (the probe ``at`` as text)."""
+        return {("at" if probe == AT else probe): rest
+                for query, probe, *rest in self.atoms.get(predicate, []) if query == number}
+
+    def _numbered(self, predicate, number: int) -> list:
+        """The fields after the query number of the atoms ``name(number,...)``."""
+        return [fields[1:] for fields in self.atoms.get(predicate, []) if fields[0] == number]
 
     def line_moves(self, number: int) -> list:
         """(I, T, M) of each ply of query ``number``'s principal line."""
         if self.mode is Mode.LAYERED:
-            return list(self.atoms.get("line", [])) if number == 0 else []
-        return self._numbered("line", number)
+            return list(self.atoms.get(LAYERED_LINE, [])) if number == 0 else []
+        return self._numbered(LINE, number)
 
     def line_states(self, number: int) -> dict:
         """{I: S}: the position term S before ply I of query ``number``'s line (and after its last)."""
         if self.mode is Mode.LAYERED:
-            rows = self.atoms.get("line_state", []) if number == 0 else []
+            rows = self.atoms.get(LAYERED_LINE_STATE, []) if number == 0 else []
         else:
-            rows = self._numbered("line_state", number)
-        return {i.number: state for i, state in rows}
+            rows = self._numbered(LINE_STATE, number)
+        return dict(rows)
 
     def line_answers(self, number: int) -> list:
         """(I, M): the others' answer at ply I of the line, where the role's team moves first
         (layered.lp only; answer.lp's lines have one move a ply)."""
         if self.mode is Mode.LAYERED:
-            return list(self.atoms.get("line_answer", [])) if number == 0 else []
+            return list(self.atoms.get(LINE_ANSWER, [])) if number == 0 else []
         return []
 
     def strategy(self, number: int) -> list:
         """(S, M): the strategy's move M in state S (answer.lp's ``strat``; layered.lp has none)."""
-        return self._numbered("strat", number) if self.mode is Mode.RACE else []
+        return self._numbered(STRAT, number) if self.mode is Mode.RACE else []
 
 
 def run_program(program: Program, board: Board, limits: Limits | None = None) -> Answer:
@@ -162,8 +173,7 @@ def ground_ranks(ctl: clingo.Control, base: str, levels: Sequence[str], guard: L
         name = f"level_{depth}"
         ctl.add(name, [], text)
         guard.ground(ctl, [(name, [])], f"while ranking level {depth}")
-        decided = ctl.symbolic_atoms[clingo.Function("level_decides", [clingo.Number(depth)])]
-        if decided is None or not decided.is_fact:
+        if not _is_fact(ctl, LEVEL_DECIDES, depth):
             return depth
         before, resident_now = resident_now, resident()
         guard.after(f"after ranking {depth} levels", max(0, resident_now - before))
@@ -227,17 +237,17 @@ def _ground_layers(ctl: clingo.Control, program: Program, limits: Limits, starte
     while k < total:
         grounding.ground(f"depth_{k}", program.depths[k], f"while exploring {k} of {program.remaining} plies")
         k, before, atoms = k + 1, atoms, len(ctl.symbolic_atoms)
-        goes_on = k < total and _is_fact(ctl, "grows", k)
+        goes_on = k < total and _is_fact(ctl, GROWS, k)
         growth = atoms / max(before, 1) if goes_on and k < program.remaining else 1.0   # depth Rm: no moves
         grounding.check(f"depth {k - 1}/{total - 1}", f"exploring {k - 1} of {program.remaining} plies",
                      int(atoms * growth * VALUES_FACTOR), k - 1)
         if not goes_on:
             break
-    values = _ground_levels(grounding, program.values, "value", "vconv")
+    values = _ground_levels(grounding, program.values, "value", VCONV)
     grounding.ground("races", program.races, "while grounding the races")
     if not ranks:
         return {"depths": k, "value_levels": values}
-    ranks = _ground_levels(grounding, program.ranks, "rank", "rconv")
+    ranks = _ground_levels(grounding, program.ranks, "rank", RCONV)
     grounding.ground("lookup", program.lookup, "while grounding the ranks' lookup")
     return {"depths": k, "value_levels": values, "rank_levels": ranks}
 
@@ -248,7 +258,7 @@ def ground_values(ctl: clingo.Control, program: Program, limits: Limits | None =
     return _ground_layers(ctl, program, limits or Limits(), time.perf_counter(), ranks=False)
 
 
-def _ground_levels(grounding: _LayeredGrounding, parts: list[str], name: str, stop: str) -> int:
+def _ground_levels(grounding: _LayeredGrounding, parts: list[str], name: str, stop) -> int:
     """Ground the parts r = 0, 1, ... a chunk per call until ``stop(r)`` holds: the later parts
     would derive nothing.  Returns the number of levels computed (r = 0..stop)."""
     r, ctl = 0, grounding.ctl
@@ -264,8 +274,9 @@ def _ground_levels(grounding: _LayeredGrounding, parts: list[str], name: str, st
     return r
 
 
-def _is_fact(ctl: clingo.Control, name: str, number: int) -> bool:
-    atom = ctl.symbolic_atoms[clingo.Function(name, [clingo.Number(number)])]
+def _is_fact(ctl: clingo.Control, predicate, *values) -> bool:
+    """The atom of ``predicate`` with these fields is a fact of ``ctl``'s ground program."""
+    atom = ctl.symbolic_atoms[predicate.symbol(*values)]
     return atom is not None and atom.is_fact
 
 
@@ -279,11 +290,8 @@ def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> 
     parts 1..remaining); should the line still go on, a chunk per call.  ``number`` is the
     query number of the race solver's parts (``line_goes_on(Q,I)``, ``plies(Q,I,P,D)``), None
     for the layered solver's (``line_goes_on(I)``, ``plies(I,P,D)``)."""
-    key = [] if number is None else [clingo.Number(number)]
-
     def goes_on(i: int) -> bool:
-        atom = ctl.symbolic_atoms[clingo.Function("line_goes_on", key + [clingo.Number(i)])]
-        return atom is not None and atom.is_fact
+        return _is_fact(ctl, LAYERED_LINE_GOES_ON, i) if number is None else _is_fact(ctl, LINE_GOES_ON, number, i)
 
     def ground(first: int, last: int) -> None:
         name = f"line_{number}_{first}"
@@ -294,7 +302,7 @@ def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> 
     ground(0, 0)
     last = 0
     if goes_on(0) and total > 1:
-        end = _forced_plies(ctl, key)
+        end = _forced_plies(ctl, number)
         last = min(total - 1, end if end is not None else total - 1)
         ground(1, last)
         while goes_on(last) and last < total - 1:
@@ -306,34 +314,29 @@ def ground_answer(ctl: clingo.Control, program: Program, number: int | None) -> 
         ctl.ground([(name, [])])
 
 
-def _forced_plies(ctl: clingo.Control, key: list) -> int | None:
-    """D of ``plies(key...,0,at,D)``: the plies to the end forced at line state 0, if any."""
-    for atom in ctl.symbolic_atoms.by_signature("plies", len(key) + 3):
-        args = atom.symbol.arguments
-        if args[:len(key)] == key and args[len(key)] == clingo.Number(0) and args[len(key) + 1].name == "at":
-            return args[-1].number
-    return None
+def _forced_plies(ctl: clingo.Control, number: int | None) -> int | None:
+    """D of ``plies(Q,0,at,D)`` (layered.lp, ``number`` None: ``plies(0,at,D)``): the plies to
+    the end forced at line state 0 of query ``number``, if any."""
+    atoms = ctl.symbolic_atoms
+    rows = (PLIES.ground(atoms) if number is None
+            else [row[1:] for row in LINE_PLIES.ground(atoms) if row[0] == number])
+    return next((d for i, probe, d in rows if i == 0 and probe == AT), None)
 
 
 def _opt_number(value):
-    return value[0].number if value else None
+    return value[0] if value else None
 
 
 def read_answer(model: Model, program: Program, board: Board, stats: SolveStats, number: int = 0) -> Answer:
     """The answer to query ``number`` of ``program`` in clingo's model."""
     query: Query = program.query
-    values = model.of_query("value", number)
-    plies = model.of_query("plies", number)
-    wins = model.of_query("win", number)
-    win_plies = model.of_query("win_plies", number)
-    survives = model.of_query("survives", number)
-    doom = model.of_query("doom_plies", number)
+    values, plies, wins, win_plies, survives, doom = (model.of_query(predicate, number) for predicate in PROBES)
     known = program.value_known
     if known and "at" not in values:
         raise EncodingError("clingo's answer has no value for the query position")
 
     def outcome(probe) -> Outcome:
-        return Outcome(values[probe][0].number if known else None, _opt_number(plies.get(probe)),
+        return Outcome(values[probe][0] if known else None, _opt_number(plies.get(probe)),
                        (probe in wins) if known else None, _opt_number(win_plies.get(probe)), probe in survives,
                        _opt_number(doom.get(probe)))
     probes = values if known else survives_or_doom(survives, doom)
@@ -356,12 +359,11 @@ def _read_line(model: Model, program: Program, board: Board, number: int) -> tup
     """The principal line, with the positions read off its states; a ply where the role's team
     commits first and the others answer is one entry with the joint move."""
     rules, layout = board.rules, program.layout
-    answers = {a[0].number: a[1] for a in model.line_answers(number)}
+    answers = dict(model.line_answers(number))
     states = model.line_states(number)
     line, before = [], program.query.position
-    for args in sorted(model.line_moves(number), key=lambda a: a[0].number):
-        ply, turn = args[0].number, args[1].number
-        move = format_move(args[2])
+    for ply, turn, played in sorted(model.line_moves(number), key=lambda a: a[0]):
+        move = format_move(played)
         if ply in answers and layout.knows is not None:
             move = hidden_move(move, answers[ply].name)
         elif ply in answers:

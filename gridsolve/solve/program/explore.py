@@ -4,17 +4,18 @@ Used by ``gridsolve play`` and by the tests that compare the rules with the orig
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import clingo
 
 from ...compile.gameprogram import GameProgram
 from ...compile.gamerules import score_rules, with_domain
-from ...compile.predicates import EDGE, ESCORE_OF, OUTCOME, ROOT, TSCORE_OF
+from ...compile.predicates import EDGE, ESCORE_OF, OUTCOME, ROOT, TSCORE_OF, model_atoms
 from ...language.model import Board
 from ...language.position import Position
 from .driver import format_move
-from ...compile.state import layout_for, position_of
+from ...compile.state import layout_for
 
 
 @dataclass(frozen=True)
@@ -36,13 +37,14 @@ def move_parts(label: str, roles) -> dict[str, str]:
     return dict(part.split(" ", 1) for part in label.split(", "))
 
 
-def game_program(board: Board, roots: str, explore: bool = False,
-                 show: str = "#show edge/3. #show outcome/2.") -> str:
-    """The compiled game rules for the ``root/1`` facts in ``roots``: which end decides each
+def game_program(board: Board, facts: str, explore: bool = False, shown: Sequence = (EDGE, OUTCOME),
+                 rules: Sequence[str] = ()) -> str:
+    """The compiled game rules for the ``root/1`` facts in ``facts``: which end decides each
     position (``outcome/2``) and its moves (``edge/3``); with ``explore``, for every position
-    reachable from the roots, else for the roots only.  ``show``: the #show statements."""
-    game = GameProgram(board, layout_for(board), reached_by="edge(_,_,S)" if explore else None, shown=(show,))
-    return game.text(roots)
+    reachable from the roots, else for the roots only.  ``shown``: the predicates shown
+    (:class:`~gridsolve.compile.gameprogram.GameProgram`); ``rules``: more rules over the positions."""
+    game = GameProgram(board, layout_for(board), reached_by="edge(_,_,S)" if explore else None, shown=shown)
+    return game.text(facts, *rules)
 
 
 def root_fact(board: Board, position: Position) -> str:
@@ -54,18 +56,11 @@ def examine(board: Board, position: Position) -> tuple[str | None, list[Step]]:
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], game_program(board, root_fact(board, position)))
     ctl.ground([("base", [])])
-    end, steps = None, []
     layout = layout_for(board)
     step_number = position.step + 1
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            for sym in model.symbols(shown=True):
-                if OUTCOME.matches(sym):
-                    end = OUTCOME.read(sym)[1]
-                elif EDGE.matches(sym):
-                    _, move, after = EDGE.read(sym)
-                    parts = layout.decode([a.number for a in after.arguments], board)
-                    steps.append(Step(format_move(move), position_of(parts, step_number)))
+    atoms = model_atoms(ctl, (EDGE, OUTCOME))
+    end = atoms[OUTCOME][-1][1] if atoms[OUTCOME] else None
+    steps = [Step(format_move(move), layout.position(after, board, step_number)) for _, move, after in atoms[EDGE]]
     if end is not None:
         steps = []
     steps.sort(key=lambda s: s.move)
@@ -77,20 +72,16 @@ def stop_scores(board: Board, position: Position) -> dict[str, int] | None:
     step limit, or when a role to move has no move) by the timeout entries; None if it goes on."""
     layout = layout_for(board)
     rules_text = "\n".join(line for role in board.rules.roles for line in score_rules(board, layout, role, True))
-    program = game_program(board, root_fact(board, position)) + "\n" + \
-        with_domain(rules_text, "reach(", "reach(") + "\n#show escore/3. #show tscore/3. #show edge/3."
+    shown = (ESCORE_OF, TSCORE_OF, EDGE)
+    program = game_program(board, root_fact(board, position), shown=shown,
+                           rules=[with_domain(rules_text, "reach(", "reach(")])
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], program)
     ctl.ground([("base", [])])
-    ends, timeouts, moves = {}, {}, False
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            for sym in model.symbols(shown=True):
-                if EDGE.matches(sym):
-                    moves = True
-                elif ESCORE_OF.matches(sym) or TSCORE_OF.matches(sym):
-                    _, role, value = ESCORE_OF.read(sym) if sym.name == ESCORE_OF.name else TSCORE_OF.read(sym)
-                    (ends if sym.name == ESCORE_OF.name else timeouts)[role] = value
+    atoms = model_atoms(ctl, shown)
+    ends = {role: value for _, role, value in atoms[ESCORE_OF]}
+    timeouts = {role: value for _, role, value in atoms[TSCORE_OF]}
+    moves = bool(atoms[EDGE])
     if ends:
         return ends
     if position.step >= board.rules.last_step or not moves:

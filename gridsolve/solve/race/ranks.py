@@ -5,11 +5,10 @@ ground level by level; the reference of tests/test_retro.py).
 """
 from __future__ import annotations
 
-import re
-
 import clingo
 
 from ...compile.compiler import Program
+from ...compile.predicates import ROOT, WON_IN
 from ...language.model import Board
 from ..common.limits import LimitGuard, Limits
 from ..graph.racegraph import RaceGraph
@@ -31,20 +30,14 @@ def race_ranks(program: Program, race: int, roots: str = "", board: Board = None
     return graph.ranked_terms(ranks)
 
 
-PLAIN_ROOT = re.compile(r"root\((s\([0-9,]*\))\)\.")
-
-
 def _root_facts(program: Program, roots: str) -> list:
-    """The position terms of the root facts in the program's base and in ``roots``: as written
-    where each is a plain fact of numbers on a line of its own, else as clingo reads them."""
-    facts = [line for line in (program.base + "\n" + roots).splitlines() if line.startswith("root(")]
-    plain = [PLAIN_ROOT.fullmatch(line.strip()) for line in facts]
-    if all(plain):
-        return [found.group(1) for found in plain]
+    """The position terms of the root facts in the program's base and in ``roots``, as clingo
+    reads them (:data:`~gridsolve.compile.predicates.ROOT`)."""
+    facts = [line for line in (program.base + "\n" + roots).splitlines() if line.startswith(ROOT.name + "(")]
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "\n".join(facts))
     ctl.ground([("base", [])])
-    return [atom.symbol.arguments[0] for atom in ctl.symbolic_atoms.by_signature("root", 1)]
+    return [term for term, in ROOT.ground(ctl.symbolic_atoms)]
 
 
 def clingo_race_ranks(program: Program, race: int, roots: str = "") -> dict[str, int]:
@@ -54,8 +47,7 @@ def clingo_race_ranks(program: Program, race: int, roots: str = "") -> dict[str,
     guard = LimitGuard(Limits(), "the positions reachable from the position asked about", lambda needed: "")
     ground_ranks(ctl, program.base + "\n" + roots, program.levels, guard)
     ranks = {}
-    for atom in ctl.symbolic_atoms.by_signature("won_in", 3):
-        number, state, rank = atom.symbol.arguments
-        if number.number == race:
-            ranks[str(state)] = rank.number
+    for number, state, rank in WON_IN.ground(ctl.symbolic_atoms):
+        if number == race:
+            ranks[str(state)] = rank
     return ranks
