@@ -11,7 +11,15 @@ for one checkout or two side by side (``--before DIR``: an earlier checkout, e.g
   passes; the fields of the ``Rules`` class; the modules and sites reading ``rules.collect`` and
   ``rules.timeout_when`` (an attribute ``collect`` / ``timeout_when`` of a name or attribute
   ``rules``); the modules and sites of f-strings and of plain string literals holding ``#show``;
-* each package's ``May import:`` line (its ``__init__.py`` docstring), where the two checkouts differ.
+* each package's ``May import:`` line (its ``__init__.py`` docstring), where the two checkouts differ;
+* the core's contract (issue 44), read from the imports and syntax trees: call sites of ``Answer(``
+  (the board answer's class; a GDL game's ``GdlAnswer(`` apart); functions of ``gridsolve/solve/``
+  whose docstring begins "The principal line", and of them those that walk the line by their own
+  rule (they neither call the one ``principal_line(`` nor read the line a clingo model shows: at
+  most the one itself); call sites of the
+  chooser, ``choose(`` imported from ``capabilities``; modules outside ``gridsolve/mechanisms/``
+  that import one mechanism's folder (not the registry nor the interface); and pairs of folders of
+  ``gridsolve/`` that import each other (in either module's text, at the top or in a function).
 
 What is not countable this way is left out rather than guessed: how many functions rank a game
 graph retrogradely, read answers or decide applicability is a reading of the code, not a count.
@@ -106,6 +114,70 @@ def counts(checkout: Path) -> dict[str, int]:
     return found
 
 
+MECHANISM_CORE = {"base", "registry", "encodings"}     # gridsolve/mechanisms/'s own modules, not a mechanism
+
+
+def _module_imports(checkout: Path) -> dict[str, set[str]]:
+    """{dotted module: the dotted names it imports, anywhere in its text}, relative imports resolved."""
+    out = {}
+    for path in sorted((checkout / "gridsolve").rglob("*.py")):
+        parts = list(path.relative_to(checkout).with_suffix("").parts)
+        package = parts[:-1]
+        if parts[-1] == "__init__":
+            parts.pop()
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = (".".join(package[:len(package) - node.level + 1] + [node.module or ""]).rstrip(".")
+                        if node.level else node.module or "")
+                found |= {f"{base}.{alias.name}" for alias in node.names} | {base}
+        out[".".join(parts)] = found
+    return out
+
+
+def _folder(module: str, folders: set[str]) -> str:
+    """The folder (dotted package) a module's file sits in."""
+    return module if module in folders else module.rpartition(".")[0]
+
+
+def contract(checkout: Path) -> dict[str, int]:
+    """Issue 44's countable figures (the module's docstring)."""
+    found = {"Answer( call sites": 0, "GdlAnswer( call sites": 0, "principal-line functions": 0,
+             "principal-line functions with a rule of their own": 0, "chooser call sites": 0}
+    for path in sorted((checkout / "gridsolve").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        chooser = any(isinstance(node, ast.ImportFrom) and (node.module or "").endswith("capabilities")
+                      and any(alias.name == "choose" for alias in node.names) for node in ast.walk(tree))
+        for node in ast.walk(tree):
+            found["Answer( call sites"] += _called(node, "Answer")
+            found["GdlAnswer( call sites"] += _called(node, "GdlAnswer")
+            found["chooser call sites"] += chooser and _called(node, "choose")
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "solve" in path.parts and \
+                    (ast.get_docstring(node) or "").startswith("The principal line"):
+                found["principal-line functions"] += 1
+                found["principal-line functions with a rule of their own"] += not any(
+                    _called(inner, "principal_line") or (isinstance(inner, ast.Attribute) and "line_" in inner.attr)
+                    for inner in ast.walk(node))
+    imports = _module_imports(checkout)
+    folders = {".".join(p.parent.relative_to(checkout).parts) for p in (checkout / "gridsolve").rglob("__init__.py")}
+    mechanism = re.compile(r"gridsolve\.mechanisms\.(\w+)")
+    naming = set()
+    for module, names in imports.items():
+        if module.startswith("gridsolve.mechanisms"):
+            continue
+        if any((m := mechanism.match(name)) and m.group(1) not in MECHANISM_CORE for name in names):
+            naming.add(module)
+    found["modules outside mechanisms/ importing a mechanism's folder"] = len(naming)
+    edges = {(_folder(module, folders), _folder(name, folders)) for module, names in imports.items()
+             for name in names if name.startswith("gridsolve")}
+    edges = {(a, b) for a, b in edges if a != b and b in folders and not a.startswith(b + ".")
+             and not b.startswith(a + ".")}
+    found["pairs of folders importing each other"] = len({frozenset(e) for e in edges if e[::-1] in edges})
+    return found
+
+
 def may_import(checkout: Path) -> dict[str, str]:
     """{package: its "May import:" line, whitespace joined}."""
     out = {}
@@ -153,6 +225,9 @@ def report(after: Path, before: Path | None = None) -> list[str]:
                     [("all", [[f[key] for f in figures] for key in ("files", "lines")])])
     lines += ["", "## Counted in the syntax trees of gridsolve/", ""]
     figures = [counts(side) for side in sides]
+    lines += _table(["count", "figure"], [(key, [[f[key] for f in figures]]) for key in figures[-1]])
+    lines += ["", "## The core's contract (issue 44)", ""]
+    figures = [contract(side) for side in sides]
     lines += _table(["count", "figure"], [(key, [[f[key] for f in figures]]) for key in figures[-1]])
     if before is not None:
         old, new = may_import(before), may_import(after)

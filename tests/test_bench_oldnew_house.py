@@ -110,3 +110,39 @@ def test_house_parses_its_arguments(tmp_path, capsys):
     with pytest.raises(SystemExit) as stopped:
         house.parse(["--before", str(tmp_path)])
     assert stopped.value.code == 2 and "not a checkout of gridsolve" in capsys.readouterr().err
+
+
+CONTRACT = {
+    "gridsolve/__init__.py": "",
+    "gridsolve/solve/__init__.py": "",
+    "gridsolve/solve/reader.py": (
+        "from .capabilities import choose\n"
+        "from ..mechanisms.registry import ALL\n"
+        "def principal_line(view):\n    '''The principal line, by the one rule.'''\n    return [view]\n"
+        "def line(view):\n    '''The principal line, its own walk.'''\n    return sorted(view)\n"
+        "def shown(model):\n    '''The principal line a model shows.'''\n    return model.line_moves()\n"
+        "def delegates(view):\n    '''The principal line from the root.'''\n    return principal_line(view)\n"
+        "def answer():\n    return Answer(1), Answer(2), GdlAnswer(3), choose(4)\n"),
+    "gridsolve/language/__init__.py": "",
+    "gridsolve/language/model.py": "from ..mechanisms.items.language import Collect\nfrom ..solve import reader\n",
+    "gridsolve/mechanisms/__init__.py": "",
+    "gridsolve/mechanisms/registry.py": "from . import items\n",
+    "gridsolve/mechanisms/items/__init__.py": "from ...language.model import Board\n",
+    "gridsolve/mechanisms/items/language.py": "",
+    "gridsolve/verify/__init__.py": "",
+    "gridsolve/verify/page.py": "def stepper():\n    '''The principal line stepped through.'''\n    choose(1)\n",
+}
+
+
+def test_house_counts_the_cores_contract_on_a_small_tree(tmp_path):
+    checkout = fake_checkout(tmp_path / "c")
+    for name, text in CONTRACT.items():
+        (checkout / name).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / name).write_text(text)
+    # reader's four line functions: two walk by a rule of their own (the one rule itself, and line); the
+    # model's line and the delegate do not; page.py is not under solve/ and its choose( is not the chooser's (not imported)
+    assert house.contract(checkout) == {
+        "Answer( call sites": 2, "GdlAnswer( call sites": 1, "principal-line functions": 4,
+        "principal-line functions with a rule of their own": 2, "chooser call sites": 1,
+        "modules outside mechanisms/ importing a mechanism's folder": 1,     # model.py (reader: the registry only)
+        "pairs of folders importing each other": 1}                          # language <-> mechanisms.items
