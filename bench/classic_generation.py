@@ -14,7 +14,16 @@ level (the defaults), and the longest solution a 10x10 climb finds.
   --jobs N``), in turn, ``--repeat`` times (the pairs are measured side by side in time, so a
   change of the machine's load shows in both); the load average is printed before and after.
 
+* ``--base DIR`` (issue 45, item 4: generation against an older checkout, e.g. main at 7f7e9ea):
+  instead, the same seeded request in each checkout in turn, ``--repeat`` rounds, each a whole
+  ``gridsolve generate --like BOARD --count N --seed S --jobs 1`` process of that checkout
+  (PYTHONPATH), its kernels built and its modules compiled to bytecode once, as installed: the
+  wall and CPU seconds (user + system) of each, the CPU per level written, the ratio base / this
+  checkout per round, and whether both wrote the same boards (the same seed writes the same boards
+  within one checkout; across checkouts only where the search did not change).
+
     python bench/classic_generation.py [--rate 120] [--longest 600] [--sizes 8x8,10x10] [--jobs 1] [--repeat 1]
+    python bench/classic_generation.py --base DIR [--sizes 10x10] [--count 3] [--seed 1] [--repeat 2]
 """
 from __future__ import annotations
 
@@ -66,6 +75,46 @@ def longest(seconds: int, out: Path) -> str:
             + (f"\n\n{moves[best].read_text()}" if best else ""))
 
 
+def seeded(checkout: Path, size: str, count: int, seed: int, out: Path) -> dict:
+    """One seeded ``generate`` of ``checkout``: its seconds, the levels written and their texts."""
+    from classic import run      # (bench/classic.py: a whole timed process of a checkout)
+    folder = out / f"{checkout.name}-{size}-{len(list(out.iterdir()))}"
+    wall, cpu, done = run(checkout, "generate", "--like", str(ROOT / BOARDS[size]), "--count", str(count),
+                          "--seed", str(seed), "--jobs", "1", "--timeout", "0", "--out", str(folder))
+    levels = sorted(folder.glob("*-[0-9]*.yaml"))
+    return {"wall": wall, "cpu": cpu, "rc": done.returncode, "levels": len(levels),
+            "boards": [re.sub(r"(?m)^#.*\n", "", f.read_text()) for f in levels],
+            "error": (done.stderr.strip().splitlines() or [""])[-1]}
+
+
+def against_base(base: Path, sizes: list[str], count: int, seed: int, repeat: int):
+    """The seeded request in ``base`` and in this checkout, in turn: a Markdown table and its
+    verdicts, line by line as the runs end."""
+    from oldnew import prepare   # (bench/oldnew.py: kernels built, bytecode compiled once)
+    sides = {"base": base.resolve(), "this": ROOT}
+    yield from [f"load average at the start: {load()}", "",
+                "| size | round | checkout | levels | wall s | CPU s | CPU s a level | base / this (CPU) |",
+                "|---|---|---|---:|---:|---:|---:|---:|"]
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        prepare(sides, out / "pycache")
+        (out / "runs").mkdir()
+        for size in sizes:
+            for round_ in range(1, repeat + 1):
+                got = {name: seeded(path, size, count, seed, out / "runs") for name, path in sides.items()}
+                for name, res in got.items():
+                    if res["rc"] != 0:
+                        yield f"| {size} | {round_} | {name} | failed: exit {res['rc']}: {res['error']} | | | | |"
+                        continue
+                    ratio = got["base"]["cpu"] / got["this"]["cpu"] if name == "this" and got["this"]["cpu"] else None
+                    yield (f"| {size} | {round_} | {name} | {res['levels']} | {res['wall']:.1f} | "
+                           f"{res['cpu']:.1f} | {res['cpu'] / max(res['levels'], 1):.1f} | "
+                           f"{'' if ratio is None else f'{ratio:.2f}x'} |")
+                same = got["base"]["boards"] == got["this"]["boards"]
+                yield f"| {size} | {round_} | boards | {'the same' if same else 'different'} | | | | |"
+    yield from ["", f"load average at the end: {load()}"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rate", type=int, default=120, help="seconds of each levels-per-minute run")
@@ -73,7 +122,17 @@ def main() -> None:
     parser.add_argument("--sizes", default=",".join(BOARDS), help="the levels-per-minute runs' sizes")
     parser.add_argument("--jobs", default="1", help="comma-separated worker counts (generate --jobs), run in turn")
     parser.add_argument("--repeat", type=int, default=1, help="rounds of the levels-per-minute runs")
+    parser.add_argument("--base", type=Path, help="an older checkout: the seeded request in both, in turn")
+    parser.add_argument("--count", type=int, default=3, help="with --base: the levels each run writes")
+    parser.add_argument("--seed", type=int, default=1, help="with --base: the request's seed")
     options = parser.parse_args()
+    if options.base is not None:
+        if not (options.base / "gridsolve").is_dir():
+            parser.error(f"--base {options.base}: not a checkout of gridsolve (no gridsolve/ folder)")
+        sys.path.insert(0, str(ROOT / "bench"))
+        for line in against_base(options.base, options.sizes.split(","), options.count, options.seed, options.repeat):
+            print(line, flush=True)
+        return
     print(f"load average at the start: {load()}")
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
