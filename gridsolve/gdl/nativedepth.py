@@ -1,11 +1,14 @@
 """The depth-first search of one target in one call of the circuit's C kernel
 (``circuitkernel.search``, gridsolve/ground/circuitdepth.h): the fewest steps within which the
 target's side forces one of its ends from a state (deepening one step at a time up to the
-horizon) and the line of those steps, with the meaning of :meth:`DepthSearch.least` and
-:meth:`DepthSearch.line` (gridsolve/gdl/depthsearch.py, which answers where the kernel was not
-built, and tests/test_gdl_nativedepth.py compares the two).  The limits are checked inside the
-call every :data:`CHECK_EVERY` states judged: time and memory stop it with exit code 3 and the
-states searched."""
+horizon; after the role commits to one of its moves there, where asked) and the line of those
+steps, with the meaning of :meth:`DepthSearch.least` and :meth:`DepthSearch.line`
+(gridsolve/gdl/depthsearch.py, which answers where the kernel was not built, and
+tests/test_gdl_nativedepth.py compares the two).  :class:`NativeDepthSearch` asks the questions
+of :class:`~gridsolve.gdl.depthanswer.DepthAnswers` (the value a role guarantees: one threshold
+at a time) so, one call each.  The limits are checked inside the call every
+:data:`CHECK_EVERY` states judged: time and memory stop it with exit code 3 and the states
+searched."""
 from __future__ import annotations
 
 import time
@@ -14,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..solve.common.limits import LimitGuard
-from .depthsearch import DEEPEST, SearchStep, Target, check_horizon, too_deep
-from .engine import GroundGame, joint_of, kernel_buffers
+from .depthsearch import DEEPEST, SearchStep, Target, check_horizon, key_bits, too_deep
+from .engine import GroundGame, joint_of, judge_states, kernel_buffers
 
 CHECK_EVERY = 2_000     # states judged between two checks of the limits
 
@@ -32,10 +35,12 @@ class NativeSearch:
 
 
 def native_least(game: GroundGame, role: int, guard: LimitGuard, root: np.ndarray, target: Target,
-                 horizon: int | None) -> NativeSearch:
+                 horizon: int | None, move: int | None = None) -> NativeSearch:
     """The fewest steps within which ``target``'s side forces from state ``root`` (a bool a
     fluent) for ``role``, within ``horizon`` steps (None: until the depth stops mattering), and
-    its line; the game's circuit must have its kernel."""
+    its line; with ``move`` (the index of one of the role's legal moves there, in ascending
+    order), after the role commits to it, its step counted (no line); the game's circuit must
+    have its kernel."""
     check_horizon(horizon)
     started = time.perf_counter()
     kernel = game.circuit.kernel
@@ -46,7 +51,8 @@ def native_least(game: GroundGame, role: int, guard: LimitGuard, root: np.ndarra
     with guard.allocating("depth-first search"):
         plies, steps, keys, states, expanded, visits = kernel.search(
             *kernel_buffers(game, root), game.terminal_row, role, own_attacks, others_attack, target.low,
-            min(target.high, (1 << 62)), -1 if horizon is None else horizon, DEEPEST, CHECK_EVERY, check)
+            min(target.high, (1 << 62)), -1 if horizon is None else horizon, DEEPEST, CHECK_EVERY, check,
+            -1 if move is None else move)
     if plies == -2:
         raise too_deep(guard, states)
     width = (len(game.fluents) + 7) // 8
@@ -56,3 +62,68 @@ def native_least(game: GroundGame, role: int, guard: LimitGuard, root: np.ndarra
     return NativeSearch(None if plies < 0 else int(plies), line,
                         {"search": "depth", "kernel": "C", "positions": int(states), "expanded": int(expanded),
                          "visits": int(visits), "search_s": time.perf_counter() - started})
+
+
+class NativeDepthSearch:
+    """The questions :class:`~gridsolve.gdl.depthanswer.DepthAnswers` asks of a
+    :class:`~gridsolve.gdl.depthsearch.DepthSearch` (``root``, ``ends``, ``moves``, ``least``,
+    ``forced``, ``forced_after``, ``line``, ``stats``, ``for_role``), each answered by one call of
+    the kernel (:func:`native_least`, its own transposition table): the same answers, with the
+    states judged counted over the calls (``positions``; ``searches``: the calls)."""
+
+    def __init__(self, game: GroundGame, role: int, guard: LimitGuard, counts: dict | None = None):
+        self.game, self.role, self.guard = game, role, guard
+        self.width = len(game.fluents)
+        self.ends: dict[bytes, tuple[bool, np.ndarray]] = {}
+        self._moves: dict[bytes, list[int]] = {}
+        self.counts = counts if counts is not None else {"positions": 0, "expanded": 0, "visits": 0, "searches": 0,
+                                                         "started": time.perf_counter()}
+
+    def for_role(self, role: int) -> "NativeDepthSearch":
+        """The same questions for another role (the counts shared)."""
+        return NativeDepthSearch(self.game, role, self.guard, self.counts)
+
+    def root(self, bits: np.ndarray) -> bytes:
+        key = np.packbits(bits[None, :], axis=1)[0].tobytes()
+        if key not in self.ends:
+            terminal, goal, legal = judge_states(self.game, bits[None, :])
+            self.ends[key] = (bool(terminal[0]), goal[0])
+            self._moves[key] = np.flatnonzero(legal[self.role][0]).tolist()
+        return key
+
+    def moves(self, key: bytes) -> list[int]:
+        """The role's legal moves at state ``key`` (their numbers, ascending: the kernel's order)."""
+        return self._moves[key]
+
+    def _search(self, key: bytes, target: Target, horizon: int | None, move: int | None) -> NativeSearch:
+        found = native_least(self.game, self.role, self.guard, key_bits(key, self.width), target, horizon, move)
+        for name in ("positions", "expanded", "visits"):
+            self.counts[name] += found.stats[name]
+        self.counts["searches"] += 1
+        return found
+
+    def least(self, key: bytes, target: Target, horizon: int | None, move: int | None = None) -> int | None:
+        if move is not None and horizon is not None and horizon <= 0:
+            return None         # (the move's step needs one)
+        return self._search(key, target, horizon, move).plies
+
+    def forced(self, key: bytes, depth: int, target: Target) -> tuple[bool, bool]:
+        """Whether forced within ``depth`` steps (the second field, whether a false answer
+        depended on the depth, is not known here: False)."""
+        return self.least(key, target, depth) is not None, False
+
+    def forced_after(self, key: bytes, move: int, depth: int, target: Target) -> tuple[bool, bool]:
+        return self.least(key, target, depth, move) is not None, False
+
+    def line(self, key: bytes, target: Target, steps: int) -> list[SearchStep]:
+        """The line forced in exactly ``steps`` steps, its fewest (as :meth:`DepthSearch.line`)."""
+        found = self._search(key, target, steps, None)
+        if found.plies != steps:
+            raise ValueError(f"the line of {steps} steps asked where the fewest are {found.plies}")
+        return found.line
+
+    def stats(self) -> dict:
+        counts = self.counts
+        return {"search": "depth", "kernel": "C", "positions": counts["positions"], "expanded": counts["expanded"],
+                "visits": counts["visits"], "searches": counts["searches"],
+                "search_s": time.perf_counter() - counts["started"]}

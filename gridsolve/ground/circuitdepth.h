@@ -429,17 +429,19 @@ static PyObject *search(PyObject *self, PyObject *args) {
     Search S;
     memset(&S, 0, sizeof S);
     Machine *m = &S.m;
-    Py_ssize_t role, horizon, deepest, check_every;
+    Py_ssize_t role, horizon, deepest, check_every, own_move = -1;
     int own_attacks, others_attack;
     long long low, high, terminal_row;
     PyObject *check;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*LnppLLnnnO", &b[0], &b[1], &b[2], &b[3], &b[4],
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*LnppLLnnnO|n", &b[0], &b[1], &b[2], &b[3], &b[4],
                           &b[5], &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12], &b[13], &b[14], &b[15], &b[16],
                           &b[17], &terminal_row, &role, &own_attacks, &others_attack, &low, &high, &horizon, &deepest,
-                          &check_every, &check))
+                          &check_every, &check, &own_move))
         return NULL;
     /* the buffers as explore reads them; then the terminal row, the role, the target (own_attacks,
-     * others_attack, low, high), the horizon (-1 none), the deepest depth, check_every and check */
+     * others_attack, low, high), the horizon (-1 none), the deepest depth, check_every, check and,
+     * optionally, the role's move committed first at the root (its number among the root's groups,
+     * the role's legal moves in ascending order; -1: none) */
     PyObject *result = NULL;
     m->words = 1, m->terminal_row = terminal_row, m->levels = b[1].len;
     m->level_start = b[0].buf, m->recursive = b[1].buf, m->head = b[2].buf, m->rule_start = b[3].buf;
@@ -502,7 +504,16 @@ static PyObject *search(PyObject *self, PyObject *args) {
             too_deep = 1;
             break;
         }
-        int r = search_state(&S, start, (int)depth);
+        int r;
+        if (own_move < 0) r = search_state(&S, start, (int)depth);
+        else if (depth == 0) r = CUT;           /* (the move's step needs one) */
+        else if ((r = expand(&S, start)) <= 0) {
+            if (r == 0) PyErr_NoMemory();
+            goto done;
+        } else if (info_of(&S, start)->terminal || own_move >= info_of(&S, start)->groups) {
+            PyErr_SetString(PyExc_ValueError, "circuitkernel.search: no such move of the role at the root");
+            goto done;
+        } else r = search_after(&S, start, (int32_t)own_move, (int)depth);
         if (r < 0) goto done;
         if (r & WON) {
             plies = depth;
@@ -510,7 +521,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         }
         if (!(r & CUT)) break;
     }
-    if (plies >= 0 && search_line(&S, start, (int)plies, &line) < 0) goto done;
+    if (plies >= 0 && own_move < 0 && search_line(&S, start, (int)plies, &line) < 0) goto done;
     for (size_t k = 0; k < line.len / 24; k++)
         if (!put(&line_keys, S.keys.data + ((int64_t *)line.data)[3 * k + 1] * m->width, m->width)) {
             PyErr_NoMemory();
