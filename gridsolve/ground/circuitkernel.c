@@ -356,10 +356,13 @@ static PyMethodDef methods[] = {
      "explore(level_start, recursive, rule_head, rule_start, lit_row, lit_neg, fact_rows, true_rows, next_rows, "
      "move_start, does_rows, legal_rows, goal_start, goal_rows, goal_values, weights, root, size, words, "
      "terminal_row, depth, check_every, check) -> (packed states, terminal, goal, legal, src, dst, joint codes)"},
-    {"search", search, METH_VARARGS,
-     "search(the buffers of explore, terminal_row, role, own_attacks, others_attack, low, high, horizon, deepest, "
-     "check_every, check[, own_move]) -> (plies, line steps, line keys, states, expanded, visits): a target forced "
-     "within the horizon, depth-first, from the root or after the role's move own_move there (circuitdepth.h)"},
+    {"search_open", search_open, METH_VARARGS,
+     "search_open(the buffers of explore, terminal_row, role) -> a search from the root, its states kept over "
+     "its runs (circuitdepth.h)"},
+    {"search_run", search_run, METH_VARARGS,
+     "search_run(search, own_attacks, others_attack, low, high, horizon, deepest, check_every, check[, own_move]) "
+     "-> (plies, line steps, line keys, states, expanded, visits): a target forced within the horizon, "
+     "depth-first, from the root or after the role's move own_move there"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "circuitkernel",
