@@ -9,8 +9,11 @@ interrupted, does not return), and gets one row: answered (reachable states, eac
 value from the initial state), refused (exit 2: the reason), stopped by a limit (exit 3: the
 states reached), or a traceback (any other exit: the target is none).
 
-    python bench/gdl_repository.py ~/ggp-repository/war/root/games
-    python bench/gdl_repository.py GAMES --seconds 60 --memory 2GB --out bench/RESULTS-gdl.md
+    python bench/gdl_repository.py ~/ggp-repository/war/root/games --seconds 8 --jobs 2
+    python bench/gdl_repository.py GAMES --seconds 60 --names NAMES.txt --append "60 s: ..."
+
+``--names FILE``: only the games named there (one file stem a line); ``--append TITLE``: the
+table added to the results file as a section of its own (under ``## TITLE``), not replacing it.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GRACE = 20          # seconds past --seconds before a process still grounding is killed
+GRACE = 20          # seconds past --seconds before a process that has not stopped is killed (none should be)
 
 
 def _run(command: list[str], limit: float):
@@ -62,7 +65,7 @@ def run_one(path: Path, seconds: float, memory: str, options: tuple[str, ...] = 
     code, stdout, stderr, cpu = _run(command, seconds + GRACE)
     elapsed = time.perf_counter() - started
     if code is None:
-        return {"outcome": "stopped",
+        return {"outcome": "stopped", "killed": True,
                 "detail": f"killed after {seconds + GRACE:.0f} s (no answer nor limit's error by then)",
                 "seconds": elapsed, "cpu": cpu}
     error = stderr.strip().splitlines()[-1] if stderr.strip() else ""
@@ -90,17 +93,23 @@ def values_text(values: dict) -> str:
 
 
 def write_results(rows: list[tuple[str, dict]], out: Path, seconds: float, memory: str, folder: Path,
-                  load: str = "") -> None:
+                  load: str = "", jobs: int = 1, title: str | None = None, before: str = "") -> None:
+    """The results as a Markdown page at ``out``; with ``title``, as a section under that heading
+    after ``before`` (the page's text before this run)."""
     counts = {kind: sum(1 for _, row in rows if row["outcome"] == kind)
               for kind in ("answered", "refused", "stopped", "traceback")}
-    lines = ["# GDL games of the GGP repository, answered by `gridsolve solve GAME.kif`", "",
-             f"Written by `python bench/gdl_repository.py {folder.name} --seconds {seconds:g} --memory {memory}` "
-             f"(bench/gdl_repository.py): every `.kif` file of a local checkout ({len(rows)} files), each in its own "
-             f"process, {seconds:g} s and {memory} a game; one run, on a machine shared with other work "
-             f"(load average {load}; the seconds, wall and CPU (user and system) of the game's process, include "
-             "the process's start).", "",
-             f"**{counts['answered']} answered, {counts['refused']} refused, {counts['stopped']} stopped by a limit, "
-             f"{counts['traceback']} tracebacks.**", "",
+    killed = sum(1 for _, row in rows if row.get("killed"))
+    wall, cpu = sum(row["seconds"] for _, row in rows), sum(row["cpu"] for _, row in rows)
+    which = "every `.kif` file of a local checkout" if title is None else "the games named"
+    lines = ([f"# GDL games of the GGP repository, answered by `gridsolve solve GAME.kif`", ""] if title is None
+             else [before.rstrip("\n"), "", f"## {title}", ""])
+    lines += [f"Written by `python bench/gdl_repository.py {folder.name} --seconds {seconds:g} --memory {memory} "
+              f"--jobs {jobs}` (bench/gdl_repository.py): {which} ({len(rows)} files), each in its own "
+              f"process, {seconds:g} s and {memory} a game, {jobs} at once; one run, on a machine shared with other "
+              f"work (load average {load}; the seconds, wall and CPU (user and system) of the game's process, "
+              f"include the process's start; in all {wall:,.0f} s wall, {cpu:,.0f} s CPU).", "",
+              f"**{counts['answered']} answered, {counts['refused']} refused, {counts['stopped']} stopped by a limit "
+              f"({killed} killed past the limit and its grace), {counts['traceback']} tracebacks.**", "",
              "| game | outcome | reachable states | value per role (initial state) | seconds | CPU s | detail |",
              "|---|---|---:|---|---:|---:|---|"]
     for name, row in rows:
@@ -119,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS-gdl.md")
     parser.add_argument("--only", help="only the games whose file name contains this")
     parser.add_argument("--jobs", type=int, default=1, help="games run at once (default 1: the seconds measured alone)")
+    parser.add_argument("--names", type=Path, help="only the games named in this file (one file stem a line)")
+    parser.add_argument("--append", metavar="TITLE", help="add the table to --out as a section of this title")
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
         print(f"{args.folder}: no such folder. Give the games' folder of a checkout of the GGP repository "
@@ -127,10 +138,14 @@ def main(argv: list[str] | None = None) -> int:
     files = sorted(args.folder.rglob("*.kif"), key=lambda p: p.name.lower())
     if args.only:
         files = [p for p in files if args.only in p.name]
+    if args.names:
+        wanted = {line.strip() for line in args.names.read_text().splitlines() if line.strip()}
+        files = [p for p in files if p.stem in wanted]
     if not files:
         print(f"{args.folder}: no .kif files there.", file=sys.stderr)
         return 2
     rows = []
+    before = args.out.read_text(encoding="utf-8") if args.append and args.out.exists() else ""
     first = "{:.1f}".format(os.getloadavg()[0])
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         runs = pool.map(lambda path: (path, run_one(path, args.seconds, args.memory)), files)
@@ -140,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row.get('values', row.get('detail', ''))} {row['seconds']:.1f} s (CPU {row['cpu']:.1f} s)",
                   flush=True)
             write_results(rows, args.out, args.seconds, args.memory, args.folder,
-                          f"{first} at the start, {os.getloadavg()[0]:.1f} at the end")
+                          f"{first} at the start, {os.getloadavg()[0]:.1f} at the end", args.jobs, args.append, before)
     return 0
 
 

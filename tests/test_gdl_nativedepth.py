@@ -166,3 +166,85 @@ def test_the_json_answer_names_the_kernel_s_search():
     assert (answer["win"], answer["win_plies"], answer["stats"]["search"], answer["stats"]["kernel"]) == (
         True, 7, "depth", "C")
     assert answer["stats"]["positions"] > 0 and answer["stats"]["expanded"] <= answer["stats"]["positions"]
+
+
+# - The value a role guarantees, depth-first in C ---
+
+VALUE_FIELDS = ("value", "plies", "values", "moves", "win", "win_plies", "win_moves", "holds")
+GGP = Path("/work/data/ggp-repository/war/root/games")
+GGP_SMALL = ["gt_centipede", "gt_dollar", "onestep", "switches", "roshambo2", "minichess"]
+GGP_MORE = ["colonelBlotto", "gt_coordination", "nim1", "circlesolitaire", "kitten_escapes_from_fire", "coins",
+            "buttons", "tictactoe-init1", "stateSpaceSmall"]
+
+
+def value_fields(answer) -> dict:
+    return {f: getattr(answer, f) for f in VALUE_FIELDS}
+
+
+def assert_value_as_breadth(path: Path, at: str | None = None, horizon: int | None = None) -> list:
+    """Every role's value question depth-first in C answers as the breadth-first ranking (and its
+    line has the value's steps); the depth-first answers."""
+    session = GdlSession(path)
+    answers = []
+    for role in session.game.role_names:
+        breadth = session.answer(role, "value", at, horizon, search="breadth")
+        depth = session.answer(role, "value", at, horizon, search="depth")
+        assert value_fields(depth) == value_fields(breadth), (path.name, role, at, horizon)
+        assert depth.stats["kernel"] == "C" and depth.stats["searches"] > 0
+        assert len(depth.line) == (depth.plies or 0)
+        answers.append(depth)
+    return answers
+
+
+@pytest.mark.parametrize("name, values, plies", [
+    ("tictactoe.kif", {"xplayer": 50, "oplayer": 50}, 9), ("hanoi.kif", {"player": 100}, 7),
+    ("nim.kif", None, None), ("maze.kif", None, None)])
+def test_the_value_depth_first_in_c_is_the_known_value_and_the_ranking_s(name, values, plies):
+    first = assert_value_as_breadth(GAMES / name)[0]
+    if values is not None:
+        assert (first.values, first.plies) == (values, plies)
+
+
+@pytest.mark.parametrize("name, horizon", [("tictactoe.kif", 3), ("nim.kif", 2), ("maze.kif", 5), ("hanoi.kif", 6)])
+def test_the_value_depth_first_in_c_within_a_horizon_and_from_sampled_states_is_the_ranking_s(name, horizon):
+    for at in [None] + sampled_states(GdlSession(GAMES / name), 2, seed=11):
+        assert_value_as_breadth(GAMES / name, at, horizon)
+
+
+def test_the_value_depth_first_in_c_equals_the_python_depth_search(monkeypatch):
+    at = ("(cell 1 1 x) (cell 2 2 o) (cell 1 2 b) (cell 1 3 b) (cell 2 1 b) (cell 2 3 b) (cell 3 1 b) (cell 3 2 b) "
+          "(cell 3 3 b) (control xplayer)")
+    with_kernel = solve_gdl(GAMES / "tictactoe.kif", "oplayer", "value", at, search="depth")
+    monkeypatch.setenv("GRIDSOLVE_NATIVE", "0")
+    without = solve_gdl(GAMES / "tictactoe.kif", "oplayer", "value", at, search="depth")
+    assert "kernel" not in without.stats
+    assert value_fields(with_kernel) == value_fields(without) and with_kernel.line == without.line
+
+
+def test_the_kernel_s_search_after_a_committed_move_counts_its_step():
+    session = GdlSession(GAMES / "hanoi.kif")
+    game = session.game
+    win = Target("role", low=100)
+    moves = [native_least(game, 0, session.guard, game.init, win, 9, move).plies for move in range(2)]
+    assert moves == [8, 7]     # ((move a b) wins in 7 steps after it, (move a c) in 6: its own step counted)
+    assert native_least(game, 0, session.guard, game.init, win, 7, 0).plies is None
+    with pytest.raises(ValueError, match="no such move of the role at the root"):
+        native_least(game, 0, session.guard, game.init, win, 7, 5)
+
+
+def _ggp(name: str) -> Path:
+    path = GGP / name / f"{name}.kif"
+    if not path.exists():
+        pytest.skip(f"the GGP repository's checkout is not at {GGP} (read only, never copied)")
+    return path
+
+
+@pytest.mark.parametrize("name", GGP_SMALL)
+def test_the_value_depth_first_in_c_is_the_ranking_s_on_small_ggp_games(name):
+    assert_value_as_breadth(_ggp(name))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GGP_MORE)
+def test_the_value_depth_first_in_c_is_the_ranking_s_on_more_ggp_games(name):
+    assert_value_as_breadth(_ggp(name))

@@ -111,6 +111,10 @@ class DepthSearch:
         self.started = time.perf_counter()
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * DEEPEST + 1000))
 
+    def for_role(self, role: int) -> "DepthSearch":
+        """The same questions for another role (the states judged shared)."""
+        return DepthSearch(self.game, role, self.guard, judged=self)
+
     # - States ---
 
     def key(self, bits: np.ndarray) -> bytes:

@@ -26,11 +26,12 @@ import numpy as np
 
 from ..errors import BoardError, ConstantFluentsError, QueryError
 from .. import native
-from ..solve.common.limits import LimitGuard, resident
-from ..ground.circuit import Circuit, UnstratifiedError, ground_circuit, pack, unpack
+from ..solve.common.limits import LimitGuard, format_bytes, resident
+from ..ground.circuit import Circuit, UnstratifiedError, Watch, ground_circuit, pack, unpack, watched_ground
 from .description import Description
 from .kif import Term
 from .demand import DemandPlan
+from .forked import run_forked
 from .projection import projected
 from .translate import kif_symbol, mangle, symbol_kif, term_text
 from ..compile.predicates import (GDL_DOES, GDL_FLUENT, GDL_GOAL, GDL_INIT, GDL_LEGAL, GDL_MOVE, GDL_NEXT, GDL_TERMINAL,
@@ -109,50 +110,143 @@ def _row(circuit: Circuit, symbol: clingo.Symbol) -> int:
     return circuit.rows.get(symbol, -1)
 
 
+DOMAINS = "grounding the fluents' and moves' domains"
+ONE_PLY = "grounding the one-ply rules"
+TEXT_CHUNK = 20_000      # domain atoms read or written between two checks of the limits
+KILL_GRACE = 1.0         # seconds past the time limit before the domains' grounding, in a child, is killed
+
+
+def grounding_check(guard: LimitGuard, stage: str):
+    """The check a :class:`~gridsolve.ground.circuit.Watch` calls while clingo grounds ``stage``:
+    the limits (time, memory), which stop the grounding with what it had ground so far."""
+    return lambda count: guard.after(f"{stage} ({count:,} ground rules so far), 0 states reached")
+
+
 def _domains(plan: DemandPlan, guard: LimitGuard, root: list[str] | None):
     """The fluents (what ``init`` and ``next`` derive), the moves and the demands' facts (text)
     of the domains' program of ``plan`` (positive but for negations of facts and constant
-    fluents: clingo's grounding gives its one model)."""
+    fluents: clingo's grounding gives its one model).  Where there is a time limit, ground in a
+    forked child (:func:`~gridsolve.gdl.forked.run_forked`) killed at the limit (a join can run
+    long without deriving anything), itself watching the rules clingo emits."""
+    if guard.limits.seconds is None:
+        return _ground_domains(plan, guard, root)
+    deadline = guard.started + guard.limits.seconds + KILL_GRACE
+    fluents, moves, demands = run_forked(lambda: _as_text(_ground_domains(plan, guard, root)), deadline,
+                                         lambda: guard.out_of_time(f"{DOMAINS} (stopped within clingo's grounding), "
+                                                                   "0 states reached"))
+    parse = _parsing(guard, "fluents")      # (a symbol is a number of the process's own table: sent as text)
+    fluents = [parse(text) for text in fluents]
+    parse = _parsing(guard, "moves")
+    return fluents, [(parse(role), parse(move)) for role, move in moves], demands
+
+
+def _as_text(domains: tuple) -> tuple:
+    fluents, moves, demands = domains
+    return [str(f) for f in fluents], [(str(role), str(move)) for role, move in moves], demands
+
+
+def _parsing(guard: LimitGuard, what: str):
+    """``clingo.parse_term``, the limits checked every :data:`TEXT_CHUNK` terms parsed."""
+    count = 0
+
+    def parse(text: str) -> clingo.Symbol:
+        nonlocal count
+        count += 1
+        if not count % TEXT_CHUNK:
+            guard.after(f"after {DOMAINS}, reading its {what} ({count:,} so far), 0 states reached")
+        return clingo.parse_term(text)
+    return parse
+
+
+def _ground_domains(plan: DemandPlan, guard: LimitGuard, root: list[str] | None):
+    """:func:`_domains` in this process, the limits checked as clingo grounds (where there is a
+    time limit: a watch of its rules, :class:`~gridsolve.ground.circuit.Watch`) and as its atoms are read."""
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], plan.domain_text(root))
-    guard.ground(ctl, [("base", [])], "grounding the fluents' and moves' domains")
+    if guard.limits.seconds is None:        # (memory: the address space capped while it grounds)
+        guard.ground(ctl, [("base", [])], f"{DOMAINS}, 0 states reached")
+    else:
+        watch = Watch(grounding_check(guard, DOMAINS))
+        ctl.register_observer(watch)
+        watched_ground(ctl, watch, lambda c, parts: guard.ground(c, parts, f"{DOMAINS}, 0 states reached"),
+                       [("base", [])])
+    guard.after(f"after {DOMAINS}, 0 states reached")
     atoms = ctl.symbolic_atoms
-    fluents = sorted(fluent for fluent, in GDL_TRUE.ground(atoms))
-    moves = sorted(GDL_DOES.ground(atoms))
-    demands = "".join(f"{atom.symbol}.\n" for name, arity in plan.demands()
-                      for atom in atoms.by_signature(name, arity))
+    fluents = [symbol.arguments[0] for symbol in _read_atoms(guard, atoms, [(GDL_TRUE.name, GDL_TRUE.arity)], "fluents")]
+    moves = [tuple(symbol.arguments) for symbol in _read_atoms(guard, atoms, [(GDL_DOES.name, GDL_DOES.arity)], "moves")]
+    fluents.sort()
+    guard.after(f"after {DOMAINS}: {len(fluents):,} fluents sorted, 0 states reached")
+    moves.sort()
+    guard.after(f"after {DOMAINS}: {len(moves):,} moves sorted, 0 states reached")
+    demands = "".join(f"{symbol}.\n" for symbol in _read_atoms(guard, atoms, plan.demands(), "demands"))
     return fluents, moves, demands
+
+
+def _read_atoms(guard: LimitGuard, atoms, signatures, what: str) -> list[clingo.Symbol]:
+    """The symbols of the atoms of ``signatures`` (name, arity) in ``atoms``, the limits checked
+    every :data:`TEXT_CHUNK` of them."""
+    found = []
+    for name, arity in signatures:
+        for atom in atoms.by_signature(name, arity):
+            found.append(atom.symbol)
+            if not len(found) % TEXT_CHUNK:
+                guard.after(f"after {DOMAINS}, reading its {what} ({len(found):,} so far), 0 states reached")
+    return found
+
+
+def _facts_text(guard: LimitGuard, facts) -> str:
+    """The lines of ``facts`` (texts, lazily), the limits checked every :data:`TEXT_CHUNK`."""
+    parts, chunk = [], []
+    for fact in facts:
+        chunk.append(fact)
+        if len(chunk) == TEXT_CHUNK:
+            parts.append("\n".join(chunk) + "\n")
+            chunk = []
+            guard.after(f"writing the one-ply program, {TEXT_CHUNK * len(parts):,} domain facts written, "
+                        "0 states reached")
+    parts.append("\n".join(chunk) + "\n" if chunk else "")
+    return "".join(parts)
 
 
 def ground_game(description: Description, guard: LimitGuard, root: list[Term] | None = None) -> GroundGame:
     """The one-ply circuit of ``description``, for the states reachable from the initial state
     or, given, from the state of the fluents ``root``: every state any question asks about is
     one of its domain's (:meth:`GroundGame.state_of`) whose constant fluents are the root's
-    (:mod:`~gridsolve.gdl.demand`)."""
+    (:mod:`~gridsolve.gdl.demand`).  The limits stop it at any stage: between them, while clingo
+    grounds (a watch of the rules it emits), and before the one-ply grounding where its domains
+    alone (a choice rule a fluent and a move) need more rules than the memory left holds."""
     started = time.perf_counter()
     root_text = None if root is None else [term_text(term) for term in root]
     plan = DemandPlan.of(projected(description))
+    guard.after("after reading the rules, 0 states reached")
     fluents, moves, demands = _domains(plan, guard, root_text)
     roles = [kif_symbol(rule.head.args[0]) for rule in description.rules
              if rule.head.name == "role" and not rule.body and len(rule.head.args) == 1]
     if not roles:
         raise BoardError(description.path, None, "no (role ...) facts", "name each role with a fact (role name)")
-    program = (f"% {description.path}: {len(description.rules)} rules\n" + plan.ply_text() + demands
-               + "".join(GDL_FLUENT.fact(f) + "\n" for f in fluents)
-               + "".join(GDL_MOVE.fact(r, m) + "\n" for r, m in moves)
-               + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n" + SHOWN)
     left = guard.limits.memory - (resident() - guard.base)
+    budget = max(10_000, left // RULE_BYTES)
+    needed = (len(fluents) + len(moves)) * RULE_BYTES
+    if needed > left:
+        raise guard.error(f"{len(fluents):,} fluents and {len(moves):,} moves need about {format_bytes(needed)} "
+                          f"for their ground rules alone (limit {format_bytes(guard.limits.memory)})",
+                          f"by an estimate before {ONE_PLY}, 0 states reached", needed)
+    program = (f"% {description.path}: {len(description.rules)} rules\n" + plan.ply_text() + demands
+               + _facts_text(guard, (GDL_FLUENT.fact(f) for f in fluents))
+               + _facts_text(guard, (GDL_MOVE.fact(r, m) for r, m in moves))
+               + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n" + SHOWN)
+    where = f"{ONE_PLY}, 0 states reached"
     try:
-        circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, "grounding the one-ply rules"),
-                                 budget=max(10_000, left // RULE_BYTES),
-                                 kernel=native.load("circuitkernel", "gridsolve.ground"))
+        circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, where), budget=budget,
+                                 kernel=native.load("circuitkernel", "gridsolve.ground"),
+                                 check=grounding_check(guard, ONE_PLY),
+                                 building=lambda: guard.after(f"after {ONE_PLY}, building its circuit, 0 states reached"))
     except MemoryError as exc:
-        raise guard.error(f"the one-ply rules need more memory than is left ({exc})",
-                          "grounding the one-ply rules, 0 states reached") from None
+        raise guard.error(f"the one-ply rules need more memory than is left ({exc})", where) from None
     except UnstratifiedError:
         raise BoardError(description.path, None, "negation is not stratified: a ground atom depends on itself "
                          "through a not", "GDL forbids recursion through not") from None
-    guard.after("after grounding the one-ply rules, 0 states reached")
+    guard.after(f"after {ONE_PLY}, 0 states reached")
     column = {f: i for i, f in enumerate(fluents)}
     true_rows = np.array([_row(circuit, GDL_TRUE.symbol(f)) for f in fluents], dtype=np.int64)
     next_rows = np.array([_row(circuit, GDL_NEXT.symbol(f)) for f in fluents], dtype=np.int64)
@@ -167,6 +261,7 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
                       time.perf_counter() - started, column, {(mangle(name), arity) for name, arity in plan.constant})
     if game.constant:
         game.constant_bits = (init if root is None else _bits(column, map(kif_symbol, root)))[game.constant_columns]
+    guard.after(f"after {ONE_PLY}: its circuit read, 0 states reached")
     return game
 
 

@@ -22,7 +22,7 @@ from .depthanswer import DepthAnswers, own_moves, step_texts
 from .depthsearch import DepthSearch, Target
 from .description import read_description
 from .engine import explore, ground_game
-from .nativedepth import native_least
+from .nativedepth import NativeDepthSearch, native_least
 from .kif import read_kif
 from .translate import symbol_kif
 
@@ -181,14 +181,16 @@ class GdlSession:
                       started: float) -> GdlAnswer:
         """The answer by depth-first searches from the state asked (:mod:`gridsolve.gdl.depthanswer`):
         ``--query win`` searches the win only (value and plies are the win's where there is one,
-        else null; values null, no moves); ``--query value`` every field the ranking gives."""
+        else null; values null, no moves); ``--query value`` every field the ranking gives, one
+        threshold at a time; each search one call of the circuit's C kernel where it is built
+        (:mod:`gridsolve.gdl.nativedepth`), else in Python (:mod:`gridsolve.gdl.depthsearch`)."""
         game, names = self.game, self.game.role_names
         top = max((v for v, _ in game.goals[r]), default=None)
         if kind == "win" and top is not None and game.circuit.kernel is not None:     # (one call of the kernel)
             found = native_least(game, r, self.guard, root_bits, Target("role", low=top), horizon)
             return self._depth_reply(r, kind, root_bits, horizon, line, started, top, found.plies, found.line,
                                      found.stats)
-        search = DepthSearch(game, r, self.guard)
+        search = (DepthSearch if game.circuit.kernel is None else NativeDepthSearch)(game, r, self.guard)
         key = search.root(root_bits)
         asked = DepthAnswers(search, key, horizon)
         win_plies = asked.win_plies()
@@ -200,8 +202,7 @@ class GdlSession:
         own = asked.value()
         values = {}
         for other, name in enumerate(names):
-            found = own if other == r else DepthAnswers(DepthSearch(game, other, self.guard, judged=search), key,
-                                                       horizon).value()
+            found = own if other == r else DepthAnswers(search.for_role(other), key, horizon).value()
             values[name] = found.value
         moves = []
         for m, number in enumerate([] if search.ends[key][0] else search.moves(key)):

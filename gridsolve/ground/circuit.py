@@ -36,52 +36,100 @@ class UnstratifiedError(NotACircuit):
     """The ground program's negation is not stratified (the reader names the file)."""
 
 
-class Observer:
-    """The ground program as clingo hands it over (register it with ``ctl.register_observer``):
-    its rules, its external atoms, its shown atoms' symbols and its shown terms' conditions."""
+CHECK_RULES = 512       # ground rules between two checks of a watch
 
-    def __init__(self, budget: int | None = None):
+
+class Stopped(Exception):
+    """Raised inside clingo's grounding by a :class:`Watch` whose check failed: clingo aborts the
+    grounding at a callback's exception; :func:`watched_ground` raises the check's own error."""
+
+
+class Watch:
+    """A ground-program observer (register it with ``ctl.register_observer``) that counts the
+    ground rules as clingo emits them, while it grounds, and calls ``check(rules)`` every
+    :data:`CHECK_RULES` of them: clingo's grounding cannot be interrupted from Python, but an
+    exception in an observer's callback aborts it, so a check that raises (a limit's error)
+    stops the grounding there (:func:`watched_ground`)."""
+
+    def __init__(self, check=None):
+        self.check = check
+        self.count = 0
+        self.error: BaseException | None = None
+
+    def rule(self, choice, head, body):
+        self.count += 1
+        if self.check is not None and not self.count % CHECK_RULES:
+            self._checked()
+
+    def _checked(self):
+        try:
+            self.check(self.count)
+        except Exception as exc:        # (kept, and clingo's grounding aborted by Stopped)
+            self.stop(exc)
+
+    def stop(self, error: BaseException):
+        self.error = error
+        raise Stopped(str(error))
+
+
+def watched_ground(ctl, watch: Watch, ground, parts: list) -> None:
+    """``ground(ctl, parts)`` (e.g. ``ctl.ground``) with ``watch`` registered on ``ctl``: where
+    its check stopped the grounding, the check's error is raised."""
+    try:
+        ground(ctl, parts)
+    except Exception:
+        if watch.error is not None:
+            raise watch.error from None
+        raise
+    if watch.error is not None:
+        raise watch.error
+
+
+class Observer(Watch):
+    """The ground program as clingo hands it over (register it with ``ctl.register_observer``):
+    its rules, its external atoms, its shown atoms' symbols and its shown terms' conditions;
+    ``budget``: the most rules kept (more: the grounding stopped with a MemoryError), ``check``:
+    a :class:`Watch`'s."""
+
+    def __init__(self, budget: int | None = None, check=None):
+        super().__init__(check)
         self.rules: list[tuple[bool, list[int], list[int]]] = []
         self.symbols: dict[clingo.Symbol, int] = {}     # 0: a fact
         self.terms: list[tuple[clingo.Symbol, list[int]]] = []
         self.externals: list[int] = []
         self.weights = 0
-        self.budget = budget        # the most rules kept (clingo ignores a callback's exceptions: a
-        self.overflow = False       # MemoryError in one would abort the process, so stop before it)
+        self.budget = budget
 
     def rule(self, choice, head, body):
-        if self.overflow:
-            return
-        if self.budget is not None and len(self.rules) >= self.budget:
-            self._overflowed()
-            return
+        rules = self.rules
+        if self.budget is not None and len(rules) >= self.budget:
+            self._overflowed(f"more than {self.budget:,} ground rules")
         try:
-            self.rules.append((choice, list(head), list(body)))
+            rules.append((choice, list(head), list(body)))
         except MemoryError:
-            self._overflowed()
+            self._overflowed("the ground rules do not fit in memory")
+        if self.check is not None and not len(rules) % CHECK_RULES:
+            self.count = len(rules)
+            self._checked()
 
     def weight_rule(self, choice, head, lower_bound, body):
         self.weights += 1
 
     def output_atom(self, symbol, atom):
-        if self.overflow:
-            return
         try:
             self.symbols[symbol] = atom
         except MemoryError:
-            self._overflowed()
+            self._overflowed("the ground atoms do not fit in memory")
 
     def output_term(self, symbol, condition):
-        if not self.overflow:
-            self.terms.append((symbol, list(condition)))
+        self.terms.append((symbol, list(condition)))
 
     def external(self, atom, value):
-        if not self.overflow:
-            self.externals.append(atom)
+        self.externals.append(atom)
 
-    def _overflowed(self):
-        self.overflow = True
-        self.rules, self.symbols, self.terms = [], {}, []   # (the memory back for the rest of the grounding)
+    def _overflowed(self, why: str):
+        self.rules, self.symbols, self.terms = [], {}, []   # (the memory back before the error is raised)
+        self.stop(MemoryError(why))
 
 
 @dataclass
@@ -146,7 +194,10 @@ class Circuit:
     symbol (facts: the row :attr:`true_row`; atoms no rule derives are not there: false),
     ``atom_rows`` the row of each program atom clingo numbered (``ctl.symbolic_atoms[...].literal``)."""
 
-    def __init__(self, observer: Observer, kernel=None):
+    def __init__(self, observer: Observer, kernel=None, check=None):
+        """``check``: called (no arguments) between the stages of the building and every
+        :data:`CHECK_RULES` rules read (a limit's error raised there stops it)."""
+        check = check or (lambda: None)
         if observer.weights:
             raise NotACircuit("the ground program has weight rules (an aggregate): no circuit")
         atom_row: dict = {}
@@ -165,7 +216,9 @@ class Circuit:
         wanted = {abs(lit) for _, _, body in observer.rules for lit in body}      # (a fact nothing reads nor
         wanted.update(observer.symbols.values())                                    # shows: no row)
         wanted.update(abs(lit) for _, condition in observer.terms for lit in condition)
-        for choice, head, body in observer.rules:
+        for number, (choice, head, body) in enumerate(observer.rules):
+            if not number % CHECK_RULES:
+                check()
             if choice:
                 if body:
                     raise NotACircuit("a choice rule with a body in the ground program")
@@ -195,15 +248,18 @@ class Circuit:
         self.input_rows = inputs
         self.fact_rows = np.array(sorted(facts), dtype=np.int64)
         self.rule_count = len(derived) + len(facts)
-        self.levels = self._levels(derived)
+        check()
+        self.levels = self._levels(derived, check)
         self.kernel = kernel
         self._flat = None
 
-    def _levels(self, derived) -> list[_Level]:
+    def _levels(self, derived, check) -> list[_Level]:
         deps: list[list[int]] = [[] for _ in range(self.size)]
         for head, body in derived:
             deps[head].extend(abs(lit) for lit in body)
+        check()
         comp = _components(self.size, deps)
+        check()
         level_of_comp: dict[int, int] = {}
         recursive_comp = set()
         for node in sorted(range(self.size), key=lambda node: comp[node]):    # (dependencies first)
@@ -224,6 +280,7 @@ class Circuit:
             by_level.setdefault(level[head], []).append((head, body))
         levels = []
         for number in sorted(by_level):
+            check()
             rules = sorted(by_level[number], key=lambda rule: rule[0])
             lits = [lit for _, body in rules for lit in body]
             lengths = np.array([len(body) for _, body in rules], dtype=np.int64)
@@ -307,25 +364,23 @@ def _flat_arrays(levels: list[_Level]) -> tuple[np.ndarray, ...]:
             join(lit_rows, np.int64), join(lit_neg, np.uint8))
 
 
-def ground_circuit(program: str, ground=None, budget: int | None = None, kernel=None) -> Circuit:
+def ground_circuit(program: str, ground=None, budget: int | None = None, kernel=None, check=None,
+                   building=None) -> Circuit:
     """The circuit of clingo program ``program`` (its inputs free atoms of choice rules and
     externals); ``ground``: called as ``ground(ctl, parts)`` in place of ``ctl.ground(parts)``
-    (the limits' guard); ``budget``: the most ground rules (more: a MemoryError once clingo has
-    returned); ``kernel``: the C kernel (None: numpy)."""
+    (the limits' guard); ``budget``: the most ground rules (more: the grounding stopped, a
+    MemoryError); ``check``: called with the rules ground so far while clingo grounds (its
+    exception stops the grounding: :class:`Watch`); ``building``: the :class:`Circuit`'s check
+    while it is built from the ground rules; ``kernel``: the C kernel (None: numpy)."""
     ctl = clingo.Control(["--warn=none"])
-    observer = Observer(budget)
+    observer = Observer(budget, check)
     ctl.register_observer(observer)
     try:
         ctl.add("base", [], program)
     except RuntimeError as exc:
         raise EncodingError(f"the translated game is not a clingo program ({exc})") from None
-    if ground is None:
-        ctl.ground([("base", [])])
-    else:
-        ground(ctl, [("base", [])])
-    if observer.overflow:
-        raise MemoryError(f"more than {observer.budget:,} ground rules")
-    return Circuit(observer, kernel)
+    watched_ground(ctl, observer, ground or (lambda c, parts: c.ground(parts)), [("base", [])])
+    return Circuit(observer, kernel, building)
 
 
 def pack(bits: np.ndarray) -> np.ndarray:

@@ -423,24 +423,47 @@ static int search_line(Search *S, int64_t s, int steps, Bytes *line) {
     return 1;
 }
 
-static PyObject *search(PyObject *self, PyObject *args) {
-    enum { NB = 18 };
-    Py_buffer b[NB];
+/* - The searches of one role from one root: opened once, asked many targets, closed ---
+ *
+ * ``search_open`` reads the circuit and the game's rows (the buffers as explore reads them, kept
+ * until closed), the terminal row, the role and the root, judges the root and returns the search as
+ * a capsule; each ``search_run`` asks one target (the tables reset, the states judged and expanded
+ * so far kept: they do not depend on the target); ``search`` is one run of a search of its own. */
+
+#define NB 18
+
+typedef struct {
     Search S;
-    memset(&S, 0, sizeof S);
-    Machine *m = &S.m;
-    Py_ssize_t role, horizon, deepest, check_every;
-    int own_attacks, others_attack;
-    long long low, high, terminal_row;
-    PyObject *check;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*LnppLLnnnO", &b[0], &b[1], &b[2], &b[3], &b[4],
-                          &b[5], &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12], &b[13], &b[14], &b[15], &b[16],
-                          &b[17], &terminal_row, &role, &own_attacks, &others_attack, &low, &high, &horizon, &deepest,
-                          &check_every, &check))
+    Py_buffer b[NB];
+    int64_t start;
+} OpenSearch;
+
+static void free_search(OpenSearch *O) {
+    Search *S = &O->S;
+    Machine *m = &S->m;
+    free(m->out), free(m->acc), free(S->key), free(S->history_own), free(S->history_joint), free(S->keys.data);
+    free(S->info.data), free(S->legal.data), free(S->groups.data), free(S->children.data), free(S->scratch.data);
+    free(S->table.slots);
+    free_cone(&S->judge), free_cone(&S->next);
+    for (int i = 0; i < NB; i++) PyBuffer_Release(&O->b[i]);
+    free(O);
+}
+
+/* A search opened from ``args`` (the buffers, terminal_row, role), its root judged; NULL with an exception set. */
+static OpenSearch *open_search(PyObject *args) {
+    OpenSearch *O = calloc(1, sizeof(OpenSearch));
+    if (!O) return (OpenSearch *)PyErr_NoMemory();
+    Py_buffer *b = O->b;
+    Search *S = &O->S;
+    Machine *m = &S->m;
+    Py_ssize_t role;
+    long long terminal_row;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*Ln", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+                          &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12], &b[13], &b[14], &b[15], &b[16], &b[17],
+                          &terminal_row, &role)) {
+        free(O);
         return NULL;
-    /* the buffers as explore reads them; then the terminal row, the role, the target (own_attacks,
-     * others_attack, low, high), the horizon (-1 none), the deepest depth, check_every and check */
-    PyObject *result = NULL;
+    }
     m->words = 1, m->terminal_row = terminal_row, m->levels = b[1].len;
     m->level_start = b[0].buf, m->recursive = b[1].buf, m->head = b[2].buf, m->rule_start = b[3].buf;
     m->lit_row = b[4].buf, m->lit_neg = b[5].buf, m->fact_rows = b[6].buf, m->facts = b[6].len / 8;
@@ -450,50 +473,77 @@ static PyObject *search(PyObject *self, PyObject *args) {
     const uint8_t *root = b[16].buf;
     m->size = b[17].len == 8 ? ((const int64_t *)b[17].buf)[0] : 0;
     m->width = (m->fluents + 7) / 8;
-    S.role = role, S.own_attacks = own_attacks, S.others_attack = others_attack, S.low = low, S.high = high;
-    S.check = check, S.check_every = check_every > 0 ? check_every : 1;
-    S.moves = m->roles >= 0 ? m->move_start[m->roles] : 0;
+    S->role = role;
+    S->check = Py_None;
+    S->moves = m->roles >= 0 ? m->move_start[m->roles] : 0;
     Py_ssize_t rules = m->levels >= 0 && b[0].len == 8 * (m->levels + 1) ? m->level_start[m->levels] : -1;
     int ok = m->roles > 0 && role >= 0 && role < m->roles && m->size > 0 && rules >= 0 && b[2].len == 8 * rules &&
              b[3].len == 8 * (rules + 1) && b[5].len * 8 == b[4].len && m->rule_start[rules] == b[5].len &&
-             b[8].len == b[7].len && b[16].len == m->width && b[10].len == 8 * S.moves && b[11].len == 8 * S.moves &&
+             b[8].len == b[7].len && b[16].len == m->width && b[10].len == 8 * S->moves && b[11].len == 8 * S->moves &&
              b[12].len == b[9].len && b[15].len == 8 * m->roles && b[14].len == b[13].len && m->terminal_row < m->size;
     for (Py_ssize_t r = 0; ok && r < rules; r++) ok = m->head[r] >= 0 && m->head[r] < m->size;
     for (Py_ssize_t k = 0; ok && k < b[5].len; k++) ok = m->lit_row[k] >= 0 && m->lit_row[k] < m->size;
     for (Py_ssize_t f = 0; ok && f < m->fluents; f++) ok = m->true_rows[f] < m->size && m->next_rows[f] < m->size;
-    for (Py_ssize_t k = 0; ok && k < S.moves; k++) ok = m->does_rows[k] < m->size && m->legal_rows[k] < m->size;
+    for (Py_ssize_t k = 0; ok && k < S->moves; k++) ok = m->does_rows[k] < m->size && m->legal_rows[k] < m->size;
     for (Py_ssize_t k = 0; ok && k < b[13].len / 8; k++) ok = m->goal_rows[k] >= 0 && m->goal_rows[k] < m->size;
     for (Py_ssize_t k = 0; ok && k < m->facts; k++) ok = m->fact_rows[k] >= 0 && m->fact_rows[k] < m->size;
     if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "circuitkernel.search: buffers of the wrong length or rows out of range");
-        for (int i = 0; i < NB; i++) PyBuffer_Release(&b[i]);
+        PyErr_SetString(PyExc_ValueError, "circuitkernel.search_open: buffers of the wrong length or rows out of range");
+        free_search(O);
         return NULL;
     }
-    Bytes line = {0}, line_keys = {0};
-    Py_ssize_t wanted_judge = 1 + (m->goal_start[role + 1] - m->goal_start[role]) + S.moves;
+    Py_ssize_t wanted_judge = 1 + (m->goal_start[role + 1] - m->goal_start[role]) + S->moves;
     int64_t *wanted = malloc((wanted_judge + m->fluents + 1) * 8);
     Py_ssize_t own_moves = m->move_start[role + 1] - m->move_start[role];
     m->out = malloc(m->size * sizeof(uint64_t)), m->acc = malloc(sizeof(uint64_t));
-    S.key = malloc(m->width + 1);
-    S.history_own = calloc(own_moves + 1, sizeof(int64_t)), S.history_joint = calloc(HISTORY, sizeof(int64_t));
-    int failed = !(wanted && m->out && m->acc && S.key && S.history_own && S.history_joint);
+    S->key = malloc(m->width + 1);
+    S->history_own = calloc(own_moves + 1, sizeof(int64_t)), S->history_joint = calloc(HISTORY, sizeof(int64_t));
+    int failed = !(wanted && m->out && m->acc && S->key && S->history_own && S->history_joint);
     if (!failed) {
         Py_ssize_t n = 0;
         wanted[n++] = m->terminal_row;
         for (int64_t k = m->goal_start[role]; k < m->goal_start[role + 1]; k++) wanted[n++] = m->goal_rows[k];
-        for (Py_ssize_t k = 0; k < S.moves; k++) wanted[n++] = m->legal_rows[k];
-        failed = !make_cone(m, wanted, n, &S.judge) || !make_cone(m, m->next_rows, m->fluents, &S.next);
+        for (Py_ssize_t k = 0; k < S->moves; k++) wanted[n++] = m->legal_rows[k];
+        failed = !make_cone(m, wanted, n, &S->judge) || !make_cone(m, m->next_rows, m->fluents, &S->next);
+    }
+    free(wanted);
+    if (!failed) {
+        clear_rows(m);          /* (row 0 and the facts, once: the cones clear only what they write) */
+        O->start = state_of(S, root);
+        failed = O->start < 0 || !judge(S, 0, S->count);
     }
     if (failed) {
         PyErr_NoMemory();
-        goto done;
+        free_search(O);
+        return NULL;
     }
-    clear_rows(m);              /* (row 0 and the facts, once: the cones clear only what they write) */
-    int64_t start = state_of(&S, root);
-    if (start < 0 || !judge(&S, 0, S.count)) {
-        PyErr_NoMemory();
-        goto done;
+    return O;
+}
+
+/* One target asked of an open search (``args``: own_attacks, others_attack, low, high, horizon,
+ * deepest, check_every, check[, own_move]): its answer (below), NULL with an exception set. */
+static PyObject *run_search(OpenSearch *O, PyObject *args) {
+    Search *S = &O->S;
+    Machine *m = &S->m;
+    Py_ssize_t horizon, deepest, check_every, own_move = -1;
+    int own_attacks, others_attack;
+    long long low, high;
+    PyObject *check;
+    if (!PyArg_ParseTuple(args, "ppLLnnnO|n", &own_attacks, &others_attack, &low, &high, &horizon, &deepest,
+                          &check_every, &check, &own_move))
+        return NULL;
+    S->own_attacks = own_attacks, S->others_attack = others_attack, S->low = low, S->high = high;
+    S->check = check, S->check_every = check_every > 0 ? check_every : 1, S->last_check = S->count;
+    S->visits = 0;
+    for (int64_t s = 0; s < S->count; s++) {        /* (a new target: its table blank, the states kept) */
+        StateInfo *in = info_of(S, s);
+        in->lo = -1, in->hi = DEEP, in->best = 0;
     }
+    memset(S->history_own, 0, (m->move_start[S->role + 1] - m->move_start[S->role] + 1) * sizeof(int64_t));
+    memset(S->history_joint, 0, HISTORY * sizeof(int64_t));
+    int64_t start = O->start;
+    PyObject *result = NULL;
+    Bytes line = {0}, line_keys = {0};
     /* Deepening one step at a time: the first depth forced is the fewest steps. */
     long long plies = -1;
     int too_deep = 0;
@@ -502,7 +552,16 @@ static PyObject *search(PyObject *self, PyObject *args) {
             too_deep = 1;
             break;
         }
-        int r = search_state(&S, start, (int)depth);
+        int r;
+        if (own_move < 0) r = search_state(S, start, (int)depth);
+        else if (depth == 0) r = CUT;           /* (the move's step needs one) */
+        else if ((r = expand(S, start)) <= 0) {
+            if (r == 0) PyErr_NoMemory();
+            goto done;
+        } else if (info_of(S, start)->terminal || own_move >= info_of(S, start)->groups) {
+            PyErr_SetString(PyExc_ValueError, "circuitkernel.search: no such move of the role at the root");
+            goto done;
+        } else r = search_after(S, start, (int32_t)own_move, (int)depth);
         if (r < 0) goto done;
         if (r & WON) {
             plies = depth;
@@ -510,23 +569,48 @@ static PyObject *search(PyObject *self, PyObject *args) {
         }
         if (!(r & CUT)) break;
     }
-    if (plies >= 0 && search_line(&S, start, (int)plies, &line) < 0) goto done;
+    if (plies >= 0 && own_move < 0 && search_line(S, start, (int)plies, &line) < 0) goto done;
     for (size_t k = 0; k < line.len / 24; k++)
-        if (!put(&line_keys, S.keys.data + ((int64_t *)line.data)[3 * k + 1] * m->width, m->width)) {
+        if (!put(&line_keys, S->keys.data + ((int64_t *)line.data)[3 * k + 1] * m->width, m->width)) {
             PyErr_NoMemory();
             goto done;
         }
     /* plies (-1 none, -2 deeper than ``deepest``), the line's steps (int64: the joint move's code,
      * the state after's number, the role's legal moves before), the keys of the states after
-     * (packed fluents), and the states judged, expanded and searched */
+     * (packed fluents), and the states judged, expanded (both so far, over the runs) and searched */
     result = Py_BuildValue("Ly#y#LLL", too_deep ? -2LL : plies, (char *)line.data, (Py_ssize_t)line.len,
-                           (char *)line_keys.data, (Py_ssize_t)line_keys.len, (long long)S.count,
-                           (long long)S.expanded, (long long)S.visits);
+                           (char *)line_keys.data, (Py_ssize_t)line_keys.len, (long long)S->count,
+                           (long long)S->expanded, (long long)S->visits);
 done:
-    free(line.data), free(line_keys.data), free(wanted), free(m->out), free(m->acc), free(S.key), free(S.history_own);
-    free(S.history_joint), free(S.keys.data), free(S.info.data), free(S.legal.data), free(S.groups.data);
-    free(S.children.data), free(S.scratch.data), free(S.table.slots);
-    free_cone(&S.judge), free_cone(&S.next);
-    for (int i = 0; i < NB; i++) PyBuffer_Release(&b[i]);
+    S->check = Py_None;
+    free(line.data), free(line_keys.data);
+    return result;
+}
+
+static void close_capsule(PyObject *capsule) {
+    OpenSearch *O = PyCapsule_GetPointer(capsule, "circuitkernel.search");
+    if (O) free_search(O);
+}
+
+static PyObject *search_open(PyObject *self, PyObject *args) {
+    OpenSearch *O = open_search(args);
+    if (!O) return NULL;
+    PyObject *capsule = PyCapsule_New(O, "circuitkernel.search", close_capsule);
+    if (!capsule) free_search(O);
+    return capsule;
+}
+
+static PyObject *search_run(PyObject *self, PyObject *args) {
+    Py_ssize_t n = PyTuple_Size(args);
+    if (n < 1) {
+        PyErr_SetString(PyExc_TypeError, "search_run(search, the target...)");
+        return NULL;
+    }
+    OpenSearch *O = PyCapsule_GetPointer(PyTuple_GET_ITEM(args, 0), "circuitkernel.search");
+    if (!O) return NULL;
+    PyObject *rest = PyTuple_GetSlice(args, 1, n);
+    if (!rest) return NULL;
+    PyObject *result = run_search(O, rest);
+    Py_DECREF(rest);
     return result;
 }

@@ -185,6 +185,32 @@ static void set_state(Machine *m, const uint8_t *key, Py_ssize_t c) {
         if ((key[f >> 3] >> (7 - (f & 7))) & 1) set_bit(m, m->true_rows[f], c);
 }
 
+/* The next states of the (state, joint move) pairs in ``pairs`` (at most 64 x words), each
+ * numbered (a new one added) and its move appended to src, dst and code; 0 where out of memory. */
+static int next_batch(Machine *m, Bytes *pairs, Bytes *keys, Table *table, int64_t *count, Bytes *src, Bytes *dst,
+                      Bytes *code) {
+    size_t stride = (m->roles + 1) * 8, n = pairs->len / stride;
+    uint8_t key[m->width + 1];
+    clear_rows(m);
+    for (size_t p = 0; p < n; p++) {
+        const int64_t *pair = (const int64_t *)(pairs->data + p * stride);
+        set_state(m, keys->data + pair[0] * m->width, p);
+        for (Py_ssize_t r = 0; r < m->roles; r++) set_bit(m, m->does_rows[pair[1 + r]], p);
+    }
+    run_levels(m->levels, m->level_start, m->recursive, m->head, m->rule_start, m->lit_row, m->lit_neg, m->out, m->words,
+               m->acc);
+    for (size_t p = 0; p < n; p++) {
+        const int64_t *pair = (const int64_t *)(pairs->data + p * stride);
+        memset(key, 0, m->width);
+        for (Py_ssize_t f = 0; f < m->fluents; f++)
+            if (get_bit(m, m->next_rows[f], p)) key[f >> 3] |= (uint8_t)(0x80 >> (f & 7));
+        int64_t to = find_or_add(table, keys, m->width, key, count), joint = 0;
+        for (Py_ssize_t r = 0; r < m->roles; r++) joint += (pair[1 + r] - m->move_start[r]) * m->weights[r];
+        if (to < 0 || !put(src, pair, 8) || !put(dst, &to, 8) || !put(code, &joint, 8)) return 0;
+    }
+    return 1;
+}
+
 static PyObject *explore(PyObject *self, PyObject *args) {
     enum { NB = 18 };
     Py_buffer b[NB];
@@ -248,7 +274,6 @@ static PyObject *explore(PyObject *self, PyObject *args) {
         clear_rows(&m);
         for (int64_t s = lo; s < hi; s++) set_state(&m, keys.data + s * m.width, s - lo);
         run_levels(m.levels, m.level_start, m.recursive, m.head, m.rule_start, m.lit_row, m.lit_neg, m.out, m.words, m.acc);
-        pairs.len = 0;
         for (int64_t s = lo; s < hi && !failed; s++) {
             Py_ssize_t c = s - lo;
             uint8_t ends = (uint8_t)get_bit(&m, m.terminal_row, c);
@@ -262,9 +287,15 @@ static PyObject *explore(PyObject *self, PyObject *args) {
             failed |= !grow(&legal, moves);
             if (failed) break;
             for (Py_ssize_t k = 0; k < moves; k++) legal.data[legal.len + k] = (uint8_t)get_bit(&m, m.legal_rows[k], c);
-            /* Every joint move of the state: its legal moves' combinations, role 0's the slowest. */
-            if (expand && !ends) {
-                const uint8_t *mine = legal.data + legal.len;
+            legal.len += moves;
+        }
+        /* Every joint move of each state (its legal moves' combinations, role 0's the slowest) and
+         * its next state, a batch of cases at a time: the limits checked after each batch. */
+        size_t stride = (m.roles + 1) * 8;
+        pairs.len = 0;
+        for (int64_t s = lo; s <= hi && !failed; s++) {
+            if (s < hi && expand && !terminal.data[s]) {
+                const uint8_t *mine = legal.data + s * moves;
                 int empty = 0;
                 for (Py_ssize_t r = 0; r < m.roles && !empty; r++) {
                     chosen[r] = m.move_start[r];
@@ -281,31 +312,21 @@ static PyObject *explore(PyObject *self, PyObject *args) {
                         while (!mine[chosen[r]]) chosen[r]++;
                     }
                     empty = r < 0;
+                    if (pairs.len / stride == (size_t)cases && !(failed = !next_batch(&m, &pairs, &keys, &table,
+                                                                                     &count, &src, &dst, &code))) {
+                        pairs.len = 0;
+                        if (check != Py_None) {
+                            PyObject *held = PyLong_FromSize_t(keys.cap + table.cap * 8 + terminal.cap + goal.cap +
+                                                               legal.cap + src.cap + dst.cap + code.cap + pairs.cap);
+                            PyObject *back = held ? PyObject_CallFunction(check, "LO", (long long)count, held) : NULL;
+                            Py_XDECREF(held);
+                            if (!back) goto done;
+                            Py_DECREF(back);
+                        }
+                    }
                 }
             }
-            legal.len += moves;
-        }
-        /* The joint moves' next states, a batch of cases at a time. */
-        size_t stride = (m.roles + 1) * 8, npairs = pairs.len / stride;
-        for (size_t p0 = 0; p0 < npairs && !failed; p0 += cases) {
-            size_t p1 = p0 + cases < npairs ? p0 + cases : npairs;
-            clear_rows(&m);
-            for (size_t p = p0; p < p1; p++) {
-                const int64_t *pair = (const int64_t *)(pairs.data + p * stride);
-                set_state(&m, keys.data + pair[0] * m.width, p - p0);
-                for (Py_ssize_t r = 0; r < m.roles; r++) set_bit(&m, m.does_rows[pair[1 + r]], p - p0);
-            }
-            run_levels(m.levels, m.level_start, m.recursive, m.head, m.rule_start, m.lit_row, m.lit_neg, m.out, m.words,
-                       m.acc);
-            for (size_t p = p0; p < p1 && !failed; p++) {
-                const int64_t *pair = (const int64_t *)(pairs.data + p * stride);
-                memset(key, 0, m.width);
-                for (Py_ssize_t f = 0; f < m.fluents; f++)
-                    if (get_bit(&m, m.next_rows[f], p - p0)) key[f >> 3] |= (uint8_t)(0x80 >> (f & 7));
-                int64_t to = find_or_add(&table, &keys, m.width, key, &count), joint = 0;
-                for (Py_ssize_t r = 0; r < m.roles; r++) joint += (pair[1 + r] - m.move_start[r]) * m.weights[r];
-                failed |= to < 0 || !put(&src, pair, 8) || !put(&dst, &to, 8) || !put(&code, &joint, 8);
-            }
+            if (s == hi && pairs.len && !failed) failed = !next_batch(&m, &pairs, &keys, &table, &count, &src, &dst, &code);
         }
         head = hi;
     }
@@ -335,10 +356,13 @@ static PyMethodDef methods[] = {
      "explore(level_start, recursive, rule_head, rule_start, lit_row, lit_neg, fact_rows, true_rows, next_rows, "
      "move_start, does_rows, legal_rows, goal_start, goal_rows, goal_values, weights, root, size, words, "
      "terminal_row, depth, check_every, check) -> (packed states, terminal, goal, legal, src, dst, joint codes)"},
-    {"search", search, METH_VARARGS,
-     "search(the buffers of explore, terminal_row, role, own_attacks, others_attack, low, high, horizon, deepest, "
-     "check_every, check) -> (plies, line steps, line keys, states, expanded, visits): a target forced within the "
-     "horizon, depth-first (circuitdepth.h)"},
+    {"search_open", search_open, METH_VARARGS,
+     "search_open(the buffers of explore, terminal_row, role) -> a search from the root, its states kept over "
+     "its runs (circuitdepth.h)"},
+    {"search_run", search_run, METH_VARARGS,
+     "search_run(search, own_attacks, others_attack, low, high, horizon, deepest, check_every, check[, own_move]) "
+     "-> (plies, line steps, line keys, states, expanded, visits): a target forced within the horizon, "
+     "depth-first, from the root or after the role's move own_move there"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "circuitkernel",
