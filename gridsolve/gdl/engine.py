@@ -224,7 +224,7 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
              if rule.head.name == "role" and not rule.body and len(rule.head.args) == 1]
     if not roles:
         raise BoardError(description.path, None, "no (role ...) facts", "name each role with a fact (role name)")
-    left = guard.limits.memory - (resident() - guard.base)
+    left = guard.limits.memory - max(0, resident() - guard.base)     # (the process may hold less than at the start)
     budget = max(10_000, left // RULE_BYTES)
     needed = (len(fluents) + len(moves)) * RULE_BYTES
     if needed > left:
