@@ -83,4 +83,4 @@ def test_a_classic_solve_imports_none_of_the_other_commands_stages():
                      "gridsolve.studio", "gridsolve.ask", "gridsolve.crosscheck", "gridsolve.gdl",
                      "gridsolve.render", "gridsolve.svg", "gridsolve.analysis",
                      "gridsolve.solve.program.compiledsolver", "gridsolve.solve.hidden", "gridsolve.solve.bounded",
-                     "gridsolve.solve.layered")
+                     "gridsolve.solve.layered", "gridsolve.compile.compiler", "gridsolve.ground")
