@@ -40,6 +40,9 @@ COMMANDS = {
 }
 
 
+NoSuchCommand = getattr(click.exceptions, "NoSuchCommand", None)    # (click 8.4+: its message names the closest)
+
+
 class LazyGroup(click.Group):
     """A group of the commands of :data:`COMMANDS`, each imported from ``gridsolve.commands.NAME``
     (its attribute ``command``) the first time it is asked for; the listing of ``--help`` reads
@@ -52,6 +55,14 @@ class LazyGroup(click.Group):
         if cmd_name not in COMMANDS:
             return None
         return importlib.import_module(f"{__package__}.commands.{cmd_name}").command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:     # (click looks for the closest among the commands it holds: none here)
+            if NoSuchCommand is None or not isinstance(exc, NoSuchCommand):
+                raise
+            raise NoSuchCommand(exc.command_name, possibilities=COMMANDS, ctx=ctx) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)

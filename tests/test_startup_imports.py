@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from gridsolve.cli import COMMANDS, main
@@ -84,3 +85,12 @@ def test_a_classic_solve_imports_none_of_the_other_commands_stages():
                      "gridsolve.render", "gridsolve.svg", "gridsolve.analysis",
                      "gridsolve.solve.program.compiledsolver", "gridsolve.solve.hidden", "gridsolve.solve.bounded",
                      "gridsolve.solve.layered", "gridsolve.compile.compiler", "gridsolve.ground")
+
+
+def test_a_mistyped_command_is_answered_as_by_a_group_holding_every_command():
+    eager = click.Group("gridsolve", commands=[click.Command(name, help=line) for name, line in COMMANDS.items()])
+    for typed in ("solv", "generat", "nothing-like-it"):
+        lazy_said, eager_said = (CliRunner().invoke(group, [typed]) for group in (main, eager))
+        assert lazy_said.exit_code == eager_said.exit_code == 2
+        assert lazy_said.output.splitlines()[-1] == eager_said.output.splitlines()[-1]
+        assert lazy_said.output.splitlines()[-1].startswith(f"Error: No such command '{typed}'.")
