@@ -94,3 +94,12 @@ def test_a_mistyped_command_is_answered_as_by_a_group_holding_every_command():
         assert lazy_said.exit_code == eager_said.exit_code == 2
         assert lazy_said.output.splitlines()[-1] == eager_said.output.splitlines()[-1]
         assert lazy_said.output.splitlines()[-1].startswith(f"Error: No such command '{typed}'.")
+
+
+def test_a_board_is_drawn_without_the_solvers():
+    modules, printed = modules_after("from gridsolve.cli import main\n"
+                                     f"try:\n    main(['show', {str(CLASSIC)!r}])\n"
+                                     "except SystemExit as exc:\n    assert not exc.code, exc.code")
+    assert "Ten by ten" in printed
+    assert not under(modules, "clingo", "numpy", "gridsolve.compile", "gridsolve.solve.graph",
+                     "gridsolve.solve.common.answer", "gridsolve.svg")

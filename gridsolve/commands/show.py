@@ -16,8 +16,9 @@ from .options import BOARD, SVG, command, position_options, reports_errors
 @reports_errors
 def show_command(board, at, turn, step, gates, svg, force):
     from ..render import describe_position, draw_position
-    from ..svg import board_svg, check_target, write_svg
-    check_target(svg, force)
+    if svg is not None:     # (the picture's modules only where one is asked for, as solve does)
+        from ..svg import board_svg, check_target, write_svg
+        check_target(svg, force)
     loaded = load_board(board)
     position = make_position(loaded, at, turn, step, gates)
     if svg == "-":
