@@ -9,6 +9,9 @@ the exit code documented in ``gridsolve.errors`` (:func:`gridsolve.commands.opti
 """
 from __future__ import annotations
 
+import atexit
+import functools
+import gc
 import importlib
 import os
 
@@ -43,10 +46,23 @@ COMMANDS = {
 NoSuchCommand = getattr(click.exceptions, "NoSuchCommand", None)    # (click 8.4+: its message names the closest)
 
 
+@functools.cache
+def freeze_at_exit() -> None:
+    """At the process's end (after the exit handlers registered later, before those registered
+    earlier), move every object to the collector's permanent generation: the interpreter's last
+    collections then skip what a command built (after a classic solve, about a fifth of the
+    process's CPU time); the memory goes back with the process.  Registered once a process."""
+    atexit.register(gc.freeze)
+
+
 class LazyGroup(click.Group):
     """A group of the commands of :data:`COMMANDS`, each imported from ``gridsolve.commands.NAME``
     (its attribute ``command``) the first time it is asked for; the listing of ``--help`` reads
     the table, not the modules."""
+
+    def main(self, *args, **kwargs):
+        freeze_at_exit()
+        return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)

@@ -103,3 +103,17 @@ def test_a_board_is_drawn_without_the_solvers():
     assert "Ten by ten" in printed
     assert not under(modules, "clingo", "numpy", "gridsolve.compile", "gridsolve.solve.graph",
                      "gridsolve.solve.common.answer", "gridsolve.svg")
+
+
+def test_the_command_line_freezes_the_collector_at_the_process_end_not_before():
+    script = ("import atexit, gc\n"
+              "atexit.register(lambda: print('at exit:', gc.get_freeze_count() > 0))\n"
+              "from gridsolve.cli import main\n"
+              "for _ in range(2):\n"
+              "    try:\n        main(['--version'])\n    except SystemExit:\n        pass\n"
+              "print('before exit:', gc.get_freeze_count() > 0)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.splitlines()[-2:] == ["before exit: False", "at exit: True"]
+    plain = subprocess.run([sys.executable, "-c", script.replace("main(['--version'])", "pass")],
+                           capture_output=True, text=True, cwd=ROOT, check=True)
+    assert plain.stdout.splitlines()[-2:] == ["before exit: False", "at exit: False"]
