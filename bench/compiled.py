@@ -119,7 +119,8 @@ def measure(board: str, options: tuple[str, ...]) -> dict:
 def estimate(board: str, options: list[str]) -> dict:
     """compile's size estimate of ``board``'s program for ``options`` (the CLI's query options)."""
     sys.path.insert(0, str(ROOT))
-    from gridsolve.cli import load_board, make_query
+    from gridsolve.language.loader import load_board
+    from gridsolve.language.position import make_query
     from gridsolve.solve.common.plainsize import plain_size
     loaded = load_board(board)
     kind = options[options.index("--query") + 1] if "--query" in options else "value"

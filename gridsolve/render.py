@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .language import wording
 from .language.asciimap import draw
 from .language.model import NO_LIMIT, OFF_BOARD, Board
 from .language.position import Position
-from .solve.common.answer import Answer, Ply
 from .language.kinds import QueryKind
+
+if TYPE_CHECKING:       # (the answer's types: a board's picture needs neither the solver nor clingo)
+    from .solve.common.answer import Answer, Ply
 
 
 def glyphs(board: Board) -> dict[str, str]:

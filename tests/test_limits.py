@@ -61,7 +61,7 @@ def test_a_wrong_amount_says_how_to_write_one():
 
 
 def test_the_command_line_reads_the_limit_from_the_environment_and_the_library_does_not(monkeypatch):
-    from gridsolve.cli import command_limits
+    from gridsolve.commands.options import command_limits
     monkeypatch.setenv(ENV, "3GB")
     assert command_limits().memory == 3 * 10 ** 9
     assert command_limits(500_000_000, seconds=2).memory == 500_000_000
@@ -359,7 +359,7 @@ def test_an_array_the_machine_cannot_hold_is_the_limits_error(monkeypatch):
 
 
 def test_an_internal_error_exits_with_code_4(monkeypatch):
-    monkeypatch.setattr("gridsolve.cli.solve", lambda *args, **kwargs: 1 // 0)
+    monkeypatch.setattr("gridsolve.commands.solve.solve", lambda *args, **kwargs: 1 // 0)
     result = run("solve", ROOT / "boards" / "classic" / "first-steps.yaml")
     assert result.exit_code == 4, result.output
     assert result.stderr.splitlines()[-1] == ("Error: internal error (ZeroDivisionError: integer division or modulo by "
@@ -371,7 +371,7 @@ def test_an_internal_error_exits_with_code_4(monkeypatch):
 def test_a_machine_out_of_memory_where_no_limit_caught_it_exits_with_code_3(monkeypatch):
     def refuse(*args, **kwargs):
         raise MemoryError
-    monkeypatch.setattr("gridsolve.cli.solve", refuse)
+    monkeypatch.setattr("gridsolve.commands.solve.solve", refuse)
     result = run("solve", ROOT / "boards" / "classic" / "first-steps.yaml")
     assert result.exit_code == 3, result.output
     assert result.stderr == (f"Error: the machine ran out of memory (MemoryError). Ask about a smaller board or fewer "

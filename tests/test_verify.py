@@ -454,7 +454,7 @@ def test_pre_commit_hook_runs_verify_on_yaml_files():
 
 
 def test_cli_report_formats_are_the_reports_module_formats():
-    from gridsolve.cli import REPORT_FORMATS
+    from gridsolve.commands.verify import REPORT_FORMATS
     from gridsolve.verify.reports import FORMATS
     assert tuple(REPORT_FORMATS) == tuple(FORMATS)
 

@@ -32,11 +32,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import clingo
-
-from ...compile.gameprogram import GameProgram
-from ...compile.gamerules import factored_turns
-from ...compile.predicates import CELL, CMOVE
 from ...errors import LimitError, MemoryLimitError, QueryError
 from ...language.distance import step_distances
 from ...language.model import OFF_BOARD, Board
@@ -166,6 +161,7 @@ def graph_bytes(board: Board, layout) -> tuple[int, int, int]:
     """The bytes of the race solver's game graph of ``layout`` (see :meth:`LimitGuard.before`):
     :data:`JOINED_BYTES` where it is joined by pieces (:mod:`gridsolve.solve.graph.factored`), else
     :data:`GRAPH_BYTES` (ground from the compiled moves)."""
+    from ...compile.gamerules import factored_turns
     return JOINED_BYTES if factored_turns(board, layout) is not None else GRAPH_BYTES
 
 
@@ -174,6 +170,10 @@ def average_moves(board: Board, distinct: bool = False) -> float:
     ``turns`` entries (a joint move of roles that move at once counts once): the complete
     moves of encodings/moves.lp from each cell, the other pieces left out (``distinct``: the
     moves to distinct cells only)."""
+    import clingo       # (the limits are read by every command: clingo and the compiler only where this runs)
+
+    from ...compile.gameprogram import GameProgram
+    from ...compile.predicates import CELL, CMOVE
     program = GameProgram(board, None).text(rules=False, encodings=("board.lp", "moves.lp"),
                                                          mechanisms=False)
     ctl = clingo.Control(["--warn=none"])

@@ -26,7 +26,6 @@ import numpy as np
 
 from ...errors import EncodingError
 from ...language.model import Board
-from ...compile.compiler import factored_program
 from ...compile.state import START, unjudged
 from ..common.limits import LimitGuard
 from .codec import PositionCodec, distinct, distinct_pairs
@@ -98,6 +97,7 @@ class PieceMoves:
     the moves of the role from its cell, no ground call."""
 
     def __init__(self, board: Board, layout, turns, guard: LimitGuard | None = None):
+        from ...compile.compiler import factored_program     # (a scripted game's graph needs no compiled program)
         started = time.perf_counter()
         self.roles, self.turns = list(layout.roles), turns
         self.numbering = numbering = PositionCodec(board, layout, off_board=False, found=False)

@@ -30,7 +30,6 @@ from collections.abc import Iterable
 import clingo
 import numpy as np
 
-from ...compile.compiler import graph_program
 from ...compile.gamerules import MOVE_MARK, factored_turns
 from ...compile.predicates import EDGE, OUTCOME, REACH, SUCC
 from ...compile.state import START, layout_for, unjudged
@@ -153,6 +152,7 @@ class RaceGraph:
             grounded = started + pieces.ground_s
         else:
             joined = None
+            from ...compile.compiler import graph_program     # (the compiled game: not for a graph joined in arrays)
             program = graph_program(board, layout, roots)
             self._moves_text = program.moves
             grounded, (keys, turn, outcome, ends, src, dst) = _ground(program.graph, board, guard)
@@ -219,6 +219,7 @@ class RaceGraph:
         every answer read off this graph, and by verify's no_beeline check)."""
         if self.named is None:
             if self._moves_text is None:
+                from ...compile.compiler import graph_program
                 self._moves_text = graph_program(self.board, self.layout, self._roots).moves
             self.named = NamedMoves(self._moves_text)
         return self.named
@@ -334,6 +335,7 @@ def named_moves(board: Board, layout) -> "NamedMoves":
     turns = factored_turns(board, layout)
     if turns is not None and all(len(movers) == 1 for movers, _ in turns):
         return PieceMoves(board, layout, turns)
+    from ...compile.compiler import graph_program
     return NamedMoves(graph_program(board, layout, []).moves)
 
 

@@ -23,7 +23,6 @@ import numpy as np
 
 from ... import native
 from ...compile.facts import mechanism_facts, rule_facts
-from ...ground import circuit as ground
 from ...compile.gameprogram import GameProgram, board_externals
 from ...compile.predicates import (DIM, GATE_EAST, GATE_NORTH, MARK, TABLE_CHASE, TABLE_DISTANCE, TABLE_GATE,
                                     TABLE_KEY, TABLE_MARK, TABLE_MOVE, WALL_EAST, WALL_NORTH)
@@ -126,6 +125,7 @@ class Circuit:
 def _ground_circuit(board: Board, layout, marks: tuple[str, ...], inputs: list[tuple]) -> tuple | None:
     """The circuit of the kind's table program with every input external, and the inputs'
     rows (None where clingo decided an input, or the ground rules are no circuit of them)."""
+    from ...ground import circuit as ground     # (a board of its own is ground as it is: no circuit)
     width, height = board.width, board.height
     facts = [DIM.fact(width, height), *board_externals(width, height, marks)]
     observer = ground.Observer()

@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import clingo
 
 from ...compile.planning import Mode
-from ...compile.compiler import Program
 from ...compile.predicates import (DOOM_PLIES, GROWS, LAYERED_LINE, LAYERED_LINE_GOES_ON, LAYERED_LINE_STATE,
                                    LEVEL_DECIDES, LINE, LINE_ANSWER, LINE_GOES_ON, LINE_PLIES, LINE_STATE, PLIES, RCONV,
                                    STRAT, SURVIVES, VALUE, VCONV, WIN, WIN_PLIES, each_atom)
@@ -28,6 +28,9 @@ from ..common.answer import Answer, Ply, ProgramStats, SolveStats, hidden_move
 from ..common.outcome import Outcome, read_answer as common_read_answer
 from ..common.limits import LimitGuard, Limits, estimate_positions, format_bytes, graph_bytes, resident
 from ...language.kinds import QueryKind
+
+if TYPE_CHECKING:       # (the race solver reads its moves here without the compiler's module)
+    from ...compile.compiler import Program
 
 
 def format_move(term: clingo.Symbol) -> str:
