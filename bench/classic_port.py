@@ -6,7 +6,10 @@ Neither the port nor the levels are part of gridsolve: give the port's binary (`
 ``$GRIDSOLVE_PORT_BIN``: a ``mummymaze-cli`` built from a local checkout, whose batch mode with
 ``--bfs-only`` runs its unchanged ``solver::solve`` over every level and prints ``file,sublevel,
 bfs_moves``) and the folder of the original game's ``B-*.dat`` files (``--levels`` or
-``$GRIDSOLVE_CLASSIC_LEVELS``, e.g. ``mazes/`` of that checkout). The levels are converted to
+``$GRIDSOLVE_CLASSIC_LEVELS``, e.g. ``mazes/`` of that checkout). ``bash bench/build_port.sh CHECKOUT
+BUILD_DIR`` builds that binary from a copy of the checkout, offline, with Debian's Rust crates (its
+header says what it changes, none of it the solver, and what it needs; where cargo or a crate is
+missing it says which and stops). The levels are converted to
 gridsolve boards in a temporary folder (bench/classic_labels.py's reader, a port of the port's
 ``parse.rs``); only figures are written.
 
@@ -316,7 +319,8 @@ def main() -> None:
         missing.append(f"B-*.dat files in {args.levels}")
     if missing:
         raise SystemExit("bench/classic_port.py needs " + "; ".join(missing) + ". The port is built from a local "
-                         "checkout of jonahshader/mummymaze-rl (cargo and its crates); neither it nor the levels "
+                         "checkout of jonahshader/mummymaze-rl by `bash bench/build_port.sh CHECKOUT BUILD_DIR` "
+                         "(cargo and Debian's Rust crates; it says what is missing); neither it nor the levels "
                          "are part of gridsolve.")
     binary, mazes = args.port_bin.resolve(), args.levels.resolve()
     load = os.getloadavg()
