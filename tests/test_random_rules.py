@@ -156,7 +156,8 @@ def paths(board, query):
 
 
 def _normal(position) -> tuple:
-    return (position.pieces, position.side, position.gates_open, position.items, position.lost, position.was)
+    return (position.pieces, position.side, position.gates_open, position.items, position.lost, position.was,
+            position.plugins)
 
 
 def _replay(board, position, parts: dict):
