@@ -12,16 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from gridsolve.errors import BoardError
+from gridsolve.errors import BoardError, QueryError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import end_at, initial_position, make_query
 from gridsolve.solve.common.capabilities import decide
 from gridsolve.solve.dispatch.dispatcher import solve
+from gridsolve.render import draw_position
 from gridsolve.solve.program.explore import examine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import tiered  # noqa: E402
+from test_differential import _query_problems  # noqa: E402
 from test_random_rules import case_problems  # noqa: E402
+import reference  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = """\
@@ -33,15 +36,19 @@ rules:
     b: {{steps: 1, idle: true, blocked: {blocked}}}
   crates: {{mark: crate}}
   ends:
-    - {{name: met, when: {{same_cell: [a, b]}}, scores: {{a: 0, b: 100}}}}
-    - {{name: stored, when: {{crates_on: {{goal: {on}}}}}, scores: {{a: 100, b: 0}}}}
+    - {{name: met, when: {{same_cell: [a, b]}}, scores: {{a: 0, b: 100}}, loss_for: [a]}}
+    - {{name: stored, when: {{crates_on: {{goal: {on}}}}}, scores: {{a: 100, b: 0}}, loss_for: [b]}}
   steps: {{first: 1, last: {last}}}
-  timeout: {{a: 0, b: 100}}
+  timeout: {timeout}
 """
+PLAIN_TIMEOUT = "{a: 0, b: 100}"
+# a conditional timeout entry (the layered solver answers these): a draw with a crate on the goal
+TIMEOUT_ENTRY = "[{when: {crates_on: {goal: 1}}, scores: {a: 50, b: 50}}, {scores: {a: 0, b: 100}}]"
 
 
-def board(tmp_path, size, pieces, crates, goal=(), walls="{}", steps=1, blocked="illegal", on="all", last=6):
-    text = RULES.format(steps=steps, blocked=blocked, on=on, last=last) + textwrap.dedent(f"""\
+def board(tmp_path, size, pieces, crates, goal=(), walls="{}", steps=1, blocked="illegal", on="all", last=6,
+          timeout=PLAIN_TIMEOUT):
+    text = RULES.format(steps=steps, blocked=blocked, on=on, last=last, timeout=timeout) + textwrap.dedent(f"""\
         size: {list(size)}
         walls: {walls}
         pieces: {{{', '.join(f'{p}: {list(c)}' for p, c in pieces.items())}}}
@@ -138,12 +145,19 @@ def test_a_position_with_crates_as_json(tmp_path):
     assert initial_position(b).as_dict(b, strategy=True)["crates"] == [[2, 1], [3, 1]]
 
 
+def test_a_position_is_drawn_with_its_crates_where_they_are(tmp_path):
+    b = board(tmp_path, (5, 1), {"a": (1, 1), "b": (5, 1)}, [(2, 1)])
+    pushed = next(s.position for s in examine(b, initial_position(b))[1] if s.move == "east")
+    row = next(line for line in draw_position(b, pushed).splitlines() if line.startswith(" 1 |"))
+    assert row == " 1 |     A   C       B |"
+
+
 # - The loader's checks and the paths that refuse crates ---
 
 def test_pushes_without_crates_and_crates_with_a_script_are_refused(tmp_path):
     path = tmp_path / "bad.yaml"
-    path.write_text(RULES.format(steps=1, blocked="illegal", on="all", last=4).replace("  crates: {mark: crate}\n", "")
-                    .replace("    - {name: stored, when: {crates_on: {goal: all}}, scores: {a: 100, b: 0}}\n", "")
+    path.write_text(RULES.format(steps=1, blocked="illegal", on="all", last=4, timeout=PLAIN_TIMEOUT).replace("  crates: {mark: crate}\n", "")
+                    .replace("    - {name: stored, when: {crates_on: {goal: all}}, scores: {a: 100, b: 0}, loss_for: [b]}\n", "")
                     + "size: [3, 1]\npieces: {a: [1, 1], b: [3, 1]}\n", encoding="utf-8")
     with pytest.raises(BoardError, match="pushes: the rules have no crates"):
         load_board(path)
@@ -160,9 +174,15 @@ def test_a_piece_may_not_start_on_a_crate(tmp_path):
 
 
 def test_only_the_paths_of_the_compiled_rules_serve_crates(tmp_path):
+    layered = board(tmp_path, (4, 1), {"a": (1, 1), "b": (4, 1)}, [(2, 1)], goal=[(3, 1)], timeout=TIMEOUT_ENTRY)
+    assert decide(layered, make_query(layered, "a", "value")).served == ["layered table", "compiled"]
     b = board(tmp_path, (4, 1), {"a": (1, 1), "b": (4, 1)}, [(2, 1)], goal=[(3, 1)])
     decision = decide(b, make_query(b, "a", "value"))
     assert decision.served == ["race", "compiled"]
+    with pytest.raises(QueryError, match="--hidden: the robust question is not answered for rules with crates"):
+        make_query(b, "a", "value", hidden=True)
+    with pytest.raises(QueryError, match="--at a=2,1: a crate stands there"):
+        make_query(b, "a", "value", at=("a=2,1",))
     from gridsolve.solve.common.capabilities import GRAPH_BUILDERS, FEATURE_GRAPHS
     graphs = decide(b, make_query(b, "a", "value"), names=[r.name for r in GRAPH_BUILDERS + FEATURE_GRAPHS])
     assert graphs.served == ["ground graph"]
@@ -173,7 +193,8 @@ def test_only_the_paths_of_the_compiled_rules_serve_crates(tmp_path):
 
 def random_crate_board(tmp_path, seed: int):
     """A random board of 2x2 to 4x4 cells, walls, one or two crates and goals, a pusher with 1 or
-    2 steps, the other role blocked by crates, blocked: illegal or stay."""
+    2 steps, the other role blocked by crates, blocked: illegal or stay, and in about a third of
+    the boards a conditional timeout entry counting crates on the goal (a layered question)."""
     rng = random.Random(seed)
     w, h = rng.randint(2, 4), rng.randint(1, 4)
     if w * h < 5:
@@ -186,7 +207,8 @@ def random_crate_board(tmp_path, seed: int):
     east = [list(c) for c in cells if c[0] < w and rng.random() < 0.2]
     on = rng.choice(["all", 1, len(crates)])
     return board(tmp_path, (w, h), {"a": a, "b": b_}, crates, goal=goal, walls=f"{{north: {north}, east: {east}}}",
-                 steps=rng.choice([1, 1, 2]), blocked=rng.choice(["illegal", "stay"]), on=on, last=rng.randint(4, 8))
+                 steps=rng.choice([1, 1, 2]), blocked=rng.choice(["illegal", "stay"]), on=on, last=rng.randint(4, 8),
+                 timeout=TIMEOUT_ENTRY if rng.random() < 0.3 else PLAIN_TIMEOUT)
 
 
 @pytest.mark.parametrize("seed", tiered(range(40), 4))
@@ -196,6 +218,25 @@ def test_every_path_answers_as_plain_clingo_on_random_crate_boards(tmp_path, see
     for role in b.rules.roles:
         query = make_query(b, role, rng.choice(["value", "win", "survive"]), horizon=rng.choice([None, 3]))
         assert case_problems(b, query) == [], (seed, role, b.path.read_text())
+
+
+@pytest.mark.parametrize("seed", tiered(range(40), 4))
+def test_solve_and_the_rules_as_examine_reads_them_agree_with_the_reference_on_random_crate_boards(tmp_path, seed):
+    """The independent reference (tests/reference.py: its own reading of the crates) against
+    solve's answer and against examine's moves at the start and at a few positions after it."""
+    b = random_crate_board(tmp_path, seed)
+    rng = random.Random(seed + 7)
+    for role in b.rules.roles:
+        query = make_query(b, role, rng.choice(["value", "win", "survive"]), horizon=rng.choice([None, 3]))
+        assert _query_problems(b, query, f"seed {seed} {role}", rng, 3) == [], b.path.read_text()
+
+
+def test_the_reference_reads_the_tiny_positions_as_the_compiled_rules(tmp_path):
+    # 4x1: a C . b with steps 2 and blocked: stay: (east,east) pushes once, then the crate meets b
+    b = board(tmp_path, (4, 1), {"a": (1, 1), "b": (4, 1)}, [(2, 1)], steps=2, blocked="stay")
+    moves = reference.legal_moves(b, initial_position(b))
+    assert dict(moves["east east"].pieces)["a"] == (2, 1) and moves["east east"].plugins == (("crates", {(3, 1)}),)
+    assert plies(b)["east east"] == ({"a": (2, 1), "b": (4, 1)}, {(3, 1)})
 
 
 # - The shipped board ---

@@ -210,7 +210,11 @@ def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = Non
         raise QueryError(f"--gates {gates}: unknown state", "use open or closed")
     if gates is not None and not board.has_gates:
         raise QueryError(f"--gates {gates}: {board.name} has no gate", "leave out --gates")
-    return Position(start_pieces(board, pieces), side, step, gates_open=gates == "open")
+    position = Position(start_pieces(board, pieces), side, step, gates_open=gates == "open")
+    for mechanism in REGISTERED:        # (a mechanism's own state may rule a placement out: a piece on a crate)
+        if mechanism.check_position is not None:
+            mechanism.check_position(board, position)
+    return position
 
 
 def make_query(board: Board, role: str | None = None, kind: QueryKind | str = QueryKind.VALUE, *,
@@ -234,6 +238,9 @@ def make_query(board: Board, role: str | None = None, kind: QueryKind | str = Qu
     if hidden and rules.script:
         raise QueryError("--hidden: the robust question is not answered for rules with pieces moved by rule "
                          "(after_ply) yet", "ask without --hidden: the answer with full information")
+    if hidden and rules.own_state:
+        raise QueryError(f"--hidden: the robust question is not answered for rules with {', '.join(sorted(rules.own_state))} "
+                         "yet", "ask without --hidden: the answer with full information")
     if hidden:
         from .secret import knowledge_of      # the secret marks' rules
         position = replace(position, **knowledge_of(board, role, position, free, found))

@@ -64,7 +64,10 @@ class Mechanism:
       under its name): ``own_state(rules)`` says these rules keep it, ``holds(when, board,
       position)`` judges its condition keys on a position (False: they do not hold) and
       ``position_json(board, position, strategy)`` gives its keys of the position's JSON (an
-      answer's, or with ``strategy`` a strategy file's)."""
+      answer's, or with ``strategy`` a strategy file's) and ``position_marks(board, position)``
+      the cells of the marks it moves, {mark: cells} (drawn there instead of the board's);
+      ``check_position(board, position)`` raises a QueryError for a position a question may not
+      start from (``--at`` a piece onto a crate)."""
 
     name: str
     names: tuple[str, ...] = ()
@@ -90,6 +93,8 @@ class Mechanism:
     own_state: Callable[[Any], bool] = lambda rules: False
     holds: Callable | None = None
     position_json: Callable | None = None
+    position_marks: Callable | None = None
+    check_position: Callable | None = None
 
 
 @dataclass(frozen=True)

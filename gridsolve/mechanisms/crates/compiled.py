@@ -114,8 +114,12 @@ def _words(i: int, k: int, layout) -> list[str]:
 
 
 def _step_cases(board, layout, role: str, v, k: int):
-    """(body, pushed) of each way step ``k`` of ``role`` goes, from (SX{i}_{k-1},..) to
-    (SX{i}_{k},..), the crates from the words after step k-1 to those after step k."""
+    """The body of each way step ``k`` of ``role`` goes (they exclude each other), from
+    (SX{i}_{k-1},SY{i}_{k-1}) (step 1: the piece's cell) to (SX{i}_{k},SY{i}_{k}), the crates
+    from the words after step k-1 to those after step k: no step (``nowhere``), a free step, a
+    push (a pusher's step into a crate whose next cell is free) and, where a blocked step stays,
+    a step into a wall or the border and a step a crate blocks (each reason the push fails, or a
+    crate in the way of a piece that does not push)."""
     rules = board.rules
     i = v.index[role]
     q = layout.field(NAME).words
@@ -131,8 +135,7 @@ def _step_cases(board, layout, role: str, v, k: int):
     step = [f"{d} != nowhere", f"open_step({x0},{y0},{d})", f"delta({d},{dx},{dy})"]
     target = CRATE_BIT.atom(tx, ty, tbits)
     crate_there = [target, f"{_has_crate(before, tbits)} > 0"]
-    cases = [([f"{d} = nowhere", *stay]),
-             ([*step, target, f"{_has_crate(before, tbits)} = 0", *go, *same])]
+    cases = [[f"{d} = nowhere", *stay], [*step, target, f"{_has_crate(before, tbits)} = 0", *go, *same]]
     others = [p for p in layout.roles if p != role]
     beyond = f"open_step({tx},{ty},{d})"
     if role in of(rules).pushers:

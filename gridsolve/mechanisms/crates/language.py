@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...errors import QueryError
 from ...language.spec import Either, Enum, Field, Int, MapOf, Object, Str
 from ..base import Key, Mechanism
 
@@ -109,6 +110,17 @@ def check_board(board, top) -> None:
             top.fail(f"{piece} starts on a crate, on {list(cell)}", "start the piece and the crate on cells of their own")
 
 
+def check_position(board, position) -> None:
+    """No piece stands on a crate (``--at`` onto one)."""
+    if of(board.rules) is None:
+        return
+    crates = crates_at(board, position)
+    for piece, cell in position.pieces:
+        if cell in crates:
+            raise QueryError(f"--at {piece}={cell[0]},{cell[1]}: a crate stands there",
+                             "place the piece on a cell without a crate")
+
+
 def holds(when, board, position) -> bool:
     """Every ``crates_on`` of ``when`` holds in ``position``."""
     wanted = when.plugin(ON)
@@ -135,4 +147,5 @@ MECHANISM = Mechanism(
     build=build, check=check, check_board=check_board,
     marks_needed=lambda rules: [(NAME, of(rules).mark)] if of(rules) else [],
     used=lambda rules: {NAME} if of(rules) is not None else set(),
-    own_state=lambda rules: of(rules) is not None, holds=holds, position_json=position_json)
+    own_state=lambda rules: of(rules) is not None, holds=holds, position_json=position_json, check_position=check_position,
+    position_marks=lambda board, position: {of(board.rules).mark: crates_at(board, position)} if of(board.rules) else {})

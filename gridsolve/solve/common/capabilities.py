@@ -137,7 +137,7 @@ def _table(ask: Ask) -> str | None:
 
 
 def _hidden(ask: Ask) -> str | None:
-    return None if ask.query.hidden else HIDDEN_ONLY
+    return _first((not ask.query.hidden, HIDDEN_ONLY), lambda: _own_state(ask))
 
 
 def _robust_search(ask: Ask) -> str | None:
