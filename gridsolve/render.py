@@ -4,10 +4,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .language import wording
+from .mechanisms.registry import MECHANISMS as REGISTERED
 from .language.asciimap import draw
 from .language.model import NO_LIMIT, OFF_BOARD, Board
 from .language.position import Position
-from .mechanisms.registry import MECHANISMS as REGISTERED
 from .solve.common.answer import Answer, Ply
 from .language.kinds import QueryKind
 
