@@ -5,6 +5,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .language import wording
+from .mechanisms.registry import MECHANISMS as REGISTERED
 from .language.asciimap import draw
 from .language.model import NO_LIMIT, OFF_BOARD, Board
 from .language.position import Position
@@ -35,7 +36,11 @@ def draw_position(board: Board, position: Position, hidden: frozenset = frozense
     at = {}
     left = position.items_left(board)
     collected_marks = {c.mark: left[name] for name, c in board.rules.collect.items()}
-    for mark, cells in board.marks.items():
+    marks = dict(board.marks)
+    for mechanism in REGISTERED:        # (the marks a mechanism moves: the crates where they are now)
+        if mechanism.position_marks is not None:
+            marks.update(mechanism.position_marks(board, position))
+    for mark, cells in marks.items():
         for cell in cells:
             if (mark, cell) in hidden:
                 continue

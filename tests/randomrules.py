@@ -481,9 +481,10 @@ def one_mover(rules: dict) -> bool:
 
 # --- the case ----------------------------------------------------------------------------------
 
-def random_case(seed: int, pair: bool = False) -> Case:
+def random_case(seed: int, pair: bool = False, crates: bool = False) -> Case:
     """One random rule set with a random board and question (``pair``: with a teleporter pair
-    wherever the loader takes one, the rest of the case as without it)."""
+    wherever the loader takes one, the rest of the case as without it; ``crates``: with crates
+    wherever the loader takes them, the moves' bumps and frozen marks dropped for them)."""
     rng = random.Random(seed * 1_000_003 + 39)
     rules, needs, pieces = scripted_rules(rng) if rng.random() < 0.67 else plain_rules(rng)
     if "after_ply" not in rules and len(pieces) <= 2 and rng.random() < 0.4:
@@ -531,6 +532,7 @@ def random_case(seed: int, pair: bool = False) -> Case:
     if enemies:
         board["enemies"] = [{"kind": p.rstrip("0123456789"), "at": list(placed[p])} for p in enemies]
     _teleporters(seed, rules, board, cells, pair)
+    _crates(seed, rules, board, cells, crates)
     role = roles[0] if "score_tables" in rules and rng.random() < 0.7 else rng.choice(roles)
     kind = rng.choice(["value", "value", "win", "survive"])
     limited = rules["steps"].get("last") is not None
@@ -545,6 +547,8 @@ def random_case(seed: int, pair: bool = False) -> Case:
         piece = rng.choice(sorted(placed))
         x, y = rng.choice(cells)
         at = (f"{piece}={x},{y}",)
+        if [x, y] in board["marks"].get("crate", []) and "crates" in rules:
+            at = ()         # (no piece stands on a crate)
     return Case(seed, write_case(rules, board, seed), role, kind, horizon, turn, at, rules, board)
 
 
@@ -560,6 +564,43 @@ def _teleporters(seed: int, rules: dict, board: dict, cells: list, always: bool 
     pieces = rng.sample(roles, rng.randint(1, len(roles))) if rng.random() < 0.3 else None
     rules["teleporters"] = {"pairs": ["portal"], **({"pieces": sorted(pieces)} if pieces else {})}
     board["marks"]["portal"] = [list(c) for c in rng.sample(cells, 2)]
+
+
+def _crates(seed: int, rules: dict, board: dict, cells: list, always: bool = False) -> None:
+    """About one case in two of those the loader takes crates with (no script, no hidden marks,
+    bumps, frozen marks, gate or teleporters, one role a turns entry, no ``blocked: stay`` move
+    with ``may_not_end_on`` or ``end_differs_from_start``) gets one or two crates on free cells,
+    pushed by some of the roles, and now and then an end that also asks for a crate on a mark;
+    drawn from a generator of its own (the rest of each seed's case as before crates were drawn).
+    ``always``: every case without a script, hidden marks, a gate, teleporters or roles moving at
+    once, its moves' bumps and frozen marks dropped (and ``blocked: illegal`` where a move that
+    stays may not end on a piece or its start)."""
+    rng = random.Random(seed * 6_113 + 71)
+    moves = rules["moves"].values()
+    if always and not ("after_ply" in rules or "placement" in rules or "gate" in rules or "teleporters" in rules):
+        for move in moves:
+            move.pop("bump", None)
+            move.pop("frozen_on", None)
+            if move.get("may_not_end_on") or move.get("end_differs_from_start"):
+                move["blocked"] = "illegal"
+    if ((rng.random() >= 0.5 and not always) or "after_ply" in rules or "placement" in rules or "gate" in rules
+            or "teleporters" in rules or any(len(t) > 1 for t in rules.get("turns", [rules["roles"]]))
+            or any(m.get("bump") or m.get("frozen_on") for m in moves)
+            or any(m["blocked"] == "stay" and (m.get("may_not_end_on") or m.get("end_differs_from_start"))
+                   for m in moves)):
+        return
+    taken = {tuple(c) for c in board["pieces"].values()}
+    free = [c for c in cells if c not in taken]
+    if not free:
+        return
+    crates = rng.sample(free, min(len(free), rng.choice([1, 1, 2])))
+    board["marks"]["crate"] = [list(c) for c in crates]
+    rules["crates"] = {"mark": "crate"}
+    for role in rng.sample(rules["roles"], rng.randint(1, len(rules["roles"]))):
+        rules["moves"][role]["pushes"] = "crates"
+    if rng.random() < 0.5:
+        mark = rng.choice(sorted(board["marks"]))
+        rng.choice(rules["ends"])["when"]["crates_on"] = {mark: rng.choice(["all", 1])}
 
 
 # --- what a case draws ---------------------------------------------------------------------------
@@ -610,6 +651,8 @@ def mechanisms(case: Case) -> set[str]:
         out.add("collectibles")
     if "gate" in rules:
         out.add("gates")
+    if "crates" in rules:
+        out.add("crates")
     if "teleporters" in rules:
         out.add("teleporters")
         out |= {name for name, drawn in (("teleporters and gates on the board", board.get("gates")),

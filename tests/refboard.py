@@ -66,6 +66,7 @@ class Move:
     bump_on: tuple              # the bump's marks
     lose_turns: int
     bump_hidden: bool
+    pushes: bool = False        # the role's steps push crates (pushes: crates)
 
 
 MOVE_DEFAULTS = {"steps": 1, "idle": True, "first_step_real": False, "blocked": "illegal",
@@ -82,6 +83,7 @@ class When:
     was_on: tuple = ()
     collected: tuple = ()
     nearer: tuple = ()        # (piece, than, mark)
+    crates_on: tuple = ()     # (mark, at least this many crates on its cells; None for all)
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,7 @@ class Rules:
     enemies: tuple = ()         # (piece, kind) of the board's enemies, in the board's order
     teleporters: tuple = ()     # the marks of the teleporter pairs (each marks two cells)
     teleporting: tuple = ()     # the roles whose pieces teleport
+    crates: str | None = None   # the mark of the cells the crates start on (None: no crates)
 
     @property
     def pieces(self) -> tuple:
@@ -201,8 +204,8 @@ class Rules:
 
 RULE_KEYS = ("name", "description", "use", "roles", "turns", "teams", "moves", "collisions", "collect",
              "score_tables", "ends", "steps", "placement", "timeout", "chasers", "optional", "gate", "after_ply",
-             "judge_start", "generate", "enemies", "teleporters")   # generate: what the generator asks of a good level; no game rule, not read
-MOVE_KEYS = (*MOVE_DEFAULTS, "bump")
+             "judge_start", "generate", "enemies", "teleporters", "crates")   # generate: what the generator asks of a good level; no game rule, not read
+MOVE_KEYS = (*MOVE_DEFAULTS, "bump", "pushes")
 
 
 def _find_rule_set(name: str, board_path: Path) -> Path:
@@ -239,19 +242,21 @@ def _move(options: dict) -> Move:
     return Move(steps=given["steps"], idle=given["idle"], first_step_real=given["first_step_real"],
                 blocked=given["blocked"], end_differs_from_start=given["end_differs_from_start"],
                 may_not_end_on=tuple(given["may_not_end_on"] or ()), frozen_on=tuple(given["frozen_on"] or ()),
-                bump_on=tuple(bump["marks"]), lose_turns=bump["lose_turns"], bump_hidden=bump["hidden"])
+                bump_on=tuple(bump["marks"]), lose_turns=bump["lose_turns"], bump_hidden=bump["hidden"],
+                pushes=options.get("pushes") == "crates")
 
 
 def _when(raw: dict | None) -> When:
     raw = raw or {}
-    _keys(raw, ("same_cell", "reaches", "was_on", "collected", "nearer"), "a condition")
+    _keys(raw, ("same_cell", "reaches", "was_on", "collected", "nearer", "crates_on"), "a condition")
     nearer = raw.get("nearer")
     return When(
         same_cell=(tuple(raw["same_cell"]),) if raw.get("same_cell") else (),
         reaches=tuple((raw.get("reaches") or {}).items()),
         was_on=tuple((raw.get("was_on") or {}).items()),
         collected=tuple((name, None if n == "all" else n) for name, n in (raw.get("collected") or {}).items()),
-        nearer=((nearer["piece"], nearer["than"], nearer["to"]),) if nearer else ())
+        nearer=((nearer["piece"], nearer["than"], nearer["to"]),) if nearer else (),
+        crates_on=tuple((mark, None if n == "all" else n) for mark, n in (raw.get("crates_on") or {}).items()))
 
 
 def _default_loss_for(scores: dict, ends: list, timeout: dict) -> tuple:
@@ -336,6 +341,7 @@ def read_rules(raw, board_path: Path, read: list) -> Rules:
     return Rules(roles=roles, turns=turns, teams=teams, moves=moves, ends=tuple(ends), kinds=kinds,
                  teleporters=tuple(teleporters.get("pairs") or ()),
                  teleporting=tuple(roles if teleporters.get("pieces") is None else teleporters["pieces"]),
+                 crates=_keys(merged.get("crates") or {}, ("mark",), "crates").get("mark"),
                  first_step=steps.get("first", 1), last_step=steps.get("last"), timeout=timeout,
                  timeout_when=timeout_when, collisions=merged.get("collisions") or "allowed",
                  collect=collect, tables=tables, placement=placement, chasers=chasers,
@@ -525,6 +531,15 @@ def items_left(board: Board, position) -> dict:
     if position.items is None:
         return {name: board.marks.get(c.mark, frozenset()) for name, c in board.rules.collect.items()}
     return {name: frozenset(cells) for name, cells in position.items}
+
+
+def crates_at(board: Board, position) -> frozenset:
+    """The cells of the crates of ``position`` (its ``plugins``' ``crates``; absent: as the board
+    starts, on the cells of the rules' crates mark)."""
+    found = dict(getattr(position, "plugins", ()) or ()).get("crates")
+    if found is None:
+        return frozenset(board.marks.get(board.rules.crates, ())) if board.rules.crates else frozenset()
+    return frozenset(found)
 
 
 def lost_turns(board: Board, position) -> tuple:

@@ -9,7 +9,7 @@ Positions are read by their fields (``pieces``, ``side``, ``step``, ``items``, `
 those fields replaced (``dataclasses.replace``), so a caller gets back the kind it passed.  It
 is memoised recursion over (state, plies left); short and slow on purpose.
 
-A state is ``(cells, turn, items, lost, was, gates)``:
+A state is ``(cells, turn, items, lost, was, gates, crates)``:
 
 * ``cells``: the pieces' cells: the roles' in role order, then the chasers' (pieces moved by
   rule, (0,0) when off the board);
@@ -18,7 +18,8 @@ A state is ``(cells, turn, items, lost, was, gates)``:
 * ``lost``: per ``turns`` entry, how many of its next turns are skipped;
 * ``was``: the (piece, mark) pairs of the rules' ``was_on`` conditions that held in the
   position before;
-* ``gates``: whether the board's gates are open.
+* ``gates``: whether the board's gates are open;
+* ``crates``: the frozenset of the cells of the crates (empty without crates).
 
 A ply is the roles' move, then the rules' after_ply script (:meth:`Game.after_ply`), then the
 ends judge the position (docs/rule-language.md, "Pieces moved by rule" and "Mechanisms
@@ -87,6 +88,7 @@ class Game:
         self.was_pairs = tuple(dict.fromkeys(p for w in conditions for p in w.was_on))
         # how positions are written (as gridsolve.solve.program.explore writes them)
         self.keeps_lost = any(m.bump_on and m.lose_turns for m in rules.moves.values())
+        self.start_crates = frozenset(board.marks.get(rules.crates, ())) if rules.crates else frozenset()
         self._piece_moves: dict = {}
         self._successors: dict = {}
         self._ends: dict = {}
@@ -183,11 +185,15 @@ class Game:
         for piece, other, mark in when.nearer:
             if not self.distance(piece, mark, at[piece]) < self.distance(other, mark, at[other]):
                 return False
+        for mark, at_least in when.crates_on:
+            on = len(state[6] & marks.get(mark, frozenset()))
+            if on < (len(self.start_crates) if at_least is None else at_least):
+                return False
         return True
 
     def end(self, state):
         """The first end (in rule order) whose condition holds, or None."""
-        key = state[0], state[2], state[4]     # ends depend on cells, items and was only
+        key = state[0], state[2], state[4], state[6]     # ends depend on cells, items, was and crates only
         if key not in self._ends:
             self._ends[key] = next((e for e in self.rules.ends if self.holds(e.when, state)), None)
         return self._ends[key]
@@ -281,28 +287,72 @@ class Game:
                 return next(other for other in pair if other != cell)
         return cell
 
+    def crate_moves(self, role, cells, crates):
+        """[(name, final cell, False, crates after)] of ``role``'s legal moves in a ply starting at
+        ``cells`` with the crates on ``crates`` (docs/rule-language.md, "Crates"): step by step, a
+        step into a crate pushes it one cell on where the role pushes and that cell is free (no
+        wall between, on the board, no crate, no piece), else it is blocked as by a wall (it stays,
+        or the move is illegal)."""
+        rule = self.rules.moves[role]
+        start = cells[self.index[role]]
+        banned = {cells[self.index[p]] for p in rule.may_not_end_on}
+        others = {cells[self.index[p]] for p in self.pieces if p != role} - {OFF}
+        options = [list(DIRECTIONS) + (["nowhere"] if rule.idle and not (i == 0 and rule.first_step_real) else [])
+                   for i in range(rule.steps)]
+        out = []
+        for seq in itertools.product(*options):
+            cell, boxes, legal = start, crates, True
+            for d in seq:
+                if d == "nowhere":
+                    continue
+                to = self.board.exit_through(cell, d)
+                if to is None and self.board.open_step(cell, d):
+                    to = (cell[0] + DELTA[d][0], cell[1] + DELTA[d][1])
+                    if to in boxes:
+                        beyond = (to[0] + DELTA[d][0], to[1] + DELTA[d][1])
+                        if (rule.pushes and self.board.open_step(to, d) and beyond not in boxes
+                                and beyond not in others):
+                            boxes = (boxes - {to}) | {beyond}
+                        else:
+                            to = None
+                if to is not None:
+                    cell = to
+                elif rule.blocked != "stay":
+                    legal = False
+                    break
+            if legal and not (rule.end_differs_from_start and cell == start) and cell not in banned:
+                out.append((" ".join(seq), cell, False, boxes))
+        return out
+
+    def moves_in(self, role, state):
+        """[(name, final cell, bumped, crates after)] of ``role``'s legal moves in ``state``."""
+        if self.rules.crates:
+            return self.crate_moves(role, state[0], state[6])
+        return [(*move, state[6]) for move in self.role_moves(role, state[0], state[5])]
+
     def entry_moves(self, state, roles):
-        """[(name, {role: (final cell, bumped)})]: the joint moves of ``roles`` (in the order
-        given), named as the solver names them."""
-        per_role = [self.role_moves(r, state[0], state[5]) for r in roles]
+        """[(name, {role: (final cell, bumped, crates after)})]: the joint moves of ``roles`` (in
+        the order given), named as the solver names them."""
+        per_role = [self.moves_in(r, state) for r in roles]
         out = []
         for combo in itertools.product(*per_role):
             if len(roles) == 1:
                 name = combo[0][0]
             else:
                 name = ", ".join(f"{r} {m[0]}" for r, m in zip(roles, combo))
-            out.append((name, {r: (m[1], m[2]) for r, m in zip(roles, combo)}))
+            out.append((name, {r: (m[1], m[2], m[3]) for r, m in zip(roles, combo)}))
         return out
 
     def stuck(self, state) -> bool:
-        return any(not self.role_moves(r, state[0]) for r in self.rules.turns[state[1]])
+        return any(not self.moves_in(r, state) for r in self.rules.turns[state[1]])
 
     def apply(self, state, chosen: dict):
         """The state after the ply in which each role of ``chosen`` makes its move:
-        {role: (final cell, bumped)}."""
-        cells, t, items, lost, was, gates = state
+        {role: (final cell, bumped, crates after)} (one mover with crates: the loader refuses
+        entries of several)."""
+        cells, t, items, lost, was, gates, crates = state
         rules = self.rules
-        finals = {r: f for r, (f, _) in chosen.items()}
+        finals = {r: f for r, (f, _, _) in chosen.items()}
         collide = False
         if rules.collisions == "stay":
             movers = list(chosen)
@@ -317,9 +367,10 @@ class Game:
             for r, f in finals.items():
                 new_cells[self.index[r]] = f
             new_cells = tuple(new_cells)
-            for r, (_, bumped) in chosen.items():
+            for r, (_, bumped, boxes) in chosen.items():
                 if bumped:
                     new_lost[t] += rules.moves[r].lose_turns
+                crates = boxes
             new_items = list(items)
             for i, c in enumerate(self.collect):
                 if c.piece in finals or COLLECT_BY == "any":
@@ -336,7 +387,7 @@ class Game:
         while new_lost[t2] > 0:
             new_lost[t2] -= 1
             t2 = (t2 + 1) % n
-        return new_cells, t2, new_items, tuple(new_lost), new_was, gates
+        return new_cells, t2, new_items, tuple(new_lost), new_was, gates, crates
 
     # --- pieces moved by rule (the after_ply script) ----------------------------------------
     def chaser_step(self, chaser, cells, gates_open):
@@ -449,15 +500,17 @@ class Game:
         items = tuple(frozenset(left[c.name]) for c in self.collect)
         lost = refboard.lost_turns(self.board, position)
         was = frozenset(p for p in position.was if p in self.was_pairs)
-        return cells, position.side, items, lost, was, bool(getattr(position, "gates_open", False))
+        return (cells, position.side, items, lost, was, bool(getattr(position, "gates_open", False)),
+                refboard.crates_at(self.board, position))
 
     def position_of(self, state, step: int, like):
         """``state`` at ``step`` as a position of the kind of ``like`` (its fields replaced)."""
-        cells, t, items, lost, was, gates = state
-        return dataclasses.replace(
+        cells, t, items, lost, was, gates, crates = state
+        out = dataclasses.replace(
             like, pieces=tuple(zip(self.pieces, cells)), side=t, step=step, gates_open=gates,
             items=tuple((c.name, items[i]) for i, c in enumerate(self.collect)) if self.collect else None,
             lost=lost if self.keeps_lost else (), was=was)
+        return dataclasses.replace(out, plugins=(("crates", crates),)) if self.rules.crates else out
 
 
 class RoleSolver:

@@ -140,11 +140,12 @@ def _diff(got: dict, want: dict) -> str:
 
 def _normal(board, position) -> tuple:
     """A position with the mechanisms' state spelled out (items left, lost turns, was_on
-    pairs), so that positions written with and without the default fields compare equal."""
+    pairs, the state a mechanism keeps with it), so that positions written with and without the
+    default fields compare equal."""
     items = position.items_left(board)
     return (position.pieces, position.side, position.step,
             tuple(sorted((name, frozenset(cells)) for name, cells in items.items())),
-            tuple(position.lost_turns(board)), frozenset(position.was))
+            tuple(position.lost_turns(board)), frozenset(position.was), tuple(position.plugins))
 
 
 def _explored(board, position):

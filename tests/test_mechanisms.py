@@ -88,7 +88,7 @@ def test_every_key_of_the_file_format_belongs_to_the_core_or_exactly_one_mechani
 
 def test_the_keys_keep_their_places_after_the_keys_they_name():
     assert list(schema.RULES_FIELDS)[7:10] == ["collisions", "collect", "score_tables"]
-    assert list(schema.CONDITION.fields) == ["same_cell", "reaches", "was_on", "collected", "nearer"]
+    assert list(schema.CONDITION.fields) == ["same_cell", "reaches", "was_on", "collected", "nearer", "crates_on"]
     keys = [Key("d", None, "c"), Key("c", None, "a"), Key("e", None, "gone")]
     assert list(place_keys({"a": 1, "b": 2}, keys)) == ["a", "c", "d", "b", "e"]
 
@@ -106,8 +106,10 @@ def test_each_mechanism_says_only_its_own_names_and_every_position_field_is_a_me
         assert mechanism.used(board.rules) <= set(mechanism.names)
     layout = layout_for(board)
     fields = [f.name for f in dataclasses.fields(Layout)]
-    assert fields[:2] == ["roles", "turns"]
-    assert sorted(fields[2:]) == sorted(part.position.name for part in TERM)
+    assert fields[:2] == ["roles", "turns"] and fields[-1] == "plugins"
+    # each field after the pieces is one mechanism's: a Layout attribute, or kept in Layout.plugins
+    assert set(fields[2:-1]) <= {part.position.name for part in TERM}
+    assert {name for name, _ in layout.plugins} <= {part.position.name for part in TERM} - set(fields)
     assert len(layout.variables()) == sum(len(f.variables(layout, "")) for f in layout.fields())
 
 

@@ -156,7 +156,8 @@ def paths(board, query):
 
 
 def _normal(position) -> tuple:
-    return (position.pieces, position.side, position.gates_open, position.items, position.lost, position.was)
+    return (position.pieces, position.side, position.gates_open, position.items, position.lost, position.was,
+            position.plugins)
 
 
 def _replay(board, position, parts: dict):
@@ -230,8 +231,8 @@ def load(tmp_path, text: str, name: str = "board.yaml"):
     return load_board(path)
 
 
-def check_case(tmp_path, seed: int, pair: bool = False):
-    case = random_case(seed, pair)
+def check_case(tmp_path, seed: int, pair: bool = False, crates: bool = False):
+    case = random_case(seed, pair, crates)
     board = load(tmp_path, case.text)
     query = make_query(board, case.role, case.kind, horizon=case.horizon, turn=case.turn, at=case.at)
     problems = case_problems(board, query)
@@ -260,6 +261,16 @@ def test_every_solver_path_gives_plain_clingos_answer_with_a_pair(tmp_path, seed
     check_case(tmp_path, seed, pair=True)
 
 
+# Crates: every case of these seeds the loader takes crates with gets them (randomrules.random_case's
+# ``crates``), 4 in the quick tier
+CRATE_SEEDS = [seed for seed in range(200_000, 200_800) if "crates" in mechanisms(random_case(seed, crates=True))][:100]
+
+
+@pytest.mark.parametrize("seed", tiered(CRATE_SEEDS, CRATE_SEEDS[:4].__contains__), ids=lambda s: f"crates-{s}")
+def test_every_solver_path_gives_plain_clingos_answer_with_crates(tmp_path, seed):
+    check_case(tmp_path, seed, crates=True)
+
+
 def test_the_pair_sweep_draws_pairs_with_gates_chasers_and_enemies():
     counts = {name: sum(name in mechanisms(random_case(seed, pair=True)) for seed in PAIR_SEEDS)
               for name in ("teleporters", *COMBINED)}
@@ -279,14 +290,14 @@ ISSUE = ("script step", "script stop", "script remove", "script key", "script re
          "end collected", "end nearer", "collectibles", "one turns entry", "several turns entries", "step limit",
          "no step limit", "non-square board", "piece starts on a mark")
 # ... and the mechanisms added as plug-ins since (docs/development.md, "Adding a mechanism")
-PLUGINS = ("teleporters",)
+PLUGINS = ("teleporters", "crates")
 # ... and those combined with them (the slow tier's seeds)
 COMBINED = ("teleporters and gates on the board", "teleporters and chasers", "teleporters and enemy kinds")
 # the ones the quick tier's cases (QUICK_SEEDS) draw too
 QUICK_DRAWS = ("enemies on the board", "script each", "repeat: steps", "if_kind", "exit edge", "exit edge in a map",
                "key each_entry", "remove flips_on_key", "enemies remove each other", "enemy starts on a trap",
                "script step", "script stop", "script remove", "script key", "script repeat", "several turns entries",
-               "collectibles", "no step limit", *PLUGINS)
+               "collectibles", "no step limit", "teleporters")     # (crates: the quick tier's crates-SEED cases)
 
 
 def drawn(seeds) -> dict:

@@ -191,8 +191,9 @@ def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negat
     for role in movers:
         move = rules.moves[role]
         i = v.index[role]
-        body.append(f"rdest({role},X{i},Y{i},AX{i},AY{i},PX{i},PY{i},B{i})" if graph else
-                    f"rmove({role},X{i},Y{i},M{i},AX{i},AY{i},PX{i},PY{i},B{i})")
+        if not _own_moves(board, role):     # (else a mechanism's move cases bind them)
+            body.append(f"rdest({role},X{i},Y{i},AX{i},AY{i},PX{i},PY{i},B{i})" if graph else
+                        f"rmove({role},X{i},Y{i},M{i},AX{i},AY{i},PX{i},PY{i},B{i})")
         body += [f"(AX{i},AY{i}) != {v.cell(p)}" for p in move.may_not_end_on]
         labels.append(f"M{i}")
     team = [r for r in movers if r in split_team]
@@ -220,6 +221,11 @@ def _turn_rules(board: Board, layout: Layout, turn: int, movers, now: str, negat
                         else f"{head_move}{after.term}{tail}")
                 out.append(f"{head} :- {', '.join(rule_body)}.")
     return out
+
+
+def _own_moves(board: Board, role: str) -> bool:
+    """A mechanism's move cases make the role's moves (its ``own_moves``): the ply reads no ``rmove``."""
+    return any(own(board, role) for own in parts("own_moves"))
 
 
 def _move_cases(board: Board, layout: Layout, movers, v: Vars):

@@ -251,6 +251,8 @@ SCORE = declare("score", "end:name role:name value:int", "role R scores V when e
 TABLE = declare("table", "table:name index:int value:int", "entry I of score table T is V")
 MARKBIT = declare("markbit", "mark:name x:int y:int bit:int", "whether (X,Y) carries mark M (a `was_on` bit)")
 IBIT = declare("ibit", "item:name x:int y:int words:ints", "the item bit words of (X,Y), one argument a word")
+CRATE_BIT = declare("crate_bit", "x:int y:int words:ints",
+                    "the crate bit words of (X,Y), one argument a word (all 0 for a cell just outside the board)")
 DISTANCE = declare("distance", "piece:name mark:name x:int y:int steps:int",
                    "the steps from (X,Y) to the nearest cell of mark M for piece P's moves")
 TURN_AFTER = declare("turn_after", "turn:int counters:ints next:int after:ints",

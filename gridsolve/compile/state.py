@@ -14,6 +14,8 @@ gridsolve/mechanisms/encodings.py's ``TERM``):
   hidden from it, over the cells they may occupy: known free (``F1..Fw``) and found
   obstacles (``O1..Ow``) as bit words, and per hidden mark the obstacles placed so far
   (``K1..Kh``).  Once every obstacle is placed, every unknown cell is free: ``F`` is 0;
+* for rules with crates: the crates' cells as bit words (``CR1..CRq``, 30 cells a word, the
+  board's cells in column order; gridsolve/mechanisms/crates/);
 * for rules with a gate, last: ``G``, 1 while the board's gates are open.
 
 The pieces are the roles' pieces, then the chasers (pieces moved by rule); a piece that is not
@@ -21,7 +23,7 @@ on the board stands on (0,0).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields as dataclass_fields, replace
 
 from ..language.model import Board, Cell
 from ..language.position import Position, unjudged_start
@@ -47,6 +49,13 @@ class Layout:
     collect: tuple[Collectible, ...] = ()     # items: C and I1..Iq per collectible
     knows: Knowledge | None = None       # what a --hidden role knows: F, O words, K per mark (secret)
     gate: bool = False                   # a gate field G (1: the gates are open)
+    # the fields of the mechanisms that keep their state with them (Position.plugins): (the
+    # PositionField's name, its value) each, in TERM order; no Layout attribute names them
+    plugins: tuple[tuple[str, object], ...] = ()
+
+    def field(self, name: str):
+        """The value of the mechanisms' field ``name``: a Layout attribute, else one of :attr:`plugins`."""
+        return getattr(self, name) if name in LAYOUT_FIELDS else dict(self.plugins).get(name)
 
     def variables(self, prefix: str = "") -> list[str]:
         """The field variables after T and the pieces, in term order."""
@@ -54,7 +63,7 @@ class Layout:
 
     def fields(self) -> list:
         """The mechanisms' fields this term keeps (:class:`~gridsolve.mechanisms.base.PositionField`), in order."""
-        return [part.position for part in TERM if getattr(self, part.position.name)]
+        return [part.position for part in TERM if self.field(part.position.name)]
 
     def knowledge_variables(self, prefix: str = "") -> list[str]:
         """The variables of the knowledge fields: F words, O words, K per hidden mark."""
@@ -95,8 +104,12 @@ class Layout:
         out = {"side": args[0], "pieces": pieces}
         for field in self.fields():
             parts, rest = field.decode(self, rest)
-            out.update(parts)
+            plugins = {**out.get("plugins", {}), **parts.pop("plugins", {})}
+            out.update(parts, **({"plugins": plugins} if plugins else {}))
         return out
+
+
+LAYOUT_FIELDS = frozenset(f.name for f in dataclass_fields(Layout))
 
 
 def unjudged(term):
@@ -109,13 +122,16 @@ def layout_for(board: Board, keep_collect: set[str] | None = None, knows: Knowle
     ``knows``: the knowledge fields of a ``--hidden`` question."""
     options = {"keep_collect": keep_collect, "knows": knows}
     fields = {part.position.name: part.position.select(board, options) for part in TERM}
-    return Layout(board.rules.pieces, len(board.rules.turns), **fields)
+    plugins = tuple((name, value) for name, value in fields.items() if name not in LAYOUT_FIELDS)
+    return Layout(board.rules.pieces, len(board.rules.turns), plugins=plugins,
+                  **{name: value for name, value in fields.items() if name in LAYOUT_FIELDS})
 
 
 def position_of(parts: dict, step: int) -> Position:
     """The :class:`Position` of a decoded position term (:meth:`Layout.decode`) at ``step``."""
     return Position(parts["pieces"], parts["side"], step, parts.get("items"), parts.get("lost", ()),
-                    parts.get("was", frozenset()), gates_open=parts.get("gates_open", False))
+                    parts.get("was", frozenset()), gates_open=parts.get("gates_open", False),
+                    plugins=tuple(sorted(parts.get("plugins", {}).items())))
 
 
 def learned(before: Position, after: Position, role: str, found: tuple[str, Cell] | None = None) -> Position:

@@ -5,6 +5,7 @@ Every mistake is reported as a :class:`~gridsolve.errors.BoardError` naming the 
 from __future__ import annotations
 
 import re
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import NoReturn
 
@@ -153,7 +154,10 @@ def _build_condition(when: dict, roles, ctx: Context, key: str, what: str, chase
         if piece not in known:
             ctx.fail(key, f"{what}: unknown piece '{piece}'",
                      f"pieces are the roles' and the chasers': {', '.join(known)}")
-    return Condition(same, reaches, **fields)
+    named = {f.name for f in dataclass_fields(Condition)}
+    plugins = tuple((name, value) for name, value in fields.items() if name not in named and value)
+    return Condition(same, reaches, **{name: value for name, value in fields.items() if name in named},
+                     plugins=plugins)
 
 
 def _check_scores(scores: dict, roles, tables: dict, origin: _Origin, key: str, what: str):
@@ -611,4 +615,4 @@ def _check_layout(board: Board, top: Where):
 
 def _marks_of(when) -> list[str]:
     return [m for _, m in when.reaches] + [m for mechanism in MECHANISMS for k in mechanism.condition_keys
-                                           for m in mechanism.condition_marks(getattr(when, k.name))]
+                                           for m in mechanism.condition_marks(when.value(k.name))]

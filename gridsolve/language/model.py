@@ -50,9 +50,20 @@ class Condition:
     was_on: tuple[tuple[str, str], ...] = ()         # (piece, mark) in the previous position
     collected: tuple[tuple[str, int], ...] = ()      # (collectible, at least this many)
     nearer: tuple[tuple[str, str, str], ...] = ()    # (piece, than piece, mark)
+    # the condition keys of a mechanism that keeps them with it: (key, its value) each, in the
+    # registry's order (a mechanism that keeps its part here adds no field to Condition)
+    plugins: tuple[tuple[str, object], ...] = ()
 
     def is_empty(self) -> bool:
-        return not (self.same_cell or self.reaches or self.was_on or self.collected or self.nearer)
+        return not (self.same_cell or self.reaches or self.was_on or self.collected or self.nearer or self.plugins)
+
+    def plugin(self, key: str, default=()):
+        """The value of a mechanism's condition key kept in :attr:`plugins` (``default``: absent)."""
+        return dict(self.plugins).get(key, default)
+
+    def value(self, key: str):
+        """The value of the condition key ``key``: a field's, else a mechanism's in :attr:`plugins`."""
+        return getattr(self, key) if key in self.__dataclass_fields__ else self.plugin(key)
 
 
 Score = "int | str"   # a number, or the name of a score table
@@ -236,6 +247,13 @@ class Rules:
         }
         return frozenset(name for name, on in used.items() if on).union(
             *(mechanism.used(self) for mechanism in REGISTERED))
+
+    @property
+    def own_state(self) -> frozenset[str]:
+        """The mechanisms whose state the positions keep beside the core's fields
+        (:attr:`Position.plugins`), which only the compiled rules step: the paths that step
+        positions themselves refuse these rules (gridsolve/solve/common/capabilities.py)."""
+        return frozenset(mechanism.name for mechanism in REGISTERED if mechanism.own_state(self))
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..errors import EncodingError, QueryError
+from ..mechanisms.registry import MECHANISMS as REGISTERED
 from .celltext import board_cell
 from .kinds import QueryKind
 from .model import OFF_BOARD, Board, Cell
@@ -22,7 +23,9 @@ class Position:
     * ``was``: the (piece, mark) pairs of ``was_on`` conditions that held in the position before;
     * ``free``, ``found``: what the role of a ``--hidden`` question knows of the marks hidden
       from it: cells it knows free (besides the cell it stands on), and the (mark, cell) pairs
-      of the obstacles it found by bumping.
+      of the obstacles it found by bumping;
+    * ``plugins``: the state of the mechanisms that keep theirs with them ((name, state) each,
+      sorted by name; a mechanism left out: as the board starts), read with :meth:`plugin`.
     """
 
     pieces: tuple[tuple[str, Cell], ...]
@@ -34,9 +37,18 @@ class Position:
     free: frozenset = frozenset()
     found: frozenset = frozenset()
     gates_open: bool = False      # the board's gates are open (they start closed)
+    plugins: tuple[tuple[str, object], ...] = ()
 
     def cell(self, piece: str) -> Cell:
         return dict(self.pieces)[piece]
+
+    def plugin(self, name: str, default=None):
+        """The state the mechanism ``name`` keeps in this position (``default``: as the board starts)."""
+        return dict(self.plugins).get(name, default)
+
+    def with_plugin(self, name: str, state) -> "Position":
+        """This position with the mechanism ``name``'s state ``state``."""
+        return replace(self, plugins=tuple(sorted({**dict(self.plugins), name: state}.items())))
 
     def items_left(self, board: Board) -> dict[str, frozenset]:
         """{collectible: cells still holding an item}."""
@@ -63,7 +75,7 @@ class Position:
                 out["lost_turns"] = list(self.lost)
             if board.has_gates:
                 out["gates"] = "open" if self.gates_open else "closed"
-            return out
+            return self._plugins_json(board, out, strategy)
         out["step"] = self.step
         if rules.collect:
             left = self.items_left(board)
@@ -80,6 +92,13 @@ class Position:
             out["found"] = sorted([mark, list(c)] for mark, c in self.found)
         if board.has_gates:
             out["gates"] = "open" if self.gates_open else "closed"
+        return self._plugins_json(board, out, strategy)
+
+    def _plugins_json(self, board: Board, out: dict, strategy: bool) -> dict:
+        """``out`` with each mechanism's keys of its own state (its ``position_json``)."""
+        for mechanism in REGISTERED:
+            if mechanism.position_json is not None:
+                out.update(mechanism.position_json(board, self, strategy))
         return out
 
 
@@ -104,7 +123,7 @@ def end_at(board: Board, position: Position) -> str | None:
             total = len(board.marks.get(board.rules.collect[name].mark, ()))
             if total - len(left[name]) < (total if at_least < 0 else at_least):
                 return False
-        return True
+        return all(mechanism.holds(when, board, position) for mechanism in REGISTERED if mechanism.holds)
     return next((end.name for end in board.rules.ends if holds(end.when)), None)
 
 
@@ -191,7 +210,11 @@ def make_position(board: Board, at: tuple[str, ...] = (), turn: str | None = Non
         raise QueryError(f"--gates {gates}: unknown state", "use open or closed")
     if gates is not None and not board.has_gates:
         raise QueryError(f"--gates {gates}: {board.name} has no gate", "leave out --gates")
-    return Position(start_pieces(board, pieces), side, step, gates_open=gates == "open")
+    position = Position(start_pieces(board, pieces), side, step, gates_open=gates == "open")
+    for mechanism in REGISTERED:        # (a mechanism's own state may rule a placement out: a piece on a crate)
+        if mechanism.check_position is not None:
+            mechanism.check_position(board, position)
+    return position
 
 
 def make_query(board: Board, role: str | None = None, kind: QueryKind | str = QueryKind.VALUE, *,
@@ -215,6 +238,9 @@ def make_query(board: Board, role: str | None = None, kind: QueryKind | str = Qu
     if hidden and rules.script:
         raise QueryError("--hidden: the robust question is not answered for rules with pieces moved by rule "
                          "(after_ply) yet", "ask without --hidden: the answer with full information")
+    if hidden and rules.own_state:
+        raise QueryError(f"--hidden: the robust question is not answered for rules with {', '.join(sorted(rules.own_state))} "
+                         "yet", "ask without --hidden: the answer with full information")
     if hidden:
         from .secret import knowledge_of      # the secret marks' rules
         position = replace(position, **knowledge_of(board, role, position, free, found))

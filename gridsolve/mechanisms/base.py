@@ -59,7 +59,15 @@ class Mechanism:
       rules)`` the pieces it places, (piece, kind, cell, line) each; ``map_glyph(glyph, meaning,
       cell, rules)`` (message, hint) where the map may not draw that; ``marks_needed(rules)``
       (what, mark) of each mark a board must have (unless optional); ``check_board(board,
-      top)`` checks a board once built."""
+      top)`` checks a board once built;
+    * state of its own in the positions (:attr:`~gridsolve.language.position.Position.plugins`,
+      under its name): ``own_state(rules)`` says these rules keep it, ``holds(when, board,
+      position)`` judges its condition keys on a position (False: they do not hold) and
+      ``position_json(board, position, strategy)`` gives its keys of the position's JSON (an
+      answer's, or with ``strategy`` a strategy file's) and ``position_marks(board, position)``
+      the cells of the marks it moves, {mark: cells} (drawn there instead of the board's);
+      ``check_position(board, position)`` raises a QueryError for a position a question may not
+      start from (``--at`` a piece onto a crate)."""
 
     name: str
     names: tuple[str, ...] = ()
@@ -82,6 +90,11 @@ class Mechanism:
     marks_needed: Callable | None = None
     map_glyph: Callable | None = None
     check_board: Callable | None = None
+    own_state: Callable[[Any], bool] = lambda rules: False
+    holds: Callable | None = None
+    position_json: Callable | None = None
+    position_marks: Callable | None = None
+    check_position: Callable | None = None
 
 
 @dataclass(frozen=True)
@@ -90,13 +103,19 @@ class PositionField:
     ``name`` is the Layout attribute that holds it, ``select(board, options)`` its value for a
     board (``options``: layout_for's keyword arguments), ``variables(layout, prefix)`` its
     variables, ``values(layout, position, board)`` its numbers for a position and
-    ``decode(layout, args)`` -> (the parts of a decoded term it gives, the arguments after it)."""
+    ``decode(layout, args)`` -> (the parts of a decoded term it gives, the arguments after it;
+    a mechanism that keeps its state with it gives ``{"plugins": {its name: state}}``).  A field
+    no ``Layout`` attribute names (kept in ``Layout.plugins``) also numbers itself for the game
+    graphs, ``numbered(layout, board)`` -> (variable, radix) each, and says how many states it
+    has at most, ``states(layout, board)`` (the position estimates)."""
 
     name: str
     select: Callable
     variables: Callable
     values: Callable
     decode: Callable
+    numbered: Callable | None = None
+    states: Callable | None = None
 
 
 @dataclass(frozen=True)
@@ -117,7 +136,9 @@ class Encoding:
       (:class:`gridsolve.compile.gamerules.Ply`), ``move_cases(board, layout, movers, v)`` the
       ways its board parts treat the movers' steps (None where they do not apply: each case its
       extra body, the movers' cells after it and the turns lost by the movers it stops; the cases
-      exclude each other and cover every ply, and the compiler combines every mechanism's);
+      exclude each other and cover every ply, and the compiler combines every mechanism's),
+      ``own_moves(board, role)`` True where those cases make the role's moves themselves (they bind
+      its move ``M``, aim ``AX,AY``, end ``PX,PY`` and turns lost ``B``; the ply reads no ``rmove``);
     * ``position``: its fields of the position term, if any (:class:`PositionField`);
       ``rules``: the modules that write more of its compiled rules (the core's, for the docs)."""
 
@@ -133,5 +154,6 @@ class Encoding:
     can_hold: Callable | None = None
     after: Callable | None = None
     move_cases: Callable | None = None
+    own_moves: Callable | None = None
     position: PositionField | None = None
     rules: tuple[str, ...] = field(default=())      # the modules of its compiled rules (docs)

@@ -3,12 +3,13 @@ term read these (the language parts: :mod:`.registry`, the same names).
 
 :data:`ENCODINGS` is the order their facts and condition literals are written in; :data:`TERM`
 the order of their fields in the position term ``s(T, X1,Y1, ..., fields...)``: the lost-turn
-counters, the ``was_on`` bits, the items, what a ``--hidden`` role knows, the gates."""
+counters, the ``was_on`` bits, the items, what a ``--hidden`` role knows, the crates, the gates."""
 from __future__ import annotations
 
 from .base import Encoding
 from .bumps.compiled import ENCODING as BUMPS
 from .chasers.compiled import ENCODING as CHASERS
+from .crates.compiled import ENCODING as CRATES
 from .enemies.compiled import ENCODING as ENEMIES
 from .exits.compiled import ENCODING as EXITS
 from .gates.compiled import ENCODING as GATES
@@ -18,8 +19,8 @@ from .secret.compiled import ENCODING as SECRET
 from .teleporters.compiled import ENCODING as TELEPORTERS
 from .was_on.compiled import ENCODING as WAS_ON
 
-ENCODINGS: tuple[Encoding, ...] = (WAS_ON, ITEMS, NEARER, BUMPS, SECRET, GATES, EXITS, CHASERS, ENEMIES, TELEPORTERS)
-TERM: tuple[Encoding, ...] = (BUMPS, WAS_ON, ITEMS, SECRET, GATES)
+ENCODINGS: tuple[Encoding, ...] = (WAS_ON, ITEMS, NEARER, BUMPS, SECRET, GATES, EXITS, CHASERS, ENEMIES, TELEPORTERS, CRATES)
+TERM: tuple[Encoding, ...] = (BUMPS, WAS_ON, ITEMS, SECRET, CRATES, GATES)
 
 
 def parts(hook: str) -> list:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from .base import Mechanism
 from .bumps.language import MECHANISM as BUMPS
 from .chasers.language import MECHANISM as CHASERS
+from .crates.language import MECHANISM as CRATES
 from .enemies.language import MECHANISM as ENEMIES
 from .exits.language import MECHANISM as EXITS
 from .gates.language import MECHANISM as GATES
@@ -17,7 +18,7 @@ from .secret.language import MECHANISM as SECRET
 from .teleporters.language import MECHANISM as TELEPORTERS
 from .was_on.language import MECHANISM as WAS_ON
 
-MECHANISMS: tuple[Mechanism, ...] = (BUMPS, WAS_ON, ITEMS, NEARER, SECRET, GATES, EXITS, CHASERS, ENEMIES, TELEPORTERS)
+MECHANISMS: tuple[Mechanism, ...] = (BUMPS, WAS_ON, ITEMS, NEARER, SECRET, GATES, EXITS, CHASERS, ENEMIES, TELEPORTERS, CRATES)
 
 
 def place_keys(core: dict, keys) -> dict:

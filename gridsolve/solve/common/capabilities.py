@@ -97,6 +97,13 @@ RACED = "the race solver answers it (the role's scores are fixed by the ends, it
 LAYERED = "it needs the layered solver (a score table or timeout entry, items counted, or a team moving at once with others)"
 
 
+def _own_state(ask: Ask) -> str | None:
+    """Refused where the positions keep a mechanism's state of its own (Position.plugins), which
+    only the compiled rules (and the graphs ground from them) step."""
+    found = ask.rules.own_state
+    return f"the positions keep {', '.join(sorted(found))}, which only the compiled rules step" if found else None
+
+
 def _race(ask: Ask) -> str | None:
     return _first((ask.query.strategy, STRATEGY), (ask.query.hidden, NOT_HIDDEN),
                   (ask.plan.mode is not Mode.RACE, LAYERED))
@@ -116,6 +123,7 @@ def _bounded(ask: Ask) -> str | None:
     conditions = [e.when for e in live_ends(ask.board)] + [t.when for t in rules.timeout_when]
     # (the plan last: the bounded search answers a race question too, refused only for RACED)
     return _first((query.strategy, STRATEGY), (query.hidden, NOT_HIDDEN), (not rules.has_items, "the game keeps no items"),
+                  lambda: _own_state(ask),
                   (bool(ask.plan.split_team), "the role's team moves at once with others"),
                   (rules.moved_by_rule, SCRIPT),
                   (any(when.collected for when in conditions), "an end or timeout entry counts items"),
@@ -129,13 +137,13 @@ def _table(ask: Ask) -> str | None:
 
 
 def _hidden(ask: Ask) -> str | None:
-    return None if ask.query.hidden else HIDDEN_ONLY
+    return _first((not ask.query.hidden, HIDDEN_ONLY), lambda: _own_state(ask))
 
 
 def _robust_search(ask: Ask) -> str | None:
     rules, query = ask.rules, ask.query
     return _first((not query.hidden, HIDDEN_ONLY), (query.strategy, STRATEGY),
-                  (rules.has_items, "the game keeps items"), (rules.moved_by_rule, SCRIPT),
+                  (rules.has_items, "the game keeps items"), lambda: _own_state(ask), (rules.moved_by_rule, SCRIPT),
                   (not rules.number_scores, "a score is a score table"),
                   (any(when.was_on or when.collected for when in rules.conditions),
                    "an end or timeout entry reads was_on or counts items"),
@@ -167,7 +175,7 @@ def _own_placements(ask: Ask) -> str | None:
 
 def _wall_graph(ask: Ask) -> str | None:
     rules = ask.rules
-    return _first((ask.plan.mode is not Mode.RACE, LAYERED),
+    return _first((ask.plan.mode is not Mode.RACE, LAYERED), lambda: _own_state(ask),
                   (any(e.when.nearer for e in rules.ends), "an end measures distances (nearer), which walls change"),
                   (rules.moved_by_rule, SCRIPT + ": a wall changes where they step"),
                   lambda: unjudged_start(ask.board, ask.query.position) and "the position is a start the rules do not judge")
@@ -180,7 +188,7 @@ def _live_graph(ask: Ask) -> str | None:
 
 def _studio_scripted(ask: Ask) -> str | None:
     query = ask.query
-    return _first((query.hidden, NOT_HIDDEN), (query.strategy, STRATEGY),
+    return _first((query.hidden, NOT_HIDDEN), (query.strategy, STRATEGY), lambda: _own_state(ask),
                   (not one_mover_script(ask.rules), "no script after the one-step plies of one role alone"),
                   lambda: query.role not in race_roles(ask.board) and f"the race solver answers no question about {query.role}")
 
@@ -188,13 +196,14 @@ def _studio_scripted(ask: Ask) -> str | None:
 def _start_graph(ask: Ask) -> str | None:
     board = ask.board
     return _first((ask.value_range, "a value range is measured on each layout (the start graph ranks races)"),
+                  lambda: _own_state(ask),
                   (math.perm(len(board_cells(board)), len(board.rules.roles)) > START_LIMIT,
                    f"more than {START_LIMIT:,} placements of the pieces"),
                   (ask.plan.mode is not Mode.RACE, LAYERED))
 
 
 def _scripted_graph(ask: Ask) -> str | None:
-    return _first((not one_mover_script(ask.rules),
+    return _first(lambda: _own_state(ask), (not one_mover_script(ask.rules),
                    "no script after the one-step plies of one role alone (or items, bumps, was_on, a key each entry flips)"),
                   (ask.positions_layout.knows is not None, "the positions keep what the role knows"))
 

@@ -154,6 +154,9 @@ def estimate_positions(board: Board, layout, roots: Sequence, plies: int | None 
         n = len(item.cells)
         taken = n if plies is None else min(n, _moves_within(board, item.piece, plies))
         count *= sum(math.comb(n, j) for j in range(taken + 1))
+    for field in layout.fields():       # (a mechanism's own field: as many states as it says)
+        if field.states is not None:
+            count *= field.states(layout, board)
     return count
 
 

@@ -56,18 +56,26 @@ def term_fields(board: Board, layout: Layout, off_board: bool = True) -> tuple[F
     rules = board.rules
     cells = board.width * board.height + len(board.outside()) + (1 if off_board else 0)
     out = [Field("T", len(rules.turns))] + [Field(piece, cells, True) for piece in layout.roles]
-    if layout.lost:     # (a turns entry's counter: the turns its movers' bumps cost it, at most)
+
+    def lost():     # (a turns entry's counter: the turns its movers' bumps cost it, at most)
         most = 1 + sum(m.lose_turns for m in rules.moves.values() if m.bump_on)
-        out += [Field(f"L{t}", most) for t in range(1, layout.turns + 1)]
-    out += [Field(f"W{k}", 2) for k in range(1, len(layout.was) + 1)]
-    for index, item in enumerate(layout.collect, 1):
-        out.append(Field(f"C{index}", len(item.cells) + 1))
-        out += _words(f"I{index}_", len(item.cells), item.words)
-    if layout.knows is not None:
+        return [Field(f"L{t}", most) for t in range(1, layout.turns + 1)]
+
+    def collect():
+        return [part for index, item in enumerate(layout.collect, 1)
+                for part in [Field(f"C{index}", len(item.cells) + 1), *_words(f"I{index}_", len(item.cells), item.words)]]
+
+    def knows():
         k = layout.knows
-        out += _words("F", len(k.cells), k.words) + _words("O", len(k.cells), k.words)
-        out += [Field(f"K{j}", count + 1) for j, count in enumerate(k.counts, 1)]
-    return tuple(out + ([Field("G", 2)] if layout.gate else []))
+        return (_words("F", len(k.cells), k.words) + _words("O", len(k.cells), k.words)
+                + [Field(f"K{j}", count + 1) for j, count in enumerate(k.counts, 1)])
+
+    known = {"lost": lost, "was": lambda: [Field(f"W{k}", 2) for k in range(1, len(layout.was) + 1)],
+             "collect": collect, "knows": knows, "gate": lambda: [Field("G", 2)]}
+    for field in layout.fields():       # (in term order; a mechanism's own field numbers itself)
+        out += known[field.name]() if field.name in known else [
+            Field(name, radix) for name, radix in field.numbered(layout, board)]
+    return tuple(out)
 
 
 def _words(prefix: str, bits: int, words: int) -> list[Field]:
