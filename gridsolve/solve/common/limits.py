@@ -99,9 +99,15 @@ def resident() -> int:
     return peak_resident()
 
 
+# Linux counts a process's pages in per-thread batches (up to 64 events a thread) that the peak
+# of getrusage may not have summed yet: the peak can lag the resident memory /proc reads by that
+PEAK_LAG = 1 << 20
+
+
 def peak_resident() -> int:
-    """The most bytes this process has held in memory: never less than :func:`resident` (one
-    system call, where reading /proc costs a file's opening)."""
+    """The most bytes this process has held in memory: never less than :func:`resident` but
+    for the kernel's unsummed batches (:data:`PEAK_LAG`; one system call, where reading /proc
+    costs a file's opening)."""
     scale = 1 if os.uname().sysname == "Darwin" else 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
 
@@ -253,7 +259,7 @@ class LimitGuard:
         late = self.out_of_time(where)
         if late is not None:
             raise late
-        if max(peak_resident() - self.base, held) + growth <= self.limits.memory:
+        if max(peak_resident() + PEAK_LAG - self.base, held) + growth <= self.limits.memory:
             return          # (the peak bounds the memory resident now: it fits, /proc need not be read)
         now = max(resident() - self.base, held)
         if now + growth > self.limits.memory:
