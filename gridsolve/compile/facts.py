@@ -7,9 +7,7 @@ import itertools
 
 from ..language.model import Board, Rules
 from ..language.position import Query
-from ..mechanisms.bumps.compiled import bump_cells, next_turn, turn_order_facts
 from ..mechanisms.encodings import parts
-from ..mechanisms.nearer.compiled import UNREACHABLE, distance_facts
 from .gamerules import live_ends
 from .planning import RacePlan, period
 from .predicates import (AVOID_TARGET, BLOCKED_STAYS, DIM, END_DIFFERS, FIRST_STEP_REAL, FROZEN_ON, IDLE,
@@ -19,8 +17,6 @@ from .predicates import (AVOID_TARGET, BLOCKED_STAYS, DIM, END_DIFFERS, FIRST_ST
                          WALL_EAST, WALL_NORTH, WIN_BY_VALUE)
 from .state import Layout
 from ..language.kinds import QueryKind
-
-__all__ = ["UNREACHABLE", "bump_cells", "distance_facts", "next_turn", "turn_order_facts"]   # (the mechanisms')
 
 
 def board_facts(board: Board) -> str:

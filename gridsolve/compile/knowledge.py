@@ -18,10 +18,10 @@ import math
 from dataclasses import replace
 
 from ..errors import LimitError, QueryError
-from ..language.distance import board_cells, open_steps, step_distances
+from ..language.distance import board_cells, bump_cells, open_steps, step_distances
 from ..language.model import Board
 from ..language.secret import allowed_cells, hidden_marks, secret_count
-from .facts import bump_cells, distance_facts
+from .distances import distance_facts
 from .predicates import HALLOW, HBIT, HCAND, HDISTANCE
 from .state import Knowledge, Layout
 

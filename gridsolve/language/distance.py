@@ -8,10 +8,18 @@ from collections.abc import Iterable
 
 from .model import DELTA, DIRECTIONS, Board, Cell
 
+UNREACHABLE = 1_000_000     # the distance of a cell from which the targets cannot be reached (in facts)
+
 
 def board_cells(board: Board) -> list[Cell]:
     """The cells of the board a piece can stand on, column by column."""
     return [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1) if board.on_board((x, y))]
+
+
+def bump_cells(board: Board, role: str) -> set[Cell]:
+    """The cells ``role``'s piece bumps on: it never enters them (a chaser bumps on none)."""
+    move = board.rules.moves.get(role)
+    return {c for m in (move.bump_on if move else ()) for c in board.marks.get(m, ())}
 
 
 def open_steps(board: Board) -> dict[Cell, list[Cell]]:

@@ -102,6 +102,17 @@ class Position:
         return out
 
 
+def next_turn(turn: int, lost: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """The ``turns`` entry after ``turn`` and the lost-turn counters after skipping (each entry
+    with turns to lose is skipped once and loses one)."""
+    lost = list(lost)
+    nxt = (turn + 1) % len(lost)
+    while lost[nxt] > 0:
+        lost[nxt] -= 1
+        nxt = (nxt + 1) % len(lost)
+    return nxt, tuple(lost)
+
+
 def end_at(board: Board, position: Position) -> str | None:
     """The end that decides ``position`` by the rules' ``ends`` (the first that holds; None where
     none does), as the compiled end conditions judge it: cells equal (a piece off the board

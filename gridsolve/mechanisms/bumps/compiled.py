@@ -6,24 +6,9 @@ from __future__ import annotations
 import itertools
 
 from ...compile.predicates import BUMP_ON, LOSE_TURNS, TURN_AFTER
+from ...language.position import next_turn
 from ..base import Encoding, PositionField
 from .language import loses_turns
-
-
-def bump_cells(board, role: str) -> set[tuple[int, int]]:
-    """The cells ``role``'s piece bumps on: it never enters them (a chaser bumps on none)."""
-    move = board.rules.moves.get(role)
-    return {c for m in (move.bump_on if move else ()) for c in board.marks.get(m, ())}
-
-
-def next_turn(turn: int, lost: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-    """The entry after ``turn`` and the lost-turn counters after skipping."""
-    lost = list(lost)
-    nxt = (turn + 1) % len(lost)
-    while lost[nxt] > 0:
-        lost[nxt] -= 1
-        nxt = (nxt + 1) % len(lost)
-    return nxt, tuple(lost)
 
 
 def turn_order_facts(rules) -> list[str]:

@@ -3,18 +3,10 @@ compares, and the condition's literals (a ``--hidden`` role's distance avoids th
 found: ``hdistance``, gridsolve/compile/knowledge.py)."""
 from __future__ import annotations
 
-from ...compile.predicates import DISTANCE, HDISTANCE, Predicate
-from ...language.distance import board_cells, mark_distances
+from ...compile.distances import distance_facts
+from ...compile.predicates import DISTANCE, HDISTANCE
+from ...language.distance import UNREACHABLE, board_cells, bump_cells, mark_distances
 from ..base import Encoding
-from ..bumps.compiled import bump_cells
-
-UNREACHABLE = 1_000_000     # the distance fact of a cell from which the mark cannot be reached
-
-
-def distance_facts(predicate: Predicate, key: tuple, dist: dict, cells, middle: tuple = ()) -> str:
-    """``predicate(*key,X,Y,*middle,D).`` for every cell: its distance in ``dist`` (UNREACHABLE
-    where it has none), as ``distance(runner,exit,X,Y,D)``."""
-    return predicate.facts((*key, x, y, *middle, dist.get((x, y), UNREACHABLE)) for x, y in cells)
 
 
 def facts(board, layout, conditions) -> list[str]:

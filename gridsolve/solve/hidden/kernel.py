@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...compile.facts import UNREACHABLE
+from ...language.distance import UNREACHABLE
 from ...language.model import DELTA, DIRECTIONS
 from ... import native
 from ..bounded.kernelraces import KernelRaces

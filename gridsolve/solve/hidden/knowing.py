@@ -42,8 +42,8 @@ from dataclasses import replace
 
 import clingo
 
-from ...compile.facts import UNREACHABLE, bump_cells, next_turn
-from ...language.distance import board_cells, step_distances
+from ...language.distance import UNREACHABLE, board_cells, bump_cells, step_distances
+from ...language.position import next_turn
 from ...compile.gamerules import live_ends
 from ...compile.knowledge import knowledge_for, robust_board
 from ...compile.state import learned
