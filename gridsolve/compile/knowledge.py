@@ -15,17 +15,47 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..errors import LimitError, QueryError
 from ..language.distance import board_cells, bump_cells, open_steps, step_distances
-from ..language.model import Board
+from ..language.model import Board, Cell
 from ..language.secret import allowed_cells, hidden_marks, secret_count
+from .bits import BitCells
 from .distances import distance_facts
 from .predicates import HALLOW, HBIT, HCAND, HDISTANCE
-from .state import Knowledge, Layout
+from .state import Layout
 
 MAX_FOUND_SETS = 20_000
+
+
+@dataclass(frozen=True)
+class Knowledge(BitCells):
+    """What ``role`` knows of its hidden marks (``marks``, each with ``counts`` cells, allowed on
+    ``allowed`` cells), over ``cells``: every cell some hidden mark may occupy."""
+
+    role: str
+    marks: tuple[str, ...]
+    counts: tuple[int, ...]
+    allowed: tuple[frozenset, ...]
+    cells: tuple[Cell, ...]
+
+    def values(self, position) -> list[int]:
+        """F words, O words, K per mark of ``position``'s knowledge (F includes the role's cell)."""
+        used = [sum(1 for mark, _ in position.found if mark == m) for m in self.marks]
+        free = set(position.free) | {position.cell(self.role)}
+        exhausted = sum(used) >= sum(self.counts)
+        return ([0] * self.words if exhausted else self.pack(free)) + \
+            self.pack(c for _, c in position.found) + used
+
+    def newly_found(self, cells_before, used_before, cells_after, used_after) -> tuple[str, Cell] | None:
+        """The (mark, cell) of the obstacle a ply placed, from the found cells and the obstacles
+        placed per mark before and after it; None where it placed none."""
+        new = set(cells_after) - set(cells_before)
+        if not new:
+            return None
+        mark = next(m for m, was, now in zip(self.marks, used_before, used_after) if now > was)
+        return mark, new.pop()
 
 
 def knowledge_for(board: Board, role: str) -> Knowledge:

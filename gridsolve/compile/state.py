@@ -10,7 +10,7 @@ gridsolve/mechanisms/encodings.py's ``TERM``):
 * one bit per ``was_on`` pair (``W1..Wk``): the piece stood on the mark in the position before;
 * per collectible: the count taken (``C``) and the items left as bit words (``I1..Iq``, 30
   items per word, bit b of word w for the item with index 30*w+b in the sorted mark cells);
-* for a ``--hidden`` question (:class:`Knowledge`), last: what the role knows of the marks
+* for a ``--hidden`` question (:class:`~gridsolve.compile.knowledge.Knowledge`), last: what the role knows of the marks
   hidden from it, over the cells they may occupy: known free (``F1..Fw``) and found
   obstacles (``O1..Ow``) as bit words, and per hidden mark the obstacles placed so far
   (``K1..Kh``).  Once every obstacle is placed, every unknown cell is free: ``F`` is 0;
@@ -28,11 +28,9 @@ from dataclasses import dataclass, fields as dataclass_fields, replace
 from ..language.model import Board, Cell
 from ..language.position import Position, unjudged_start
 from ..mechanisms.encodings import TERM
-from ..mechanisms.items.compiled import Collectible
-from ..mechanisms.secret.compiled import Knowledge, variables as knowledge_variables
 from .bits import NO_ITEM, WORD_BITS, BitCells
 
-__all__ = ["BitCells", "Collectible", "Knowledge", "NO_ITEM", "WORD_BITS"]    # (defined by bits.py and the mechanisms)
+__all__ = ["BitCells", "NO_ITEM", "WORD_BITS"]    # (defined by bits.py)
 
 START = "start"     # start(S): the position a question starts from, where the ends do not judge it
 
@@ -46,8 +44,8 @@ class Layout:
     # the mechanisms' fields (each a PositionField's name, gridsolve/mechanisms/encodings.py's TERM)
     lost: bool = False                   # lost-turn counters L1..Lm (bumps)
     was: tuple[tuple[str, str], ...] = ()     # was_on bits W1..Wk
-    collect: tuple[Collectible, ...] = ()     # items: C and I1..Iq per collectible
-    knows: Knowledge | None = None       # what a --hidden role knows: F, O words, K per mark (secret)
+    collect: tuple = ()                  # items: C and I1..Iq per collectible (mechanisms/items: Collectible)
+    knows: object = None                 # a --hidden role's Knowledge (compile/knowledge.py): F, O words, K per mark
     gate: bool = False                   # a gate field G (1: the gates are open)
     # the fields of the mechanisms that keep their state with them (Position.plugins): (the
     # PositionField's name, its value) each, in TERM order; no Layout attribute names them
@@ -66,8 +64,9 @@ class Layout:
         return [part.position for part in TERM if self.field(part.position.name)]
 
     def knowledge_variables(self, prefix: str = "") -> list[str]:
-        """The variables of the knowledge fields: F words, O words, K per hidden mark."""
-        return knowledge_variables(self, prefix)
+        """The variables of the knowledge fields: F words, O words, K per hidden mark (the
+        ``knows`` field's, :class:`~gridsolve.mechanisms.base.PositionField`)."""
+        return next(part.position for part in TERM if part.position.name == "knows").variables(self, prefix)
 
     def term(self, turn: str, cells: list[str], fields: list[str]) -> str:
         return f"s({','.join([turn, *cells, *fields])})"
@@ -117,7 +116,7 @@ def unjudged(term):
     return term.arguments[0] if term.name == START else term
 
 
-def layout_for(board: Board, keep_collect: set[str] | None = None, knows: Knowledge | None = None) -> Layout:
+def layout_for(board: Board, keep_collect: set[str] | None = None, knows=None) -> Layout:
     """The position term of ``board``; ``keep_collect`` (default: all) names the collectibles kept;
     ``knows``: the knowledge fields of a ``--hidden`` question."""
     options = {"keep_collect": keep_collect, "knows": knows}
