@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from ..errors import QueryError
 from .celltext import board_cell
-from ..mechanisms.secret.language import allowed_cells, not_on
 from .model import Board
+from .secretcells import allowed_cells, not_on
 
-__all__ = ["allowed_cells", "not_on"]     # (the placement rules, the secret marks mechanism's)
+__all__ = ["allowed_cells", "not_on"]     # (where a secret mark may go: secretcells.py)
 
 
 def hidden_marks(board: Board, role: str) -> tuple[str, ...]:

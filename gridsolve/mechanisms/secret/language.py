@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import BoardError
+from ...language.secretcells import allowed_cells
 from ...language.spec import Field, Int, ListOf, MapOf, Object, Str, Where
 from ..base import Key, Mechanism
 
@@ -36,23 +37,6 @@ def finish(ctx) -> None:
         ctx.check_roles([spec["by"]], "placement", f"placement.{mark}.by")
         placement[mark] = Placement(mark, spec["by"], spec["count"], tuple(spec["not_on"]))
     ctx.built["placement"] = placement
-
-
-def not_on(board, mark: str) -> tuple[str, ...]:
-    spec = board.rules.placement.get(mark)
-    return spec.not_on if spec else tuple(board.rules.roles)
-
-
-def allowed_cells(board, mark: str) -> frozenset:
-    """Cells a secret ``mark`` may occupy: on the board, not a start cell of a piece named in
-    ``not_on`` (as the board has it) and not a cell of a mark named there."""
-    banned: set = set()
-    for name in not_on(board, mark):
-        if name in board.pieces:
-            banned.add(board.pieces[name])
-        banned |= set(board.marks.get(name, ()))
-    return frozenset((x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1)
-                     if board.on_board((x, y)) and (x, y) not in banned)
 
 
 def check_board(board, top) -> None:
