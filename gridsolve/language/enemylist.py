@@ -1,22 +1,29 @@
 """A board's list of enemies and its exit edges, read off a built board and changed on it (the
 studio's edits, generate's levels).
 
-A board of rules with kinds of enemies holds its list as pieces ``KIND + place``
-(:func:`~gridsolve.mechanisms.enemies.expand.enemy_pieces`), with rules built for that list; an exit edge
-of the border is a mark on the cell just outside it, with the edge in :attr:`Board.exits`.
+A board of rules with kinds of enemies holds its list as pieces (``KIND + place``: the
+``listed_pieces`` of the mechanism that lists them, :class:`~gridsolve.mechanisms.base.Mechanism`),
+with rules built for that list; an exit edge of the border is a mark on the cell just outside
+it, with the edge in :attr:`Board.exits`.
 """
 from __future__ import annotations
 
 import dataclasses
 
-from ..mechanisms.enemies.expand import enemy_pieces
-from ..mechanisms.enemies.language import declared_kinds
+from ..mechanisms.registry import MECHANISMS
 from .model import DELTA, Board, Cell
+
+(LISTER,) = [mechanism for mechanism in MECHANISMS if mechanism.listed_pieces]    # the one: the enemies
 
 
 def kinds_of(board: Board) -> dict:
     """The kinds of enemies the board's rules declare ({kind: spec}; empty for other rules)."""
-    return declared_kinds(board.rules)
+    return LISTER.listed_kinds(board.rules)
+
+
+def enemy_pieces(listed: list[str]) -> list[tuple[str, str]]:
+    """(piece, kind) of each enemy a board lists (by kind, in order)."""
+    return LISTER.listed_pieces(listed)
 
 
 def enemies_of(board: Board) -> list[tuple[str, str]]:

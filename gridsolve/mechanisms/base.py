@@ -52,7 +52,10 @@ class Mechanism:
       ``check(rules, ctx)`` checks the rules once built;
     * rules built again for each board: ``per_board(merged)`` says they are, ``expand(merged,
       listed, fail)`` gives their plain keys for a board's list (``listed``: (piece, kind) each;
-      None: one of each kind);
+      None: one of each kind); a mechanism whose board lists pieces by kind gives
+      ``listed_kinds(rules)`` the kinds the rules declare ({kind: spec}; empty: none) and
+      ``listed_pieces(kinds)`` the (piece, kind) of each entry of a board's list of kinds, in
+      order (what :mod:`gridsolve.language.enemylist` reads and edits a board's list with);
     * its board parts: ``read_board(checked, raw, parsed, top, rules, size)`` its fields of the
       Board (``checked``: the board file's checked keys, ``parsed``: its ASCII map or None,
       ``top``: the file's Where, ``size``: (width, height)); ``board_pieces(checked, raw, top,
@@ -82,6 +85,8 @@ class Mechanism:
     move: Callable | None = None
     per_board: Callable[[dict], bool] | None = None
     expand: Callable | None = None
+    listed_kinds: Callable[[Any], dict] | None = None
+    listed_pieces: Callable[[list], list] | None = None
     build: Callable | None = None
     finish: Callable | None = None
     check: Callable | None = None

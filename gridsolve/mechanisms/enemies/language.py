@@ -82,4 +82,5 @@ def map_glyph(glyph: str, meaning: str, cell, rules) -> tuple[str, str] | None:
 
 
 MECHANISM = Mechanism("enemies", rules_keys=lambda condition: RULES_KEYS, board_keys=BOARD_KEYS,
-                      per_board=per_board, expand=expand, board_pieces=board_pieces, map_glyph=map_glyph)
+                      per_board=per_board, expand=expand, listed_kinds=declared_kinds, listed_pieces=enemy_pieces,
+                      board_pieces=board_pieces, map_glyph=map_glyph)
