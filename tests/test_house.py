@@ -186,3 +186,47 @@ def test_every_package_imports_only_what_its_docstring_allows():
 
 def test_no_private_name_crosses_a_package_line():
     assert private_imports(ROOT / "gridsolve") == []
+
+
+# The registry's assemblers, gridsolve/mechanisms/registry.py (the language parts) and
+# gridsolve/mechanisms/encodings.py (the compiled parts), are the only modules that name every
+# mechanism; they sit in gridsolve/mechanisms/ beside the interface (base.py), above both the
+# core and the mechanisms.  Outside gridsolve/mechanisms/ a module reaches a mechanism only
+# through them and the interface, but for these (module: the mechanism's module, why):
+MECHANISM_IMPORTS_ALLOWED = {
+    ("gridsolve.language.model", "gridsolve.mechanisms.chasers.language"):
+        "Rules.script holds ScriptAction, and compile/script.py reads it from language.model "
+        "(another branch changes that module and the chasers' folder)",
+}
+NOT_A_MECHANISM = {"base", "registry", "encodings"}     # gridsolve/mechanisms/'s own modules
+
+
+def mechanism_imports(package: Path) -> set[tuple[str, str]]:
+    """(module, the mechanism's module it imports) for every module of ``package`` outside its
+    ``mechanisms`` folder that imports a module of a mechanism's folder (``mechanisms/NAME/``)."""
+    top = package.name
+    inside = f"{top}.mechanisms"
+    return {(module, target) for module, targets in import_graph(package).items()
+            if module != inside and not module.startswith(inside + ".")
+            for target in targets if target.startswith(inside + ".")
+            and target.split(".")[2] not in NOT_A_MECHANISM}
+
+
+def test_the_mechanism_import_finder_sees_a_core_module_naming_a_mechanism(tmp_path):
+    package = tmp_path / "pkg"
+    for folder in ("core", "mechanisms", "mechanisms/doors"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "mechanisms" / "base.py").write_text("class Mechanism: pass\n")
+    (package / "mechanisms" / "doors" / "language.py").write_text("from ..base import Mechanism\n")
+    (package / "mechanisms" / "registry.py").write_text("from .doors.language import Mechanism\n")
+    (package / "core" / "model.py").write_text("from ..mechanisms.registry import Mechanism\n"
+                                               "from ..mechanisms.base import Mechanism\n")
+    (package / "core" / "facts.py").write_text("def later():\n    from ..mechanisms.doors import language\n")
+    assert mechanism_imports(package) == {("pkg.core.facts", "pkg.mechanisms.doors.language")}
+
+
+def test_no_module_outside_the_mechanisms_names_a_mechanism_but_the_listed_ones():
+    """The core reaches a mechanism through the registry and the hooks of mechanisms/base.py."""
+    assert mechanism_imports(ROOT / "gridsolve") == set(MECHANISM_IMPORTS_ALLOWED)
