@@ -9,19 +9,25 @@ from __future__ import annotations
 import os
 import re
 import time
+from pathlib import Path
 
 import clingo
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from gridsolve.cli import main
 from gridsolve.errors import BoardError, LimitError, MemoryLimitError
-from gridsolve.gdl.engine import explore
+from gridsolve.gdl.demand import DemandPlan
+from gridsolve.gdl.description import read_description
+from gridsolve.gdl.engine import explore, ground_game
 from gridsolve.gdl.forked import run_forked
 from gridsolve.gdl import solving
 from gridsolve.gdl.solving import GdlSession
 from gridsolve.ground.circuit import CHECK_RULES, Stopped, Watch, ground_circuit, watched_ground
 from gridsolve.solve.common.limits import LimitGuard, Limits
+
+GAMES = Path(__file__).parent / "gdl" / "games"
 
 
 def wide_game(numbers: int) -> str:
@@ -46,6 +52,16 @@ def branching_game(moves: int) -> str:
 def run(path, *options):
     return CliRunner().invoke(main, ["solve", str(path), *options])
 
+
+def assert_out_of_time(result, stage: str) -> None:
+    """``result`` (wide.kif's, at a 1 s limit) stopped with exit code 3 in ``stage`` (a pattern), no traceback."""
+    assert result.exit_code == 3, result.output
+    message = result.output.strip()
+    assert re.fullmatch(
+        r"Error: the reachable states of wide\.kif do not fit: [0-9.]+ s \(limit 1 s\) " + stage + r", 0 states "
+        r"reached\. Allow more time with --timeout \(now 1 s\), or look fewer steps ahead \(--horizon\), or ask "
+        r"from a later state \(--at\)\.", message), message
+    assert "Traceback" not in result.output
 
 # - The watch of clingo's grounding ---
 
@@ -96,14 +112,35 @@ def test_the_circuit_s_check_stops_the_grounding_with_its_error():
 def test_a_game_whose_domains_do_not_ground_in_time_stops_with_exit_3_and_the_stage(tmp_path):
     game = tmp_path / "wide.kif"
     game.write_text(wide_game(200))         # (8 million moves: minutes to ground, stopped at its limit)
-    result = run(game, "--timeout", "1")
-    assert result.exit_code == 3, result.output
-    message = result.output.strip()
-    assert re.fullmatch(
-        r"Error: the reachable states of wide\.kif do not fit: [0-9.]+ s \(limit 1 s\) grounding the fluents' and "
-        r"moves' domains \([0-9,]+ ground rules so far\), 0 states reached\. Allow more time with --timeout "
-        r"\(now 1 s\), or look fewer steps ahead \(--horizon\), or ask from a later state \(--at\)\.", message), message
-    assert "Traceback" not in result.output
+    assert_out_of_time(run(game, "--timeout", "1"),
+                       r"grounding the fluents' and moves' domains \([0-9,]+ ground rules so far\)")
+
+
+SILENT_JOIN = "zz_never :- zz_n(A), zz_n(B), zz_n(C), zz_n(D), zz_n(E), A+B+C+D+E < 0.\nzz_n(1..100).\n"
+
+
+def test_a_one_ply_join_that_emits_nothing_is_killed_past_the_time_limit(tmp_path, monkeypatch):
+    game = tmp_path / "wide.kif"
+    game.write_text(wide_game(3))       # (its domains ground at once)
+    ply_text = DemandPlan.ply_text      # (a join of 10^10 bindings that derives nothing: no rule for the watch)
+    monkeypatch.setattr(DemandPlan, "ply_text", lambda plan: ply_text(plan) + SILENT_JOIN)
+    assert_out_of_time(run(game, "--timeout", "1"), r"grounding the one-ply rules \(stopped within clingo's grounding\)")
+
+
+@pytest.mark.parametrize("name", ["tictactoe.kif", "blockade.kif", "hanoi.kif"])
+def test_the_one_ply_circuit_ground_in_a_forked_child_is_the_one_ground_here(name):
+    path = GAMES / name
+    here = ground_game(read_description(path), LimitGuard(Limits(), "the states", lambda needed: ""))
+    forked = ground_game(read_description(path), LimitGuard(Limits(seconds=600), "the states", lambda needed: ""))
+    assert forked.circuit.rows == here.circuit.rows and forked.circuit.atom_rows == here.circuit.atom_rows
+    assert forked.circuit.kernel is here.circuit.kernel
+    for a, b in zip(forked.circuit.flat(), here.circuit.flat(), strict=True):
+        assert np.array_equal(a, b)
+    assert np.array_equal(forked.circuit.fact_rows, here.circuit.fact_rows)
+    assert forked.goals == here.goals and np.array_equal(forked.init, here.init)
+    a, b = (explore(game, game.init, LimitGuard(Limits(), "the states", str)) for game in (forked, here))
+    for field in ("states", "terminal", "goal", "src", "dst", "joint"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
 
 
 def test_a_game_whose_domains_do_not_fit_in_memory_stops_with_exit_3(tmp_path):

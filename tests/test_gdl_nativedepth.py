@@ -17,7 +17,7 @@ from gridsolve import native
 from gridsolve.cli import main
 from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.gdl.depthsearch import DepthSearch, Target
-from gridsolve.gdl.nativedepth import native_least
+from gridsolve.gdl.nativedepth import NativeDepthSearch, native_least
 from gridsolve.gdl import solving
 from gridsolve.gdl.solving import GdlSession, solve_gdl
 from gridsolve.solve.common.limits import Limits
@@ -174,7 +174,7 @@ VALUE_FIELDS = ("value", "plies", "values", "moves", "win", "win_plies", "win_mo
 GGP = Path("/work/data/ggp-repository/war/root/games")
 GGP_SMALL = ["gt_centipede", "gt_dollar", "onestep", "switches", "roshambo2", "minichess"]
 GGP_MORE = ["colonelBlotto", "gt_coordination", "nim1", "circlesolitaire", "kitten_escapes_from_fire", "coins",
-            "buttons", "tictactoe-init1", "stateSpaceSmall"]
+            "buttons", "tictactoe-init1", "stateSpaceSmall", "twisty-passages"]
 
 
 def value_fields(answer) -> dict:
@@ -230,6 +230,45 @@ def test_the_kernel_s_search_after_a_committed_move_counts_its_step():
     assert native_least(game, 0, session.guard, game.init, win, 7, 0).plies is None
     with pytest.raises(ValueError, match="no such move of the role at the root"):
         native_least(game, 0, session.guard, game.init, win, 7, 5)
+
+
+# - One search kept open over many questions: a table a target ---
+
+@pytest.mark.parametrize("name, states", [("nim.kif", 3), ("hanoi.kif", 3), ("maze.kif", 3), ("tictactoe.kif", 1)])
+def test_an_open_search_asked_targets_in_any_order_answers_as_a_search_of_its_own_each(name, states):
+    session = GdlSession(GAMES / name)
+    game, guard = session.game, session.guard
+    asked = 0
+    for bits in sampled_bits(session, states, seed=5):
+        for role in range(len(game.roles)):
+            search = NativeDepthSearch(game, role, guard)
+            key = search.root(bits)
+            moves = 0 if search.ends[key][0] else len(search.moves(key))      # (a move committed: not at an end)
+            questions = [(target, horizon, move) for target in targets(session, role) for horizon in (None, 4, 1)
+                         for move in [None] + list(range(min(moves, 2)))]
+            random.Random(role).shuffle(questions)       # (the targets interleaved: each table set aside and back)
+            for target, horizon, move in questions + questions[:len(questions) // 2]:
+                own = native_least(game, role, guard, bits, target, horizon, move)
+                assert search.least(key, target, horizon, move) == own.plies, (role, target, horizon, move)
+                if own.plies is not None and move is None:
+                    assert steps_of(search.line(key, target, own.plies)) == steps_of(own.line)
+                asked += 1
+    assert asked > 50
+
+
+def test_a_target_asked_again_deepens_through_what_its_table_proved():
+    session = GdlSession(GAMES / "hanoi.kif")
+    search = NativeDepthSearch(session.game, 0, session.guard)
+    key = search.root(session.game.init)
+    win, other = Target("role", low=100), Target("anyone", 0, 0)
+    visits = []
+    for target in (win, other, win):
+        before = search.counts["visits"]
+        own = native_least(session.game, 0, session.guard, session.game.init, target, None)
+        assert search.least(key, target, None) == own.plies
+        visits.append(search.counts["visits"] - before)
+    assert native_least(session.game, 0, session.guard, session.game.init, win, None).plies == 7
+    assert visits[0] > 0 and visits[2] < visits[0]      # (the win's bounds set aside while the other was asked)
 
 
 def _ggp(name: str) -> Path:

@@ -113,7 +113,7 @@ def _row(circuit: Circuit, symbol: clingo.Symbol) -> int:
 DOMAINS = "grounding the fluents' and moves' domains"
 ONE_PLY = "grounding the one-ply rules"
 TEXT_CHUNK = 20_000      # domain atoms read or written between two checks of the limits
-KILL_GRACE = 1.0         # seconds past the time limit before the domains' grounding, in a child, is killed
+KILL_GRACE = 1.0         # seconds past the time limit before a grounding in a forked child is killed
 
 
 def grounding_check(guard: LimitGuard, stage: str):
@@ -130,14 +130,45 @@ def _domains(plan: DemandPlan, guard: LimitGuard, root: list[str] | None):
     long without deriving anything), itself watching the rules clingo emits."""
     if guard.limits.seconds is None:
         return _ground_domains(plan, guard, root)
-    deadline = guard.started + guard.limits.seconds + KILL_GRACE
-    fluents, moves, demands = run_forked(lambda: _as_text(_ground_domains(plan, guard, root)), deadline,
-                                         lambda: guard.out_of_time(f"{DOMAINS} (stopped within clingo's grounding), "
-                                                                   "0 states reached"))
+    fluents, moves, demands = _forked(guard, DOMAINS, lambda: _as_text(_ground_domains(plan, guard, root)))
     parse = _parsing(guard, "fluents")      # (a symbol is a number of the process's own table: sent as text)
     fluents = [parse(text) for text in fluents]
     parse = _parsing(guard, "moves")
     return fluents, [(parse(role), parse(move)) for role, move in moves], demands
+
+
+def _forked(guard: LimitGuard, stage: str, step):
+    """``step()`` in a forked child (:func:`~gridsolve.gdl.forked.run_forked`), killed
+    :data:`KILL_GRACE` past the time limit with the time limit's error for ``stage``."""
+    deadline = guard.started + guard.limits.seconds + KILL_GRACE
+    return run_forked(step, deadline,
+                      lambda: guard.out_of_time(f"{stage} (stopped within clingo's grounding), 0 states reached"))
+
+
+def _one_ply(program: str, guard: LimitGuard, budget: int) -> Circuit:
+    """The circuit of the one-ply ``program``, its grounding watched (the limits, the rule
+    budget) and its building checked.  Where there is a time limit, ground and build it in a
+    forked child (:func:`_forked`) killed at the limit (a join that emits nothing leaves the watch
+    uncalled: quad_5x5's), the circuit sent back with its rows' symbols as text."""
+    kernel = native.load("circuitkernel", "gridsolve.ground")
+    where = f"{ONE_PLY}, 0 states reached"
+
+    def ground(kernel) -> Circuit:
+        return ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, where), budget=budget,
+                              kernel=kernel, check=grounding_check(guard, ONE_PLY),
+                              building=lambda: guard.after(f"after {ONE_PLY}, building its circuit, 0 states reached"))
+    if guard.limits.seconds is None:
+        return ground(kernel)
+
+    def portable() -> tuple[Circuit, list[tuple[str, int]]]:
+        circuit = ground(None)          # (a module is not pickled: the kernel set again here)
+        rows, circuit.rows = [(str(symbol), r) for symbol, r in circuit.rows.items()], {}
+        return circuit, rows
+    circuit, rows = _forked(guard, ONE_PLY, portable)
+    parse = _parsing(guard, "shown atoms", ONE_PLY)
+    circuit.rows = {parse(text): r for text, r in rows}
+    circuit.kernel = kernel
+    return circuit
 
 
 def _as_text(domains: tuple) -> tuple:
@@ -145,7 +176,7 @@ def _as_text(domains: tuple) -> tuple:
     return [str(f) for f in fluents], [(str(role), str(move)) for role, move in moves], demands
 
 
-def _parsing(guard: LimitGuard, what: str):
+def _parsing(guard: LimitGuard, what: str, stage: str = DOMAINS):
     """``clingo.parse_term``, the limits checked every :data:`TEXT_CHUNK` terms parsed."""
     count = 0
 
@@ -153,7 +184,7 @@ def _parsing(guard: LimitGuard, what: str):
         nonlocal count
         count += 1
         if not count % TEXT_CHUNK:
-            guard.after(f"after {DOMAINS}, reading its {what} ({count:,} so far), 0 states reached")
+            guard.after(f"after {stage}, reading its {what} ({count:,} so far), 0 states reached")
         return clingo.parse_term(text)
     return parse
 
@@ -237,10 +268,7 @@ def ground_game(description: Description, guard: LimitGuard, root: list[Term] | 
                + "{true(F)} :- zz_fluent(F).\n{does(R,M)} :- zz_move(R,M).\n" + SHOWN)
     where = f"{ONE_PLY}, 0 states reached"
     try:
-        circuit = ground_circuit(program, lambda ctl, parts: guard.ground(ctl, parts, where), budget=budget,
-                                 kernel=native.load("circuitkernel", "gridsolve.ground"),
-                                 check=grounding_check(guard, ONE_PLY),
-                                 building=lambda: guard.after(f"after {ONE_PLY}, building its circuit, 0 states reached"))
+        circuit = _one_ply(program, guard, budget)
     except MemoryError as exc:
         raise guard.error(f"the one-ply rules need more memory than is left ({exc})", where) from None
     except UnstratifiedError:

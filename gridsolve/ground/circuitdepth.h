@@ -57,6 +57,7 @@ typedef struct {
     Bytes keys, info, legal, groups, children, scratch;
     Table table;
     int64_t count, last_check, visits, expanded, *history_own, *history_joint;
+    size_t kept;            /* the bytes of the other targets' tables (kept by the open search) */
     Py_ssize_t role, moves, check_every;
     int own_attacks, others_attack;
     int64_t low, high;
@@ -141,7 +142,7 @@ static int check_limits(Search *S) {
     if (S->check == Py_None || S->count - S->last_check < S->check_every) return 1;
     S->last_check = S->count;
     size_t held = S->keys.cap + S->info.cap + S->legal.cap + S->groups.cap + S->children.cap + S->table.cap * 8 +
-                  S->scratch.cap;
+                  S->scratch.cap + S->kept;
     PyObject *bytes = PyLong_FromSize_t(held);
     PyObject *back = bytes ? PyObject_CallFunction(S->check, "LO", (long long)S->count, bytes) : NULL;
     Py_XDECREF(bytes);
@@ -427,16 +428,74 @@ static int search_line(Search *S, int64_t s, int steps, Bytes *line) {
  *
  * ``search_open`` reads the circuit and the game's rows (the buffers as explore reads them, kept
  * until closed), the terminal row, the role and the root, judges the root and returns the search as
- * a capsule; each ``search_run`` asks one target (the tables reset, the states judged and expanded
- * so far kept: they do not depend on the target); ``search`` is one run of a search of its own. */
+ * a capsule; each ``search_run`` asks one target (the states judged and expanded so far kept: they
+ * do not depend on the target); ``search`` is one run of a search of its own.  The table's bounds
+ * (lo, hi, best) are facts about a state and the target alone, whatever the horizon or the move
+ * committed: each target's are kept, set aside while another target is asked and set back when it
+ * is asked again (its states found since, blank), so that asking a target again (another horizon,
+ * a move committed, its line) deepens through what it proved before. */
 
 #define NB 18
+
+typedef struct {
+    int32_t lo, hi, best;
+} Bounds;
+
+typedef struct {
+    int own_attacks, others_attack;
+    int64_t low, high;
+    Bytes bounds;           /* a Bounds a state, the states found when it was set aside */
+} TargetTable;
 
 typedef struct {
     Search S;
     Py_buffer b[NB];
     int64_t start;
+    Bytes targets;          /* the TargetTables asked so far */
+    Py_ssize_t current;     /* the one in the StateInfos (-1: none yet) */
 } OpenSearch;
+
+static TargetTable *target_table(OpenSearch *O, Py_ssize_t k) { return (TargetTable *)O->targets.data + k; }
+
+/* The current target's bounds set aside into its table; 0 where memory failed. */
+static int set_aside(OpenSearch *O) {
+    Search *S = &O->S;
+    TargetTable *t = target_table(O, O->current);
+    size_t before = t->bounds.cap;
+    t->bounds.len = 0;
+    if (!grow(&t->bounds, S->count * sizeof(Bounds))) return 0;
+    Bounds *out = (Bounds *)t->bounds.data;
+    for (int64_t s = 0; s < S->count; s++) {
+        const StateInfo *in = info_of(S, s);
+        out[s] = (Bounds){in->lo, in->hi, in->best};
+    }
+    t->bounds.len = S->count * sizeof(Bounds);
+    S->kept += t->bounds.cap - before;
+    return 1;
+}
+
+/* The StateInfos' bounds those of the target asked (its table, set back; a new target: blank); 0 where memory failed. */
+static int switch_target(OpenSearch *O, int own_attacks, int others_attack, int64_t low, int64_t high) {
+    Search *S = &O->S;
+    Py_ssize_t n = O->targets.len / sizeof(TargetTable), k = 0;
+    while (k < n && !(target_table(O, k)->own_attacks == own_attacks && target_table(O, k)->others_attack ==
+                      others_attack && target_table(O, k)->low == low && target_table(O, k)->high == high)) k++;
+    if (k == O->current) return 1;          /* (its bounds in place; the states found since, blank) */
+    if (O->current >= 0 && !set_aside(O)) return 0;
+    if (k == n) {
+        TargetTable fresh = {own_attacks, others_attack, low, high, {0}};
+        if (!put(&O->targets, &fresh, sizeof fresh)) return 0;
+    }
+    const TargetTable *t = target_table(O, k);
+    int64_t saved = t->bounds.len / sizeof(Bounds);
+    for (int64_t s = 0; s < S->count; s++) {
+        StateInfo *in = info_of(S, s);
+        Bounds b = s < saved ? ((const Bounds *)t->bounds.data)[s] : (Bounds){-1, DEEP, 0};
+        in->lo = b.lo, in->hi = b.hi, in->best = b.best;
+    }
+    O->current = k;
+    return 1;
+}
 
 static void free_search(OpenSearch *O) {
     Search *S = &O->S;
@@ -445,6 +504,8 @@ static void free_search(OpenSearch *O) {
     free(S->info.data), free(S->legal.data), free(S->groups.data), free(S->children.data), free(S->scratch.data);
     free(S->table.slots);
     free_cone(&S->judge), free_cone(&S->next);
+    for (Py_ssize_t k = 0; k < (Py_ssize_t)(O->targets.len / sizeof(TargetTable)); k++) free(target_table(O, k)->bounds.data);
+    free(O->targets.data);
     for (int i = 0; i < NB; i++) PyBuffer_Release(&O->b[i]);
     free(O);
 }
@@ -456,6 +517,7 @@ static OpenSearch *open_search(PyObject *args) {
     Py_buffer *b = O->b;
     Search *S = &O->S;
     Machine *m = &S->m;
+    O->current = -1;
     Py_ssize_t role;
     long long terminal_row;
     if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*Ln", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
@@ -535,10 +597,7 @@ static PyObject *run_search(OpenSearch *O, PyObject *args) {
     S->own_attacks = own_attacks, S->others_attack = others_attack, S->low = low, S->high = high;
     S->check = check, S->check_every = check_every > 0 ? check_every : 1, S->last_check = S->count;
     S->visits = 0;
-    for (int64_t s = 0; s < S->count; s++) {        /* (a new target: its table blank, the states kept) */
-        StateInfo *in = info_of(S, s);
-        in->lo = -1, in->hi = DEEP, in->best = 0;
-    }
+    if (!switch_target(O, own_attacks, others_attack, low, high)) return PyErr_NoMemory();
     memset(S->history_own, 0, (m->move_start[S->role + 1] - m->move_start[S->role] + 1) * sizeof(int64_t));
     memset(S->history_joint, 0, HISTORY * sizeof(int64_t));
     int64_t start = O->start;
