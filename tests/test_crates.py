@@ -11,7 +11,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from gridsolve.cli import main
 from gridsolve.errors import BoardError, QueryError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import end_at, initial_position, make_query
@@ -388,3 +390,10 @@ def test_the_shipped_classic_board_is_won_in_sixteen_moves_and_lost_without_the_
     lost = load_board(bare)
     assert "crates" not in lost.rules.plugins and lost.pieces == b.pieces
     assert solve(lost, make_query(lost, "explorer", "win")).win is False
+
+
+def test_generate_refuses_crates_with_pieces_moved_by_rule(tmp_path):
+    # its climb over classic levels steps the pieces' cells and the gate only
+    done = CliRunner().invoke(main, ["generate", "--like", str(CHASE), "--out", str(tmp_path), "--count", "1"])
+    assert done.exit_code == 2, done.output
+    assert "its positions keep crates, which the climb over levels of pieces moved by rule does not step" in done.stderr
