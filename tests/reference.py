@@ -379,7 +379,7 @@ class Game:
                         new_items[i] = new_items[i] - {cell}
             new_items = tuple(new_items)
         entered = {r for r in chosen if new_cells[self.index[r]] != cells[self.index[r]]}
-        new_cells, gates = self.after_ply(cells, new_cells, gates, entered)
+        new_cells, gates = self.after_ply(cells, new_cells, gates, entered, crates)
         new_was = frozenset((p, m) for p, m in self.was_pairs
                             if cells[self.index[p]] in self.board.marks.get(m, ()))
         n = len(rules.turns)
@@ -390,10 +390,11 @@ class Game:
         return new_cells, t2, new_items, tuple(new_lost), new_was, gates, crates
 
     # --- pieces moved by rule (the after_ply script) ----------------------------------------
-    def chaser_step(self, chaser, cells, gates_open):
+    def chaser_step(self, chaser, cells, gates_open, crates=frozenset()):
         """Where ``chaser`` lands by one step toward its target: the step on its first axis
         toward the target, else on the other axis, each only where it is not level with the
-        target on that axis and the step is open (no wall, no closed gate); else it stays."""
+        target on that axis and the step is open (no wall, no closed gate, no crate on the cell
+        it leads to: a chaser does not push); else it stays."""
         at = cells[self.index[chaser.name]]
         goal = cells[self.index[chaser.target]]
         horizontal = ("east" if goal[0] > at[0] else "west") if goal[0] != at[0] else None
@@ -403,14 +404,16 @@ class Game:
             if d is None or not self.board.open_step(at, d):
                 continue
             to = at[0] + DELTA[d][0], at[1] + DELTA[d][1]
+            if to in crates:
+                continue
             if gates_open or not self.board.gate_between(at, to):
                 return to
         return at
 
-    def after_ply(self, before, cells, gates, entered):
+    def after_ply(self, before, cells, gates, entered, crates=frozenset()):
         """(the pieces' cells, the gates) after the script that follows a ply from ``before``
         (with the gates ``gates``) ending on ``cells``, ``entered``: the roles whose move
-        changed their cell.  Chasers step; stop conditions over the pieces on the board end the
+        changed their cell, ``crates``: the crates after it (they block the chasers' steps).  Chasers step; stop conditions over the pieces on the board end the
         script; met pieces leave (a removed piece stays on its cell, acting no more, until the
         script ends; then it is off the board, on (0,0)); the key flips the gates: once a ply
         relative to their state when the ply began, or (each_entry) at every fresh entry."""
@@ -443,7 +446,7 @@ class Game:
                     for piece in self.every(action.pieces, bound):
                         if piece in chasers and acts(piece):
                             i = self.index[piece]
-                            was, cells[i] = cells[i], self.chaser_step(chasers[piece], cells, gates)
+                            was, cells[i] = cells[i], self.chaser_step(chasers[piece], cells, gates, crates)
                             entered.discard(piece)
                             if cells[i] != was:
                                 entered.add(piece)

@@ -67,6 +67,7 @@ SHIPPED = {
         "scorpion-nest", "ten-by-ten", "two-mummies", "walled-in")},
     "combined/move-budget.yaml": CLASSIC, "combined/portal-escape.yaml": CLASSIC,
     "combined/crate-tomb.yaml": {"* *": "race", "* * hidden": "", "* * strategy": ""},
+    "combined/crate-chase.yaml": {"* *": "race", "* * hidden": "", "* * strategy": ""},
     "order/crossing.yaml": CLASSIC, "order/five-hunters.yaml": CLASSIC, "order/gatekeeper.yaml": CLASSIC,
     "order/scorpion-nest.yaml": CLASSIC,
     "combined/pacman-chased.yaml": ONE_ROLE_LAYERED,

@@ -11,7 +11,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from gridsolve.cli import main
 from gridsolve.errors import BoardError, QueryError
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import end_at, initial_position, make_query
@@ -152,19 +154,126 @@ def test_a_position_is_drawn_with_its_crates_where_they_are(tmp_path):
     assert row == " 1 |     A   C       B |"
 
 
+# - Crates and a mummy that chases by the classic rule (after_ply) ---
+
+# the classic rules (two mummy steps after each explorer move, horizontal first) with a pushing explorer
+CLASSIC = ("rules:\n  use: {rules}\n  moves:\n    explorer: {{pushes: crates}}\n  crates: {{mark: crate}}\n"
+           .format(rules="mummy-maze-classic"))
+
+
+def classic(tmp_path, size, pieces, crates, exit_cell, walls="{}", rules="mummy-maze-classic"):
+    text = CLASSIC.replace("mummy-maze-classic", rules) + textwrap.dedent(f"""\
+        size: {list(size)}
+        walls: {walls}
+        pieces: {{{', '.join(f'{p}: {list(c)}' for p, c in pieces.items())}}}
+        marks: {{crate: {[list(c) for c in crates]}, exit: [{list(exit_cell)}]}}
+        """)
+    path = tmp_path / "classic.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_board(path)
+
+
+def chased(b, move: str) -> tuple[dict, set]:
+    """({piece on the board: cell}, crate cells) after the explorer's ``move`` and the script."""
+    pieces, crates = plies(b)[move]
+    return {p: c for p, c in pieces.items() if c != (0, 0)}, crates
+
+
+def test_a_crate_blocks_the_mummy_as_a_wall(tmp_path):
+    # 5x1: E . C . M ; the explorer waits: the mummy steps west to (4,1), then the crate on (3,1)
+    # blocks its second step (it is level with the explorer: no vertical step), so it stays
+    b = classic(tmp_path, (5, 1), {"explorer": (1, 1), "mummy": (5, 1)}, [(3, 1)], (1, 1))
+    assert chased(b, "nowhere") == ({"explorer": (1, 1), "mummy": (4, 1)}, {(3, 1)})
+
+
+def test_the_mummy_blocked_by_a_crate_falls_back_to_its_other_axis(tmp_path):
+    # 3x2:  . C M   the explorer waits: west is the crate, so the mummy steps south to (3,1),
+    #       E . .   then west to (2,1) (without the crate: west twice, to (1,2))
+    b = classic(tmp_path, (3, 2), {"explorer": (1, 1), "mummy": (3, 2)}, [(2, 2)], (3, 1))
+    assert chased(b, "nowhere") == ({"explorer": (1, 1), "mummy": (2, 1)}, {(2, 2)})
+    free = classic(tmp_path, (3, 2), {"explorer": (1, 1), "mummy": (3, 2)}, [], (3, 1))
+    assert chased(free, "nowhere")[0] == {"explorer": (1, 1), "mummy": (1, 2)}
+    # both of its steps onto crates: it stays
+    # 3x2:  C M .
+    #       E C .
+    both = classic(tmp_path, (3, 2), {"explorer": (1, 1), "mummy": (2, 2)}, [(1, 2), (2, 1)], (3, 1))
+    assert chased(both, "nowhere") == ({"explorer": (1, 1), "mummy": (2, 2)}, {(1, 2), (2, 1)})
+
+
+def test_a_red_mummy_blocked_by_a_crate_falls_back_to_the_horizontal_step(tmp_path):
+    # 2x3:  M .   a red mummy tries vertical first: south is the crate, so east to (2,3), then
+    #       C .   south to (2,2)
+    #       . E
+    b = classic(tmp_path, (2, 3), {"explorer": (2, 1), "mummy": (1, 3)}, [(1, 2)], (1, 1),
+                rules="mummy-maze-classic-red")
+    assert chased(b, "nowhere") == ({"explorer": (2, 1), "mummy": (2, 2)}, {(1, 2)})
+
+
+def test_the_explorer_pushing_a_crate_with_the_mummy_beside_him(tmp_path):
+    # 4x2:  M . . X   east pushes the crate to (3,1); the mummy steps east, then south onto the
+    #       E C . .   explorer: caught
+    b = classic(tmp_path, (4, 2), {"explorer": (1, 1), "mummy": (1, 2)}, [(2, 1)], (4, 2))
+    assert chased(b, "east") == ({"explorer": (2, 1), "mummy": (2, 1)}, {(3, 1)})
+    assert solve(b, make_query(b, "explorer", "win")).win is False
+    # 3x2:  . . X   the mummy stands beyond the crate: the push is blocked (the explorer stays,
+    #       E C M   blocked: stay) and the crate blocks the mummy: nobody moves
+    stuck = classic(tmp_path, (3, 2), {"explorer": (1, 1), "mummy": (3, 1)}, [(2, 1)], (3, 2))
+    assert chased(stuck, "east") == ({"explorer": (1, 1), "mummy": (3, 1)}, {(2, 1)})
+    # the reference reads them alike
+    for board_, move in ((b, "east"), (stuck, "east")):
+        moved = reference.legal_moves(board_, initial_position(board_))[move]
+        assert dict(moved.plugins)["crates"] == plies(board_)[move][1]
+        assert {p: c for p, c in moved.pieces if c != (0, 0)} == chased(board_, move)[0]
+
+
+def random_chased_board(tmp_path, seed: int):
+    """A random board of 3x2 to 4x4 cells under the classic rules (or the red ones: vertical
+    first) with a pushing explorer, walls, one or two crates, an exit on the border and a mummy,
+    in about half of the boards a second mummy or a scorpion."""
+    rng = random.Random(seed)
+    w, h = rng.randint(3, 4), rng.randint(2, 4)
+    cells = [(x, y) for x in range(1, w + 1) for y in range(1, h + 1)]
+    border = [c for c in cells if c[0] in (1, w) or c[1] in (1, h)]
+    exit_cell = rng.choice(border)
+    enemies = ["mummy"] + ([rng.choice(["mummy2", "scorpion"])] if rng.random() < 0.5 else [])
+    picks = rng.sample([c for c in cells if c != exit_cell], 1 + len(enemies) + rng.randint(1, 2))
+    pieces = dict(zip(["explorer", *enemies], picks))
+    north = [list(c) for c in cells if c[1] < h and rng.random() < 0.15]
+    east = [list(c) for c in cells if c[0] < w and rng.random() < 0.15]
+    return classic(tmp_path, (w, h), pieces, picks[len(pieces):], exit_cell, walls=f"{{north: {north}, east: {east}}}",
+                   rules=rng.choice(["mummy-maze-classic", "mummy-maze-classic-red"]))
+
+
+@pytest.mark.parametrize("seed", tiered(range(40), 2))
+def test_every_path_answers_as_plain_clingo_on_random_chased_crate_boards(tmp_path, seed):
+    b = random_chased_board(tmp_path, seed)
+    rng = random.Random(seed)
+    query = make_query(b, "explorer", rng.choice(["value", "win", "survive"]), horizon=rng.choice([None, 4]))
+    assert case_problems(b, query) == [], (seed, b.path.read_text())
+
+
+@pytest.mark.parametrize("seed", tiered(range(40), 2))
+def test_solve_and_examine_agree_with_the_reference_on_random_chased_crate_boards(tmp_path, seed):
+    """The independent reference (tests/reference.py: a crate blocks a chaser's step as a wall)
+    against solve's answer and examine's moves at the start and a few positions after it."""
+    b = random_chased_board(tmp_path, seed)
+    rng = random.Random(seed + 7)     # (the classic rules have no step limit: the reference needs a horizon)
+    query = make_query(b, "explorer", rng.choice(["value", "win", "survive"]), horizon=rng.choice([3, 5]))
+    assert _query_problems(b, query, f"seed {seed}", rng, 3) == [], b.path.read_text()
+
+
 # - The loader's checks and the paths that refuse crates ---
 
-def test_pushes_without_crates_and_crates_with_a_script_are_refused(tmp_path):
+def test_pushes_without_crates_and_crates_with_gates_on_the_board_are_refused(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text(RULES.format(steps=1, blocked="illegal", on="all", last=4, timeout=PLAIN_TIMEOUT).replace("  crates: {mark: crate}\n", "")
                     .replace("    - {name: stored, when: {crates_on: {goal: all}}, scores: {a: 100, b: 0}, loss_for: [b]}\n", "")
                     + "size: [3, 1]\npieces: {a: [1, 1], b: [3, 1]}\n", encoding="utf-8")
     with pytest.raises(BoardError, match="pushes: the rules have no crates"):
         load_board(path)
-    path.write_text("rules:\n  use: mummy-maze-classic\n  crates: {mark: crate}\nlegend: {E: explorer, M: mummy, X: exit}\n"
-                    "size: [3, 1]\npieces: {explorer: [1, 1], mummy: [3, 1]}\nmarks: {exit: [[2, 1]], crate: []}\n",
-                    encoding="utf-8")
-    with pytest.raises(BoardError, match="crates with pieces moved by rule"):
+    path.write_text(CLASSIC + "size: [3, 2]\ngates: {east: [[1, 1]]}\npieces: {explorer: [1, 1], mummy: [3, 1]}\n"
+                    "marks: {exit: [[2, 2]], crate: []}\n", encoding="utf-8")
+    with pytest.raises(BoardError, match="crates with gates on the board are not answered"):
         load_board(path)
 
 
@@ -260,3 +369,31 @@ def test_the_shipped_board_is_won_in_four_moves_and_lost_with_the_crate_one_cell
     lost = load_board(moved)
     assert lost.marks["crate"] == {(4, 3)}
     assert solve(lost, make_query(lost, "explorer", "win")).win is False
+
+
+CHASE = ROOT / "boards" / "combined" / "crate-chase.yaml"
+
+
+def test_the_shipped_classic_board_against_plain_clingo_and_the_reference():
+    b = load_board(CHASE)
+    assert case_problems(b, make_query(b, "explorer", "win")) == []
+    assert _query_problems(b, make_query(b, "explorer", "win", horizon=16), "crate-chase", random.Random(3), 2) == []
+
+
+def test_the_shipped_classic_board_is_won_in_sixteen_moves_and_lost_without_the_crate(tmp_path):
+    b = load_board(CHASE)
+    answer = solve(b, make_query(b, "explorer", "win"))
+    assert (answer.win, answer.plies) == (True, 16)
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(CHASE.read_text(encoding="utf-8").replace(" 2 |           | C     |\n", " 2 |           |       |\n")
+                    .replace("  moves:\n    explorer: {pushes: crates}\n  crates: {mark: crate}\n", ""), encoding="utf-8")
+    lost = load_board(bare)
+    assert "crates" not in lost.rules.plugins and lost.pieces == b.pieces
+    assert solve(lost, make_query(lost, "explorer", "win")).win is False
+
+
+def test_generate_refuses_crates_with_pieces_moved_by_rule(tmp_path):
+    # its climb over classic levels steps the pieces' cells and the gate only
+    done = CliRunner().invoke(main, ["generate", "--like", str(CHASE), "--out", str(tmp_path), "--count", "1"])
+    assert done.exit_code == 2, done.output
+    assert "its positions keep crates, which the climb over levels of pieces moved by rule does not step" in done.stderr

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 
 from ..language.model import Board, Rules, ScriptAction
+from ..mechanisms.encodings import parts
 from .predicates import MARK
 from .state import START, Layout
 
@@ -52,6 +53,11 @@ class StageVars:
         kept = len(layout.variables()) - (1 if layout.gate else 0)
         carried = len(rules.turns) > 1 or kept > 0
         self.carried = [f"Z{k}" for k in range(1 + kept)] if carried else []
+
+    def kept(self) -> dict[str, str]:
+        """{layout variable: its variable in the stages} of the fields the script does not change
+        (every field but the gates', carried from the roles' move)."""
+        return dict(zip(self.layout.variables(), self.carried[1:]))
 
     def cell(self, piece: str) -> tuple[str, str]:
         i = self.index[piece]
@@ -195,17 +201,7 @@ def _stage_rules(sv: StageVars, stage: int, action: ScriptAction) -> list[str] |
         out.append(f"{sv.end_atom()} :- {', '.join([now, *yes])}.")
         out += [f"{nxt()} :- {', '.join([now, *alt])}." for alt in no]
     elif action.kind == "step":
-        piece = action.pieces[0]
-        chaser = board.rules.chasers[piece]
-        x, y = sv.cell(piece)
-        tx, ty = sv.cell(chaser.target)
-        alive = sv.alive(piece)
-        went = {x: "NX", y: "NY"}
-        if piece in sv.entering:
-            went[sv.entered(piece)] = f"|NX-{x}|+|NY-{y}|"
-        out.append(f"{nxt(went)} :- {now}, {alive} = 1, sgn({tx}-{x},SX), sgn({ty}-{y},SY), "
-                   f"chase({chaser.first},{x},{y},SX,SY,G,NX,NY).")
-        out.append(f"{nxt()} :- {now}, {alive} = 0.")
+        out += _chaser_step_rules(sv, now, nxt, action.pieces[0])
     elif action.kind == "remove":
         remover, piece = action.pieces[0], action.piece
         a, b = "({},{})".format(*sv.cell(remover)), "({},{})".format(*sv.cell(piece))
@@ -241,6 +237,48 @@ def _stage_rules(sv: StageVars, stage: int, action: ScriptAction) -> list[str] |
             body = [now, "U = 0", *[lit for alt in earlier for lit in alt], start]
             out.append(f"{nxt()} :- {', '.join(body)}.")
     return out
+
+
+def chaser_obstacles(sv: StageVars, x: str, y: str, tag: str) -> tuple[list[str], list[list[str]]] | None:
+    """(literals: the cell (x,y) holds no mechanism's obstacle to chasers, alternatives that it
+    holds one); None where no mechanism puts any in a chaser's way (its ``chaser_obstacle``)."""
+    found = [f for f in (hook(sv.layout, sv.kept(), x, y, tag) for hook in parts("chaser_obstacle")) if f is not None]
+    if not found:
+        return None
+    return [lit for clear, _ in found for lit in clear], [alt for _, blocked in found for alt in blocked]
+
+
+def _chaser_step_rules(sv: StageVars, now: str, nxt, piece: str) -> list[str]:
+    """A chaser's step (encodings/script.lp, ``chase``): its first open step toward its target on
+    its first axis, else on the other, else it stays.  Where a mechanism puts obstacles in its way
+    (:func:`chaser_obstacles`), a step onto one is tried as one into a wall: the first step is
+    taken where it is open and its cell clear, the second where the first is not taken (not open,
+    or its cell holds an obstacle) and it is open and clear, else the chaser stays."""
+    chaser = sv.board.rules.chasers[piece]
+    x, y = sv.cell(piece)
+    tx, ty = sv.cell(chaser.target)
+    alive = sv.alive(piece)
+    aim = [now, f"{alive} = 1", f"sgn({tx}-{x},SX)", f"sgn({ty}-{y},SY)"]
+    chase = f"{chaser.first},{x},{y},SX,SY,G"
+
+    def went(nx: str, ny: str) -> dict:
+        change = {x: nx, y: ny}
+        if piece in sv.entering:
+            change[sv.entered(piece)] = f"|{nx}-{x}|+|{ny}-{y}|"
+        return change
+
+    removed = f"{nxt()} :- {now}, {alive} = 0."
+    obstacles = [chaser_obstacles(sv, f"NX{k}", f"NY{k}", str(k)) for k in (1, 2)]
+    if obstacles[0] is None:
+        return [f"{nxt(went('NX', 'NY'))} :- {', '.join(aim)}, chase({chase},NX,NY).", removed]
+    tried = [f"chase_try({chase},{k},NX{k},NY{k})" for k in (1, 2)]
+    # the k-th step is not taken: not open, or open onto an obstacle
+    passed = [[[f"not tries({chase},{k})"]] + [[tried[k - 1], *alt] for alt in obstacles[k - 1][1]] for k in (1, 2)]
+    out = [f"{nxt(went('NX1', 'NY1'))} :- {', '.join([*aim, tried[0], *obstacles[0][0]])}."]
+    out += [f"{nxt(went('NX2', 'NY2'))} :- {', '.join([*aim, *first, tried[1], *obstacles[1][0]])}." for first in passed[0]]
+    out += [f"{nxt(went(x, y))} :- {', '.join([*aim, *first, *second])}."
+            for first, second in itertools.product(*passed)]
+    return out + [removed]
 
 
 def script_rules(sv: StageVars, head) -> list[str]:

@@ -112,6 +112,11 @@ def _setup(request: Request) -> Run:
     spec = with_border(spec, request)
     req = _requirement(request, spec)
     structure = Structure(_walls(request, spec), request.symmetry, request.sealed_ok, _kept(request, spec))
+    if spec.template.rules.script and spec.template.rules.own_state:
+        raise QueryError(f"generate does not write levels of {spec.template.rules.name} yet: its positions keep "
+                         f"{', '.join(sorted(spec.template.rules.own_state))}, which the climb over levels of pieces "
+                         "moved by rule does not step", "generate levels of the rules without them and add them by "
+                         "hand (gridsolve verify checks the board's expect:)")
     if spec.template.rules.script and not one_mover_script(spec.template.rules):
         raise QueryError(f"generate does not write levels of {spec.template.rules.name} yet: its pieces move by "
                          "rule after plies of several roles, or of moves with several steps, bumps, items or "

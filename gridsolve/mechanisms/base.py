@@ -143,7 +143,12 @@ class Encoding:
       extra body, the movers' cells after it and the turns lost by the movers it stops; the cases
       exclude each other and cover every ply, and the compiler combines every mechanism's),
       ``own_moves(board, role)`` True where those cases make the role's moves themselves (they bind
-      its move ``M``, aim ``AX,AY``, end ``PX,PY`` and turns lost ``B``; the ply reads no ``rmove``);
+      its move ``M``, aim ``AX,AY``, end ``PX,PY`` and turns lost ``B``; the ply reads no ``rmove``),
+      ``chaser_obstacle(layout, fields, x, y, tag)`` where its state puts obstacles in a chaser's
+      way (None where it does not): (literals: the cell ``(x,y)`` holds none, alternatives that it
+      holds one, each a literal list), with ``fields`` its field variables' names in the script's
+      stage ({layout variable: stage variable}) and ``tag`` to keep its own variables apart (a
+      chaser tries a step onto an obstacle as one into a wall: encodings/script.lp, ``chase_try``);
     * ``position``: its fields of the position term, if any (:class:`PositionField`);
       ``rules``: the modules that write more of its compiled rules (the core's, for the docs)."""
 
@@ -160,5 +165,6 @@ class Encoding:
     after: Callable | None = None
     move_cases: Callable | None = None
     own_moves: Callable | None = None
+    chaser_obstacle: Callable | None = None
     position: PositionField | None = None
     rules: tuple[str, ...] = field(default=())      # the modules of its compiled rules (docs)

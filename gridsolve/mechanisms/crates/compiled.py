@@ -107,6 +107,17 @@ def can_hold(when, board) -> bool:
                for mark, n in when.plugin(ON))
 
 
+def chaser_obstacle(layout, fields: dict, x: str, y: str, tag: str):
+    """A crate is in a chaser's way (a chaser does not push): (the cell (x,y) holds no crate,
+    [it holds one]), read from the crate words of the script's stage (None: no crates here)."""
+    if layout.field(NAME) is None:
+        return None
+    words = [fields[name] for name in _variables(layout, "")]
+    bits = [f"OB{tag}_{w}" for w in range(1, len(words) + 1)]
+    there = CRATE_BIT.atom(x, y, bits)
+    return [there, f"{_has_crate(words, bits)} = 0"], [[there, f"{_has_crate(words, bits)} > 0"]]
+
+
 def _words(i: int, k: int, layout) -> list[str]:
     """The crate words after step ``k`` of the mover with index ``i`` (step 0: the position's)."""
     words = layout.field(NAME).words
@@ -195,4 +206,5 @@ def after(ply) -> None:
 
 
 ENCODING = Encoding(NAME, facts=facts, literals=literals, can_hold=can_hold, move_cases=move_cases, own_moves=own_moves, after=after,
+                    chaser_obstacle=chaser_obstacle,
                     position=POSITION)

@@ -74,17 +74,15 @@ def read_condition(value, ctx, key: str, what: str) -> tuple:
 
 def check(rules, ctx) -> None:
     """What crates are answered with: one role moving at a time, its steps as the compiled rules
-    take them (no bumps, frozen marks, gates, teleporters, hidden marks or pieces moved by rule),
+    take them (no bumps, frozen marks, teleporters or hidden marks),
     and a move that may not end on a piece or its start only where a blocked step is illegal."""
     crates = of(rules)
     if crates is None:
         return
-    refused = [("pieces moved by rule (after_ply)", bool(rules.script)),
-               ("hidden marks (placement:, bump: {hidden: true})",
+    refused = [("hidden marks (placement:, bump: {hidden: true})",
                 bool(rules.placement) or any(m.bump_hidden for m in rules.moves.values())),
                ("bumps (bump:)", any(m.bump_on for m in rules.moves.values())),
                ("frozen_on", any(m.frozen_on for m in rules.moves.values())),
-               ("a gate", rules.gate_key is not None),
                ("teleporters", "teleporters" in rules.plugins),
                ("roles moving at once (a turns entry of several roles)", any(len(t) > 1 for t in rules.turns))]
     for what, found in refused:
@@ -97,9 +95,12 @@ def check(rules, ctx) -> None:
 
 
 def check_board(board, top) -> None:
-    """The crates start on the board, each on a cell no piece starts on."""
+    """The crates start on the board, each on a cell no piece starts on; the board has no gates
+    (rules with a gate, such as the classic ones, take crates on boards without gates)."""
     if of(board.rules) is None:
         return
+    if board.has_gates:
+        top.fail(f"{NAME}: crates with gates on the board are not answered", "remove the board's gates, or the crates")
     outside = board.outside()
     cells = start_cells(board)
     for cell in sorted(cells):
