@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..language.model import Board, Rules, ScriptAction
+from ..language.model import Board, Rules
+from ..language.script import ScriptAction
 from ..mechanisms.encodings import parts
 from .predicates import MARK
 from .state import START, Layout

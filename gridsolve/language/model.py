@@ -3,12 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..mechanisms.chasers.language import ScriptAction
+from .script import ScriptAction
 from ..mechanisms.registry import MECHANISMS as REGISTERED
 from .kinds import RequireKind
-
-# ScriptAction: compile/script.py reads it here (the one name of a mechanism this module still gives)
-__all__ = ["ScriptAction"]
 
 DIRECTIONS = ("north", "south", "east", "west")
 OFF_BOARD = (0, 0)       # the cell of a piece that is not on the board (left out, or removed)
