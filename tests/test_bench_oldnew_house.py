@@ -115,9 +115,10 @@ def test_house_parses_its_arguments(tmp_path, capsys):
 CONTRACT = {
     "gridsolve/__init__.py": "",
     "gridsolve/solve/__init__.py": "",
-    "gridsolve/solve/reader.py": (
-        "from .capabilities import choose\n"
-        "from ..mechanisms.registry import ALL\n"
+    "gridsolve/solve/race/__init__.py": "",
+    "gridsolve/solve/race/reader.py": (
+        "from ..common.capabilities import choose\n"
+        "from ...mechanisms.registry import ALL\n"
         "def principal_line(view):\n    '''The principal line, by the one rule.'''\n    return [view]\n"
         "def line(view):\n    '''The principal line, its own walk.'''\n    return sorted(view)\n"
         "def shown(model):\n    '''The principal line a model shows.'''\n    return model.line_moves()\n"
