@@ -320,7 +320,7 @@ def random_crate_board(tmp_path, seed: int):
                  timeout=TIMEOUT_ENTRY if rng.random() < 0.3 else PLAIN_TIMEOUT)
 
 
-@pytest.mark.parametrize("seed", tiered(range(40), 4))
+@pytest.mark.parametrize("seed", tiered(range(40), (0, 1, 3).__contains__))   # (seed 2: 6 s, in the slow tier)
 def test_every_path_answers_as_plain_clingo_on_random_crate_boards(tmp_path, seed):
     b = random_crate_board(tmp_path, seed)
     rng = random.Random(seed)
