@@ -3,8 +3,10 @@ gridsolve package becomes when gridsolve is installed, loaded here, or None wher
 
 The kernels: the bounded solver's races (``solve/bounded/raceskernel.c``, about 50x faster
 than Python), the robust search's (``solve/hidden/knowingkernel.c``), the scripted search and
-the ranker's twin (``solve/graph/scriptkernel.c``) and the layout judge's
-(``generate/layoutkernel.c``).
+the ranker's twin (``solve/graph/scriptkernel.c``), the layout judge's
+(``generate/layoutkernel.c``), a random player's win probability (``analysis/chancekernel.c``)
+and the circuits of ground programs (``ground/circuitkernel.c``); docs/how-it-works.md, "The C
+kernels and their Python fallbacks".
 ``pip install .`` builds each kernel pyproject.toml lists as an optional extension module
 (``[[tool.setuptools.ext-modules]]``; wheels: ``[tool.cibuildwheel]``), with the platform's
 compiler; where it has none, or no Python headers, the install goes on without it and

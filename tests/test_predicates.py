@@ -12,6 +12,7 @@ import pytest
 from gridsolve.compile.predicates import (DECLARED, EDGE, ESCORE, ESCORE_OF, FGRAPH_END, FGRAPH_MOVE, IBIT, SCORE, TABLE_MOVE, TURN_AFTER,
                                           Predicate, declare, declared, each_atom, read_atoms)
 from gridsolve.errors import EncodingError
+from gridsolve.mechanisms import encodings  # noqa: F401  (the mechanisms' own declarations, in DECLARED)
 
 ROOT = Path(__file__).resolve().parent.parent
 ENCODINGS = sorted((ROOT / "encodings").glob("*.lp"))

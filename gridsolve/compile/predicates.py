@@ -8,7 +8,10 @@ the game program shows them (:meth:`Predicate.show`, a term under a condition
 output reads atoms through them (:func:`each_atom`, :func:`read_atoms`, :func:`model_atoms` for
 a model's shown atoms; :meth:`Predicate.matches`, :meth:`Predicate.read`,
 :meth:`Predicate.ground`), so a predicate's name, arity and field order are written in one
-place (potassco/clorm's idea, without its dependency).
+place (potassco/clorm's idea, without its dependency).  The predicates the core's encodings and
+fact writers read are declared here; a predicate that only a mechanism's compiled part writes
+and reads is declared with :func:`declare` in that part (``gridsolve/mechanisms/NAME/compiled.py``,
+imported with the registry :mod:`gridsolve.mechanisms.encodings`), so a mechanism stays in its folder.
 ``tests/test_predicates.py`` holds the declarations against the encodings: every predicate an
 encoding reads as an input (its ``#defined`` lines) is declared here with that arity, and no
 fact writer spells a declared predicate by hand.
@@ -239,8 +242,6 @@ FROZEN_ON = declare("frozen_on", "role:name mark:name", "on a cell with mark K, 
 BUMP_ON = declare("bump_on", "role:name mark:name", "a step of R into a cell with mark K fails")
 RELOCATE = declare("relocate", "role:name x:int y:int x2:int y2:int",
                    "a move of R that leaves its cell and ends on (X,Y) puts the piece on (X2,Y2) (teleporters)")
-TELEPORT_PAIR = declare("teleport_pair", "mark:name", "the two cells of mark K are a teleporter pair")
-TELEPORTS = declare("teleports", "role:name", "the pieces of role R teleport")
 LOSE_TURNS = declare("lose_turns", "role:name turns:int", "R's turns entry skips its next N turns after a bump")
 
 # - The rules' mechanisms (script.lp, the compiled game rules) ---
@@ -251,8 +252,6 @@ SCORE = declare("score", "end:name role:name value:int", "role R scores V when e
 TABLE = declare("table", "table:name index:int value:int", "entry I of score table T is V")
 MARKBIT = declare("markbit", "mark:name x:int y:int bit:int", "whether (X,Y) carries mark M (a `was_on` bit)")
 IBIT = declare("ibit", "item:name x:int y:int words:ints", "the item bit words of (X,Y), one argument a word")
-CRATE_BIT = declare("crate_bit", "x:int y:int words:ints",
-                    "the crate bit words of (X,Y), one argument a word (all 0 for a cell just outside the board)")
 DISTANCE = declare("distance", "piece:name mark:name x:int y:int steps:int",
                    "the steps from (X,Y) to the nearest cell of mark M for piece P's moves")
 TURN_AFTER = declare("turn_after", "turn:int counters:ints next:int after:ints",

@@ -13,11 +13,14 @@ import math
 from dataclasses import dataclass
 
 from ...compile.bits import WORD_BITS, BitCells
-from ...compile.predicates import CRATE_BIT
+from ...compile.predicates import declare
 from ...language.distance import board_cells
 from ...language.model import Cell
 from ..base import Encoding, PositionField
 from .language import NAME, ON, of, start_cells
+
+CRATE_BIT = declare("crate_bit", "x:int y:int words:ints",
+                    "the crate bit words of (X,Y), one argument a word (all 0 for a cell just outside the board)")
 
 MASK = (1 << WORD_BITS) - 1
 

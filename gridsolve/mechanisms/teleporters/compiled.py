@@ -7,9 +7,12 @@ program ground with the marks as inputs (the shared tables' circuit, the layout 
 each board's pair."""
 from __future__ import annotations
 
-from ...compile.predicates import MARK, RELOCATE, TELEPORT_PAIR, TELEPORTS
+from ...compile.predicates import MARK, RELOCATE, declare
 from ..base import Encoding
 from .language import of
+
+TELEPORT_PAIR = declare("teleport_pair", "mark:name", "the two cells of mark K are a teleporter pair")
+TELEPORTS = declare("teleports", "role:name", "the pieces of role R teleport")
 
 
 def rule_facts(rules) -> list[str]:
