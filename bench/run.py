@@ -43,7 +43,7 @@ FIELDS = ["holds", "value", "plies", "win", "win_plies", "survives", "doom_plies
 MOVE_FIELDS = ("value", "plies", "win", "survives")
 
 # The seed games with the newer mechanisms (simultaneous moves, teams, collectibles, score
-# tables, bumps and lost turns): the queries of the issue.  bench/baseline.py does not support
+# tables, bumps and lost turns): the queries of the issue.  reference/retrograde.py does not support
 # these mechanisms, so they are checked against the answers the boards record only (bench/expected.py).
 MECH_CASES = [  # (board, role, query, horizon)
     ("boards/maze-runner-duel.yaml", "p1", "value", None),
@@ -167,12 +167,8 @@ def board_yaml(spec: dict) -> str:
 def pick_position(path: Path, spec: dict) -> dict:
     """Put the pieces on the position (explorer to move) with the deepest forced escape, found
     with the baseline's ranks, so that the answer depends on the horizon (ties: seeded choice)."""
-    sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(BENCH))
-    import baseline
-    from gridsolve.language.loader import load_board
-    board = load_board(path)
-    game = baseline.Game(board, [spec["explorer"], spec["mummy"]], 0)
+    from reference import retrograde
+    game = retrograde.Game(path, [spec["explorer"], spec["mummy"]], 0)
     rank = game.ranks({0}, {"escaped"}, 10 ** 6)
     best = max(r for i, r in enumerate(rank) if game.states[i][0] == 0)
     choices = sorted(game.states[i] for i, r in enumerate(rank) if r == best and game.states[i][0] == 0)
@@ -210,7 +206,7 @@ def _answer_fields(d: dict) -> dict:
 
 
 def _baseline_fields(d: dict, kind: str) -> dict:
-    """bench/baseline.py's answer as the same fields (holds and plies follow the query kind)."""
+    """reference/retrograde.py's answer as the same fields (holds and plies follow the query kind)."""
     out = {k: d.get(k) for k in FIELDS}
     out["holds"], out["plies"] = {"value": (True, d["plies"]), "win": (d["win"], d["win_plies"]),
                                   "survive": (d["survives"], d["doom_plies"])}[kind]
@@ -239,10 +235,11 @@ def worker(spec: dict) -> dict:
         return {"load_s": t1 - t0, "time_s": t2 - t1, "stats": answer["stats"], "answer": _answer_fields(answer),
                 "program_chars": None}
     if kind == "baseline":
-        sys.path.insert(0, str(BENCH))
-        import baseline
+        from reference import board as refboard
+        from reference import retrograde
+        read = refboard.board_of(board)          # (its own reading of the files, not timed, as the loader's)
         t1 = time.perf_counter()
-        answer = baseline.answer(board, query.role, query.position, spec.get("horizon"))
+        answer = retrograde.answer(read, query.role, query.position, spec.get("horizon"))
         t2 = time.perf_counter()
         return {"load_s": t1 - t0, "time_s": t2 - t1, "stats": answer["stats"],
                 "answer": {kind: _baseline_fields(answer, kind) for kind in QUERIES}}
@@ -673,7 +670,7 @@ def targets_table(seed_cases, random_cases, mech_cases, gen_note, extra_rows=())
         seeds = [f["ratio"] for _, f in seed_f if f["ratio"]]
         extra = f"; seed boards (also 8×8): {min(seeds):.2f}×–{max(seeds):.2f}×" if seeds else ""
         rows.append([f"clingo within {TARGET_RATIO_8:.0f}× of the plain-Python baseline on 8×8; baseline: "
-                     "`bench/baseline.py` (BFS + retrograde analysis, successor counters)",
+                     "`reference/retrograde.py` (BFS + retrograde analysis, successor counters)",
                      f"in-process solve ÷ baseline, random 8×8: {best:.2f}×–{worst['ratio']:.2f}× "
                      f"(worst: {worst_c.label}){extra}",
                      f"{worst['ratio']:.2f}× (target ≤ {TARGET_RATIO_8:.0f}×)",
@@ -902,7 +899,7 @@ def main(argv=None):
            .rstrip() + f" — {args.repeat} repetition(s) per measurement, medians reported; "
            f"run took {{ELAPSED}}",
            "- the machine is shared: absolute timings are noisy; ratios are measured within this one run",
-           "- baselines: `bench/baseline.py` (the classic explicit-state algorithm: BFS of the reachable "
+           "- baselines: `reference/retrograde.py` (the classic explicit-state algorithm: BFS of the reachable "
            "positions, retrograde analysis with successor counters, plain Python); the answers are also "
            "checked against those the boards' `expect:` blocks record (`bench/expected.py`)", ""]
     if changed:
@@ -921,7 +918,7 @@ def main(argv=None):
             "[--horizon H]` in a fresh process, wall clock. *in-process*: `gridsolve.solve.dispatch.dispatcher.solve` timed around "
             "the call in a fresh worker (for random boards: the `total_s` the CLI reports). "
             "*compile/ground/solve*: the solver's own stats. *peak RSS*: the largest ru_maxrss of the measured "
-            "child processes. *baseline*: `bench/baseline.py` timed the same way (board loading excluded). "
+            "child processes. *baseline*: `reference/retrograde.py` timed the same way (board loading excluded). "
             "*÷ baseline*: median over the repetitions of (gridsolve in-process time ÷ baseline time) for "
             "runs made one after the other (above 1: gridsolve is slower). *check*: gridsolve (every CLI and "
             "in-process run) agrees with the baseline on holds, value, plies, win, win_plies, survives, "
@@ -932,7 +929,7 @@ def main(argv=None):
     doc += ["| generation | " + gen_note[0] + " |", "|---|---|", ""]
     doc += ["## Seed games with the newer mechanisms", "",
             "Maze Runner Duel, Wallmaze and Pacman 3p: the queries of issue 6, measured like the rows above. "
-            "Baseline: `bench/baseline.py` does not support these games' mechanisms (simultaneous moves, teams, "
+            "Baseline: `reference/retrograde.py` does not support these games' mechanisms (simultaneous moves, teams, "
             "collisions, collectibles and score tables, bumps and lost turns, conditional timeouts), so each row "
             "is checked against the answers recorded for it only (its board's `expect:` block, else "
             "`bench/expected.py`'s `BENCH_ONLY`; *check* says not checked where there is none). *solver*: `race` (the race solver) or `layered` with the depths it explored and "
@@ -958,7 +955,7 @@ def main(argv=None):
     if notes:
         doc += ["Notes:", ""] + [f"- {c.label} {c.role} {c.query}: {n}" for c, n in notes] + [""]
     doc += ["## The race solver per board size", "",
-            "`gridsolve solve BOARD --json` against `python bench/baseline.py BOARD` in turn, whole process and "
+            "`gridsolve solve BOARD --json` against `python -m reference.retrograde BOARD` in turn, whole process and "
             "in process (each one's own `stats.total_s`), the explorer's value at the step limit, default memory "
             "limit; *before*: issue 21's table (the level-by-level race solver, commit 19dd50a). "
             "`bench/engine.py`.", ""] + sizes + [""]
