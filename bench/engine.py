@@ -9,9 +9,9 @@ per-pair ratios; the answers of both must agree (the value, the plies, win, surv
 move's value).  The "before" columns are the race solver before the game graph (issue 21's
 table, measured at commit 19dd50a on a quiet machine).
 
-    python bench/engine.py                 # -> bench/RESULTS-engine.md (and printed)
-    python bench/engine.py --repeat 5 --skip-24
-    python bench/engine.py --before DIR    # and another checkout (git archive COMMIT | tar -x -C DIR)
+    python -m bench engine                 # -> bench/RESULTS-engine.md (and printed)
+    python -m bench engine --repeat 5 --skip-24
+    python -m bench engine --before DIR    # and another checkout (git archive COMMIT | tar -x -C DIR)
 """
 from __future__ import annotations
 
@@ -24,8 +24,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-import launch as run  # noqa: E402  (bench/launch.py: the launcher and the gridsolve command)
+from . import launch as run  # noqa: E402  (bench/launch.py: the launcher and the gridsolve command)
+from .cases import Case  # noqa: E402
+
+CASE = Case('the race solver against reference/retrograde.py per board size',
+            'bench/RESULTS-engine.md', '--repeat 1 --skip-24 --out /tmp/engine.md')
 
 CASES = [   # (label, board, "before": whole-process seconds, peak MB, ratio to the baseline; None: not measured)
     ("seed: mummymaze2p-2007", "boards/mummymaze2p-2007.yaml", (0.345, 65, 3.9)),

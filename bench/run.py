@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """gridsolve benchmark: one command, one table (bench/RESULTS.md).
 
-    python bench/run.py              # full run (several minutes), writes bench/RESULTS.md
-    python bench/run.py --quick      # smoke run (under a minute), writes bench/RESULTS-quick.md
-    python bench/run.py --repeat 5   # more repetitions per measurement (default 3; --quick: 1)
+    python -m bench run              # full run (several minutes), writes bench/RESULTS.md
+    python -m bench run --quick      # smoke run (under a minute), writes bench/RESULTS-quick.md
+    python -m bench run --repeat 5   # more repetitions per measurement (default 3; --quick: 1)
 
 Every measured solve runs in a fresh subprocess; its peak memory is that child's ru_maxrss
 (read with os.wait4, so it is exactly that child's figure).  See bench/README.md for how to read
@@ -26,13 +26,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-sys.path.insert(0, str(BENCH))
-import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times)
-import engine as engine_bench  # noqa: E402  (bench/engine.py: the race solver per board size)
-import explainbench  # noqa: E402  (bench/explainbench.py: gridsolve explain, critical walls)
-import hidden as hidden_bench  # noqa: E402  (bench/hidden.py: the game with secret obstacles)
-import expected  # noqa: E402  (bench/expected.py: the answers the boards' expect blocks record)
-from launch import LAUNCHER, git_rev, gridsolve_cli, log, machine_info, med, run_child  # noqa: E402,F401  (bench/launch.py)
+from . import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times)
+from . import engine as engine_bench  # noqa: E402  (bench/engine.py: the race solver per board size)
+from . import explainbench  # noqa: E402  (bench/explainbench.py: gridsolve explain, critical walls)
+from . import hidden as hidden_bench  # noqa: E402  (bench/hidden.py: the game with secret obstacles)
+from . import expected  # noqa: E402  (bench/expected.py: the answers the boards' expect blocks record)
+from .launch import LAUNCHER, git_rev, gridsolve_cli, log, machine_info, med, run_child  # noqa: E402,F401  (bench/launch.py)
+from .cases import Case  # noqa: E402
+
+CASE = Case('the main table: seed queries, random boards, newer mechanisms, limits, baselines, generation',
+            'bench/RESULTS.md', '--quick --out /tmp/quick.md')
 GENERATED = BENCH / "boards"
 SEED_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml"]
 ROLES = ["explorer", "mummy"]
@@ -360,7 +363,7 @@ def _trim_pstats(text: str) -> str:
 # Running a child and measuring it
 
 def run_worker(spec: dict, timeout: float, mem_limit_mb: int | None) -> dict:
-    res = run_child([sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
+    res = run_child([sys.executable, "-m", "bench.run", "--worker", json.dumps(spec)],
                     timeout, mem_limit_mb)
     if res["rc"] == 0:
         res["result"] = json.loads(res["stdout"])
@@ -570,7 +573,8 @@ def solver_cell(f: dict) -> str:
         return f"bounded ({f['searched']:,} positions searched)"
     if f["value_levels"] is None:
         return "race"
-    return f"layered (depths {int(f['levels'])}; values {f['value_levels']}, ranks {f['rank_levels']} levels)"
+    depths = f"depths {int(f['levels'])}; " if f["levels"] is not None else ""      # (not every layered solver reports them)
+    return f"layered ({depths}values {f['value_levels']}, ranks {f['rank_levels']} levels)"
 
 
 def mech_table(cases: list[Case]) -> list[str]:
@@ -895,7 +899,7 @@ def main(argv=None):
            f"- date: {date}; gridsolve commit {rev} at the start (working tree as found; code fingerprint "
            f"{fingerprint}{', CHANGED during the run' if changed else ', unchanged during the run'})",
            f"- machine: {machine}",
-           f"- command: `python bench/run.py {' '.join(a for a in (argv if argv is not None else sys.argv[1:]))}`"
+           f"- command: `python -m bench run {' '.join(a for a in (argv if argv is not None else sys.argv[1:]))}`"
            .rstrip() + f" — {args.repeat} repetition(s) per measurement, medians reported; "
            f"run took {{ELAPSED}}",
            "- the machine is shared: absolute timings are noisy; ratios are measured within this one run",
@@ -968,13 +972,13 @@ def main(argv=None):
             "its first move where the engine computed only that, as play does). Bench script: "
             "`bench/multishot.py`.", ""] + many + [""]
     doc += ["## Measured by hand, outside this run", "",
-            "- `bench/RESULTS-issue21.md`: 1,000 random questions on Wallmaze, Maze Runner Duel and Pacman in one "
+            "- `docs/history/RESULTS-issue21.md`: 1,000 random questions on Wallmaze, Maze Runner Duel and Pacman in one "
             "`ask` session (`bench/ask.py`: layered tables, the bounded search and its races in C), Pacman's `play`, "
             "and the level packs' throughput (`bench/levels.py`), stop by stop, each with its before and after;",
             "- `bench/RESULTS-engine.md`: the last standalone run of `bench/engine.py` (the race solver per size);",
-            "- `bench/RESULTS-generation.md`: the generator's targets (`bench/generation.py`);",
+            "- `docs/history/RESULTS-generation.md`: the generator's targets (`bench/generation.py`);",
             "- `bench/RESULTS-studio.md`: the studio's edit-to-answer latency (`bench/studio.py`);",
-            "- `bench/RESULTS-hidden.md`: the secret game answered exactly from every position (issue 32: "
+            "- `docs/history/RESULTS-hidden.md`: the secret game answered exactly from every position (issue 32: "
             "`bench/hidden.py --exact`, before and after), `ask`, `play` and the placement advice.", ""]
     doc += ["## explain: critical walls", "",
             "`gridsolve explain BOARD --json --method M [--jobs N]` end to end, one run each: every interior wall "
