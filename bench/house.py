@@ -1,7 +1,7 @@
 """The house figures (issue 39, item 6): what can be counted mechanically in a checkout of gridsolve,
 for one checkout or two side by side (``--before DIR``: an earlier checkout, e.g. main at 1639722).
 
-    python bench/house.py [CHECKOUT] [--before DIR] [--out FILE]
+    python -m bench house [CHECKOUT] [--before DIR] [--out FILE]
 
 * modules and lines per package of ``gridsolve/`` (Python: ``.py`` files; C: ``.c`` files; lines are
   physical lines, blank lines, comments and docstrings included), and the files and lines of
@@ -32,7 +32,11 @@ import re
 import sys
 from pathlib import Path
 
-from launch import ROOT, git_rev
+from .launch import ROOT, git_rev
+from .cases import Case  # noqa: E402
+
+CASE = Case('the house figures: modules, lines and counts read from the syntax trees of a checkout',
+            'bench/RESULTS-house.md', '')
 
 
 def _lines(path: Path) -> int:
@@ -210,7 +214,7 @@ def report(after: Path, before: Path | None = None) -> list[str]:
     Markdown."""
     sides = [before, after] if before is not None else [after]
     lines = [f"# The house: {' → '.join(f'`{s}` (git {git_rev(s)})' for s in sides)}", "",
-             f"`python bench/house.py{f' --before {before}' if before else ''} {after}` (the figures are "
+             f"`python -m bench house{f' --before {before}' if before else ''} {after}` (the figures are "
              "described in its docstring; lines are physical lines: blank lines, comments and docstrings included).",
              "", "## Packages of gridsolve/ (each folder by itself)", ""]
     columns = ("modules", "lines", "C files", "C lines")

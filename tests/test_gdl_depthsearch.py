@@ -2,7 +2,7 @@
 breadth-first exploration and ranking do: win, its steps, the value, its steps, every role's
 value and every move's, on the games written for the tests (tests/gdl/games/) from many states
 and horizons, on the seed originals (tests/gdl/reference.py), and against a plain minimax over
-the tests' own interpreter (tests/gdl/interpreter.py); its win lines replayed by the interpreter."""
+the tests' own interpreter (reference/gdl.py); its win lines replayed by the interpreter."""
 from __future__ import annotations
 
 import functools
@@ -18,7 +18,7 @@ from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.gdl import solving
 from gridsolve.gdl.solving import GdlSession, chosen_search, solve_gdl
 from gridsolve.solve.common.limits import Limits
-from tests.gdl.interpreter import GdlGame, parse_term, to_kif
+from reference.gdl import GdlGame, parse_term, to_kif
 from tests.gdl.reference import kif_path
 
 GAMES = Path(__file__).parent / "gdl" / "games"

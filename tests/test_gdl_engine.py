@@ -1,7 +1,7 @@
 """The generic engine (gridsolve/ground/circuit.py, gridsolve/gdl/engine.py, answers.py, solving.py) on GDL games
 written for these tests (tests/gdl/games/): the known values, and every reachable state, its
 legal moves, ends and goals and the value of the independent interpreter
-(tests/gdl/interpreter.py, which imports nothing from gridsolve) searched by plain minimax."""
+(reference/gdl.py, which imports nothing from gridsolve) searched by plain minimax."""
 from __future__ import annotations
 
 import functools
@@ -21,7 +21,7 @@ from gridsolve.gdl.engine import explore, ground_game, native_explore, numpy_exp
 from gridsolve.gdl.solving import limits_guard, solve_gdl
 from gridsolve.gdl.translate import symbol_kif
 from gridsolve.solve.common.limits import Limits
-from tests.gdl.interpreter import GdlGame, to_kif
+from reference.gdl import GdlGame, to_kif
 from tests.gdl.reference import kif_path
 
 GAMES = Path(__file__).parent / "gdl" / "games"
