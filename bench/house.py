@@ -13,7 +13,8 @@ for one checkout or two side by side (``--before DIR``: an earlier checkout, e.g
   ``rules``); the modules and sites of f-strings and of plain string literals holding ``#show``;
 * each package's ``May import:`` line (its ``__init__.py`` docstring), where the two checkouts differ;
 * the core's contract (issue 44), read from the imports and syntax trees: call sites of ``Answer(``
-  (the board answer's class; a GDL game's ``GdlAnswer(`` apart); functions of ``gridsolve/solve/``
+  (every answer's class, a GDL game's too; the GDL answer's class of earlier checkouts,
+  ``GdlAnswer(``, apart); functions of ``gridsolve/solve/`` and ``gridsolve/gdl/``
   whose docstring begins "The principal line", and of them those that walk the line by their own
   rule (they neither call the one ``principal_line(`` nor read the line a clingo model shows: at
   most the one itself); call sites of the
@@ -158,7 +159,7 @@ def contract(checkout: Path) -> dict[str, int]:
             found["Answer( call sites"] += _called(node, "Answer")
             found["GdlAnswer( call sites"] += _called(node, "GdlAnswer")
             found["chooser call sites"] += chooser and _called(node, "choose")
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "solve" in path.parts and \
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and {"solve", "gdl"} & set(path.parts) and \
                     (ast.get_docstring(node) or "").startswith("The principal line"):
                 found["principal-line functions"] += 1
                 found["principal-line functions with a rule of their own"] += not any(
