@@ -16,9 +16,9 @@ set), through one Asker as ``play`` asks: the first answer, and the later ones; 
 game of ``play`` (the computer plays pacman, the ghosts type random moves at once or after
 1.5 s each, while the computer thinks ahead): the time of each of the computer's moves.
 
-    python bench/ask.py                  # -> printed, as the rows of bench/RESULTS.md
-    python bench/ask.py --cap 20 --boards boards/wallmaze.yaml --no-play
-    python bench/ask.py --no-ask         # Pacman's play figures only
+    python -m bench ask                  # -> printed, as the rows of bench/RESULTS.md
+    python -m bench ask --cap 20 --boards boards/wallmaze.yaml --no-play
+    python -m bench ask --no-ask         # Pacman's play figures only
 """
 from __future__ import annotations
 
@@ -29,10 +29,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from .cases import Case  # noqa: E402
+
+CASE = Case("1,000 random questions on the layered seed games, asked as `ask` does and solved alone; Pacman's play",
+            None, '--boards boards/wallmaze.yaml --cap 5 --no-play')
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
 
 BOARDS = ["boards/wallmaze.yaml", "boards/maze-runner-duel.yaml", "boards/pacman3p.yaml"]
 QUESTIONS = 1000
@@ -42,7 +45,7 @@ TARGET_S = 60.0
 def _one(board_path: str, mode: str, n: int, seed: int, cap: float) -> dict:
     """Answer the questions in this process: ``mode`` "after" (ask_many) or "before" (solve each)."""
     import hashlib
-    import multishot
+    from . import multishot
     from gridsolve.errors import GridsolveError
     from gridsolve.language.loader import load_board
     from gridsolve.ask.questions import ask_many, parse_question
@@ -78,7 +81,7 @@ def _one(board_path: str, mode: str, n: int, seed: int, cap: float) -> dict:
 
 def _play() -> dict:
     """Pacman's play set through one Asker (as ``play``): the time of each answer, by role."""
-    import multishot
+    from . import multishot
     from gridsolve.language.loader import load_board
     from gridsolve.solve.dispatch.asker import Asker
     board = load_board("boards/pacman3p.yaml")
@@ -141,7 +144,7 @@ def _game(think_s: float, moves: int, seed: int, humans: str = "random") -> dict
 
 
 def _child(args: list[str], timeout: float) -> dict:
-    done = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, timeout=timeout,
+    done = subprocess.run([sys.executable, "-m", "bench.ask", *args], capture_output=True, text=True, timeout=timeout,
                           cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     if done.returncode != 0:
         return {"error": done.stderr[-400:]}

@@ -16,7 +16,7 @@ an older gridsolve (``--base``) in the same run, in turn, so that the ratios hol
 * **ask**: ``gridsolve ask --levels FILE`` with one line a level (its text, ``"query": "win"``,
   ``"line": false``), whole process; its answers are checked against the levels' expectations.
 
-    python bench/classic.py [--count 10000] [--base /work/base-1639722] [--repeat 1] [--solves 10]
+    python -m bench classic [--count 10000] [--base /work/base-1639722] [--repeat 1] [--solves 10]
                             [--levels DIR] [--out bench/RESULTS-classic.md]
 """
 from __future__ import annotations
@@ -32,6 +32,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from .cases import Case  # noqa: E402
+
+CASE = Case('classic Mummy Maze at scale: verify of many levels, one 10x10 solve, ask --levels, against --base',
+            'bench/RESULTS-classic-random.md', '--count 20 --solves 1 --out /tmp/classic.md')
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -211,7 +215,7 @@ def main() -> None:
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = os.getloadavg()
     lines = ["# Classic Mummy Maze: speed", "",
-             f"`python bench/classic.py --count {args.count}{' --base ' + str(args.base) if base else ''} "
+             f"`python -m bench classic --count {args.count}{' --base ' + str(args.base) if base else ''} "
              f"--repeat {args.repeat} --solves {args.solves}`, {when}, on {os.cpu_count()} cores; load average "
              f"{load[0]:.1f} (1 min) at the start.", ""]
     with tempfile.TemporaryDirectory() as tmp:

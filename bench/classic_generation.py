@@ -22,8 +22,8 @@ level (the defaults), and the longest solution a 10x10 climb finds.
   checkout per round, and whether both wrote the same boards (the same seed writes the same boards
   within one checkout; across checkouts only where the search did not change).
 
-    python bench/classic_generation.py [--rate 120] [--longest 600] [--sizes 8x8,10x10] [--jobs 1] [--repeat 1]
-    python bench/classic_generation.py --base DIR [--sizes 10x10] [--count 3] [--seed 1] [--repeat 2]
+    python -m bench classic_generation [--rate 120] [--longest 600] [--sizes 8x8,10x10] [--jobs 1] [--repeat 1]
+    python -m bench classic_generation --base DIR [--sizes 10x10] [--count 3] [--seed 1] [--repeat 2]
 """
 from __future__ import annotations
 
@@ -35,6 +35,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from .cases import Case  # noqa: E402
+
+CASE = Case('classic Mummy Maze generation: levels per minute, the longest solution a climb finds',
+            None, '--rate 10 --longest 0 --sizes 8x8')
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = {"8x8": "boards/classic/everything-at-once.yaml", "10x10": "boards/classic/ten-by-ten.yaml"}
@@ -77,7 +81,7 @@ def longest(seconds: int, out: Path) -> str:
 
 def seeded(checkout: Path, size: str, count: int, seed: int, out: Path) -> dict:
     """One seeded ``generate`` of ``checkout``: its seconds, the levels written and their texts."""
-    from classic import run      # (bench/classic.py: a whole timed process of a checkout)
+    from .classic import run      # (bench/classic.py: a whole timed process of a checkout)
     folder = out / f"{checkout.name}-{size}-{len(list(out.iterdir()))}"
     wall, cpu, done = run(checkout, "generate", "--like", str(ROOT / BOARDS[size]), "--count", str(count),
                           "--seed", str(seed), "--jobs", "1", "--timeout", "0", "--out", str(folder))
@@ -90,7 +94,7 @@ def seeded(checkout: Path, size: str, count: int, seed: int, out: Path) -> dict:
 def against_base(base: Path, sizes: list[str], count: int, seed: int, repeat: int):
     """The seeded request in ``base`` and in this checkout, in turn: a Markdown table and its
     verdicts, line by line as the runs end."""
-    from oldnew import prepare   # (bench/oldnew.py: kernels built, bytecode compiled once)
+    from .oldnew import prepare   # (bench/oldnew.py: kernels built, bytecode compiled once)
     sides = {"base": base.resolve(), "this": ROOT}
     yield from [f"load average at the start: {load()}", "",
                 "| size | round | checkout | levels | wall s | CPU s | CPU s a level | base / this (CPU) |",
@@ -129,7 +133,6 @@ def main() -> None:
     if options.base is not None:
         if not (options.base / "gridsolve").is_dir():
             parser.error(f"--base {options.base}: not a checkout of gridsolve (no gridsolve/ folder)")
-        sys.path.insert(0, str(ROOT / "bench"))
         for line in against_base(options.base, options.sizes.split(","), options.count, options.seed, options.repeat):
             print(line, flush=True)
         return

@@ -14,7 +14,7 @@ metric with the label (gridsolve/analysis/metrics.py: ``measure_metrics``, ``dif
 Printed: the label distribution overall and by kind (size, enemies, traps, gate), and the
 median metrics by label and by band of moves.
 
-    python bench/classic_labels.py MAZES_DIR [--every 10] [--random 1000] [--out bench/RESULTS-classic-labels.md]
+    python -m bench classic_labels MAZES_DIR [--every 10] [--random 1000] [--out bench/RESULTS-classic-labels.md]
 """
 from __future__ import annotations
 
@@ -38,6 +38,11 @@ from gridsolve.analysis.metrics import DEFAULT_LABELS, DIFFICULTY, measure_metri
 from gridsolve.errors import GridsolveError  # noqa: E402
 from gridsolve.language.loader import load_board  # noqa: E402
 from gridsolve.language.position import initial_position  # noqa: E402
+from .cases import Case  # noqa: E402
+
+CASE = Case("the difficulty labels of the original's levels and of random classic levels",
+            'bench/RESULTS-classic-labels.md', 'MAZES --every 100 --random 10',
+            "MAZES: the original game's B-*.dat files (mummymaze-rl's mazes/)")
 
 # - The original's level files (a port of parse.rs: the engine's cells are (row, col), 0-based) ---
 
@@ -260,7 +265,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     lines = ["# Classic Mummy Maze: difficulty labels", "",
-             f"`python bench/classic_labels.py MAZES --every {args.every} --random {args.random}`, "
+             f"`python -m bench classic_labels MAZES --every {args.every} --random {args.random}`, "
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}.", ""]
     with tempfile.TemporaryDirectory() as tmp:
         rows, read = published(args.mazes, args.every, Path(tmp))

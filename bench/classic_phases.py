@@ -16,7 +16,7 @@ The boards: a folder of board files with expectations (``FOLDER``), or ``--level
 bench/classic_port.py does, with ``win`` and ``win_moves`` expectations written by ``verify
 --update`` first (untimed).  Every check must pass, else the figures are not printed.
 
-    python bench/classic_phases.py (FOLDER | --levels MAZES [--files 10]) [--jobs 2]
+    python -m bench classic_phases (FOLDER | --levels MAZES [--files 10]) [--jobs 2]
 """
 from __future__ import annotations
 
@@ -31,10 +31,14 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from .cases import Case  # noqa: E402
+
+CASE = Case("where a classic level's CPU goes inside verify, phase by phase",
+            None, '--levels MAZES --files 1',
+            "MAZES: the original game's B-*.dat files")
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 PHASES = [  # (module, function or Class.method, label, depth): the per-level path, outermost first
@@ -82,7 +86,7 @@ def _wrap(module: str, name: str, seconds: dict, calls: dict, label: str) -> Non
 def boards_from_levels(mazes: Path, files: int, folder: Path) -> None:
     """``files`` of the original's level files spread over the list, as boards with measured
     ``win`` and ``win_moves`` expectations (``verify --update``, untimed)."""
-    from classic_port import dat_files, write_boards
+    from .classic_port import dat_files, write_boards
     every = [p for p in dat_files(mazes) if p.stat().st_size]
     chosen = every[::max(1, len(every) // files)][:files]
     write_boards(chosen, folder, lambda name: "expect:\n  - win: true\n    win_moves: 0\n")
@@ -144,7 +148,7 @@ def main() -> None:
     if (args.folder is None) == (args.levels is None):
         raise SystemExit("give a folder of board files, or --levels MAZES (the original's B-*.dat files)")
     load = os.getloadavg()
-    head = (f"`python bench/classic_phases.py {'--levels MAZES --files ' + str(args.files) if args.levels else 'FOLDER'}"
+    head = (f"`python -m bench classic_phases {'--levels MAZES --files ' + str(args.files) if args.levels else 'FOLDER'}"
             f" --jobs {args.jobs}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, on {os.cpu_count()} cores; "
             f"load average {load[0]:.1f} (1 min) at the start.")
     with tempfile.TemporaryDirectory() as tmp:

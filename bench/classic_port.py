@@ -29,7 +29,7 @@ built in place and its modules compiled to bytecode once, in a temporary ``PYTHO
 (bench/oldnew.py's ``prepare``), as an installed package has them: where ``PYTHONDONTWRITEBYTECODE``
 is set, every start would otherwise compile them again.
 
-    python bench/classic_port.py --port-bin BIN --levels MAZES [--jobs 2] [--repeat 3] [--solves 20]
+    python -m bench classic_port --port-bin BIN --levels MAZES [--jobs 2] [--repeat 3] [--solves 20]
                                  [--metric-files 5] [--base DIR] [--out bench/RESULTS-classic.md]
 """
 from __future__ import annotations
@@ -52,10 +52,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-from classic import _timed, run  # noqa: E402  (a timed whole process, its workers' CPU included)
-from classic_labels import board_text, read_levels  # noqa: E402  (the original's level files)
-from oldnew import prepare  # noqa: E402  (kernels built, modules compiled to bytecode once, as installed)
+from .classic import _timed, run  # noqa: E402  (a timed whole process, its workers' CPU included)
+from .classic_labels import board_text, read_levels  # noqa: E402  (the original's level files)
+from .oldnew import prepare  # noqa: E402  (kernels built, modules compiled to bytecode once, as installed)
+from .cases import Case  # noqa: E402
+
+CASE = Case('gridsolve against the Rust port of the original game on its 10,000 levels',
+            'bench/RESULTS-classic.md', '--one-level --levels MAZES --solves 1',
+            "MAZES (the B-*.dat files); the port's mummymaze-cli for the full run (bench/build_port.sh)")
 
 PORT_ENV, LEVELS_ENV = "GRIDSOLVE_PORT_BIN", "GRIDSOLVE_CLASSIC_LEVELS"
 
@@ -309,7 +313,7 @@ def main() -> None:
         if args.levels is None or not dat_files(Path(args.levels)):
             raise SystemExit("--one-level needs the original's B-*.dat files (--levels or $" + LEVELS_ENV + ")")
         load = os.getloadavg()
-        print(f"`python bench/classic_port.py --one-level --solves {args.solves}"
+        print(f"`python -m bench classic_port --one-level --solves {args.solves}"
               f"{' --base ' + args.base.name if args.base else ''}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
               f", on {os.cpu_count()} cores; load average {load[0]:.1f} (1 min) at the start.\n")
         print("\n".join(one_level_only(args, checkouts)))
@@ -330,7 +334,7 @@ def main() -> None:
     binary, mazes = args.port_bin.resolve(), args.levels.resolve()
     load = os.getloadavg()
     lines = ["# Classic Mummy Maze: gridsolve and the Rust port, side by side", "",
-             f"`python bench/classic_port.py --port-bin BIN --levels MAZES --jobs {args.jobs} --repeat {args.repeat} "
+             f"`python -m bench classic_port --port-bin BIN --levels MAZES --jobs {args.jobs} --repeat {args.repeat} "
              f"--solves {args.solves} --metric-files {args.metric_files}{' --base ' + args.base.name if args.base else ''}`"
              f", {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, on {os.cpu_count()} cores; load average "
              f"{load[0]:.1f} (1 min) at the start.", ""]

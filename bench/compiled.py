@@ -9,10 +9,10 @@ grounding, which ``--time-limit`` does not interrupt, has not returned): ground 
 not; and beside it compile's own size estimate (``gridsolve.solve.common.plainsize``) and
 whether ``compile`` warns.
 
-    python bench/compiled.py                       # every board -> bench/RESULTS-compiled.md
-    python bench/compiled.py --only pacman         # the boards whose path holds "pacman"
-    python bench/compiled.py --json runs.json      # also keep the raw rows
-    python bench/compiled.py --from runs.json      # the table again from kept rows (estimates recomputed)
+    python -m bench compiled                       # every board -> bench/RESULTS-compiled.md
+    python -m bench compiled --only pacman         # the boards whose path holds "pacman"
+    python -m bench compiled --json runs.json      # also keep the raw rows
+    python -m bench compiled --from runs.json      # the table again from kept rows (estimates recomputed)
 """
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from .cases import Case  # noqa: E402
+
+CASE = Case("plain clingo on compile's program, every shipped board, beside compile's estimate",
+            'bench/RESULTS-compiled.md', '--only mummymaze2p-2007 --out /tmp/compiled.md')
 
 ROOT = Path(__file__).resolve().parents[1]
 SECONDS = 60
@@ -166,7 +170,7 @@ def _n(amount) -> str:
 
 def write(rows: list[dict], out: Path, load: str) -> None:
     lines = ["# Plain clingo on `gridsolve compile`'s program (issue 47 item 3)", "",
-             f"`python bench/compiled.py`: every shipped board's default query (the Pac-Man case: `--query win`), "
+             f"`python -m bench compiled`: every shipped board's default query (the Pac-Man case: `--query win`), "
              f"`gridsolve compile BOARD` into a file, then `python -m clingo FILE --stats -q --time-limit={SECONDS}` "
              f"in its own process, address space capped at {MEMORY // 1000 ** 3} GB. One run each; {load}. "
              "Atoms and rules: clingo's `--stats` (`-` where clingo stopped before printing them); "

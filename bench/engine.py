@@ -1,7 +1,7 @@
-"""The race solver against the plain retrograde search of bench/baseline.py, per board size.
+"""The race solver against the plain retrograde search of reference/retrograde.py, per board size.
 
 Each case is ``gridsolve solve BOARD --json`` (the explorer's value, the game's step limit, the
-default memory limit) and ``python bench/baseline.py BOARD``, run in turn (gridsolve, baseline,
+default memory limit) and ``python -m reference.retrograde BOARD``, run in turn (gridsolve, baseline,
 gridsolve, ...) in fresh processes through run.py's launcher: wall clock, CPU time (user +
 system) and peak RSS of the whole process, and the in-process time each reports of its own
 solve (``stats.total_s``: board loading and imports left out).  The ratios are medians of the
@@ -9,9 +9,9 @@ per-pair ratios; the answers of both must agree (the value, the plies, win, surv
 move's value).  The "before" columns are the race solver before the game graph (issue 21's
 table, measured at commit 19dd50a on a quiet machine).
 
-    python bench/engine.py                 # -> bench/RESULTS-engine.md (and printed)
-    python bench/engine.py --repeat 5 --skip-24
-    python bench/engine.py --before DIR    # and another checkout (git archive COMMIT | tar -x -C DIR)
+    python -m bench engine                 # -> bench/RESULTS-engine.md (and printed)
+    python -m bench engine --repeat 5 --skip-24
+    python -m bench engine --before DIR    # and another checkout (git archive COMMIT | tar -x -C DIR)
 """
 from __future__ import annotations
 
@@ -24,8 +24,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-import launch as run  # noqa: E402  (bench/launch.py: the launcher and the gridsolve command)
+from . import launch as run  # noqa: E402  (bench/launch.py: the launcher and the gridsolve command)
+from .cases import Case  # noqa: E402
+
+CASE = Case('the race solver against reference/retrograde.py per board size',
+            'bench/RESULTS-engine.md', '--repeat 1 --skip-24 --out /tmp/engine.md')
 
 CASES = [   # (label, board, "before": whole-process seconds, peak MB, ratio to the baseline; None: not measured)
     ("seed: mummymaze2p-2007", "boards/mummymaze2p-2007.yaml", (0.345, 65, 3.9)),
@@ -46,7 +49,7 @@ def _ours(board: str, timeout: float, code: Path | None = None) -> dict:
 
 
 def _theirs(board: str, timeout: float) -> dict:
-    return run.run_child([sys.executable, str(HERE / "baseline.py"), board], timeout)
+    return run.run_child([sys.executable, "-m", "reference.retrograde", board], timeout)
 
 
 def _agree(ours: dict, theirs: dict) -> bool:
@@ -166,7 +169,7 @@ def main(argv=None) -> int:
         repeat = args.repeat_large if large else args.repeat
         print(f"{label}: {repeat} pairs ...", file=sys.stderr, flush=True)
         results.append((label, board, before, measure(board, repeat, args.timeout, args.before)))
-    lines = [f"# The race solver against bench/baseline.py ({time.strftime('%Y-%m-%d %H:%M')}, "
+    lines = [f"# The race solver against reference/retrograde.py ({time.strftime('%Y-%m-%d %H:%M')}, "
              f"{time.time() - started:.0f} s, git {run.git_rev()})", "", run.machine_info(), "", *table(results), ""]
     Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))

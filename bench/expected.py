@@ -1,6 +1,6 @@
 """What a board file's ``expect:`` block records, as a check of the benchmark's answers.
 
-`bench/baseline.py` checks the Mummy Maze rows; it does not play the newer mechanisms
+`reference/retrograde.py` checks the Mummy Maze rows; it does not play the newer mechanisms
 (simultaneous moves, teams, collectibles, score tables, bumps, lost turns).  Those rows, and
 the others as a second check, are held against the values the board's designer recorded in its
 ``expect:`` block (docs/verify.md) for the same role, the initial position and the same

@@ -13,8 +13,8 @@ github hharryyf/gdl2qbf (``SinglePlayer/GameDescriptions``, given as an argument
 copies them.  Each game runs in its own process with a time and memory limit (run_one of
 bench/gdl_repository.py): the paper's question, and the whole game's value (no horizon).
 
-    python bench/gdl_anchor.py ~/gdl2qbf/SinglePlayer/GameDescriptions
-    python bench/gdl_anchor.py GAMES --seconds 120 --memory 4GB --jobs 1 --only connect
+    python -m bench gdl_anchor ~/gdl2qbf/SinglePlayer/GameDescriptions
+    python -m bench gdl_anchor GAMES --seconds 120 --memory 4GB --jobs 1 --only connect
 """
 from __future__ import annotations
 
@@ -25,8 +25,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gdl_repository import ROOT, _cell, run_one, values_text  # noqa: E402
+from .gdl_repository import ROOT, _cell, run_one, values_text  # noqa: E402
+from .cases import Case  # noqa: E402
+
+CASE = Case("gdl2qbf's 23 games against the paper's Table 2",
+            'bench/RESULTS-gdl-anchor.md', 'GAMES --only tictactoe --seconds 10 --whole-seconds 0 --out /tmp/anchor.md',
+            "GAMES: gdl2qbf's SinglePlayer/GameDescriptions")
 
 
 class PaperRow(NamedTuple):
@@ -144,7 +148,7 @@ def write_results(results: list[tuple[PaperRow, dict]], out: Path, folder: Path,
     faster = sum(1 for row, run in answered
                  if run["seconds"] < row.best and bool(run["answer"]["win"]) == row.win)
     lines = ["# gdl2qbf's 23 games (issue 47's speed anchor), answered by `gridsolve solve GAME.gdl`", "",
-             f"Written by `python bench/gdl_anchor.py {folder.name} --seconds {seconds:g} --memory {memory} "
+             f"Written by `python -m bench gdl_anchor {folder.name} --seconds {seconds:g} --memory {memory} "
              f"--whole-seconds {whole_seconds:g} --jobs {jobs} --search {search}"
              + (f" --against {against}" if against else "") + "` (bench/gdl_anchor.py): each game of gdl2qbf's "
              "`SinglePlayer/GameDescriptions` "

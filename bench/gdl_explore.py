@@ -6,7 +6,7 @@ gdl2qbf (read from their checkouts, never copied): each game ground once, then e
 horizon from its initial state once a way, the states and moves checked equal; one row a game
 into bench/RESULTS-gdl-explore.md (or standard output).
 
-    python bench/gdl_explore.py --ggp /work/data/ggp-repository/war/root/games \
+    python -m bench gdl_explore --ggp /work/data/ggp-repository/war/root/games \
         --qbf /work/data/gdl2qbf/SinglePlayer/GameDescriptions --out bench/RESULTS-gdl-explore.md
 """
 from __future__ import annotations
@@ -24,8 +24,14 @@ sys.path.insert(0, str(ROOT))
 from gridsolve.gdl.description import read_description  # noqa: E402
 from gridsolve.gdl.engine import ground_game, native_explore, numpy_explore  # noqa: E402
 from gridsolve.gdl.solving import limits_guard  # noqa: E402
-from gridsolve.solve.bounded import native  # noqa: E402
+from gridsolve import native  # noqa: E402
 from gridsolve.solve.common.limits import Limits  # noqa: E402
+from .cases import Case  # noqa: E402
+from .results import Table, context, write  # noqa: E402
+
+CASE = Case('the GDL exploration three ways, numpy against C',
+            'bench/RESULTS-gdl-explore.md', '--ggp GGP --qbf GAMES --out /tmp/explore.md',
+            "GGP: the GGP repository's games; GAMES: gdl2qbf's GameDescriptions")
 
 # (row name, "ggp" or "qbf", file under that folder, horizon: steps explored)
 GAMES = [("tictactoe", "ggp", "ticTacToe/ticTacToe.kif", None),
@@ -41,7 +47,7 @@ def same(a, b) -> bool:
             and (a.dst == b.dst).all() and (a.joints[a.joint] == b.joints[b.joint]).all())
 
 
-def row(name: str, path: Path, horizon: int | None) -> str:
+def row(name: str, path: Path, horizon: int | None) -> list:
     guard = limits_guard(path, Limits(seconds=600))
     game = ground_game(read_description(path), guard)
     kernel = native.load("circuitkernel", "gridsolve.ground")
@@ -53,10 +59,9 @@ def row(name: str, path: Path, horizon: int | None) -> str:
     a, b = runs["numpy"], runs["C"]
     rate = {way: run.count / run.explore_s for way, run in runs.items()}
     equal = same(a, b) and same(a, runs["levels"])
-    return (f"| {name} | {'all' if horizon is None else horizon} | {a.count:,} | {len(a.src):,} | "
-            f"{a.explore_s:.2f} | {runs['levels'].explore_s:.2f} | {b.explore_s:.2f} | {rate['numpy']:,.0f} | "
-            f"{rate['C']:,.0f} | {a.explore_s / runs['levels'].explore_s:.2f} | {a.explore_s / b.explore_s:.1f} | "
-            f"{'yes' if equal else 'NO'} |")
+    return [name, "all" if horizon is None else horizon, f"{a.count:,}", f"{len(a.src):,}", f"{a.explore_s:.2f}",
+            f"{runs['levels'].explore_s:.2f}", f"{b.explore_s:.2f}", f"{rate['numpy']:,.0f}", f"{rate['C']:,.0f}",
+            f"{a.explore_s / runs['levels'].explore_s:.2f}", f"{a.explore_s / b.explore_s:.1f}", "yes" if equal else "NO"]
 
 
 def main() -> None:
@@ -67,21 +72,13 @@ def main() -> None:
     args = parser.parse_args()
     if native.load("circuitkernel", "gridsolve.ground") is None:
         sys.exit(f"the circuit kernel does not load: {native.why_not('circuitkernel', 'gridsolve.ground')}")
-    load = os.getloadavg()[0]
-    lines = ["| game | horizon | states | moves | numpy s | C levels s | C explore s | numpy states/s | C states/s "
-             "| numpy / C levels | numpy / C explore | equal |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    ran = context("gdl_explore")
+    table = Table(["game", "horizon", "states", "moves", "numpy s", "C levels s", "C explore s", "numpy states/s",
+                   "C states/s", "numpy / C levels", "numpy / C explore", "equal"])
     for name, where, file, horizon in GAMES:
-        lines.append(row(name, (args.ggp if where == "ggp" else args.qbf) / file, horizon))
-        print(lines[-1], flush=True)
-    text = ("# The GDL exploration in numpy and in C\n\nWritten by `python bench/gdl_explore.py --ggp GAMES --qbf "
-            "DESCRIPTIONS --out bench/RESULTS-gdl-explore.md` (see its docstring): one run a way, times of `explore` "
-            "alone (the grounding not counted).\n\n" + "\n".join(lines)
-            + f"\n\nLoad average (1 min) at the start: {load:.1f} on {os.cpu_count()} cores.\n")
-    if args.out:
-        args.out.write_text(text)
-    else:
-        print(text)
-
+        print(table.add(row(name, (args.ggp if where == "ggp" else args.qbf) / file, horizon)), flush=True)
+    write(args.out, "The GDL exploration in numpy and in C", ran, [table],
+          "One run a way, times of `explore` alone (the grounding not counted).")
 
 if __name__ == "__main__":
     main()

@@ -9,8 +9,8 @@ interrupted, does not return), and gets one row: answered (reachable states, eac
 value from the initial state), refused (exit 2: the reason), stopped by a limit (exit 3: the
 states reached), or a traceback (any other exit: the target is none).
 
-    python bench/gdl_repository.py ~/ggp-repository/war/root/games --seconds 8 --jobs 2
-    python bench/gdl_repository.py GAMES --seconds 60 --names NAMES.txt --append "60 s: ..."
+    python -m bench gdl_repository ~/ggp-repository/war/root/games --seconds 8 --jobs 2
+    python -m bench gdl_repository GAMES --seconds 60 --names NAMES.txt --append "60 s: ..."
 
 ``--names FILE``: only the games named there (one file stem a line); ``--append TITLE``: the
 table added to the results file as a section of its own (under ``## TITLE``), not replacing it.
@@ -27,6 +27,11 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from .cases import Case  # noqa: E402
+
+CASE = Case('every .kif game of the GGP repository under a time and memory limit',
+            'bench/RESULTS-gdl.md', 'GGP --only ticTacToe --seconds 8 --out /tmp/gdl.md',
+            "GGP: the GGP repository's war/root/games")
 
 ROOT = Path(__file__).resolve().parents[1]
 GRACE = 20          # seconds past --seconds before a process that has not stopped is killed (none should be)
@@ -103,7 +108,7 @@ def write_results(rows: list[tuple[str, dict]], out: Path, seconds: float, memor
     which = "every `.kif` file of a local checkout" if title is None else "the games named"
     lines = ([f"# GDL games of the GGP repository, answered by `gridsolve solve GAME.kif`", ""] if title is None
              else [before.rstrip("\n"), "", f"## {title}", ""])
-    lines += [f"Written by `python bench/gdl_repository.py {folder.name} --seconds {seconds:g} --memory {memory} "
+    lines += [f"Written by `python -m bench gdl_repository {folder.name} --seconds {seconds:g} --memory {memory} "
               f"--jobs {jobs}` (bench/gdl_repository.py): {which} ({len(rows)} files), each in its own "
               f"process, {seconds:g} s and {memory} a game, {jobs} at once; one run, on a machine shared with other "
               f"work (load average {load}; the seconds, wall and CPU (user and system) of the game's process, "

@@ -1,7 +1,7 @@
 """Generation benchmark: `gridsolve generate --like boards/X.yaml --count 5` with the defaults,
 for each seed board, and the Mummy Maze targets (docs/generate.md, issue 20).
 
-    python bench/generation.py [--budget 120] [--baseline DIR] [--only NAME ...] [--out FILE]
+    python -m bench generation [--budget 120] [--baseline DIR] [--only NAME ...] [--out FILE]
 
 For each seed board it runs the command with `--timeout BUDGET` in a fresh folder, then
 `gridsolve verify` on what was written, and reports the levels written, the total time, the
@@ -26,6 +26,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from .cases import Case  # noqa: E402
+
+CASE = Case('generate --like each seed board, and the Mummy Maze targets',
+            None, '--budget 20 --only wallmaze')
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ("mummymaze2p-2007", "mummymaze2p", "pacman3p", "maze-runner-duel", "wallmaze")

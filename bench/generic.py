@@ -10,8 +10,8 @@ end, a GDL game to its terminal state).  Medians of ``--repeat`` pairs; the rati
 The originals are read from ``shared/reference/gdl/`` beside the repository (or the folder
 GRIDSOLVE_GDL_REFERENCE names), never copied.
 
-    python bench/generic.py                 # 3 pairs a question -> bench/RESULTS-generic.md
-    python bench/generic.py --repeat 1 --out /tmp/x.md
+    python -m bench generic                 # 3 pairs a question -> bench/RESULTS-generic.md
+    python -m bench generic --repeat 1 --out /tmp/x.md
 """
 from __future__ import annotations
 
@@ -21,8 +21,13 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from launch import ROOT, git_rev, gridsolve_cli, log, machine_info, med, run_child  # noqa: E402
+from .cases import Case
+from .launch import ROOT, gridsolve_cli, log, med, run_child
+from .results import Table, context, write
+
+CASE = Case("the generic engine (a seed's GDL original) against the board's own solver: CPU ratio, same values",
+            "bench/RESULTS-generic.md", "--repeat 1 --timeout 20 --out /tmp/generic.md",
+            "the GDL originals (shared/reference/gdl or GRIDSOLVE_GDL_REFERENCE)")
 
 # (board, original, roles): the seed boards whose rules came as GDL (docs/original-games.md).
 SEEDS = [("boards/mummymaze2p-2007.yaml", "mummyMaze2p_2007.kif", ("explorer", "mummy")),
@@ -86,47 +91,40 @@ def main(argv=None) -> int:
     if not ref.is_dir():
         log(f"no GDL originals at {ref}: set GRIDSOLVE_GDL_REFERENCE to the folder of the seed games' .kif files")
         return 2
-    head = machine_info()
-    rows, bad = [], 0
+    ran = context("generic", argv)
+    table = Table(["board", "original", "role", "board's solver", "board wall / CPU s:", "board MB:",
+                   "generic wall / CPU s:", "generic MB:", "generic / board, CPU / wall:", "value board / generic",
+                   "plies board / generic", "same value and win"])
+    bad = 0
     for board, kif, roles in SEEDS:
         original = ref / kif
         if not original.exists():
             log(f"{original} is absent; its rows are left out")
             continue
         for role in roles:
-            log(f"{board} / {kif}, {role}")
             runs = measure([board, str(original)], role, opts.repeat, opts.timeout, opts.memory)
-            ours = [p[0] for p in runs]
-            generic = [p[1] for p in runs]
+            ours, generic = [p[0] for p in runs], [p[1] for p in runs]
             a, g = answer(ours[-1]), answer(generic[-1])
             same = a is not None and g is not None and (a["value"], a["win"]) == (g["value"], g["win"])
             bad += a is not None and g is not None and not same
-            ratios = [p[1]["cpu_s"] / p[0]["cpu_s"] for p in runs if p[0]["rc"] == 0 and p[1]["rc"] == 0]
-            wall_ratios = [p[1]["wall_s"] / p[0]["wall_s"] for p in runs if p[0]["rc"] == 0 and p[1]["rc"] == 0]
-            rows.append(
-                f"| `{board}` | `{kif}` | {role} | {a['solver'] if a else why(ours[-1])} | "
-                f"{fmt(cell(ours, 'wall_s'))} / {fmt(cell(ours, 'cpu_s'))} | {fmt(cell(ours, 'maxrss_mb'), '.0f')} | "
-                f"{fmt(cell(generic, 'wall_s'))} / {fmt(cell(generic, 'cpu_s'))} | "
-                f"{fmt(cell(generic, 'maxrss_mb'), '.0f') if g else why(generic[-1])} | "
-                f"**{fmt(med(ratios))}x** / {fmt(med(wall_ratios))}x | "
-                f"{a['value'] if a else '-'} / {g['value'] if g else '-'} | "
-                f"{a['plies'] if a else '-'} / {g['plies'] if g else '-'} | "
-                f"{'yes' if same else 'no' if a and g else 'not compared'} |")
-    end_load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    text = "\n".join([
-        "# The generic engine against the hand-written paths on the seed boards",
-        "",
-        f"`python bench/generic.py --repeat {opts.repeat}` (bench/generic.py), commit {git_rev()}: each seed board "
-        "with a GDL original asked `solve --role R --json` as a board (the path the capability table chooses) and "
-        "as its original `.kif` (the generic engine), the two in turn, each a fresh process; medians of "
-        f"{opts.repeat} pairs. {head}; load average at the end {end_load}.",
-        "",
-        "| board | original | role | board's solver | board wall / CPU s | board MB | generic wall / CPU s | "
-        "generic MB | generic / board, CPU / wall | value board / generic | plies board / generic | same value and win |",
-        "|---|---|---|---|---:|---:|---:|---:|---:|---|---|---|",
-        *rows, ""])
-    opts.out.write_text(text)
-    print(text)
+            both = [p for p in runs if p[0]["rc"] == 0 and p[1]["rc"] == 0]
+            cpu = med([p[1]["cpu_s"] / p[0]["cpu_s"] for p in both])
+            wall = med([p[1]["wall_s"] / p[0]["wall_s"] for p in both])
+            print(table.add([
+                f"`{board}`", f"`{kif}`", role, a["solver"] if a else why(ours[-1]),
+                f"{fmt(cell(ours, 'wall_s'))} / {fmt(cell(ours, 'cpu_s'))}", fmt(cell(ours, "maxrss_mb"), ".0f"),
+                f"{fmt(cell(generic, 'wall_s'))} / {fmt(cell(generic, 'cpu_s'))}",
+                fmt(cell(generic, "maxrss_mb"), ".0f") if g else why(generic[-1]),
+                f"**{fmt(cpu)}x** / {fmt(wall)}x" if both else "-",
+                f"{a['value'] if a else '-'} / {g['value'] if g else '-'}",
+                f"{a['plies'] if a else '-'} / {g['plies'] if g else '-'}",
+                "yes" if same else "no" if a and g else "not compared"]), flush=True)
+    end = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    write(opts.out, "The generic engine against the hand-written paths on the seed boards", ran, [table],
+          "Each seed board with a GDL original asked `solve --role R --json` as a board (the solver the "
+          "capability table chooses) and as its original `.kif` (the generic engine), the two in turn, each a "
+          f"fresh process; medians of {opts.repeat} pairs (CPU: user + system of the process). Load average at "
+          f"the end {end}.")
     return 1 if bad else 0
 
 

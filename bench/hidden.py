@@ -3,15 +3,15 @@
 * the robust answer from the start for the whole game (40 plies), both players, both boards:
   ``gridsolve solve BOARD --hidden --role R --json`` in a fresh process (target < 10 s, < 500 MB);
 * the robust answer from random positions with random knowledge, both roles, 40 plies
-  (``python bench/hidden.py --random N``; same target, each);
-* ``gridsolve ask`` over 1,000 such questions (``python bench/hidden.py --ask N``; target < 60 s);
+  (``python -m bench hidden --random N``; same target, each);
+* ``gridsolve ask`` over 1,000 such questions (``python -m bench hidden --ask N``; target < 60 s);
 * every position answered exactly (issue 32): 200 random positions with random knowledge and
   100 at step 1 where the asking player knows only its own cell, either role, side and question,
   each answered alone (nothing kept from the one before) with 10 s and 500 MB
-  (``python bench/hidden.py --exact`` prints the times as JSON; ``--exact-table`` the table);
+  (``python -m bench hidden --exact`` prints the times as JSON; ``--exact-table`` the table);
 * a computer move in ``play``: every decision of the computer (p2, it does not peek) in one
   scripted game on ``boards/maze-runner-duel-secret.yaml``, timed around ``blind.choose``
-  (``python bench/hidden.py --moves`` prints them as JSON; run in a fresh process).
+  (``python -m bench hidden --moves`` prints them as JSON; run in a fresh process).
 """
 from __future__ import annotations
 
@@ -21,6 +21,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from .cases import Case  # noqa: E402
+
+CASE = Case("the game with secret obstacles: robust answers, ask, exact positions, the computer's moves",
+            None, '--moves')
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "boards/maze-runner-duel.yaml"
@@ -54,7 +58,7 @@ def solve_rows(run_child, cli, timeout, mem_limit_mb, log) -> list[str]:
                          f"{res['maxrss_mb']:.0f} | – |")
     for flag, count in (("--random", RANDOM), ("--ask", ASKED)):
         log(f"  hidden: {flag} {count} ...")
-        res = run_child([sys.executable, str(Path(__file__).resolve()), flag, str(count)], timeout * 10, mem_limit_mb)
+        res = run_child([sys.executable, "-m", "bench.hidden", flag, str(count)], timeout * 10, mem_limit_mb)
         if res["rc"] != 0:
             lines.append(f"| {flag} {count} | exit {res['rc']} | {res['wall_s']:.2f} | – | {res['maxrss_mb']:.0f} | – |")
             continue
@@ -204,7 +208,7 @@ def ask_many(count: int, cap_s: float = None) -> dict:
 def move_rows(run_child, timeout, mem_limit_mb, log) -> tuple[list[str], tuple[str, str, str]]:
     """The computer's decisions in one scripted game: the table and (measured, ratio, status)."""
     log("  hidden: the computer's moves in a scripted game ...")
-    res = run_child([sys.executable, str(Path(__file__).resolve()), "--moves"], timeout, mem_limit_mb)
+    res = run_child([sys.executable, "-m", "bench.hidden", "--moves"], timeout, mem_limit_mb)
     if res["rc"] != 0:
         return ([f"not measured: exit {res['rc']}"], ("not measured", "–", "not measured"))
     data = json.loads(res["stdout"])

@@ -1,7 +1,7 @@
 """The house figures (issue 39, item 6): what can be counted mechanically in a checkout of gridsolve,
 for one checkout or two side by side (``--before DIR``: an earlier checkout, e.g. main at 1639722).
 
-    python bench/house.py [CHECKOUT] [--before DIR] [--out FILE]
+    python -m bench house [CHECKOUT] [--before DIR] [--out FILE]
 
 * modules and lines per package of ``gridsolve/`` (Python: ``.py`` files; C: ``.c`` files; lines are
   physical lines, blank lines, comments and docstrings included), and the files and lines of
@@ -13,7 +13,8 @@ for one checkout or two side by side (``--before DIR``: an earlier checkout, e.g
   ``rules``); the modules and sites of f-strings and of plain string literals holding ``#show``;
 * each package's ``May import:`` line (its ``__init__.py`` docstring), where the two checkouts differ;
 * the core's contract (issue 44), read from the imports and syntax trees: call sites of ``Answer(``
-  (the board answer's class; a GDL game's ``GdlAnswer(`` apart); functions of ``gridsolve/solve/``
+  (every answer's class, a GDL game's too; the GDL answer's class of earlier checkouts,
+  ``GdlAnswer(``, apart); functions of ``gridsolve/solve/`` and ``gridsolve/gdl/``
   whose docstring begins "The principal line", and of them those that walk the line by their own
   rule (they neither call the one ``principal_line(`` nor read the line a clingo model shows: at
   most the one itself); call sites of the
@@ -32,7 +33,11 @@ import re
 import sys
 from pathlib import Path
 
-from launch import ROOT, git_rev
+from .launch import ROOT, git_rev
+from .cases import Case  # noqa: E402
+
+CASE = Case('the house figures: modules, lines and counts read from the syntax trees of a checkout',
+            'bench/RESULTS-house.md', '')
 
 
 def _lines(path: Path) -> int:
@@ -154,7 +159,7 @@ def contract(checkout: Path) -> dict[str, int]:
             found["Answer( call sites"] += _called(node, "Answer")
             found["GdlAnswer( call sites"] += _called(node, "GdlAnswer")
             found["chooser call sites"] += chooser and _called(node, "choose")
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "solve" in path.parts and \
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and {"solve", "gdl"} & set(path.parts) and \
                     (ast.get_docstring(node) or "").startswith("The principal line"):
                 found["principal-line functions"] += 1
                 found["principal-line functions with a rule of their own"] += not any(
@@ -210,7 +215,7 @@ def report(after: Path, before: Path | None = None) -> list[str]:
     Markdown."""
     sides = [before, after] if before is not None else [after]
     lines = [f"# The house: {' → '.join(f'`{s}` (git {git_rev(s)})' for s in sides)}", "",
-             f"`python bench/house.py{f' --before {before}' if before else ''} {after}` (the figures are "
+             f"`python -m bench house{f' --before {before}' if before else ''} {after}` (the figures are "
              "described in its docstring; lines are physical lines: blank lines, comments and docstrings included).",
              "", "## Packages of gridsolve/ (each folder by itself)", ""]
     columns = ("modules", "lines", "C files", "C lines")

@@ -1,7 +1,7 @@
 """Running a measured child process, for every bench script: the launcher that measures exactly
 the child (wall time, CPU time, peak memory), the gridsolve command line, the machine's
 description, running another checkout of gridsolve, and small helpers.  Imported by bench/run.py,
-bench/engine.py, bench/levels.py, bench/races.py and bench/oldnew.py."""
+bench/engine.py, bench/levels.py, bench/races.py, bench/oldnew.py and bench/results.py."""
 from __future__ import annotations
 
 import json
@@ -92,6 +92,15 @@ CHECKOUT_RUNNER = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0]
 def checkout_cli(checkout: Path) -> list[str]:
     """The ``gridsolve`` command of the source checkout ``checkout`` (any commit)."""
     return [sys.executable, "-c", CHECKOUT_RUNNER, str(checkout)]
+
+
+def bench_script(checkout: Path, script: str) -> list[str]:
+    """The command line of the bench script ``script`` (``bench/NAME.py``) of the checkout ``checkout``,
+    run in that folder: its module (``python -m bench.NAME``) where bench/ is a package there, the
+    file itself in an older checkout."""
+    if (checkout / "bench" / "__init__.py").is_file():
+        return [sys.executable, "-m", script.removesuffix(".py").replace("/", ".")]
+    return [sys.executable, str(checkout / script)]
 
 
 def build_kernels(checkout: Path) -> None:

@@ -12,7 +12,7 @@ on random 8x8 layouts, timed in one worker process, the median per layout.
 With ``--before DIR`` (another checkout of gridsolve, e.g. ``git archive COMMIT | tar -x -C DIR``)
 the same is run with that code, in turn with this one (this, before, this, ...).
 
-    python bench/levels.py --count 1000 --jobs 2 [--before /tmp/old] [--repeat 1]
+    python -m bench levels --count 1000 --jobs 2 [--before /tmp/old] [--repeat 1]
 """
 from __future__ import annotations
 
@@ -26,8 +26,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-import run  # noqa: E402  (bench/run.py: random boards, the launcher)
+from . import run  # noqa: E402  (bench/run.py: random boards, the launcher)
+from .cases import Case  # noqa: E402
+
+CASE = Case('level packs: verify of many random 8x8 levels, and the layout judge',
+            None, '--count 20 --layouts 2')
 
 EXPECT = "expect:\n  - win: true\n    plies: 0\n    value: 0\n    winning_first_moves: 0\n    no_beeline: true\n"
 CHECKS = 5
@@ -52,7 +55,7 @@ import json, statistics, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[2])
-import run
+from bench import run
 from gridsolve.generate.genspec import Requirement, game_spec
 from gridsolve.generate.judge import start_ranks
 from gridsolve.language.loader import load_board
@@ -73,7 +76,7 @@ print(json.dumps({"median": statistics.median(times), "max": max(times), "starts
 
 
 def judge(code: Path, layouts: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", JUDGE, str(code), str(HERE), str(layouts)],
+    out = subprocess.run([sys.executable, "-c", JUDGE, str(code), str(ROOT), str(layouts)],
                          capture_output=True, text=True, cwd=ROOT)
     if out.returncode:
         raise SystemExit(out.stderr[-2000:])
@@ -109,7 +112,7 @@ def main() -> None:
                 runs[name].append({**{k: res[k] for k in ("wall_s", "cpu_s", "maxrss_mb", "rc")}, "summary": summary})
                 print(name, runs[name][-1]["wall_s"], runs[name][-1]["cpu_s"], summary, file=sys.stderr)
     med = statistics.median
-    lines = [f"`python bench/levels.py --count {args.count} --jobs {args.jobs} --repeat {args.repeat}"
+    lines = [f"`python -m bench levels --count {args.count} --jobs {args.jobs} --repeat {args.repeat}"
              + (" --before DIR`" if args.before else "`") + f": {args.count} random 8x8 levels, {CHECKS} checks each",
              "", "| code | `verify --jobs %d`: wall (s) | CPU (s) | CPU a level (ms) | peak RSS (MB) | levels/s | checks passed (with the schema) |" % args.jobs,
              "|---|---|---|---|---|---|---|"]

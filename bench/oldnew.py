@@ -2,7 +2,7 @@
 for another checkout of gridsolve (``--before DIR``, e.g. ``git worktree add DIR 1639722``) and this
 one, taking turns run by run (old, new, old, new, ...) so that both see the same load.
 
-    python bench/oldnew.py --before DIR [--quick] [--repeat N] [--out FILE]
+    python -m bench oldnew --before DIR [--quick] [--repeat N] [--out FILE]
 
 Every run is a fresh process started by bench/launch.py's launcher (``run_child``: wall time, CPU
 time of the process and its workers, peak RSS), in the checkout's own folder, so that each side
@@ -44,14 +44,18 @@ from typing import Callable
 import yaml
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import classic  # noqa: E402  (bench/classic.py: classic levels)
-import classic_generation  # noqa: E402  (bench/classic_generation.py: its 8x8 board)
-import engine  # noqa: E402  (bench/engine.py: the race solver's boards)
-import generation  # noqa: E402  (bench/generation.py: the non-trivial escapes)
-import hidden  # noqa: E402  (bench/hidden.py: the secret game)
-from launch import ROOT, build_kernels, checkout_cli, git_rev, log, machine_info, run_child  # noqa: E402
-from run import GENERATION  # noqa: E402  (bench/run.py's generation figure)
+from . import classic  # noqa: E402  (bench/classic.py: classic levels)
+from . import classic_generation  # noqa: E402  (bench/classic_generation.py: its 8x8 board)
+from . import engine  # noqa: E402  (bench/engine.py: the race solver's boards)
+from . import generation  # noqa: E402  (bench/generation.py: the non-trivial escapes)
+from . import hidden  # noqa: E402  (bench/hidden.py: the secret game)
+from .launch import ROOT, bench_script, build_kernels, checkout_cli, git_rev, log, machine_info, run_child  # noqa: E402
+from .run import GENERATION  # noqa: E402  (bench/run.py's generation figure)
+from .cases import Case  # noqa: E402
+
+CASE = Case('old against new: engine, classic, hidden and generation figures of two checkouts in turn',
+            'bench/RESULTS-oldnew.md', '--before DIR --quick --repeat 1 --out /tmp/oldnew.md',
+            'DIR: a checkout of an earlier commit')
 
 BOUND = 1.1
 OUT = "{out}"                   # in a case's arguments: a fresh folder of the run
@@ -72,7 +76,7 @@ class Case:
     script: str | None = None                    # a bench script of the checkout, run instead of gridsolve
 
     def command(self, checkout: Path, folder: Path) -> list[str]:
-        program = [sys.executable, str(checkout / self.script)] if self.script else checkout_cli(checkout)
+        program = bench_script(checkout, self.script) if self.script else checkout_cli(checkout)
         return program + [arg.replace(OUT, str(folder / "out")) for arg in self.args]
 
 
@@ -287,7 +291,7 @@ def main(argv=None) -> int:
             log(line)
     took = time.perf_counter() - started
     loads = os.getloadavg()
-    command = f"python bench/oldnew.py --before {args.before}" + (" --quick" if args.quick else "") \
+    command = f"python -m bench oldnew --before {args.before}" + (" --quick" if args.quick else "") \
         + f" --repeat {args.repeat}"
     busy = max(loads[0], first)
     lines = [f"# Old against new: engine, classic, hidden and generation{' (quick)' if args.quick else ''}", "",

@@ -4,11 +4,11 @@ plies) and the robust search (a secret-duel question whose search is the largest
 checkout and another (``--before DIR``: a checkout of the earlier commit, e.g. made with
 ``git worktree add``) taking turns; the kernels of both are built in place first.
 
-    python bench/races.py --before DIR [--repeat N]
+    python -m bench races --before DIR [--repeat N] [--out FILE]
 
 Prints, per question, the medians of wall time, CPU time and the search's own time
 (``stats.search_s``) of each checkout, the ratios after / before, and whether the answers
-(everything but ``stats``) are equal.  Nothing is written.
+(everything but ``stats``) are equal (bench/results.py's table; ``--out``: into that file).
 """
 from __future__ import annotations
 
@@ -16,7 +16,13 @@ import argparse
 import json
 from pathlib import Path
 
-from launch import ROOT, build_kernels, checkout_cli, log, med, run_child
+from .launch import ROOT, build_kernels, checkout_cli, log, med, run_child
+from .results import Table, context, write
+from .cases import Case  # noqa: E402
+
+CASE = Case('the threshold races (bounded solver, robust search) of two checkouts in turn',
+            None, '--before DIR --repeat 1',
+            'DIR: a checkout of an earlier commit')
 
 QUESTIONS = {
     "bounded: Pacman value, 99 plies": ["boards/pacman3p.yaml"],
@@ -40,11 +46,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", type=Path, required=True, help="a checkout of the earlier commit")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--out", type=Path, help="write the table here (default: standard output)")
     options = parser.parse_args()
     checkouts = {"before": options.before.resolve(), "after": ROOT}
     for checkout in checkouts.values():
         build_kernels(checkout)
-    print("| question | figure | before (s) | after (s) | after / before |\n|---|---|---|---|---|")
+    ran = context("races")
+    table = Table(["question", "figure", "before (s):", "after (s):", "after / before:"])
     for label, args in QUESTIONS.items():
         runs: dict = {name: [] for name in checkouts}
         for rep in range(options.repeat):
@@ -55,9 +63,10 @@ def main() -> None:
         where = "/".join(sorted({r["in"] for rs in runs.values() for r in rs}))
         for figure in ("wall", "cpu", "search"):
             before, after = (med([r[figure] for r in runs[name]]) for name in checkouts)
-            print(f"| {label} (search in {where}; answers equal: {'yes' if same else 'NO'}) | {figure} | "
-                  f"{before:.3f} | {after:.3f} | {after / before:.2f} |")
-
+            log(table.add([f"{label} (search in {where}; answers equal: {'yes' if same else 'NO'})", figure,
+                           f"{before:.3f}", f"{after:.3f}", f"{after / before:.2f}"]))
+    write(options.out, "The threshold races before and after a change", ran, [table],
+          f"Before: {checkouts['before']}; after: this checkout; medians of {options.repeat} runs each, in turn.")
 
 if __name__ == "__main__":
     main()

@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """gridsolve benchmark: one command, one table (bench/RESULTS.md).
 
-    python bench/run.py              # full run (several minutes), writes bench/RESULTS.md
-    python bench/run.py --quick      # smoke run (under a minute), writes bench/RESULTS-quick.md
-    python bench/run.py --repeat 5   # more repetitions per measurement (default 3; --quick: 1)
+    python -m bench run              # full run (several minutes), writes bench/RESULTS.md
+    python -m bench run --quick      # smoke run (under a minute), writes bench/RESULTS-quick.md
+    python -m bench run --repeat 5   # more repetitions per measurement (default 3; --quick: 1)
 
 Every measured solve runs in a fresh subprocess; its peak memory is that child's ru_maxrss
 (read with os.wait4, so it is exactly that child's figure).  See bench/README.md for how to read
@@ -26,13 +26,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-sys.path.insert(0, str(BENCH))
-import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times)
-import engine as engine_bench  # noqa: E402  (bench/engine.py: the race solver per board size)
-import explainbench  # noqa: E402  (bench/explainbench.py: gridsolve explain, critical walls)
-import hidden as hidden_bench  # noqa: E402  (bench/hidden.py: the game with secret obstacles)
-import expected  # noqa: E402  (bench/expected.py: the answers the boards' expect blocks record)
-from launch import LAUNCHER, git_rev, gridsolve_cli, log, machine_info, med, run_child  # noqa: E402,F401  (bench/launch.py)
+from . import multishot  # noqa: E402  (bench/multishot.py: ground once, ask many times)
+from . import engine as engine_bench  # noqa: E402  (bench/engine.py: the race solver per board size)
+from . import explainbench  # noqa: E402  (bench/explainbench.py: gridsolve explain, critical walls)
+from . import hidden as hidden_bench  # noqa: E402  (bench/hidden.py: the game with secret obstacles)
+from . import expected  # noqa: E402  (bench/expected.py: the answers the boards' expect blocks record)
+from .launch import LAUNCHER, git_rev, gridsolve_cli, log, machine_info, med, run_child  # noqa: E402,F401  (bench/launch.py)
+from .cases import Case  # noqa: E402
+
+CASE = Case('the main table: seed queries, random boards, newer mechanisms, limits, baselines, generation',
+            'bench/RESULTS.md', '--quick --out /tmp/quick.md')
 GENERATED = BENCH / "boards"
 SEED_BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/mummymaze2p.yaml"]
 ROLES = ["explorer", "mummy"]
@@ -43,7 +46,7 @@ FIELDS = ["holds", "value", "plies", "win", "win_plies", "survives", "doom_plies
 MOVE_FIELDS = ("value", "plies", "win", "survives")
 
 # The seed games with the newer mechanisms (simultaneous moves, teams, collectibles, score
-# tables, bumps and lost turns): the queries of the issue.  bench/baseline.py does not support
+# tables, bumps and lost turns): the queries of the issue.  reference/retrograde.py does not support
 # these mechanisms, so they are checked against the answers the boards record only (bench/expected.py).
 MECH_CASES = [  # (board, role, query, horizon)
     ("boards/maze-runner-duel.yaml", "p1", "value", None),
@@ -167,12 +170,8 @@ def board_yaml(spec: dict) -> str:
 def pick_position(path: Path, spec: dict) -> dict:
     """Put the pieces on the position (explorer to move) with the deepest forced escape, found
     with the baseline's ranks, so that the answer depends on the horizon (ties: seeded choice)."""
-    sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(BENCH))
-    import baseline
-    from gridsolve.language.loader import load_board
-    board = load_board(path)
-    game = baseline.Game(board, [spec["explorer"], spec["mummy"]], 0)
+    from reference import retrograde
+    game = retrograde.Game(path, [spec["explorer"], spec["mummy"]], 0)
     rank = game.ranks({0}, {"escaped"}, 10 ** 6)
     best = max(r for i, r in enumerate(rank) if game.states[i][0] == 0)
     choices = sorted(game.states[i] for i, r in enumerate(rank) if r == best and game.states[i][0] == 0)
@@ -210,7 +209,7 @@ def _answer_fields(d: dict) -> dict:
 
 
 def _baseline_fields(d: dict, kind: str) -> dict:
-    """bench/baseline.py's answer as the same fields (holds and plies follow the query kind)."""
+    """reference/retrograde.py's answer as the same fields (holds and plies follow the query kind)."""
     out = {k: d.get(k) for k in FIELDS}
     out["holds"], out["plies"] = {"value": (True, d["plies"]), "win": (d["win"], d["win_plies"]),
                                   "survive": (d["survives"], d["doom_plies"])}[kind]
@@ -239,10 +238,11 @@ def worker(spec: dict) -> dict:
         return {"load_s": t1 - t0, "time_s": t2 - t1, "stats": answer["stats"], "answer": _answer_fields(answer),
                 "program_chars": None}
     if kind == "baseline":
-        sys.path.insert(0, str(BENCH))
-        import baseline
+        from reference import board as refboard
+        from reference import retrograde
+        read = refboard.board_of(board)          # (its own reading of the files, not timed, as the loader's)
         t1 = time.perf_counter()
-        answer = baseline.answer(board, query.role, query.position, spec.get("horizon"))
+        answer = retrograde.answer(read, query.role, query.position, spec.get("horizon"))
         t2 = time.perf_counter()
         return {"load_s": t1 - t0, "time_s": t2 - t1, "stats": answer["stats"],
                 "answer": {kind: _baseline_fields(answer, kind) for kind in QUERIES}}
@@ -363,7 +363,7 @@ def _trim_pstats(text: str) -> str:
 # Running a child and measuring it
 
 def run_worker(spec: dict, timeout: float, mem_limit_mb: int | None) -> dict:
-    res = run_child([sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
+    res = run_child([sys.executable, "-m", "bench.run", "--worker", json.dumps(spec)],
                     timeout, mem_limit_mb)
     if res["rc"] == 0:
         res["result"] = json.loads(res["stdout"])
@@ -573,7 +573,8 @@ def solver_cell(f: dict) -> str:
         return f"bounded ({f['searched']:,} positions searched)"
     if f["value_levels"] is None:
         return "race"
-    return f"layered (depths {int(f['levels'])}; values {f['value_levels']}, ranks {f['rank_levels']} levels)"
+    depths = f"depths {int(f['levels'])}; " if f["levels"] is not None else ""      # (not every layered solver reports them)
+    return f"layered ({depths}values {f['value_levels']}, ranks {f['rank_levels']} levels)"
 
 
 def mech_table(cases: list[Case]) -> list[str]:
@@ -673,7 +674,7 @@ def targets_table(seed_cases, random_cases, mech_cases, gen_note, extra_rows=())
         seeds = [f["ratio"] for _, f in seed_f if f["ratio"]]
         extra = f"; seed boards (also 8×8): {min(seeds):.2f}×–{max(seeds):.2f}×" if seeds else ""
         rows.append([f"clingo within {TARGET_RATIO_8:.0f}× of the plain-Python baseline on 8×8; baseline: "
-                     "`bench/baseline.py` (BFS + retrograde analysis, successor counters)",
+                     "`reference/retrograde.py` (BFS + retrograde analysis, successor counters)",
                      f"in-process solve ÷ baseline, random 8×8: {best:.2f}×–{worst['ratio']:.2f}× "
                      f"(worst: {worst_c.label}){extra}",
                      f"{worst['ratio']:.2f}× (target ≤ {TARGET_RATIO_8:.0f}×)",
@@ -898,11 +899,11 @@ def main(argv=None):
            f"- date: {date}; gridsolve commit {rev} at the start (working tree as found; code fingerprint "
            f"{fingerprint}{', CHANGED during the run' if changed else ', unchanged during the run'})",
            f"- machine: {machine}",
-           f"- command: `python bench/run.py {' '.join(a for a in (argv if argv is not None else sys.argv[1:]))}`"
+           f"- command: `python -m bench run {' '.join(a for a in (argv if argv is not None else sys.argv[1:]))}`"
            .rstrip() + f" — {args.repeat} repetition(s) per measurement, medians reported; "
            f"run took {{ELAPSED}}",
            "- the machine is shared: absolute timings are noisy; ratios are measured within this one run",
-           "- baselines: `bench/baseline.py` (the classic explicit-state algorithm: BFS of the reachable "
+           "- baselines: `reference/retrograde.py` (the classic explicit-state algorithm: BFS of the reachable "
            "positions, retrograde analysis with successor counters, plain Python); the answers are also "
            "checked against those the boards' `expect:` blocks record (`bench/expected.py`)", ""]
     if changed:
@@ -921,7 +922,7 @@ def main(argv=None):
             "[--horizon H]` in a fresh process, wall clock. *in-process*: `gridsolve.solve.dispatch.dispatcher.solve` timed around "
             "the call in a fresh worker (for random boards: the `total_s` the CLI reports). "
             "*compile/ground/solve*: the solver's own stats. *peak RSS*: the largest ru_maxrss of the measured "
-            "child processes. *baseline*: `bench/baseline.py` timed the same way (board loading excluded). "
+            "child processes. *baseline*: `reference/retrograde.py` timed the same way (board loading excluded). "
             "*÷ baseline*: median over the repetitions of (gridsolve in-process time ÷ baseline time) for "
             "runs made one after the other (above 1: gridsolve is slower). *check*: gridsolve (every CLI and "
             "in-process run) agrees with the baseline on holds, value, plies, win, win_plies, survives, "
@@ -932,7 +933,7 @@ def main(argv=None):
     doc += ["| generation | " + gen_note[0] + " |", "|---|---|", ""]
     doc += ["## Seed games with the newer mechanisms", "",
             "Maze Runner Duel, Wallmaze and Pacman 3p: the queries of issue 6, measured like the rows above. "
-            "Baseline: `bench/baseline.py` does not support these games' mechanisms (simultaneous moves, teams, "
+            "Baseline: `reference/retrograde.py` does not support these games' mechanisms (simultaneous moves, teams, "
             "collisions, collectibles and score tables, bumps and lost turns, conditional timeouts), so each row "
             "is checked against the answers recorded for it only (its board's `expect:` block, else "
             "`bench/expected.py`'s `BENCH_ONLY`; *check* says not checked where there is none). *solver*: `race` (the race solver) or `layered` with the depths it explored and "
@@ -958,7 +959,7 @@ def main(argv=None):
     if notes:
         doc += ["Notes:", ""] + [f"- {c.label} {c.role} {c.query}: {n}" for c, n in notes] + [""]
     doc += ["## The race solver per board size", "",
-            "`gridsolve solve BOARD --json` against `python bench/baseline.py BOARD` in turn, whole process and "
+            "`gridsolve solve BOARD --json` against `python -m reference.retrograde BOARD` in turn, whole process and "
             "in process (each one's own `stats.total_s`), the explorer's value at the step limit, default memory "
             "limit; *before*: issue 21's table (the level-by-level race solver, commit 19dd50a). "
             "`bench/engine.py`.", ""] + sizes + [""]
@@ -971,13 +972,13 @@ def main(argv=None):
             "its first move where the engine computed only that, as play does). Bench script: "
             "`bench/multishot.py`.", ""] + many + [""]
     doc += ["## Measured by hand, outside this run", "",
-            "- `bench/RESULTS-issue21.md`: 1,000 random questions on Wallmaze, Maze Runner Duel and Pacman in one "
+            "- `docs/history/RESULTS-issue21.md`: 1,000 random questions on Wallmaze, Maze Runner Duel and Pacman in one "
             "`ask` session (`bench/ask.py`: layered tables, the bounded search and its races in C), Pacman's `play`, "
             "and the level packs' throughput (`bench/levels.py`), stop by stop, each with its before and after;",
             "- `bench/RESULTS-engine.md`: the last standalone run of `bench/engine.py` (the race solver per size);",
-            "- `bench/RESULTS-generation.md`: the generator's targets (`bench/generation.py`);",
+            "- `docs/history/RESULTS-generation.md`: the generator's targets (`bench/generation.py`);",
             "- `bench/RESULTS-studio.md`: the studio's edit-to-answer latency (`bench/studio.py`);",
-            "- `bench/RESULTS-hidden.md`: the secret game answered exactly from every position (issue 32: "
+            "- `docs/history/RESULTS-hidden.md`: the secret game answered exactly from every position (issue 32: "
             "`bench/hidden.py --exact`, before and after), `ask`, `play` and the placement advice.", ""]
     doc += ["## explain: critical walls", "",
             "`gridsolve explain BOARD --json --method M [--jobs N]` end to end, one run each: every interior wall "

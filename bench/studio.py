@@ -9,8 +9,8 @@ solved from scratch by ``gridsolve.solve.dispatch.dispatcher.solve`` in this pro
 warm engine would do at the least; a fresh ``gridsolve solve`` process costs more).  Every live
 answer is checked against the solver's on those walls.  Target: median < 150 ms.
 
-    python bench/studio.py                 # -> bench/RESULTS-studio.md
-    python bench/studio.py --walls 20      # fewer walls per board (a quick look)
+    python -m bench studio                 # -> bench/RESULTS-studio.md
+    python -m bench studio --walls 20      # fewer walls per board (a quick look)
 """
 from __future__ import annotations
 
@@ -37,6 +37,10 @@ from gridsolve.solve.dispatch.dispatcher import solve  # noqa: E402
 from gridsolve.explain.walls import interior_walls, toggled  # noqa: E402
 from gridsolve.studio.level import level_of  # noqa: E402
 from gridsolve.studio.server import create_app  # noqa: E402
+from .cases import Case  # noqa: E402
+
+CASE = Case("the studio's edit-to-answer latency (a wall toggle through the server)",
+            'bench/RESULTS-studio.md', '--walls 2 --baseline 1 --out /tmp/studio.md')
 
 TARGET_MS = 150.0
 BOARDS = ["boards/mummymaze2p-2007.yaml", "boards/generated/mummy-maze-2007-prose-8x8-s1-1.yaml",

@@ -12,7 +12,7 @@ grid as text (``control oplayer``, ``step 3``). A game whose fluents draw no gri
 as that list alone.
 
 Renderers never search: these functions draw the states an answer already holds
-(:class:`gridsolve.gdl.solving.GdlAnswer`: its position and its principal line).
+(:class:`gridsolve.gdl.solving.Answer`: its position and its principal line).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .gdl.kif import Term, read_kif
-from .gdl.solving import GdlAnswer
+from .solve.common.answer import Answer
 from .gdl.text import gdl_verdict, joint_text
 from .svg import SVG_NS, STEPS_STYLE, sub_element
 
@@ -232,12 +232,12 @@ def _root(width: int, height: int, title: str) -> ET.Element:
     return svg
 
 
-def answer_svg(answer: GdlAnswer, name: str) -> str:
+def answer_svg(answer: Answer, name: str) -> str:
     """The picture of a GDL answer (``gridsolve solve GAME.kif --svg``): its principal line's
     states stepped through, the whole line's last state titled with the answer."""
     line = answer.line or []
     moves = [joint_text(step) for step in line]
     titles = [f"{name}: the state asked about"] + [f"{name}: step {k} of {len(line)}: {move}"
                                                    for k, move in enumerate(moves, 1)]
-    return line_svg([answer.position["fluents"]] + [step["after"] for step in line], titles,
+    return line_svg([answer.position["fluents"]] + [list(step.after.fluents) for step in line], titles,
                     f"{name}: {gdl_verdict(answer)}", moves)

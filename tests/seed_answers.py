@@ -1,6 +1,6 @@
 """Answers on the seed boards that quick tests pin, each derived by the independent reference.
 
-The quick tier cannot afford tests/reference.py on a whole seed board (half a minute to a
+The quick tier cannot afford reference/game.py on a whole seed board (half a minute to a
 minute each), so the answers the quick tests compare with are written here once, and
 tests/test_seed_answers.py (slow tier) derives every one of them again with the reference:
 a number here that the reference does not give fails there.  The reference imports nothing

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import importlib
 import subprocess
-import sys
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "bench"))
-import classic_phases  # noqa: E402  (bench/classic_phases.py)
-import classic_port  # noqa: E402  (bench/classic_port.py)
+from bench import classic_phases, classic_port  # noqa: E402  (bench/classic_phases.py, bench/classic_port.py)
 
 
 def test_printed_numbers_agree_where_the_intervals_of_their_last_digits_overlap():

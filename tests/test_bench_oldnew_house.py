@@ -2,15 +2,12 @@
 comparison are what its table claims, and house's counts on a small tree are right (no timing)."""
 from __future__ import annotations
 
-import sys
 
 import pytest
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "bench"))
-import house  # noqa: E402  (bench/house.py)
-import oldnew  # noqa: E402  (bench/oldnew.py)
+from bench import house, oldnew  # noqa: E402  (bench/house.py, bench/oldnew.py)
 
 
 def fake_checkout(folder):
@@ -42,6 +39,9 @@ def test_oldnew_runs_every_group_from_the_checkout_it_measures(tmp_path):
     assert str(tmp_path / "old") in command and str(tmp_path / "run" / "out") in command and oldnew.OUT not in command
     script = next(c for c in quick if c.script)
     assert script.command(tmp_path / "old", tmp_path)[1] == str(tmp_path / "old" / "bench" / "hidden.py")
+    (tmp_path / "new" / "bench").mkdir(parents=True)
+    (tmp_path / "new" / "bench" / "__init__.py").write_text("")          # a checkout whose bench/ is a package
+    assert script.command(tmp_path / "new", tmp_path)[1:3] == ["-m", "bench.hidden"]
 
 
 def test_oldnew_compares_answers_and_names_the_fields_only_new_gives():

@@ -2,7 +2,7 @@
 
 It must give the layered solver's answers field for field (value, plies, win, survive, every
 move, the principal line), with and without its pruning bounds; the random mechanism boards
-of tests/test_differential.py also check it against tests/reference.py.
+of tests/test_differential.py also check it against reference/game.py.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-import reference
+from reference import game as reference
 
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import Query, make_query
@@ -191,7 +191,7 @@ def pacman_board_text(name: str, size: tuple, north: list, east: list, pieces: t
 
 def agrees_with_the_reference(board, role: str, kind: str, seed: int):
     """solve's answer to ``role``'s ``kind`` question at the board's start, after checking it
-    against tests/reference.py (value, plies, win, survive, every move)."""
+    against reference/game.py (value, plies, win, survive, every move)."""
     query = make_query(board, role, kind)
     answer = solve(board, query)
     got, want = _comparable(_got(answer), _expected(reference.reference_answer(
@@ -213,7 +213,7 @@ def _check_pacman_like(tmp_path, seeds) -> int:
 
 @pytest.mark.slow
 def test_pacman_like_boards_agree_with_the_reference(tmp_path):
-    """Value, plies, win, survive and every move against tests/reference.py (full step limit)."""
+    """Value, plies, win, survive and every move against reference/game.py (full step limit)."""
     assert _check_pacman_like(tmp_path, range(1)) == 3
 
 

@@ -1,4 +1,4 @@
-"""gridsolve against the independent classic Mummy Maze reference (tests/classic_reference.py).
+"""gridsolve against the independent classic Mummy Maze reference (reference/classic.py).
 
 Random classic boards (tests/classic_boards.py: white and red rules, 0-2 mummies, a scorpion,
 traps, a gate and its key, sizes 4 to 8, and up to 10 in the slow tier; and boards that start
@@ -26,7 +26,7 @@ and every reachable turn of a few whole boards.
 
 A failure names the seed and prints the board and both answers; ``python tests/classic_boards.py
 SEED`` prints the board again (``SEED big`` for the slow tier's big ones) and ``python
-tests/classic_reference.py BOARD`` solves it.
+reference/classic.py BOARD`` solves it.
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ from gridsolve.language.position import Position
 from gridsolve.solve.program.explore import examine, move_parts
 
 from classic_boards import random_classic_board
-from classic_reference import DEAD, EVENTS, ON, ORDER, WON, parse_board, play, solve, turn
+from reference.classic import DEAD, EVENTS, ON, ORDER, WON, parse_board, play, solve, turn
 
 QUICK = 12          # boards in the quick tier; the slow tier has 200 more of sizes 4..8 and 100 of 4..10
 # boards with the explorer on the exit (the start not judged) in the quick tier, chosen for each outcome:

@@ -1,6 +1,6 @@
 """``gridsolve generate`` for classic Mummy Maze (issue 31, item 6): the good-level criteria
 (gridsolve/generate/scriptedlevel.py) checked against the independent reference
-(tests/classic_reference.py) on hand-made and random boards, and generated levels checked
+(reference/classic.py) on hand-made and random boards, and generated levels checked
 criterion by criterion with the reference alone, verified, and the same for the same seed."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from classic_boards import random_classic_board
-from classic_reference import DEAD, DELTA, ON, WON, State, blocked, parse_board, solve, turn
+from reference.classic import DEAD, DELTA, ON, WON, State, blocked, parse_board, solve, turn
 
 from gridsolve.analysis.metrics import measure_metrics
 from gridsolve.analysis.walks import Walks

@@ -1,4 +1,4 @@
-"""The classic Mummy Maze reference (tests/classic_reference.py) on tiny hand-checked positions.
+"""The classic Mummy Maze reference (reference/classic.py) on tiny hand-checked positions.
 
 Every expected position below was worked out by hand from issue 31's rules, one per rule and per
 quirk; each test names the rule it pins.  The drawings: north up, x east from 1 on the left,
@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from classic_boards import random_classic_board
-from classic_reference import DEAD, ON, WON, State, draw, parse_board, play, solve, turn
+from reference.classic import DEAD, ON, WON, State, draw, parse_board, play, solve, turn
 
 
 def board(size, *, explorer, exit, mummy=None, mummy2=None, scorpion=None, red=False, north=(), east=(),

@@ -2,7 +2,7 @@
 collectibles, several turns entries, multi-step moves, bumps, was_on and a step limit.
 
 Three meanings of each game must agree: the independent explicit-state reference
-(tests/reference.py, which imports nothing from gridsolve), plain clingo on the program
+(reference/game.py, which imports nothing from gridsolve), plain clingo on the program
 ``gridsolve compile`` writes, and ``gridsolve solve --json`` (whichever solver answers): the
 value, the win, the plies and every first move's value and plies.  On the boards shipped in
 boards/combined/ and on random small variants of them (pieces moved, a wall toggled).  Tiny
@@ -19,8 +19,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-import reference
-import refboard
+from reference import game as reference
+from reference import board as refboard
 from conftest import run_clingo
 from gridsolve.generate.genspec import game_spec, kindred_rule_sets
 from gridsolve.cli import main

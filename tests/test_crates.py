@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import tiered  # noqa: E402
 from test_differential import _query_problems  # noqa: E402
 from test_random_rules import case_problems  # noqa: E402
-import reference  # noqa: E402
+from reference import game as reference  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = """\
@@ -254,7 +254,7 @@ def test_every_path_answers_as_plain_clingo_on_random_chased_crate_boards(tmp_pa
 
 @pytest.mark.parametrize("seed", tiered(range(40), 2))
 def test_solve_and_examine_agree_with_the_reference_on_random_chased_crate_boards(tmp_path, seed):
-    """The independent reference (tests/reference.py: a crate blocks a chaser's step as a wall)
+    """The independent reference (reference/game.py: a crate blocks a chaser's step as a wall)
     against solve's answer and examine's moves at the start and a few positions after it."""
     b = random_chased_board(tmp_path, seed)
     rng = random.Random(seed + 7)     # (the classic rules have no step limit: the reference needs a horizon)
@@ -331,7 +331,7 @@ def test_every_path_answers_as_plain_clingo_on_random_crate_boards(tmp_path, see
 
 @pytest.mark.parametrize("seed", tiered(range(40), 4))
 def test_solve_and_the_rules_as_examine_reads_them_agree_with_the_reference_on_random_crate_boards(tmp_path, seed):
-    """The independent reference (tests/reference.py: its own reading of the crates) against
+    """The independent reference (reference/game.py: its own reading of the crates) against
     solve's answer and against examine's moves at the start and at a few positions after it."""
     b = random_crate_board(tmp_path, seed)
     rng = random.Random(seed + 7)

@@ -5,7 +5,7 @@
 * a board with a wall removed, and one under the prose reading of the 2007 rules, differ at
   the first position where they should, with exit code 1;
 * the GDL states the crosscheck visits, layer by layer, are the states the tests' own GDL
-  interpreter (tests/gdl/interpreter.py) reaches, and on them the product's engine says what
+  interpreter (reference/gdl.py) reaches, and on them the product's engine says what
   the interpreter says: terminal, goals, legal moves, successors;
 * a bad mapping and a missing file: exit code 2 and the exact message.
 """
@@ -31,7 +31,7 @@ from gridsolve.gdl.engine import ground_game, judge_states, next_states  # noqa:
 from gridsolve.gdl.kif import read_kif  # noqa: E402
 from gridsolve.gdl.translate import symbol_kif  # noqa: E402
 from gridsolve.solve.common.limits import LimitGuard, Limits  # noqa: E402
-from tests.gdl.interpreter import GdlGame, to_kif  # noqa: E402
+from reference.gdl import GdlGame, to_kif  # noqa: E402
 from tests.gdl.reference import kif_path  # noqa: E402
 
 SEEDS = {"mummymaze2p-2007.yaml": "mummyMaze2p_2007.kif", "mummymaze2p.yaml": "mummymaze2p.kif",

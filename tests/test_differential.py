@@ -1,4 +1,4 @@
-"""The clingo solver against the independent explicit-state search of ``tests/reference.py``.
+"""The clingo solver against the independent explicit-state search of ``reference/game.py``.
 
 Random small boards (``tests/randomboards.py``, written as YAML and loaded with the real
 loader) cover every rule option; on each, a few random queries (placements, side to move, step,
@@ -31,7 +31,7 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, Query, make_query
 from gridsolve.solve.dispatch.dispatcher import solve
 
-import reference
+from reference import game as reference
 from conftest import tiered
 from randomboards import random_board, random_mechanism_board
 

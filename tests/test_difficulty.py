@@ -12,7 +12,7 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, Query, initial_position
 from gridsolve.solve.dispatch.dispatcher import solve
 
-import reference
+from reference import game as reference
 import seed_answers
 from conftest import ROOT
 
@@ -60,7 +60,7 @@ def test_ranks_agree_with_solving_each_position(explorer, horizon, monkeypatch):
 @pytest.mark.slow
 def test_generated_board_agrees(monkeypatch):
     # The plies of the forced win come from the independent explicit-state search
-    # (tests/reference.py), not from the solver: 21 on this board when last run.
+    # (reference/game.py), not from the solver: 21 on this board when last run.
     board = load_board(ROOT / "boards" / "generated" / "mummy-maze-2007-prose-8x8-s1-4.yaml")
     start = initial_position(board)
     expected = reference.reference_answer(board, "explorer", "value", start)

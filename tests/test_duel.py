@@ -4,7 +4,7 @@ The step limit's rule (the nearer player wins) can give a player its top score a
 center can, so a top value equal to the timeout score is still forced by that player: its
 ``plies`` and ``win_plies`` are the fewest plies to the top score by either way (the limit
 counting as the plies to it), each move's plies say so, and the principal line hurries.
-Checked against the independent reference (tests/reference.py) on random positions.
+Checked against the independent reference (reference/game.py) on random positions.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-import reference
+from reference import game as reference
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.solve.dispatch.dispatcher import solve

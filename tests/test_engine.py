@@ -4,7 +4,7 @@ An engine grounds a board's game graph once, computes the race ranks from it and
 query's answer off them.  Its answers must be those of solving each query alone and those of
 the single-shot program ``gridsolve compile`` prints, field by
 field and with the whole principal line, and those of the independent explicit-state search of
-``tests/reference.py``, on random boards asked many questions in a row; verify and play must
+``reference/game.py``, on random boards asked many questions in a row; verify and play must
 ground each board once.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from gridsolve.language.position import QUERY_KINDS, Query, initial_position, ma
 from gridsolve.solve.program.driver import run_program
 from gridsolve.solve.dispatch.dispatcher import solve
 
-import reference
+from reference import game as reference
 import seed_answers
 from conftest import CORRIDOR, ROOT, run_clingo
 from randomboards import random_board, random_mechanism_board

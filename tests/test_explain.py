@@ -23,7 +23,7 @@ from gridsolve.errors import LimitError
 from gridsolve.explain.walls import Wall, WallGraph, interior_walls, outcomes, solve_outcome, solve_variant, toggled
 from gridsolve.svg import board_svg
 
-import reference
+from reference import game as reference
 from conftest import CORRIDOR, ROOT
 from randomboards import random_board, random_mechanism_board
 from test_differential import _load, mechanism_queries, plain_queries
@@ -245,7 +245,7 @@ def test_cli_explain_json(tmp_path):
 
 def reference_critical_walls(tmp_path, pieces: dict) -> list[dict]:
     """The critical walls of the corridor (its 10 interior edges, each removed where there is a
-    wall, added where there is none) as tests/reference.py answers each toggled board: the edges
+    wall, added where there is none) as reference/game.py answers each toggled board: the edges
     whose value or plies differ from the board's own, in the order explain lists them (north
     edges, then east edges, by cell)."""
     north, east = {(2, 1), (3, 1)}, set()

@@ -2,7 +2,7 @@
 breadth-first exploration and ranking do: win, its steps, the value, its steps, every role's
 value and every move's, on the games written for the tests (tests/gdl/games/) from many states
 and horizons, on the seed originals (tests/gdl/reference.py), and against a plain minimax over
-the tests' own interpreter (tests/gdl/interpreter.py); its win lines replayed by the interpreter."""
+the tests' own interpreter (reference/gdl.py); its win lines replayed by the interpreter."""
 from __future__ import annotations
 
 import functools
@@ -18,7 +18,7 @@ from gridsolve.errors import LimitError, MemoryLimitError, QueryError
 from gridsolve.gdl import solving
 from gridsolve.gdl.solving import GdlSession, chosen_search, solve_gdl
 from gridsolve.solve.common.limits import Limits
-from tests.gdl.interpreter import GdlGame, parse_term, to_kif
+from reference.gdl import GdlGame, parse_term, to_kif
 from tests.gdl.reference import kif_path
 
 GAMES = Path(__file__).parent / "gdl" / "games"
@@ -81,15 +81,15 @@ def test_the_depth_search_answers_as_the_ranking_from_many_states(name):
                     assert_same(session, role, kind, at, horizon)
 
 
-def replayed(reference: GdlGame, at: str, line: list[dict]):
+def replayed(reference: GdlGame, at: str, line: tuple):
     """The interpreter's state after the joint moves of ``line`` from the state of ``at``."""
     state = frozenset(parse_term(f"({text})" if not text.startswith("(") else text)
                       for text in _fluents(at))
     for step in line:
-        joint = {role: parse_term(move) for role, move in step["joint"].items()}
+        joint = {role: parse_term(move) for role, move in step.joint.items()}
         joint = {next(r for r in reference.roles if to_kif(r) == role): move for role, move in joint.items()}
         state = reference.next(state, joint, check_legal=True)
-        assert {to_kif(f) for f in state} == set(step["after"])
+        assert {to_kif(f) for f in state} == set(step.after.fluents)
     return state
 
 
@@ -177,7 +177,7 @@ def test_a_depth_searched_win_question_gives_the_win_s_value_or_none():
     won = solve_gdl(GAMES / "hanoi.kif", kind="win", horizon=7, search="depth")
     assert (won.win, won.win_plies, won.value, won.plies, won.values, won.moves) == (True, 7, 100, 7, None, [])
     lost = solve_gdl(GAMES / "hanoi.kif", kind="win", horizon=6, search="depth")
-    assert (lost.win, lost.value, lost.plies, lost.values, lost.line) == (False, None, None, None, [])
+    assert (lost.win, lost.value, lost.plies, lost.values, lost.line) == (False, None, None, None, ())
 
 
 def test_solve_search_option_and_its_stats():

@@ -1,7 +1,7 @@
 """The generic engine (gridsolve/ground/circuit.py, gridsolve/gdl/engine.py, answers.py, solving.py) on GDL games
 written for these tests (tests/gdl/games/): the known values, and every reachable state, its
 legal moves, ends and goals and the value of the independent interpreter
-(tests/gdl/interpreter.py, which imports nothing from gridsolve) searched by plain minimax."""
+(reference/gdl.py, which imports nothing from gridsolve) searched by plain minimax."""
 from __future__ import annotations
 
 import functools
@@ -21,7 +21,7 @@ from gridsolve.gdl.engine import explore, ground_game, native_explore, numpy_exp
 from gridsolve.gdl.solving import limits_guard, solve_gdl
 from gridsolve.gdl.translate import symbol_kif
 from gridsolve.solve.common.limits import Limits
-from tests.gdl.interpreter import GdlGame, to_kif
+from reference.gdl import GdlGame, to_kif
 from tests.gdl.reference import kif_path
 
 GAMES = Path(__file__).parent / "gdl" / "games"
@@ -143,7 +143,7 @@ def test_tic_tac_toe_is_a_draw_over_its_5478_states():
     assert (answer.value, answer.values, answer.win) == (50, {"xplayer": 50, "oplayer": 50}, False)
     assert answer.stats["positions"] == 5478
     assert answer.plies == 9 and len(answer.line) == 9
-    assert {move["value"] for move in answer.moves} == {50}
+    assert {move.value for move in answer.moves} == {50}
 
 
 def test_tic_tac_toe_from_a_given_state_the_role_commits_and_loses():
@@ -151,25 +151,25 @@ def test_tic_tac_toe_from_a_given_state_the_role_commits_and_loses():
           "(cell 3 2 b) (cell 3 3 b) (control oplayer)")
     answer = solve_gdl(GAMES / "tictactoe.kif", role="oplayer", at=at)
     assert answer.values == {"xplayer": 100, "oplayer": 0}
-    blocks = {move["move"]: move for move in answer.moves}
-    assert blocks["(mark 1 3)"]["plies"] == 3        # o blocks, x makes two threats, o blocks one, x wins
-    assert min(move["plies"] for move in answer.moves) == 1     # any other move: x completes the row
-    assert answer.plies == 4 and answer.line[0]["joint"]["oplayer"] == "(mark 1 3)"
+    blocks = {move.move: move for move in answer.moves}
+    assert blocks["(mark 1 3)"].plies == 3        # o blocks, x makes two threats, o blocks one, x wins
+    assert min(move.plies for move in answer.moves) == 1     # any other move: x completes the row
+    assert answer.plies == 4 and answer.line[0].joint["oplayer"] == "(mark 1 3)"
 
 
 def test_hanoi_with_3_discs_is_a_forced_100_in_7_moves():
     answer = solve_gdl(GAMES / "hanoi.kif", kind="win")
     assert (answer.win, answer.win_plies, answer.value) == (True, 7, 100)
-    assert [step["move"] for step in answer.line] == ["(move a c)", "(move a b)", "(move c b)", "(move a c)",
+    assert [step.move for step in answer.line] == ["(move a c)", "(move a b)", "(move c b)", "(move a c)",
                                                       "(move b a)", "(move b c)", "(move a c)"]
-    assert set(answer.line[-1]["after"]) >= {"(on 1 c)", "(on 2 c)", "(on 3 c)"}
-    assert {m["move"]: m["plies"] for m in answer.moves} == {"(move a c)": 6, "(move a b)": 7}
+    assert set(answer.line[-1].after.fluents) >= {"(on 1 c)", "(on 2 c)", "(on 3 c)"}
+    assert {m.move: m.plies for m in answer.moves} == {"(move a c)": 6, "(move a b)": 7}
     assert _minimax(GdlGame.from_file(GAMES / "hanoi.kif"), "player") == 100
 
 
 def test_the_maze_is_walked_in_6_steps_and_not_within_5():
     answer = solve_gdl(GAMES / "maze.kif", kind="win")
-    assert (answer.win_plies, [step["move"] for step in answer.line]) == (
+    assert (answer.win_plies, [step.move for step in answer.line]) == (
         6, ["north", "east", "south", "east", "north", "north"])
     assert solve_gdl(GAMES / "maze.kif", kind="win", horizon=5).win is False
     assert solve_gdl(GAMES / "maze.kif", kind="win", horizon=6).win is True
@@ -191,11 +191,11 @@ def test_symbols_clingo_does_not_take_come_back_as_written_in_a_gdl_file(tmp_pat
 """)
     answer = solve_gdl(game, role="RED-CAR", kind="win")
     assert (answer.role, answer.win, answer.win_plies) == ("red-car", True, 2)     # (zed arriving too takes nothing)
-    assert {move["move"] for move in answer.moves} == {"(drive +1)", "wait!"}
+    assert {move.move for move in answer.moves} == {"(drive +1)", "wait!"}
     assert "(at red-car 0)" in answer.position["fluents"]
     assert answer.values == {"red-car": 100, "zed": 100}
     alone = solve_gdl(game, role="red-car", at="(at red-car 1) (at zed 0)", kind="win")
-    assert (alone.win, alone.win_plies, alone.line[0]["joint"]["red-car"]) == (True, 1, "(drive +1)")
+    assert (alone.win, alone.win_plies, alone.line[0].joint["red-car"]) == (True, 1, "(drive +1)")
 
 
 def test_with_simultaneous_moves_the_role_commits_first_and_the_others_answer_knowing(tmp_path):
@@ -255,7 +255,7 @@ def test_a_game_without_init_starts_from_the_empty_state(tmp_path):
     answer = solve_gdl(game, kind="win")
     assert answer.position["fluents"] == []
     assert (answer.win, answer.win_plies, answer.stats["positions"]) == (True, 2, 3)
-    assert [step["after"] for step in answer.line] == [["one"], ["two"]]
+    assert [list(step.after.fluents) for step in answer.line] == [["one"], ["two"]]
     assert _minimax(GdlGame.from_file(game), "p") == 100
 
 

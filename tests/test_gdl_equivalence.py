@@ -13,7 +13,7 @@ step, items left, ``was_on`` pairs) and we check, state by state, that
 
 The states checked are the first BFS states reachable in GDL in breadth-first order, plus
 states taken from seeded random playouts that reach the deep steps and the step limit.  The
-GDL interpreter (``tests/gdl/interpreter.py``) is the oracle; gridsolve is never consulted
+GDL interpreter (``reference/gdl.py``) is the oracle; gridsolve is never consulted
 about what the right answer is.  To keep the run short, a state whose position differs from
 an already examined one only in its step number reuses that examine() answer (see
 ``Checker.examine``); the GDL side is always computed afresh.
@@ -43,7 +43,7 @@ from gridsolve.solve.program.explore import Step, examine, stop_scores  # noqa: 
 from gridsolve.language.loader import load_board  # noqa: E402
 from gridsolve.language.position import Position, make_position, make_query  # noqa: E402
 from gridsolve.solve.dispatch.dispatcher import solve  # noqa: E402
-from tests.gdl.interpreter import GdlGame, parse_kif, term_sort_key, to_kif  # noqa: E402
+from reference.gdl import GdlGame, parse_kif, term_sort_key, to_kif  # noqa: E402
 from tests.gdl.reference import kif_path  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""Tests of the plain-Python GDL interpreter in ``tests/gdl/interpreter.py``.
+"""Tests of the plain-Python GDL interpreter in ``reference/gdl.py``.
 
 The interpreter is the project's independent oracle for the original rule
 files (read from ``../shared/reference/gdl/``, ``tests/gdl/reference.py``).  Every expectation below was worked out by hand
@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 try:
-    from tests.gdl.interpreter import GdlGame, parse_kif, parse_term, term_sort_key, to_kif
+    from reference.gdl import GdlGame, parse_kif, parse_term, term_sort_key, to_kif
     from tests.gdl.reference import kif_path
 except ModuleNotFoundError:  # plain `pytest` run: the project root is not on sys.path
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.gdl.interpreter import GdlGame, parse_kif, parse_term, term_sort_key, to_kif
+    from reference.gdl import GdlGame, parse_kif, parse_term, term_sort_key, to_kif
     from tests.gdl.reference import kif_path
 
 

@@ -21,7 +21,7 @@ from gridsolve.gdl.nativedepth import NativeDepthSearch, native_least
 from gridsolve.gdl import solving
 from gridsolve.gdl.solving import GdlSession, solve_gdl
 from gridsolve.solve.common.limits import Limits
-from tests.gdl.interpreter import GdlGame
+from reference.gdl import GdlGame
 from tests.test_gdl_depthsearch import line_wins, sampled_states
 
 GAMES = Path(__file__).parent / "gdl" / "games"

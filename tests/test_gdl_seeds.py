@@ -40,7 +40,7 @@ def test_the_2007_maze_s_plies_and_first_moves_are_the_board_s():
     gdl = solve_gdl(kif_path("mummyMaze2p_2007.kif"), role="explorer", limits=Limits(seconds=300))
     ours = board_answer("mummymaze2p-2007.yaml", "explorer")
     assert (gdl.value, gdl.plies) == (ours.value, ours.plies) == (0, 20)
-    assert {last_word(m["move"]): (m["value"], m["plies"]) for m in gdl.moves} == {
+    assert {last_word(m.move): (m.value, m.plies) for m in gdl.moves} == {
         m.move: (m.value, m.plies) for m in ours.moves}
-    assert [last_word(step["joint"]["explorer"]) for step in gdl.line[::2]][:3] == [
+    assert [last_word(step.joint["explorer"]) for step in gdl.line[::2]][:3] == [
         ply.move for ply in ours.line[::2]][:3]

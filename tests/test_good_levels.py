@@ -1,6 +1,6 @@
 """Good levels: the rule sets' generate: blocks, the value requirement, --metric/--difficulty,
 metric expectations in `gridsolve verify`, and packs.  Generated levels are re-solved with the
-independent reference search (tests/reference.py) in the slow tier."""
+independent reference search (reference/game.py) in the slow tier."""
 from __future__ import annotations
 
 import dataclasses
@@ -17,7 +17,7 @@ from gridsolve.language import schema
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import initial_position
 
-import reference
+from reference import game as reference
 from conftest import ROOT
 
 SEEDS = ("mummymaze2p-2007", "mummymaze2p", "pacman3p", "maze-runner-duel", "wallmaze")

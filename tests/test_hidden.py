@@ -15,7 +15,7 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import Position, Query, initial_position, make_position
 from gridsolve.solve.dispatch.dispatcher import solve
 
-from hidden_reference import HiddenGame, allowed_cells, start_state
+from reference.hidden import HiddenGame, allowed_cells, start_state
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_BOOK = ROOT / "boards" / "maze-runner-duel.yaml"

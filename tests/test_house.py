@@ -226,3 +226,33 @@ def test_the_mechanism_import_finder_sees_a_core_module_naming_a_mechanism(tmp_p
 def test_no_module_outside_the_mechanisms_names_a_mechanism_but_the_listed_ones():
     """The core reaches a mechanism through the registry and the hooks of mechanisms/base.py."""
     assert mechanism_imports(ROOT / "gridsolve") == set(MECHANISM_IMPORTS_ALLOWED)
+
+
+# The fields of the position's state that mechanisms keep beside the pieces' cells (items' collect
+# and their counts, bumps' bump_on and lose_turns, was_on's bits): the core's one-mover predicate
+# asks each mechanism (Mechanism.state_beside_cells) instead of reading them.
+STATE_BESIDE_CELLS_FIELDS = {"collect", "tables", "collected", "bump_on", "lose_turns", "was_on"}
+
+
+def attributes_read(path: Path, function: str) -> set[str]:
+    """The attribute names read in the functions (or properties) named ``function`` of ``path``."""
+    tree = ast.parse(path.read_text())
+    return {node.attr for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) and fn.name == function
+            for node in ast.walk(fn) if isinstance(node, ast.Attribute)}
+
+
+def test_the_attribute_reader_sees_a_field_read_in_a_property(tmp_path):
+    path = tmp_path / "model.py"
+    path.write_text("class Rules:\n    @property\n    def one_mover_script(self):\n"
+                    "        return not self.collect and all(m.steps == 1 for m in self.moves.values())\n"
+                    "    def other(self):\n        return self.was_on\n")
+    assert attributes_read(path, "one_mover_script") == {"collect", "steps", "moves", "values"}
+
+
+def test_the_one_mover_predicate_names_no_mechanism_s_state_field():
+    """Rules.one_mover_script (and compile/script.py's, which reads it) asks the registry's
+    mechanisms whether they keep state beside the pieces' cells."""
+    for path in (ROOT / "gridsolve/language/model.py", ROOT / "gridsolve/compile/script.py"):
+        read = attributes_read(path, "one_mover_script")
+        assert read, path
+        assert not read & STATE_BESIDE_CELLS_FIELDS, (path, read & STATE_BESIDE_CELLS_FIELDS)

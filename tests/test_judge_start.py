@@ -8,7 +8,7 @@ judge every position (the default).  Where the start is not judged and an end ho
 question's root is the node ``start(S)``: no end, the moves of S; the same position reached by a
 ply is judged.  Checked here on tiny hand-checked boards: gridsolve's answer (the race solver,
 through the command line), plain clingo on ``gridsolve compile``'s program, and the independent
-reference tests/classic_reference.py (random boards: tests/test_classic_differential.py).
+reference reference/classic.py (random boards: tests/test_classic_differential.py).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from gridsolve.solve.dispatch.asker import Asker
 from gridsolve.solve.graph.racegraph import NamedMoves, RaceGraph
 from gridsolve.solve.program.explore import examine
 
-from classic_reference import ON, WON, parse_board, play, solve as reference_solve
+from reference.classic import ON, WON, parse_board, play, solve as reference_solve
 from conftest import ROOT
 
 # +---+---+---+

@@ -20,7 +20,7 @@ from gridsolve.solve.common.limits import Limits
 from gridsolve.solve.hidden import knowing
 from gridsolve.solve.hidden.knowing import KnowingGame, KnowingSolver, solve_knowing
 from gridsolve.solve.hidden.kernel import KnowingKernel
-from hidden_reference import HiddenGame, start_state
+from reference.hidden import HiddenGame, start_state
 from test_hidden import FIELDS, RULE_BOOK, random_position, small_board
 
 

@@ -5,7 +5,7 @@ and teams, score tables, conditional timeouts, bumps and lost turns, was_on, ite
 layered question at the positions tests/test_differential.py draws (for every role and kind)
 is answered from one table per role and compared field for field, the principal line
 included, with the answer of layered.lp (``solve``, one grounding per question) and with the
-independent reference (tests/reference.py).  On the seed boards the tables answer a session
+independent reference (reference/game.py).  On the seed boards the tables answer a session
 of questions as ``ask`` does (the table ground again for a position it does not reach), and a
 table that does not fit the memory limit leaves the questions to the layered solver.
 """
@@ -19,7 +19,7 @@ import clingo
 import numpy as np
 import pytest
 
-import reference
+from reference import game as reference
 from randomboards import random_mechanism_board
 from test_differential import _comparable, _diff, _expected, _got, _load, mechanism_queries
 from gridsolve.compile.compiler import compile_program

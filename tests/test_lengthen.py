@@ -144,7 +144,7 @@ def test_the_engine_agrees_the_escape_is_forced_in_17_plies_and_not_trivial():
 
 @pytest.mark.slow
 def test_the_reference_search_finds_the_same_17_plies(tmp_path):
-    from reference import reference_answer
+    from reference.game import reference_answer
     path = tmp_path / "fork.yaml"
     path.write_text(board_text(board_6x6(), "mummy-maze-2007", [], {"win": True}), encoding="utf-8")
     board = load_board(path)

@@ -6,7 +6,7 @@ through a board's enemies in the order it lists them, and an exit that is an edg
   board's list (tests/scripted_boards.py writes those, action for action the rule set quoted in
   the issue): the same answers on random boards.
 * The shipped boards (boards/order/) and random boards of the shipped rule set have one meaning:
-  the independent reference (tests/reference.py), plain clingo on ``gridsolve compile``'s
+  the independent reference (reference/game.py), plain clingo on ``gridsolve compile``'s
   program and ``gridsolve solve`` agree, with the exit on the border edge.
 * The issue's smallest case, with the exit cell and with the exit edge.
 * Bad input: the file, the line, what is wrong and how to fix it; exit code 2.

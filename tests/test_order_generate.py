@@ -1,6 +1,6 @@
 """``gridsolve generate`` for rule sets with kinds of enemies (issue 39, item 2e): the levels list
 their enemies in an order and leave through an exit edge of the border; each level written loads
-again, ``gridsolve verify`` passes on it, the independent reference (tests/reference.py) agrees
+again, ``gridsolve verify`` passes on it, the independent reference (reference/game.py) agrees
 with ``gridsolve solve`` on it, and the same request writes the same files."""
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 The classes are checked against a plain fixpoint written here (split by label and set of
 successor classes until nothing splits), on hand-made and random graphs; the bounded solver,
 which keys its tables by class and searches one move per class, is checked against
-tests/reference.py on random Pacman-like boards where a ghost is shut in a room of its own
+reference/game.py on random Pacman-like boards where a ghost is shut in a room of its own
 (there the quotient merges positions).
 """
 from __future__ import annotations
@@ -103,6 +103,6 @@ def _check_rooms(tmp_path, seeds) -> int:
 
 @pytest.mark.slow
 def test_pacman_with_a_ghost_in_a_room_agrees_with_the_reference(tmp_path):
-    """Value, plies, win, survive and every move against tests/reference.py, where the bounded
+    """Value, plies, win, survive and every move against reference/game.py, where the bounded
     solver merges the positions that differ in the shut-in ghost's cell."""
     assert _check_rooms(tmp_path, range(4)) == 8

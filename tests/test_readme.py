@@ -10,8 +10,8 @@ from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.solve.dispatch.dispatcher import solve
 
-import classic_reference
-import reference
+from reference import classic as classic_reference
+from reference import game as reference
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -36,7 +36,7 @@ def test_ci_runs_the_readme_test_command():
 @pytest.mark.parametrize("text", BOARDS)
 def test_example_boards_load_and_solve(text, make_board):
     """The manual states no answer for its example boards: the solver's is checked against the
-    independent reference (tests/reference.py)."""
+    independent reference (reference/game.py)."""
     board = make_board(text)
     query = make_query(board)
     answer = solve(board, query)
@@ -48,7 +48,7 @@ def test_example_boards_load_and_solve(text, make_board):
 @pytest.mark.parametrize("text", [block for block in CLASSIC if "size:" in block])
 def test_classic_examples_load_and_solve(text, make_board):
     """The manual's classic Mummy Maze boards in the explicit form: checked against their own
-    independent reference (tests/classic_reference.py, which reads that form only)."""
+    independent reference (reference/classic.py, which reads that form only)."""
     board = make_board(text)
     answer = solve(board, make_query(board))
     want = classic_reference.solve(classic_reference.parse_board(text))

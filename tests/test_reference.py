@@ -1,4 +1,4 @@
-"""The reference solver (tests/reference.py) on the newer mechanisms, on boards small enough to
+"""The reference solver (reference/game.py) on the newer mechanisms, on boards small enough to
 work out by hand: a collision, a bump that lets the opponent move twice, a simultaneous race,
 a score table, frozen pieces, was_on, nearer and conditional timeouts; and the seed games'
 scenario traces (tests/test_seed_games.py) played with the reference's rules instead of
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import reference
+from reference import game as reference
 from gridsolve.language.position import Position, initial_position, make_query
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,8 +1,9 @@
-"""The independent references read board and rule files on their own (tests/refboard.py).
+"""The independent references read board and rule files on their own (reference/board.py).
 
-Two things are checked here: that tests/reference.py, tests/hidden_reference.py,
-tests/refboard.py, tests/classic_reference.py and tests/classic_boards.py import nothing from
-gridsolve (read from their source), and that the first three's reading of the files agrees
+Two things are checked here: that every module of the reference package (reference/: the
+references the tests and bench/ share) and tests/classic_boards.py import nothing from gridsolve
+nor from the test suite (read from their source), and that reference/game.py's, reference/hidden.py's
+and reference/board.py's reading of the files agrees
 with the loader's (gridsolve.language) on every rule option the random boards draw
 (tests/randomboards.py) and on the seed games' boards, defaults included.
 """
@@ -13,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-import refboard
+from reference import board as refboard
 from gridsolve.language.loader import load_board
 from randomboards import random_board, random_mechanism_board
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-REFERENCES = ("reference.py", "hidden_reference.py", "refboard.py", "classic_reference.py", "classic_boards.py")
+PACKAGE = ROOT / "reference"
+REFERENCES = (*sorted(f"reference/{path.name}" for path in PACKAGE.glob("*.py")), "tests/classic_boards.py")
 
 
 def imported_modules(source: str) -> list[str]:
@@ -49,16 +51,26 @@ def test_import_reader_sees_every_kind_of_import():
 @pytest.mark.parametrize("name", REFERENCES)
 def test_the_references_import_nothing_from_gridsolve(name):
     """A reference that shared the loader, the model or the rules' helpers with the solver
-    would go wrong with it: each reads the files and the rules on its own.  The test modules
-    they import are read too (one level is all there is: refboard imports no test module)."""
-    source = (TESTS / name).read_text(encoding="utf-8")
+    would go wrong with it: each reads the files and the rules on its own.  A module of the
+    package may import the package's other modules (each is read here too); the test modules
+    tests/classic_boards.py imports are read too (one level is all there is)."""
+    source = (ROOT / name).read_text(encoding="utf-8")
     modules = imported_modules(source)
-    local = [m for m in modules if (TESTS / f"{m}.py").is_file()]
+    local = [m for m in modules if name.startswith("tests/") and (TESTS / f"{m}.py").is_file()]
     for module in local:
         modules += imported_modules((TESTS / f"{module}.py").read_text(encoding="utf-8"))
-    bad = [m for m in modules if m.split(".")[0] == "gridsolve" or m.startswith(".")]
-    assert not bad, f"tests/{name} imports {bad}"
+    inside = name.startswith("reference/")
+    bad = [m for m in modules if m.split(".")[0] in ("gridsolve", "tests")
+           or (m.startswith(".") and not (inside and m == "."))]
+    assert not bad, f"{name} imports {bad}"
     assert "gridsolve" not in {m.split(".")[0] for m in modules}
+
+
+def test_the_reference_package_holds_every_reference():
+    assert {path.name for path in PACKAGE.glob("*.py")} >= {
+        "__init__.py", "board.py", "game.py", "classic.py", "hidden.py", "gdl.py", "retrograde.py"}
+    assert [path.name for path in TESTS.rglob("*.py") if "reference" in path.name and not path.name.startswith("test_")
+            and path.parent.name != "gdl"] == []           # (tests/gdl/reference.py finds the GDL originals)
 
 
 # --- the reading agrees with the loader --------------------------------------------------------
@@ -127,7 +139,7 @@ def test_the_reference_reads_the_seed_boards_as_the_loader_does(name):
 
 
 # The rule sets with an after_ply script (classic Mummy Maze) are read by their own reference,
-# tests/classic_reference.py, which tests/test_classic_differential.py compares with gridsolve.
+# reference/classic.py, which tests/test_classic_differential.py compares with gridsolve.
 GENERAL_RULE_SETS = sorted(p.stem for p in (ROOT / "rules").glob("*.yaml")
                            if "after_ply:" not in p.read_text(encoding="utf-8")
                            and "use: mummy-maze-classic" not in p.read_text(encoding="utf-8"))

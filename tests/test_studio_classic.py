@@ -1,6 +1,6 @@
 """The studio on classic Mummy Maze boards (issue 31): the pieces moved by rule, traps, the key
 and the gates are placed, added, removed and toggled; each edit's answer is the solver's and the
-independent reference's (tests/classic_reference.py), with the principal line stepped (where
+independent reference's (reference/classic.py), with the principal line stepped (where
 every enemy stands and the gate's state after each explorer move); saving writes the file in the
 form it was read."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ with warnings.catch_warnings():    # starlette asks for httpx2; httpx does the s
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient  # noqa: E402
 
-import classic_reference as reference
+from reference import classic as reference
 from gridsolve.language.loader import load_board
 from gridsolve.language.position import make_query
 from gridsolve.render import puzzle_verdict, verdict

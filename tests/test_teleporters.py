@@ -2,7 +2,7 @@
 meaning on tiny hand-checked positions (one ply from a stated position, by the compiled program:
 ``examine``), with gates and kinds of enemies too (and there the race solver's scripted graph,
 numpy and C, against the compiled rules), the shared tables of a rule set following each board's
-pair, the loader's checks, the shipped board, the independent reference (tests/reference.py) on
+pair, the loader's checks, the shipped board, the independent reference (reference/game.py) on
 random boards with a pair added (plain ones, and scripted ones with gates, chasers and enemies),
 and plain clingo on ``gridsolve compile`` against every solver path.  Boards are drawn in their comments: x grows east; P a pair cell."""
 from __future__ import annotations

@@ -14,7 +14,8 @@ terminal state where its goal is at least ``v``; its ``plies`` (steps) the fewes
 forces one, the others delaying.  ``win``: it forces its top goal (the highest value its goal
 rules can give), ``win_plies`` the fewest steps.  With a horizon, only ends within that many
 steps count.  A move's value and steps are those of the position after the role commits to it
-(its own step counted); the principal line follows the ranks: the role hurries, the others delay.
+(its own step counted); the principal line follows the ranks by the one rule (:class:`RankView`):
+the role hurries, the others delay.
 """
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..solve.common.answer import GameState, Ply
 from ..solve.common.limits import LimitGuard
+from ..solve.common.outcome import Candidate, keyed, pick, principal_line
 from ..solve.graph.gamegraph import GameGraph
 from .engine import Explored, GroundGame
 from .translate import symbol_kif
@@ -125,43 +128,65 @@ def forced(rg: RoleGraph, node: int, value: int) -> int | None:
     return rank if rank >= 0 else None
 
 
-@dataclass
-class Step:
-    """One step of a principal line: the states before and after it (numbers), the joint move
-    (each role's move as KIF) and the state after it (its fluents)."""
+class RankView:
+    """The one outcome view (:class:`~gridsolve.solve.common.outcome.OutcomeView`) of a role's
+    graph at one threshold's ranks (``ranks``: :func:`value_ranks`, or the role's of the
+    threshold ``value``), for its principal line: a view position is a state's number; the role
+    picks one of its moves, then the others their answer, each by the one rule
+    (:func:`~gridsolve.solve.common.outcome.pick`): every move forced there is worth ``value`` in
+    its rank's plies, measured against a reference just below ``value`` where the role forces
+    it (it hurries, the others delay) and just above where the others force it (the floor: they
+    hurry, it delays), the first move of the graph's order taken among equals."""
 
-    before: int
-    state: int
-    joint: list[str]
-    after: list[str]
+    def __init__(self, game: GroundGame, explored: Explored, rg: RoleGraph, value: int, ranks: np.ndarray):
+        self.game, self.explored, self.rg, self.value, self.rank = game, explored, rg, value, ranks
+        self.reference = value + 0.5 if ranks is rg.floor else value - 0.5
+        self.off, self.succ = rg.graph.rows()
+        self.order = np.argsort(explored.src, kind="stable")
+        self.src_sorted = explored.src[self.order]
+        self.played: list[int] = []     # the states the line left, in order
+
+    def _keyed(self, node: int, first_greatest: bool) -> list[Candidate]:
+        options = self.succ[self.off[node]:self.off[node + 1]]
+        sign = -1 if first_greatest else 1
+        return keyed(((sign * i, int(c), self.value, int(self.rank[c]) if self.rank[c] >= 0 else None)
+                      for i, c in enumerate(options)), self.reference)
+
+    def candidates(self, state: int) -> list[Candidate]:
+        if self.explored.terminal[state] or self.rank[state] <= 0:
+            return []
+        return self._keyed(state, True)
+
+    def maximises(self, state: int) -> bool:
+        return True
+
+    def accept(self, state: int, candidate: Candidate) -> bool:
+        return True
+
+    def side(self, state: int) -> tuple[str, ...]:
+        return tuple(self.game.role_names)
+
+    def play(self, state: int, candidate: Candidate, before: GameState) -> tuple:
+        explored, game = self.explored, self.game
+        choice = candidate.move
+        nxt = pick(self._keyed(choice, False), False).move
+        lo, hi = np.searchsorted(self.src_sorted, [state, state + 1])
+        own = self.rg.choice_move[choice - explored.count]
+        edge = next(int(e) for e in self.order[lo:hi] if explored.dst[e] == nxt
+                    and explored.joints[explored.joint[e], self.rg.role] == own)
+        joint = [symbol_kif(game.moves[r][m]) for r, m in enumerate(explored.joints[explored.joint[edge]])]
+        self.played.append(state)
+        return (" ".join(joint), nxt, GameState(tuple(game.fluent_texts(explored.states[nxt]))),
+                dict(zip(game.role_names, joint)))
 
 
-def principal_line(game: GroundGame, explored: Explored, rg: RoleGraph, value: int | None,
-                   ranks: np.ndarray | None, root: int = 0) -> list[Step]:
-    """The play from state ``root`` at ``value`` (``ranks``: :func:`value_ranks`, or the role's of the
-    threshold): each side plays a move into the rank one lower (the attackers hurry, the defenders
-    delay)."""
+def ranked_line(game: GroundGame, explored: Explored, rg: RoleGraph, value: int | None, ranks: np.ndarray | None,
+                root: int = 0) -> tuple[tuple[Ply, ...], int]:
+    """The principal line from state ``root`` at ``value`` (``ranks``: :func:`value_ranks`, or the
+    role's of the threshold), by the one rule on a :class:`RankView`, and the role's own choices
+    on it (the steps where it had more than one legal move)."""
     if value is None or ranks is None:
-        return []
-    rank = ranks
-    off, succ = rg.graph.rows()
-    states = explored.count
-    order = np.argsort(explored.src, kind="stable")
-    src_sorted = explored.src[order]
-    line, state = [], root
-    while not explored.terminal[state] and rank[state] > 0:
-        options = succ[off[state]:off[state + 1]]
-        choice = int(options[np.flatnonzero(rank[options] == rank[state] - 1)[0]])
-        after = succ[off[choice]:off[choice + 1]]
-        nxt = int(after[np.flatnonzero(rank[after] == rank[choice] - 1)[0]])
-        lo, hi = np.searchsorted(src_sorted, [state, state + 1])
-        moves_of = order[lo:hi]
-        own = rg.choice_move[choice - states]
-        role = rg.role
-        edge = next(int(e) for e in moves_of if explored.dst[e] == nxt
-                    and explored.joints[explored.joint[e], role] == own)
-        joint = explored.joints[explored.joint[edge]]
-        line.append(Step(state, nxt, [symbol_kif(game.moves[r][m]) for r, m in enumerate(joint)],
-                         game.fluent_texts(explored.states[nxt])))
-        state = nxt
-    return line
+        return (), 0
+    view = RankView(game, explored, rg, value, ranks)
+    line = principal_line(view, GameState(tuple(game.fluent_texts(explored.states[root]))), root)
+    return line, sum(1 for state in view.played if explored.legal[rg.role][state].sum() > 1)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..solve.common.answer import GameState, Ply
 from .depthsearch import DepthSearch, SearchStep, Target, key_bits
 from .engine import GroundGame
 from .translate import symbol_kif
@@ -81,7 +82,13 @@ def own_moves(line: list[SearchStep]) -> int:
     return sum(1 for step in line if step.choices > 1)
 
 
-def step_texts(game: GroundGame, line: list[SearchStep]) -> list[tuple[list[str], list[str]]]:
-    """Each step's joint move (each role's move as KIF) and the fluents of the state after it."""
-    return [([symbol_kif(game.moves[r][m]) for r, m in enumerate(step.joint)],
-             game.fluent_texts(key_bits(step.after, len(game.fluents)))) for step in line]
+def line_plies(game: GroundGame, start: GameState, line: list[SearchStep]) -> tuple[Ply, ...]:
+    """The line a depth-first search found as the answer's steps: each its joint move (each
+    role's move as KIF) and the state after it, from ``start``."""
+    out, before, names = [], start, tuple(game.role_names)
+    for index, step in enumerate(line):
+        joint = [symbol_kif(game.moves[r][m]) for r, m in enumerate(step.joint)]
+        after = GameState(tuple(game.fluent_texts(key_bits(step.after, len(game.fluents)))))
+        out.append(Ply(index, names, " ".join(joint), before, after, dict(zip(names, joint))))
+        before = after
+    return tuple(out)

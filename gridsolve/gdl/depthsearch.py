@@ -29,6 +29,7 @@ import numpy as np
 
 from ..errors import QueryError
 from ..solve.common.limits import LimitGuard
+from ..solve.common.outcome import Candidate, pick
 from .engine import GroundGame, joint_moves, next_states, judge_states
 
 DEEP = 1 << 30          # a depth no question reaches: "no depth changes it"
@@ -290,24 +291,25 @@ class DepthSearch:
         hurry (an option forced within one step fewer), the defenders delay (an option not forced
         within two steps fewer, so that the fewest steps stay exact)."""
         own_attacks, others_attack = self._attacks(target)
+
+        def keeps(m: int) -> bool:      # (the role's move keeps the end forced in exactly ``steps``)
+            if own_attacks:
+                return self.forced_after(key, m, steps, target)[0]
+            return not self.forced_after(key, m, steps - 1, target)[0]
+
+        def answers(child: bytes) -> bool:      # (the others' answer keeps it so)
+            within = self.forced(child, steps - 1, target)[0]
+            sooner = steps >= 2 and self.forced(child, steps - 2, target)[0]
+            return within if others_attack else within and not sooner
+
         line = []
         while not self.ends[key][0] and steps > 0:
             node = self._expand(key)
-            pick = None
-            for m in range(len(node.moves)):
-                if own_attacks and not self.forced_after(key, m, steps, target)[0]:
-                    continue
-                if not own_attacks and self.forced_after(key, m, steps - 1, target)[0]:
-                    continue
-                for i, child in enumerate(node.children[m]):
-                    within = self.forced(child, steps - 1, target)[0]
-                    sooner = steps >= 2 and self.forced(child, steps - 2, target)[0]
-                    if (within if others_attack else within and not sooner):
-                        pick = (m, i)
-                        break
-                if pick is not None:
-                    break
-            m, i = pick
+            # (each side's pick by the one rule's pick, the first move of the search's order it
+            # accepts: every accepted move is worth the same, the end forced in exactly ``steps``)
+            m = pick([Candidate((), -m, m) for m in range(len(node.moves))], True, lambda c: keeps(c.move)).move
+            i = pick([Candidate((), i, i) for i in range(len(node.children[m]))], False,
+                     lambda c: answers(node.children[m][c.move])).move
             line.append(SearchStep(node.joints[m][i], node.children[m][i], node.legal_count))
             key, steps = node.children[m][i], steps - 1
         return line

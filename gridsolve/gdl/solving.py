@@ -3,22 +3,26 @@
 :func:`solve_gdl` reads and checks the description, grounds its one-ply rules once, explores the
 states reachable from the initial state (or the state ``--at`` gives as fluents; within
 ``--horizon`` steps where given) and reads the answer for the role asked about off the one
-ranker (:mod:`gridsolve.gdl.answers`).  The :class:`GdlAnswer` has the board answers' fields
-(docs/answers.md; ``plies`` count steps, joint moves), and ``values``: what each role can
-guarantee from that state.
+ranker (:mod:`gridsolve.gdl.answers`) or the depth-first searches, the one reader building its
+:class:`~gridsolve.solve.common.answer.Answer` (:func:`~gridsolve.solve.common.outcome.read_game_answer`):
+the board answers' fields (docs/answers.md; ``plies`` count steps, joint moves), and its
+:class:`~gridsolve.solve.common.answer.GameDetail`: ``values``, what each role can guarantee from
+that state, and ``top``, the role's top goal.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import ConstantFluentsError, MemoryLimitError, QueryError
+from ..language.kinds import QueryKind
+from ..solve.common.answer import Answer, GameDetail, GameState, GameStats
 from ..solve.common.limits import LimitGuard, Limits
-from .answers import forced, principal_line, role_graph, value_at, value_ranks
-from .depthanswer import DepthAnswers, own_moves, step_texts
+from ..solve.common.outcome import Outcome, read_game_answer
+from .answers import forced, ranked_line, role_graph, value_at, value_ranks
+from .depthanswer import DepthAnswers, line_plies, own_moves
 from .depthsearch import DepthSearch, Target
 from .description import read_description
 from .engine import explore, ground_game
@@ -29,33 +33,6 @@ from .translate import symbol_kif
 KINDS = ("value", "win")
 SEARCHES = ("auto", "depth", "breadth")
 SUFFIXES = (".kif", ".gdl")
-
-
-@dataclass
-class GdlAnswer:
-    """What ``gridsolve solve GAME.kif`` reports (its ``--json`` object): see docs/gdl.md."""
-
-    board: str
-    role: str
-    query: str
-    holds: bool
-    value: int | None
-    plies: int | None
-    win: bool
-    win_plies: int | None
-    win_moves: int | None
-    top: int | None                 # the role's top goal (what win asks for)
-    remaining: int | None           # --horizon: the steps looked at
-    position: dict
-    values: dict                    # every role's value from the position
-    moves: list[dict]
-    line: list[dict] | None
-    stats: dict
-    survives: None = None
-    doom_plies: None = None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 def limits_guard(path: Path, limits: Limits) -> LimitGuard:
@@ -107,7 +84,7 @@ class GdlSession:
         return self.graphs[key]
 
     def answer(self, role: str | None = None, kind: str = "value", at: str | None = None,
-               horizon: int | None = None, line: bool = True, search: str = "auto") -> GdlAnswer:
+               horizon: int | None = None, line: bool = True, search: str = "auto") -> Answer:
         """The answer to ``kind`` (value or win) for ``role`` (default: the first) from the
         initial state, or from the state of the fluents ``at`` (KIF text), by the ``search``
         :func:`chosen_search` names."""
@@ -149,36 +126,29 @@ class GdlSession:
         for c in np.flatnonzero(rg.choice_state == root):
             node = explored.count + int(c)
             move_value, move_rank = value_at(rg, node)
-            moves.append({"move": symbol_kif(game.moves[r][int(rg.choice_move[c])]), "value": move_value,
-                          "plies": None if move_rank is None else (move_rank - 1) // 2,
-                          "win": top is not None and forced(rg, node, top) is not None, "survives": None})
-        win_line = [] if win_rank is None else principal_line(game, explored, rg, top,
-                                                              rg.ranks[rg.thresholds.index(top)], root)
-        steps = win_line if kind == "win" and win_rank is not None else principal_line(
-            game, explored, rg, value, value_ranks(rg, value), root)
+            moves.append((symbol_kif(game.moves[r][int(rg.choice_move[c])]),
+                          Outcome(move_value, None if move_rank is None else (move_rank - 1) // 2,
+                                  top is not None and forced(rg, node, top) is not None, None, None, None)))
+        win_line, win_moves = ((), None) if win_rank is None else ranked_line(
+            game, explored, rg, top, rg.ranks[rg.thresholds.index(top)], root)
+        steps = win_line if kind == "win" and win_rank is not None else ranked_line(
+            game, explored, rg, value, value_ranks(rg, value), root)[0]
         rank_s = time.perf_counter() - ranking
         first, self.asked = not self.asked, self.asked + 1      # (the first answer's time: the grounding's too)
-        return GdlAnswer(
-            board=str(path), role=names[r], query=kind,
-            holds=(win_rank is not None) if kind == "win" else value is not None, value=value,
-            plies=None if rank is None else (rank + 1) // 2, win=win_rank is not None,
-            win_plies=None if win_rank is None else win_rank // 2,
-            win_moves=None if win_rank is None else _own_moves(explored, r, win_line), top=top, remaining=horizon,
-            position={"fluents": game.fluent_texts(root_bits)},
-            values={name: value_at(graph, root)[0] for name, graph in zip(names, graphs)},
-            moves=moves,
-            line=None if not line else [
-                {"ply": i, "side": names, "move": " ".join(step.joint), "joint": dict(zip(names, step.joint)),
-                 "after": step.after} for i, step in enumerate(steps)],
-            stats={"solver": "gdl engine", "search": "breadth", "total_s": time.perf_counter() - (self.started if first else started),
-                   "ground_s": game.ground_s, "explore_s": explored.explore_s, "rank_s": rank_s,
-                   "positions": explored.count, "moves": int(len(explored.src)), "ground_rules": game.circuit.rule_count,
-                   "ground_atoms": game.circuit.size - 1, "levels": len(game.circuit.levels),
-                   "fluents": len(game.fluents)})
-
+        at_root = Outcome(value, None if rank is None else (rank + 1) // 2, win_rank is not None,
+                          None if win_rank is None else win_rank // 2, None, None)
+        stats = GameStats(solver="gdl engine", search="breadth",
+                          total_s=time.perf_counter() - (self.started if first else started), ground_s=game.ground_s,
+                          explore_s=explored.explore_s, rank_s=rank_s, positions=explored.count,
+                          moves=int(len(explored.src)), ground_rules=game.circuit.rule_count,
+                          ground_atoms=game.circuit.size - 1, levels=len(game.circuit.levels),
+                          fluents=len(game.fluents))
+        return read_game_answer(str(path), names[r], QueryKind(kind), at_root, moves, win_moves, horizon,
+                                GameState(tuple(game.fluent_texts(root_bits))), steps if line else None, stats,
+                                GameDetail(top, {name: value_at(graph, root)[0] for name, graph in zip(names, graphs)}))
 
     def _depth_answer(self, r: int, kind: str, root_bits: np.ndarray, horizon: int | None, line: bool,
-                      started: float) -> GdlAnswer:
+                      started: float) -> Answer:
         """The answer by depth-first searches from the state asked (:mod:`gridsolve.gdl.depthanswer`):
         ``--query win`` searches the win only (value and plies are the win's where there is one,
         else null; values null, no moves); ``--query value`` every field the ranking gives, one
@@ -207,16 +177,16 @@ class GdlSession:
         moves = []
         for m, number in enumerate([] if search.ends[key][0] else search.moves(key)):
             after = asked.value(m)
-            moves.append({"move": symbol_kif(game.moves[r][number]), "value": after.value,
-                          "plies": None if after.plies is None else after.plies - 1,
-                          "win": asked.win_plies(m) is not None, "survives": None})
+            moves.append((symbol_kif(game.moves[r][number]),
+                          Outcome(after.value, None if after.plies is None else after.plies - 1,
+                                  asked.win_plies(m) is not None, None, None, None)))
         return self._depth_reply(r, kind, root_bits, horizon, line, started, top, win_plies, win_line, search.stats(),
                                  (own.value, own.plies, values, moves, asked.line(own.measure, own.plies)))
 
     def _depth_reply(self, r: int, kind: str, root_bits: np.ndarray, horizon: int | None, line: bool,
                      started: float, top: int | None, win_plies: int | None, win_line: list, stats: dict,
-                     valued: tuple | None = None) -> GdlAnswer:
-        """The :class:`GdlAnswer` of a depth-first search: ``valued`` the value's fields (value, plies,
+                     valued: tuple | None = None) -> Answer:
+        """The :class:`Answer` of a depth-first search: ``valued`` the value's fields (value, plies,
         values, moves, its line) where the value was asked, else the win's (none where no win)."""
         game, names = self.game, self.game.role_names
         if valued is not None:
@@ -225,19 +195,15 @@ class GdlSession:
             value, plies, values, moves, steps = (top, win_plies, None, [], win_line) if win_plies is not None else (
                 None, None, None, [], [])
         first, self.asked = not self.asked, self.asked + 1
-        return GdlAnswer(
-            board=str(self.path), role=names[r], query=kind,
-            holds=(win_plies is not None) if kind == "win" else value is not None, value=value, plies=plies,
-            win=win_plies is not None, win_plies=win_plies,
-            win_moves=None if win_plies is None else own_moves(win_line), top=top, remaining=horizon,
-            position={"fluents": game.fluent_texts(root_bits)}, values=values, moves=moves,
-            line=None if not line else [
-                {"ply": i, "side": names, "move": " ".join(joint), "joint": dict(zip(names, joint)), "after": after}
-                for i, (joint, after) in enumerate(step_texts(game, steps))],
-            stats={"solver": "gdl engine", **stats, "roles": names,
-                   "total_s": time.perf_counter() - (self.started if first else started), "ground_s": game.ground_s,
-                   "ground_rules": game.circuit.rule_count, "ground_atoms": game.circuit.size - 1,
-                   "levels": len(game.circuit.levels), "fluents": len(game.fluents)})
+        position = GameState(tuple(game.fluent_texts(root_bits)))
+        stats = GameStats(solver="gdl engine", **stats, roles=names,
+                          total_s=time.perf_counter() - (self.started if first else started), ground_s=game.ground_s,
+                          ground_rules=game.circuit.rule_count, ground_atoms=game.circuit.size - 1,
+                          levels=len(game.circuit.levels), fluents=len(game.fluents))
+        return read_game_answer(str(self.path), names[r], QueryKind(kind),
+                                Outcome(value, plies, win_plies is not None, win_plies, None, None), moves,
+                                None if win_plies is None else own_moves(win_line), horizon, position,
+                                line_plies(game, position, steps) if line else None, stats, GameDetail(top, values))
 
 
 def chosen_search(search: str, kind: str, horizon: int | None) -> str:
@@ -254,13 +220,8 @@ def chosen_search(search: str, kind: str, horizon: int | None) -> str:
 
 
 def solve_gdl(path: Path | str, role: str | None = None, kind: str = "value", at: str | None = None,
-              horizon: int | None = None, limits: Limits | None = None, search: str = "auto") -> GdlAnswer:
+              horizon: int | None = None, limits: Limits | None = None, search: str = "auto") -> Answer:
     """The answer to ``kind`` (value or win) for ``role`` (default: the first) from the initial
     state of the GDL game in ``path``, or from the state of the fluents ``at`` (KIF text), by
     ``search`` (auto, depth or breadth: :func:`chosen_search`)."""
     return GdlSession(path, limits).answer(role, kind, at, horizon, search=search)
-
-
-def _own_moves(explored, role: int, line) -> int:
-    """The steps of ``line`` where ``role`` chose among more than one legal move."""
-    return sum(1 for step in line if explored.legal[role][step.before].sum() > 1)

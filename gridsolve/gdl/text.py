@@ -1,14 +1,14 @@
 """The text answer of ``gridsolve solve GAME.kif``."""
 from __future__ import annotations
 
-from .solving import GdlAnswer
+from ..solve.common.answer import Answer, Ply
 
 
 def _steps(count: int | None) -> str:
     return "" if count is None else f" in {count} step{'s' if count != 1 else ''}"
 
 
-def format_gdl_answer(answer: GdlAnswer) -> str:
+def format_gdl_answer(answer: Answer) -> str:
     stats = answer.stats
     horizon = "" if answer.remaining is None else f", within {answer.remaining} steps"
     roles = stats.get("roles") or list(answer.values or {})
@@ -30,20 +30,20 @@ def format_gdl_answer(answer: GdlAnswer) -> str:
         out.append(f"win ({answer.top}) for {answer.role}: {win}")
     if answer.moves:
         out += ["", f"moves of {answer.role} (value, steps after the move):"]
-        width = max(len(move["move"]) for move in answer.moves)
+        width = max(len(move.move) for move in answer.moves)
         for move in answer.moves:
-            value = "-" if move["value"] is None else move["value"]
-            plies = "-" if move["plies"] is None else move["plies"]
-            out.append(f"  {move['move']:<{width}}  value {value:>4}  steps {plies:>3}")
+            value = "-" if move.value is None else move.value
+            plies = "-" if move.plies is None else move.plies
+            out.append(f"  {move.move:<{width}}  value {value:>4}  steps {plies:>3}")
     if answer.line:
         out += ["", "principal line:"]
         for step in answer.line:
-            out.append(f"  {step['ply'] + 1:>3}. " + joint_text(step))
-        out.append("  final state: " + " ".join(answer.line[-1]["after"]))
+            out.append(f"  {step.index + 1:>3}. " + joint_text(step))
+        out.append("  final state: " + " ".join(answer.line[-1].after.fluents))
     return "\n".join(out)
 
 
-def gdl_verdict(answer: GdlAnswer) -> str:
+def gdl_verdict(answer: Answer) -> str:
     """The answer in one line: ``xplayer gets 50 in 9 steps, no forced win (values: xplayer 50, oplayer 50)``."""
     values = ", ".join(f"{role} {'-' if v is None else v}" for role, v in answer.values.items())
     if answer.value is None:
@@ -52,6 +52,6 @@ def gdl_verdict(answer: GdlAnswer) -> str:
     return f"{answer.role} gets {answer.value}{_steps(answer.plies)}{win} (values: {values})"
 
 
-def joint_text(step: dict) -> str:
+def joint_text(step: Ply) -> str:
     """A step of the line as text: ``xplayer (mark 1 1), oplayer noop``."""
-    return ", ".join(f"{role} {move}" for role, move in step["joint"].items())
+    return ", ".join(f"{role} {move}" for role, move in step.joint.items())

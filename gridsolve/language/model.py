@@ -197,11 +197,16 @@ class Rules:
     @property
     def one_mover_script(self) -> bool:
         """A script after the plies of one role alone, moving one step, in a position of the
-        pieces' cells and the gates only (no items, lost turns or ``was_on`` bits)."""
-        conditions = [e.when for e in self.ends] + [t.when for t in self.timeout_when]
-        return (bool(self.script) and len(self.turns) == 1 and len(self.turns[0]) == 1 and not self.collect
-                and all(m.steps == 1 and not m.bump_on for m in self.moves.values())
-                and not any(when.was_on for when in conditions))
+        pieces' cells and the gates only (no mechanism keeps state beside them: items, lost
+        turns, ``was_on`` bits; :attr:`state_beside_cells`)."""
+        return (bool(self.script) and len(self.turns) == 1 and len(self.turns[0]) == 1
+                and all(m.steps == 1 for m in self.moves.values()) and not self.state_beside_cells)
+
+    @property
+    def state_beside_cells(self) -> frozenset[str]:
+        """The mechanisms whose state these rules keep in the position term beside the pieces'
+        cells and the gates (each mechanism says: ``Mechanism.state_beside_cells``)."""
+        return frozenset(mechanism.name for mechanism in REGISTERED if mechanism.state_beside_cells(self))
 
     @property
     def max_plies(self) -> int:

@@ -63,6 +63,9 @@ class Mechanism:
       cell, rules)`` (message, hint) where the map may not draw that; ``marks_needed(rules)``
       (what, mark) of each mark a board must have (unless optional); ``check_board(board,
       top)`` checks a board once built;
+    * ``state_beside_cells(rules)``: these rules keep its state in the position term beside the
+      pieces' cells and the gates (items left, turns lost, ``was_on`` bits), which the scripted
+      game's one-mover tables do not hold (:attr:`Rules.one_mover_script`);
     * state of its own in the positions (:attr:`~gridsolve.language.position.Position.plugins`,
       under its name): ``own_state(rules)`` says these rules keep it, ``holds(when, board,
       position)`` judges its condition keys on a position (False: they do not hold) and
@@ -95,6 +98,7 @@ class Mechanism:
     marks_needed: Callable | None = None
     map_glyph: Callable | None = None
     check_board: Callable | None = None
+    state_beside_cells: Callable[[Any], bool] = lambda rules: False
     own_state: Callable[[Any], bool] = lambda rules: False
     holds: Callable | None = None
     position_json: Callable | None = None

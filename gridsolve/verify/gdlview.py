@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from ..errors import GridsolveError
 from ..gdl.kif import read_kif
-from ..gdl.solving import GdlAnswer, GdlSession
+from ..gdl.solving import GdlSession
+from ..solve.common.answer import Answer
 from ..gdl.text import gdl_verdict, joint_text
 from ..gdlpicture import find_grid, line_svg, state_svg, thumbnail
 from .gdlgame import GdlGameFile
 from .view import STEP_PICTURES, BoardView, Move, Step
 
 
-def gdl_answer(game: GdlGameFile, session: GdlSession | GridsolveError) -> GdlAnswer | GridsolveError:
+def gdl_answer(game: GdlGameFile, session: GdlSession | GridsolveError) -> Answer | GridsolveError:
     """The first role's value from the initial state, with its line (or the error that stopped it)."""
     if isinstance(session, GridsolveError):
         return session
@@ -24,7 +25,7 @@ def gdl_answer(game: GdlGameFile, session: GdlSession | GridsolveError) -> GdlAn
         return exc
 
 
-def gdl_initial_answer(answer: GdlAnswer | GridsolveError) -> dict | None:
+def gdl_initial_answer(answer: Answer | GridsolveError) -> dict | None:
     """The answer as ``verify --format json`` writes it (``{"role", "value", "win", "plies"}``)."""
     if isinstance(answer, GridsolveError):
         return None
@@ -32,7 +33,7 @@ def gdl_initial_answer(answer: GdlAnswer | GridsolveError) -> dict | None:
 
 
 def gdl_view(game: GdlGameFile, session: GdlSession | GridsolveError,
-             answer: GdlAnswer | GridsolveError) -> BoardView:
+             answer: Answer | GridsolveError) -> BoardView:
     """The view of the game from its initial state; where no answer came, the initial state's
     picture (if the game could be read) and why."""
     if isinstance(answer, GridsolveError):
@@ -44,11 +45,11 @@ def gdl_view(game: GdlGameFile, session: GdlSession | GridsolveError,
     first = answer.position["fluents"]
     line = answer.line or []
     steps = tuple(Step(i + 1, joint_text(step), len(line) <= STEP_PICTURES) for i, step in enumerate(line))
-    states = [first] + [step["after"] for step, shown in zip(line, steps) if shown.pictured]
+    states = [first] + [list(step.after.fluents) for step, shown in zip(line, steps) if shown.pictured]
     titles = [f"{game.name}: the initial state"] + [
         f"{game.name}: step {s.index} of {len(line)}: {s.move}" for s in steps if s.pictured]
     said = gdl_verdict(answer)
-    moves = tuple(Move(m["move"], m["value"], m["plies"], m["win"]) for m in answer.moves)
+    moves = tuple(Move(m.move, m.value, m.plies, m.win) for m in answer.moves)
     width, height = find_grid_of(first)
     return BoardView(width, height, answer.role, said, answer.win, answer.value, answer.plies, moves, steps,
                      line_svg(states, titles, f"{game.name}: {said}", [s.move for s in steps]),

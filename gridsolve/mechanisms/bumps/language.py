@@ -30,5 +30,9 @@ def loses_turns(rules) -> bool:
     return any(m.bump_on and m.lose_turns for m in rules.moves.values())
 
 
+def _bumps(rules) -> bool:
+    return any(m.bump_on for m in rules.moves.values())
+
+
 MECHANISM = Mechanism("bumps", names=("bumps",), move_keys=MOVE_KEYS, move=move,
-                      used=lambda rules: {"bumps"} if any(m.bump_on for m in rules.moves.values()) else set())
+                      used=lambda rules: {"bumps"} if _bumps(rules) else set(), state_beside_cells=_bumps)

@@ -88,5 +88,5 @@ MECHANISM = Mechanism(
     used=lambda rules: {name for name, on in (("items", bool(rules.collect)), ("score tables", bool(rules.tables)),
                                               ("collected", any(c.collected for c in rules.conditions))) if on},
     rules_keys=lambda condition: RULES_KEYS, condition_keys=CONDITION_KEYS, read_condition=read_condition,
-    build=build, check_board=check_board,
+    build=build, check_board=check_board, state_beside_cells=lambda rules: bool(rules.collect),
     marks_needed=lambda rules: [(f"collect.{c.name}", c.mark) for c in rules.collect.values()])

@@ -21,8 +21,12 @@ def pairs(rules) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _was_on(rules) -> bool:
+    return any(c.was_on for c in rules.conditions)
+
+
 MECHANISM = Mechanism(
     "was_on", names=("was_on",), condition_keys=CONDITION_KEYS,
     condition_pieces=lambda value: [p for p, _ in value], condition_marks=lambda value: [m for _, m in value],
     read_condition=lambda value, ctx, key, what: tuple((piece, mark) for piece, mark in (value or {}).items()),
-    used=lambda rules: {"was_on"} if any(c.was_on for c in rules.conditions) else set())
+    used=lambda rules: {"was_on"} if _was_on(rules) else set(), state_beside_cells=lambda rules: _was_on(rules))

@@ -39,20 +39,37 @@ class MoveValue:
 
 
 @dataclass(frozen=True)
+class GameState:
+    """A GDL game's position: the fluents that hold there, as KIF text."""
+
+    fluents: tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        """The position as a GDL answer's ``--json`` writes it."""
+        return {"fluents": list(self.fluents)}
+
+
+@dataclass(frozen=True)
 class Ply:
     """One ply of a principal line: ply ``index`` (0-based), the roles that move (``side``), the
     move as the answer names it, and the positions before and after it, as the solver that
-    found the line holds them (a ``--hidden`` line's positions hold what the role knows)."""
+    found the line holds them (a ``--hidden`` line's positions hold what the role knows); a GDL
+    game's ply is a step: ``joint`` each role's move (KIF), its positions :class:`GameState`."""
 
     index: int
     side: tuple[str, ...]
     move: str
-    before: Position
-    after: Position
+    before: Position | GameState
+    after: Position | GameState
+    joint: dict[str, str] | None = None
 
     def as_dict(self) -> dict:
-        """The ply as the answer's ``--json`` line writes it."""
-        return {"ply": self.index, "side": list(self.side), "move": self.move}
+        """The ply as the answer's ``--json`` line writes it (a step: with its joint move and the
+        fluents after it)."""
+        out = {"ply": self.index, "side": list(self.side), "move": self.move}
+        if self.joint is not None:
+            out.update(joint=dict(self.joint), after=list(self.after.fluents))
+        return out
 
 
 HIDDEN_ANSWERS = {"free": "free", "obstacle": "obstacle", "placed": "obstacle placed"}
@@ -151,10 +168,43 @@ class SolveStats:
         return {name: self.figure(name) for name in STATS_FIELDS}
 
 
+class GameStats(dict):
+    """How a GDL game's answer was computed: the engine's figures, in the order ``--json``
+    writes them (docs/gdl.md; a breadth-first and a depth-first answer have different ones)."""
+
+    def as_dict(self) -> dict:
+        """The stats as ``--json`` writes them."""
+        return dict(self)
+
+
+GAME_FIELDS = ("board", "role", "query", "holds", "value", "plies", "win", "win_plies", "win_moves", "top",
+               "remaining", "position", "values", "moves", "line", "stats", "survives", "doom_plies")
+GAME_MOVE_FIELDS = ("move", "value", "plies", "win", "survives")
+# (a GDL answer's --json fields and its moves', in their order: docs/gdl.md)
+
+
+@dataclass(frozen=True)
+class GameDetail:
+    """What a GDL game's answer has that a board's has not: the role's ``top`` goal (what
+    ``--query win`` asks for) and ``values``, what every role guarantees from the position
+    (None: not searched)."""
+
+    top: int | None
+    values: dict[str, int | None] | None
+
+    def written(self, out: dict) -> dict:
+        """The answer's ``--json`` object ``out`` as a GDL answer writes it (docs/gdl.md)."""
+        out = {**out, "top": self.top, "values": self.values,
+               "moves": [{name: move[name] for name in GAME_MOVE_FIELDS} for move in out["moves"]]}
+        return {name: out[name] for name in GAME_FIELDS}
+
+
 @dataclass(kw_only=True)
 class Answer:
     """What ``gridsolve solve`` reports (also its ``--json`` object).  ``value`` and ``win``
-    are None when a survive question was answered without them (see docs/answers.md)."""
+    are None when a survive question was answered without them (see docs/answers.md).  A GDL
+    game's answer (``game``: its :class:`GameDetail`) counts its plies in steps (joint moves),
+    its position as fluents; ``remaining`` is its horizon (None: none), ``survives`` None."""
 
     board: str
     role: str
@@ -165,20 +215,34 @@ class Answer:
     win: bool | None
     win_plies: int | None
     win_moves: int | None = None    # the role's own moves in its fastest forced win (None: no win)
-    survives: bool
+    survives: bool | None
     doom_plies: int | None
-    remaining: int
+    remaining: int | None
     position: dict
     moves: list[MoveValue]
     line: tuple[Ply, ...] | None      # None: asked without the principal line (gridsolve ask)
-    stats: SolveStats
+    stats: SolveStats | GameStats
     strategy: list[dict] | None = None
     hidden: bool = False        # the robust answer of a --hidden question
+    game: GameDetail | None = None  # a GDL game's answer
+
+    @property
+    def top(self) -> int | None:
+        """A GDL game's answer: the role's top goal."""
+        return self.game.top
+
+    @property
+    def values(self) -> dict[str, int | None] | None:
+        """A GDL game's answer: what every role guarantees from the position."""
+        return self.game.values
 
     def as_dict(self) -> dict:
-        out = asdict(replace(self, line=None))
+        out = asdict(replace(self, line=None, game=None))
         out["line"] = None if self.line is None else [ply.as_dict() for ply in self.line]
         out["stats"] = self.stats.as_dict()
+        if self.game is not None:
+            return self.game.written(out)
+        out.pop("game")
         if self.strategy is None:
             out.pop("strategy")
         if not self.hidden:

@@ -18,8 +18,10 @@ From these, written once here:
   where a conditional timeout entry gives the role's top or lowest score);
 * :class:`OutcomeView`: what a solver gives of its positions, and :func:`principal_line`: the
   line walked from a position by that rule;
-* :func:`read_answer`: every :class:`~gridsolve.solve.common.answer.Answer`, with its list of
-  moves.
+* :func:`read_answer`: every board's :class:`~gridsolve.solve.common.answer.Answer`, with its
+  list of moves, and :func:`read_game_answer` a GDL game's (its breadth-first ranking,
+  :mod:`gridsolve.gdl.answers`, fills an :class:`OutcomeView` too; its depth-first searches
+  give their outcomes and the line they found).
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from ...language import wording
 from ...language.kinds import QueryKind
 from ...language.model import Board
 from ...language.position import Position, Query
-from .answer import Answer, MoveValue, Ply, SolveStats
+from .answer import Answer, GameDetail, GameState, GameStats, MoveValue, Ply, SolveStats
 
 
 @dataclass(frozen=True)
@@ -157,8 +159,9 @@ class OutcomeView(Protocol):
     def side(self, state: Hashable) -> tuple[str, ...]:
         """The roles that move at ``state``."""
 
-    def play(self, state: Hashable, candidate: Candidate, before: Position) -> tuple[str, Hashable, Position]:
-        """(the ply as the line names it, the line position after it, its :class:`Position`)."""
+    def play(self, state: Hashable, candidate: Candidate, before: Position | GameState) -> tuple:
+        """(the ply as the line names it, the line position after it, its :class:`Position`; a GDL
+        game's step: its :class:`GameState`, and each role's move, ``{role: move}``)."""
 
 
 def principal_line(view: OutcomeView, start: Position, state: Hashable, most: int | None = None,
@@ -177,8 +180,8 @@ def principal_line(view: OutcomeView, start: Position, state: Hashable, most: in
         if chosen is None:
             break
         side = view.side(state)
-        name, state, after = view.play(state, chosen, before)
-        out.append(Ply(len(out), side, name, before, after))
+        name, state, after, *joint = view.play(state, chosen, before)
+        out.append(Ply(len(out), side, name, before, after, *joint))
         before = after
     return tuple(out)
 
@@ -191,13 +194,32 @@ def read_answer(board: Board, query: Query, at: Outcome, moves: Iterable[tuple[s
     """The answer to ``query`` whose position's outcome is ``at`` and whose moves' are
     ``moves`` ((move name, outcome) each; listed by name), with ``remaining`` plies left;
     ``hidden``: the robust answer of a ``--hidden`` question (default: as the query asks)."""
-    holds, plies = at.held(query.kind)
-    listed = sorted((MoveValue(move=name, value=there.value, plies=there.plies, win=there.win,
-                               survives=there.survives, doom_plies=there.doom_plies) for name, there in moves),
-                    key=lambda m: m.move)
-    return Answer(board=board.name, role=query.role, query=query.kind, holds=holds, value=at.value, plies=plies,
-                  win=at.win, win_plies=at.win_plies,
-                  win_moves=board.rules.own_moves(query.position.side, at.win_plies, query.role),
-                  survives=at.survives, doom_plies=at.doom_plies, remaining=remaining,
-                  position=query.position.as_dict(board), moves=listed, line=line, stats=stats, strategy=strategy,
-                  hidden=query.hidden if hidden is None else hidden)
+    return _answer(board.name, query.role, query.kind, at.held(query.kind), at, sorted(moves, key=lambda m: m[0]),
+                   board.rules.own_moves(query.position.side, at.win_plies, query.role), remaining,
+                   query.position.as_dict(board), line, stats, strategy=strategy,
+                   hidden=query.hidden if hidden is None else hidden)
+
+
+def read_game_answer(game: str, role: str, kind: QueryKind, at: Outcome, moves: Iterable[tuple[str, Outcome]],
+                     win_moves: int | None, horizon: int | None, position: GameState, line: tuple[Ply, ...] | None,
+                     stats: GameStats, detail: GameDetail) -> Answer:
+    """The answer about the GDL game ``game`` (docs/gdl.md): ``at`` the outcome at ``position``
+    (its plies the value's, on either question: steps), ``moves`` the role's moves' outcomes (in
+    the game's order), ``win_moves`` the role's own choices in its fastest win; a value holds
+    where an end is forced (its value not None), a win where the role forces its top goal."""
+    holds = bool(at.win) if kind == QueryKind.WIN else at.value is not None
+    return _answer(game, role, kind, (holds, at.plies), at, moves, win_moves, horizon, position.as_dict(), line,
+                   stats, game=detail)
+
+
+def _answer(board: str, role: str, kind: QueryKind, held: tuple[bool, int | None], at: Outcome,
+            moves: Iterable[tuple[str, Outcome]], win_moves: int | None, remaining: int | None, position: dict,
+            line: tuple[Ply, ...] | None, stats: SolveStats | GameStats, **detail) -> Answer:
+    """The one :class:`Answer`: ``held`` (holds, plies), the outcome ``at`` the position and
+    its moves', listed in the order given."""
+    listed = [MoveValue(move=name, value=there.value, plies=there.plies, win=there.win, survives=there.survives,
+                        doom_plies=there.doom_plies) for name, there in moves]
+    holds, plies = held
+    return Answer(board=board, role=role, query=kind, holds=holds, value=at.value, plies=plies, win=at.win,
+                  win_plies=at.win_plies, win_moves=win_moves, survives=at.survives, doom_plies=at.doom_plies,
+                  remaining=remaining, position=position, moves=listed, line=line, stats=stats, **detail)

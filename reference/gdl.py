@@ -4,7 +4,7 @@ independent oracle for the original rule files (read from ``../shared/reference/
 
 Usage::
 
-    from tests.gdl.interpreter import GdlGame, parse_term
+    from reference.gdl import GdlGame, parse_term
     game = GdlGame.from_file("../shared/reference/gdl/mummyMaze2p_2007.kif")
     game.roles                        # ["explorer", "mummy"]  (file order)
     state = game.initial()            # frozenset of ground fluents

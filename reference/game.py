@@ -2,10 +2,10 @@
 
 Written from the semantics in docs/answers.md ("What the answers mean") and docs/rule-language.md
 and nothing else: it imports nothing from gridsolve.  It reads the board and rule files itself
-(tests/refboard.py: plain YAML and its own reading of every rule option and default); a board
+(reference/board.py: plain YAML and its own reading of every rule option and default); a board
 may be given as its path or as a board gridsolve loaded, of which only the path is used.
 Positions are read by their fields (``pieces``, ``side``, ``step``, ``items``, ``lost``,
-``was``, see tests/refboard.py) and the positions it returns are the one it was given with
+``was``, see reference/board.py) and the positions it returns are the one it was given with
 those fields replaced (``dataclasses.replace``), so a caller gets back the kind it passed.  It
 is memoised recursion over (state, plies left); short and slow on purpose.
 
@@ -48,10 +48,7 @@ import sys
 import threading
 from collections import deque
 
-try:
-    import refboard
-except ModuleNotFoundError:            # imported as tests.reference (bench/run.py)
-    from tests import refboard
+from . import board as refboard
 
 DIRECTIONS = ("north", "south", "east", "west")
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}

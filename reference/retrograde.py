@@ -1,8 +1,12 @@
 """Plain explicit-state baseline: BFS of the reachable positions, then retrograde analysis.
 
-This is the classic algorithm, written in plain Python and independent of gridsolve's
-compiler and encodings (it only reads the loaded ``Board``: walls, pieces, marks and the
-``MoveRule``/``End`` fields of the rules):
+This is the classic algorithm, written in plain Python and independent of gridsolve: it imports
+nothing from it and reads the board and rule files as the other references do (reference/board.py:
+walls, pieces, marks, the moves and the ends).  It is the fast reference beside
+reference/game.py's plain recursion: bench/ times gridsolve against it on boards far larger than
+the recursion answers in reasonable time, and tests/test_retrograde_reference.py checks that the
+two agree.  It plays one role a side, moves of single-cell steps and ends of pieces on one cell
+or on marks (the Mummy Maze family); a board with more refuses with NotImplementedError.
 
 1. enumerate every move of every role from every cell (``steps`` single-cell steps,
    ``idle``, ``first_step_real``, ``blocked: illegal|stay``, ``end_differs_from_start``,
@@ -18,16 +22,19 @@ compiler and encodings (it only reads the loaded ``Board``: walls, pieces, marks
 4. read the answers off the ranks, as docs/answers.md defines them:
    value/plies, win/win_plies, survives/doom_plies, for the position and after each move.
 
-Usage from Python: ``answer(board, role, position, horizon)`` returns a dict, and
-``python bench/baseline.py BOARD [--role R] [--horizon N]`` prints it as JSON.
+Usage from Python: ``answer(board, role, position, horizon)`` returns a dict (``board``: a board
+file's path, or a board gridsolve loaded, of which only the path is read; ``position``: read by its
+``pieces``, ``side`` and ``step``, as reference/board.py describes), and
+``python -m reference.retrograde BOARD [--role R] [--horizon N]`` prints it as JSON.
 """
 from __future__ import annotations
 
 import itertools
 import json
-import sys
 import time
 from collections import deque
+
+from . import board as refboard
 
 DELTA = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0), "nowhere": (0, 0)}
 REAL = ("north", "south", "east", "west")
@@ -84,16 +91,36 @@ def cell_moves(board, rule, cell):
 # ----------------------------------------------------------------------------------------
 # The game graph
 
+def unsupported(board) -> None:
+    """Raise NotImplementedError when ``board``'s rules go beyond what this baseline plays."""
+    rules = board.rules
+    found = [what for what, present in [
+        ("more than one role a turn", any(len(entry) != 1 for entry in rules.turns)),
+        ("teams of several roles", any(len(team) != 1 for team in rules.teams)),
+        ("collisions other than allowed", rules.collisions != "allowed"),
+        ("pieces moved by rule", bool(rules.chasers or rules.enemies)),
+        ("collectibles", bool(rules.collect)), ("score tables", bool(rules.tables)),
+        ("conditional timeouts", bool(rules.timeout_when)), ("secret marks", bool(rules.placement)),
+        ("an after_ply script", bool(rules.script)), ("gates", bool(board.gate_north or board.gate_east)),
+        ("exits", bool(board.exits)), ("teleporters", bool(rules.teleporters)), ("crates", bool(rules.crates)),
+        ("bumps, frozen pieces or pushes", any(m.bump_on or m.frozen_on or m.pushes for m in rules.moves.values())),
+        ("ends beyond same_cell and reaches", any(e.when.was_on or e.when.collected or e.when.nearer
+                                                  or e.when.crates_on for e in rules.ends)),
+        ("a game without a step limit", rules.last_step is None)] if present]
+    if found:
+        raise NotImplementedError(f"baseline: {board.path} has {', '.join(found)}")
+
+
 class Game:
     """Explicit reachable game graph from one root position."""
 
     def __init__(self, board, root_cells, root_side):
+        board = refboard.board_of(board)
         rules = board.rules
+        unsupported(board)
         self.board = board
         self.roles = list(rules.roles)
         self.turns = [list(t) for t in rules.turns]
-        if any(len(t) != 1 for t in self.turns):
-            raise NotImplementedError("baseline: one role per side only")
         self.movers = [self.roles.index(t[0]) for t in self.turns]
         cells = [(x, y) for x in range(1, board.width + 1) for y in range(1, board.height + 1)
                  if board.on_board((x, y))]
@@ -116,13 +143,13 @@ class Game:
         """Name of the first end condition that holds in ``state`` (side, cell...), or None."""
         for end in self.ends:
             ok = True
-            for group in end.same_cell:
+            for group in end.when.same_cell:
                 first = state[1 + self.roles.index(group[0])]
                 if any(state[1 + self.roles.index(o)] != first for o in group[1:]):
                     ok = False
                     break
             if ok:
-                for piece, mark in end.reaches:
+                for piece, mark in end.when.reaches:
                     if state[1 + self.roles.index(piece)] not in self.marks.get(mark, ()):
                         ok = False
                         break
@@ -213,6 +240,7 @@ class Game:
 def answer(board, role, position, horizon=None, want_moves=True) -> dict:
     """value/plies/win/win_plies/survives/doom_plies of ``position`` (a gridsolve Position)
     for ``role``, and the same for the position after each legal move."""
+    board = refboard.board_of(board)
     rules = board.rules
     started = time.perf_counter()
     cells = [c for _, c in position.pieces]
@@ -223,7 +251,7 @@ def answer(board, role, position, horizon=None, want_moves=True) -> dict:
         remaining = min(remaining, horizon)
     scores = sorted({e.scores[role] for e in rules.ends} | {rules.timeout[role]})
     timeout = rules.timeout[role]
-    own = {rules.side_of(role)}
+    own = {next(i for i, entry in enumerate(rules.turns) if role in entry)}
     others = set(range(len(rules.turns))) - own
     races = {}
 
@@ -284,20 +312,14 @@ def answer(board, role, position, horizon=None, want_moves=True) -> dict:
 
 def main(argv=None):
     import argparse
-    from pathlib import Path
-
-    here = Path(__file__).resolve().parent.parent
-    sys.path.insert(0, str(here))
-    from gridsolve.language.loader import load_board
-    from gridsolve.language.position import make_position
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("board")
     p.add_argument("--role")
     p.add_argument("--horizon", type=int)
     args = p.parse_args(argv)
-    board = load_board(args.board)
-    print(json.dumps(answer(board, args.role or board.rules.roles[0], make_position(board), args.horizon),
+    board = refboard.read_board(args.board)
+    print(json.dumps(answer(board, args.role or board.rules.roles[0], refboard.initial_position(board), args.horizon),
                      indent=1))
 
 

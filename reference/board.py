@@ -1,5 +1,5 @@
-"""Board and rule files as the independent references read them (tests/reference.py,
-tests/hidden_reference.py): plain YAML (pyyaml), and every key read here from the manual
+"""Board and rule files as the independent references read them (reference/game.py,
+reference/hidden.py): plain YAML (pyyaml), and every key read here from the manual
 (docs/board-files.md, docs/rule-sets.md, docs/rule-language.md) and nothing else.
 
 Nothing here comes from gridsolve: not the loader, its schema, its defaults nor its model.  The
@@ -48,7 +48,7 @@ class UnreadKey(ValueError):
 def _keys(mapping: dict, known: tuple, what: str) -> dict:
     unknown = set(mapping) - set(known)
     if unknown:
-        raise UnreadKey(f"{what}: the references do not read {sorted(unknown)}: read them in tests/refboard.py")
+        raise UnreadKey(f"{what}: the references do not read {sorted(unknown)}: read them in reference/board.py")
     return mapping
 
 
@@ -507,7 +507,10 @@ _BOARDS: dict = {}
 
 def board_of(board) -> Board:
     """The board read from ``board``: a path, or an object with a ``path`` (a board gridsolve
-    loaded: only its path is used).  Read again when a file it read has changed."""
+    loaded: only its path is used; or a board read here, returned as it is).  Read again when a
+    file it read has changed."""
+    if isinstance(board, Board):
+        return board
     path = str(board if isinstance(board, (str, Path)) else board.path)
     cached = _BOARDS.get(path)
     if cached is not None and all(Path(p).read_text(encoding="utf-8") == text for p, text in cached.files):
@@ -544,3 +547,22 @@ def crates_at(board: Board, position) -> frozenset:
 
 def lost_turns(board: Board, position) -> tuple:
     return tuple(position.lost) or (0,) * len(board.rules.turns)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position with the fields above, for a caller that has none of its own (a board's start)."""
+
+    pieces: tuple
+    side: int
+    step: int
+    items: tuple | None = None
+    lost: tuple = ()
+    was: tuple = ()
+
+
+def initial_position(board) -> Position:
+    """The position ``board`` (a path or a :class:`Board`) starts in: its roles' pieces, the first
+    entry of ``turns`` to move, the first step."""
+    board = board_of(board)
+    return Position(tuple((role, board.pieces[role]) for role in board.rules.roles), 0, board.rules.first_step)

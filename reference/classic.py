@@ -3,7 +3,7 @@
 Written from the rules as the issue states them, and nothing else: it imports nothing from
 gridsolve (tests/test_reference_reading.py checks), reads the board file with PyYAML, plays one
 turn by the rules in plain Python (:func:`turn`), and searches every state the explorer can reach
-(:func:`solve`).  ``python tests/classic_reference.py BOARD [MOVE ...]`` prints the answer, or
+(:func:`solve`).  ``python -m reference.classic BOARD [MOVE ...]`` prints the answer, or
 replays the moves turn by turn.
 
 The board (the issue's explicit form; a map is not read here)::
@@ -483,5 +483,5 @@ def main(argv: list[str]) -> None:
     print(f"{answer.states} reachable positions")
 
 
-if __name__ == "__main__":   # python tests/classic_reference.py BOARD [MOVE ...]
+if __name__ == "__main__":   # python -m reference.classic BOARD [MOVE ...]
     main(sys.argv[1:])
