@@ -20,7 +20,7 @@ FIRST = ("gridsolve", "tests", "encodings", "docs", "bench", "boards", "rules", 
          "compile", "language", "play", "studio", "verify", "analysis")
 PATH = re.compile(r"(?<![\w./-])((?:%s)/[\w./-]*\w\.(?:py|lp|md|c|h|yaml|json|html|js|css))\b" % "|".join(FIRST))
 DOTTED = re.compile(r"(?<![\w.])gridsolve(?:\.\w+)+")
-PLACEHOLDER = re.compile(r"\b[A-Z]+\b|NxN")          # boards/X.yaml, bench/boards/random-NxN-s1.yaml
+PLACEHOLDER = re.compile(r"(?:\b|_)[A-Z]+\b|NxN")    # boards/X.yaml, bench/boards/random-NxN-s1.yaml, tests/test_NAME.py
 DOTTED_PLACEHOLDER = re.compile(r"\.NAME\b")          # gridsolve.commands.NAME: a module of the folder
 # reports that name another checkout's modules (bench/house.py's before -> after), by design
 OTHER_CHECKOUTS = {"bench/RESULTS-house.md"}
