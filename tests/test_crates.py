@@ -141,6 +141,19 @@ def test_crates_on_ends_count_the_crates_on_the_mark(tmp_path):
     assert end_at(zero, initial_position(zero)) == "stored"
 
 
+def test_an_end_asking_more_crates_than_the_board_has_is_never_live(tmp_path):
+    from gridsolve.compile.gamerules import live_ends
+    # two crates, a goal of two cells: "all" and 2 can hold, 3 cannot; "met" asks no crates and stays
+    def ends(on):
+        b = board(tmp_path, (4, 2), {"a": (1, 1), "b": (4, 2)}, [(2, 1), (2, 2)], goal=[(3, 1), (3, 2)], on=on)
+        return [end.name for end in live_ends(b)]
+    assert ends("all") == ends(2) == ["met", "stored"]
+    assert ends(3) == ["met"]
+    # one goal cell: two crates can never be on it
+    b = board(tmp_path, (4, 2), {"a": (1, 1), "b": (4, 2)}, [(2, 1), (2, 2)], goal=[(3, 1)], on=2)
+    assert [end.name for end in live_ends(b)] == ["met"]
+
+
 def test_a_position_with_crates_as_json(tmp_path):
     b = board(tmp_path, (5, 1), {"a": (1, 1), "b": (5, 1)}, [(2, 1), (3, 1)])
     assert initial_position(b).as_dict(b)["crates"] == [[2, 1], [3, 1]]

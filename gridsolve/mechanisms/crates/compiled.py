@@ -104,10 +104,13 @@ def literals(when, v, board) -> list[tuple[str, str]]:
 
 def can_hold(when, board) -> bool:
     """False where a ``crates_on`` asks more crates than the board has or its mark has cells."""
+    asked = when.plugin(ON)
+    if not asked:               # (most conditions: the board's cells are not read)
+        return True
     cells = set(board_cells(board))
     count = len(start_cells(board)) if of(board.rules) else 0
     return all((count if n < 0 else n) <= min(count, len(cells & board.marks.get(mark, frozenset())))
-               for mark, n in when.plugin(ON))
+               for mark, n in asked)
 
 
 def chaser_obstacle(layout, fields: dict, x: str, y: str, tag: str):
