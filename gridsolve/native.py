@@ -14,6 +14,11 @@ compiler; where it has none, or no Python headers, the install goes on without i
 :func:`why_not` says why for the text output.  Nothing is compiled at run time.
 ``GRIDSOLVE_NATIVE=0`` asks for Python explicitly.  In a source checkout the test session
 builds the kernels in place (tests/native_build.py).
+
+Where the Python search stays: the platforms the wheels skip (``[tool.cibuildwheel]``: musl
+Linux, 32-bit Linux and Windows, other Pythons than those it builds) installed from the source
+without a compiler, and ``GRIDSOLVE_NATIVE=0``; what it costs against the C is measured in
+bench/RESULTS-house.md.  Each wheel's test runs :func:`missing` (every kernel must load).
 """
 from __future__ import annotations
 
@@ -22,6 +27,11 @@ import os
 
 _loaded: dict[str, object] = {}
 _why_not: dict[str, str] = {}
+
+KERNELS = (     # (name, package) of every kernel pyproject.toml builds
+    ("raceskernel", "gridsolve.solve.bounded"), ("knowingkernel", "gridsolve.solve.hidden"),
+    ("layoutkernel", "gridsolve.generate"), ("chancekernel", "gridsolve.analysis"),
+    ("circuitkernel", "gridsolve.ground"), ("scriptkernel", "gridsolve.solve.graph"))
 
 NOT_BUILT = "it was not built when gridsolve was installed (no C compiler or Python headers then)"
 
@@ -50,3 +60,9 @@ def why_not(name: str, package: str) -> str | None:
     if not enabled():
         return "GRIDSOLVE_NATIVE=0"
     return _why_not.get(f"{package}.{name}") if load(name, package) is None else None
+
+
+def missing() -> list[str]:
+    """The kernels of :data:`KERNELS` that do not load, each with why (empty: all load)."""
+    return [f"{package}.{name}: {why_not(name, package)}" for name, package in KERNELS
+            if load(name, package) is None]

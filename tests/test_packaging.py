@@ -81,3 +81,26 @@ def test_every_subpackage_is_listed_for_the_wheel():
     found = {".".join(path.parent.relative_to(ROOT).parts)
              for path in (ROOT / "gridsolve").rglob("__init__.py")}
     assert found and found <= listed, sorted(found - listed)
+
+
+def _pyproject() -> dict:
+    import tomllib
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_native_lists_every_kernel_pyproject_builds():
+    from gridsolve import native
+    built = {entry["name"] for entry in _pyproject()["tool"]["setuptools"]["ext-modules"]}
+    assert {f"{package}.{name}" for name, package in native.KERNELS} == built
+
+
+@pytest.mark.parametrize("native_env, ok", [("1", True), ("0", False)])
+def test_wheel_test_command_fails_where_a_kernel_does_not_load(native_env, ok):
+    # cibuildwheel runs this command in every wheel: it passes where every kernel loads (the test
+    # session built them in place, tests/native_build.py) and names them where they do not
+    command = _pyproject()["tool"]["cibuildwheel"]["test-command"]
+    run = subprocess.run(command, shell=True, capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "GRIDSOLVE_NATIVE": native_env,
+                              "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"})
+    assert (run.returncode == 0) is ok, run.stderr
+    assert ("gridsolve.solve.bounded.raceskernel: GRIDSOLVE_NATIVE=0" in run.stderr) is not ok

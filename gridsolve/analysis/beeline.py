@@ -160,19 +160,28 @@ def check_beeline(board: Board, role: str, position: Position, remaining: int,
     start = (position.pieces, position.side)
     frozen_start = (position.pieces, side)
     game = _Game(board, named or named_moves(board, layout_for(board)))
-    # The role's moves from every cell it walks to, the others where the position has them.
-    dag, length, goal_cells = shortest_paths(game, role, frozen_start, goals)
+    dag, length, goal_cells, winning = winning_path(game, role, start, frozen_start, goals, remaining)
     if length is None:
         return BeelineResult(True, None, 0, None)
     paths = _count_paths(dag, piece_cell(frozen_start, role), goal_cells, length)
-    player = BlindPlay(game, goals, side, remaining)
-    opening = player.settle({start}, 0)
-    if opening is WON:
-        return BeelineResult(False, length, paths, ())
-    if opening is LOST:
-        return BeelineResult(True, length, paths, None)
-    winning = player.search(dag, piece_cell(frozen_start, role), 0, length, *opening)
     return BeelineResult(winning is None, length, paths, None if winning is None else tuple(winning))
+
+
+def winning_path(game, role: str, start: _State, frozen: _State, goals: set[str], remaining: int):
+    """The role's shortest paths from ``frozen`` (``start`` with the role to move) played out from
+    ``start`` against every reply: (their DAG, length and goal cells, as :func:`shortest_paths`;
+    the moves of a path that wins, [] where the game is won before the role moves, or None where
+    none wins).  ``game``: what the play looks positions up in (a :class:`_Game`, or the
+    generator's start graph)."""
+    # The role's moves from every cell it walks to, the others where the position has them.
+    dag, length, goal_cells = shortest_paths(game, role, frozen, goals)
+    if length is None:
+        return None, None, None, None
+    player = BlindPlay(game, goals, frozen[1], remaining)
+    opening = player.settle({start}, 0)
+    if opening is WON or opening is LOST:
+        return dag, length, goal_cells, [] if opening is WON else None
+    return dag, length, goal_cells, player.search(dag, piece_cell(frozen, role), 0, length, *opening)
 
 
 def piece_cell(state: _State, role: str):

@@ -27,7 +27,7 @@ from ..solve.graph import rawmodel
 from ..solve.graph.codec import PositionCodec
 from ..solve.graph.racegraph import RaceGraph
 from ..solve.program.driver import race_limits
-from ..analysis.beeline import LOST, WON, BlindPlay, piece_cell, shortest_paths
+from ..analysis.beeline import winning_path
 from .startplay import GraphPlay, OthersPlay
 from ..analysis.ends import beeline_unsupported, goal_ends
 from .genspec import Requirement
@@ -213,14 +213,7 @@ class StartGraph:
         if beeline_unsupported(self.board) or start[1] != self.side:
             return None
         try:
-            dag, length, goal_cells = shortest_paths(self, self.role, start, self.goals)
-            if length is None:
-                return False
-            player = BlindPlay(self, self.goals, self.side, remaining)
-            opening = player.settle({start}, 0)
-            if opening is WON or opening is LOST:
-                return opening is WON
-            return player.search(dag, piece_cell(start, self.role), 0, length, *opening) is not None
+            return winning_path(self, self.role, start, start, self.goals, remaining)[3] is not None
         except (KeyError, LimitError):
             return None
 
