@@ -331,22 +331,27 @@ def _read(out: np.ndarray, rows: np.ndarray, cases: int) -> np.ndarray:
     return values
 
 
-class PackedStates:
-    """States as packed bits (np.packbits' order, a row of bytes each): a fluent a bit, a state or
-    a slice of them unpacked (a bool a fluent) when read."""
+class PackedRows:
+    """Rows of bits packed (np.packbits' order, a row of bytes each), of which columns ``start``
+    to ``stop`` are read: a row or a slice of rows unpacked (a bool a column) when read.  The
+    explored states (a column a fluent) and each role's legal moves (a column a move)."""
 
-    def __init__(self, packed: np.ndarray, fluents: int):
-        self.packed, self.fluents = packed, fluents
+    def __init__(self, packed: np.ndarray, stop: int, start: int = 0):
+        self.packed, self.start, self.stop = packed, start, stop
 
     @classmethod
-    def of(cls, bits: np.ndarray) -> "PackedStates":
+    def of(cls, bits: np.ndarray) -> "PackedRows":
         return cls(np.packbits(bits, axis=1), bits.shape[1])
+
+    @property
+    def columns(self) -> int:
+        return self.stop - self.start
 
     def __len__(self) -> int:
         return len(self.packed)
 
     def __getitem__(self, which) -> np.ndarray:
-        return np.unpackbits(self.packed[which], axis=-1, count=self.fluents).astype(bool)
+        return np.unpackbits(self.packed[which], axis=-1, count=self.stop)[..., self.start:].astype(bool)
 
     def __iter__(self):
         return (self[k] for k in range(len(self)))
@@ -359,15 +364,15 @@ class PackedStates:
 @dataclass
 class Explored:
     """The states reachable from the root (state 0), packed bits a state (a bool a fluent each
-    when read: :class:`PackedStates`), and every joint move
+    when read: :class:`PackedRows`), and every joint move
     between them: ``src[i]`` to ``dst[i]`` by ``joint[i]`` (a row of :attr:`joints`: each
     role's move number); per state ``terminal`` and each role's ``goal`` (-1: none defined),
     and per state and role its legal moves (``legal[r]``: states × moves)."""
 
-    states: PackedStates
+    states: PackedRows                  # a column a fluent
     terminal: np.ndarray
     goal: np.ndarray                    # states × roles
-    legal: list[np.ndarray]
+    legal: list[PackedRows]             # per role: a column a move
     src: np.ndarray
     dst: np.ndarray
     joint: np.ndarray
@@ -503,14 +508,14 @@ def native_explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth:
     fluents, width = len(game.fluents), (len(game.fluents) + 7) // 8
     packed = np.frombuffer(keys, dtype=np.uint8).reshape(-1, width)
     count = len(packed)
-    legal_all = np.frombuffer(legal, dtype=np.uint8).reshape(count, int(move_start[-1])).view(bool)
+    legal_all = np.frombuffer(legal, dtype=np.uint8).reshape(count, (int(move_start[-1]) + 7) // 8)
     where = f"after {count:,} states reached, joining their moves"
     guard.after(where, held=sum(len(part) for part in found if part))
     with guard.allocating(where):       # (the kernel's buffers read in place, not copied)
         joints, joint = _joint_numbers(game, np.frombuffer(codes, dtype=np.int64), weights)
-        return Explored(PackedStates(packed, fluents), np.frombuffer(terminal, dtype=np.uint8).view(bool),
+        return Explored(PackedRows(packed, fluents), np.frombuffer(terminal, dtype=np.uint8).view(bool),
                         np.frombuffer(goal, dtype=np.int32).reshape(count, roles),
-                        [legal_all[:, move_start[r]:move_start[r + 1]] for r in range(roles)],
+                        [PackedRows(legal_all, int(move_start[r + 1]), int(move_start[r])) for r in range(roles)],
                         np.frombuffer(src, dtype=np.int64), np.frombuffer(dst, dtype=np.int64),
                         joint, joints, time.perf_counter() - started, depth)
 
@@ -586,9 +591,9 @@ def _explored(game, store, terminal_parts, goal_parts, legal_parts, src_parts, d
     chosen = np.concatenate(joint_parts) if joint_parts else np.zeros((0, len(game.roles)), dtype=np.int64)
     weights = _joint_weights(game)
     joints, joint = _joint_numbers(game, chosen @ weights, weights)
-    return Explored(PackedStates.of(store.all()), cat(terminal_parts, bool),
+    return Explored(PackedRows.of(store.all()), cat(terminal_parts, bool),
                     np.concatenate(goal_parts) if goal_parts else np.zeros((0, len(game.roles)), np.int32),
-                    [np.concatenate(parts) for parts in legal_parts],
+                    [PackedRows.of(np.concatenate(parts)) for parts in legal_parts],
                     cat(src_parts, np.int64), cat(dst_parts, np.int64), joint, joints,
                     time.perf_counter() - started, depth, store.index)
 

@@ -231,6 +231,9 @@ static void read_rows(const Machine *m, const int64_t *rows, Py_ssize_t count, s
 /* The next states of the (state, joint move) pairs in ``pairs`` (at most 64 x words), each
  * numbered (a new one added) and its move appended to src, dst and code; 0 where out of memory
  * (``next``: room for 64 x words keys). */
+/* Move ``k``'s bit of a state's legal moves (packed bits, np.packbits' order). */
+#define LEGAL_AT(mine, k) (((mine)[(k) >> 3] >> (7 - ((k) & 7))) & 1)
+
 static int next_batch(Machine *m, Bytes *pairs, Bytes *keys, Table *table, int64_t *count, Bytes *src, Bytes *dst,
                       Bytes *code, uint8_t *next) {
     size_t stride = (m->roles + 1) * 8, n = pairs->len / stride;
@@ -278,6 +281,7 @@ static PyObject *explore(PyObject *self, PyObject *args) {
     m.size = b[17].len == 8 ? ((const int64_t *)b[17].buf)[0] : 0;
     m.width = (m.fluents + 7) / 8;
     Py_ssize_t moves = m.roles >= 0 ? m.move_start[m.roles] : 0, cases = 64 * m.words;
+    const size_t legal_width = (size_t)(moves + 7) / 8;     /* a state's legal moves: a bit each */
     int ok = m.words > 0 && m.roles > 0 && m.size > 0 && b[8].len == b[7].len && b[16].len == m.width &&
              b[10].len == 8 * moves && b[11].len == 8 * moves && b[12].len == b[9].len && b[15].len == 8 * m.roles &&
              b[14].len == b[13].len && m.terminal_row < m.size;
@@ -327,11 +331,11 @@ static PyObject *explore(PyObject *self, PyObject *args) {
                 failed |= !put(&goal, &value, 4);
             }
         }
-        failed |= !grow(&legal, (size_t)(hi - lo) * moves);
+        failed |= !grow(&legal, (size_t)(hi - lo) * legal_width);
         if (!failed) {
-            memset(legal.data + legal.len, 0, (size_t)(hi - lo) * moves);
-            read_rows(&m, m.legal_rows, moves, (size_t)(hi - lo), legal.data + legal.len, moves, 1);
-            legal.len += (size_t)(hi - lo) * moves;
+            memset(legal.data + legal.len, 0, (size_t)(hi - lo) * legal_width);
+            read_rows(&m, m.legal_rows, moves, (size_t)(hi - lo), legal.data + legal.len, legal_width, 0);
+            legal.len += (size_t)(hi - lo) * legal_width;
         }
         /* Every joint move of each state (its legal moves' combinations, role 0's the slowest) and
          * its next state, a batch of cases at a time: the limits checked after each batch. */
@@ -339,21 +343,21 @@ static PyObject *explore(PyObject *self, PyObject *args) {
         pairs.len = 0;
         for (int64_t s = lo; s <= hi && !failed; s++) {
             if (s < hi && expand && !terminal.data[s]) {
-                const uint8_t *mine = legal.data + s * moves;
+                const uint8_t *mine = legal.data + s * legal_width;
                 int empty = 0;
                 for (Py_ssize_t r = 0; r < m.roles && !empty; r++) {
                     chosen[r] = m.move_start[r];
-                    while (chosen[r] < m.move_start[r + 1] && !mine[chosen[r]]) chosen[r]++;
+                    while (chosen[r] < m.move_start[r + 1] && !LEGAL_AT(mine, chosen[r])) chosen[r]++;
                     empty = chosen[r] == m.move_start[r + 1];
                 }
                 while (!empty && !failed) {
                     failed |= !put(&pairs, &s, 8) || !put(&pairs, chosen, m.roles * 8);
                     Py_ssize_t r = m.roles - 1;
                     for (; r >= 0; r--) {
-                        do chosen[r]++; while (chosen[r] < m.move_start[r + 1] && !mine[chosen[r]]);
+                        do chosen[r]++; while (chosen[r] < m.move_start[r + 1] && !LEGAL_AT(mine, chosen[r]));
                         if (chosen[r] < m.move_start[r + 1]) break;
                         chosen[r] = m.move_start[r];
-                        while (!mine[chosen[r]]) chosen[r]++;
+                        while (!LEGAL_AT(mine, chosen[r])) chosen[r]++;
                     }
                     empty = r < 0;
                     if (pairs.len / stride == (size_t)cases && !(failed = !next_batch(&m, &pairs, &keys, &table,
