@@ -43,7 +43,7 @@ GAMES = [("tictactoe", "ggp", "ticTacToe/ticTacToe.kif", None),
 
 
 def same(a, b) -> bool:
-    return (a.count == b.count and (a.states == b.states).all() and (a.src == b.src).all()
+    return (a.count == b.count and (a.states.packed == b.states.packed).all() and (a.src == b.src).all()
             and (a.dst == b.dst).all() and (a.joints[a.joint] == b.joints[b.joint]).all())
 
 

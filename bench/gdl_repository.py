@@ -14,6 +14,12 @@ states reached), or a traceback (any other exit: the target is none).
 
 ``--names FILE``: only the games named there (one file stem a line); ``--append TITLE``: the
 table added to the results file as a section of its own (under ``## TITLE``), not replacing it.
+``--from RESULTS --stopped --most N``: only the N games whose rows in the first table of a
+previous results file stopped by a limit with the fewest states reached (at least one; a game
+of two files, both), fewest first, in that order:
+
+    python -m bench gdl_repository GAMES --seconds 60 --from bench/RESULTS-gdl.md --stopped --most 30 \
+        --append "60 s: the 30 games stopped with the fewest states"
 """
 from __future__ import annotations
 
@@ -88,6 +94,19 @@ def run_one(path: Path, seconds: float, memory: str, options: tuple[str, ...] = 
     return {"outcome": "traceback", "detail": f"exit {code}: {error}", "seconds": elapsed, "cpu": cpu}
 
 
+def stopped_games(results: Path, most: int | None = None) -> list[str]:
+    """The games (file stems) of the first table of ``results`` whose rows stopped by a limit
+    after at least one state reached, fewest states first (a game's fewest over its rows), at
+    most ``most`` of them."""
+    reached: dict[str, int] = {}
+    for line in results.read_text(encoding="utf-8").split("\n## ")[0].splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        found = re.search(r"after ([\d,]+) states (?:reached|searched)", cells[-1]) if len(cells) == 7 else None
+        if cells[1:2] == ["stopped"] and found and (states := int(found.group(1).replace(",", ""))):
+            reached[cells[0]] = min(states, reached.get(cells[0], states))
+    return sorted(reached, key=lambda name: (reached[name], name))[:most]
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -135,7 +154,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="games run at once (default 1: the seconds measured alone)")
     parser.add_argument("--names", type=Path, help="only the games named in this file (one file stem a line)")
     parser.add_argument("--append", metavar="TITLE", help="add the table to --out as a section of this title")
+    parser.add_argument("--from", dest="previous", type=Path, metavar="RESULTS",
+                        help="with --stopped: the games of this previous results file's first table")
+    parser.add_argument("--stopped", action="store_true",
+                        help="only the games stopped by a limit in --from's table, fewest states reached first")
+    parser.add_argument("--most", type=int, help="with --stopped: at most this many games")
     args = parser.parse_args(argv)
+    if args.stopped != bool(args.previous):
+        print("--stopped and --from RESULTS go together: the games stopped in that previous table.", file=sys.stderr)
+        return 2
     if not args.folder.is_dir():
         print(f"{args.folder}: no such folder. Give the games' folder of a checkout of the GGP repository "
               "(github ggp-org/ggp-repository, war/root/games).", file=sys.stderr)
@@ -146,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.names:
         wanted = {line.strip() for line in args.names.read_text().splitlines() if line.strip()}
         files = [p for p in files if p.stem in wanted]
+    if args.stopped:
+        order = {name: k for k, name in enumerate(stopped_games(args.previous, args.most))}
+        files = sorted((p for p in files if p.stem in order), key=lambda p: order[p.stem])
     if not files:
         print(f"{args.folder}: no .kif files there.", file=sys.stderr)
         return 2

@@ -17,7 +17,7 @@ from gridsolve.errors import BoardError, ConstantFluentsError, LimitError, Memor
 from gridsolve.ground.circuit import ground_circuit, pack, unpack
 from gridsolve.gdl.description import read_description
 from gridsolve.gdl import engine
-from gridsolve.gdl.engine import explore, ground_game, native_explore, numpy_explore
+from gridsolve.gdl.engine import PackedRows, explore, ground_game, native_explore, numpy_explore
 from gridsolve.gdl.solving import limits_guard, solve_gdl
 from gridsolve.gdl.translate import symbol_kif
 from gridsolve.solve.common.limits import Limits
@@ -267,10 +267,14 @@ def _same_explored(game, depth=None) -> None:
     by_numpy = numpy_explore(game, game.init, guard, depth)
     game.circuit.kernel = kernel
     in_c = native_explore(game, game.init, guard, depth)
+    assert in_c.states.columns == by_numpy.states.columns == len(game.fluents)
     for name in ("states", "terminal", "goal", "src", "dst", "joint", "joints"):
         mine, theirs = getattr(in_c, name), getattr(by_numpy, name)
+        if name == "states":
+            mine, theirs = mine.packed, theirs.packed
         assert mine.dtype == theirs.dtype and mine.shape == theirs.shape and (mine == theirs).all(), name
-    assert all((a == b).all() and a.shape == b.shape for a, b in zip(in_c.legal, by_numpy.legal))
+    assert [a.columns for a in in_c.legal] == [b.columns for b in by_numpy.legal] == list(map(len, game.moves))
+    assert all((a[:] == b[:]).all() and a[:].shape == b[:].shape for a, b in zip(in_c.legal, by_numpy.legal))
     assert (in_c.count, in_c.depth) == (by_numpy.count, by_numpy.depth)
     assert [in_c.find(bits) for bits in by_numpy.states[::97]] == list(range(0, by_numpy.count, 97))
 
@@ -359,3 +363,16 @@ def test_a_literal_s_own_variables_are_projected_away_from_the_ground_rules():
     assert game.circuit.rule_count < 1_000
     answer = solve_gdl(path)
     assert answer.values == {"crosser": 0, "blocker": 100} and answer.stats["positions"] == 257
+
+
+def test_packed_rows_read_back_as_the_bools_they_were_packed_from():
+    bits = np.array([[True, False, True, False, False, False, False, False, True, True],
+                     [False] * 9 + [True], [False] * 10], dtype=bool)
+    states = PackedRows.of(bits)
+    assert states.packed.shape == (3, 2) and states.nbytes == 6 and len(states) == 3
+    assert states.packed[0].tolist() == [0b10100000, 0b11000000]
+    assert (states[0] == bits[0]).all() and states[0].dtype == bool and states[0].shape == (10,)
+    assert (states[1:] == bits[1:]).all() and (np.array(list(states)) == bits).all()
+    tail = PackedRows(states.packed, 10, 8)         # (columns 8 and 9 only: a role's moves of all the moves)
+    assert tail.columns == 2 and tail[0].tolist() == [True, True] and tail[:].tolist() == [[True, True], [False, True],
+                                                                                           [False, False]]

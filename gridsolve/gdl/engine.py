@@ -331,17 +331,48 @@ def _read(out: np.ndarray, rows: np.ndarray, cases: int) -> np.ndarray:
     return values
 
 
+class PackedRows:
+    """Rows of bits packed (np.packbits' order, a row of bytes each), of which columns ``start``
+    to ``stop`` are read: a row or a slice of rows unpacked (a bool a column) when read.  The
+    explored states (a column a fluent) and each role's legal moves (a column a move)."""
+
+    def __init__(self, packed: np.ndarray, stop: int, start: int = 0):
+        self.packed, self.start, self.stop = packed, start, stop
+
+    @classmethod
+    def of(cls, bits: np.ndarray) -> "PackedRows":
+        return cls(np.packbits(bits, axis=1), bits.shape[1])
+
+    @property
+    def columns(self) -> int:
+        return self.stop - self.start
+
+    def __len__(self) -> int:
+        return len(self.packed)
+
+    def __getitem__(self, which) -> np.ndarray:
+        return np.unpackbits(self.packed[which], axis=-1, count=self.stop)[..., self.start:].astype(bool)
+
+    def __iter__(self):
+        return (self[k] for k in range(len(self)))
+
+    @property
+    def nbytes(self) -> int:
+        return self.packed.nbytes
+
+
 @dataclass
 class Explored:
-    """The states reachable from the root (state 0), a bool a fluent each, and every joint move
+    """The states reachable from the root (state 0), packed bits a state (a bool a fluent each
+    when read: :class:`PackedRows`), and every joint move
     between them: ``src[i]`` to ``dst[i]`` by ``joint[i]`` (a row of :attr:`joints`: each
     role's move number); per state ``terminal`` and each role's ``goal`` (-1: none defined),
     and per state and role its legal moves (``legal[r]``: states × moves)."""
 
-    states: np.ndarray
+    states: PackedRows                  # a column a fluent
     terminal: np.ndarray
     goal: np.ndarray                    # states × roles
-    legal: list[np.ndarray]
+    legal: list[PackedRows]             # per role: a column a move
     src: np.ndarray
     dst: np.ndarray
     joint: np.ndarray
@@ -358,8 +389,7 @@ class Explored:
         """The number of the state ``bits`` (-1: not reached; the index built on first use where
         the exploration gave none)."""
         if not self.index and self.count:
-            packed = np.packbits(self.states, axis=1)
-            self.index.update((row.tobytes(), k) for k, row in enumerate(packed))
+            self.index.update((row.tobytes(), k) for k, row in enumerate(self.states.packed))
         return self.index.get(np.packbits(bits[None, :], axis=1)[0].tobytes(), -1)
 
 
@@ -478,16 +508,15 @@ def native_explore(game: GroundGame, root: np.ndarray, guard: LimitGuard, depth:
     fluents, width = len(game.fluents), (len(game.fluents) + 7) // 8
     packed = np.frombuffer(keys, dtype=np.uint8).reshape(-1, width)
     count = len(packed)
-    states = np.unpackbits(packed, axis=1, count=fluents).astype(bool) if fluents else np.zeros((count, 0), bool)
-    legal_all = np.frombuffer(legal, dtype=np.uint8).reshape(count, int(move_start[-1])).astype(bool)
+    legal_all = np.frombuffer(legal, dtype=np.uint8).reshape(count, (int(move_start[-1]) + 7) // 8)
     where = f"after {count:,} states reached, joining their moves"
-    guard.after(where, held=states.nbytes + legal_all.nbytes + sum(len(part) for part in found if part))
-    with guard.allocating(where):
+    guard.after(where, held=sum(len(part) for part in found if part))
+    with guard.allocating(where):       # (the kernel's buffers read in place, not copied)
         joints, joint = _joint_numbers(game, np.frombuffer(codes, dtype=np.int64), weights)
-        return Explored(states, np.frombuffer(terminal, dtype=np.uint8).astype(bool),
-                        np.frombuffer(goal, dtype=np.int32).reshape(count, roles).copy(),
-                        [legal_all[:, move_start[r]:move_start[r + 1]] for r in range(roles)],
-                        np.frombuffer(src, dtype=np.int64).copy(), np.frombuffer(dst, dtype=np.int64).copy(),
+        return Explored(PackedRows(packed, fluents), np.frombuffer(terminal, dtype=np.uint8).view(bool),
+                        np.frombuffer(goal, dtype=np.int32).reshape(count, roles),
+                        [PackedRows(legal_all, int(move_start[r + 1]), int(move_start[r])) for r in range(roles)],
+                        np.frombuffer(src, dtype=np.int64), np.frombuffer(dst, dtype=np.int64),
                         joint, joints, time.perf_counter() - started, depth)
 
 
@@ -562,9 +591,9 @@ def _explored(game, store, terminal_parts, goal_parts, legal_parts, src_parts, d
     chosen = np.concatenate(joint_parts) if joint_parts else np.zeros((0, len(game.roles)), dtype=np.int64)
     weights = _joint_weights(game)
     joints, joint = _joint_numbers(game, chosen @ weights, weights)
-    return Explored(store.all().copy(), cat(terminal_parts, bool),
+    return Explored(PackedRows.of(store.all()), cat(terminal_parts, bool),
                     np.concatenate(goal_parts) if goal_parts else np.zeros((0, len(game.roles)), np.int32),
-                    [np.concatenate(parts) for parts in legal_parts],
+                    [PackedRows.of(np.concatenate(parts)) for parts in legal_parts],
                     cat(src_parts, np.int64), cat(dst_parts, np.int64), joint, joints,
                     time.perf_counter() - started, depth, store.index)
 
@@ -580,4 +609,4 @@ def _joint_numbers(game: GroundGame, codes: np.ndarray, weights: np.ndarray) -> 
     joint moves numbered ``codes``."""
     radix = np.array([max(1, len(ms)) for ms in game.moves], dtype=np.int64)
     distinct, joint = np.unique(codes, return_inverse=True)
-    return ((distinct[:, None] // weights) % radix).astype(np.int64), joint.ravel().astype(np.int64)
+    return ((distinct[:, None] // weights) % radix).astype(np.int64), joint.ravel().astype(np.int64, copy=False)

@@ -23,6 +23,7 @@ import clingo
 import numpy as np
 
 from ..errors import EncodingError
+from .collector import collector_paused
 
 ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -379,8 +380,9 @@ def ground_circuit(program: str, ground=None, budget: int | None = None, kernel=
         ctl.add("base", [], program)
     except RuntimeError as exc:
         raise EncodingError(f"the translated game is not a clingo program ({exc})") from None
-    watched_ground(ctl, observer, ground or (lambda c, parts: c.ground(parts)), [("base", [])])
-    return Circuit(observer, kernel, building)
+    with collector_paused():
+        watched_ground(ctl, observer, ground or (lambda c, parts: c.ground(parts)), [("base", [])])
+        return Circuit(observer, kernel, building)
 
 
 def pack(bits: np.ndarray) -> np.ndarray:

@@ -124,9 +124,17 @@ typedef struct {
     size_t cap;
 } Table;
 
+/* A state's key hashed eight bytes at a time (the tail byte by byte). */
 static uint64_t hash_key(const uint8_t *key, size_t n) {
     uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ key[i]) * 1099511628211ULL;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t word;
+        memcpy(&word, key + i, 8);
+        h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++) h = (h ^ key[i]) * 1099511628211ULL;
     return h ^ (h >> 29);
 }
 
@@ -180,17 +188,55 @@ static inline int get_bit(const Machine *m, int64_t row, Py_ssize_t c) {
     return row >= 0 && (m->out[row * m->words + (c >> 6)] >> (c & 63)) & 1;
 }
 
+/* State ``key``'s fluents set as case ``c``'s true rows: its set bits only (a state holds few of
+ * the fluents; eight zero bytes skipped at once). */
 static void set_state(Machine *m, const uint8_t *key, Py_ssize_t c) {
-    for (Py_ssize_t f = 0; f < m->fluents; f++)
-        if ((key[f >> 3] >> (7 - (f & 7))) & 1) set_bit(m, m->true_rows[f], c);
+    Py_ssize_t i = 0;
+    while (i < m->width) {
+        if (i + 8 <= m->width) {
+            uint64_t word;
+            memcpy(&word, key + i, 8);
+            if (!word) {
+                i += 8;
+                continue;
+            }
+        }
+        for (unsigned byte = key[i]; byte; byte &= byte - 1)
+            set_bit(m, m->true_rows[i * 8 + 7 - __builtin_ctz(byte)], c);
+        i++;
+    }
+}
+
+/* The rows ``rows`` (``count`` of them) of the first ``n`` cases as bits of ``dst``: case p's bit
+ * k at byte p * stride + (k >> 3), packbits' order (``bytes``: 1 a bit as one byte at p * stride + k
+ * instead); a row at a time, its set bits only (dst cleared by the caller). */
+static void read_rows(const Machine *m, const int64_t *rows, Py_ssize_t count, size_t n, uint8_t *dst,
+                      size_t stride, int bytes) {
+    const Py_ssize_t words = (Py_ssize_t)((n + 63) / 64);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (rows[k] < 0) continue;
+        const uint64_t *row = m->out + rows[k] * m->words;
+        for (Py_ssize_t w = 0; w < words; w++) {
+            uint64_t x = row[w];
+            if (w == words - 1 && (n & 63)) x &= ((uint64_t)1 << (n & 63)) - 1;
+            for (; x; x &= x - 1) {
+                size_t p = (size_t)w * 64 + (size_t)__builtin_ctzll(x);
+                if (bytes) dst[p * stride + k] = 1;
+                else dst[p * stride + (k >> 3)] |= (uint8_t)(0x80 >> (k & 7));
+            }
+        }
+    }
 }
 
 /* The next states of the (state, joint move) pairs in ``pairs`` (at most 64 x words), each
- * numbered (a new one added) and its move appended to src, dst and code; 0 where out of memory. */
+ * numbered (a new one added) and its move appended to src, dst and code; 0 where out of memory
+ * (``next``: room for 64 x words keys). */
+/* Move ``k``'s bit of a state's legal moves (packed bits, np.packbits' order). */
+#define LEGAL_AT(mine, k) (((mine)[(k) >> 3] >> (7 - ((k) & 7))) & 1)
+
 static int next_batch(Machine *m, Bytes *pairs, Bytes *keys, Table *table, int64_t *count, Bytes *src, Bytes *dst,
-                      Bytes *code) {
+                      Bytes *code, uint8_t *next) {
     size_t stride = (m->roles + 1) * 8, n = pairs->len / stride;
-    uint8_t key[m->width + 1];
     clear_rows(m);
     for (size_t p = 0; p < n; p++) {
         const int64_t *pair = (const int64_t *)(pairs->data + p * stride);
@@ -199,12 +245,11 @@ static int next_batch(Machine *m, Bytes *pairs, Bytes *keys, Table *table, int64
     }
     run_levels(m->levels, m->level_start, m->recursive, m->head, m->rule_start, m->lit_row, m->lit_neg, m->out, m->words,
                m->acc);
+    memset(next, 0, n * m->width);
+    read_rows(m, m->next_rows, m->fluents, n, next, m->width, 0);
     for (size_t p = 0; p < n; p++) {
         const int64_t *pair = (const int64_t *)(pairs->data + p * stride);
-        memset(key, 0, m->width);
-        for (Py_ssize_t f = 0; f < m->fluents; f++)
-            if (get_bit(m, m->next_rows[f], p)) key[f >> 3] |= (uint8_t)(0x80 >> (f & 7));
-        int64_t to = find_or_add(table, keys, m->width, key, count), joint = 0;
+        int64_t to = find_or_add(table, keys, m->width, next + p * m->width, count), joint = 0;
         for (Py_ssize_t r = 0; r < m->roles; r++) joint += (pair[1 + r] - m->move_start[r]) * m->weights[r];
         if (to < 0 || !put(src, pair, 8) || !put(dst, &to, 8) || !put(code, &joint, 8)) return 0;
     }
@@ -236,6 +281,7 @@ static PyObject *explore(PyObject *self, PyObject *args) {
     m.size = b[17].len == 8 ? ((const int64_t *)b[17].buf)[0] : 0;
     m.width = (m.fluents + 7) / 8;
     Py_ssize_t moves = m.roles >= 0 ? m.move_start[m.roles] : 0, cases = 64 * m.words;
+    const size_t legal_width = (size_t)(moves + 7) / 8;     /* a state's legal moves: a bit each */
     int ok = m.words > 0 && m.roles > 0 && m.size > 0 && b[8].len == b[7].len && b[16].len == m.width &&
              b[10].len == 8 * moves && b[11].len == 8 * moves && b[12].len == b[9].len && b[15].len == 8 * m.roles &&
              b[14].len == b[13].len && m.terminal_row < m.size;
@@ -251,11 +297,11 @@ static PyObject *explore(PyObject *self, PyObject *args) {
     Bytes keys = {0}, terminal = {0}, goal = {0}, legal = {0}, src = {0}, dst = {0}, code = {0}, pairs = {0};
     Table table = {0};
     int64_t count = 0, head = 0, layer = 0, layer_end = 1, last_check = 0;
-    uint8_t *key = malloc(m.width + 1);
+    uint8_t *key = malloc(m.width + 1), *next = malloc((size_t)cases * m.width + 1);
     int64_t *chosen = malloc((m.roles + 1) * sizeof(int64_t));
     m.out = malloc(m.size * m.words * sizeof(uint64_t));
     m.acc = malloc(m.words * sizeof(uint64_t));
-    int failed = !(key && chosen && m.out && m.acc);
+    int failed = !(key && next && chosen && m.out && m.acc);
     if (!failed) failed = find_or_add(&table, &keys, m.width, root, &count) < 0;
     while (!failed && head < count) {
         if (head == layer_end) layer++, layer_end = count;
@@ -284,10 +330,12 @@ static PyObject *explore(PyObject *self, PyObject *args) {
                     if (get_bit(&m, m.goal_rows[k], c)) value = (int32_t)m.goal_values[k];
                 failed |= !put(&goal, &value, 4);
             }
-            failed |= !grow(&legal, moves);
-            if (failed) break;
-            for (Py_ssize_t k = 0; k < moves; k++) legal.data[legal.len + k] = (uint8_t)get_bit(&m, m.legal_rows[k], c);
-            legal.len += moves;
+        }
+        failed |= !grow(&legal, (size_t)(hi - lo) * legal_width);
+        if (!failed) {
+            memset(legal.data + legal.len, 0, (size_t)(hi - lo) * legal_width);
+            read_rows(&m, m.legal_rows, moves, (size_t)(hi - lo), legal.data + legal.len, legal_width, 0);
+            legal.len += (size_t)(hi - lo) * legal_width;
         }
         /* Every joint move of each state (its legal moves' combinations, role 0's the slowest) and
          * its next state, a batch of cases at a time: the limits checked after each batch. */
@@ -295,25 +343,25 @@ static PyObject *explore(PyObject *self, PyObject *args) {
         pairs.len = 0;
         for (int64_t s = lo; s <= hi && !failed; s++) {
             if (s < hi && expand && !terminal.data[s]) {
-                const uint8_t *mine = legal.data + s * moves;
+                const uint8_t *mine = legal.data + s * legal_width;
                 int empty = 0;
                 for (Py_ssize_t r = 0; r < m.roles && !empty; r++) {
                     chosen[r] = m.move_start[r];
-                    while (chosen[r] < m.move_start[r + 1] && !mine[chosen[r]]) chosen[r]++;
+                    while (chosen[r] < m.move_start[r + 1] && !LEGAL_AT(mine, chosen[r])) chosen[r]++;
                     empty = chosen[r] == m.move_start[r + 1];
                 }
                 while (!empty && !failed) {
                     failed |= !put(&pairs, &s, 8) || !put(&pairs, chosen, m.roles * 8);
                     Py_ssize_t r = m.roles - 1;
                     for (; r >= 0; r--) {
-                        do chosen[r]++; while (chosen[r] < m.move_start[r + 1] && !mine[chosen[r]]);
+                        do chosen[r]++; while (chosen[r] < m.move_start[r + 1] && !LEGAL_AT(mine, chosen[r]));
                         if (chosen[r] < m.move_start[r + 1]) break;
                         chosen[r] = m.move_start[r];
-                        while (!mine[chosen[r]]) chosen[r]++;
+                        while (!LEGAL_AT(mine, chosen[r])) chosen[r]++;
                     }
                     empty = r < 0;
                     if (pairs.len / stride == (size_t)cases && !(failed = !next_batch(&m, &pairs, &keys, &table,
-                                                                                     &count, &src, &dst, &code))) {
+                                                                                     &count, &src, &dst, &code, next))) {
                         pairs.len = 0;
                         if (check != Py_None) {
                             PyObject *held = PyLong_FromSize_t(keys.cap + table.cap * 8 + terminal.cap + goal.cap +
@@ -326,7 +374,7 @@ static PyObject *explore(PyObject *self, PyObject *args) {
                     }
                 }
             }
-            if (s == hi && pairs.len && !failed) failed = !next_batch(&m, &pairs, &keys, &table, &count, &src, &dst, &code);
+            if (s == hi && pairs.len && !failed) failed = !next_batch(&m, &pairs, &keys, &table, &count, &src, &dst, &code, next);
         }
         head = hi;
     }
@@ -334,13 +382,19 @@ static PyObject *explore(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    result = Py_BuildValue("y#y#y#y#y#y#y#", (char *)keys.data, (Py_ssize_t)keys.len, (char *)terminal.data,
-                           (Py_ssize_t)terminal.len, (char *)goal.data, (Py_ssize_t)goal.len, (char *)legal.data,
-                           (Py_ssize_t)legal.len, (char *)src.data, (Py_ssize_t)src.len, (char *)dst.data,
-                           (Py_ssize_t)dst.len, (char *)code.data, (Py_ssize_t)code.len);
+    /* Each part copied into its bytes and freed before the next (the peak: the parts and the largest once more). */
+    free(table.slots), table.slots = NULL;
+    Bytes *parts[7] = {&keys, &terminal, &goal, &legal, &src, &dst, &code};
+    result = PyTuple_New(7);
+    for (int i = 0; result && i < 7; i++) {
+        PyObject *part = PyBytes_FromStringAndSize((char *)parts[i]->data, (Py_ssize_t)parts[i]->len);
+        free(parts[i]->data), parts[i]->data = NULL;
+        if (!part) Py_CLEAR(result);
+        else PyTuple_SET_ITEM(result, i, part);
+    }
 done:
     free(keys.data), free(terminal.data), free(goal.data), free(legal.data), free(src.data), free(dst.data);
-    free(code.data), free(pairs.data), free(table.slots), free(key), free(chosen);
+    free(code.data), free(pairs.data), free(table.slots), free(key), free(next), free(chosen);
     free(m.out), free(m.acc);
     for (int i = 0; i < NB; i++) PyBuffer_Release(&b[i]);
     return result;

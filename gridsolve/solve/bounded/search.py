@@ -24,8 +24,6 @@ no obstacle where the others can force an end early (Pacman at 99 plies).
 """
 from __future__ import annotations
 
-import contextlib
-import gc
 import time
 from array import array
 from dataclasses import replace
@@ -34,6 +32,7 @@ from functools import cached_property
 import numpy as np
 
 from ...errors import QueryError
+from ...ground.collector import collector_paused
 from ...language.distance import open_steps, step_distances
 from ...language.model import Board
 from ...language.position import Position, Query
@@ -581,19 +580,6 @@ class BoundedView:
         return format_move(candidate.order), candidate.move, position
 
 
-@contextlib.contextmanager
-def _collector_paused():
-    """Python's cycle collector off during a search: the tables' millions of tuples hold no
-    cycles, and a full collection walks them all (Pacman: about 12% of a search's time)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def _search_limits(board: Board, query: Query, limits: Limits) -> LimitGuard:
     """The limits of one bounded solve; the message names the plies and what to try, as the
     layered solver's does (a survive question needs no items: the race solver answers it)."""
@@ -633,7 +619,7 @@ def solve_bounded(board: Board, query: Query, limits: Limits | None = None, prun
     plies_left = query.remaining(board)
     reference = solver.reference(root, items)
     view = BoundedView(solver, reference, (root, items, plies_left))
-    with _collector_paused():
+    with collector_paused():
         at = view.outcome(view.root)
         probes = view.moves(view.root)
         line = view.line(query.position, line_plies)
