@@ -117,18 +117,20 @@ def values_text(values: dict) -> str:
 
 
 def write_results(rows: list[tuple[str, dict]], out: Path, seconds: float, memory: str, folder: Path,
-                  load: str = "", jobs: int = 1, title: str | None = None, before: str = "") -> None:
+                  load: str = "", jobs: int = 1, title: str | None = None, before: str = "",
+                  chosen: tuple[str, str] = ("", "every `.kif` file of a local checkout")) -> None:
     """The results as a Markdown page at ``out``; with ``title``, as a section under that heading
-    after ``before`` (the page's text before this run)."""
+    after ``before`` (the page's text before this run).  ``chosen``: the options that chose the
+    files and what they chose (default: every file of the folder)."""
     counts = {kind: sum(1 for _, row in rows if row["outcome"] == kind)
               for kind in ("answered", "refused", "stopped", "traceback")}
     killed = sum(1 for _, row in rows if row.get("killed"))
     wall, cpu = sum(row["seconds"] for _, row in rows), sum(row["cpu"] for _, row in rows)
-    which = "every `.kif` file of a local checkout" if title is None else "the games named"
+    options, which = chosen
     lines = ([f"# GDL games of the GGP repository, answered by `gridsolve solve GAME.kif`", ""] if title is None
              else [before.rstrip("\n"), "", f"## {title}", ""])
     lines += [f"Written by `python -m bench gdl_repository {folder.name} --seconds {seconds:g} --memory {memory} "
-              f"--jobs {jobs}` (bench/gdl_repository.py): {which} ({len(rows)} files), each in its own "
+              f"--jobs {jobs}{options}` (bench/gdl_repository.py): {which} ({len(rows)} files), each in its own "
               f"process, {seconds:g} s and {memory} a game, {jobs} at once; one run, on a machine shared with other "
               f"work (load average {load}; the seconds, wall and CPU (user and system) of the game's process, "
               f"include the process's start; in all {wall:,.0f} s wall, {cpu:,.0f} s CPU).", "",
@@ -180,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.folder}: no .kif files there.", file=sys.stderr)
         return 2
     rows = []
+    chosen = choice(args)
     before = args.out.read_text(encoding="utf-8") if args.append and args.out.exists() else ""
     first = "{:.1f}".format(os.getloadavg()[0])
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -190,8 +193,26 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row.get('values', row.get('detail', ''))} {row['seconds']:.1f} s (CPU {row['cpu']:.1f} s)",
                   flush=True)
             write_results(rows, args.out, args.seconds, args.memory, args.folder,
-                          f"{first} at the start, {os.getloadavg()[0]:.1f} at the end", args.jobs, args.append, before)
+                          f"{first} at the start, {os.getloadavg()[0]:.1f} at the end", args.jobs, args.append, before, chosen)
     return 0
+
+
+def choice(args: argparse.Namespace) -> tuple[str, str]:
+    """(the options that chose the files, as written on the command line; what they chose)."""
+    options, parts = "", []
+    if args.only:
+        options += f" --only {args.only}"
+        parts.append(f"whose name contains `{args.only}`")
+    if args.names:
+        options += f" --names {args.names.name}"
+        parts.append(f"named in {args.names.name}")
+    if args.stopped:
+        most = f" --most {args.most}" if args.most else ""
+        options += f" --from {args.previous.name} --stopped{most}"
+        parts.append(f"stopped by a limit in the first table of {args.previous.name}, fewest states reached first"
+                     + (f", at most {args.most} games" if args.most else ""))
+    which = "every `.kif` file of a local checkout" + (" " + " and ".join(parts) if parts else "")
+    return options, which
 
 
 if __name__ == "__main__":

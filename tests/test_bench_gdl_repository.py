@@ -1,6 +1,8 @@
 """bench/gdl_repository.py's --from RESULTS --stopped --most N: which games of a previous table it reruns."""
 from __future__ import annotations
 
+import argparse
+
 from bench import gdl_repository  # (bench/gdl_repository.py)
 
 TABLE = """# results
@@ -28,3 +30,23 @@ def test_the_stopped_games_of_the_first_table_fewest_states_first(tmp_path):
     results.write_text(TABLE, encoding="utf-8")
     assert gdl_repository.stopped_games(results) == ["twice", "deep", "full", "big"]
     assert gdl_repository.stopped_games(results, 2) == ["twice", "deep"]
+
+
+def test_the_header_says_which_files_the_options_chose(tmp_path):
+    """A rerun of a previous table's stopped games says so, with its options; a whole run says every file."""
+    previous = tmp_path / "RESULTS.md"
+    previous.write_text(TABLE, encoding="utf-8")
+    args = argparse.Namespace(only=None, names=None, stopped=True, previous=previous, most=2)
+    options, which = gdl_repository.choice(args)
+    assert options == " --from RESULTS.md --stopped --most 2"
+    assert which == ("every `.kif` file of a local checkout stopped by a limit in the first table of RESULTS.md, "
+                     "fewest states reached first, at most 2 games")
+    out = tmp_path / "out.md"
+    row = {"outcome": "answered", "states": 9, "values": {"x": 100}, "seconds": 1.0, "cpu": 0.5}
+    gdl_repository.write_results([("g", row)], out, 60, "2GB", tmp_path / "games", "1.0", 1, None, "",
+                                 (options, which))
+    text = out.read_text(encoding="utf-8")
+    assert "--jobs 1 --from RESULTS.md --stopped --most 2` (bench/gdl_repository.py): every `.kif` file" in text
+    assert "at most 2 games (1 files)" in text
+    whole = gdl_repository.choice(argparse.Namespace(only=None, names=None, stopped=False, previous=None, most=None))
+    assert whole == ("", "every `.kif` file of a local checkout")
